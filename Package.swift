@@ -1,0 +1,42 @@
+// swift-tools-version:6.0
+// LNote: a journal-first write-ahead page engine. No package dependencies.
+import PackageDescription
+
+let strict: [SwiftSetting] = [.enableUpcomingFeature("ExistentialAny")]
+
+let package = Package(
+    name: "LNote",
+    platforms: [.macOS(.v13), .iOS(.v16)],
+    products: [
+        .library(name: "LNoteStore", targets: ["LNoteStore"]),
+        .library(name: "LNoteCheck", targets: ["LNoteCheck"]),
+        .executable(name: "lnote", targets: ["lnote"]),
+    ],
+    targets: [
+        // Hardware CRC-32C (SSE4.2 / ARMv8 CRC), chosen at run time. Nothing else.
+        .target(name: "CCRC32C", path: "Sources/CCRC32C"),
+        // Bytes <-> values, pure: no file I/O. Mirrors Spec/format.md.
+        .target(name: "LNoteFormat", dependencies: ["CCRC32C"], path: "Sources/LNoteFormat",
+                swiftSettings: strict),
+        // The engine: file-system layer, journal, pages, documents.
+        .target(name: "LNoteStore", dependencies: ["LNoteFormat"], path: "Sources/LNoteStore",
+                swiftSettings: strict),
+        // fsck as a library: checks, repairs, reports.
+        .target(name: "LNoteCheck", dependencies: ["LNoteStore", "LNoteFormat"], path: "Sources/LNoteCheck",
+                swiftSettings: strict),
+        // Deterministic realistic handwriting (Hershey glyphs) for tests, demo and bench.
+        .target(name: "LNoteHandwriting", dependencies: ["LNoteFormat"], path: "Sources/LNoteHandwriting",
+                swiftSettings: strict),
+        // Simulated file system with crash states and fault injection, for tests and fuzzing.
+        .target(name: "LNoteSimulation", dependencies: ["LNoteStore", "LNoteFormat"], path: "Sources/LNoteSimulation",
+                swiftSettings: strict),
+        .executableTarget(name: "lnote",
+                          dependencies: ["LNoteCheck", "LNoteStore", "LNoteFormat", "LNoteHandwriting", "LNoteSimulation"],
+                          path: "Tools/lnote", swiftSettings: strict),
+        .testTarget(name: "LNoteFormatTests", dependencies: ["LNoteFormat", "LNoteHandwriting"]),
+        .testTarget(name: "LNoteStoreTests", dependencies: ["LNoteStore", "LNoteFormat", "LNoteHandwriting", "LNoteSimulation"]),
+        .testTarget(name: "LNoteCheckTests", dependencies: ["LNoteCheck", "LNoteStore", "LNoteFormat", "LNoteHandwriting"]),
+        .testTarget(name: "CrashTests", dependencies: ["LNoteSimulation", "LNoteStore", "LNoteFormat", "LNoteHandwriting"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,1 @@
+#include "ccrc32c.h"

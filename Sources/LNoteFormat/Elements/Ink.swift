@@ -1,0 +1,16 @@
+/// How a stroke is drawn: an open, string-backed tool name, a colour and a base width.
+public struct Ink: Equatable, Hashable, Sendable {
+    /// Tool name, 1 to 64 UTF-8 bytes (E-010). Well-known values: `pen`, `pencil`, `marker`.
+    public var type: String
+    /// RGBA, 8 bits each.
+    public var red: UInt8, green: UInt8, blue: UInt8, alpha: UInt8
+    /// Base width in 0.1 pt.
+    public var width: UInt32
+
+    public init(type: String, red: UInt8, green: UInt8, blue: UInt8, alpha: UInt8 = 255, width: UInt32) {
+        self.type = type; self.red = red; self.green = green; self.blue = blue; self.alpha = alpha
+        self.width = width
+    }
+
+    public static let pen = Ink(type: "pen", red: 20, green: 20, blue: 30, width: 12)
+}

@@ -1,0 +1,111 @@
+/// The one interface through which the engine touches storage. `POSIXFileSystem` is the real
+/// one; `LNoteSimulation.SimulatedFileSystem` models power loss, torn writes and I/O errors.
+///
+/// Paths are absolute strings. Handles are small integers owned by the file system. Every
+/// method throws `FileSystemError` (an errno and the operation) and never traps on bad input.
+public protocol FileSystem: Sendable {
+    /// open(2). `create` makes the file if missing; `exclusive` fails if it exists;
+    /// `truncate` empties it. Read-write unless `readOnly`.
+    func open(_ path: String, _ options: OpenOptions) throws -> FileHandleNumber
+    /// close(2). Closing a handle twice is a programmer error and throws `EBADF`.
+    func close(_ file: FileHandleNumber) throws
+    /// pread(2) until `count` bytes or end of file; returns fewer only at end of file.
+    func read(_ file: FileHandleNumber, at offset: Int64, count: Int) throws -> [UInt8]
+    /// pwrite(2) of all of `bytes` (short writes and EINTR retried inside).
+    func write(_ file: FileHandleNumber, at offset: Int64, _ bytes: UnsafeRawBufferPointer) throws
+    /// fstat(2) size.
+    func size(_ file: FileHandleNumber) throws -> Int64
+    /// ftruncate(2).
+    func truncate(_ file: FileHandleNumber, to size: Int64) throws
+    /// Makes the file's written data durable at `durability` (a no-op for `.none`).
+    func sync(_ file: FileHandleNumber, _ durability: Durability) throws
+    /// rename(2): atomic replace; durable only once the directory is synced.
+    func rename(_ from: String, to: String) throws
+    /// unlink(2) a file, or rmdir(2) an empty directory.
+    func remove(_ path: String) throws
+    /// mkdir(2); succeeds if the directory already exists.
+    func makeDirectory(_ path: String) throws
+    /// fsync(2) on the directory, making entries created or renamed in it durable.
+    func syncDirectory(_ path: String) throws
+    /// Entry names in a directory (no `.` or `..`), sorted.
+    func list(_ path: String) throws -> [String]
+    /// lstat(2): what is at `path`, without following a symbolic link; nil if nothing.
+    func kind(_ path: String) throws -> FileKind?
+    /// flock(2) LOCK_EX|LOCK_NB on an open handle: false if another process holds it.
+    func tryLock(_ file: FileHandleNumber) throws -> Bool
+}
+
+public struct FileHandleNumber: Hashable, Sendable {
+    public let raw: Int32
+    public init(_ raw: Int32) { self.raw = raw }
+}
+
+public struct OpenOptions: OptionSet, Sendable {
+    public let rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+    public static let create = OpenOptions(rawValue: 1)
+    public static let exclusive = OpenOptions(rawValue: 2)
+    public static let truncate = OpenOptions(rawValue: 4)
+    public static let readOnly = OpenOptions(rawValue: 8)
+}
+
+public enum FileKind: Sendable, Equatable {
+    case file(size: Int64)
+    case directory
+    case symbolicLink
+    case other
+}
+
+/// A failed file-system call: which call, on which path, and the errno it returned.
+public struct FileSystemError: Error, Equatable, Sendable, CustomStringConvertible {
+    public var operation: String
+    public var path: String
+    public var errno: Int32
+
+    public init(_ operation: String, path: String, errno: Int32) {
+        self.operation = operation; self.path = path; self.errno = errno
+    }
+
+    public var description: String { "\(operation)(\(path)) failed: errno \(errno)" }
+}
+
+extension FileSystem {
+    /// Reads a whole file; `limit` caps the size accepted before allocating.
+    public func readFile(_ path: String, limit: Int = Int.max) throws -> [UInt8] {
+        let f = try open(path, .readOnly)
+        defer { try? close(f) }
+        let n = try size(f)
+        guard n <= Int64(limit) else { throw FileSystemError("read", path: path, errno: 27 /* EFBIG */) }
+        return try read(f, at: 0, count: Int(n))
+    }
+
+    /// Writes a whole file atomically: temp file, sync, rename, directory sync (P-011).
+    public func writeFileAtomically(_ path: String, _ bytes: [UInt8], durability: Durability = .data)
+        throws
+    {
+        let temp = path + ".tmp"
+        let f = try open(temp, [.create, .truncate])
+        do {
+            try bytes.withUnsafeBytes { (b) throws in try write(f, at: 0, b) }
+            try sync(f, durability)
+        } catch {
+            try? close(f)
+            throw error
+        }
+        try close(f)
+        try rename(temp, to: path)
+        if durability != .none { try syncDirectory(parentDirectory(of: path)) }
+    }
+}
+
+/// The directory part of an absolute path ("/a/b/c" -> "/a/b"; "/a" -> "/").
+public func parentDirectory(of path: String) -> String {
+    guard let slash = path.lastIndex(of: "/") else { return "." }
+    if slash == path.startIndex { return "/" }
+    return String(path[..<slash])
+}
+
+/// Joins a directory and a name with one slash.
+public func joinPath(_ dir: String, _ name: String) -> String {
+    dir.hasSuffix("/") ? dir + name : dir + "/" + name
+}
