@@ -6,7 +6,7 @@ let strict: [SwiftSetting] = [.enableUpcomingFeature("ExistentialAny")]
 
 let package = Package(
     name: "LNote",
-    platforms: [.macOS(.v13), .iOS(.v16)],
+    platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
         .library(name: "LNoteStore", targets: ["LNoteStore"]),
         .library(name: "LNoteCheck", targets: ["LNoteCheck"]),

@@ -1,0 +1,37 @@
+import LNoteFormat
+
+/// Reads one journal file: header (J-002, J-023) and frames (J-010 .. J-022).
+package struct JournalFileReader {
+    package struct Result: Sendable {
+        package var name: String
+        package var base: UInt64
+        /// The header to use: valid, or (salvage mode) the damaged one's fields (J-023).
+        package var header: JournalHeader?
+        package var headerDamage: String?
+        package var bytes: [UInt8]
+        package var scan: ScanResult?
+    }
+
+    /// Reads and scans `directory/name`. A missing or unreadable header yields `header == nil`
+    /// unless salvage mode can use the damaged header's salt.
+    package static func read(fs: any FileSystem, directory: String, name: String, base: UInt64,
+                             mode: ReplayMode) throws -> Result {
+        let bytes = try io { try fs.readFile(joinPath(directory, name)) }
+        var result = Result(name: name, base: base, header: nil, headerDamage: nil, bytes: bytes, scan: nil)
+        let decoded = bytes.withUnsafeBytes { JournalHeader.decode($0) }
+        switch decoded {
+        case .valid(let h):
+            result.header = h
+        case .damaged(let h, let reason):
+            result.headerDamage = reason
+            if mode == .salvage, let h, h.firstSequence >= 1 { result.header = h }
+        }
+        if let h = result.header, bytes.count >= FormatLimits.journalHeaderBytes {
+            result.scan = bytes.withUnsafeBytes {
+                FrameScanner.scan($0, from: FormatLimits.journalHeaderBytes, salt: h.salt,
+                                  firstSequence: h.firstSequence, mode: mode)
+            }
+        }
+        return result
+    }
+}

@@ -1,0 +1,200 @@
+import LNoteFormat
+import Synchronization
+
+/// Appends change frames to one journal file and makes them durable, sharing syncs between
+/// concurrent callers (group commit).
+///
+/// `write` encodes all given changes into one buffer and issues one `pwrite`; it is cheap and
+/// returns a ticket. `sync(through:)` makes everything up to the ticket durable at the chosen
+/// level; callers that arrive while a sync runs wait for it and then usually find their bytes
+/// already covered, so N concurrent appends cost about one sync.
+///
+/// Failure is final (fsyncgate): after a failed write or sync the writer is poisoned and every
+/// later call throws `LNoteError.Code.poisoned`; nothing is retried. Reopening the page replays
+/// what is really on disk.
+package final class JournalWriter: Sendable {
+    package let path: String
+    package let header: JournalHeader
+    private let fs: any FileSystem
+    private let file: FileHandleNumber
+    private let state: Mutex<State>
+    /// Held across a sync so that one sync runs at a time; waiting callers then find their
+    /// bytes covered (group commit).
+    private let syncGate = Mutex<Void>(())
+
+    private struct State {
+        var writtenEnd: Int64
+        /// Durable end offset per level: barrier, data, full.
+        var durableEnd: [Int64]
+        var nextSequence: UInt64
+        var frameCount: Int
+        var failure: LNoteError?
+        /// A durable snapshot holds every frame of this journal: syncs have nothing left to do.
+        var absorbed = false
+        var closed = false
+    }
+
+    /// What one `write` put in the file: its end offset and the sequences it used.
+    package struct Ticket: Sendable {
+        package let end: Int64
+        package let sequences: Range<UInt64>
+    }
+
+    private init(fs: any FileSystem, path: String, file: FileHandleNumber, header: JournalHeader,
+                 end: Int64, durableEnd: Int64, nextSequence: UInt64, frameCount: Int) {
+        self.fs = fs; self.path = path; self.file = file; self.header = header
+        state = Mutex(State(writtenEnd: end, durableEnd: [durableEnd, durableEnd, durableEnd],
+                            nextSequence: nextSequence, frameCount: frameCount))
+    }
+
+    /// Creates `<page>.<base>.journal` in `directory` with a fresh salt (J-003), writes its header
+    /// and, unless `durability` is `.none`, syncs the file and the directory (P-010) so that
+    /// frames appended later are reachable after a power loss.
+    package static func create(fs: any FileSystem, directory: String, pageID: UUIDBytes, base: UInt64,
+                               firstSequence: UInt64, durability: Durability) throws -> JournalWriter {
+        let header = JournalHeader(pageID: pageID, baseGeneration: base,
+                                   salt: UInt64.random(in: 1...UInt64.max), firstSequence: firstSequence)
+        let path = joinPath(directory, PageFileNames.journal(pageID, base: base))
+        let bytes = header.encoded()
+        let file = try io { try fs.open(path, [.create, .truncate]) }
+        do {
+            try io { try bytes.withUnsafeBytes { try fs.write(file, at: 0, $0) } }
+            if durability != .none {
+                try io { try fs.sync(file, max(durability, .data)) }
+                try io { try fs.syncDirectory(directory) }
+            }
+        } catch {
+            try? fs.close(file)
+            throw error
+        }
+        let end = Int64(bytes.count)
+        return JournalWriter(fs: fs, path: path, file: file, header: header, end: end,
+                             durableEnd: durability == .none ? 0 : end, nextSequence: firstSequence, frameCount: 0)
+    }
+
+    /// Opens an existing journal for appending after recovery read it: cuts a torn tail at
+    /// `validEnd` (J-013) and continues at `nextSequence`.
+    package static func reopen(fs: any FileSystem, path: String, header: JournalHeader, validEnd: Int64,
+                               nextSequence: UInt64, frameCount: Int) throws -> JournalWriter {
+        let file = try io { try fs.open(path, []) }
+        do {
+            let size = try io { try fs.size(file) }
+            if size != validEnd { try io { try fs.truncate(file, to: validEnd) } }
+        } catch {
+            try? fs.close(file)
+            throw error
+        }
+        // Bytes up to validEnd were read back from the file; treat them as durable as the
+        // file system made them (a crash-recovered journal is what is on disk).
+        return JournalWriter(fs: fs, path: path, file: file, header: header, end: validEnd, durableEnd: validEnd,
+                             nextSequence: nextSequence, frameCount: frameCount)
+    }
+
+    /// The sequence number the next frame gets.
+    package var nextSequence: UInt64 { state.withLock { $0.nextSequence } }
+    /// Bytes in the file, header included.
+    package var byteCount: Int64 { state.withLock { $0.writtenEnd } }
+    /// Frames written to this file (including ones found at reopen).
+    package var frameCount: Int { state.withLock { $0.frameCount } }
+
+    /// Encodes `changes` as consecutive frames and writes them with one `pwrite`. Returns when the
+    /// OS has the bytes (an app crash no longer loses them); call `sync` for power-loss safety.
+    package func write(_ changes: [PageChange]) throws -> Ticket {
+        try state.withLock { (s: inout State) throws -> Ticket in
+            if s.closed { throw LNoteError(.closed, "journal is closed", file: path) }
+            if let failure = s.failure { throw LNoteError(.poisoned, "journal refused a write after an earlier failure: \(failure.message)", file: path) }
+            var buffer = [UInt8]()
+            buffer.reserveCapacity(changes.count * 64)
+            var sequence = s.nextSequence
+            var body = ByteWriter(capacity: 4096)
+            for change in changes {
+                body.bytes.removeAll(keepingCapacity: true)
+                let type = PageChangeCodec.encodeBody(change, into: &body)
+                guard body.count + FormatLimits.sequenceBytes <= FormatLimits.payloadBytesMax else {
+                    throw LNoteError(.invalidInput, "change encodes to \(body.count) bytes; a frame holds at most \(FormatLimits.payloadBytesMax - FormatLimits.sequenceBytes) (F-002)")
+                }
+                FrameCodec.append(type: type.rawValue, sequence: sequence, body: body.bytes, salt: header.salt, to: &buffer)
+                sequence += 1
+            }
+            do {
+                try buffer.withUnsafeBytes { try fs.write(file, at: s.writtenEnd, $0) }
+            } catch {
+                let e = (error as? FileSystemError).map(LNoteError.init) ?? LNoteError(.io, "\(error)", file: path)
+                s.failure = e
+                throw e
+            }
+            let first = s.nextSequence
+            s.writtenEnd += Int64(buffer.count)
+            s.nextSequence = sequence
+            s.frameCount += changes.count
+            return Ticket(end: s.writtenEnd, sequences: first..<sequence)
+        }
+    }
+
+    /// Blocks until every byte before `end` is durable at `level`. Concurrent callers share one
+    /// sync. A failed sync poisons the writer (fsyncgate: no retry) and throws.
+    package func sync(through end: Int64, _ level: Durability) throws {
+        let rank: Int
+        switch level {
+        case .none:
+            try state.withLock { (s: inout State) throws in
+                if let failure = s.failure, !s.absorbed { throw LNoteError(.poisoned, failure.message, file: path) }
+            }
+            return
+        case .barrier: rank = 0
+        case .data: rank = 1
+        case .full: rank = 2
+        }
+        try syncGate.withLock { (_: inout Void) throws in
+            let target: Int64? = try state.withLock { (s: inout State) throws -> Int64? in
+                if s.absorbed { return nil }
+                if let failure = s.failure { throw LNoteError(.poisoned, failure.message, file: path) }
+                if s.durableEnd[rank] >= end { return nil }
+                if s.closed { throw LNoteError(.closed, "journal closed before its frames were synced", file: path) }
+                return s.writtenEnd
+            }
+            guard let target else { return }
+            do {
+                try fs.sync(file, level)
+            } catch {
+                let e = (error as? FileSystemError).map(LNoteError.init) ?? LNoteError(.io, "\(error)", file: path)
+                state.withLock { $0.failure = e }
+                throw LNoteError(.poisoned, "sync failed, nothing after the last durable frame is acknowledged: \(e.message)", file: path, errno: e.errno)
+            }
+            state.withLock { s in
+                for r in 0...rank { s.durableEnd[r] = max(s.durableEnd[r], target) }
+            }
+        }
+    }
+
+    /// Writes and syncs in one call: the synchronous form of an append.
+    @discardableResult
+    package func append(_ changes: [PageChange], durability: Durability) throws -> Ticket {
+        let ticket = try write(changes)
+        try sync(through: ticket.end, durability)
+        return ticket
+    }
+
+    /// Records that a durable snapshot now holds every frame written here (after P-011), so
+    /// pending syncs succeed without touching this file.
+    package func markAbsorbed() { state.withLock { $0.absorbed = true } }
+
+    /// True after a failed write or sync.
+    package var isPoisoned: Bool { state.withLock { $0.failure != nil && !$0.absorbed } }
+
+    /// Closes the file once no sync is running. Later writes throw `.closed`.
+    package func close() {
+        syncGate.withLock { _ in
+            let wasOpen = state.withLock { (s: inout State) -> Bool in
+                defer { s.closed = true }
+                return !s.closed
+            }
+            if wasOpen { try? fs.close(file) }
+        }
+    }
+
+    deinit {
+        let wasOpen = state.withLock { !$0.closed }
+        if wasOpen { try? fs.close(file) }
+    }
+}

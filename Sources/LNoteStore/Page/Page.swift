@@ -1,0 +1,311 @@
+import LNoteFormat
+
+/// One open page: its elements in z-order, and the journal every change lands in first.
+///
+/// Every write validates its input, appends one frame per change to the page's journal with a
+/// single `write`, applies it in memory, and returns once the bytes are durable at the chosen
+/// `Durability` (default `.data`: survives power loss). Concurrent writes share one sync. The
+/// compactor folds the journal into a new snapshot in the background when it passes the
+/// policy's threshold, and on `close()`; writes keep landing meanwhile (P-010).
+///
+/// After a failed write or sync the page is poisoned: every later write throws `.poisoned`;
+/// reopen it to replay what is on disk. After `close()` every call throws `.closed`.
+public actor Page {
+    public nonisolated let id: UUIDBytes
+    /// The `pages/` folder holding this page's files.
+    public nonisolated let directory: String
+    public nonisolated let options: PageOptions
+    nonisolated let fs: any FileSystem
+
+    private var state: PageState
+    private var writer: JournalWriter?
+    /// Journals switched away from whose frames a snapshot does not hold yet.
+    private var sealed: [JournalWriter] = []
+    private var appendTarget: PageRecovery.AppendTarget?
+    private var generation: UInt64
+    private var highestJournalBase: UInt64?
+    private var nextSequence: UInt64
+    /// Changes not yet in the snapshot on disk.
+    private var dirtyFrames: Int
+    private var damagedFiles: Set<String>
+    private var compaction: Task<Void, any Error>?
+    private var failure: LNoteError?
+    private var closed = false
+
+    /// What opening the page found: torn tails, damage, frames replayed.
+    public private(set) var recoveryReport: RecoveryReport
+    /// The last background compaction error, if the most recent one failed (the journal still
+    /// holds every change; the next compaction retries).
+    public private(set) var lastCompactionError: LNoteError?
+    /// Snapshot generations written by this handle (for tests and `lnote` reports).
+    public private(set) var compactionCount = 0
+
+    private init(id: UUIDBytes, directory: String, options: PageOptions, fs: any FileSystem,
+                 recovered: PageRecovery.Result) {
+        self.id = id; self.directory = directory; self.options = options; self.fs = fs
+        state = recovered.state
+        appendTarget = recovered.appendTarget
+        generation = recovered.generation
+        highestJournalBase = recovered.highestJournalBase
+        nextSequence = recovered.nextSequence
+        dirtyFrames = recovered.journalFrames
+        damagedFiles = recovered.damagedFiles
+        recoveryReport = recovered.report
+    }
+
+    /// Opens page `id` stored in `directory` (a package's `pages/`): reads the snapshot and
+    /// replays the journals (section 5). A page with no files opens empty. Cost: one read of
+    /// each file; no writes until the first change.
+    /// - Throws: `.corrupt` in strict mode on damage; `.io` when files can't be read.
+    public static func open(directory: String, id: UUIDBytes, options: PageOptions = PageOptions(),
+                            fileSystem: any FileSystem = POSIXFileSystem.shared) async throws -> Page {
+        let recovered = try await BlockingIO.run {
+            try PageRecovery.recover(fs: fileSystem, directory: directory, pageID: id, mode: options.replayMode)
+        }
+        return Page(id: id, directory: directory, options: options, fs: fileSystem, recovered: recovered)
+    }
+
+    // MARK: Reading
+
+    /// Every element, in z-order.
+    public var elements: [Element] { state.elements }
+    public var elementCount: Int { state.elements.count }
+    public var metadata: PageMetadata { state.metadata }
+    public var isClosed: Bool { closed }
+    /// The whole page state (elements and metadata) as a value.
+    public var snapshotState: PageState { state }
+    package var journalFrameCount: Int { dirtyFrames }
+    package var snapshotGeneration: UInt64 { generation }
+
+    public func element(_ id: UUIDBytes) -> Element? { state.element(id) }
+
+    // MARK: Writing
+
+    /// Appends `element` on top of the page. Returns when it is durable at `durability`
+    /// (default: the page's). Throws `.duplicateElement` or `.invalidInput` before writing anything.
+    public func append(_ element: Element, durability: Durability? = nil) async throws {
+        try await apply([.append(element)], durability: durability)
+    }
+
+    /// Appends several elements with one write and one sync.
+    public func append(contentsOf elements: [Element], durability: Durability? = nil) async throws {
+        try await apply(elements.map { .append($0) }, durability: durability)
+    }
+
+    /// Replaces element `id` by `fragments` in its z-position (a partial erase splits a stroke;
+    /// no fragments erases it entirely). Throws `.notFound` if `id` is not on the page.
+    public func erase(_ id: UUIDBytes, replacingWith fragments: [Element] = [], durability: Durability? = nil) async throws {
+        try await apply([.replace(target: id, fragments: fragments)], durability: durability)
+    }
+
+    /// Sets the transform of each listed element (moving a selection).
+    public func setTransforms(_ transforms: [(UUIDBytes, Transform)], durability: Durability? = nil) async throws {
+        try await apply([.transform(transforms)], durability: durability)
+    }
+
+    /// Sets one transform on every listed element.
+    public func setTransform(_ transform: Transform, for ids: [UUIDBytes], durability: Durability? = nil) async throws {
+        try await apply([.transform(ids.map { ($0, transform) })], durability: durability)
+    }
+
+    /// Removes the listed elements. Throws `.notFound` if any is missing (nothing is written).
+    public func delete(_ ids: [UUIDBytes], durability: Durability? = nil) async throws {
+        try await apply([.delete(ids)], durability: durability)
+    }
+
+    /// Moves the listed elements, in this order, to z-position `index` of the remaining ones (E-024).
+    public func reorder(_ ids: [UUIDBytes], to index: Int, durability: Durability? = nil) async throws {
+        try await apply([.reorder(index: index, ids: ids)], durability: durability)
+    }
+
+    /// Sets the canvas size.
+    public func setMetadata(_ metadata: PageMetadata, durability: Durability? = nil) async throws {
+        try await apply([.metadata(metadata)], durability: durability)
+    }
+
+    /// Applies `changes` in order as one write (one frame each) and one sync. All are validated
+    /// first; if any is invalid nothing is written. Returns when durable at `durability`.
+    public func apply(_ changes: [PageChange], durability: Durability? = nil) async throws {
+        try checkWritable()
+        guard !changes.isEmpty else { return }
+        if changes.count == 1 {
+            try PageChangeValidator.validate(changes[0], against: state)
+        } else {
+            var scratch = state
+            for change in changes {
+                try PageChangeValidator.validate(change, against: scratch)
+                _ = scratch.apply(change)
+            }
+        }
+        let journal = try activeWriter()
+        let ticket: JournalWriter.Ticket
+        do {
+            ticket = try journal.write(changes)
+        } catch let e as LNoteError {
+            if e.code == .poisoned || e.code == .io { failure = e }
+            throw e
+        }
+        for change in changes { _ = state.apply(change) }
+        nextSequence = ticket.sequences.upperBound
+        dirtyFrames += changes.count
+        startCompactionIfDue(journal)
+        let level = durability ?? options.durability
+        if level != .none {
+            try await syncOffActor(journal, through: ticket.end, level)
+        }
+    }
+
+    /// Makes every change written so far durable at `durability` (for example before the app
+    /// is suspended, or after writes made with `.none`).
+    public func flush(_ durability: Durability = .data) async throws {
+        try checkOpen()
+        guard durability != .none else { return }
+        for journal in sealed + (writer.map { [$0] } ?? []) {
+            try await syncOffActor(journal, through: journal.byteCount, durability)
+        }
+    }
+
+    /// Folds the journal into a new snapshot now (P-010 .. P-012) and waits for it.
+    public func compact() async throws {
+        try checkWritable()
+        if let running = compaction { _ = try? await running.value }
+        guard dirtyFrames > 0, let journal = writer ?? (try? activeWriter()) else { return }
+        let task = Task { try await self.runCompaction(switchingFrom: journal) }
+        compaction = task
+        try await task.value
+    }
+
+    /// Finishes the page: waits for a running compaction, folds the journal into the snapshot,
+    /// and closes the files. Afterwards every call throws `.closed`. If the final compaction
+    /// fails the journal is synced instead (nothing acknowledged is lost) and the error is thrown.
+    public func close() async throws {
+        if closed { return }
+        if let running = compaction { _ = try? await running.value }
+        var firstError: (any Error)?
+        if !options.readOnly && failure == nil && dirtyFrames > 0 {
+            do {
+                try await runCompaction(switchingFrom: nil)
+            } catch {
+                firstError = error
+                if let journal = writer {
+                    do { try await syncOffActor(journal, through: journal.byteCount, max(options.durability, .data)) } catch {}
+                }
+            }
+        }
+        for journal in sealed + (writer.map { [$0] } ?? []) { journal.close() }
+        sealed.removeAll()
+        writer = nil
+        closed = true
+        if let firstError { throw firstError }
+    }
+
+    // MARK: Internals
+
+    private func checkOpen() throws {
+        if closed { throw LNoteError(.closed, "page \(id) is closed") }
+    }
+
+    private func checkWritable() throws {
+        try checkOpen()
+        if options.readOnly { throw LNoteError(.readOnly, "page \(id) was opened read-only") }
+        if let failure {
+            throw LNoteError(.poisoned, "page refuses writes after an earlier failure: \(failure.message); reopen it",
+                             file: failure.file, errno: failure.errno)
+        }
+    }
+
+    /// The journal to append to, opening or creating it on first use (P-005).
+    private func activeWriter() throws -> JournalWriter {
+        if let writer { return writer }
+        let journal: JournalWriter
+        if let target = appendTarget {
+            journal = try JournalWriter.reopen(fs: fs, path: joinPath(directory, target.name), header: target.header,
+                                               validEnd: target.validEnd, nextSequence: nextSequence,
+                                               frameCount: target.frameCount)
+            appendTarget = nil
+        } else {
+            let base = highestJournalBase.map { $0 >= generation ? $0 + 1 : generation } ?? generation
+            journal = try JournalWriter.create(fs: fs, directory: directory, pageID: id, base: base,
+                                               firstSequence: nextSequence, durability: options.durability)
+            highestJournalBase = base
+        }
+        writer = journal
+        return journal
+    }
+
+    private func syncOffActor(_ journal: JournalWriter, through end: Int64, _ level: Durability) async throws {
+        do {
+            try await BlockingIO.run { try journal.sync(through: end, level) }
+        } catch let e as LNoteError {
+            if e.code == .poisoned || e.code == .io { failure = failure ?? e }
+            throw e
+        }
+    }
+
+    private func startCompactionIfDue(_ journal: JournalWriter) {
+        guard compaction == nil else { return }
+        let policy = options.compaction
+        guard journal.frameCount >= policy.journalFramesMax || Int(journal.byteCount) >= policy.journalBytesMax else { return }
+        compaction = Task {
+            do {
+                try await self.runCompaction(switchingFrom: journal)
+            } catch {
+                await self.recordCompactionError(error)
+            }
+        }
+    }
+
+    private func recordCompactionError(_ error: any Error) {
+        lastCompactionError = (error as? LNoteError) ?? LNoteError(.io, "\(error)")
+    }
+
+    /// The compaction protocol. With `switchingFrom` (a live page) it first starts a fresh
+    /// journal so writes continue (P-010); without (closing) the snapshot absorbs everything.
+    private func runCompaction(switchingFrom old: JournalWriter?) async throws {
+        defer { compaction = nil }
+        let newGeneration: UInt64
+        let absorbedThrough = nextSequence
+        let toAbsorb: [JournalWriter]
+        if let old, old === writer {
+            // P-010: new journal first, on the actor, so no append can slip between the two files.
+            newGeneration = old.header.baseGeneration + 1
+            let fresh = try JournalWriter.create(fs: fs, directory: directory, pageID: id, base: newGeneration,
+                                                 firstSequence: absorbedThrough, durability: max(options.durability, .data))
+            sealed.append(old)
+            writer = fresh
+            highestJournalBase = newGeneration
+        } else {
+            let base = writer?.header.baseGeneration ?? highestJournalBase.map { max($0, generation) } ?? generation
+            newGeneration = base + 1
+            if let writer { sealed.append(writer) }
+            writer = nil
+        }
+        toAbsorb = sealed
+        let framesAbsorbed = dirtyFrames - (writer?.frameCount ?? 0)
+        let pageState = state
+        let snapshotPath = joinPath(directory, PageFileNames.snapshot(id))
+        let (fs, id, directory) = (self.fs, self.id, self.directory)
+        let level = max(options.durability, .data)
+        // P-011: encode and write off the actor; appends continue meanwhile.
+        try await BlockingIO.run {
+            let bytes = SnapshotFile.encode(pageID: id, generation: newGeneration, nextSequence: absorbedThrough, state: pageState)
+            try io { try fs.writeFileAtomically(snapshotPath, bytes, durability: level) }
+        }
+        generation = newGeneration
+        dirtyFrames = max(0, dirtyFrames - framesAbsorbed)
+        compactionCount += 1
+        for journal in toAbsorb {
+            journal.markAbsorbed()
+            journal.close()
+        }
+        sealed.removeAll { journal in toAbsorb.contains { $0 === journal } }
+        if writer == nil { highestJournalBase = max(highestJournalBase ?? 0, newGeneration - 1) }
+        // P-012: remove journals older than the one just absorbed; damaged files go to lost+found.
+        let damaged = damagedFiles
+        let handled = try await BlockingIO.run {
+            try PageFileCleanup.removeObsolete(fs: fs, directory: directory, pageID: id, keepFrom: newGeneration - 1,
+                                               damaged: damaged)
+        }
+        damagedFiles.subtract(handled)
+    }
+}

@@ -1,0 +1,27 @@
+import LNoteFormat
+
+/// Removes a page's journals that a snapshot has made obsolete (P-012), keeping damaged ones
+/// aside in `lost+found/` instead of deleting them.
+package enum PageFileCleanup {
+    /// Removes `<page>.<base>.journal` for every `base < keepFrom`. A file named in `damaged` is
+    /// moved to `<package>/lost+found/` (the folder beside `pages/`). Returns the names handled.
+    @discardableResult
+    package static func removeObsolete(fs: any FileSystem, directory: String, pageID: UUIDBytes, keepFrom: UInt64,
+                                       damaged: Set<String>) throws -> Set<String> {
+        var handled = Set<String>()
+        for name in try io({ try fs.list(directory) }) {
+            guard case .journal(let id, let base)? = PageFileNames.parse(name), id == pageID, base < keepFrom else { continue }
+            let path = joinPath(directory, name)
+            if damaged.contains(name) {
+                let lostAndFound = joinPath(parentDirectory(of: directory), "lost+found")
+                try io { try fs.makeDirectory(lostAndFound) }
+                try io { try fs.rename(path, to: joinPath(lostAndFound, name)) }
+                try io { try fs.syncDirectory(lostAndFound) }
+            } else {
+                try io { try fs.remove(path) }
+            }
+            handled.insert(name)
+        }
+        return handled
+    }
+}

@@ -1,0 +1,119 @@
+import LNoteFormat
+
+/// Encodes and decodes a page snapshot `pages/<page>.content` (spec section 7).
+package enum SnapshotFile {
+    /// The snapshot bytes for `state`: header, one `pageMetadata` frame, then one
+    /// `elementAppend` frame per element in z-order (S-002).
+    package static func encode(pageID: UUIDBytes, generation: UInt64, nextSequence: UInt64,
+                               state: PageState, salt: UInt64 = UInt64.random(in: 1...UInt64.max)) -> [UInt8] {
+        let header = SnapshotHeader(pageID: pageID, generation: generation, salt: salt,
+                                    nextSequence: nextSequence, elementCount: UInt32(clamping: state.elements.count))
+        var out = header.encoded()
+        out.reserveCapacity(64 + state.elements.count * 1024)
+        var body = ByteWriter(capacity: 8192)
+        var sequence: UInt64 = 1
+        _ = PageChangeCodec.encodeBody(.metadata(state.metadata), into: &body)
+        FrameCodec.append(type: FrameType.pageMetadata.rawValue, sequence: sequence, body: body.bytes, salt: salt, to: &out)
+        for element in state.elements {
+            sequence += 1
+            body.bytes.removeAll(keepingCapacity: true)
+            ElementCodec.encode(element, into: &body)
+            FrameCodec.append(type: FrameType.elementAppend.rawValue, sequence: sequence, body: body.bytes, salt: salt, to: &out)
+        }
+        return out
+    }
+
+    package struct Decoded: Sendable {
+        package var header: SnapshotHeader?
+        package var state: PageState
+        package var findings: [RecoveryFinding]
+        package var elementFramesDropped: Int
+        /// True when the snapshot could not be used at all (strict refusal or no usable header).
+        package var unusable: Bool
+    }
+
+    /// Decodes a snapshot with the salvage rules of S-003: a damaged element frame loses that
+    /// element, not the page. `mode` prefix stops at the first damage; strict refuses on any.
+    package static func decode(_ bytes: [UInt8], name: String, expectedPage: UUIDBytes?, mode: ReplayMode) -> Decoded {
+        var findings: [RecoveryFinding] = []
+        var state = PageState(metadata: .letter, elements: [])
+        let headerResult = bytes.withUnsafeBytes { SnapshotHeader.decode($0) }
+        var header: SnapshotHeader?
+        switch headerResult {
+        case .valid(let h):
+            header = h
+        case .damaged(let h, let reason):
+            findings.append(RecoveryFinding(kind: "badHeader", file: name, offset: 0,
+                                            bytes: min(bytes.count, FormatLimits.snapshotHeaderBytes),
+                                            detail: "snapshot header invalid: \(reason)"))
+            if mode == .salvage, let h, h.generation >= 1, h.nextSequence >= 1 { header = h } else {
+                return Decoded(header: nil, state: state, findings: findings, elementFramesDropped: 0, unusable: true)
+            }
+        }
+        guard let h = header else {
+            return Decoded(header: nil, state: state, findings: findings, elementFramesDropped: 0, unusable: true)
+        }
+        if let expectedPage, h.pageID != expectedPage {
+            findings.append(RecoveryFinding(kind: "foreignSnapshot", file: name, offset: 16, bytes: 16,
+                                            detail: "snapshot belongs to page \(h.pageID)"))
+            return Decoded(header: nil, state: state, findings: findings, elementFramesDropped: 0, unusable: true)
+        }
+        let scan = bytes.withUnsafeBytes {
+            FrameScanner.scan($0, from: FormatLimits.snapshotHeaderBytes, salt: h.salt, firstSequence: 1, mode: mode)
+        }
+        for f in scan.findings { findings.append(finding(from: f, file: name)) }
+        if let refused = scan.refused {
+            findings.append(RecoveryFinding(kind: "refused", file: name, offset: refused.offset,
+                                            detail: "strict mode refuses the snapshot: \(refused.kind.rawValue)"))
+            return Decoded(header: h, state: state, findings: findings, elementFramesDropped: 0, unusable: true)
+        }
+        var elementsRead = 0
+        var dropped = 0
+        var stop = false
+        bytes.withUnsafeBytes { raw in
+            for frame in scan.frames where !stop {
+                let body = UnsafeRawBufferPointer(rebasing: raw[frame.bodyRange])
+                let isFirst = frame.sequence == 1
+                do {
+                    let change = try PageChangeCodec.decode(type: frame.type, body: body, baseOffset: frame.bodyRange.lowerBound)
+                    switch change {
+                    case .metadata(let m) where isFirst:
+                        state.apply(.metadata(m)).forEach { _ in }
+                    case .append(let e) where !isFirst:
+                        let notes = state.apply(.append(e))
+                        if notes.isEmpty { elementsRead += 1 } else {
+                            findings.append(RecoveryFinding(kind: "duplicateElement", file: name, offset: frame.offset,
+                                                            detail: "element \(e.id) appears twice"))
+                        }
+                    default:
+                        findings.append(RecoveryFinding(kind: "unexpectedFrame", file: name, offset: frame.offset,
+                                                        bytes: frame.endOffset - frame.offset,
+                                                        detail: "frame type \(frame.type) not allowed at sequence \(frame.sequence) of a snapshot (S-002)"))
+                        dropped += 1
+                        if mode != .salvage { stop = true }
+                    }
+                } catch {
+                    findings.append(RecoveryFinding(kind: "badBody", file: name, offset: frame.offset,
+                                                    bytes: frame.endOffset - frame.offset, detail: "\(error)"))
+                    dropped += 1
+                    if mode != .salvage { stop = true }
+                }
+            }
+        }
+        if elementsRead < Int(h.elementCount) {
+            findings.append(RecoveryFinding(kind: "missingElements", file: name,
+                                            detail: "\(Int(h.elementCount) - elementsRead) of \(h.elementCount) elements lost"))
+        }
+        let unusable = mode == .strict && findings.contains { !$0.isInformational }
+        return Decoded(header: h, state: state, findings: findings,
+                       elementFramesDropped: max(dropped, Int(h.elementCount) - elementsRead), unusable: unusable)
+    }
+
+    /// Converts a scanner finding to a page finding for `file`.
+    package static func finding(from f: ScanFinding, file: String) -> RecoveryFinding {
+        RecoveryFinding(kind: f.kind.rawValue, file: file, offset: f.offset, bytes: f.bytes,
+                        missing: f.missingSequences, isTornTail: f.isTornTail,
+                        isInformational: f.kind == .unknownAncillaryType,
+                        detail: f.isTornTail ? "torn tail (trace of a crash), cut at \(f.offset)" : "")
+    }
+}
