@@ -1,1 +1,10 @@
-print("lnote")
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The `lnote` command line: parses the subcommand and hands over. The logic lives in the
+/// libraries; this target only parses arguments, prints and picks exit codes.
+let status = await LNoteCLI.main(Array(CommandLine.arguments.dropFirst()))
+exit(status)

@@ -16,6 +16,7 @@ public actor Page {
     public nonisolated let directory: String
     public nonisolated let options: PageOptions
     nonisolated let fs: any FileSystem
+    nonisolated let gate: (any WriteGate)?
 
     private var state: PageState
     private var writer: JournalWriter?
@@ -41,8 +42,8 @@ public actor Page {
     public private(set) var compactionCount = 0
 
     private init(id: UUIDBytes, directory: String, options: PageOptions, fs: any FileSystem,
-                 recovered: PageRecovery.Result) {
-        self.id = id; self.directory = directory; self.options = options; self.fs = fs
+                 gate: (any WriteGate)?, recovered: PageRecovery.Result) {
+        self.id = id; self.directory = directory; self.options = options; self.fs = fs; self.gate = gate
         state = recovered.state
         appendTarget = recovered.appendTarget
         generation = recovered.generation
@@ -59,10 +60,16 @@ public actor Page {
     /// - Throws: `.corrupt` in strict mode on damage; `.io` when files can't be read.
     public static func open(directory: String, id: UUIDBytes, options: PageOptions = PageOptions(),
                             fileSystem: any FileSystem = POSIXFileSystem.shared) async throws -> Page {
+        try await open(directory: directory, id: id, options: options, fileSystem: fileSystem, gate: nil)
+    }
+
+    /// Opens a page whose writes first pass `gate` (the document's writer lock).
+    package static func open(directory: String, id: UUIDBytes, options: PageOptions, fileSystem: any FileSystem,
+                             gate: (any WriteGate)?) async throws -> Page {
         let recovered = try await BlockingIO.run {
             try PageRecovery.recover(fs: fileSystem, directory: directory, pageID: id, mode: options.replayMode)
         }
-        return Page(id: id, directory: directory, options: options, fs: fileSystem, recovered: recovered)
+        return Page(id: id, directory: directory, options: options, fs: fileSystem, gate: gate, recovered: recovered)
     }
 
     // MARK: Reading
@@ -137,6 +144,7 @@ public actor Page {
                 _ = scratch.apply(change)
             }
         }
+        try gate?.acquireForWrite()
         let journal = try activeWriter()
         let ticket: JournalWriter.Ticket
         do {
@@ -263,6 +271,7 @@ public actor Page {
     /// journal so writes continue (P-010); without (closing) the snapshot absorbs everything.
     private func runCompaction(switchingFrom old: JournalWriter?) async throws {
         defer { compaction = nil }
+        try gate?.acquireForWrite()
         let newGeneration: UInt64
         let absorbedThrough = nextSequence
         let toAbsorb: [JournalWriter]

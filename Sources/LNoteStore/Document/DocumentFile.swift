@@ -1,0 +1,174 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import LNoteFormat
+
+/// `document.json` version 1 (spec 9.1): the source of truth for a document's title and pages.
+public struct DocumentFile: Sendable, Equatable {
+    public struct PageEntry: Sendable, Equatable {
+        public var id: UUIDBytes
+        public var metadata: PageMetadata
+        public var created: String
+        public var modified: String
+        public var elementCount: Int
+
+        public init(id: UUIDBytes, metadata: PageMetadata, created: String, modified: String, elementCount: Int) {
+            self.id = id; self.metadata = metadata; self.created = created; self.modified = modified
+            self.elementCount = elementCount
+        }
+    }
+
+    public static let format = "lnote.document"
+    public static let version = 1
+    public static let titleBytesMax = 1024
+
+    public var id: UUIDBytes
+    public var title: String
+    public var created: String
+    public var modified: String
+    public var pages: [PageEntry]
+
+    public init(id: UUIDBytes, title: String, created: String, modified: String, pages: [PageEntry]) {
+        self.id = id; self.title = title; self.created = created; self.modified = modified; self.pages = pages
+    }
+
+    private struct Wire: Codable {
+        var format: String
+        var version: Int
+        var id: String
+        var title: String
+        var created: String
+        var modified: String
+        var pages: [WirePage]
+    }
+
+    private struct WirePage: Codable {
+        var id: String
+        var width: UInt32
+        var height: UInt32
+        var created: String
+        var modified: String
+        var elementCount: Int
+    }
+
+    /// Canonical JSON bytes (sorted keys, pretty-printed).
+    public func encoded() -> [UInt8] {
+        let wire = Wire(format: Self.format, version: Self.version, id: id.description, title: title,
+                        created: created, modified: modified,
+                        pages: pages.map { WirePage(id: $0.id.description, width: $0.metadata.width, height: $0.metadata.height,
+                                                    created: $0.created, modified: $0.modified, elementCount: $0.elementCount) })
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        return (try? Array(encoder.encode(wire))) ?? []
+    }
+
+    /// Parses and validates (D-010, D-011, D-020). Throws `LNoteError.corrupt` with the reason.
+    public static func decode(_ bytes: [UInt8], file: String = documentFileName) throws -> DocumentFile {
+        guard bytes.count <= FormatLimits.documentJSONBytesMax else {
+            throw LNoteError(.corrupt, "document.json is \(bytes.count) bytes; limit \(FormatLimits.documentJSONBytesMax) (D-010)", file: file)
+        }
+        let wire: Wire
+        do { wire = try JSONDecoder().decode(Wire.self, from: Data(bytes)) } catch {
+            throw LNoteError(.corrupt, "document.json does not parse: \(error)", file: file)
+        }
+        guard wire.format == format else { throw LNoteError(.corrupt, "format is '\(wire.format)', expected '\(format)'", file: file) }
+        guard wire.version == version else { throw LNoteError(.corrupt, "unsupported version \(wire.version)", file: file) }
+        guard let id = UUIDBytes(string: wire.id) else { throw LNoteError(.invalidPath, "document id '\(wire.id)' is not a UUID (D-001)", file: file) }
+        guard wire.title.utf8.count <= titleBytesMax else { throw LNoteError(.corrupt, "title longer than \(titleBytesMax) bytes", file: file) }
+        guard wire.pages.count <= FormatLimits.pagesPerDocumentMax else {
+            throw LNoteError(.corrupt, "\(wire.pages.count) pages; at most \(FormatLimits.pagesPerDocumentMax) (D-011)", file: file)
+        }
+        var seen = Set<UUIDBytes>()
+        var pages: [PageEntry] = []
+        for p in wire.pages {
+            guard let pid = UUIDBytes(string: p.id) else { throw LNoteError(.invalidPath, "page id '\(p.id)' is not a UUID (D-001)", file: file) }
+            guard seen.insert(pid).inserted else { throw LNoteError(.corrupt, "page \(pid) is listed twice (D-011)", file: file) }
+            guard p.elementCount >= 0 else { throw LNoteError(.corrupt, "negative element count", file: file) }
+            pages.append(PageEntry(id: pid, metadata: PageMetadata(width: p.width, height: p.height), created: p.created,
+                                   modified: p.modified, elementCount: p.elementCount))
+        }
+        return DocumentFile(id: id, title: wire.title, created: wire.created, modified: wire.modified, pages: pages)
+    }
+
+    public static let documentFileName = PackageLayout.documentFileName
+}
+
+/// `manifest.json` version 1 (spec 9.2): what a library listing needs, a cache of document.json.
+public struct ManifestFile: Sendable, Equatable, Codable {
+    public var format: String
+    public var version: Int
+    public var id: String
+    public var title: String
+    public var modified: String
+    public var pageCount: Int
+    public var cover: String?
+
+    public static let formatName = "lnote.manifest"
+
+    /// The manifest that `document` implies (D-030).
+    public init(document: DocumentFile) {
+        format = Self.formatName
+        version = 1
+        id = document.id.description
+        title = document.title
+        modified = document.modified
+        pageCount = document.pages.count
+        cover = document.pages.first.map { "thumbnails/" + PackageLayout.thumbnailName($0.id) }
+    }
+
+    public func encoded() -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        return (try? Array(encoder.encode(self))) ?? []
+    }
+
+    /// Parses a manifest; nil when it is unusable (too large, unparseable, other version: D-031).
+    public static func decode(_ bytes: [UInt8]) -> ManifestFile? {
+        guard bytes.count <= FormatLimits.manifestJSONBytesMax,
+              let m = try? JSONDecoder().decode(ManifestFile.self, from: Data(bytes)),
+              m.format == formatName, m.version == 1, UUIDBytes(string: m.id) != nil, m.pageCount >= 0 else { return nil }
+        if let cover = m.cover {
+            // The cover must name a thumbnail inside the package (D-001).
+            let name = cover.hasPrefix("thumbnails/") ? String(cover.dropFirst("thumbnails/".count)) : ""
+            guard name.hasSuffix(".png"), UUIDBytes(string: String(name.dropLast(4))) != nil else { return nil }
+        }
+        return m
+    }
+
+    /// True when this manifest agrees with `document` on everything it caches (D-031).
+    public func agrees(with document: DocumentFile) -> Bool {
+        self == ManifestFile(document: document)
+    }
+}
+
+/// RFC 3339 UTC timestamps with milliseconds (D-020), e.g. `2026-11-29T23:03:18.123Z`.
+public enum Timestamp {
+    public static func now() -> String { string(from: Date()) }
+
+    public static func string(from date: Date) -> String {
+        let ms = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
+        let days = ms >= 0 ? ms / 86_400_000 : (ms - 86_399_999) / 86_400_000
+        let msOfDay = ms - days * 86_400_000
+        let (y, m, d) = civil(fromDays: days)
+        let h = msOfDay / 3_600_000, mi = (msOfDay / 60_000) % 60, s = (msOfDay / 1000) % 60, f = msOfDay % 1000
+        func two(_ v: Int64) -> String { v < 10 ? "0\(v)" : "\(v)" }
+        func three(_ v: Int64) -> String { v < 10 ? "00\(v)" : v < 100 ? "0\(v)" : "\(v)" }
+        return "\(y)-\(two(m))-\(two(d))T\(two(h)):\(two(mi)):\(two(s)).\(three(f))Z"
+    }
+
+    /// Days since 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's algorithm).
+    private static func civil(fromDays z0: Int64) -> (Int64, Int64, Int64) {
+        let z = z0 + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
+        let y = yoe + era * 400
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let d = doy - (153 * mp + 2) / 5 + 1
+        let m = mp < 10 ? mp + 3 : mp - 9
+        return (m <= 2 ? y + 1 : y, m, d)
+    }
+}

@@ -1,0 +1,48 @@
+import Foundation
+import LNoteFormat
+@testable import LNoteStore
+
+/// A fresh temporary folder, removed when the value is deinitialized by the caller via `remove()`.
+struct TempDir {
+    let path: String
+
+    init(_ label: String = "lnote") {
+        let base = FileManager.default.temporaryDirectory.path
+        path = base + "/\(label)-\(UUID().uuidString.lowercased())"
+        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+
+    func remove() { try? FileManager.default.removeItem(atPath: path) }
+
+    func sub(_ name: String) -> String {
+        let p = path + "/" + name
+        try? FileManager.default.createDirectory(atPath: p, withIntermediateDirectories: true)
+        return p
+    }
+}
+
+/// A small deterministic stroke with `n` points.
+func makeStroke(_ seed: UInt64, points n: Int = 20) -> Stroke {
+    var rng = SplitMix(seed)
+    let id = UUIDBytes.random(using: &rng)
+    var pts: [Point] = []
+    var x = Int32(truncatingIfNeeded: rng.next() % 5000), y = Int32(truncatingIfNeeded: rng.next() % 7000)
+    for i in 0..<n {
+        x += Int32(truncatingIfNeeded: rng.next() % 7) - 3
+        y += Int32(truncatingIfNeeded: rng.next() % 7) - 3
+        pts.append(Point(x: x, y: y, radius: 8, pressure: UInt16(400 + i % 300), time: UInt32(i * 4)))
+    }
+    return Stroke(id: id, ink: .pen, points: pts)
+}
+
+struct SplitMix: RandomNumberGenerator {
+    var state: UInt64
+    init(_ seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

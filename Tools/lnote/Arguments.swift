@@ -1,0 +1,72 @@
+/// A tiny argument parser in swift-argument-parser's manner: options are consumed by name,
+/// what remains are positionals, and anything unknown is a usage error.
+struct Arguments {
+    private var items: [String]
+
+    init(_ items: [String]) { self.items = items }
+
+    /// Removes `--name` (or a short alias) if present.
+    mutating func flag(_ names: String...) -> Bool {
+        var found = false
+        items.removeAll { item in
+            if names.contains(item) { found = true; return true }
+            return false
+        }
+        return found
+    }
+
+    /// Removes `--name VALUE` or `--name=VALUE` and returns the value.
+    mutating func option(_ names: String...) throws -> String? {
+        var value: String?
+        var i = 0
+        while i < items.count {
+            let item = items[i]
+            if names.contains(item) {
+                guard i + 1 < items.count else { throw UsageError("\(item) needs a value") }
+                value = items[i + 1]
+                items.removeSubrange(i...(i + 1))
+                continue
+            }
+            if let name = names.first(where: { item.hasPrefix($0 + "=") }) {
+                value = String(item.dropFirst(name.count + 1))
+                items.remove(at: i)
+                continue
+            }
+            i += 1
+        }
+        return value
+    }
+
+    mutating func intOption(_ names: String..., range: ClosedRange<Int> = 0...Int.max) throws -> Int? {
+        var copy = self
+        var value: String?
+        for name in names { if let v = try copy.option(name) { value = v } }
+        self = copy
+        guard let value else { return nil }
+        guard let n = Int(value), range.contains(n) else {
+            throw UsageError("\(names[0]) expects a whole number in \(range.lowerBound)...\(range.upperBound), got '\(value)'")
+        }
+        return n
+    }
+
+    /// The remaining positionals; throws on any leftover `-x` / `--xyz` option.
+    mutating func positionals() throws -> [String] {
+        if let unknown = items.first(where: { $0.hasPrefix("-") && $0 != "-" }) {
+            throw UsageError("unknown option '\(unknown)'")
+        }
+        defer { items.removeAll() }
+        return items
+    }
+}
+
+/// A command line the tool cannot act on: printed as `Error: ...` plus the usage line; exit 16.
+struct UsageError: Error, CustomStringConvertible {
+    var description: String
+    init(_ message: String) { description = message }
+}
+
+/// A failure while doing the work (I/O, damaged input the command can't handle): exit 8.
+struct OperationalError: Error, CustomStringConvertible {
+    var description: String
+    init(_ message: String) { description = message }
+}
