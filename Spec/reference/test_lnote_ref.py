@@ -1,0 +1,1092 @@
+"""Tests for lnote_ref.py. The vectors are built by a small encoder written from
+Spec/format.md (below), independent of the reader under test.
+
+    python3 -m unittest discover -s Spec/reference
+"""
+
+import io
+import json
+import math
+import os
+import struct
+import sys
+import tempfile
+import unittest
+import uuid
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import lnote_ref as L  # noqa: E402
+
+
+# ======================================================================================
+# Encoder (from the spec text)
+# ======================================================================================
+
+def varint(n):
+    """G-003/G-004: minimal unsigned LEB128."""
+    assert 0 <= n < 1 << 64
+    out = bytearray()
+    while True:
+        b = n & 0x7F
+        n >>= 7
+        if n:
+            out.append(b | 0x80)
+        else:
+            out.append(b)
+            return bytes(out)
+
+
+def zigzag(n):
+    """G-005: (n << 1) ^ (n >> 63) on 64-bit two's complement."""
+    assert -(1 << 63) <= n < 1 << 63
+    return ((n << 1) ^ (n >> 63)) & ((1 << 64) - 1)
+
+
+def svarint(n):
+    return varint(zigzag(n))
+
+
+def string(s):
+    b = s.encode("utf-8") if isinstance(s, str) else s
+    return varint(len(b)) + b
+
+
+def U(text):
+    return uuid.UUID(text).bytes
+
+
+PAGE = "0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0"
+OTHER_PAGE = "11111111-2222-3333-4444-555555555555"
+SALT = 0x0123456789ABCDEF
+SNAP_SALT = 0x1122334455667788
+
+
+def eid(n):
+    """A deterministic element id."""
+    return "%08x-0000-4000-8000-%012x" % (n, n)
+
+
+def crc32c(data):
+    # Bitwise, exactly the pseudocode of section 2 (the reader is table-driven).
+    crc = 0xFFFFFFFF
+    for b in data:
+        crc ^= b
+        for _ in range(8):
+            crc = (crc >> 1) ^ 0x82F63B78 if crc & 1 else crc >> 1
+    return crc ^ 0xFFFFFFFF
+
+
+def frame(salt, ftype, seq, body=b"", crc=None, length=None):
+    """Section 3 frame; F-003 CRC over salt ++ length ++ type ++ payload."""
+    payload = struct.pack("<Q", seq) + body
+    ln = len(payload) if length is None else length
+    lb = struct.pack("<I", ln)
+    c = crc32c(struct.pack("<Q", salt) + lb + bytes([ftype]) + payload) if crc is None else crc
+    return lb + struct.pack("<I", c) + bytes([ftype]) + payload
+
+
+def journal_header(page=PAGE, base=0, salt=SALT, first=1, magic=b"LNOTEJNL", version=1,
+                   header_size=64, flags=0, reserved=0, crc=None):
+    """4.1, 64 bytes."""
+    h = (magic + struct.pack("<HHI", version, header_size, flags) + U(page)
+         + struct.pack("<QQQI", base, salt, first, reserved))
+    return h + struct.pack("<I", crc32c(h) if crc is None else crc)
+
+
+def snapshot_header(page=PAGE, generation=1, salt=SNAP_SALT, next_seq=1, count=0,
+                    flags=0, crc=None):
+    """Section 7, 64 bytes."""
+    h = (b"LNOTESNP" + struct.pack("<HHI", 1, 64, flags) + U(page)
+         + struct.pack("<QQQI", generation, salt, next_seq, count))
+    return h + struct.pack("<I", crc32c(h) if crc is None else crc)
+
+
+def encode_points(points, has_angles=False):
+    """E-001: first/second-order deltas."""
+    nf = 7 if has_angles else 5
+    second = [True, True, False, False, True, False, False]
+    out = bytearray()
+    for i, p in enumerate(points):
+        assert len(p) == nf
+        for f in range(nf):
+            v = p[f]
+            if i == 0:
+                out += svarint(v) if f in (0, 1) else varint(v)
+            elif i == 1 or not second[f]:
+                out += svarint(v - points[i - 1][f])
+            else:
+                out += svarint((v - points[i - 1][f]) - (points[i - 1][f] - points[i - 2][f]))
+    return bytes(out)
+
+
+def transform_bytes(t):
+    return struct.pack("<6f", *t)
+
+
+def stroke(id_text, points=((0, 0, 10, 500, 0),), ink="pen", color=(0, 0, 0, 255),
+           width=10, transform=None, angles=False, flags_extra=0, count=None, raw_points=None):
+    """6.3 stroke element."""
+    flags = (1 if transform else 0) | (2 if angles else 0) | flags_extra
+    b = bytes([1]) + U(id_text) + string(ink) + bytes(color) + varint(width) + bytes([flags])
+    if transform:
+        b += transform_bytes(transform)
+    b += varint(len(points) if count is None else count)
+    b += encode_points(list(points), angles) if raw_points is None else raw_points
+    return b
+
+
+def image(id_text, asset=OTHER_PAGE, x=0, y=0, w=100, h=50, transform=None, flags_extra=0):
+    flags = (1 if transform else 0) | flags_extra
+    b = (bytes([2]) + U(id_text) + U(asset) + svarint(x) + svarint(y) + varint(w) + varint(h)
+         + bytes([flags]))
+    if transform:
+        b += transform_bytes(transform)
+    return b
+
+
+# Change bodies (3.1 / 6.4)
+def b_append(elem):
+    return elem
+
+
+def b_replace(target, elems):
+    return U(target) + varint(len(elems)) + b"".join(elems)
+
+
+def b_transform(items):
+    return varint(len(items)) + b"".join(U(i) + transform_bytes(t) for i, t in items)
+
+
+def b_delete(ids):
+    return varint(len(ids)) + b"".join(U(i) for i in ids)
+
+
+def b_reorder(index, ids):
+    return varint(index) + varint(len(ids)) + b"".join(U(i) for i in ids)
+
+
+def b_metadata(w=6120, h=7920, flags=0):
+    return varint(w) + varint(h) + bytes([flags])
+
+
+def appends(salt, first, ids):
+    """A run of elementAppend frames with consecutive sequences."""
+    return [frame(salt, 1, first + i, stroke(e)) for i, e in enumerate(ids)]
+
+
+def journal(frames, **hdr):
+    return journal_header(**hdr) + b"".join(frames)
+
+
+def offsets(frames, start=64):
+    out, o = [], start
+    for f in frames:
+        out.append(o)
+        o += len(f)
+    return out
+
+
+def fj(kind, offset, nbytes, torn=False):
+    return {"kind": kind, "offset": offset, "bytes": nbytes, "tornTail": torn}
+
+
+def read(data, mode="salvage", **kw):
+    """Journal read as the conformance runner sees it."""
+    return L._journal_actual(data, mode, kw, ".")
+
+
+IDS = [eid(i) for i in range(1, 10)]
+
+
+# ======================================================================================
+# Section 1-2: primitives
+# ======================================================================================
+
+class TestCRC(unittest.TestCase):
+    def test_check_values_C002(self):
+        self.assertEqual(L.crc32c(b"123456789"), 0xE3069283)
+        self.assertEqual(L.crc32c(bytes(32)), 0x8A9136AA)
+        self.assertEqual(L.crc32c(b"\xff" * 32), 0x62A8AB43)
+        self.assertEqual(L.crc32c(bytes(range(32))), 0x46DD794E)
+        self.assertEqual(L.crc32c(bytes(range(31, -1, -1))), 0x113FDB5C)
+        self.assertEqual(L.crc32c(b""), 0)
+
+    def test_encoder_crc_agrees(self):
+        self.assertEqual(crc32c(b"123456789"), 0xE3069283)
+
+    def test_extend(self):
+        a, b = b"hello ", b"world"
+        self.assertEqual(L.crc32c_extend(L.crc32c(a), b), L.crc32c(a + b))
+
+
+class TestVarint(unittest.TestCase):
+    def dec(self, b):
+        r = L.Reader(b)
+        v = r.varint()
+        self.assertEqual(r.remaining(), 0)
+        return v
+
+    def test_round_trip(self):
+        for n in [0, 1, 127, 128, 300, 16383, 16384, 2**32, 2**63 - 1, 2**63, 2**64 - 1]:
+            self.assertEqual(self.dec(varint(n)), n)
+
+    def test_ten_byte_max_G003(self):
+        self.assertEqual(len(varint(2**64 - 1)), 10)
+        self.assertEqual(varint(2**64 - 1)[-1], 0x01)
+        self.assertEqual(varint(2**63)[-1], 0x01)
+
+    def test_tenth_byte_too_big(self):
+        with self.assertRaises(L.DecodeError):
+            self.dec(b"\xff" * 9 + b"\x02")      # overflows 64 bits
+
+    def test_eleven_bytes(self):
+        with self.assertRaises(L.DecodeError):
+            self.dec(b"\x80" * 10 + b"\x01")
+
+    def test_non_minimal(self):
+        for b in [b"\x80\x00", b"\x81\x00", b"\xff\x80\x00", b"\x80" * 9 + b"\x00"]:
+            with self.assertRaises(L.DecodeError, msg=b.hex()):
+                self.dec(b)
+
+    def test_truncated(self):
+        with self.assertRaises(L.DecodeError):
+            self.dec(b"\x80")
+
+    def test_zigzag_G005(self):
+        self.assertEqual([zigzag(n) for n in (0, -1, 1, -2)], [0, 1, 2, 3])
+        for n in [0, -1, 1, -2, 2**31, -2**31, 2**63 - 1, -2**63]:
+            self.assertEqual(L.Reader(svarint(n)).svarint(), n)
+
+    def test_uuid_order_G002(self):
+        b = L.Reader(U("00112233-4455-6677-8899-aabbccddeeff")).uuid()
+        self.assertEqual(b, bytes.fromhex("00112233445566778899aabbccddeeff"))
+        self.assertEqual(L.uuid_text(b), "00112233-4455-6677-8899-aabbccddeeff")
+
+    def test_string_G006(self):
+        self.assertEqual(L.Reader(string("pen")).string(), "pen")
+        with self.assertRaises(L.DecodeError):
+            L.Reader(varint(2) + b"\xc3\x28").string()
+
+
+# ======================================================================================
+# Sections 3-4: frames and journals
+# ======================================================================================
+
+class TestFrames(unittest.TestCase):
+    def test_frame_valid_F005(self):
+        f = frame(SALT, 1, 7, b"xyz")
+        buf = bytes(3) + f
+        self.assertEqual(L.probe_frame(buf, 3, SALT), (None, 11, 1, 7))
+        self.assertEqual(L.probe_frame(buf, 3, SALT + 1)[0], "badCRC")     # F-003 salt
+        self.assertEqual(L.probe_frame(buf[:-1], 3, SALT)[0], "badLength")  # (4)
+        self.assertEqual(L.probe_frame(buf[:8], 3, SALT)[0], "short")       # (1)
+
+    def test_zero_type_never_valid_F004(self):
+        f = frame(SALT, 0, 1, b"")
+        self.assertEqual(L.probe_frame(f, 0, SALT)[0], "badType")
+
+    def test_length_limits_F001_F002(self):
+        self.assertEqual(L.probe_frame(frame(SALT, 1, 1, b"", length=7) + bytes(8), 0, SALT)[0],
+                         "badLength")
+        big = frame(SALT, 1, 1, b"", length=L.PAYLOAD_BYTES_MAX + 1)
+        self.assertEqual(L.probe_frame(big, 0, SALT)[0], "badLength")
+
+    def test_length_covered_by_crc(self):
+        f = bytearray(frame(SALT, 1, 1, b"abcdef"))
+        f[0] -= 1                                   # claims one byte less
+        self.assertEqual(L.probe_frame(bytes(f), 0, SALT)[0], "badCRC")
+
+
+class TestJournalClean(unittest.TestCase):
+    def test_clean_J010_J011(self):
+        fr = appends(SALT, 1, IDS[:3])
+        data = journal(fr)
+        a = read(data)
+        self.assertTrue(a["headerValid"])
+        self.assertFalse(a["refused"])
+        self.assertEqual(a["frames"], [{"sequence": i + 1, "type": 1, "offset": o}
+                                       for i, o in enumerate(offsets(fr))])
+        self.assertEqual(a["findings"], [])
+        self.assertEqual(a["validEnd"], len(data))
+        self.assertEqual(a["elements"], IDS[:3])
+
+    def test_header_only(self):
+        data = journal([])
+        for mode in L.MODES:
+            a = read(data, mode)
+            self.assertEqual((a["frames"], a["findings"], a["validEnd"], a["refused"]),
+                             ([], [], 64, False))
+
+    def test_first_sequence(self):
+        fr = appends(SALT, 40, IDS[:2])
+        a = read(journal(fr, first=40))
+        self.assertEqual([f["sequence"] for f in a["frames"]], [40, 41])
+        self.assertEqual(a["findings"], [])
+
+    def test_all_change_types(self):
+        fr = [frame(SALT, 6, 1, b_metadata())]
+        fr += [frame(SALT, 1, 2 + i, stroke(e)) for i, e in enumerate(IDS[:4])]
+        fr += [frame(SALT, 2, 6, b_replace(IDS[1], [stroke(IDS[5]), image(IDS[6])]))]
+        fr += [frame(SALT, 3, 7, b_transform([(IDS[0], (1, 0, 0, 1, 5, 5))]))]
+        fr += [frame(SALT, 4, 8, b_delete([IDS[2]]))]
+        fr += [frame(SALT, 5, 9, b_reorder(0, [IDS[3]]))]
+        a = read(journal(fr))
+        self.assertEqual(a["findings"], [])
+        self.assertEqual(a["elements"], [IDS[3], IDS[0], IDS[5], IDS[6]])
+
+
+class TestTornTails(unittest.TestCase):
+    """J-012: the four reasons; information in every mode."""
+
+    def check(self, data, reason, at):
+        for mode in L.MODES:
+            a = read(data, mode)
+            self.assertFalse(a["refused"], mode)
+            self.assertEqual(a["findings"], [fj(reason, at, len(data) - at, True)], mode)
+            self.assertEqual(a["validEnd"], at, mode)                  # J-013
+            self.assertEqual(a["elements"], IDS[:2], mode)
+
+    def setUp(self):
+        self.fr = appends(SALT, 1, IDS[:3])
+        self.good = journal(self.fr[:2])
+
+    def test_short_header(self):
+        self.check(self.good + self.fr[2][:5], "shortHeader", len(self.good))
+
+    def test_short_zero_header_is_short_header(self):
+        # Fewer than 9 bytes remain (also all zero): the first listed reason wins (Q4).
+        self.check(self.good + bytes(4), "shortHeader", len(self.good))
+
+    def test_zero_fill(self):
+        self.check(self.good + bytes(4096), "zeroFill", len(self.good))
+
+    def test_length_past_end(self):
+        self.check(self.good + self.fr[2][:-3], "lengthPastEnd", len(self.good))
+
+    def test_bad_tail_frame(self):
+        bad = bytearray(self.fr[2])
+        bad[-1] ^= 0xFF
+        self.check(self.good + bytes(bad), "badTailFrame", len(self.good))
+
+    def test_tail_frame_with_foreign_salt(self):
+        self.check(self.good + frame(SALT ^ 1, 1, 3, stroke(IDS[2])), "badTailFrame",
+                   len(self.good))
+
+    def test_tail_regression_without_followup_is_torn(self):
+        # A valid frame repeating sequence 2 at the end: no valid frame follows (Q5).
+        self.check(self.good + self.fr[1], "badTailFrame", len(self.good))
+
+    def test_tail_after_zeros_then_garbage(self):
+        data = self.good + bytes(20) + b"\x01\x02"
+        self.check(data, "badTailFrame", len(self.good))
+
+
+class TestCorruption(unittest.TestCase):
+    """J-014..J-016, J-020..J-022."""
+
+    def setUp(self):
+        self.fr = appends(SALT, 1, IDS[:5])
+        self.offs = offsets(self.fr)
+
+    def damaged(self, index, mutate):
+        fr = list(self.fr)
+        b = bytearray(fr[index])
+        mutate(b)
+        fr[index] = bytes(b)
+        return journal(fr)
+
+    def modes(self, data, kind, index, nbytes=None):
+        o = self.offs[index]
+        size = len(self.fr[index]) if nbytes is None else nbytes
+        s = read(data, "salvage")
+        self.assertEqual(s["findings"], [fj(kind, o, size)])
+        self.assertEqual(s["elements"], IDS[:index] + IDS[index + 1:5])
+        self.assertEqual(s["validEnd"], len(data))
+        self.assertEqual([f["sequence"] for f in s["frames"]],
+                         [i + 1 for i in range(5) if i != index])
+        p = read(data, "prefix")
+        self.assertFalse(p["refused"])
+        self.assertEqual(p["findings"], [fj(kind, o, len(data) - o)])
+        self.assertEqual(p["elements"], IDS[:index])
+        st = read(data, "strict")
+        self.assertTrue(st["refused"])
+        self.assertEqual(st["elements"], [])
+        return s
+
+    def test_bad_crc_resync(self):
+        data = self.damaged(2, lambda b: b.__setitem__(30, b[30] ^ 0x40))
+        self.modes(data, "badCRC", 2)
+
+    def test_bad_crc_in_crc_field(self):
+        data = self.damaged(1, lambda b: b.__setitem__(5, b[5] ^ 1))
+        self.modes(data, "badCRC", 1)
+
+    def test_zero_type(self):
+        data = self.damaged(2, lambda b: b.__setitem__(8, 0))
+        self.modes(data, "badType", 2)
+
+    def test_oversized_length(self):
+        data = self.damaged(1, lambda b: b.__setitem__(slice(0, 4), b"\xff\xff\xff\xff"))
+        self.modes(data, "badLength", 1)
+
+    def test_length_too_small(self):
+        data = self.damaged(3, lambda b: b.__setitem__(slice(0, 4), struct.pack("<I", 3)))
+        self.modes(data, "badLength", 3)
+
+    def test_first_frame_damaged(self):
+        data = self.damaged(0, lambda b: b.__setitem__(20, b[20] ^ 1))
+        self.modes(data, "badCRC", 0)
+
+    def test_foreign_salt_frame_mid_file(self):
+        fr = list(self.fr)
+        fr[2] = frame(SALT ^ 0xFFFF, 1, 3, stroke(IDS[2]))
+        data = journal(fr)
+        self.modes(data, "badCRC", 2)
+
+    def test_whole_journal_foreign_salt(self):
+        data = journal(appends(SALT ^ 5, 1, IDS[:3]))
+        a = read(data)
+        self.assertEqual(a["findings"], [fj("badTailFrame", 64, len(data) - 64, True)])
+        self.assertEqual(a["frames"], [])
+        self.assertEqual(a["validEnd"], 64)
+
+    def test_missing_sequences_reported(self):
+        data = self.damaged(2, lambda b: b.__setitem__(30, b[30] ^ 0x40))
+        jr = L.read_journal(data, "salvage")
+        self.assertEqual(jr.findings[0].missing, (3, 4))
+
+    def test_two_damaged_frames_one_stretch(self):
+        fr = list(self.fr)
+        for i in (1, 2):
+            b = bytearray(fr[i])
+            b[-1] ^= 1
+            fr[i] = bytes(b)
+        data = journal(fr)
+        a = read(data)
+        self.assertEqual(a["findings"], [fj("badCRC", self.offs[1], len(fr[1]) + len(fr[2]))])
+        self.assertEqual(a["elements"], [IDS[0], IDS[3], IDS[4]])
+        self.assertEqual(L.read_journal(data).findings[0].missing, (2, 4))
+
+    def test_garbage_inserted_between_frames(self):
+        fr = list(self.fr)
+        data = journal(fr[:2] + [b"\x01" * 13] + fr[2:])
+        a = read(data)
+        self.assertEqual(a["findings"], [fj("badLength", self.offs[2], 13)])
+        self.assertEqual(a["elements"], IDS[:5])
+        self.assertIsNone(L.read_journal(data).findings[0].missing)
+
+    def test_sequence_gap_at_boundary_J016(self):
+        fr = self.fr[:2] + appends(SALT, 4, IDS[3:5])        # sequence 3 is missing
+        data = journal(fr)
+        o = offsets(fr)[2]
+        s = read(data)
+        self.assertEqual(s["findings"], [fj("sequenceGap", o, 0)])
+        self.assertEqual([f["sequence"] for f in s["frames"]], [1, 2, 4, 5])
+        self.assertEqual(s["elements"], IDS[:2] + IDS[3:5])            # J-020
+        self.assertEqual(L.read_journal(data).findings[0].missing, (3, 4))
+        p = read(data, "prefix")
+        self.assertEqual(p["findings"], [fj("sequenceGap", o, len(data) - o)])
+        self.assertEqual(p["elements"], IDS[:2])
+        self.assertTrue(read(data, "strict")["refused"])
+
+    def test_sequence_regression_J016(self):
+        fr = self.fr[:3] + [self.fr[1]] + self.fr[3:]        # sequence 2 repeated
+        data = journal(fr)
+        o = offsets(fr)[3]
+        s = read(data)
+        self.assertEqual(s["findings"], [fj("sequenceRegression", o, len(self.fr[1]))])
+        self.assertEqual(s["elements"], IDS[:5])
+        self.assertTrue(read(data, "strict")["refused"])
+        self.assertEqual(read(data, "prefix")["elements"], IDS[:3])
+
+    def test_resync_window_J014(self):
+        # After damage, a frame whose sequence is beyond expected + 2^24 is not a
+        # resynchronization point: the rest is a torn tail.
+        fr = list(self.fr[:2])
+        b = bytearray(appends(SALT, 3, [IDS[2]])[0])
+        b[-1] ^= 1
+        fr.append(bytes(b))
+        fr.append(frame(SALT, 1, 3 + (1 << 24), stroke(IDS[3])))
+        data = journal(fr)
+        o = offsets(fr)[2]
+        a = read(data)
+        self.assertEqual(a["findings"], [fj("badTailFrame", o, len(data) - o, True)])
+        # ... but one just inside the window is.
+        fr[3] = frame(SALT, 1, 3 + (1 << 24) - 1, stroke(IDS[3]))
+        data = journal(fr)
+        a = read(data)
+        self.assertEqual(a["findings"], [fj("badCRC", o, len(fr[2]))])
+        self.assertEqual(a["elements"], IDS[:2] + [IDS[3]])
+
+    def test_corruption_then_torn_tail(self):
+        fr = list(self.fr)
+        b = bytearray(fr[1])
+        b[-1] ^= 1
+        fr[1] = bytes(b)
+        data = journal(fr) + bytes(30)
+        s = read(data)
+        end = len(data) - 30
+        self.assertEqual(s["findings"], [fj("badCRC", self.offs[1], len(fr[1])),
+                                         fj("zeroFill", end, 30, True)])
+        self.assertEqual(s["validEnd"], end)
+        p = read(data, "prefix")
+        self.assertEqual(p["findings"], [fj("badCRC", self.offs[1], end - self.offs[1]),
+                                         fj("zeroFill", end, 30, True)])
+        self.assertEqual(p["validEnd"], end)
+
+    def test_scan_terminates_on_large_garbage(self):
+        data = journal(self.fr[:1]) + bytes(range(256)) * 64
+        a = read(data)
+        self.assertEqual(len(a["findings"]), 1)
+        self.assertTrue(a["findings"][0]["tornTail"])
+
+
+class TestFrameTypes(unittest.TestCase):
+    """F-010, F-011, padding."""
+
+    def test_unknown_critical_stops(self):
+        fr = appends(SALT, 1, IDS[:2]) + [frame(SALT, 0x20, 3, b"future")] \
+            + appends(SALT, 4, IDS[2:4])
+        data = journal(fr)
+        o = offsets(fr)[2]
+        for mode in ("salvage", "prefix"):
+            a = read(data, mode)
+            self.assertEqual(a["findings"], [fj("unknownCriticalType", o, len(data) - o)])
+            self.assertEqual(a["elements"], IDS[:2])
+            self.assertEqual([f["sequence"] for f in a["frames"]], [1, 2])
+            self.assertFalse(a["refused"])
+        self.assertTrue(read(data, "strict")["refused"])
+
+    def test_unknown_ancillary_skipped(self):
+        fr = appends(SALT, 1, IDS[:2]) + [frame(SALT, 0xC3, 3, b"extra")] \
+            + appends(SALT, 4, IDS[2:4])
+        data = journal(fr)
+        for mode in L.MODES:
+            a = read(data, mode)
+            self.assertEqual(a["findings"], [fj("unknownAncillaryType", offsets(fr)[2],
+                                                len(fr[2]))])
+            self.assertEqual(a["elements"], IDS[:4])
+            self.assertEqual([f["sequence"] for f in a["frames"]], [1, 2, 4, 5])
+            self.assertFalse(a["refused"])
+        jr = L.read_journal(data, "salvage")
+        self.assertEqual(jr.next_sequence, 6)
+
+    def test_padding_silent(self):
+        fr = appends(SALT, 1, IDS[:1]) + [frame(SALT, 0x80, 2, bytes(100))] \
+            + appends(SALT, 3, IDS[1:2])
+        a = read(journal(fr), "strict")
+        self.assertEqual(a["findings"], [])
+        self.assertEqual([f["sequence"] for f in a["frames"]], [1, 3])
+        self.assertEqual(a["elements"], IDS[:2])
+
+    def test_bad_body_trailing_bytes_F012(self):
+        fr = appends(SALT, 1, IDS[:1]) + [frame(SALT, 1, 2, stroke(IDS[1]) + b"\x00")] \
+            + appends(SALT, 3, IDS[2:3])
+        data = journal(fr)
+        o = offsets(fr)[1]
+        s = read(data)
+        self.assertEqual(s["findings"], [fj("badBody", o, len(fr[1]))])
+        self.assertEqual(s["elements"], [IDS[0], IDS[2]])
+        self.assertEqual([f["sequence"] for f in s["frames"]], [1, 2, 3])
+        p = read(data, "prefix")
+        self.assertEqual(p["findings"], [fj("badBody", o, len(data) - o)])
+        self.assertEqual(p["elements"], [IDS[0]])
+        self.assertTrue(read(data, "strict")["refused"])
+
+
+class TestJournalHeader(unittest.TestCase):
+    """J-002, J-023."""
+
+    def test_header_fields(self):
+        fr = appends(SALT, 1, IDS[:2])
+        for kw in [dict(magic=b"LNOTEJNX"), dict(version=2), dict(header_size=65),
+                   dict(flags=1), dict(reserved=1), dict(first=0), dict(crc=0)]:
+            data = journal_header(**kw) + b"".join(fr)
+            if kw.get("first") == 0:
+                data = journal_header(**kw) + b"".join(appends(SALT, 0, IDS[:2]))
+            a = read(data, "salvage")
+            self.assertFalse(a["headerValid"], kw)
+            self.assertEqual(a["findings"][0], fj("badHeader", 0, 64), kw)
+            # J-023: the stored salt still validates the frames.
+            self.assertEqual(a["elements"], IDS[:2], kw)
+            p = read(data, "prefix")
+            self.assertEqual((p["elements"], p["refused"]), ([], False), kw)
+            self.assertEqual(p["findings"], [fj("badHeader", 0, 64)])
+            self.assertTrue(read(data, "strict")["refused"], kw)
+
+    def test_damaged_salt_salvages_nothing(self):
+        data = bytearray(journal(appends(SALT, 1, IDS[:2])))
+        data[41] ^= 0x10
+        a = read(bytes(data))
+        self.assertEqual([f["kind"] for f in a["findings"]], ["badHeader", "badTailFrame"])
+        self.assertEqual(a["elements"], [])
+
+    def test_short_file(self):
+        a = read(journal_header()[:30])
+        self.assertFalse(a["headerValid"])
+        self.assertEqual(a["findings"], [fj("badHeader", 0, 30)])
+
+
+# ======================================================================================
+# Section 6: points, elements, changes
+# ======================================================================================
+
+def dec_points(b, count, angles=False):
+    r = L.Reader(b)
+    pts = L.decode_points(r, count, angles)
+    assert r.remaining() == 0
+    return pts
+
+
+class TestPoints(unittest.TestCase):
+    def roundtrip(self, pts, angles=False):
+        self.assertEqual(dec_points(encode_points(pts, angles), len(pts), angles),
+                         [tuple(p) for p in pts])
+
+    def test_one_point(self):
+        self.roundtrip([(5, -7, 12, 1000, 0)])
+        self.assertEqual(encode_points([(0, 0, 0, 0, 0)]), bytes(5))
+
+    def test_smooth_stroke_is_compact_R7(self):
+        pts = [(100 + 3 * i, 200 + 2 * i, 15, 700, 8 * i) for i in range(50)]
+        self.roundtrip(pts)
+        # one byte per field after the first two points
+        self.assertEqual(len(encode_points(pts)) - len(encode_points(pts[:2])), 48 * 5)
+        self.assertLessEqual(len(encode_points(pts)), 50 * 5 + 5)
+
+    def test_extremes(self):
+        lo, hi = -(1 << 31), (1 << 31) - 1
+        pts = [(lo, hi, 65535, 0, 0), (hi, lo, 0, 65535, 2**32 - 1),
+               (lo, hi, 65535, 65535, 2**32 - 1), (hi, hi, 0, 0, 2**32 - 1)]
+        self.roundtrip(pts)
+
+    def test_angles(self):
+        pts = [(0, 0, 1, 2, 0, 65535, 0), (1, 1, 1, 2, 5, 0, 65535), (3, 2, 1, 2, 10, 100, 200)]
+        self.roundtrip(pts, True)
+
+    def test_overflow_rejected_E002(self):
+        for pts in ([((1 << 31), 0, 0, 0, 0)],
+                    [(0, -(1 << 31) - 1, 0, 0, 0)],
+                    [(0, 0, 65536, 0, 0)],
+                    [(0, 0, 0, 65536, 0)],
+                    [(0, 0, 0, 0, 0), (0, 0, 0, 0, 2**32)],
+                    [(0, 0, 5, 0, 0), (0, 0, -1, 0, 0)],
+                    [(0, 0, 0, 0, 0), ((1 << 31) - 1, 0, 0, 0, 1), (2 * ((1 << 31) - 1), 0, 0, 0, 2)]):
+            with self.assertRaises(L.DecodeError, msg=str(pts)):
+                dec_points(encode_points(pts), len(pts))
+
+    def test_huge_delta_rejected(self):
+        # second-order delta of -2^63 (svarint of the most negative i64)
+        b = encode_points([(0, 0, 0, 0, 0), (0, 0, 0, 0, 1)]) + svarint(-(1 << 63)) + bytes(4)
+        with self.assertRaises(L.DecodeError):
+            dec_points(b, 3)
+
+    def test_angle_range(self):
+        with self.assertRaises(L.DecodeError):
+            dec_points(encode_points([(0, 0, 0, 0, 0, 65536, 0)], True), 1, True)
+
+    def test_time_rules_E003(self):
+        with self.assertRaises(L.DecodeError):
+            dec_points(encode_points([(0, 0, 0, 0, 3)]), 1)
+        with self.assertRaises(L.DecodeError):
+            dec_points(encode_points([(0, 0, 0, 0, 0), (0, 0, 0, 0, 5), (0, 0, 0, 0, 4)]), 3)
+        self.roundtrip([(0, 0, 0, 0, 0), (0, 0, 0, 0, 0), (0, 0, 0, 0, 0)])
+
+    def test_non_minimal_varint(self):
+        b = b"\x80\x00" + bytes(4)
+        with self.assertRaises(L.DecodeError):
+            dec_points(b, 1)
+
+    def test_count_limits_E004_E010(self):
+        with self.assertRaises(L.DecodeError):
+            L.decode_points(L.Reader(bytes(9)), 2)       # 2 * 5 > 9
+        self.assertEqual(len(L.decode_points(L.Reader(bytes(10)), 2)), 2)
+        with self.assertRaises(L.DecodeError):
+            L.decode_points(L.Reader(bytes(10)), 0)
+        with self.assertRaises(L.DecodeError):
+            L.decode_points(L.Reader(bytes(5 * 65537)), 65537)
+        self.assertEqual(len(L.decode_points(L.Reader(bytes(5 * 65536)), 65536)), 65536)
+
+    def test_truncated(self):
+        with self.assertRaises(L.DecodeError):
+            dec_points(encode_points([(300, 300, 300, 300, 0)])[:-1] + b"", 1)
+
+
+class TestElements(unittest.TestCase):
+    def dec(self, b):
+        r = L.Reader(b)
+        e = L.decode_element(r)
+        self.assertEqual(r.remaining(), 0)
+        return e
+
+    def bad(self, b):
+        with self.assertRaises(L.DecodeError):
+            L.decode_change(1, L.Reader(b))
+
+    def test_stroke(self):
+        e = self.dec(stroke(IDS[0], ink="pencil", color=(1, 2, 3, 4), width=25,
+                            transform=(1, 0, 0, 1, 10, 20), angles=True,
+                            points=[(0, 0, 1, 2, 0, 3, 4)]))
+        self.assertEqual((e.kind, e.id_text, e.fields["ink"], e.fields["color"]),
+                         (1, IDS[0], "pencil", (1, 2, 3, 4)))
+        self.assertEqual(e.fields["transform"], (1, 0, 0, 1, 10, 20))
+        self.assertEqual(e.fields["points"], [(0, 0, 1, 2, 0, 3, 4)])
+
+    def test_image(self):
+        e = self.dec(image(IDS[1], x=-5, y=7, w=640, h=480, transform=(2, 0, 0, 2, 0, 0)))
+        self.assertEqual((e.kind, e.fields["x"], e.fields["y"], e.fields["width"]), (2, -5, 7, 640))
+
+    def test_invalid_elements_E010(self):
+        self.bad(bytes([3]) + U(IDS[0]))                               # kind
+        self.bad(stroke(IDS[0], ink=""))                               # ink type 0 bytes
+        self.bad(stroke(IDS[0], ink="x" * 65))                         # > 64 bytes
+        self.dec(stroke(IDS[0], ink="x" * 64))
+        self.bad(stroke(IDS[0], ink=b"\xff\xfe"))                      # UTF-8 (G-006)
+        self.bad(stroke(IDS[0], flags_extra=4))                        # flag bit
+        self.bad(image(IDS[0], flags_extra=2))
+        self.bad(stroke(IDS[0], transform=(1, 0, 0, 1, math.inf, 0)))  # non-finite
+        self.bad(image(IDS[0], transform=(math.nan, 0, 0, 1, 0, 0)))
+        self.bad(stroke(IDS[0], points=[], raw_points=b""))            # count 0
+        self.bad(stroke(IDS[0], count=65537, raw_points=bytes(5 * 65537)))
+        self.bad(stroke(IDS[0]) + b"\x00")                             # F-012
+
+    def test_change_limits_E027(self):
+        with self.assertRaises(L.DecodeError):
+            L.decode_change(4, L.Reader(varint(1_000_001)))
+        with self.assertRaises(L.DecodeError):
+            L.decode_change(4, L.Reader(varint(3) + U(IDS[0]) * 2))
+        with self.assertRaises(L.DecodeError):
+            L.decode_change(6, L.Reader(b_metadata(flags=1)))
+
+
+class TestApply(unittest.TestCase):
+    def page(self, n=4):
+        p = L.Page()
+        for i in range(n):
+            p.apply(L.decode_change(1, L.Reader(stroke(IDS[i]))))
+        return p
+
+    def ch(self, t, body):
+        return L.decode_change(t, L.Reader(body))
+
+    def twice(self, p, c):
+        """E-026: applying twice equals applying once."""
+        p.apply(c)
+        once = p.ids()
+        p.apply(c)
+        self.assertEqual(p.ids(), once)
+        return once
+
+    def test_append_duplicate_E020(self):
+        p = self.page(2)
+        self.assertEqual(p.apply(self.ch(1, stroke(IDS[0]))), {"duplicateElement"})
+        self.assertEqual(p.ids(), IDS[:2])
+
+    def test_replace_in_place_E021(self):
+        p = self.page()
+        c = self.ch(2, b_replace(IDS[1], [stroke(IDS[7]), stroke(IDS[8])]))
+        self.assertEqual(self.twice(p, c), [IDS[0], IDS[7], IDS[8], IDS[2], IDS[3]])
+        self.assertEqual(p.apply(c), {"missingElement"})
+
+    def test_replace_erase_and_duplicate_fragment(self):
+        p = self.page()
+        self.assertEqual(self.twice(p, self.ch(2, b_replace(IDS[0], []))), IDS[1:4])
+        k = p.apply(self.ch(2, b_replace(IDS[1], [stroke(IDS[3]), stroke(IDS[1])])))
+        self.assertEqual(k, {"duplicateElement"})
+        self.assertEqual(p.ids(), [IDS[1], IDS[2], IDS[3]])
+
+    def test_transform_sets_E022(self):
+        p = self.page(2)
+        self.twice(p, self.ch(3, b_transform([(IDS[0], (2, 0, 0, 2, 1, 1))])))
+        self.assertEqual(p.elements[0].fields["transform"], (2, 0, 0, 2, 1, 1))
+        self.assertEqual(p.apply(self.ch(3, b_transform([(IDS[5], (1, 0, 0, 1, 0, 0))]))),
+                         {"missingElement"})
+
+    def test_delete_E023(self):
+        p = self.page()
+        self.assertEqual(self.twice(p, self.ch(4, b_delete([IDS[1], IDS[3]]))), [IDS[0], IDS[2]])
+
+    def test_reorder_E024(self):
+        p = self.page()
+        self.assertEqual(self.twice(p, self.ch(5, b_reorder(1, [IDS[3], IDS[0]]))),
+                         [IDS[1], IDS[3], IDS[0], IDS[2]])
+        p = self.page()
+        self.assertEqual(self.twice(p, self.ch(5, b_reorder(99, [IDS[0], IDS[6]]))),
+                         [IDS[1], IDS[2], IDS[3], IDS[0]])
+        p = self.page()
+        self.assertEqual(self.twice(p, self.ch(5, b_reorder(0, [IDS[2]]))),
+                         [IDS[2], IDS[0], IDS[1], IDS[3]])
+
+    def test_metadata_E025(self):
+        p = L.Page()
+        p.apply(self.ch(6, b_metadata(100, 200)))
+        self.assertEqual((p.width, p.height), (100, 200))
+
+
+# ======================================================================================
+# Section 7: snapshots
+# ======================================================================================
+
+def snapshot(ids, generation=1, next_seq=1, count=None, page=PAGE, salt=SNAP_SALT, damage=None,
+             extra=()):
+    fr = [frame(salt, 6, 1, b_metadata())] + [frame(salt, 1, 2 + i, stroke(e))
+                                               for i, e in enumerate(ids)] + list(extra)
+    if damage is not None:
+        b = bytearray(fr[damage])
+        b[-1] ^= 1
+        fr[damage] = bytes(b)
+    return snapshot_header(page, generation, salt, next_seq,
+                           len(ids) if count is None else count) + b"".join(fr), fr
+
+
+class TestSnapshot(unittest.TestCase):
+    def test_valid_S001_S002(self):
+        data, _ = snapshot(IDS[:3], generation=4, next_seq=17)
+        a = L._snapshot_actual(data, "strict")
+        self.assertEqual(a, {"refused": False, "headerValid": True, "generation": 4,
+                             "nextSequence": 17, "elements": IDS[:3], "findings": []})
+
+    def test_empty(self):
+        data, _ = snapshot([])
+        self.assertEqual(L._snapshot_actual(data, "strict")["elements"], [])
+
+    def test_one_damaged_element_S003(self):
+        data, fr = snapshot(IDS[:4], damage=2)
+        o = offsets(fr)[2]
+        for mode in ("salvage", "prefix"):
+            a = L._snapshot_actual(data, mode)
+            self.assertFalse(a["refused"])
+            self.assertEqual(a["elements"], [IDS[0], IDS[2], IDS[3]])
+            self.assertEqual(a["findings"], [fj("badCRC", o, len(fr[2])),
+                                             fj("missingElements", len(data), 0)])
+        self.assertTrue(L._snapshot_actual(data, "strict")["refused"])
+
+    def test_last_element_damaged(self):
+        data, fr = snapshot(IDS[:3], damage=3)
+        a = L._snapshot_actual(data, "salvage")
+        o = offsets(fr)[3]
+        self.assertEqual(a["findings"], [fj("badTailFrame", o, len(data) - o, True),
+                                         fj("missingElements", len(data), 0)])
+        self.assertEqual(a["elements"], IDS[:2])
+
+    def test_bad_header(self):
+        data, _ = snapshot(IDS[:2], generation=0)
+        a = L._snapshot_actual(data, "salvage")
+        self.assertFalse(a["headerValid"])
+        self.assertEqual(a["findings"], [fj("badHeader", 0, 64)])
+        self.assertEqual(a["elements"], IDS[:2])
+        self.assertTrue(L._snapshot_actual(data, "strict")["refused"])
+
+    def test_other_type_stops(self):
+        data, fr = snapshot(IDS[:2], extra=[frame(SNAP_SALT, 4, 4, b_delete([IDS[0]]))])
+        a = L._snapshot_actual(data, "salvage")
+        o = offsets(fr)[3]
+        self.assertEqual(a["findings"], [fj("unknownCriticalType", o, len(data) - o)])
+        self.assertEqual(a["elements"], IDS[:2])
+
+    def test_foreign_S004(self):
+        data, _ = snapshot(IDS[:1], page=OTHER_PAGE)
+        sr = L.read_snapshot(data, "salvage", U(PAGE))
+        self.assertEqual([f.kind for f in sr.findings], ["foreignSnapshot"])
+        self.assertFalse(sr.usable)
+
+
+# ======================================================================================
+# Section 5: page recovery
+# ======================================================================================
+
+class PageDir:
+    def __init__(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.dir = os.path.join(self.tmp.name, "pages")
+        os.mkdir(self.dir)
+
+    def put(self, name, data):
+        with open(os.path.join(self.dir, name), "wb") as f:
+            f.write(data)
+
+    def recover(self, mode="salvage"):
+        return L.recover_page(self.dir, mode)
+
+
+class TestPageRecovery(unittest.TestCase):
+    def setUp(self):
+        self.d = PageDir()
+        self.addCleanup(self.d.tmp.cleanup)
+
+    def test_empty_P001(self):
+        pr = self.d.recover()
+        self.assertEqual((pr.page.ids(), pr.generation, pr.next_sequence), ([], 0, 1))
+
+    def test_journal_only(self):
+        self.d.put(PAGE + ".0.journal", journal(appends(SALT, 1, IDS[:3])))
+        pr = self.d.recover("strict")
+        self.assertEqual((pr.page.ids(), pr.generation, pr.next_sequence, pr.refused),
+                         (IDS[:3], 0, 4, False))
+
+    def compacted(self):
+        # Generation 2 snapshot absorbed sequences 1..5 (elements 0..4, element 1 deleted).
+        snap, _ = snapshot([IDS[0], IDS[2], IDS[3]], generation=2, next_seq=6)
+        self.d.put(PAGE + ".content", snap)
+        # Retained journal base 0: garbage that must not be replayed (P-003).
+        self.d.put(PAGE + ".0.journal", journal(appends(0x55, 1, [IDS[8]]), salt=0x55))
+        # Journal base 1 (< G): retained too.
+        self.d.put(PAGE + ".1.journal", journal([frame(SALT, 4, 5, b_delete([IDS[0]]))],
+                                                base=1, first=5))
+        # Journal base 2 starts before S: frames 4, 5 are already absorbed (P-004).
+        j2 = [frame(SALT, 1, 4, stroke(IDS[1])), frame(SALT, 0x44, 5, b"absorbed future type"),
+              frame(SALT, 1, 6, stroke(IDS[4])), frame(SALT, 1, 7, stroke(IDS[5]))]
+        self.d.put(PAGE + ".2.journal", journal(j2, base=2, first=4))
+
+    def test_snapshot_and_two_journals_P003_P004(self):
+        self.compacted()
+        j3 = [frame(0x99, 5, 8, b_reorder(0, [IDS[5]])), frame(0x99, 1, 9, stroke(IDS[6]))]
+        self.d.put(PAGE + ".3.journal", journal(j3, base=3, salt=0x99, first=8))
+        self.d.put(PAGE + ".content.tmp", b"partial")
+        for mode in L.MODES:
+            pr = self.d.recover(mode)
+            self.assertEqual(pr.page.ids(), [IDS[5], IDS[0], IDS[2], IDS[3], IDS[4], IDS[6]], mode)
+            self.assertEqual((pr.generation, pr.next_sequence, pr.refused), (2, 10, False))
+            self.assertEqual(pr.finding_kinds(), [])
+            self.assertEqual(pr.retained, [PAGE + ".0.journal", PAGE + ".1.journal"])
+
+    def test_gap_between_journals_P004(self):
+        self.compacted()
+        j3 = [frame(0x99, 1, 9, stroke(IDS[6]))]              # sequence 8 missing
+        self.d.put(PAGE + ".3.journal", journal(j3, base=3, salt=0x99, first=9))
+        pr = self.d.recover("salvage")
+        self.assertEqual(pr.finding_kinds(), ["sequenceGap"])
+        self.assertEqual(pr.page.ids(), [IDS[0], IDS[2], IDS[3], IDS[4], IDS[5], IDS[6]])
+        self.assertEqual(pr.next_sequence, 10)
+        pr = self.d.recover("prefix")
+        self.assertEqual(pr.page.ids(), [IDS[0], IDS[2], IDS[3], IDS[4], IDS[5]])
+        self.assertEqual(pr.next_sequence, 8)
+        self.assertTrue(self.d.recover("strict").refused)
+
+    def test_gap_between_snapshot_and_journal(self):
+        snap, _ = snapshot([IDS[0]], generation=1, next_seq=3)
+        self.d.put(PAGE + ".content", snap)
+        self.d.put(PAGE + ".1.journal", journal(appends(SALT, 5, IDS[1:3]), base=1, first=5))
+        pr = self.d.recover()
+        self.assertEqual(pr.finding_kinds(), ["sequenceGap"])
+        self.assertEqual(pr.page.ids(), IDS[:3])
+
+    def test_crash_between_P010_and_P011(self):
+        # Old snapshot gen 1 (S=3), active journal base 1 with 3..5, new journal base 2
+        # from 6: the new snapshot was never written. Everything is recovered (P-013).
+        snap, _ = snapshot(IDS[:2], generation=1, next_seq=3)
+        self.d.put(PAGE + ".content", snap)
+        self.d.put(PAGE + ".1.journal", journal(appends(SALT, 3, IDS[2:5]), base=1, first=3))
+        self.d.put(PAGE + ".2.journal", journal(appends(0x77, 6, IDS[5:7]), base=2,
+                                                salt=0x77, first=6) + bytes(40))
+        pr = self.d.recover("strict")
+        self.assertFalse(pr.refused)
+        self.assertEqual(pr.page.ids(), IDS[:7])
+        self.assertEqual((pr.generation, pr.next_sequence), (1, 8))
+        self.assertEqual(pr.finding_kinds(), [])            # the torn tail is information
+        self.assertEqual([f.kind for _, f in pr.findings], ["zeroFill"])
+
+    def test_foreign_journal_J005(self):
+        self.d.put(PAGE + ".0.journal", journal(appends(SALT, 1, IDS[:2]), page=OTHER_PAGE))
+        pr = self.d.recover()
+        self.assertEqual(pr.finding_kinds(), ["foreignJournal"])
+        self.assertEqual(pr.page.ids(), [])
+        self.assertTrue(self.d.recover("strict").refused)
+
+    def test_damaged_snapshot_element(self):
+        snap, _ = snapshot(IDS[:3], generation=1, next_seq=4, damage=2)
+        self.d.put(PAGE + ".content", snap)
+        self.d.put(PAGE + ".1.journal", journal(appends(SALT, 4, IDS[3:4]), base=1, first=4))
+        pr = self.d.recover()
+        self.assertEqual(pr.page.ids(), [IDS[0], IDS[2], IDS[3]])
+        self.assertEqual(pr.finding_kinds(), ["badCRC", "missingElements"])
+        self.assertTrue(self.d.recover("strict").refused)
+
+    def test_duplicate_reported_not_refused_P006(self):
+        self.d.put(PAGE + ".0.journal", journal(appends(SALT, 1, [IDS[0], IDS[0]])))
+        pr = self.d.recover("strict")
+        self.assertFalse(pr.refused)
+        self.assertEqual(pr.finding_kinds(), ["duplicateElement"])
+
+
+# ======================================================================================
+# Conformance runner
+# ======================================================================================
+
+class TestRunner(unittest.TestCase):
+    def test_manifest(self):
+        with tempfile.TemporaryDirectory() as vd:
+            def put(name, data):
+                with open(os.path.join(vd, name), "wb") as f:
+                    f.write(data)
+            fr = appends(SALT, 1, IDS[:2])
+            put("ok-two.journal", journal(fr))
+            put("torn-zero.journal", journal(fr) + bytes(12))
+            snap, _ = snapshot(IDS[:1], generation=3, next_seq=9)
+            put("ok-one.content", snap)
+            put("ok-one-point.points", encode_points([(1, 2, 3, 4, 0)]))
+            put("bad-overflow.points", svarint(1 << 31) + bytes(4))
+            os.makedirs(os.path.join(vd, "ok-page", "pages"))
+            put(os.path.join("ok-page", "pages", PAGE + ".0.journal"), journal(fr))
+            n = len(journal(fr))
+            vectors = [
+                {"name": "ok-two.journal", "kind": "journal", "mode": "strict", "rules": ["J-010"],
+                 "expect": {"refused": False, "headerValid": True, "validEnd": n,
+                            "frames": [{"sequence": 1, "type": 1, "offset": 64},
+                                       {"sequence": 2, "type": 1, "offset": 64 + len(fr[0])}],
+                            "findings": [], "elements": [i.upper() for i in IDS[:2]]}},
+                {"name": "torn-zero.journal", "kind": "journal", "mode": "salvage",
+                 "expect": {"validEnd": n, "findings": [fj("zeroFill", n, 12, True)]}},
+                {"name": "ok-one.content", "kind": "snapshot", "mode": "salvage",
+                 "expect": {"generation": 3, "nextSequence": 9, "elements": IDS[:1],
+                            "findings": [], "refused": False, "headerValid": True}},
+                {"name": "ok-one-point.points", "kind": "points", "mode": "salvage",
+                 "expect": {"count": 1, "hasAngles": False, "points": [[1, 2, 3, 4, 0]]}},
+                {"name": "bad-overflow.points", "kind": "points", "mode": "salvage",
+                 "expect": {"count": 1, "hasAngles": False, "error": True}},
+                {"name": "ok-page", "kind": "page", "mode": "salvage",
+                 "expect": {"elements": IDS[:2], "nextSequence": 3, "generation": 0,
+                            "refused": False, "findingKinds": []}},
+                {"name": "ok-pkg.lnote", "kind": "package", "mode": "salvage",
+                 "expect": {"fsckExit": 0}},
+            ]
+            with open(os.path.join(vd, "manifest.json"), "w") as f:
+                json.dump({"vectors": vectors}, f)
+            out = io.StringIO()
+            self.assertTrue(L.run_conformance(vd, out))
+            lines = out.getvalue().splitlines()
+            self.assertEqual(lines[-1], "6 passed, 0 failed, 1 skipped")
+            self.assertIn("ok ok-two.journal", lines)
+            # A wrong expectation fails with a reason, and the status says so.
+            vectors[0]["expect"]["validEnd"] = n + 1
+            vectors[3]["expect"]["points"] = [[1, 2, 3, 4, 1]]
+            with open(os.path.join(vd, "manifest.json"), "w") as f:
+                json.dump({"vectors": vectors[:4]}, f)
+            out = io.StringIO()
+            self.assertFalse(L.run_conformance(vd, out))
+            lines = out.getvalue().splitlines()
+            self.assertTrue(lines[0].startswith("FAIL ok-two.journal: validEnd"))
+            self.assertTrue(lines[3].startswith("FAIL ok-one-point.points: points differ"))
+            self.assertEqual(lines[-1], "2 passed, 2 failed")
+            # main() exit status
+            import contextlib
+            with contextlib.redirect_stdout(io.StringIO()):
+                self.assertEqual(L.main([vd]), 1)
+            with contextlib.redirect_stderr(io.StringIO()):
+                self.assertEqual(L.main([os.path.join(vd, "nothing")]), 2)
+
+    def test_dump(self):
+        with tempfile.TemporaryDirectory() as d:
+            p = os.path.join(d, "j")
+            with open(p, "wb") as f:
+                f.write(journal(appends(SALT, 1, IDS[:2])) + bytes(9))
+            out = io.StringIO()
+            L.dump(p, out=out)
+            text = out.getvalue()
+            self.assertIn("elementAppend", text)
+            self.assertIn("TORN", text)
+            self.assertIn("validEnd", text)
+
+
+if __name__ == "__main__":
+    unittest.main()
