@@ -18,7 +18,10 @@ public enum PointCodec {
     /// validate: points whose first time is not 0 or whose times decrease encode to bytes a
     /// reader rejects (E-003); run `ElementValidator` before writing.
     public static func encode(_ points: [Point], hasAngles: Bool, into w: inout ByteWriter) {
-        w.bytes.reserveCapacity(w.count + points.count * (hasAngles ? 8 : 6))
+        // Grow geometrically: reserving the exact size per stroke would copy the whole buffer
+        // for every stroke appended to a large one.
+        let needed = w.count + points.count * (hasAngles ? 8 : 6)
+        if needed > w.bytes.capacity { w.bytes.reserveCapacity(max(needed, 2 * w.bytes.capacity)) }
         var px: Int64 = 0, py: Int64 = 0, pt: Int64 = 0
         var vx: Int64 = 0, vy: Int64 = 0, vt: Int64 = 0
         var pr: Int64 = 0, pp: Int64 = 0, paz: Int64 = 0, pal: Int64 = 0
@@ -93,13 +96,16 @@ public enum PointCodec {
                          time: 0, azimuth: UInt16(truncatingIfNeeded: az), altitude: UInt16(truncatingIfNeeded: al)))
 
         let i32min = Int64(Int32.min), i32max = Int64(Int32.max)
+        // The hot loop reads through a raw cursor (same checks as ByteReader, kept in registers).
+        var c = VarintCursor(r)
+        defer { r.offset = c.pos }
         var i = 1
         while i < count {
-            let dx = try r.svarint()
-            let dy = try r.svarint()
-            let dr = try r.svarint()
-            let dp = try r.svarint()
-            let dt = try r.svarint()
+            let dx = try c.svarint()
+            let dy = try c.svarint()
+            let dr = try c.svarint()
+            let dp = try c.svarint()
+            let dt = try c.svarint()
             // |x|, |v| < 2^33, so x + v cannot overflow; adding the decoded delta can (E-002).
             let (nx, ox) = (x + vx).addingReportingOverflow(dx)
             let (ny, oy) = (y + vy).addingReportingOverflow(dy)
@@ -109,18 +115,18 @@ public enum PointCodec {
             guard !(ox || oy || or || op || ot),
                   nx >= i32min, nx <= i32max, ny >= i32min, ny <= i32max,
                   nr >= 0, nr <= 0xFFFF, np >= 0, np <= 0xFFFF else {
-                throw r.error("pointOutOfRange")
+                throw c.error("pointOutOfRange")
             }
-            guard nvt >= 0 else { throw r.error("timeDecreasing") }
-            guard nvt <= 0xFFFF_FFFF else { throw r.error("pointOutOfRange") }
+            guard nvt >= 0 else { throw c.error("timeDecreasing") }
+            guard nvt <= 0xFFFF_FFFF else { throw c.error("pointOutOfRange") }
             let nt = t + nvt  // both below 2^32: no overflow
-            guard nt <= 0xFFFF_FFFF else { throw r.error("pointOutOfRange") }
+            guard nt <= 0xFFFF_FFFF else { throw c.error("pointOutOfRange") }
             if hasAngles {
-                let da = try r.svarint(), db = try r.svarint()
+                let da = try c.svarint(), db = try c.svarint()
                 let (na, oa) = az.addingReportingOverflow(da)
                 let (nb, ob) = al.addingReportingOverflow(db)
                 guard !(oa || ob), na >= 0, na <= 0xFFFF, nb >= 0, nb <= 0xFFFF else {
-                    throw r.error("pointOutOfRange")
+                    throw c.error("pointOutOfRange")
                 }
                 az = na; al = nb
             }
@@ -133,5 +139,57 @@ public enum PointCodec {
             i += 1
         }
         return out
+    }
+}
+
+/// A varint reader over the bytes of a `ByteReader`, for the point codec's hot loop: the same
+/// checks as `ByteReader.varint` (bounds, 10-byte limit, minimal encoding, G-003) with the
+/// position held in a local.
+struct VarintCursor {
+    let base: UnsafePointer<UInt8>?
+    let end: Int
+    let baseOffset: Int
+    var pos: Int
+
+    init(_ r: ByteReader) {
+        base = r.bytes.baseAddress?.assumingMemoryBound(to: UInt8.self)
+        end = r.bytes.count
+        baseOffset = r.baseOffset
+        pos = r.offset
+    }
+
+    func error(_ reason: String) -> DecodeError { DecodeError(reason, at: baseOffset + pos) }
+
+    @inline(__always)
+    mutating func svarint() throws(DecodeError) -> Int64 {
+        let u = try varint()
+        return Int64(bitPattern: (u >> 1) ^ (0 &- (u & 1)))
+    }
+
+    @inline(__always)
+    mutating func varint() throws(DecodeError) -> UInt64 {
+        guard let base, pos < end else { throw error("truncated") }
+        let b = base[pos]
+        if b < 0x80 { pos += 1; return UInt64(b) }
+        return try varintSlow(base)
+    }
+
+    private mutating func varintSlow(_ base: UnsafePointer<UInt8>) throws(DecodeError) -> UInt64 {
+        var result: UInt64 = 0
+        var shift: UInt64 = 0
+        var index = 0
+        while true {
+            guard pos < end else { throw error("truncated") }
+            let b = base[pos]
+            pos += 1
+            if index == 9 && b > 1 { throw error("varintOverflow") }
+            result |= UInt64(b & 0x7F) << shift
+            if b < 0x80 {
+                if b == 0 && index > 0 { throw error("varintNotMinimal") }
+                return result
+            }
+            index += 1
+            shift += 7
+        }
     }
 }
