@@ -50,7 +50,7 @@ public enum ElementCodec {
 
     /// Decodes one element, checking E-010, E-012 and the point rules E-002 ... E-004.
     ///
-    /// Reasons thrown (section 6.5): `badKind`, `badFlags`, `badInkType`, `badUTF8`,
+    /// Reasons thrown (E-030): `badKind`, `badFlags`, `badInkType`, `badUTF8`,
     /// `nonFiniteTransform`, `badPointCount`, `valueOutOfRange`, the point codec's reasons
     /// and the `ByteReader` reasons (`truncated`, `varintNotMinimal`, `varintOverflow`).
     /// Never traps.

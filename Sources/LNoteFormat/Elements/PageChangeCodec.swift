@@ -71,7 +71,8 @@ public enum PageChangeCodec {
     /// more than the remaining bytes can hold (E-027), `trailingBytes` when the body is not
     /// fully consumed (F-012), `badFlags` for non-zero metadata flags, `valueOutOfRange` for a
     /// size or index that does not fit its type, and every reason of `ElementCodec.decode`.
-    /// Any of these makes the frame's body invalid (`badBody`). Never traps.
+    /// Any of these but `unknownType` makes the frame's body invalid (`badBody`, E-030).
+    /// Never traps.
     public static func decode(type: UInt8, body: UnsafeRawBufferPointer,
                               baseOffset: Int) throws(DecodeError) -> PageChange {
         var r = ByteReader(body, baseOffset: baseOffset)

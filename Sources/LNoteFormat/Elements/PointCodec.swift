@@ -62,7 +62,8 @@ public enum PointCodec {
     /// Throws `DecodeError` with reason `pointCountTooLarge` when `count * 5` exceeds the bytes
     /// remaining (checked before allocating, E-004), `pointOutOfRange` when a field leaves its
     /// range of section 6.1 or the 64-bit arithmetic overflows (E-002), `firstTimeNotZero` or
-    /// `timeDecreasing` (E-003), and the varint reasons of `ByteReader` (G-003). Never traps.
+    /// `timeDecreasing` (E-003), and the varint reasons of `ByteReader` (G-003); see E-030.
+    /// Never traps.
     /// Points of a stroke without angles have azimuth and altitude 0.
     public static func decode(count: Int, hasAngles: Bool,
                               from r: inout ByteReader) throws(DecodeError) -> [Point] {

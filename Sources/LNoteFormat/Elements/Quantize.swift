@@ -4,7 +4,7 @@ import Glibc  // Double.rounded needs libm linked on Linux
 import Darwin
 #endif
 
-/// Turns the app's floating-point samples into quantized points and strokes (section 6.1).
+/// Turns the app's floating-point samples into quantized points and strokes (6.1, E-005).
 ///
 /// Rounds to nearest (ties away from zero). Never traps: NaN, infinities and values that do
 /// not fit their integer field throw `ElementValidationError` (`nonFiniteValue`,
