@@ -154,6 +154,29 @@ struct ElementChangeCodecTests {
         }
     }
 
+    @Test("E-031 canonical: every mutated body that still decodes re-encodes to the same bytes")
+    func acceptedBodiesAreCanonical() throws {
+        var g = SplitMix64(seed: 515)
+        let corpus = Self.sampleChanges().map { PageChangeCodec.encode($0) }
+        var accepted = 0
+        for _ in 0..<20_000 {
+            var (type, body) = corpus[Int(g.next() % UInt64(corpus.count))]
+            for _ in 0..<Int(1 + g.next() % 3) where !body.isEmpty {
+                switch g.next() % 3 {
+                case 0: body[Int(g.next() % UInt64(body.count))] = UInt8(truncatingIfNeeded: g.next())
+                case 1: body.removeLast(Int(g.next() % UInt64(body.count)))
+                default: body.insert(UInt8(truncatingIfNeeded: g.next()), at: Int(g.next() % UInt64(body.count)))
+                }
+            }
+            guard let change = try? decodeChange(type: type.rawValue, body) else { continue }
+            accepted += 1
+            let again = PageChangeCodec.encode(change)
+            #expect(again.type == type && again.body == body)
+            if again.body != body { break }
+        }
+        #expect(accepted > 100)
+    }
+
     @Test("Hostile: random bodies of every type decode or throw DecodeError, never trap")
     func randomBodies() {
         var g = SplitMix64(seed: 4242)

@@ -59,6 +59,14 @@ struct QuantizeTests {
         }
     }
 
+    @Test("A non-finite time later in a stroke is nonFiniteValue, not a time order error")
+    func nonFiniteLaterTime() {
+        for bad in [Double.nan, -.infinity, .infinity] {
+            let points = [Self.p(t: 1), Self.p(t: bad)]
+            #expect(Self.code { () throws(ElementValidationError) in try Quantize.stroke(id: Fixtures.id(1), ink: .pen, points: points) } == "nonFiniteValue")
+        }
+    }
+
     @Test("E-003 stroke times become relative to the first point")
     func timesRebased() throws {
         let s = try Quantize.stroke(id: Fixtures.id(1), ink: .pen,

@@ -2,7 +2,8 @@
 /// body (the payload after the `sequence`) is laid out (Spec/format.md 3.1, 6.4, F-012, E-027).
 ///
 /// Cost: O(body size). Decode checks every count against `idsPerChangeMax` and against the
-/// bytes that remain before it allocates (E-027), and never traps.
+/// bytes that remain before it allocates (E-027), and never traps. The encoding is canonical:
+/// an accepted body re-encodes to the same bytes (E-031).
 public enum PageChangeCodec {
     /// Bytes of one entry of `elementsTransform`: id 16 + transform 24 (3.1).
     static let transformEntryBytes = 16 + ElementCodec.transformBytes

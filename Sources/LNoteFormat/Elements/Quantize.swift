@@ -53,7 +53,7 @@ public enum Quantize {
                                              detail: "point \(i): angles must be given for every point or for none")
             }
             let relative = p.timeOffset - first.timeOffset
-            if (relative * timeScale).rounded(.toNearestOrAwayFromZero) < 0 {
+            if relative.isFinite, (relative * timeScale).rounded(.toNearestOrAwayFromZero) < 0 {
                 throw ElementValidationError(code: "timeNotIncreasing",
                                              detail: "point \(i): \(p.timeOffset) s is before the first point's \(first.timeOffset) s")
             }
