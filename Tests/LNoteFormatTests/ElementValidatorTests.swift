@@ -63,4 +63,34 @@ struct ElementValidatorTests {
         #expect(Self.code(Self.stroke(points: [Self.pt(0), Self.pt(1, azimuth: 5)])) == "anglesWithoutFlag")
         #expect(Self.code(Self.stroke(points: [Self.pt(0), Self.pt(1, azimuth: 5)], hasAngles: true)) == nil)
     }
+
+    @Test("E-010/E-027 changes: carried elements and transforms are checked, and id counts are limited")
+    func changes() throws {
+        let good = Self.stroke(points: [Self.pt(0)])
+        let empty = Self.stroke(points: [])
+        let nan = Transform(a: 1, b: 0, c: 0, d: 1, tx: .nan, ty: 0)
+        func code(_ c: PageChange) -> String? {
+            do { try ElementValidator.validate(c); return nil } catch { return error.code }
+        }
+        #expect(code(.append(good)) == nil)
+        #expect(code(.append(empty)) == "emptyStroke")
+        #expect(code(.replace(target: Fixtures.id(9), fragments: [good, empty])) == "emptyStroke")
+        #expect(code(.transform([(Fixtures.id(1), .identity), (Fixtures.id(2), nan)])) == "nonFiniteTransform")
+        let tooMany = [UUIDBytes](repeating: Fixtures.id(1), count: FormatLimits.idsPerChangeMax + 1)
+        #expect(code(.delete(tooMany)) == "tooManyIds")
+        #expect(code(.reorder(index: 0, ids: tooMany)) == "tooManyIds")
+        #expect(code(.delete(Array(tooMany.dropLast()))) == nil)
+        #expect(code(.metadata(.letter)) == nil)
+        // Whatever validates decodes back: a random sample of valid changes round trips.
+        var g = SplitMix64(seed: 66)
+        let pool = (1...6).map { Fixtures.id(UInt64($0)) }
+        for _ in 0..<200 {
+            let c = Fixtures.randomChange(pool: pool, using: &g)
+            #expect(code(c) == nil)
+            let (t, body) = PageChangeCodec.encode(c)
+            let back = try decodeChange(type: t.rawValue, body)
+            // A negative reorder index is written as 0 (E-024 applies it identically).
+            if case .reorder(let i, let ids) = c, i < 0 { #expect(back == .reorder(index: 0, ids: ids)) } else { #expect(back == c) }
+        }
+    }
 }

@@ -4,7 +4,7 @@
 /// produces bytes a reader rejects (E-002, E-003, E-010, E-012). Codes:
 /// `nonFiniteValue`, `valueOutOfRange`, `inconsistentAngles`, `emptyStroke`, `tooManyPoints`,
 /// `badInkType`, `nonFiniteTransform`, `firstTimeNotZero`, `timeNotIncreasing` (a time
-/// smaller than the one before; equal times are allowed), `anglesWithoutFlag`.
+/// smaller than the one before; equal times are allowed), `anglesWithoutFlag`, `tooManyIds`.
 public struct ElementValidationError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A stable, machine-readable code (listed above).
     public var code: String

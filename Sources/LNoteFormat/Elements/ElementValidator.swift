@@ -41,6 +41,34 @@ public enum ElementValidator {
         }
     }
 
+    /// Throws the first rule a change breaks, so its encoded body is one a reader accepts:
+    /// every element it carries passes `validate(_:)` (E-010, E-003), every transform is
+    /// finite (`nonFiniteTransform`), and it lists at most `idsPerChangeMax` ids or fragments
+    /// (`tooManyIds`, E-027). It does not check the frame's `payloadBytesMax` (F-002), which
+    /// the frame writer knows. Cost: O(size of the change).
+    public static func validate(_ change: PageChange) throws(ElementValidationError) {
+        func checkCount(_ n: Int) throws(ElementValidationError) {
+            guard n <= FormatLimits.idsPerChangeMax else {
+                throw ElementValidationError(code: "tooManyIds",
+                                             detail: "\(n) ids or fragments, at most \(FormatLimits.idsPerChangeMax)")
+            }
+        }
+        switch change {
+        case .append(let e):
+            try validate(e)
+        case .replace(_, let fragments):
+            try checkCount(fragments.count)
+            for f in fragments { try validate(f) }
+        case .transform(let pairs):
+            try checkCount(pairs.count)
+            for (_, t) in pairs { try validateTransform(t) }
+        case .delete(let ids), .reorder(_, let ids):
+            try checkCount(ids.count)
+        case .metadata:
+            break
+        }
+    }
+
     /// Ink type of 1 ... `inkTypeBytesMax` UTF-8 bytes (E-010).
     static func validateInk(_ ink: Ink) throws(ElementValidationError) {
         let n = ink.type.utf8.count
