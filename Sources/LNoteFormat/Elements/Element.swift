@@ -1,4 +1,5 @@
-/// A pen stroke: ink, optional transform and quantized points (section 6.3).
+/// A pen stroke: ink, optional transform and quantized points (section 6.3, E-010).
+/// Validate with `ElementValidator` before writing; `ElementCodec` encodes it.
 public struct Stroke: Equatable, Hashable, Sendable {
     public var id: UUIDBytes
     public var ink: Ink
@@ -13,7 +14,8 @@ public struct Stroke: Equatable, Hashable, Sendable {
     }
 }
 
-/// An image placed on the page; the pixels live in `assets/<assetID>.<ext>` (section 6.3).
+/// An image placed on the page; the pixels live in `assets/<assetID>.<ext>` (section 6.3,
+/// E-012).
 public struct ImageElement: Equatable, Hashable, Sendable {
     public var id: UUIDBytes
     public var assetID: UUIDBytes
@@ -29,7 +31,8 @@ public struct ImageElement: Equatable, Hashable, Sendable {
     }
 }
 
-/// One item of a page. Array order on the page is z-order (first is bottom).
+/// One item of a page (6.3). Array order on the page is z-order (first is bottom); ids are
+/// unique within a page (E-011).
 public enum Element: Equatable, Hashable, Sendable {
     case stroke(Stroke)
     case image(ImageElement)
@@ -68,7 +71,8 @@ public struct PageMetadata: Equatable, Hashable, Sendable {
     public static let letter = PageMetadata(width: 6120, height: 7920)
 }
 
-/// One change to a page: the body of a journal frame (section 3.1, 6.4).
+/// One change to a page: the body of a journal frame (section 3.1, 6.4). `PageChangeCodec`
+/// encodes it; `PageState.apply` applies it (E-020 ... E-025).
 public enum PageChange: Equatable, Hashable, Sendable {
     case append(Element)
     case replace(target: UUIDBytes, fragments: [Element])

@@ -1,4 +1,5 @@
-/// How a stroke is drawn: an open, string-backed tool name, a colour and a base width.
+/// How a stroke is drawn: an open, string-backed tool name, a colour and a base width
+/// (6.3, E-010, E-012).
 public struct Ink: Equatable, Hashable, Sendable {
     /// Tool name, 1 to 64 UTF-8 bytes (E-010). Well-known values: `pen`, `pencil`, `marker`.
     public var type: String

@@ -1,4 +1,5 @@
-/// One quantized sample of a stroke (spec section 6.1). Raw size is 16 bytes.
+/// One quantized sample of a stroke (spec section 6.1). Raw size is 16 bytes; `PointCodec`
+/// stores it in about 5 (E-001, E-005).
 public struct Point: Equatable, Hashable, Sendable {
     /// Position in 0.1 pt.
     public var x: Int32

@@ -13,7 +13,9 @@ public struct Transform: Equatable, Hashable, Sendable {
     }
 
     /// All six values are finite (E-010).
-    public var isFinite: Bool { [a, b, c, d, tx, ty].allSatisfy(\.isFinite) }
+    public var isFinite: Bool {
+        a.isFinite && b.isFinite && c.isFinite && d.isFinite && tx.isFinite && ty.isFinite
+    }
 
     public func apply(x: Double, y: Double) -> (x: Double, y: Double) {
         (Double(a) * x + Double(c) * y + Double(tx), Double(b) * x + Double(d) * y + Double(ty))

@@ -1,0 +1,22 @@
+/// A change, or part of one, that `PageState.apply` skipped, and why (E-020 ... E-024, P-006).
+///
+/// Skips are the normal result of replaying a change twice (E-026) and are reported as
+/// information, never as errors.
+public struct ApplyNote: Equatable, Hashable, Sendable {
+    /// Why an id was skipped.
+    public enum Kind: String, Equatable, Hashable, Sendable {
+        /// An append or replacement fragment whose id is already on the page (E-020, E-021).
+        case duplicateElement
+        /// A change named an element that is not on the page (E-021 ... E-024).
+        case missingElement
+    }
+
+    public var kind: Kind
+    /// The element id that was skipped.
+    public var id: UUIDBytes
+
+    public init(kind: Kind, id: UUIDBytes) {
+        self.kind = kind
+        self.id = id
+    }
+}

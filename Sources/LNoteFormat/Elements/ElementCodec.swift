@@ -1,0 +1,128 @@
+/// The byte encoding of one element, a stroke or an image (Spec/format.md section 6.3,
+/// E-010, E-012).
+///
+/// Cost: O(size of the element); decode allocates only what the bytes justify (E-004).
+/// Decoding never traps, whatever the input.
+public enum ElementCodec {
+    /// `kind` byte of a stroke and of an image (6.3).
+    public static let strokeKind: UInt8 = 1
+    public static let imageKind: UInt8 = 2
+    /// Flag bits (6.3); every other bit must be zero (E-010).
+    public static let flagHasTransform: UInt8 = 0x01
+    public static let flagHasAngles: UInt8 = 0x02
+    /// Bytes of an encoded transform: 6 x f32 (6.3).
+    public static let transformBytes = 24
+    /// The smallest encoding of an element: a stroke of one point with a one-byte ink type
+    /// (kind 1 + id 16 + ink 2 + colour 4 + width 1 + flags 1 + count 1 + point 5). Used to
+    /// bound fragment counts before allocating (E-027).
+    public static let elementBytesMin = 31
+
+    /// Appends `e` in the encoding of 6.3.
+    ///
+    /// Does not validate: an element that breaks an E-0xx rule (empty stroke, ink type of 0
+    /// or more than 64 bytes, non-finite transform, ...) encodes to bytes a reader rejects.
+    /// Run `ElementValidator.validate` before writing (STYLE: paired checks). Never traps.
+    public static func encode(_ e: Element, into w: inout ByteWriter) {
+        switch e {
+        case .stroke(let s):
+            w.u8(strokeKind)
+            w.uuid(s.id)
+            w.string(s.ink.type)
+            w.u8(s.ink.red); w.u8(s.ink.green); w.u8(s.ink.blue); w.u8(s.ink.alpha)
+            w.varint(UInt64(s.ink.width))
+            var flags: UInt8 = 0
+            if s.transform != nil { flags |= flagHasTransform }
+            if s.hasAngles { flags |= flagHasAngles }
+            w.u8(flags)
+            if let t = s.transform { encodeTransform(t, into: &w) }
+            w.varint(UInt64(s.points.count))
+            PointCodec.encode(s.points, hasAngles: s.hasAngles, into: &w)
+        case .image(let im):
+            w.u8(imageKind)
+            w.uuid(im.id)
+            w.uuid(im.assetID)
+            w.svarint(Int64(im.x)); w.svarint(Int64(im.y))
+            w.varint(UInt64(im.width)); w.varint(UInt64(im.height))
+            w.u8(im.transform != nil ? flagHasTransform : 0)
+            if let t = im.transform { encodeTransform(t, into: &w) }
+        }
+    }
+
+    /// Decodes one element, checking E-010, E-012 and the point rules E-002 ... E-004.
+    ///
+    /// Reasons thrown (E-030): `badKind`, `badFlags`, `badInkType`, `badUTF8`,
+    /// `nonFiniteTransform`, `badPointCount`, `valueOutOfRange`, the point codec's reasons
+    /// and the `ByteReader` reasons (`truncated`, `varintNotMinimal`, `varintOverflow`).
+    /// Never traps.
+    public static func decode(from r: inout ByteReader) throws(DecodeError) -> Element {
+        let kind = try r.u8()
+        switch kind {
+        case strokeKind:
+            let id = try r.uuid()
+            let inkBytes = try r.varint()
+            guard inkBytes >= 1, inkBytes <= UInt64(FormatLimits.inkTypeBytesMax) else {
+                throw r.error("badInkType")
+            }
+            let inkType = try r.utf8String(byteCount: Int(inkBytes))
+            let red = try r.u8(), green = try r.u8(), blue = try r.u8(), alpha = try r.u8()
+            let width = try r.varint()
+            guard width <= UInt64(UInt32.max) else { throw r.error("valueOutOfRange") }
+            let flags = try r.u8()
+            guard flags & ~(flagHasTransform | flagHasAngles) == 0 else { throw r.error("badFlags") }
+            let transform = flags & flagHasTransform != 0 ? try decodeTransform(from: &r) : nil
+            let count = try r.varint()
+            guard count >= 1, count <= UInt64(FormatLimits.strokePointsMax) else {
+                throw r.error("badPointCount")
+            }
+            let hasAngles = flags & flagHasAngles != 0
+            let points = try PointCodec.decode(count: Int(count), hasAngles: hasAngles, from: &r)
+            let ink = Ink(type: inkType, red: red, green: green, blue: blue, alpha: alpha,
+                          width: UInt32(width))
+            return .stroke(Stroke(id: id, ink: ink, transform: transform, hasAngles: hasAngles,
+                                  points: points))
+        case imageKind:
+            let id = try r.uuid()
+            let asset = try r.uuid()
+            let x = try r.svarint(), y = try r.svarint()
+            let width = try r.varint(), height = try r.varint()
+            guard let x32 = Int32(exactly: x), let y32 = Int32(exactly: y),
+                  let w32 = UInt32(exactly: width), let h32 = UInt32(exactly: height) else {
+                throw r.error("valueOutOfRange")
+            }
+            let flags = try r.u8()
+            guard flags & ~flagHasTransform == 0 else { throw r.error("badFlags") }
+            let transform = flags & flagHasTransform != 0 ? try decodeTransform(from: &r) : nil
+            return .image(ImageElement(id: id, assetID: asset, x: x32, y: y32, width: w32,
+                                       height: h32, transform: transform))
+        default:
+            throw DecodeError("badKind", at: r.baseOffset + r.offset - 1)
+        }
+    }
+
+    /// Appends the 6 x f32 of a transform (6.3).
+    static func encodeTransform(_ t: Transform, into w: inout ByteWriter) {
+        w.f32(t.a); w.f32(t.b); w.f32(t.c); w.f32(t.d); w.f32(t.tx); w.f32(t.ty)
+    }
+
+    /// Reads a transform; every value must be finite (E-010), else `nonFiniteTransform`.
+    static func decodeTransform(from r: inout ByteReader) throws(DecodeError) -> Transform {
+        let start = r.offset
+        let t = Transform(a: try r.f32(), b: try r.f32(), c: try r.f32(), d: try r.f32(),
+                          tx: try r.f32(), ty: try r.f32())
+        guard t.isFinite else { throw DecodeError("nonFiniteTransform", at: r.baseOffset + start) }
+        return t
+    }
+}
+
+extension ByteReader {
+    /// `byteCount` bytes of valid UTF-8 (G-006), else `badUTF8`; the length is checked first.
+    mutating func utf8String(byteCount n: Int) throws(DecodeError) -> String {
+        guard n >= 0, n <= remaining else { throw error("truncated") }
+        let slice = UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + n)])
+        guard let s = String(validating: slice.bindMemory(to: UInt8.self), as: UTF8.self) else {
+            throw error("badUTF8")
+        }
+        offset += n
+        return s
+    }
+}
