@@ -4,8 +4,14 @@
 /// persistence) the pending operations are combined as `CrashOptions` says: every subset of
 /// up to `exhaustivePendingMax` of them, otherwise prefixes, "all but one" and seeded random
 /// subsets; then each pending write torn at its allowed cuts, and each growing write with its
-/// size persisted before its data (zeros or garbage), on two bases: with every earlier
-/// pending operation kept, and with none. Operations of a subset apply in log order.
+/// size persisted before its data (zeros or garbage), on three bases: with every earlier
+/// pending operation kept, with none, and with every other one kept (a torn write followed by
+/// later ones that did reach the disk). Operations of a subset apply in log order.
+///
+/// Points are visited from the last to the first, so with `dedupe` each distinct state is
+/// reported once, at the LATEST point where a crash can leave it: the point whose guarantees
+/// are strongest (more acknowledged work), so checking an invariant there covers the earlier
+/// points too as long as the invariant only grows stricter with time.
 ///
 /// Deterministic: the same log and options give the same states, in the same order, with the
 /// same hashes. Cost per state: one copy of the touched files plus one hash over the tree.
@@ -23,10 +29,10 @@ public struct CrashStateSequence: Sequence, Sendable {
 public struct CrashStateIterator: IteratorProtocol {
     private let log: [LogEntry]
     private let options: CrashOptions
+    private let initialImage: InodeTable
+    /// The persistence at every point worth crashing at, ascending; consumed from the end.
+    private var checkpoints: [(point: Int, persistence: PersistenceState)]?
     private var persistence: PersistenceState
-    private var nextPoint = 0
-    /// The last point whose states were produced (or equal those of one produced).
-    private var coveredPoint = -1
     private var currentPoint = 0
     private var choices: [CrashChoice] = []
     private var choiceIndex = 0
@@ -42,6 +48,7 @@ public struct CrashStateIterator: IteratorProtocol {
     init(log: [LogEntry], initialImage: InodeTable, options: CrashOptions) {
         self.log = log
         self.options = options
+        self.initialImage = initialImage
         persistence = PersistenceState(durable: initialImage)
     }
 
@@ -64,28 +71,46 @@ public struct CrashStateIterator: IteratorProtocol {
         }
     }
 
-    /// Replays the log up to the next point worth crashing at and lists its choices.
+    /// Moves to the previous point worth crashing at and lists its choices.
     private mutating func advance() -> Bool {
-        while nextPoint <= log.count {
-            let point = nextPoint
-            nextPoint += 1
+        if checkpoints == nil { checkpoints = replay() }
+        guard let (point, state) = checkpoints?.popLast() else { return false }
+        persistence = state
+        currentPoint = point
+        choices = makeChoices(point: point)
+        choiceIndex = 0
+        pointsVisited += 1
+        return true
+    }
+
+    /// Replays the whole log once, keeping the persistence at each point in `options.points`
+    /// whose states differ from the point before (a call without effects adds nothing).
+    /// Cost: one copy of the pending list per kept point; file contents are shared.
+    private func replay() -> [(point: Int, persistence: PersistenceState)] {
+        var state = PersistenceState(durable: initialImage)
+        var kept: [(point: Int, persistence: PersistenceState)] = []
+        var previousKept = false
+        for point in 0...log.count {
+            var changed = point == 0
             if point > 0 {
                 let entry = log[point - 1]
-                for effect in entry.effects { persistence.apply(effect, logIndex: point - 1) }
-                if entry.effects.isEmpty && coveredPoint == point - 1 {
-                    coveredPoint = point  // same states as the point before
-                    continue
-                }
+                for effect in entry.effects { state.apply(effect, logIndex: point - 1) }
+                changed = !entry.effects.isEmpty
             }
-            if let range = options.points, !range.contains(point) { continue }
-            currentPoint = point
-            coveredPoint = point
-            choices = makeChoices(point: point)
-            choiceIndex = 0
-            pointsVisited += 1
-            return true
+            let wanted = options.points.map { $0.contains(point) } ?? true
+            guard wanted else {
+                previousKept = false
+                continue
+            }
+            if !changed && previousKept {
+                // Same states as the point before: report them at this later point instead.
+                kept[kept.count - 1].point = point
+                continue
+            }
+            kept.append((point, state))
+            previousKept = true
         }
-        return false
+        return kept
     }
 
     /// The durable image plus the chosen pending operations, in log order.
@@ -133,6 +158,7 @@ public struct CrashStateIterator: IteratorProtocol {
                 let torn = TornChoice(position: position, variant: variant)
                 choices.append(CrashChoice(subset: .prefix(position), torn: torn))
                 if position > 0 { choices.append(CrashChoice(subset: .mask(0), torn: torn)) }
+                if position < n - 1 { choices.append(CrashChoice(subset: .allBut(position), torn: torn)) }
             }
         }
         return choices

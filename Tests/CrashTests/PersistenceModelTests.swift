@@ -300,12 +300,17 @@ struct PersistenceModelTests {
         options.grownAppends = false
         options.dedupe = false
         let states = Array(fs.crashStates(options))
-        // 1 state before anything, 2 after the open, 4 after one write, 8 after two.
-        #expect(states.map(\.point) == [0] + [1, 1] + Array(repeating: 2, count: 4) + Array(repeating: 3, count: 8))
-        let last = try #require(states.last)
-        #expect(last.persistedOperations == [0, 1, 2])
-        #expect(last.files == ["/a": [1, 2]])
-        #expect(states[4].description.hasPrefix("crash after 2 calls: kept [0], dropped [1]"))
+        // From the last point back: 8 after two writes, 4 after one, 2 after the open, 1 before.
+        #expect(states.map(\.point) == Array(repeating: 3, count: 8) + Array(repeating: 2, count: 4) + [1, 1] + [0])
+        let all = states[7]
+        #expect(all.persistedOperations == [0, 1, 2])
+        #expect(all.files == ["/a": [1, 2]])
+        #expect(states[9].description.hasPrefix("crash after 2 calls: kept [0], dropped [1]"))
+        // With dedupe each state appears once, at the latest point that can leave it.
+        options.dedupe = true
+        let unique = Array(fs.crashStates(options))
+        #expect(unique.map(\.point) == [3, 3, 3, 3, 3])  // {}, {/a}, {/a:1}, {/a:_2}, {/a:12}
+        #expect(Set(unique.map { $0.files["/a"] }) == [nil, [], [1], [0, 2], [1, 2]])
     }
 
     @Test("M-007 a crash state becomes a durable file system that can crash again")

@@ -144,3 +144,25 @@ extension FileSystem {
         try write(f, at: 0, bytes: bytes)
     }
 }
+
+@Suite("SimulatedFileSystem under concurrent use")
+struct SimulatedFileSystemConcurrencyTests {
+    @Test("concurrent writers on separate files each see all their own bytes, every call logged")
+    func concurrentWriters() async throws {
+        let fs = SimulatedFileSystem()
+        try fs.makeDirectory("/c")
+        await withTaskGroup(of: Void.self) { group in
+            for writer in 0..<4 {
+                group.addTask {
+                    guard let f = try? fs.open("/c/\(writer)", [.create]) else { return }
+                    for i in 0..<100 { try? fs.write(f, at: Int64(i), bytes: [UInt8(writer)]) }
+                    try? fs.sync(f, .data)
+                    try? fs.close(f)
+                }
+            }
+        }
+        let files = fs.allFiles()
+        for writer in 0..<4 { #expect(files["/c/\(writer)"] == [UInt8](repeating: UInt8(writer), count: 100)) }
+        #expect(fs.operationCount == 1 + 4 * 103)
+    }
+}
