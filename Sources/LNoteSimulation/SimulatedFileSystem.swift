@@ -17,7 +17,7 @@ import LNoteStore
 /// component plus, for a write, a copy of the written bytes into the log.
 /// Differences from POSIX: no symbolic links; opening a directory fails with EISDIR;
 /// relative paths are taken from the root.
-public final class SimulatedFileSystem: FileSystem, @unchecked Sendable {
+public final class SimulatedFileSystem: FileSystem, Sendable {
     private let state: FileSystemLock<SimulationState>
 
     /// An empty file system: only the root directory `/`, everything durable.
