@@ -3,6 +3,8 @@
 ///
 /// Paths are absolute strings. Handles are small integers owned by the file system. Every
 /// method throws `FileSystemError` (an errno and the operation) and never traps on bad input.
+/// What survives a power loss is Spec/format.md section 9 (M-001 .. M-007); errno values to
+/// compare against are named in `FileSystemErrno`.
 public protocol FileSystem: Sendable {
     /// open(2). `create` makes the file if missing; `exclusive` fails if it exists;
     /// `truncate` empties it. Read-write unless `readOnly`.
@@ -31,7 +33,9 @@ public protocol FileSystem: Sendable {
     func list(_ path: String) throws -> [String]
     /// lstat(2): what is at `path`, without following a symbolic link; nil if nothing.
     func kind(_ path: String) throws -> FileKind?
-    /// flock(2) LOCK_EX|LOCK_NB on an open handle: false if another process holds it.
+    /// flock(2) LOCK_EX|LOCK_NB on an open handle: false if another open of the file holds it
+    /// (another process, or another `open` in this one: flock locks belong to the open file
+    /// description). Closing the handle releases the lock.
     func tryLock(_ file: FileHandleNumber) throws -> Bool
 }
 

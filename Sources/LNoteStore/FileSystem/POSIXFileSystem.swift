@@ -1,0 +1,179 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// The real file system: each method is one or a few POSIX calls (see `SystemCall`).
+///
+/// Stateless apart from a process-wide, lock-protected table from open descriptors to the
+/// paths they were opened with, used only to name the path in `FileSystemError`s (a lookup
+/// costs one uncontended lock on open, close and on failures).
+///
+/// Durability (`sync`): `.none` does nothing. Linux: `.barrier` and `.data` are `fdatasync`,
+/// `.full` is `fsync`. Darwin: `.barrier` is `F_BARRIERFSYNC`, `.data` is `fsync`, `.full` is
+/// `F_FULLFSYNC`, the two `fcntl`s falling back to `fsync` where unsupported.
+public struct POSIXFileSystem: FileSystem {
+    /// The instance the engine uses by default.
+    public static let shared = POSIXFileSystem()
+
+    /// Descriptor -> path, for error messages only.
+    private static let openPaths = FileSystemLock<[Int32: String]>([:])
+
+    /// Reads larger than this first ask fstat(2) for the size, so a huge `count` never
+    /// allocates more than the file holds.
+    private static let readClampBytesMin = 1 << 20
+
+    public init() {}
+
+    /// open(2) with O_CLOEXEC; O_RDWR unless `.readOnly`; O_CREAT/O_EXCL/O_TRUNC from options.
+    public func open(_ path: String, _ options: OpenOptions) throws -> FileHandleNumber {
+        var flags = options.contains(.readOnly) ? O_RDONLY : O_RDWR
+        if options.contains(.create) { flags |= O_CREAT }
+        if options.contains(.exclusive) { flags |= O_EXCL }
+        if options.contains(.truncate) { flags |= O_TRUNC }
+        let fd = try call("open", path) { () throws(SystemCallError) in try SystemCall.open(path, flags: flags) }
+        Self.openPaths.withLock { $0[fd] = path }
+        return FileHandleNumber(fd)
+    }
+
+    /// close(2); EINTR counts as closed.
+    public func close(_ file: FileHandleNumber) throws {
+        let path = Self.openPaths.withLock { $0.removeValue(forKey: file.raw) }
+        do {
+            try SystemCall.close(file.raw)
+        } catch {
+            throw FileSystemError("close", path: path ?? Self.describe(file), errno: error.errno)
+        }
+    }
+
+    /// pread(2) in a loop: exactly `count` bytes unless end of file comes first.
+    public func read(_ file: FileHandleNumber, at offset: Int64, count: Int) throws -> [UInt8] {
+        guard offset >= 0, count >= 0 else { throw error("pread", file, EINVAL) }
+        var wanted = count
+        if wanted >= Self.readClampBytesMin {
+            let size = try on(file, "fstat") { () throws(SystemCallError) in try SystemCall.size(file.raw) }
+            let remaining = size > offset ? size - offset : 0
+            if Int64(wanted) > remaining { wanted = Int(remaining) }
+        }
+        return try on(file, "pread") { () throws(SystemCallError) in
+            try SystemCall.readUpTo(file.raw, at: offset, count: wanted)
+        }
+    }
+
+    /// pwrite(2) of every byte; short writes and EINTR retried inside.
+    public func write(_ file: FileHandleNumber, at offset: Int64, _ bytes: UnsafeRawBufferPointer) throws {
+        guard offset >= 0 else { throw error("pwrite", file, EINVAL) }
+        guard Int64.max - offset >= Int64(bytes.count) else { throw error("pwrite", file, EFBIG) }
+        try on(file, "pwrite") { () throws(SystemCallError) in try SystemCall.writeAll(file.raw, at: offset, bytes) }
+    }
+
+    /// fstat(2) `st_size`.
+    public func size(_ file: FileHandleNumber) throws -> Int64 {
+        try on(file, "fstat") { () throws(SystemCallError) in try SystemCall.size(file.raw) }
+    }
+
+    /// ftruncate(2).
+    public func truncate(_ file: FileHandleNumber, to size: Int64) throws {
+        guard size >= 0 else { throw error("ftruncate", file, EINVAL) }
+        try on(file, "ftruncate") { () throws(SystemCallError) in try SystemCall.truncate(file.raw, to: size) }
+    }
+
+    /// fdatasync(2) / fsync(2) / fcntl(2) F_BARRIERFSYNC or F_FULLFSYNC, per `durability`.
+    public func sync(_ file: FileHandleNumber, _ durability: Durability) throws {
+        let fd = file.raw
+        switch durability {
+        case .none:
+            return
+        #if canImport(Darwin)
+        case .barrier:
+            try on(file, "fcntl(F_BARRIERFSYNC)") { () throws(SystemCallError) in try SystemCall.barrierSync(fd) }
+        case .data:
+            try on(file, "fsync") { () throws(SystemCallError) in try SystemCall.fsync(fd) }
+        case .full:
+            try on(file, "fcntl(F_FULLFSYNC)") { () throws(SystemCallError) in try SystemCall.fullSync(fd) }
+        #else
+        case .barrier, .data:
+            try on(file, "fdatasync") { () throws(SystemCallError) in try SystemCall.dataSync(fd) }
+        case .full:
+            try on(file, "fsync") { () throws(SystemCallError) in try SystemCall.fsync(fd) }
+        #endif
+        }
+    }
+
+    /// rename(2).
+    public func rename(_ from: String, to: String) throws {
+        try call("rename", from) { () throws(SystemCallError) in try SystemCall.rename(from, to) }
+    }
+
+    /// unlink(2); for a directory (EISDIR on Linux, EPERM on Darwin) rmdir(2).
+    public func remove(_ path: String) throws {
+        do {
+            try SystemCall.unlink(path)
+        } catch {
+            guard error.errno == EISDIR || error.errno == EPERM,
+                  (try? SystemCall.kind(path)) == .directory
+            else { throw FileSystemError("unlink", path: path, errno: error.errno) }
+            try call("rmdir", path) { () throws(SystemCallError) in try SystemCall.removeDirectory(path) }
+        }
+    }
+
+    /// mkdir(2) with mode 0755; an existing directory is success, an existing file EEXIST.
+    public func makeDirectory(_ path: String) throws {
+        do {
+            try SystemCall.makeDirectory(path)
+        } catch {
+            if error.errno == EEXIST, (try? SystemCall.kind(path)) == .directory { return }
+            throw FileSystemError("mkdir", path: path, errno: error.errno)
+        }
+    }
+
+    /// open(2) O_RDONLY|O_DIRECTORY, fsync(2), close(2).
+    public func syncDirectory(_ path: String) throws {
+        let fd = try call("open", path) { () throws(SystemCallError) in
+            try SystemCall.open(path, flags: O_RDONLY | O_DIRECTORY)
+        }
+        do {
+            try SystemCall.fsync(fd)
+        } catch {
+            try? SystemCall.close(fd)
+            throw FileSystemError("fsync", path: path, errno: error.errno)
+        }
+        try call("close", path) { () throws(SystemCallError) in try SystemCall.close(fd) }
+    }
+
+    /// opendir(3)/readdir(3): names without `.` and `..`, sorted.
+    public func list(_ path: String) throws -> [String] {
+        try call("readdir", path) { () throws(SystemCallError) in try SystemCall.entryNames(path) }.sorted()
+    }
+
+    /// lstat(2): never follows a symbolic link; nil when nothing is at `path`.
+    public func kind(_ path: String) throws -> FileKind? {
+        try call("lstat", path) { () throws(SystemCallError) in try SystemCall.kind(path) }
+    }
+
+    /// flock(2) LOCK_EX|LOCK_NB: false when another open of the file (in this process or
+    /// another) holds the lock. The lock goes with the descriptor's close.
+    public func tryLock(_ file: FileHandleNumber) throws -> Bool {
+        try on(file, "flock") { () throws(SystemCallError) in try SystemCall.tryLockExclusive(file.raw) }
+    }
+
+    // MARK: Errors
+
+    private func call<R>(_ operation: String, _ path: String, _ body: () throws(SystemCallError) -> R) throws -> R {
+        do { return try body() } catch { throw FileSystemError(operation, path: path, errno: error.errno) }
+    }
+
+    private func on<R>(_ file: FileHandleNumber, _ operation: String, _ body: () throws(SystemCallError) -> R) throws -> R {
+        do { return try body() } catch { throw self.error(operation, file, error.errno) }
+    }
+
+    private func error(_ operation: String, _ file: FileHandleNumber, _ code: Int32) -> FileSystemError {
+        let path = Self.openPaths.withLock { $0[file.raw] }
+        return FileSystemError(operation, path: path ?? Self.describe(file), errno: code)
+    }
+
+    private static func describe(_ file: FileHandleNumber) -> String { "fd \(file.raw)" }
+}

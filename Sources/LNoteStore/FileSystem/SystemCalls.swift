@@ -1,0 +1,247 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// The errno of a failed system call, before it is given an operation name and a path.
+struct SystemCallError: Error {
+    var errno: Int32
+}
+
+/// Thin wrappers over the C calls `POSIXFileSystem` makes, in swift-system's manner: a Swift
+/// name, the C name in the doc comment, and typed `SystemCallError` instead of `-1`/`errno`.
+///
+/// EINTR is retried in exactly one place (`retryingInterrupts`) and short writes are looped in
+/// exactly one place (`writeAll`). Nothing here allocates except `readUpTo` and `entryNames`.
+enum SystemCall {
+    /// The calling thread's `errno`.
+    static var currentErrno: Int32 {
+        #if canImport(Darwin)
+        return Darwin.errno
+        #elseif canImport(Glibc)
+        return Glibc.errno
+        #else
+        return Musl.errno
+        #endif
+    }
+
+    /// Runs `call` again while it fails with EINTR; returns its result or throws its errno.
+    /// The one place EINTR is retried.
+    @inline(__always)
+    static func retryingInterrupts<R: FixedWidthInteger>(_ call: () -> R) throws(SystemCallError) -> R {
+        while true {
+            let result = call()
+            if result != -1 { return result }
+            let code = currentErrno
+            if code != EINTR { throw SystemCallError(errno: code) }
+        }
+    }
+
+    /// open(2) with `O_CLOEXEC` always added; mode 0644 for created files.
+    static func open(_ path: String, flags: Int32) throws(SystemCallError) -> Int32 {
+        try retryingInterrupts { () -> Int32 in
+            #if canImport(Darwin)
+            Darwin.open(path, flags | O_CLOEXEC, 0o644)
+            #elseif canImport(Glibc)
+            Glibc.open(path, flags | O_CLOEXEC, 0o644)
+            #else
+            Musl.open(path, flags | O_CLOEXEC, 0o644)
+            #endif
+        }
+    }
+
+    /// close(2). Never retried: after EINTR the descriptor is already released on Linux, and
+    /// retrying could close a descriptor another thread just opened.
+    static func close(_ fd: Int32) throws(SystemCallError) {
+        #if canImport(Darwin)
+        let result = Darwin.close(fd)
+        #elseif canImport(Glibc)
+        let result = Glibc.close(fd)
+        #else
+        let result = Musl.close(fd)
+        #endif
+        if result == -1 {
+            let code = currentErrno
+            if code != EINTR { throw SystemCallError(errno: code) }
+        }
+    }
+
+    /// pread(2) in a loop until `count` bytes or end of file. Cost: one allocation of at most
+    /// `count` bytes (callers clamp `count` to the file size first).
+    static func readUpTo(_ fd: Int32, at offset: Int64, count: Int) throws(SystemCallError) -> [UInt8] {
+        if count == 0 { return [] }
+        var failure: SystemCallError?
+        let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            initialized = 0
+            guard let base = buffer.baseAddress else { return }
+            while initialized < count {
+                let position = offset + Int64(initialized)
+                do throws(SystemCallError) {
+                    let n = try retryingInterrupts {
+                        pread(fd, base + initialized, count - initialized, off_t(position))
+                    }
+                    if n == 0 { return }  // end of file
+                    initialized += n
+                } catch {
+                    failure = error
+                    return
+                }
+            }
+        }
+        if let failure { throw failure }
+        return bytes
+    }
+
+    /// pwrite(2) of every byte of `bytes`: the one place short writes are looped. A write that
+    /// makes no progress is reported as EIO rather than spinning.
+    static func writeAll(_ fd: Int32, at offset: Int64, _ bytes: UnsafeRawBufferPointer) throws(SystemCallError) {
+        guard let base = bytes.baseAddress else { return }
+        var done = 0
+        while done < bytes.count {
+            let n = try retryingInterrupts {
+                pwrite(fd, base + done, bytes.count - done, off_t(offset + Int64(done)))
+            }
+            if n <= 0 { throw SystemCallError(errno: EIO) }
+            done += n
+        }
+    }
+
+    /// fstat(2) `st_size`.
+    static func size(_ fd: Int32) throws(SystemCallError) -> Int64 {
+        var info = stat()
+        _ = try retryingInterrupts { fstat(fd, &info) }
+        return Int64(info.st_size)
+    }
+
+    /// ftruncate(2).
+    static func truncate(_ fd: Int32, to size: Int64) throws(SystemCallError) {
+        _ = try retryingInterrupts { ftruncate(fd, off_t(size)) }
+    }
+
+    /// fsync(2).
+    static func fsync(_ fd: Int32) throws(SystemCallError) {
+        #if canImport(Darwin)
+        _ = try retryingInterrupts { Darwin.fsync(fd) }
+        #elseif canImport(Glibc)
+        _ = try retryingInterrupts { Glibc.fsync(fd) }
+        #else
+        _ = try retryingInterrupts { Musl.fsync(fd) }
+        #endif
+    }
+
+    #if canImport(Darwin)
+    /// fcntl(2) `F_FULLFSYNC` (data through the drive cache), falling back to fsync(2) on
+    /// file systems that do not support it.
+    static func fullSync(_ fd: Int32) throws(SystemCallError) {
+        do { _ = try retryingInterrupts { fcntl(fd, F_FULLFSYNC) } } catch { try fsync(fd) }
+    }
+
+    /// fcntl(2) `F_BARRIERFSYNC` (an ordering barrier), falling back to fsync(2).
+    static func barrierSync(_ fd: Int32) throws(SystemCallError) {
+        do { _ = try retryingInterrupts { fcntl(fd, F_BARRIERFSYNC) } } catch { try fsync(fd) }
+    }
+    #else
+    /// fdatasync(2): data and size, not other metadata.
+    static func dataSync(_ fd: Int32) throws(SystemCallError) {
+        _ = try retryingInterrupts { fdatasync(fd) }
+    }
+    #endif
+
+    /// rename(2).
+    static func rename(_ from: String, _ to: String) throws(SystemCallError) {
+        _ = try retryingInterrupts { () -> Int32 in
+            #if canImport(Darwin)
+            Darwin.rename(from, to)
+            #elseif canImport(Glibc)
+            Glibc.rename(from, to)
+            #else
+            Musl.rename(from, to)
+            #endif
+        }
+    }
+
+    /// unlink(2).
+    static func unlink(_ path: String) throws(SystemCallError) {
+        _ = try retryingInterrupts { () -> Int32 in
+            #if canImport(Darwin)
+            Darwin.unlink(path)
+            #elseif canImport(Glibc)
+            Glibc.unlink(path)
+            #else
+            Musl.unlink(path)
+            #endif
+        }
+    }
+
+    /// rmdir(2).
+    static func removeDirectory(_ path: String) throws(SystemCallError) {
+        _ = try retryingInterrupts { rmdir(path) }
+    }
+
+    /// mkdir(2) with mode 0755.
+    static func makeDirectory(_ path: String) throws(SystemCallError) {
+        _ = try retryingInterrupts { mkdir(path, 0o755) }
+    }
+
+    /// What lstat(2) reports for a path, or nil when nothing is there (ENOENT, ENOTDIR).
+    static func kind(_ path: String) throws(SystemCallError) -> FileKind? {
+        var info = stat()
+        do {
+            _ = try retryingInterrupts { lstat(path, &info) }
+        } catch {
+            if error.errno == ENOENT || error.errno == ENOTDIR { return nil }
+            throw error
+        }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: return .file(size: Int64(info.st_size))
+        case S_IFDIR: return .directory
+        case S_IFLNK: return .symbolicLink
+        default: return .other
+        }
+    }
+
+    /// opendir(3) / readdir(3) / closedir(3): entry names without `.` and `..`, unsorted.
+    static func entryNames(_ path: String) throws(SystemCallError) -> [String] {
+        guard let directory = opendir(path) else { throw SystemCallError(errno: currentErrno) }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while true {
+            setErrno(0)
+            guard let entry = readdir(directory) else {
+                let code = currentErrno
+                if code == 0 { break }
+                if code == EINTR { continue }
+                throw SystemCallError(errno: code)
+            }
+            let name = withUnsafePointer(to: &entry.pointee.d_name) {
+                String(cString: UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self))
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names
+    }
+
+    /// flock(2) `LOCK_EX | LOCK_NB`: false when another open file description holds the lock.
+    static func tryLockExclusive(_ fd: Int32) throws(SystemCallError) -> Bool {
+        do {
+            _ = try retryingInterrupts { flock(fd, LOCK_EX | LOCK_NB) }
+            return true
+        } catch {
+            if error.errno == EWOULDBLOCK || error.errno == EAGAIN { return false }
+            throw error
+        }
+    }
+
+    private static func setErrno(_ value: Int32) {
+        #if canImport(Darwin)
+        Darwin.errno = value
+        #elseif canImport(Glibc)
+        Glibc.errno = value
+        #else
+        Musl.errno = value
+        #endif
+    }
+}
