@@ -41,8 +41,7 @@ static lnote_crc_shift_tables tables;
 static pthread_once_t tables_once = PTHREAD_ONCE_INIT;
 
 static void build_all(void) {
-    build(&tables.long_stride, LNOTE_CRC_LONG_STRIDE);
-    build(&tables.short_stride, LNOTE_CRC_SHORT_STRIDE);
+    for (int i = 0; i < LNOTE_CRC_STRIDE_COUNT; i++) build(&tables.stride[i], lnote_crc_strides[i]);
 }
 
 const lnote_crc_shift_tables *lnote_crc_shift_tables_get(void) {

@@ -6,9 +6,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/// Bytes per stream in the two block sizes the hardware path uses (multiples of 8).
-#define LNOTE_CRC_LONG_STRIDE 4096
-#define LNOTE_CRC_SHORT_STRIDE 256
+/// Bytes per stream in the block sizes the hardware path uses, largest first (multiples
+/// of 8). Smaller tiers keep the tail of a few-KB frame off the slow single stream.
+#define LNOTE_CRC_STRIDE_COUNT 4
+static const size_t lnote_crc_strides[LNOTE_CRC_STRIDE_COUNT] = {4096, 256, 128, 64};
+#define LNOTE_CRC_SMALLEST_STRIDE 64
 
 /// Four 256-entry tables: entry [j][b] is the register `b << 8j` advanced over the stride.
 typedef struct {
@@ -16,11 +18,10 @@ typedef struct {
 } lnote_crc_shift_table;
 
 typedef struct {
-    lnote_crc_shift_table long_stride;
-    lnote_crc_shift_table short_stride;
+    lnote_crc_shift_table stride[LNOTE_CRC_STRIDE_COUNT];
 } lnote_crc_shift_tables;
 
-/// The tables, built once on first use (thread-safe, about 10 microseconds).
+/// The tables, built once on first use (thread-safe, about 50 microseconds; 16 KiB).
 const lnote_crc_shift_tables *lnote_crc_shift_tables_get(void);
 
 /// The raw register `crc` advanced over the table's stride of zero bytes.

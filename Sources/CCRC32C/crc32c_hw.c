@@ -4,7 +4,7 @@
 // unsafeFlags. Other CPUs report "not available" and Swift uses its portable code.
 //
 // Speed: one stream of 8-byte `crc32` instructions is bound by the instruction's latency
-// (3 cycles), so buffers of 768 bytes or more are split into three equal stretches that
+// (3 cycles), so buffers of 192 bytes or more are split into three equal stretches that
 // run as independent streams and are joined with `shift` (crc_combine.c). Throughput is
 // then bound by the instruction's issue rate, about three times one stream.
 #include "ccrc32c.h"
@@ -101,10 +101,11 @@ LNOTE_CRC_TARGET static uint32_t hw_raw(uint32_t crc, const unsigned char *p, si
         crc = step8(crc, *p++);
         len--;
     }
-    if (len >= 3 * LNOTE_CRC_SHORT_STRIDE) {
+    if (len >= 3 * LNOTE_CRC_SMALLEST_STRIDE) {
         const lnote_crc_shift_tables *t = lnote_crc_shift_tables_get();
-        crc = three_streams(crc, &p, &len, LNOTE_CRC_LONG_STRIDE, &t->long_stride);
-        crc = three_streams(crc, &p, &len, LNOTE_CRC_SHORT_STRIDE, &t->short_stride);
+        for (int i = 0; i < LNOTE_CRC_STRIDE_COUNT; i++) {
+            crc = three_streams(crc, &p, &len, lnote_crc_strides[i], &t->stride[i]);
+        }
     }
     while (len >= 8) {
         crc = step64(crc, p);

@@ -97,7 +97,7 @@ struct CRC32CTests {
         var rng = FramesTestRNG(seed: 14)
         let pool = rng.bytes(3 * 4096 * 3 + 777)
         pool.withUnsafeBytes { raw in
-            for length in [767, 768, 769, 3 * 4096 - 1, 3 * 4096, 3 * 4096 + 768 + 5, pool.count - 3] {
+            for length in [191, 192, 193, 383, 384, 575, 576, 767, 768, 769, 3 * 4096 - 1, 3 * 4096, 3 * 4096 + 768 + 384 + 192 + 5, pool.count - 3] {
                 for start in 0..<3 {
                     let slice = UnsafeRawBufferPointer(rebasing: raw[start..<(start + length)])
                     let portable = CRC32C.portableExtend(0x1234_5678, slice)

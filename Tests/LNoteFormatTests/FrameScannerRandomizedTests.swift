@@ -13,7 +13,7 @@ struct FrameScannerRandomizedTests {
             let type: UInt8 = Int.random(in: 0..<10, using: &rng) == 0
                 ? FrameType.padding.rawValue : UInt8.random(in: 1...6, using: &rng)
             let size = Int.random(in: 0..<20, using: &rng) == 0
-                ? Int.random(in: 0...3000, using: &rng) : Int.random(in: 0...200, using: &rng)
+                ? Int.random(in: 0...9000, using: &rng) : Int.random(in: 0...200, using: &rng)
             return FramesTestSpec(type: type, sequence: first + UInt64(i), body: rng.bytes(size))
         }
         return FramesTestJournal.build(specs, salt: salt, firstSequence: first)

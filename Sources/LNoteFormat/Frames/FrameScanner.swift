@@ -2,8 +2,10 @@
 /// Spec/format.md sections 4.2 and 4.3 (J-010 .. J-022).
 ///
 /// Cost: one CRC-32C pass over every accepted frame plus, after damage, a byte-by-byte
-/// resynchronization whose candidates pass cheap checks before any checksum (J-014). It
-/// allocates only the result arrays, never a payload, and never traps on any input.
+/// resynchronization whose candidates pass cheap checks before any checksum (J-014); a
+/// candidate's checksum costs at most a 4 KiB CRC or a `RangeCRC` lookup, so even crafted
+/// input is scanned in linear time. It allocates only the result arrays (and, after damage
+/// with long candidates, n/64 bytes of CRC checkpoints), never a payload, and never traps.
 public enum FrameScanner {
     /// Scans `bytes` from offset `start` (64 for a journal or snapshot file), expecting
     /// frames checksummed with `salt` and numbered from `firstSequence`.
@@ -60,6 +62,12 @@ struct FrameWalk {
     var findings: [ScanFinding] = []
     var stoppedAt: Int?
     var refused: ScanFinding?
+    /// Built on the first long resynchronization candidate; see `RangeCRC`.
+    var ranges: RangeCRC?
+
+    /// Resynchronization candidates with longer payloads have their CRC derived by
+    /// `RangeCRC` instead of computed over the payload, so hostile input stays linear.
+    static let directCRCBytesMax = 4096
 
     init(base: UnsafeRawPointer, count: Int, saltCRC: UInt32, mode: ReplayMode, expected: UInt64, start: Int) {
         self.base = base
@@ -111,7 +119,7 @@ struct FrameWalk {
 
     /// J-014: the first valid frame after `o` whose sequence lies in
     /// `expected ..< windowEnd`, or nil. Cheap checks first; the CRC only for survivors.
-    func resynchronize(after o: Int) -> FrameCandidate? {
+    mutating func resynchronize(after o: Int) -> FrameCandidate? {
         let low = expected
         let high = windowEnd
         let last = count - Self.minimumFrame  // the last position a frame can start at
@@ -125,10 +133,21 @@ struct FrameWalk {
             if length > count - p - Self.header { continue }
             let sequence = u64(at: p + Self.header)
             if sequence < low || sequence >= high { continue }
-            if u32(at: p + 4) != FrameCodec.frameCRC(saltCRC: saltCRC, frame: base + p, length: length) { continue }
+            if u32(at: p + 4) != candidateCRC(at: p, length: length) { continue }
             return FrameCandidate(offset: p, length: length, type: type, sequence: sequence)
         }
         return nil
+    }
+
+    /// The F-003 checksum of the candidate at `p`: directly for short payloads, through
+    /// `RangeCRC` for long ones. Both give the same value.
+    mutating func candidateCRC(at p: Int, length: Int) -> UInt32 {
+        if length <= Self.directCRCBytesMax {
+            return FrameCodec.frameCRC(saltCRC: saltCRC, frame: base + p, length: length)
+        }
+        if ranges == nil { ranges = RangeCRC(base: base, count: count) }
+        let withLength = CRC32C.extend(saltCRC, UnsafeRawBufferPointer(start: base + p, count: 4))
+        return ranges?.extend(withLength, from: p + 8, to: p + Self.header + length) ?? 0
     }
 
     /// J-012: why the bytes from `p` to the end hold no frame.
