@@ -1,0 +1,66 @@
+/// Writes frames and computes their checksums (Spec/format.md section 3).
+///
+/// A frame is `length u32, crc u32, type u8, payload` with `payload = sequence u64 ++ body`
+/// (F-001) and `crc = crc32c(salt_le8 ++ length_le4 ++ type_u8 ++ payload)` (F-003).
+/// Cost: one pass of CRC-32C over the payload. Reading frames is `FrameScanner`'s job.
+public enum FrameCodec {
+    /// The largest body `append` accepts: the payload limit less the sequence (F-002).
+    public static let bodyBytesMax = FormatLimits.payloadBytesMax - FormatLimits.sequenceBytes
+
+    /// The checksum of F-003 for a frame with these fields; `payload` includes the sequence.
+    public static func frameCRC(salt: UInt64, length: UInt32, type: UInt8,
+                                payload: UnsafeRawBufferPointer) -> UInt32 {
+        // salt_le8 ++ length_le4 ++ type_u8 is 13 bytes; the two words hold them in order.
+        var prefix = (salt.littleEndian, (UInt64(length) | UInt64(type) << 32).littleEndian)
+        let head = withUnsafeBytes(of: &prefix) { raw in
+            CRC32C.checksum(UnsafeRawBufferPointer(rebasing: raw[0..<13]))
+        }
+        return CRC32C.extend(head, payload)
+    }
+
+    /// The CRC-32C of the 8 salt bytes that start every frame checksum of a file (F-003);
+    /// a reader computes it once per file and continues it with `frameCRC(saltCRC:...)`.
+    static func saltCRC(_ salt: UInt64) -> UInt32 {
+        withUnsafeBytes(of: salt.littleEndian) { CRC32C.checksum($0) }
+    }
+
+    /// The checksum of F-003 of the frame whose header starts at `frame` in memory:
+    /// `lengthBytes` is the stored length (4 bytes at `frame`) and the type and payload are
+    /// the `1 + length` bytes at `frame + 8`. The caller has checked the bounds.
+    @inline(__always)
+    static func frameCRC(saltCRC: UInt32, frame: UnsafeRawPointer, length: Int) -> UInt32 {
+        let withLength = CRC32C.extend(saltCRC, UnsafeRawBufferPointer(start: frame, count: 4))
+        return CRC32C.extend(withLength, UnsafeRawBufferPointer(start: frame + 8, count: 1 + length))
+    }
+
+    /// Appends one frame holding `sequence` and `body` to `out`.
+    ///
+    /// Traps (programmer error, never caused by bytes read from disk) when `body` is longer
+    /// than `bodyBytesMax` (F-002) or `type` is 0 (F-004): such a frame could never be read.
+    public static func append(type: UInt8, sequence: UInt64, body: UnsafeRawBufferPointer,
+                              salt: UInt64, to out: inout [UInt8]) {
+        precondition(body.count <= bodyBytesMax, "frame body of \(body.count) bytes exceeds bodyBytesMax")
+        precondition(type != 0, "frame type 0 is never valid (F-004)")
+        let length = UInt32(FormatLimits.sequenceBytes + body.count)
+        let start = out.count
+        out.reserveCapacity(start + FormatLimits.frameHeaderBytes + Int(length))
+        withUnsafeBytes(of: length.littleEndian) { out.append(contentsOf: $0) }
+        out.append(contentsOf: [0, 0, 0, 0] as [UInt8])  // crc, patched below
+        out.append(type)
+        withUnsafeBytes(of: sequence.littleEndian) { out.append(contentsOf: $0) }
+        out.append(contentsOf: body)
+        let crc = out.withUnsafeBytes { raw in
+            frameCRC(salt: salt, length: length, type: type,
+                     payload: UnsafeRawBufferPointer(rebasing: raw[(start + FormatLimits.frameHeaderBytes)...]))
+        }
+        withUnsafeBytes(of: crc.littleEndian) { crcBytes in
+            for i in 0..<4 { out[start + 4 + i] = crcBytes[i] }
+        }
+    }
+
+    /// `append` for a body held in an array. Traps as `append` does.
+    public static func append(type: UInt8, sequence: UInt64, body: [UInt8], salt: UInt64,
+                              to out: inout [UInt8]) {
+        body.withUnsafeBytes { append(type: type, sequence: sequence, body: $0, salt: salt, to: &out) }
+    }
+}

@@ -1,0 +1,251 @@
+/// Reads the frames of a journal or snapshot and applies the recovery rules of
+/// Spec/format.md sections 4.2 and 4.3 (J-010 .. J-022).
+///
+/// Cost: one CRC-32C pass over every accepted frame plus, after damage, a byte-by-byte
+/// resynchronization whose candidates pass cheap checks before any checksum (J-014); a
+/// candidate's checksum costs at most a 4 KiB CRC or a `RangeCRC` lookup, so even crafted
+/// input is scanned in linear time. It allocates only the result arrays (and, after damage
+/// with long candidates, n/64 bytes of CRC checkpoints), never a payload, and never traps.
+public enum FrameScanner {
+    /// Scans `bytes` from offset `start` (64 for a journal or snapshot file), expecting
+    /// frames checksummed with `salt` and numbered from `firstSequence`.
+    /// A `start` outside `0 ... bytes.count` is clamped into it.
+    public static func scan(_ bytes: UnsafeRawBufferPointer, from start: Int, salt: UInt64,
+                            firstSequence: UInt64, mode: ReplayMode) -> ScanResult {
+        let begin = min(max(start, 0), bytes.count)
+        guard let base = bytes.baseAddress, begin < bytes.count else {
+            return ScanResult(frames: [], findings: [], validEnd: begin, nextSequence: firstSequence,
+                              stoppedAt: nil, refused: nil)
+        }
+        var walk = FrameWalk(base: base, count: bytes.count, saltCRC: FrameCodec.saltCRC(salt),
+                             mode: mode, expected: firstSequence, start: begin)
+        walk.run()
+        return ScanResult(frames: walk.frames, findings: walk.findings, validEnd: walk.validEnd,
+                          nextSequence: walk.expected, stoppedAt: walk.stoppedAt, refused: walk.refused)
+    }
+
+    /// `scan` over bytes held in an array.
+    public static func scan(_ bytes: [UInt8], from start: Int, salt: UInt64, firstSequence: UInt64,
+                            mode: ReplayMode) -> ScanResult {
+        bytes.withUnsafeBytes {
+            scan($0, from: start, salt: salt, firstSequence: firstSequence, mode: mode)
+        }
+    }
+}
+
+/// A frame that passed every check of F-005.
+struct FrameCandidate {
+    var offset: Int
+    var length: Int
+    var type: UInt8
+    var sequence: UInt64
+
+    var end: Int { offset + FormatLimits.frameHeaderBytes + length }
+}
+
+/// Why no valid frame starts at a position, in the words of J-015.
+enum FrameProbe {
+    case valid(FrameCandidate)
+    case invalid(ScanFindingKind)
+}
+
+/// The state of one scan. Every read is checked against `count` first.
+struct FrameWalk {
+    let base: UnsafeRawPointer
+    let count: Int
+    let saltCRC: UInt32
+    let mode: ReplayMode
+    var expected: UInt64
+    var position: Int
+    var validEnd: Int
+    var frames: [ScannedFrame] = []
+    var findings: [ScanFinding] = []
+    var stoppedAt: Int?
+    var refused: ScanFinding?
+    /// Built on the first long resynchronization candidate; see `RangeCRC`.
+    var ranges: RangeCRC?
+
+    /// Resynchronization candidates with longer payloads have their CRC derived by
+    /// `RangeCRC` instead of computed over the payload, so hostile input stays linear.
+    static let directCRCBytesMax = 4096
+
+    init(base: UnsafeRawPointer, count: Int, saltCRC: UInt32, mode: ReplayMode, expected: UInt64, start: Int) {
+        self.base = base
+        self.count = count
+        self.saltCRC = saltCRC
+        self.mode = mode
+        self.expected = expected
+        self.position = start
+        self.validEnd = start
+    }
+
+    static let header = FormatLimits.frameHeaderBytes
+    static let minimumFrame = FormatLimits.frameHeaderBytes + FormatLimits.sequenceBytes
+
+    /// One past the highest sequence a frame may carry to be accepted:
+    /// `expected + resyncSequenceWindow`, saturating (J-014). Every accepted sequence is
+    /// below it, so `sequence + 1` never overflows.
+    var windowEnd: UInt64 {
+        let (sum, overflow) = expected.addingReportingOverflow(FormatLimits.resyncSequenceWindow)
+        return overflow ? UInt64.max : sum
+    }
+
+    @inline(__always) func u32(at offset: Int) -> UInt32 {
+        UInt32(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
+    }
+
+    @inline(__always) func u64(at offset: Int) -> UInt64 {
+        UInt64(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+    }
+
+    @inline(__always) func u8(at offset: Int) -> UInt8 {
+        base.load(fromByteOffset: offset, as: UInt8.self)
+    }
+
+    /// Applies F-005 at `p` (no sequence rule). Requires `0 <= p < count`.
+    func probe(_ p: Int) -> FrameProbe {
+        let remaining = count - p
+        guard remaining >= Self.header else { return .invalid(.shortHeader) }
+        let type = u8(at: p + 8)
+        guard type != 0 else { return .invalid(.badType) }
+        let length = Int(u32(at: p))
+        guard length >= FormatLimits.sequenceBytes, length <= FormatLimits.payloadBytesMax,
+              length <= remaining - Self.header else { return .invalid(.badLength) }
+        guard u32(at: p + 4) == FrameCodec.frameCRC(saltCRC: saltCRC, frame: base + p, length: length) else {
+            return .invalid(.badCRC)
+        }
+        return .valid(FrameCandidate(offset: p, length: length, type: type, sequence: u64(at: p + Self.header)))
+    }
+
+    /// J-014: the first valid frame after `o` whose sequence lies in
+    /// `expected ..< windowEnd`, or nil. Cheap checks first; the CRC only for survivors.
+    mutating func resynchronize(after o: Int) -> FrameCandidate? {
+        let low = expected
+        let high = windowEnd
+        let last = count - Self.minimumFrame  // the last position a frame can start at
+        var p = o + 1
+        while p <= last {
+            defer { p += 1 }
+            let type = u8(at: p + 8)
+            if type == 0 { continue }
+            let length = Int(u32(at: p))
+            if length < FormatLimits.sequenceBytes || length > FormatLimits.payloadBytesMax { continue }
+            if length > count - p - Self.header { continue }
+            let sequence = u64(at: p + Self.header)
+            if sequence < low || sequence >= high { continue }
+            if u32(at: p + 4) != candidateCRC(at: p, length: length) { continue }
+            return FrameCandidate(offset: p, length: length, type: type, sequence: sequence)
+        }
+        return nil
+    }
+
+    /// The F-003 checksum of the candidate at `p`: directly for short payloads, through
+    /// `RangeCRC` for long ones. Both give the same value.
+    mutating func candidateCRC(at p: Int, length: Int) -> UInt32 {
+        if length <= Self.directCRCBytesMax {
+            return FrameCodec.frameCRC(saltCRC: saltCRC, frame: base + p, length: length)
+        }
+        if ranges == nil { ranges = RangeCRC(base: base, count: count) }
+        let withLength = CRC32C.extend(saltCRC, UnsafeRawBufferPointer(start: base + p, count: 4))
+        return ranges?.extend(withLength, from: p + 8, to: p + Self.header + length) ?? 0
+    }
+
+    /// J-012: why the bytes from `p` to the end hold no frame.
+    func tornTailKind(at p: Int) -> ScanFindingKind {
+        let remaining = count - p
+        if remaining < Self.header { return .shortHeader }
+        var allZero = true
+        var i = p
+        while i < count {
+            if u8(at: i) != 0 { allZero = false; break }
+            i += 1
+        }
+        if allZero { return .zeroFill }
+        let length = Int(u32(at: p))
+        if u8(at: p + 8) != 0, length >= FormatLimits.sequenceBytes, length <= FormatLimits.payloadBytesMax,
+           length > remaining - Self.header {
+            return .lengthPastEnd
+        }
+        return .badTailFrame
+    }
+
+    mutating func report(_ finding: ScanFinding) {
+        findings.append(finding)
+        if mode == .strict, refused == nil, !finding.isTornTail, finding.kind != .unknownAncillaryType {
+            refused = finding
+        }
+    }
+
+    /// Prefix mode ends replay at an anomaly; the finding then covers everything after it.
+    mutating func stop(at p: Int) {
+        stoppedAt = p
+        position = count
+    }
+
+    /// The walk of section 4.2.
+    mutating func run() {
+        while position < count {
+            let p = position
+            let probed = probe(p)
+            if case .valid(let frame) = probed, frame.sequence < windowEnd {
+                if frame.sequence == expected {  // J-010
+                    take(frame)
+                } else if frame.sequence > expected {  // J-016 gap
+                    let missing = expected..<frame.sequence
+                    if mode == .prefix {
+                        report(ScanFinding(kind: .sequenceGap, offset: p, bytes: count - p, missingSequences: missing))
+                        stop(at: p)
+                    } else {
+                        report(ScanFinding(kind: .sequenceGap, offset: p, bytes: 0, missingSequences: missing))
+                        take(frame)
+                    }
+                } else {  // J-016 regression: dropped
+                    if mode == .prefix {
+                        report(ScanFinding(kind: .sequenceRegression, offset: p, bytes: count - p))
+                        stop(at: p)
+                    } else {
+                        report(ScanFinding(kind: .sequenceRegression, offset: p, bytes: frame.end - p))
+                        position = frame.end
+                    }
+                }
+                continue
+            }
+            // No clean frame at p (J-014). A valid frame out of the window is `sequenceGap`.
+            let reason: ScanFindingKind
+            if case .invalid(let kind) = probed { reason = kind } else { reason = .sequenceGap }
+            guard let found = resynchronize(after: p) else {  // J-012 torn tail
+                report(ScanFinding(kind: tornTailKind(at: p), offset: p, bytes: count - p, isTornTail: true))
+                position = count
+                break
+            }
+            let missing = found.sequence > expected ? expected..<found.sequence : nil
+            if mode == .prefix {  // J-021
+                report(ScanFinding(kind: reason, offset: p, bytes: count - p, missingSequences: missing))
+                stop(at: p)
+            } else {  // J-015, J-020
+                report(ScanFinding(kind: reason, offset: p, bytes: found.offset - p, missingSequences: missing))
+                take(found)
+            }
+        }
+    }
+
+    /// Accepts a valid frame whose sequence is in the window and at least `expected`.
+    mutating func take(_ frame: FrameCandidate) {
+        if FrameType.isCritical(frame.type) {
+            guard FrameType(rawValue: frame.type) != nil else {  // F-010
+                report(ScanFinding(kind: .unknownCriticalType, offset: frame.offset, bytes: count - frame.offset))
+                expected = frame.sequence
+                stop(at: frame.offset)
+                return
+            }
+            let bodyStart = frame.offset + Self.minimumFrame
+            frames.append(ScannedFrame(offset: frame.offset, sequence: frame.sequence, type: frame.type,
+                                       bodyRange: bodyStart..<frame.end))
+        } else if FrameType(rawValue: frame.type) == nil {  // F-011
+            report(ScanFinding(kind: .unknownAncillaryType, offset: frame.offset, bytes: 0))
+        }
+        expected = frame.sequence + 1
+        validEnd = frame.end
+        position = frame.end
+    }
+}
