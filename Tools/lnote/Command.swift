@@ -1,5 +1,5 @@
 /// One `lnote` subcommand: its name, help text, and what it does.
-protocol Command {
+protocol Command: Sendable {
     static var name: String { get }
     /// One line for `lnote help`.
     static var abstract: String { get }

@@ -67,7 +67,16 @@ enum LNoteCLI {
 
 /// Writes to standard error.
 func printErr(_ s: String) {
-    fputs(s, stderr)
+    var bytes = Array(s.utf8)
+    bytes.withUnsafeMutableBytes { buffer in
+        guard let base = buffer.baseAddress else { return }
+        var offset = 0
+        while offset < buffer.count {
+            let n = write(2, base.advanced(by: offset), buffer.count - offset)
+            if n <= 0 { if n < 0 && errno == EINTR { continue }; return }
+            offset += n
+        }
+    }
 }
 
 /// True when standard error is a terminal (progress output goes there only then).
