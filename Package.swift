@@ -26,7 +26,7 @@ let package = Package(
                 swiftSettings: strict),
         // Deterministic realistic handwriting (Hershey glyphs) for tests, demo and bench.
         .target(name: "LNoteHandwriting", dependencies: ["LNoteFormat"], path: "Sources/LNoteHandwriting",
-                swiftSettings: strict),
+                exclude: ["HERSHEY-ACKNOWLEDGEMENT.md"], swiftSettings: strict),
         // Simulated file system with crash states and fault injection, for tests and fuzzing.
         .target(name: "LNoteSimulation", dependencies: ["LNoteStore", "LNoteFormat"], path: "Sources/LNoteSimulation",
                 swiftSettings: strict),
