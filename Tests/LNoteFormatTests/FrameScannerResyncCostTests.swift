@@ -2,7 +2,7 @@ import Testing
 @testable import LNoteFormat
 
 /// The checksum shortcut that keeps resynchronization linear on hostile input (J-014).
-@Suite("Resynchronization cost (J-014)")
+@Suite("Resynchronization cost (J-014, J-024)")
 struct FrameScannerResyncCostTests {
     @Test("GF2.shift equals running the register over that many zero bytes")
     func shiftEqualsZeroBytes() {
@@ -44,7 +44,7 @@ struct FrameScannerResyncCostTests {
                                            bytes: written[2].offset - written[1].offset, missingSequences: 2..<3)])
     }
 
-    @Test("J-014 a crafted candidate header every 9 bytes is scanned and dropped, and the frame after it is found")
+    @Test("J-024 a crafted candidate header every 9 bytes is scanned and dropped, and the frame after it is found")
     func craftedCandidatesEveryNineBytesAreDropped() {
         // [length 8192][crc 0][type 1] repeated: each position's "sequence" is the next
         // position's length (8192), inside the window, so every 9th byte is a candidate
@@ -57,5 +57,27 @@ struct FrameScannerResyncCostTests {
         let r = FrameScanner.scan(bytes, from: 64, salt: FramesTestJournal.salt, firstSequence: 1, mode: .salvage)
         #expect(r.frames.map(\.offset) == [genuine])
         #expect(r.findings == [ScanFinding(kind: .badCRC, offset: 64, bytes: genuine - 64, missingSequences: 1..<9000)])
+    }
+
+    @Test("J-024 bogus long headers between genuine frames are each dropped, and every genuine frame is kept")
+    func bogusLongHeadersBetweenGenuineFramesAreDropped() {
+        // After every genuine frame, 9 bytes claiming a 64 KiB payload: each fails its
+        // checksum at a clean position, and resynchronization finds the next genuine frame.
+        let count = 12_000
+        let bogus: [UInt8] = [0x00, 0x00, 0x01, 0x00, 0xAB, 0xCD, 0xEF, 0x01, 1]
+        var bytes = FramesTestJournal.header()
+        var offsets: [Int] = []
+        for i in 0..<count {
+            offsets.append(bytes.count)
+            FrameCodec.append(type: 1, sequence: UInt64(i + 1), body: [UInt8(truncatingIfNeeded: i)],
+                              salt: FramesTestJournal.salt, to: &bytes)
+            bytes += bogus
+        }
+        let r = FrameScanner.scan(bytes, from: 64, salt: FramesTestJournal.salt, firstSequence: 1, mode: .salvage)
+        #expect(r.frames.map(\.offset) == offsets)
+        #expect(r.findings.count == count)
+        #expect(r.findings.dropLast().allSatisfy { ($0.kind == .badCRC || $0.kind == .badLength) && $0.bytes == 9 })
+        #expect(r.findings.filter { $0.kind == .badCRC }.count > count / 2)
+        #expect(r.findings.last?.isTornTail == true)
     }
 }

@@ -164,7 +164,7 @@ struct FrameScannerTests {
         #expect(r.findings.first?.isTornTail == true)
     }
 
-    @Test("F-010 an unknown critical type stops replay in every mode")
+    @Test("F-010 J-018 an unknown critical type stops replay in every mode")
     func unknownCriticalTypeStopsReplay() {
         var specs = FramesTestJournal.simple(5)
         specs[2].type = 0x40
@@ -182,7 +182,7 @@ struct FrameScannerTests {
         }
     }
 
-    @Test("F-011 an unknown ancillary type is skipped, reported, and counts in the sequence")
+    @Test("F-011 J-018 an unknown ancillary type is skipped, reported, and counts in the sequence")
     func unknownAncillaryTypeIsSkipped() {
         var specs = FramesTestJournal.simple(5)
         specs[2].type = 0xC3
@@ -197,7 +197,7 @@ struct FrameScannerTests {
         }
     }
 
-    @Test("F-011 padding frames are skipped silently and count in the sequence")
+    @Test("F-011 J-018 padding frames are skipped silently and count in the sequence")
     func paddingIsSkippedSilently() {
         var specs = FramesTestJournal.simple(4)
         specs[1].type = FrameType.padding.rawValue
@@ -268,7 +268,7 @@ struct FrameScannerTests {
                                            bytes: written[3].offset - written[2].offset, missingSequences: nil)])
     }
 
-    @Test("J-014 sequences near UInt64.max never overflow: the window saturates")
+    @Test("J-017 sequences near UInt64.max never overflow: the window saturates")
     func sequencesNearTheTopDoNotOverflow() {
         let top = UInt64.max
         let specs = [FramesTestSpec(type: 1, sequence: top - 2, body: [1]),

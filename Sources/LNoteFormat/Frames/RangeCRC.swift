@@ -1,5 +1,5 @@
 /// CRC-32C of any stretch of one buffer in time independent of the stretch's length, for
-/// resynchronization (J-014) over hostile bytes.
+/// resynchronization (J-014, J-024) over hostile bytes.
 ///
 /// A crafted file can place a candidate frame header every 9 bytes, each claiming a long
 /// payload; checking each candidate's CRC directly would cost O(n^2). Instead this keeps
