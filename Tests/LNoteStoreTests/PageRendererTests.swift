@@ -142,6 +142,19 @@ struct PageRendererTests {
         #expect(Deflate.zlib(random).count < random.count + random.count / 50)   // incompressible stays close
     }
 
+    @Test("Huffman lengths stay within the limit and form a complete code, even for Fibonacci frequencies")
+    func huffmanLengthsAreLimitedAndComplete() {
+        var fib = [1, 1]
+        while fib.count < 30 { fib.append(fib[fib.count - 1] + fib[fib.count - 2]) }   // unlimited depth 29
+        for (freq, limit) in [(fib, 15), (fib, 7), ([5, 0, 0, 0], 15), ([0, 0, 0], 7), ([3, 3, 3], 15)] {
+            let code = HuffmanCode(frequencies: freq, maxLength: limit)
+            #expect(code.lengths.allSatisfy { Int($0) <= limit })
+            let kraft = code.lengths.filter { $0 > 0 }.reduce(0) { $0 + (1 << (limit - Int($1))) }
+            #expect(kraft == 1 << limit)   // complete: sum of 2^-len is exactly 1
+            #expect(zip(freq, code.lengths).allSatisfy { $0.0 == 0 || $0.1 > 0 })
+        }
+    }
+
     // MARK: PNG structure
 
     @Test("PNG has the signature, valid chunk CRCs, IHDR for 8-bit gray, one or more IDAT, final empty IEND")
