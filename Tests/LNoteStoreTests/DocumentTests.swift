@@ -39,6 +39,24 @@ struct DocumentTests {
         try await again.close()
     }
 
+    @Test("D-011 addPages adds many pages with one write and stops at pagesPerDocumentMax")
+    func addManyPages() async throws {
+        let dir = TempDir("doc"); defer { dir.remove() }
+        let recorder = RecordingFileSystem()
+        let doc = try await NoteLibrary(folder: dir.path, fileSystem: recorder).createDocument(title: "t")
+        recorder.reset()
+        let ids = try await doc.addPages(count: 500)
+        #expect(ids.count == 500)
+        #expect(Set(ids).count == 500)
+        #expect(await doc.pageCount == 501)
+        #expect(recorder.entries.filter { $0.op == "rename" && $0.target.hasSuffix("/document.json") }.count == 1)
+        let tooMany = await #expect(throws: LNoteError.self) { try await doc.addPages(count: FormatLimits.pagesPerDocumentMax) }
+        #expect(tooMany?.code == .invalidInput)
+        #expect(await doc.pageCount == 501)
+        try await doc.close()
+        #expect(try await readDocumentJSON(doc.path).pages.map(\.id) == doc.pageIDs)
+    }
+
     @Test("page(id:) returns the same Page for the same id, also under concurrent first calls")
     func samePageInstance() async throws {
         let dir = TempDir("doc"); defer { dir.remove() }
