@@ -1,4 +1,5 @@
 import LNoteFormat
+import LNoteStore
 
 /// What `Fsck.check` does: check only or repair, which replay mode, when to give up.
 ///
@@ -23,8 +24,10 @@ public struct FsckOptions: Sendable {
     /// Thumbnail width in pixels for regenerated thumbnails.
     public static let thumbnailWidth = 256
 
-    /// The engine's own renderer, 256 px wide (nil until a renderer is linked in).
-    public static let defaultThumbnailRenderer: (@Sendable (PageState) -> [UInt8])? = nil
+    /// The engine's own renderer (`PageRenderer`), `thumbnailWidth` pixels wide.
+    public static let defaultThumbnailRenderer: (@Sendable (PageState) -> [UInt8])? = { state in
+        PageRenderer.png(elements: state.elements, metadata: state.metadata, width: thumbnailWidth)
+    }
 }
 
 /// Progress of a long run, reported after each package (for a progress line on a terminal).

@@ -65,6 +65,12 @@ public struct FsckPage: Sendable, Codable, Equatable {
     public var generation: UInt64
     /// `ok`, `damaged`, `repaired`, `refused` (strict mode or locked) or `unlisted`.
     public var state: String
+
+    public init(id: String, package: String, elements: Int, framesReplayed: Int, framesDropped: Int,
+                generation: UInt64, state: String) {
+        self.id = id; self.package = package; self.elements = elements; self.framesReplayed = framesReplayed
+        self.framesDropped = framesDropped; self.generation = generation; self.state = state
+    }
 }
 
 /// Totals of a run (K-006).
@@ -94,6 +100,12 @@ public struct FsckReport: Sendable, Codable, Equatable {
     public var findings: [FsckFinding]
     public var pages: [FsckPage]
     public var counts: FsckCounts
+
+    public init(status: Int32, path: String, repair: Bool, mode: String, findings: [FsckFinding], pages: [FsckPage],
+                counts: FsckCounts) {
+        self.status = status; self.path = path; self.repair = repair; self.mode = mode; self.findings = findings
+        self.pages = pages; self.counts = counts
+    }
 
     /// Exit status bits (K-002).
     public static let clean: Int32 = 0
