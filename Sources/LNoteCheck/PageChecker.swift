@@ -50,7 +50,7 @@ struct PageChecker {
             return Outcome(page: page, state: nil, repaired: false)
         }
         let report = recovered.report
-        let findings = report.findings.filter { $0.kind != "leftoverTemp" }  // the package check handles temps
+        let findings = Self.deduplicated(report.findings.filter { $0.kind != "leftoverTemp" })  // the package check handles temps
         let damaged = findings.contains { !$0.isInformational }
         page.elements = recovered.state.elements.count
         page.framesReplayed = report.framesReplayed
@@ -132,7 +132,7 @@ struct PageChecker {
             page.framesReplayed = salvage.report.framesReplayed
             page.framesDropped = salvage.report.framesDropped
             page.generation = salvage.generation
-            for f in salvage.report.findings where f.kind != "leftoverTemp" {
+            for f in Self.deduplicated(salvage.report.findings) where f.kind != "leftoverTemp" {
                 try run.add(converted(f, action: f.isInformational ? .none : .unrepaired))
             }
         }
@@ -142,12 +142,28 @@ struct PageChecker {
 
     private func converted(_ f: RecoveryFinding, action: FsckAction) -> FsckFinding {
         var detail = f.detail
-        if let first = f.missingFirst, let end = f.missingEnd, end > first {
+        if let first = f.missingFirst, let end = f.missingEnd, end > first, !detail.contains("\(first)..<\(end)") {
             detail += (detail.isEmpty ? "" : "; ") + "sequences \(first)..<\(end) missing"
         }
         if detail.isEmpty { detail = Self.describe(f.kind) }
         return FsckFinding(kind: f.kind, severity: f.isInformational ? .info : .error, file: prefix + f.file,
                            offset: f.offset, bytes: f.bytes, action: action, detail: detail)
+    }
+
+    /// Drops a page-level `sequenceGap` that repeats a loss the scanner already reported for the
+    /// same file and the same missing sequences (one loss, one finding).
+    static func deduplicated(_ findings: [RecoveryFinding]) -> [RecoveryFinding] {
+        var seen = Set<String>()
+        var out: [RecoveryFinding] = []
+        for f in findings {
+            if let first = f.missingFirst, let end = f.missingEnd {
+                let key = "\(f.file) \(first) \(end)"
+                if f.kind == "sequenceGap" && (f.bytes ?? 0) == 0 && seen.contains(key) { continue }
+                seen.insert(key)
+            }
+            out.append(f)
+        }
+        return out
     }
 
     /// A short sentence for scanner reason codes that come without a detail.

@@ -61,12 +61,19 @@ enum FsckCommand: Command {
                 reports.append(FsckReport(status: ExitCode.operational, path: path, repair: repair, mode: mode.rawValue,
                                           findings: [FsckFinding(kind: "operationalError", severity: .error, file: path,
                                                                  action: .unrepaired, detail: "\(error)")],
-                                          pages: [], counts: FsckCounts()))
+                                          pages: [], counts: operationalCounts))
             }
         }
         let merged = merge(reports, status: status)
         if json { print(try jsonString(merged)) } else { print(merged.humanText(), terminator: "") }
         return status
+    }
+
+    private static var operationalCounts: FsckCounts {
+        var c = FsckCounts()
+        c.errors = 1
+        c.uncorrected = 1
+        return c
     }
 
     /// A progress line on the terminal for runs over several packages.

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Foundation
 import LNoteFormat
 import LNoteStore
 
@@ -25,6 +26,7 @@ enum PackageSupport {
                                                                modified: now, elementCount: 0)
                                     })
         do {
+            try FileManager.default.createDirectory(atPath: parentDirectory(of: path), withIntermediateDirectories: true)
             try fs.makeDirectory(path)
             try fs.makeDirectory(layout.pagesDirectory)
             try fs.makeDirectory(layout.assetsDirectory)
