@@ -104,7 +104,7 @@ enum DemoCommand: Command {
         let lost = acked.filter { !present.contains($0) }
         print("5. Reopened the page: \(reopened.state.elements.count) strokes; \(acked.count - lost.count) of \(acked.count) "
               + "acknowledged strokes present, \(lost.count) lost"
-              + (reopened.state.elements.count > acked.count ? " (\(reopened.state.elements.count - acked.count) more were written but not yet acknowledged)" : "")
+              + (reopened.state.elements.count > acked.count ? " (\(reopened.state.elements.count - acked.count) more written but not yet acknowledged)" : "")
               + repairNote)
 
         // 6. A picture of the page.
