@@ -27,36 +27,30 @@ enum DemoCommand: Command {
         let dir = try rest.first.map(absolutePath) ?? temporaryFolder()
         try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         let fs = POSIXFileSystem.shared
-        let documentID = UUIDBytes.random()
-        let packagePath = joinPath(dir, PackageLayout.folderName(documentID))
-        let layout = PackageLayout(root: packagePath)
         let started = monotonicMilliseconds()
 
-        // 1. A notebook.
-        var document = try PackageSupport.create(at: packagePath, title: "Demo notebook", pages: 1)
-        guard let pageID = document.pages.first?.id else { throw OperationalError("no page") }
+        // 1. A notebook in a library folder.
+        let library = NoteLibrary(folder: dir)
+        let document = try await library.createDocument(title: "Demo notebook", pageOptions: PageOptions(durability: .data))
+        let packagePath = try await library.packagePath(document.id)
+        let page = try await document.page(at: 0)
+        let pageID = page.id
         print("1. Created a notebook: \(packagePath)")
 
         // 2. A page written stroke by stroke, each save durable before it returns.
         var acked: [UUIDBytes] = []
         var latencies: [Double] = []
         var points = 0
-        do {
-            let lock = try PackageSupport.lock(layout)
-            defer { try? fs.close(lock) }
-            let page = try await Page.open(directory: layout.pagesDirectory, id: pageID, options: PageOptions(durability: .data))
-            var generator = HandwritingGenerator(seed: 2026)
-            for _ in 0..<strokes {
-                let element = freshID(generator.nextStroke())
-                if case .stroke(let s) = element { points += s.points.count }
-                let t0 = monotonicMilliseconds()
-                try await page.append(element)
-                latencies.append(monotonicMilliseconds() - t0)
-                acked.append(element.id)
-            }
-            try await page.close()
-            try PackageSupport.refreshCounts(&document, counts: [pageID: acked.count], layout: layout)
+        var generator = HandwritingGenerator(seed: 2026)
+        for _ in 0..<strokes {
+            let element = freshID(generator.nextStroke())
+            if case .stroke(let s) = element { points += s.points.count }
+            let t0 = monotonicMilliseconds()
+            try await page.append(element)
+            latencies.append(monotonicMilliseconds() - t0)
+            acked.append(element.id)
         }
+        try await document.close()
         print("2. Wrote \(strokes) handwritten strokes (\(points) pen samples), one durable save (.data) each:")
         print("   save latency p50 \(fixed(quantile(latencies, 0.5), 2)) ms, p99 \(fixed(quantile(latencies, 0.99), 2)) ms, "
               + "max \(fixed(latencies.max() ?? 0, 2)) ms; closing folded the journal into a snapshot")
@@ -99,32 +93,39 @@ enum DemoCommand: Command {
         }
 
         // 5. Reopen: every acknowledged stroke must be there.
-        let reopened = try PageRecovery.recover(fs: fs, directory: layout.pagesDirectory, pageID: pageID, mode: .salvage)
-        let present = Set(reopened.state.elements.map(\.id))
+        let reader = try await Document.open(path: packagePath, readOnly: true)
+        let reopened = try await reader.page(id: pageID).snapshotState
+        try await reader.close()
+        let present = Set(reopened.elements.map(\.id))
         let lost = acked.filter { !present.contains($0) }
-        print("5. Reopened the page: \(reopened.state.elements.count) strokes; \(acked.count - lost.count) of \(acked.count) "
+        print("5. Reopened the page: \(reopened.elements.count) strokes; \(acked.count - lost.count) of \(acked.count) "
               + "acknowledged strokes present, \(lost.count) lost"
-              + (reopened.state.elements.count > acked.count ? " (\(reopened.state.elements.count - acked.count) more written but not yet acknowledged)" : "")
+              + (reopened.elements.count > acked.count ? " (\(reopened.elements.count - acked.count) more written but not yet acknowledged)" : "")
               + repairNote)
 
         // 6. A picture of the page.
         let pngPath = joinPath(dir, "page.png")
-        let png = PageRenderer.png(elements: reopened.state.elements, metadata: reopened.state.metadata, width: 1224)
+        let png = PageRenderer.png(elements: reopened.elements, metadata: reopened.metadata, width: 1224)
         try fs.writeFileAtomically(pngPath, png, durability: .none)
-        try? PackageSupport.storeThumbnail(reopened.state, page: pageID, layout: layout)
-        print("6. Rendered the page to \(pngPath) (\(png.count) bytes, 1224 px wide)")
+        let writer = try await Document.open(path: packagePath)
+        try await writer.renderThumbnail(for: pageID)
+        try await writer.close()
+        let listing = try await library.list()
+        print("6. Rendered the page to \(pngPath) (\(png.count) bytes, 1224 px wide) and its thumbnail;")
+        if let entry = listing.first {
+            print("   the library lists '\(entry.title)', \(entry.pageCount) page, cover \(entry.coverPath.map(lastComponent) ?? "none")")
+        }
 
-        print("""
-
-        Everything is in \(dir):
-          \(lastComponent(packagePath))/   the notebook package (document.json, manifest.json, pages/, thumbnails/)
-          \(lastComponent(ackLog))          ids the killed writer had acknowledged
-          page.png                   the page as a picture
-        Try: lnote info \(packagePath)
-             lnote dump \(joinPath(layout.pagesDirectory, ""))...
-             lnote fsck \(dir)
-        Done in \(fixed((monotonicMilliseconds() - started) / 1000)) s.
-        """)
+        let width = lastComponent(packagePath).count + 2
+        print("")
+        print("Everything is in \(dir):")
+        print("  " + pad(lastComponent(packagePath) + "/", width) + "the notebook package (document.json, manifest.json, pages/, thumbnails/)")
+        print("  " + pad(lastComponent(ackLog), width) + "ids the killed writer had acknowledged")
+        print("  " + pad("page.png", width) + "the page as a picture")
+        print("Try: lnote info \(packagePath)")
+        print("     lnote dump \(packagePath)")
+        print("     lnote fsck \(dir)")
+        print("Done in \(fixed((monotonicMilliseconds() - started) / 1000)) s.")
         return lost.isEmpty ? ExitCode.ok : ExitCode.uncorrected
     }
 

@@ -45,20 +45,17 @@ enum GenCommand: Command {
         var bytes = 0
     }
 
-    /// Creates the package and fills it (used by gen and demo).
+    /// Creates the package and fills it through `Document` (used by gen).
     static func generate(at path: String, pages: Int, strokes: Int, journalFrames: Int, seed: UInt64,
                          title: String) async throws -> Summary {
-        let layout = PackageLayout(root: path)
-        var document = try PackageSupport.create(at: path, title: title, pages: pages)
-        let lock = try PackageSupport.lock(layout)
-        defer { try? POSIXFileSystem.shared.close(lock) }
-        var summary = Summary(document: document)
-        var counts: [UUIDBytes: Int] = [:]
-        for (index, entry) in document.pages.enumerated() {
+        let skeleton = try PackageSupport.create(at: path, title: title, pages: pages)
+        let options = PageOptions(durability: .none, compaction: .onCloseOnly)
+        let document = try await Document.open(path: path, pageOptions: options)
+        var summary = Summary(document: skeleton)
+        for (index, entry) in skeleton.pages.enumerated() {
             var generator = HandwritingGenerator(seed: seed &+ UInt64(index), metadata: entry.metadata)
             let all = generator.page(strokes: strokes)
-            let options = PageOptions(durability: .none, compaction: .onCloseOnly)
-            let page = try await Page.open(directory: layout.pagesDirectory, id: entry.id, options: options)
+            let page = try await document.page(id: entry.id)
             let settled = all.count - journalFrames
             var i = 0
             while i < settled {
@@ -66,23 +63,23 @@ enum GenCommand: Command {
                 try await page.append(contentsOf: batch)
                 i += batch.count
             }
-            if journalFrames == 0 {
-                try await page.close()
-            } else {
+            if journalFrames > 0 {
                 try await page.flush(.data)
                 try await page.compact()
                 for s in all[settled...] { try await page.append(.stroke(s), durability: Durability.none) }
-                try await page.flush(.data)
-                // Not closed on purpose: closing would fold these frames into the snapshot.
             }
-            let state = await page.snapshotState
-            counts[entry.id] = state.elements.count
-            summary.elements += state.elements.count
+            summary.elements += await page.elementCount
             summary.points += all.reduce(0) { $0 + $1.points.count }
-            try PackageSupport.storeThumbnail(state, page: entry.id, layout: layout)
         }
-        try PackageSupport.refreshCounts(&document, counts: counts, layout: layout)
-        summary.document = document
+        if journalFrames == 0 {
+            try await document.close()  // compacts every page, records counts, renders thumbnails
+        } else {
+            // Thumbnails and counts now; flush syncs the journals and releases the lock. Not
+            // closed on purpose: closing would fold the last K changes into the snapshots.
+            for entry in skeleton.pages { try await document.renderThumbnail(for: entry.id) }
+            try await document.flush()
+        }
+        summary.document = (try? PackageSupport.readDocument(PackageLayout(root: path))) ?? skeleton
         summary.bytes = diskBytes(path)
         return summary
     }

@@ -7,9 +7,9 @@ import Foundation
 import LNoteFormat
 import LNoteStore
 
-/// Package plumbing shared by the subcommands that write (gen, demo, stress, compact): create a
-/// package, read and write `document.json` and `manifest.json` atomically (D-003), take the
-/// writer lock (D-070), find a page by index or id.
+/// Package plumbing shared by the subcommands: create a package at any path (the document layer
+/// then opens it), read `document.json`, write it with the manifest atomically (D-003), find a
+/// page by index or id.
 enum PackageSupport {
     /// Creates `path` (a new folder) as a package with `pages` empty pages; returns its document.
     static func create(at path: String, title: String, pages: Int) throws -> DocumentFile {
@@ -57,18 +57,6 @@ enum PackageSupport {
         try fs.writeFileAtomically(layout.manifestFile, ManifestFile(document: document).encoded(), durability: .data)
     }
 
-    /// Takes the writer lock (D-070); the lock lasts until the handle is closed or the process ends.
-    static func lock(_ layout: PackageLayout) throws -> FileHandleNumber {
-        let fs = POSIXFileSystem.shared
-        let handle: FileHandleNumber
-        do { handle = try fs.open(layout.lockFile, [.create]) } catch { throw OperationalError("cannot open \(layout.lockFile): \(error)") }
-        guard (try? fs.tryLock(handle)) == true else {
-            try? fs.close(handle)
-            throw OperationalError("\(layout.root) is open for writing elsewhere (D-070)")
-        }
-        return handle
-    }
-
     /// A page by index (0-based) or id.
     static func page(_ selector: String, in document: DocumentFile) throws -> UUIDBytes {
         if let index = Int(selector) {
@@ -82,26 +70,6 @@ enum PackageSupport {
         return id
     }
 
-    /// Records each page's current element count and the modification time in document.json.
-    static func refreshCounts(_ document: inout DocumentFile, counts: [UUIDBytes: Int], layout: PackageLayout) throws {
-        let now = Timestamp.now()
-        for i in document.pages.indices {
-            if let n = counts[document.pages[i].id], n != document.pages[i].elementCount {
-                document.pages[i].elementCount = n
-                document.pages[i].modified = now
-            }
-        }
-        document.modified = now
-        try write(document, layout: layout)
-    }
-
-    /// Renders and stores `thumbnails/<page>.png` (D-050).
-    static func storeThumbnail(_ state: PageState, page: UUIDBytes, layout: PackageLayout) throws {
-        let png = PageRenderer.png(elements: state.elements, metadata: state.metadata, width: 256)
-        let fs = POSIXFileSystem.shared
-        try fs.makeDirectory(layout.thumbnailsDirectory)
-        try fs.writeFileAtomically(layout.thumbnail(page), png, durability: .data)
-    }
 }
 
 /// The last path component.

@@ -14,7 +14,7 @@ enum StressCommand: Command {
     static let usage = "lnote stress PACKAGE --strokes N [--durability LEVEL] --ack-log FILE [--seed S] [--compact-frames K]"
     static let discussion = """
     Appends N generated strokes to the first page of PACKAGE (created with one page if it
-    does not exist), one save each. After each save returns, the stroke's element id is
+    does not exist) through the document API, one save each. After each save returns, the stroke's element id is
     appended as one line to FILE. Every id in FILE was acknowledged (W-001), so after a
     SIGKILL at any moment each of them must be on the page once it is recovered.
 
@@ -39,22 +39,20 @@ enum StressCommand: Command {
         guard rest.count == 1, let path = rest.first.map(absolutePath) else { throw UsageError("stress takes exactly one PACKAGE") }
 
         let layout = PackageLayout(root: path)
-        var document: DocumentFile
         if (try? POSIXFileSystem.shared.kind(layout.documentFile)) == nil {
-            document = try PackageSupport.create(at: path, title: "Stress", pages: 1)
-        } else {
-            document = try PackageSupport.readDocument(layout)
+            _ = try PackageSupport.create(at: path, title: "Stress", pages: 1)
         }
-        guard let first = document.pages.first else { throw OperationalError("\(path) has no pages") }
-        let lock = try PackageSupport.lock(layout)
-        defer { try? POSIXFileSystem.shared.close(lock) }
         let ack = open(ackPath, O_WRONLY | O_CREAT | O_APPEND, 0o644)
         guard ack >= 0 else { throw OperationalError("cannot open \(ackPath): errno \(errno)") }
         defer { _ = close(ack) }
 
         let policy = CompactionPolicy(journalBytesMax: CompactionPolicy.default.journalBytesMax, journalFramesMax: compactFrames)
-        let page = try await Page.open(directory: layout.pagesDirectory, id: first.id,
-                                       options: PageOptions(durability: durability, compaction: policy))
+        let document: Document
+        do {
+            document = try await Document.open(path: path, pageOptions: PageOptions(durability: durability, compaction: policy))
+        } catch { throw OperationalError("cannot open \(path) for writing: \(error)") }
+        guard let first = await document.documentFile.pages.first else { throw OperationalError("\(path) has no pages") }
+        let page = try await document.page(id: first.id)
         var generator = HandwritingGenerator(seed: UInt64(seed), metadata: first.metadata)
         var latencies: [Double] = []
         latencies.reserveCapacity(strokes)
@@ -65,9 +63,8 @@ enum StressCommand: Command {
             latencies.append(monotonicMilliseconds() - t0)
             try appendLine(ack, element.id.description)
         }
-        try await page.close()
         let count = await page.elementCount
-        try PackageSupport.refreshCounts(&document, counts: [first.id: count], layout: layout)
+        try await document.close()
         print("appended \(strokes) strokes at durability \(durability.rawValue): save p50 \(fixed(quantile(latencies, 0.5), 2)) ms, "
               + "p99 \(fixed(quantile(latencies, 0.99), 2)) ms; page holds \(count) elements")
         return ExitCode.ok
