@@ -169,7 +169,8 @@ struct PackageChecker {
         do {
             let document = try DocumentFile.decode(bytes, file: PackageLayout.documentFileName)
             if let folderID = PackageLayout.documentID(fromFolderName: lastComponent(layout.root)), folderID != document.id {
-                try run.info("folderNameMismatch", file, "document id \(document.id) differs from the folder name (D-001)")
+                try run.error("folderNameMismatch", file,
+                              "document id \(document.id) differs from the folder name (D-001); the document will not open. Rename the folder")
             }
             return document
         } catch let e as LNoteError {
