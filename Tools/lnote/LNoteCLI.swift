@@ -9,7 +9,15 @@ enum LNoteCLI {
 
     static let commands: [any Command.Type] = [
         HelpCommand.self,
+        DemoCommand.self,
+        FsckCommand.self,
+        GenCommand.self,
         DumpCommand.self,
+        InfoCommand.self,
+        LsCommand.self,
+        CompactCommand.self,
+        RenderCommand.self,
+        StressCommand.self,
         ConformanceCommand.self,
     ]
 

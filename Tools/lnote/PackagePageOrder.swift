@@ -5,6 +5,11 @@ import LNoteStore
 /// otherwise every page id found in `pages/`, sorted.
 enum PackagePageOrder {
     static func pageIDs(fs: any FileSystem, package: String) throws -> [UUIDBytes] {
+        let layout = PackageLayout(root: package)
+        if let bytes = try? fs.readRegularFile(layout.documentFile, limit: FormatLimits.documentJSONBytesMax),
+           let document = try? DocumentFile.decode(bytes) {
+            return document.pages.map(\.id)
+        }
         var seen = Set<UUIDBytes>()
         var ids: [UUIDBytes] = []
         for name in (try? fs.list(joinPath(package, "pages"))) ?? [] {

@@ -258,7 +258,7 @@ public actor Page {
             do {
                 try await self.runCompaction(switchingFrom: journal)
             } catch {
-                await self.recordCompactionError(error)
+                self.recordCompactionError(error)
             }
         }
     }

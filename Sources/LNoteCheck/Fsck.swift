@@ -1,0 +1,82 @@
+import LNoteFormat
+import LNoteStore
+
+/// fsck for LNote: checks a package, a library folder of packages, or one journal or snapshot
+/// file, and repairs what it can (Spec section 11).
+///
+/// Without `options.repair` nothing on disk changes. With it, files are never edited in
+/// place (new file, sync, rename), dropped bytes go to `lost+found/`, and only the engine's
+/// own temporary files are removed. Repair is idempotent: a second run finds nothing to do,
+/// and a check after a repair has status 0 unless an error is beyond repair (a missing asset).
+/// Cost: every page file is read once; a repaired page is written once.
+public enum Fsck {
+    /// Checks (and with `options.repair`, repairs) `path`.
+    /// - Parameter progress: called after each package (or file) when checking a library.
+    /// - Returns: the report; its `status` is the exit code (K-002).
+    /// - Throws: `LNoteError` (`.notFound`, `.invalidPath`) when `path` is missing, a symbolic
+    ///   link, or a folder holding no package.
+    public static func check(path: String, options: FsckOptions = FsckOptions(),
+                             fileSystem: any FileSystem = POSIXFileSystem.shared,
+                             progress: (@Sendable (FsckProgress) -> Void)? = nil) throws -> FsckReport {
+        let root = normalized(path)
+        let run = FsckRun(fs: fileSystem, options: options)
+        let kind: FileKind?
+        do { kind = try fileSystem.kind(root) } catch { throw LNoteError(.io, "cannot examine: \(error)", file: path) }
+        do {
+            switch kind {
+            case nil:
+                throw LNoteError(.notFound, "no such file or folder", file: path)
+            case .symbolicLink?:
+                throw LNoteError(.invalidPath, "symbolic link; give the real path (D-002)", file: path)
+            case .file?:
+                try FileChecker(run: run, path: root).check()
+                progress?(FsckProgress(done: 1, total: 1, item: lastComponent(root)))
+            case .directory?:
+                if isPackage(root, fileSystem) {
+                    try PackageChecker(run: run, layout: PackageLayout(root: root), prefix: "").check()
+                    progress?(FsckProgress(done: 1, total: 1, item: lastComponent(root)))
+                } else {
+                    let packages = try libraryPackages(root, fileSystem)
+                    guard !packages.isEmpty else {
+                        throw LNoteError(.notFound, "no .lnote package, journal or snapshot here", file: path)
+                    }
+                    for (i, name) in packages.enumerated() {
+                        try PackageChecker(run: run, layout: PackageLayout(root: joinPath(root, name)), prefix: name + "/").check()
+                        progress?(FsckProgress(done: i + 1, total: packages.count, item: name))
+                    }
+                }
+            case .other?:
+                throw LNoteError(.invalidPath, "not a file or folder", file: path)
+            }
+        } catch is ErrorLimitReached {
+            // The report ends with the tooManyErrors finding.
+        }
+        return run.report(path: path)
+    }
+
+    /// A folder is a package if it is named `*.lnote` or holds `document.json` or `pages/`.
+    static func isPackage(_ path: String, _ fs: any FileSystem) -> Bool {
+        if lastComponent(path).lowercased().hasSuffix("." + PackageLayout.packageExtension) { return true }
+        for name in [PackageLayout.documentFileName, "pages"] where (try? fs.kind(joinPath(path, name))) != nil {
+            return true
+        }
+        return false
+    }
+
+    /// The `*.lnote` folders of a library, sorted (links are not followed, D-002).
+    static func libraryPackages(_ path: String, _ fs: any FileSystem) throws -> [String] {
+        let names: [String]
+        do { names = try fs.list(path) } catch { throw LNoteError(.io, "cannot list: \(error)", file: path) }
+        return names.filter { name in
+            guard name.lowercased().hasSuffix("." + PackageLayout.packageExtension) else { return false }
+            if case .directory? = try? fs.kind(joinPath(path, name)) { return true }
+            return false
+        }
+    }
+
+    static func normalized(_ path: String) -> String {
+        var p = path
+        while p.count > 1 && p.hasSuffix("/") { p.removeLast() }
+        return p
+    }
+}

@@ -1,0 +1,147 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import LNoteFormat
+import LNoteStore
+
+/// Package plumbing shared by the subcommands that write (gen, demo, stress, compact): create a
+/// package, read and write `document.json` and `manifest.json` atomically (D-003), take the
+/// writer lock (D-070), find a page by index or id.
+enum PackageSupport {
+    /// Creates `path` (a new folder) as a package with `pages` empty pages; returns its document.
+    static func create(at path: String, title: String, pages: Int) throws -> DocumentFile {
+        let fs = POSIXFileSystem.shared
+        if (try? fs.kind(path)) != nil {
+            if let names = try? fs.list(path), !names.isEmpty { throw OperationalError("\(path) already exists and is not empty") }
+        }
+        let layout = PackageLayout(root: path)
+        let id = PackageLayout.documentID(fromFolderName: lastComponent(path)) ?? UUIDBytes.random()
+        let now = Timestamp.now()
+        let document = DocumentFile(id: id, title: title, created: now, modified: now,
+                                    pages: (0..<pages).map { _ in
+                                        DocumentFile.PageEntry(id: UUIDBytes.random(), metadata: .letter, created: now,
+                                                               modified: now, elementCount: 0)
+                                    })
+        do {
+            try fs.makeDirectory(path)
+            try fs.makeDirectory(layout.pagesDirectory)
+            try fs.makeDirectory(layout.assetsDirectory)
+            try fs.makeDirectory(layout.thumbnailsDirectory)
+            try fs.syncDirectory(path)
+            try fs.syncDirectory(parentDirectory(of: path))
+            try write(document, layout: layout)
+        } catch let e as OperationalError { throw e } catch {
+            throw OperationalError("cannot create \(path): \(error)")
+        }
+        return document
+    }
+
+    /// Reads and validates `document.json` (D-020).
+    static func readDocument(_ layout: PackageLayout) throws -> DocumentFile {
+        do {
+            let bytes = try POSIXFileSystem.shared.readRegularFile(layout.documentFile, limit: FormatLimits.documentJSONBytesMax)
+            return try DocumentFile.decode(bytes)
+        } catch {
+            throw OperationalError("cannot read \(layout.documentFile): \(error); try 'lnote fsck --repair'")
+        }
+    }
+
+    /// Writes `document.json` then `manifest.json`, each atomically (D-003, D-030).
+    static func write(_ document: DocumentFile, layout: PackageLayout) throws {
+        let fs = POSIXFileSystem.shared
+        try fs.writeFileAtomically(layout.documentFile, document.encoded(), durability: .data)
+        try fs.writeFileAtomically(layout.manifestFile, ManifestFile(document: document).encoded(), durability: .data)
+    }
+
+    /// Takes the writer lock (D-070); the lock lasts until the handle is closed or the process ends.
+    static func lock(_ layout: PackageLayout) throws -> FileHandleNumber {
+        let fs = POSIXFileSystem.shared
+        let handle: FileHandleNumber
+        do { handle = try fs.open(layout.lockFile, [.create]) } catch { throw OperationalError("cannot open \(layout.lockFile): \(error)") }
+        guard (try? fs.tryLock(handle)) == true else {
+            try? fs.close(handle)
+            throw OperationalError("\(layout.root) is open for writing elsewhere (D-070)")
+        }
+        return handle
+    }
+
+    /// A page by index (0-based) or id.
+    static func page(_ selector: String, in document: DocumentFile) throws -> UUIDBytes {
+        if let index = Int(selector) {
+            guard document.pages.indices.contains(index) else {
+                throw UsageError("page index \(index) out of range 0..<\(document.pages.count)")
+            }
+            return document.pages[index].id
+        }
+        guard let id = UUIDBytes(string: selector) else { throw UsageError("--page expects a page id or index, got '\(selector)'") }
+        guard document.pages.contains(where: { $0.id == id }) else { throw OperationalError("no page \(selector) in the document") }
+        return id
+    }
+
+    /// Records each page's current element count and the modification time in document.json.
+    static func refreshCounts(_ document: inout DocumentFile, counts: [UUIDBytes: Int], layout: PackageLayout) throws {
+        let now = Timestamp.now()
+        for i in document.pages.indices {
+            if let n = counts[document.pages[i].id], n != document.pages[i].elementCount {
+                document.pages[i].elementCount = n
+                document.pages[i].modified = now
+            }
+        }
+        document.modified = now
+        try write(document, layout: layout)
+    }
+
+    /// Renders and stores `thumbnails/<page>.png` (D-050).
+    static func storeThumbnail(_ state: PageState, page: UUIDBytes, layout: PackageLayout) throws {
+        let png = PageRenderer.png(elements: state.elements, metadata: state.metadata, width: 256)
+        let fs = POSIXFileSystem.shared
+        try fs.makeDirectory(layout.thumbnailsDirectory)
+        try fs.writeFileAtomically(layout.thumbnail(page), png, durability: .data)
+    }
+}
+
+/// The last path component.
+func lastComponent(_ path: String) -> String {
+    guard let slash = path.lastIndex(of: "/") else { return path }
+    return String(path[path.index(after: slash)...])
+}
+
+/// Milliseconds since an arbitrary start, monotonic.
+func monotonicMilliseconds() -> Double {
+    var t = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &t)
+    return Double(t.tv_sec) * 1000 + Double(t.tv_nsec) / 1_000_000
+}
+
+/// The `q`-quantile (0...1) of `values` (nearest rank); 0 for none.
+func quantile(_ values: [Double], _ q: Double) -> Double {
+    guard !values.isEmpty else { return 0 }
+    let sorted = values.sorted()
+    let rank = Int((q * Double(sorted.count)).rounded(.up)) - 1
+    return sorted[min(max(rank, 0), sorted.count - 1)]
+}
+
+/// A fresh stroke id: generated strokes are deterministic, ids must be unique per page.
+func freshID(_ stroke: Stroke) -> Element {
+    var s = stroke
+    s.id = UUIDBytes.random()
+    return .stroke(s)
+}
+
+/// `x` with `digits` decimals (no Foundation formatting needed).
+func fixed(_ x: Double, _ digits: Int = 1) -> String {
+    guard x.isFinite else { return "\(x)" }
+    var scale = 1.0
+    for _ in 0..<max(digits, 0) { scale *= 10 }
+    let n = (abs(x) * scale).rounded()
+    let whole = Int(n / scale)
+    let frac = Int(n - Double(whole) * scale)
+    var s = (x < 0 && n > 0 ? "-" : "") + String(whole)
+    if digits > 0 {
+        let f = String(frac)
+        s += "." + String(repeating: "0", count: max(0, digits - f.count)) + f
+    }
+    return s
+}

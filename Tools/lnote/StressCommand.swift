@@ -1,0 +1,83 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import LNoteFormat
+import LNoteHandwriting
+import LNoteStore
+
+/// `lnote stress PACKAGE`: appends strokes one by one and logs each acknowledged id (kill tests).
+enum StressCommand: Command {
+    static let name = "stress"
+    static let abstract = "Append strokes to the first page, logging each acknowledged id (for kill tests)."
+    static let usage = "lnote stress PACKAGE --strokes N [--durability LEVEL] --ack-log FILE [--seed S] [--compact-frames K]"
+    static let discussion = """
+    Appends N generated strokes to the first page of PACKAGE (created with one page if it
+    does not exist), one save each. After each save returns, the stroke's element id is
+    appended as one line to FILE. Every id in FILE was acknowledged (W-001), so after a
+    SIGKILL at any moment each of them must be on the page once it is recovered.
+
+    Options:
+      --strokes N          strokes to append
+      --durability LEVEL   none, barrier, data (default) or full
+      --ack-log FILE       where acknowledged ids go, one per line (appended)
+      --seed S             handwriting seed (default 1); ids are always fresh
+      --compact-frames K   compact the page every K journal frames (default 2000)
+    """
+
+    static func run(_ arguments: inout Arguments) async throws -> Int32 {
+        guard let strokes = try arguments.intOption("--strokes", range: 1...10_000_000) else { throw UsageError("stress needs --strokes N") }
+        let levelName = try arguments.option("--durability") ?? "data"
+        guard let durability = Durability(rawValue: levelName) else {
+            throw UsageError("--durability expects none, barrier, data or full, got '\(levelName)'")
+        }
+        guard let ackPath = try arguments.option("--ack-log") else { throw UsageError("stress needs --ack-log FILE") }
+        let seed = try arguments.intOption("--seed", range: 0...Int.max) ?? 1
+        let compactFrames = try arguments.intOption("--compact-frames", range: 1...1_000_000) ?? CompactionPolicy.default.journalFramesMax
+        let rest = try arguments.positionals()
+        guard rest.count == 1, let path = rest.first.map(absolutePath) else { throw UsageError("stress takes exactly one PACKAGE") }
+
+        let layout = PackageLayout(root: path)
+        var document: DocumentFile
+        if (try? POSIXFileSystem.shared.kind(layout.documentFile)) == nil {
+            document = try PackageSupport.create(at: path, title: "Stress", pages: 1)
+        } else {
+            document = try PackageSupport.readDocument(layout)
+        }
+        guard let first = document.pages.first else { throw OperationalError("\(path) has no pages") }
+        let lock = try PackageSupport.lock(layout)
+        defer { try? POSIXFileSystem.shared.close(lock) }
+        let ack = open(ackPath, O_WRONLY | O_CREAT | O_APPEND, 0o644)
+        guard ack >= 0 else { throw OperationalError("cannot open \(ackPath): errno \(errno)") }
+        defer { _ = close(ack) }
+
+        let policy = CompactionPolicy(journalBytesMax: CompactionPolicy.default.journalBytesMax, journalFramesMax: compactFrames)
+        let page = try await Page.open(directory: layout.pagesDirectory, id: first.id,
+                                       options: PageOptions(durability: durability, compaction: policy))
+        var generator = HandwritingGenerator(seed: UInt64(seed), metadata: first.metadata)
+        var latencies: [Double] = []
+        latencies.reserveCapacity(strokes)
+        for _ in 0..<strokes {
+            let element = freshID(generator.nextStroke())
+            let t0 = monotonicMilliseconds()
+            try await page.append(element)
+            latencies.append(monotonicMilliseconds() - t0)
+            try appendLine(ack, element.id.description)
+        }
+        try await page.close()
+        let count = await page.elementCount
+        try PackageSupport.refreshCounts(&document, counts: [first.id: count], layout: layout)
+        print("appended \(strokes) strokes at durability \(durability.rawValue): save p50 \(fixed(quantile(latencies, 0.5), 2)) ms, "
+              + "p99 \(fixed(quantile(latencies, 0.99), 2)) ms; page holds \(count) elements")
+        return ExitCode.ok
+    }
+
+    /// One `write` of `line\n` (O_APPEND: lines never interleave or tear across a kill of this process).
+    static func appendLine(_ fd: Int32, _ line: String) throws {
+        var bytes = Array((line + "\n").utf8)
+        let n = bytes.withUnsafeMutableBytes { write(fd, $0.baseAddress, $0.count) }
+        guard n == bytes.count else { throw OperationalError("ack log write failed: errno \(errno)") }
+        bytes.removeAll()
+    }
+}
