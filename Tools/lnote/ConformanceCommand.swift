@@ -1,3 +1,4 @@
+import LNoteCheck
 import LNoteSimulation
 import LNoteStore
 
@@ -40,7 +41,10 @@ enum ConformanceCommand: Command {
     }
 }
 
-/// Package vectors are checked by fsck; until `LNoteCheck` offers it, there is no checker.
+/// Package vectors are checked by fsck, check only (nothing on disk changes).
 enum ConformancePackageCheck {
-    static let check: ConformanceRunner.PackageCheck? = nil
+    static let check: ConformanceRunner.PackageCheck = { path in
+        let report = try Fsck.check(path: path)
+        return (Int(report.status), Set(report.findings.filter { $0.severity == .error }.map(\.kind)).sorted())
+    }
 }

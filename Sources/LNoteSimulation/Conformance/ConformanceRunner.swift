@@ -19,9 +19,10 @@ public enum ConformanceRunner {
         public var line: String { failure.map { "FAIL \(label): \($0)" } ?? "ok \(label)" }
     }
 
-    /// Computes the `expect` object of a `package` vector (`fsckExit`, `pages`,
-    /// `findingKinds`) for the package at a path. The CLI and the tests pass fsck here.
-    public typealias PackageCheck = @Sendable (_ path: String) throws -> JSONValue
+    /// Checks the package at a path without repairing it and returns fsck's exit status and
+    /// the sorted, de-duplicated kinds of its error findings. The CLI and the tests pass fsck
+    /// here (this module does not depend on `LNoteCheck`).
+    public typealias PackageCheck = @Sendable (_ path: String) throws -> (exit: Int, findingKinds: [String])
 
     /// Runs every entry of `directory/manifest.json`, then adds a failure for every file or
     /// folder in `directory` that the manifest does not list.
@@ -86,7 +87,10 @@ public enum ConformanceRunner {
             actual = try VectorReaders.page(directory: joinPath(directory, name), mode: mode, fs: fs)
         case "package":
             guard let packageCheck else { return "no package checker (fsck) available" }
-            actual = try packageCheck(joinPath(directory, name))
+            let path = joinPath(directory, name)
+            let (exit, kinds) = try packageCheck(path)
+            actual = .object([("fsckExit", JSONValue(exit)), ("pages", try VectorReaders.packagePages(path, fs: fs)),
+                              ("findingKinds", .array(kinds.sorted().map { .string($0) }))])
         default:
             return "unknown kind \(kind)"
         }

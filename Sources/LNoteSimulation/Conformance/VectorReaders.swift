@@ -129,4 +129,17 @@ enum VectorReaders {
             return .object([("refused", true), ("elements", []), ("reason", .string(e.description))])
         }
     }
+
+    /// The pages `document.json` lists, in order, each recovered in salvage mode (section 5).
+    static func packagePages(_ root: String, fs: any FileSystem) throws -> JSONValue {
+        let layout = PackageLayout(root: root)
+        guard let bytes = try? fs.readFile(layout.documentFile, limit: FormatLimits.documentJSONBytesMax),
+              let document = try? DocumentFile.decode(bytes) else { return .array([]) }
+        var pages: [JSONValue] = []
+        for entry in document.pages {
+            let r = try PageRecovery.recover(fs: fs, directory: layout.pagesDirectory, pageID: entry.id, mode: .salvage)
+            pages.append(.object([("id", .string(entry.id.description)), ("elements", ids(r.state))]))
+        }
+        return .array(pages)
+    }
 }
