@@ -28,7 +28,7 @@ enum JournalVectors {
             let name = "ok-journal-three-strokes.journal"
             s.add(name, b.bytes)
             for mode in [ReplayMode.salvage, .strict] {
-                s.entry(name, "journal", mode, rules: ["G-001", "C-001", "F-001", "F-003", "F-005", "J-001", "J-002", "J-004",
+                s.entry(name, "journal", mode, rules: ["G-001", "G-002", "C-001", "F-001", "F-003", "F-005", "J-001", "J-002", "J-004",
                                                        "J-010", "J-011", "J-013", "E-020", "J-022"],
                         expect: F.journal(frames: refs, validEnd: b.count, findings: [], elements: [1, 2, 3]))
             }
@@ -326,6 +326,18 @@ enum JournalVectors {
                     expect: F.journal(headerValid: false, frames: [], validEnd: 64,
                                       findings: [F.finding("badHeader", 0, 64), F.finding("badTailFrame", 64, b.count - 64, torn: true)],
                                       elements: []))
+        }
+        do {  // A non-zero flags field with a correct CRC: invalid (G-007), still salvaged (J-023).
+            var (b, refs) = threeStrokes()
+            var header = Array(b.bytes[0..<64])
+            header[12] = 0x01
+            HeaderEdit.recomputeCRC(&header)
+            b.bytes.replaceSubrange(0..<64, with: header)
+            let name = "bad-journal-header-flags.journal"
+            s.add(name, b.bytes)
+            s.entry(name, "journal", .salvage, rules: ["G-007", "J-002", "J-006", "J-023"],
+                    expect: F.journal(headerValid: false, frames: refs, validEnd: b.count,
+                                      findings: [F.finding("badHeader", 0, 64)], elements: [1, 2, 3]))
         }
         do {
             let (full, _) = threeStrokes()

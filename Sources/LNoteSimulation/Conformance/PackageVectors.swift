@@ -14,10 +14,10 @@ enum PackageVectors {
     static let time = "2026-01-02T03:04:05.678Z"
     static let title = "Conformance"
 
-    static func documentJSON(pages: [(UUIDBytes, Int)]) -> [UInt8] {
+    static func documentJSON(pages: [(UUIDBytes, Int)], elementCount: Int? = nil) -> [UInt8] {
         let list: [JSONValue] = pages.map { p in
             .object([("id", .string(p.0.description)), ("width", 6120), ("height", 7920), ("created", .string(time)),
-                     ("modified", .string(time)), ("elementCount", JSONValue(p.1))])
+                     ("modified", .string(time)), ("elementCount", JSONValue(elementCount ?? p.1))])
         }
         let doc: JSONValue = .object([("format", "lnote.document"), ("version", 1), ("id", .string(documentID.description)),
                                       ("title", .string(title)), ("created", .string(time)), ("modified", .string(time)),
@@ -40,11 +40,14 @@ enum PackageVectors {
 
     /// A package with `page` holding strokes 1 ... 3 (and an image when `image` is set).
     static func package(_ s: inout ConformanceSuite, _ name: String, manifest: Bool = true, image: Bool = false,
-                        assetFile: Bool = true, unlisted: Bool = false) {
+                        assetFile: Bool = true, unlisted: Bool = false, elementCount: Int? = nil,
+                        duplicatePage: Bool = false, lock: Bool = false) {
         var j = FileBuilder.journal()
         _ = j.appends([1, 2, 3], from: 1)
         if image { j.change(.append(VectorFixtures.image(4, asset: asset)), sequence: 4) }
-        s.add(name + "/document.json", documentJSON(pages: [(page, image ? 4 : 3)]))
+        let listed = [(page, image ? 4 : 3)] + (duplicatePage ? [(page, 3)] : [])
+        s.add(name + "/document.json", documentJSON(pages: listed, elementCount: elementCount))
+        if lock { s.add(name + "/.lock", []) }
         if manifest { s.add(name + "/manifest.json", manifestJSON(pageCount: 1, cover: page)) }
         s.add(name + "/pages/" + PageFileNames.journal(page, base: 0), j.bytes)
         if image && assetFile {
@@ -70,6 +73,15 @@ enum PackageVectors {
         package(&s, "bad-package-unlisted-page.lnote", unlisted: true)
         s.entry("bad-package-unlisted-page.lnote", "package", nil, rules: ["D-022", "D-060"],
                 expect: expect(exit: 4, pages: [(page, [1, 2, 3])], kinds: ["unlistedPage"]))
+        package(&s, "ok-package-stale-element-count.lnote", elementCount: 17)
+        s.entry("ok-package-stale-element-count.lnote", "package", nil, rules: ["D-021"],
+                expect: expect(exit: 0, pages: [(page, [1, 2, 3])], kinds: []))
+        package(&s, "ok-package-stale-lock.lnote", lock: true)
+        s.entry("ok-package-stale-lock.lnote", "package", nil, rules: ["D-070"],
+                expect: expect(exit: 0, pages: [(page, [1, 2, 3])], kinds: []))
+        package(&s, "bad-package-duplicate-page.lnote", duplicatePage: true)
+        s.entry("bad-package-duplicate-page.lnote", "package", nil, rules: ["D-011", "D-020"],
+                expect: expect(exit: 4, pages: [], kinds: ["documentInvalid"]))
         package(&s, "bad-package-missing-asset.lnote", image: true, assetFile: false)
         s.entry("bad-package-missing-asset.lnote", "package", nil, rules: ["D-040"],
                 expect: expect(exit: 4, pages: [(page, [1, 2, 3, 4])], kinds: ["missingAsset"]))

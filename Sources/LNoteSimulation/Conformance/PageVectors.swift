@@ -55,7 +55,7 @@ enum PageVectors {
             j2.change(.delete([VectorFixtures.id(3)]), sequence: 7)
             s.add(name + "/" + journalName(2), j2.bytes)
             for mode in allModes {
-                s.entry(name, "page", mode, rules: ["P-002", "P-003", "P-004", "P-010", "P-011", "P-012", "P-013", "R-4"],
+                s.entry(name, "page", mode, rules: ["P-002", "P-003", "P-004", "P-010", "P-011", "P-012", "P-013", "P-014", "R-4"],
                         expect: expect(elements: [1, 2, 4, 5], nextSequence: 8, generation: 1, kinds: []))
             }
         }
@@ -142,6 +142,18 @@ enum PageVectors {
             s.entry(name, "page", .salvage, rules: ["S-003", "P-003"],
                     expect: expect(elements: [1, 3, 4], nextSequence: 5, generation: 1, kinds: ["badCRC", "missingElements"]))
             s.entry(name, "page", .strict, rules: ["S-003", "J-022"], expect: refused)
+        }
+        do {
+            // A snapshot of another page under this page's name: lost (S-004, P-008); every
+            // journal, the retained one too, is replayed from its first frame.
+            let name = "bad-page-foreign-snapshot"
+            let (snap, _) = SnapshotBuilder.build(generation: 1, nextSequence: 3, elements: Array(strokes[0..<2]),
+                                                  page: VectorFixtures.otherPage)
+            s.add(name + "/" + snapshotName, snap.bytes)
+            s.add(name + "/" + journalName(0), journal(base: 0, first: 1, [1, 2]).bytes)
+            s.add(name + "/" + journalName(1), journal(base: 1, first: 3, [3]).bytes)
+            s.entry(name, "page", .salvage, rules: ["S-004", "P-008"],
+                    expect: expect(elements: [1, 2, 3], nextSequence: 4, generation: 0, kinds: ["foreignSnapshot"]))
         }
         do {
             let name = "bad-page-unknown-critical-type"

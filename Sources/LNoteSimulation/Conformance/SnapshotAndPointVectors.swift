@@ -40,7 +40,7 @@ enum SnapshotVectors {
             let (b, _) = SnapshotBuilder.build(generation: 2, nextSequence: 10, elements: elements)
             let name = "ok-snapshot-image-transform-angles.content"
             s.add(name, b.bytes)
-            s.entry(name, "snapshot", .salvage, rules: ["S-002", "E-010", "E-012"],
+            s.entry(name, "snapshot", .salvage, rules: ["G-002", "S-002", "E-010", "E-012"],
                     expect: expect(generation: 2, nextSequence: 10, elements: [1, 2], findings: []))
         }
         do {
@@ -128,7 +128,7 @@ enum PointVectors {
 
     static func ok(_ s: inout ConformanceSuite, _ name: String, _ points: [Point], angles: Bool = false, rules: [String]) {
         s.add(name, encoded(points, angles: angles))
-        s.entry(name, "points", nil, rules: ["E-001", "G-003", "G-005"] + rules, inputs: inputs(points.count, angles),
+        s.entry(name, "points", nil, rules: ["E-001", "G-003", "G-004", "G-005"] + rules, inputs: inputs(points.count, angles),
                 expect: [("points", json(points, angles: angles))])
     }
 
