@@ -65,7 +65,7 @@ enum JournalVectors {
             let name = "ok-journal-unknown-ancillary-type.journal"
             s.add(name, b.bytes)
             for mode in [ReplayMode.salvage, .prefix, .strict] {
-                s.entry(name, "journal", mode, rules: ["F-011", "J-018", "J-021", "J-022"],
+                s.entry(name, "journal", mode, rules: ["F-011", "J-018", "J-021", "J-022", "J-027"],
                         expect: F.journal(frames: [f1, f3], validEnd: b.count,
                                           findings: [F.finding("unknownAncillaryType", anc.offset, 0)], elements: [1, 2]))
             }
@@ -111,7 +111,7 @@ enum JournalVectors {
             tail(&b)
             s.add(name, b.bytes)
             for mode in [ReplayMode.salvage, .prefix, .strict] {
-                s.entry(name, "journal", mode, rules: ["J-012", "J-013", "J-014", "J-021", "J-022"] + rules,
+                s.entry(name, "journal", mode, rules: ["J-012", "J-013", "J-014", "J-021", "J-022", "J-027"] + rules,
                         expect: F.journal(frames: refs, validEnd: cut,
                                           findings: [F.finding(reason, cut, b.count - cut, torn: true)], elements: [1, 2, 3]))
             }

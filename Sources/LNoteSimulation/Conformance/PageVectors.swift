@@ -34,7 +34,7 @@ enum PageVectors {
             let name = "ok-page-journal-only"
             s.add(name + "/" + journalName(0), journal(base: 0, first: 1, [1, 2, 3]).bytes)
             for mode in allModes {
-                s.entry(name, "page", mode, rules: ["P-001", "P-003", "P-005", "J-001"],
+                s.entry(name, "page", mode, rules: ["P-001", "P-003", "P-005", "P-009", "J-001"],
                         expect: expect(elements: [1, 2, 3], nextSequence: 4, generation: 0, kinds: []))
             }
         }
@@ -95,7 +95,7 @@ enum PageVectors {
             let name = "bad-page-gap-across-journals"
             s.add(name + "/" + journalName(0), journal(base: 0, first: 1, [1, 2, 3]).bytes)
             s.add(name + "/" + journalName(1), journal(base: 1, first: 6, [6, 7]).bytes)
-            s.entry(name, "page", .salvage, rules: ["P-004", "J-016", "J-020"],
+            s.entry(name, "page", .salvage, rules: ["P-004", "P-009", "J-016", "J-020"],
                     expect: expect(elements: [1, 2, 3, 6, 7], nextSequence: 8, generation: 0, kinds: ["sequenceGap"]))
             s.entry(name, "page", .prefix, rules: ["P-004", "J-021"],
                     expect: expect(elements: [1, 2, 3], nextSequence: nil, generation: 0, kinds: ["sequenceGap"]))
@@ -162,7 +162,7 @@ enum PageVectors {
             j0.append(3, sequence: 4)
             s.add(name + "/" + journalName(0), j0.bytes)
             s.add(name + "/" + journalName(1), journal(base: 1, first: 5, [5]).bytes)
-            s.entry(name, "page", .salvage, rules: ["F-010", "J-018", "P-007"],
+            s.entry(name, "page", .salvage, rules: ["F-010", "J-018", "P-007", "P-009"],
                     expect: expect(elements: [1, 2], nextSequence: 3, generation: 0,
                                    kinds: ["notReplayed", "unknownCriticalType"]))
         }
