@@ -29,6 +29,16 @@ enum Repo {
         return out
     }
 
+    /// Removes a folder this test made under /tmp, files first.
+    static func removeTree(_ path: String) {
+        guard path.hasPrefix("/tmp/lnote-"), let names = try? fs.list(path) else { return }
+        for name in names {
+            let full = joinPath(path, name)
+            if (try? fs.kind(full)) == .directory { removeTree(full) } else { try? fs.remove(full) }
+        }
+        try? fs.remove(path)
+    }
+
     static func text(_ path: String) throws -> String {
         String(decoding: try fs.readFile(path), as: UTF8.self)
     }
@@ -76,7 +86,8 @@ struct ConformanceVectorTests {
 
         // Written to a fresh folder, every file equals the checked-in one, and nothing else is there.
         let temp = "/tmp/lnote-conformance-\(getpid())"
-        try? Repo.fs.remove(temp)
+        Repo.removeTree(temp)
+        defer { Repo.removeTree(temp) }
         try ConformanceVectors.write(to: temp)
         let written = try Repo.files(under: temp)
         let checkedIn = try Repo.files(under: Repo.vectors).filter { !$0.hasPrefix(".") }
@@ -85,12 +96,13 @@ struct ConformanceVectorTests {
             let a = try Repo.fs.readFile(joinPath(temp, path)), b = try Repo.fs.readFile(joinPath(Repo.vectors, path))
             #expect(a == b, "\(path) differs from the checked-in vector; run `lnote conformance --generate Spec/vectors`")
         }
-        for path in written { try? Repo.fs.remove(joinPath(temp, path)) }
     }
 
     @Test("the runner fails a vector whose expectation is wrong, and files the manifest does not list")
     func runnerDetectsMismatches() throws {
         let temp = "/tmp/lnote-conformance-tamper-\(getpid())"
+        Repo.removeTree(temp)
+        defer { Repo.removeTree(temp) }
         try ConformanceVectors.write(to: temp)
         var manifest = try Repo.text(joinPath(temp, "manifest.json"))
         // ok-journal-three-strokes: frames end at 252; claim 251.

@@ -78,6 +78,7 @@ struct WriterRuleTests {
         #expect(report.findings.contains { $0.kind == "symlink" && $0.severity == .error })
         #expect(report.status & 4 != 0)
         _ = unlink(root + "/pages")
+        Repo.removeTree(root)
     }
 
     @Test("E-005: quantization rounds to nearest with ties away from zero and refuses non-finite values")
