@@ -18,6 +18,7 @@ enum LNoteCLI {
         CompactCommand.self,
         RenderCommand.self,
         StressCommand.self,
+        ConformanceCommand.self,
     ]
 
     static func command(named name: String) -> (any Command.Type)? {

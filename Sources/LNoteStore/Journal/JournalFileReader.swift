@@ -24,7 +24,9 @@ package struct JournalFileReader {
             result.header = h
         case .damaged(let h, let reason):
             result.headerDamage = reason
-            if mode == .salvage, let h, h.firstSequence >= 1 { result.header = h }
+            // J-023 salvages a damaged header; J-025: never a sealed header of another version.
+            if mode == .salvage, let h, h.firstSequence >= 1,
+               !HeaderSeal.isUnsupportedVersion(bytes, reason: reason) { result.header = h }
         }
         if let h = result.header, bytes.count >= FormatLimits.journalHeaderBytes {
             result.scan = bytes.withUnsafeBytes {
@@ -33,5 +35,17 @@ package struct JournalFileReader {
             }
         }
         return result
+    }
+}
+
+/// Tells a header of another format version from a damaged one (J-025).
+package enum HeaderSeal {
+    /// True when `reason` is `badVersion` and the stored header CRC matches bytes 0..<60: the
+    /// header is intact and belongs to a version this reader does not know, so its frames
+    /// must not be read with version-1 rules, even in salvage mode.
+    package static func isUnsupportedVersion(_ bytes: [UInt8], reason: String) -> Bool {
+        guard reason == "badVersion", bytes.count >= 64 else { return false }
+        let stored = UInt32(bytes[60]) | UInt32(bytes[61]) << 8 | UInt32(bytes[62]) << 16 | UInt32(bytes[63]) << 24
+        return stored == CRC32C.checksum(Array(bytes[0..<60]))
     }
 }

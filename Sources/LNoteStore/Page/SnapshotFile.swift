@@ -33,7 +33,8 @@ package enum SnapshotFile {
     }
 
     /// Decodes a snapshot with the salvage rules of S-003: a damaged element frame loses that
-    /// element, not the page. `mode` prefix stops at the first damage; strict refuses on any.
+    /// element, not the page, in salvage and prefix mode alike; strict refuses on any damage.
+    /// A damaged header is salvaged in salvage mode only (S-006).
     package static func decode(_ bytes: [UInt8], name: String, expectedPage: UUIDBytes?, mode: ReplayMode) -> Decoded {
         var findings: [RecoveryFinding] = []
         var state = PageState(metadata: .letter, elements: [])
@@ -46,7 +47,8 @@ package enum SnapshotFile {
             findings.append(RecoveryFinding(kind: "badHeader", file: name, offset: 0,
                                             bytes: min(bytes.count, FormatLimits.snapshotHeaderBytes),
                                             detail: "snapshot header invalid: \(reason)"))
-            if mode == .salvage, let h, h.generation >= 1, h.nextSequence >= 1 { header = h } else {
+            if mode == .salvage, let h, h.generation >= 1, h.nextSequence >= 1,
+               !HeaderSeal.isUnsupportedVersion(bytes, reason: reason) { header = h } else {
                 return Decoded(header: nil, state: state, findings: findings, elementFramesDropped: 0, unusable: true)
             }
         }
@@ -59,7 +61,8 @@ package enum SnapshotFile {
             return Decoded(header: nil, state: state, findings: findings, elementFramesDropped: 0, unusable: true)
         }
         let scan = bytes.withUnsafeBytes {
-            FrameScanner.scan($0, from: FormatLimits.snapshotHeaderBytes, salt: h.salt, firstSequence: 1, mode: mode)
+            FrameScanner.scan($0, from: FormatLimits.snapshotHeaderBytes, salt: h.salt, firstSequence: 1,
+                              mode: mode == .strict ? .strict : .salvage)
         }
         for f in scan.findings { findings.append(finding(from: f, file: name)) }
         if let refused = scan.refused {
@@ -69,9 +72,8 @@ package enum SnapshotFile {
         }
         var elementsRead = 0
         var dropped = 0
-        var stop = false
         bytes.withUnsafeBytes { raw in
-            for frame in scan.frames where !stop {
+            for frame in scan.frames {
                 let body = UnsafeRawBufferPointer(rebasing: raw[frame.bodyRange])
                 let isFirst = frame.sequence == 1
                 do {
@@ -83,6 +85,7 @@ package enum SnapshotFile {
                         let notes = state.apply(.append(e))
                         if notes.isEmpty { elementsRead += 1 } else {
                             findings.append(RecoveryFinding(kind: "duplicateElement", file: name, offset: frame.offset,
+                                                            bytes: frame.endOffset - frame.offset,
                                                             detail: "element \(e.id) appears twice"))
                         }
                     default:
@@ -90,18 +93,16 @@ package enum SnapshotFile {
                                                         bytes: frame.endOffset - frame.offset,
                                                         detail: "frame type \(frame.type) not allowed at sequence \(frame.sequence) of a snapshot (S-002)"))
                         dropped += 1
-                        if mode != .salvage { stop = true }
                     }
                 } catch {
                     findings.append(RecoveryFinding(kind: "badBody", file: name, offset: frame.offset,
                                                     bytes: frame.endOffset - frame.offset, detail: "\(error)"))
                     dropped += 1
-                    if mode != .salvage { stop = true }
                 }
             }
         }
         if elementsRead < Int(h.elementCount) {
-            findings.append(RecoveryFinding(kind: "missingElements", file: name,
+            findings.append(RecoveryFinding(kind: "missingElements", file: name, offset: bytes.count, bytes: 0,
                                             detail: "\(Int(h.elementCount) - elementsRead) of \(h.elementCount) elements lost"))
         }
         let unusable = mode == .strict && findings.contains { !$0.isInformational }

@@ -1,0 +1,95 @@
+import LNoteFormat
+import LNoteStore
+
+/// One entry of `Spec/vectors/manifest.json` (Spec/README.md): a file or folder, the mode it
+/// is read in, the rules it exercises and the expected result.
+public struct ConformanceEntry: Sendable {
+    public var name: String
+    /// `journal`, `snapshot`, `points`, `page` or `package`.
+    public var kind: String
+    /// `salvage`, `prefix` or `strict`; nil for `points` and `package`.
+    public var mode: ReplayMode?
+    public var rules: [String]
+    /// Inputs beside the file: `replayFrom` (journal), `count` and `hasAngles` (points).
+    public var inputs: [(String, JSONValue)]
+    public var expect: [(String, JSONValue)]
+
+    /// The entry as a manifest object, keys in a fixed order.
+    var json: JSONValue {
+        var pairs: [(String, JSONValue)] = [("name", .string(name)), ("kind", .string(kind))]
+        if let mode { pairs.append(("mode", .string(mode.rawValue))) }
+        pairs.append(("rules", .array(rules.map { .string($0) })))
+        pairs += inputs
+        pairs.append(("expect", .object(expect)))
+        return .object(pairs)
+    }
+}
+
+/// A file of the suite: its path relative to the vectors folder and its bytes.
+public struct ConformanceFile: Sendable {
+    public var path: String
+    public var bytes: [UInt8]
+}
+
+/// The generated conformance suite: every file and the manifest entries that describe them.
+public struct ConformanceSuite: Sendable {
+    public var files: [ConformanceFile] = []
+    public var entries: [ConformanceEntry] = []
+
+    /// `manifest.json`: one entry per line inside a `vectors` array, so diffs stay readable.
+    public func manifestBytes() -> [UInt8] {
+        var s = "{\n  \"format\": \"lnote.conformance\",\n  \"version\": 1,\n  \"vectors\": [\n"
+        for (i, e) in entries.enumerated() {
+            s += "    " + e.json.compact + (i + 1 < entries.count ? ",\n" : "\n")
+        }
+        s += "  ]\n}\n"
+        return Array(s.utf8)
+    }
+
+    /// Top-level names in the vectors folder the manifest must list (folders once).
+    public var topLevelNames: Set<String> {
+        Set(files.map { String($0.path.split(separator: "/", maxSplits: 1)[0]) })
+    }
+
+    mutating func add(_ path: String, _ bytes: [UInt8]) {
+        files.append(ConformanceFile(path: path, bytes: bytes))
+    }
+
+    mutating func entry(_ name: String, _ kind: String, _ mode: ReplayMode?, rules: [String],
+                        inputs: [(String, JSONValue)] = [], expect: [(String, JSONValue)]) {
+        entries.append(ConformanceEntry(name: name, kind: kind, mode: mode, rules: rules, inputs: inputs,
+                                        expect: expect))
+    }
+}
+
+/// JSON pieces of the expectations, in the shapes of Spec/README.md.
+enum Expect {
+    static func frames(_ refs: [FrameRef]) -> JSONValue {
+        .array(refs.map { .object([("sequence", JSONValue($0.sequence)), ("type", JSONValue(Int($0.type))),
+                                    ("offset", JSONValue($0.offset))]) })
+    }
+
+    static func finding(_ kind: String, _ offset: Int, _ bytes: Int, torn: Bool = false) -> JSONValue {
+        .object([("kind", .string(kind)), ("offset", JSONValue(offset)), ("bytes", JSONValue(bytes)),
+                 ("tornTail", .bool(torn))])
+    }
+
+    static func ids(_ ns: [Int]) -> JSONValue {
+        .array(ns.map { .string(VectorFixtures.id($0).description) })
+    }
+
+    static func kinds(_ ks: [String]) -> JSONValue { .array(ks.sorted().map { .string($0) }) }
+
+    /// The `expect` of a journal vector.
+    static func journal(refused: Bool = false, headerValid: Bool = true, frames refs: [FrameRef], validEnd: Int,
+                        findings: [JSONValue], elements: [Int]) -> [(String, JSONValue)] {
+        [("refused", .bool(refused)), ("headerValid", .bool(headerValid)),
+         ("frames", frames(refused ? [] : refs)), ("validEnd", JSONValue(validEnd)),
+         ("findings", .array(findings)), ("elements", ids(refused ? [] : elements))]
+    }
+
+    /// The `expect` of a journal vector refused by strict mode.
+    static func refusedJournal(headerValid: Bool = true, validEnd: Int, findings: [JSONValue]) -> [(String, JSONValue)] {
+        journal(refused: true, headerValid: headerValid, frames: [], validEnd: validEnd, findings: findings, elements: [])
+    }
+}

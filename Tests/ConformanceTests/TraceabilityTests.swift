@@ -1,0 +1,83 @@
+import LNoteSimulation
+import LNoteStore
+import Testing
+
+/// Requirement IDs: `[X-NNN]` (one letter, three digits).
+enum RequirementIDs {
+    /// Every `[X-NNN]` in `text` (brackets stripped).
+    static func defined(in text: String) -> Set<String> {
+        var ids = Set<String>()
+        let chars = Array(text.utf8)
+        var i = 0
+        while i + 6 < chars.count {
+            if chars[i] == UInt8(ascii: "["), chars[i + 6] == UInt8(ascii: "]"), let id = id(at: i + 1, chars) {
+                ids.insert(id)
+            }
+            i += 1
+        }
+        return ids
+    }
+
+    /// Every `X-NNN` anywhere in `text` (with or without brackets).
+    static func cited(in text: String) -> Set<String> {
+        var ids = Set<String>()
+        let chars = Array(text.utf8)
+        var i = 0
+        while i + 5 <= chars.count {
+            if let id = id(at: i, chars), i == 0 || !isAlnum(chars[i - 1]),
+               i + 5 == chars.count || !isAlnum(chars[i + 5]) {
+                ids.insert(id)
+            }
+            i += 1
+        }
+        return ids
+    }
+
+    static func isAlnum(_ c: UInt8) -> Bool {
+        (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A)
+    }
+
+    static func id(at i: Int, _ c: [UInt8]) -> String? {
+        guard i + 5 <= c.count, c[i] >= 0x41, c[i] <= 0x5A, c[i + 1] == UInt8(ascii: "-"),
+              (2...4).allSatisfy({ c[i + $0] >= 0x30 && c[i + $0] <= 0x39 }) else { return nil }
+        return String(decoding: c[i..<(i + 5)], as: UTF8.self)
+    }
+}
+
+@Suite("Traceability")
+struct TraceabilityTests {
+    @Test("every requirement ID defined in Spec/format.md is cited by a test or a vector's rules")
+    func everyRequirementIsCited() throws {
+        let spec = try Repo.text(Repo.root + "/Spec/format.md")
+        let defined = RequirementIDs.defined(in: spec)
+        #expect(defined.count > 100, "format.md should define its requirement IDs as [X-NNN]")
+
+        var cited = Set<String>()
+        for path in try Repo.files(under: Repo.root + "/Tests") where path.hasSuffix(".swift") {
+            cited.formUnion(RequirementIDs.cited(in: try Repo.text(Repo.root + "/Tests/" + path)))
+        }
+        let manifest = try #require(JSONValue.parse(try Repo.fs.readFile(Repo.vectors + "/manifest.json")))
+        for entry in manifest["vectors"]?.array ?? [] {
+            for rule in entry["rules"]?.array ?? [] { if let r = rule.string { cited.insert(r) } }
+        }
+        let uncited = defined.subtracting(cited).sorted()
+        #expect(uncited.isEmpty, "requirement IDs no test or vector cites: \(uncited.joined(separator: ", "))")
+    }
+
+    @Test("every rule a vector cites is defined in Spec/format.md or is a rationale R-n")
+    func vectorRulesExist() throws {
+        let defined = RequirementIDs.defined(in: try Repo.text(Repo.root + "/Spec/format.md"))
+        let unknown = Set(ConformanceVectors.suite().entries.flatMap(\.rules))
+            .filter { !defined.contains($0) && !$0.hasPrefix("R-") }.sorted()
+        #expect(unknown.isEmpty, "vector rules not defined in format.md: \(unknown.joined(separator: ", "))")
+    }
+
+    @Test("every file and folder in Spec/vectors is listed in manifest.json, and every entry exists")
+    func everyVectorIsListed() throws {
+        let manifest = try #require(JSONValue.parse(try Repo.fs.readFile(Repo.vectors + "/manifest.json")))
+        let listed = Set((manifest["vectors"]?.array ?? []).compactMap { $0["name"]?.string })
+        let present = Set(try Repo.fs.list(Repo.vectors).filter { $0 != "manifest.json" && !$0.hasPrefix(".") })
+        #expect(present.subtracting(listed).sorted() == [], "files not in the manifest")
+        #expect(listed.subtracting(present).sorted() == [], "manifest entries without a file")
+    }
+}
