@@ -1,0 +1,3 @@
+// Apps that `import LNoteStore` also see the element model (Stroke, Point, Element, ...)
+// and the format types they are written in.
+@_exported import LNoteFormat
