@@ -10,6 +10,7 @@ enum LNoteCLI {
     static let commands: [any Command.Type] = [
         HelpCommand.self,
         DumpCommand.self,
+        BenchCommand.self,
     ]
 
     static func command(named name: String) -> (any Command.Type)? {
