@@ -8,7 +8,7 @@ enum MemorySuite {
     static let pageID = BenchPages.id(5)
 
     static func run(_ ctx: BenchContext) async throws -> BenchSuiteResult {
-        var r = BenchSuiteResult(name: "memory", title: BenchSuites.all[7].title)
+        var r = BenchSuiteResult(name: "memory", title: "Peak memory of opening a 5 MB page against its decoded size")
         let target = ctx.n(5_000_000, 5_000_000)
         let base = StrokePool(seed: 81, count: ctx.n(1000, 300))
         var fill = base

@@ -36,30 +36,35 @@ enum ScalingSuite {
         }
         for p in pages { try await p.page.close() }
 
-        // Pages in the document: one package folder of P pages, saves to one of them.
+        // Pages in the document: a document of P pages (NoteLibrary/Document), saves to its first page.
         let counts = ctx.quick ? [2, 200] : [2, 20, 50, 200]
         let perPage = 20
         var fill = base
-        let pageStrokes = fill.fresh(first: 0, count: perPage)
+        let pageStrokes = fill.fresh(first: 0, count: perPage).map { Element.stroke($0) }
         cells = []
-        pages = []
+        var documents: [Document] = []
+        let library = NoteLibrary(folder: ctx.path("library"))
         for count in counts {
-            let pagesDir = joinPath(ctx.path("d\(count)"), "pages")
-            for n in 0..<count {
-                try BenchPages.write(directory: pagesDir, id: BenchPages.id(UInt64(n)), strokes: pageStrokes, journalFrames: 0)
+            let doc = try await library.createDocument(title: "\(count) pages", pageOptions: PageOptions(compaction: .onCloseOnly))
+            documents.append(doc)
+            while await doc.pageCount < count { _ = try await doc.addPage() }
+            for i in 0..<count {
+                let page = try await doc.page(at: i)
+                try await page.append(contentsOf: pageStrokes, durability: Durability.none)
+                try await page.compact()
             }
-            let page = try await PageSaver.open(directory: pagesDir, id: BenchPages.id(0))
-            pages.append(page)
-            cells.append(.init(saver: page, level: .data))
-            cells.append(.init(saver: try SnapshotRewriteSaver(directory: pagesDir, pageID: BenchPages.id(UInt64(count - 1)),
-                                                               strokes: pageStrokes), level: .data))
+            let pagesDir = joinPath(doc.path, "pages")
+            cells.append(.init(saver: PageSaver(page: try await doc.page(at: 0)), level: .data))
+            cells.append(.init(saver: try SnapshotRewriteSaver(directory: pagesDir, pageID: BenchPages.id(UInt64(count)),
+                                                               strokes: pageStrokes.compactMap { if case .stroke(let s) = $0 { s } else { nil } }),
+                               level: .data))
         }
         m = try await SaveRunner.run(cells, pool: &pool, samples: samples)
         for (i, count) in counts.enumerated() {
             r.rows.append(SaveRunner.row(m[2 * i], design: journal, setting: "\(count) pages in the document", x: Double(count)))
             r.rows.append(SaveRunner.row(m[2 * i + 1], design: snapshot, setting: "\(count) pages in the document", x: Double(count)))
         }
-        for p in pages { try await p.page.close() }
+        for d in documents { try await d.close() }
 
         // Ratios against the smallest setting of each curve.
         for i in r.rows.indices {
@@ -77,8 +82,7 @@ enum ScalingSuite {
                                          detail: "\(formatMicros(large.p50)) vs \(formatMicros(small.p50)); p99 \(formatMicros(large.p99)) vs \(formatMicros(small.p99))"))
         }
         r.notes += ["every save at durability data (fdatasync); \(samples) saves per point after a warm-up round, all points of a curve interleaved in rounds of 10",
-                    "pages in the document: a package's pages/ folder holding P pages of \(perPage) strokes (snapshot each); the journal saves to one page through Page.append, the snapshot rewrite rewrites another page's snapshot in the same folder (rename + directory fsync)",
-                    "the document layer (NoteLibrary/Document) is not on this branch yet: the pages are opened directly from the package's pages/ folder"]
+                    "pages in the document: a document made with NoteLibrary.createDocument and addPage, P pages of \(perPage) strokes each (compacted); the journal saves to page 0 through Document.page(at:).append (the document's writer lock included); the snapshot rewrite rewrites a page snapshot in the same pages/ folder (rename + directory fsync)"]
         return r
     }
 }
