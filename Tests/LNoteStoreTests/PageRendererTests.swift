@@ -121,7 +121,7 @@ struct PageRendererTests {
 
     @Test("DEFLATE output inflates back to its input: empty, tiny, random, runs, long repeats, multi-block")
     func deflateRoundTrips() throws {
-        var rng = SplitMix(state: 99)
+        var rng = RenderSplitMix(state: 99)
         var random: [UInt8] = []
         for _ in 0..<70_000 { random.append(UInt8(truncatingIfNeeded: rng.next())) }
         var runs: [UInt8] = []
@@ -175,7 +175,7 @@ struct PageRendererTests {
 
     @Test("every bit depth round-trips: 8-bit exactly, 1, 2 and 4 bits to the nearest level")
     func bitDepthsRoundTrip() throws {
-        var rng = SplitMix(state: 5)
+        var rng = RenderSplitMix(state: 5)
         for (w, h) in [(1, 1), (3, 2), (17, 9), (64, 40)] {
             var px: [UInt8] = []
             for _ in 0..<(w * h) { px.append(UInt8(truncatingIfNeeded: rng.next())) }
@@ -286,7 +286,7 @@ struct PageRendererTests {
 }
 
 /// SplitMix64 for test inputs.
-struct SplitMix: RandomNumberGenerator {
+struct RenderSplitMix: RandomNumberGenerator {
     var state: UInt64
     mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15

@@ -90,6 +90,31 @@ extension Document {
         try await insertPage(at: nil, metadata: metadata)
     }
 
+    /// Adds `count` empty pages at the end with one document.json write (what importing or a
+    /// benchmark needs: adding pages one by one rewrites document.json each time) and returns
+    /// their ids. Throws `invalidInput` past `pagesPerDocumentMax` (nothing is added).
+    @discardableResult
+    public func addPages(count: Int, metadata: PageMetadata = .letter) async throws -> [UUIDBytes] {
+        let ids: [UUIDBytes] = try await exclusively {
+            try checkWritable()
+            guard count >= 0, count <= FormatLimits.pagesPerDocumentMax - file.pages.count else {
+                throw LNoteError(.invalidInput, "a document holds at most \(FormatLimits.pagesPerDocumentMax) pages (D-011)")
+            }
+            let now = Timestamp.now()
+            let ids = (0..<count).map { _ in UUIDBytes.random() }
+            guard !ids.isEmpty else { return [] }
+            var new = file
+            new.pages += ids.map { DocumentFile.PageEntry(id: $0, metadata: metadata, created: now, modified: now, elementCount: 0) }
+            new.modified = now
+            try await commit(new)
+            return ids
+        }
+        if metadata != .letter {
+            for id in ids { _ = try await page(id: id) }
+        }
+        return ids
+    }
+
     /// Inserts an empty page at `index` (0 ... pageCount) and returns its id. Writes
     /// document.json listing it; the page's files appear on its first change (D-022), except
     /// that a canvas other than `.letter` is written to the page at once (D-023).

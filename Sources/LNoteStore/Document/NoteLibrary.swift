@@ -72,7 +72,8 @@ public actor NoteLibrary {
         }
         guard let manifest else { throw LNoteError(.corrupt, "no usable manifest", file: layout.manifestFile) }
         var coverPath: String?
-        if let cover = manifest.cover {
+        // The cover only counts when thumbnails/ is a real folder (a link is never followed, D-002).
+        if let cover = manifest.cover, case .directory? = try fs.entryKind(layout.thumbnailsDirectory) {
             let candidate = joinPath(path, cover)
             if case .file? = try fs.entryKind(candidate) { coverPath = candidate }
         }
