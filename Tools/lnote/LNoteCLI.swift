@@ -18,6 +18,7 @@ enum LNoteCLI {
         CompactCommand.self,
         RenderCommand.self,
         StressCommand.self,
+        BenchCommand.self,
         ConformanceCommand.self,
     ]
 

@@ -1,0 +1,120 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import LNoteFormat
+import LNoteStore
+
+/// Compaction time against one atomic write of the same bytes (the floor), and stroke-save p99
+/// while compactions run against p99 without (issue 3).
+enum CompactionSuite {
+    static func run(_ ctx: BenchContext) async throws -> BenchSuiteResult {
+        var r = BenchSuiteResult(name: "compaction", title: BenchSuites.all[5].title)
+        try BenchPages.makeDirectories(ctx.directory)
+        let base = StrokePool(seed: 61, count: ctx.n(1000, 300))
+        let sizes = ctx.quick ? [2_000] : [100, 1_000, 2_000]
+        let rounds = ctx.n(12, 4)
+        var compactNs = [[UInt64]](repeating: [], count: sizes.count)
+        var floorNs = [[UInt64]](repeating: [], count: sizes.count)
+        var snapshotBytes = [Int](repeating: 0, count: sizes.count)
+        for round in 0...rounds {
+            for (k, size) in sizes.enumerated() {
+                var fill = base
+                let strokes = fill.fresh(first: 0, count: size)
+                let dir = ctx.path("c\(size)-\(round)")
+                let id = BenchPages.id(UInt64(size))
+                try BenchPages.write(directory: dir, id: id, strokes: strokes, journalFrames: min(500, size))
+                let bytes = SnapshotFile.encode(pageID: id, generation: 2, nextSequence: UInt64(size) + 1,
+                                                state: PageState(metadata: .letter, elements: strokes.map { .stroke($0) }))
+                snapshotBytes[k] = bytes.count
+                let page = try await Page.open(directory: dir, id: id, options: PageOptions(compaction: .onCloseOnly))
+                let floorFirst = round % 2 == 0
+                var f: UInt64 = 0
+                if floorFirst { f = try atomicWrite(bytes, path: joinPath(dir, "floor.content"), directory: dir) }
+                let c = try await BenchSystem.timeAsync { try await page.compact() }
+                if !floorFirst { f = try atomicWrite(bytes, path: joinPath(dir, "floor.content"), directory: dir) }
+                try await page.close()
+                BenchCommand.removeTree(dir)
+                guard round > 0 else { continue }
+                compactNs[k].append(c); floorNs[k].append(f)
+            }
+        }
+        for (k, size) in sizes.enumerated() {
+            let setting = "\(size) strokes (\(min(500, size)) in the journal), \(snapshotBytes[k]) B"
+            r.rows.append(BenchRow(design: "atomic write floor", setting: setting, stats: LatencyStats(nanoseconds: floorNs[k]), x: Double(size)))
+            r.rows.append(BenchRow(design: "Page.compact()", setting: setting, stats: LatencyStats(nanoseconds: compactNs[k]), x: Double(size)))
+        }
+        r.ratios(to: "atomic write floor")
+        if let last = sizes.last, let row = r.rows.last, let ratio = row.ratio, let st = row.stats,
+           let floor = r.rows[r.rows.count - 2].stats {
+            r.targets.append(BenchTarget(id: "3-compaction", claim: "compaction p50 / atomic write floor p50 (\(last) strokes)",
+                                         measured: ratio, limit: 1.3,
+                                         detail: "\(formatMicros(st.p50)) vs \(formatMicros(floor.p50))"))
+        }
+        try await appendsDuringCompaction(ctx, base: base, into: &r)
+        r.notes += ["atomic write floor: open a temp file, pwrite the snapshot bytes (encoded beforehand), fdatasync, close, rename, fsync the directory",
+                    "Page.compact(): create the next journal (write its header, fdatasync, fsync the directory: P-010), encode the snapshot, the same atomic write, unlink the old journal",
+                    "\(rounds) rounds after a warm-up; floor and compaction alternate which goes first"]
+        return r
+    }
+
+    /// Saves at `.data` on a 2,000-stroke page that compacts every 10 frames, against the same
+    /// page that never compacts; rounds alternate, and each round waits for its compaction.
+    static func appendsDuringCompaction(_ ctx: BenchContext, base: StrokePool, into r: inout BenchSuiteResult) async throws {
+        var fill = base
+        let strokes = fill.fresh(first: 0, count: 2_000)
+        var pool = StrokePool(seed: 62, count: 200)
+        let quiet = ctx.path("quiet"), busy = ctx.path("busy")
+        try BenchPages.write(directory: quiet, id: BenchPages.id(1), strokes: strokes, journalFrames: 0)
+        try BenchPages.write(directory: busy, id: BenchPages.id(2), strokes: strokes, journalFrames: 0)
+        let quietPage = try await Page.open(directory: quiet, id: BenchPages.id(1), options: PageOptions(compaction: .onCloseOnly))
+        let busyPage = try await Page.open(directory: busy, id: BenchPages.id(2),
+                                           options: PageOptions(compaction: CompactionPolicy(journalBytesMax: .max, journalFramesMax: 10)))
+        let perRound = 30
+        let rounds = ctx.n(400, 100) / perRound + 1
+        var quietNs: [UInt64] = [], busyNs: [UInt64] = []
+        var first = 0
+        for round in 0...rounds {
+            for which in round % 2 == 0 ? [0, 1] : [1, 0] {
+                let page = which == 0 ? quietPage : busyPage
+                var ns: [UInt64] = []
+                for s in pool.fresh(first: first, count: perRound) {
+                    let t0 = BenchSystem.now()
+                    try await page.append(.stroke(s), durability: .data)
+                    ns.append(BenchSystem.now() &- t0)
+                }
+                if which == 1 { try await busyPage.compact() }  // waits for the running compaction, folds the rest
+                if round > 0 { if which == 0 { quietNs += ns } else { busyNs += ns } }
+            }
+            first = (first + perRound) % pool.strokes.count
+        }
+        let compactions = await busyPage.compactionCount
+        try await quietPage.close(); try await busyPage.close()
+        let q = LatencyStats(nanoseconds: quietNs), b = LatencyStats(nanoseconds: busyNs)
+        let setting = "data, 2000-stroke page"
+        r.rows.append(BenchRow(design: "save, no compaction", setting: setting, stats: q))
+        var busyRow = BenchRow(design: "save while compacting (every 10 frames)", setting: setting, stats: b)
+        busyRow.ratio = b.p50 / q.p50; busyRow.ratioTo = "save, no compaction"
+        r.rows.append(busyRow)
+        r.targets.append(BenchTarget(id: "3-compaction-p99", claim: "save p99 during compaction / save p99 without",
+                                     measured: b.p99 / q.p99, limit: 2,
+                                     detail: "\(formatMicros(b.p99)) vs \(formatMicros(q.p99)); \(compactions) compactions of a 2,000-stroke page during \(busyNs.count + perRound) saves"))
+    }
+
+    /// The floor: temp file, pwrite, fdatasync, close, rename, directory fsync; timed.
+    static func atomicWrite(_ bytes: [UInt8], path: String, directory: String) throws -> UInt64 {
+        try BenchSystem.time {
+            let temp = path + ".tmp"
+            let fd = open(temp, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+            guard fd >= 0 else { throw OperationalError("open \(temp): errno \(errno)") }
+            try bytes.withUnsafeBytes { try RawFloorSaver.writeAll(fd, $0, at: 0) }
+            guard fdatasync(fd) == 0 else { close(fd); throw OperationalError("fdatasync: errno \(errno)") }
+            close(fd)
+            guard rename(temp, path) == 0 else { throw OperationalError("rename: errno \(errno)") }
+            let d = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            guard d >= 0, fsync(d) == 0 else { throw OperationalError("directory fsync: errno \(errno)") }
+            close(d)
+        }
+    }
+}

@@ -1,0 +1,119 @@
+import LNoteFormat
+import LNoteStore
+
+/// Page open (snapshot plus up to 500 journal frames) against merely reading and CRC-checking
+/// the same files, and against SQLite reading the same BLOBs in order (issues 3 and 8).
+enum OpenSuite {
+    static let floorName = "read + CRC-32C of the same files"
+    static let pageName = "Page.open (read, verify, decode)"
+    static let sqliteName = "SQLite: open, SELECT the same BLOBs in order, copy"
+
+    static func run(_ ctx: BenchContext) async throws -> BenchSuiteResult {
+        var r = BenchSuiteResult(name: "open", title: BenchSuites.all[4].title)
+        let fs = POSIXFileSystem.shared
+        try BenchPages.makeDirectories(ctx.directory)
+        let base = StrokePool(seed: 51, count: ctx.n(1000, 300))
+        try base.writeBlobFile(ctx.path("blobs.bin"))
+        struct Case { var setting: String; var dir: String; var id: UUIDBytes; var bytes: Int; var strokes: Int; var db: String? }
+        var cases: [Case] = []
+        let peer = try ctx.peerPath.map { try SQLitePeer(path: $0) }
+        try peer?.send("load \(ctx.path("blobs.bin"))")
+        let sizes = ctx.quick ? [2_000] : [100, 1_000, 2_000]
+        for (k, size) in sizes.enumerated() {
+            for journal in size == 2_000 ? [min(500, size), 0] : [min(500, size)] {
+                var fill = base
+                let dir = ctx.path("p\(k)-\(journal)")
+                let id = BenchPages.id(UInt64(size))
+                let bytes = try BenchPages.write(directory: dir, id: id, strokes: fill.fresh(first: 0, count: size), journalFrames: journal)
+                var db: String?
+                if let peer, journal > 0 {
+                    db = ctx.path("s\(size).db")
+                    try peer.send("open \(db!) FULL")
+                    try peer.send("batch 0 \(size)")
+                    try peer.send("checkpoint")
+                    try peer.send("close")
+                }
+                let setting = journal > 0 ? "\(size) strokes (\(journal) in the journal)" : "\(size) strokes (snapshot only)"
+                cases.append(Case(setting: setting, dir: dir, id: id, bytes: bytes, strokes: size, db: db))
+            }
+        }
+        // In-memory decode of the same element bodies: the part of opening no file I/O can avoid.
+        var decodeNs: [UInt64] = []
+        let bodies = (0..<2_000).map { base.bodies[$0 % base.bodies.count] }
+        for round in 0...ctx.n(10, 3) {
+            let t = try BenchSystem.time {
+                var n = 0
+                for b in bodies {
+                    try b.withUnsafeBytes { raw in
+                        var reader = ByteReader(raw)
+                        if case .stroke(let s) = try ElementCodec.decode(from: &reader) { n += s.points.count }
+                    }
+                }
+                if n == 0 { throw OperationalError("decoded no points") }
+            }
+            if round > 0 { decodeNs.append(t) }
+        }
+        let rounds = ctx.n(30, 8)
+        var ns = [[UInt64]](repeating: [], count: cases.count * 3)
+        for round in 0...rounds {
+            for (i, c) in cases.enumerated() {
+                let order = (0..<3).map { ($0 + round) % 3 }
+                for design in order {
+                    var t: UInt64 = 0
+                    switch design {
+                    case 0:
+                        let t0 = BenchSystem.now()
+                        let page = try await Page.open(directory: c.dir, id: c.id, options: PageOptions(readOnly: true))
+                        let count = await page.elementCount
+                        t = BenchSystem.now() &- t0
+                        try await page.close()
+                        guard count == c.strokes else { throw OperationalError("page opened with \(count) of \(c.strokes) strokes") }
+                    case 1:
+                        t = try BenchSystem.time {
+                            var sink: UInt32 = 0
+                            for f in try BenchPages.files(directory: c.dir, id: c.id) {
+                                let b = try fs.readFile(f.path)
+                                sink ^= b.withUnsafeBytes { CRC32C.checksum($0) }
+                            }
+                            if sink == 0x5EED { print("") }
+                        }
+                    default:
+                        guard let peer, let db = c.db else { continue }
+                        let f = try peer.send("read \(db)")
+                        t = UInt64(f.first ?? "") ?? 0
+                        guard Int(f.dropFirst().first ?? "") == c.strokes else { throw OperationalError("SQLite read \(f) rows") }
+                    }
+                    if round > 0 { ns[i * 3 + design].append(t) }
+                }
+            }
+        }
+        for (i, c) in cases.enumerated() {
+            for (d, name) in [pageName, floorName, sqliteName].enumerated() where !ns[i * 3 + d].isEmpty {
+                let st = LatencyStats(nanoseconds: ns[i * 3 + d])
+                r.rows.append(BenchRow(design: name, setting: c.setting, stats: st, x: Double(c.strokes),
+                                       extra: d < 2 ? ["fileBytes": Double(c.bytes), "MB/s": Double(c.bytes) / st.p50] : nil))
+            }
+        }
+        if let c = cases.first(where: { $0.strokes == 2_000 }) {
+            r.rows.append(BenchRow(design: "decode only (ElementCodec, in memory, no I/O)", setting: c.setting,
+                                   stats: LatencyStats(nanoseconds: decodeNs), x: 2_000))
+        }
+        r.ratios(to: floorName)
+        if let peer { r.peerPeakRSSBytes = try? peer.peakRSS(); peer.close() }
+        if let c = cases.first(where: { $0.strokes == 2_000 && $0.db != nil }) ?? cases.first(where: { $0.strokes == 2_000 }),
+           let page = r.stats(pageName, c.setting), let floor = r.stats(floorName, c.setting) {
+            r.targets.append(BenchTarget(id: "3-open-floor", claim: "page open p50 / read+CRC p50 (2,000 strokes + 500 journal frames)",
+                                         measured: page.p50 / floor.p50, limit: 4,
+                                         detail: "\(formatMicros(page.p50)) vs \(formatMicros(floor.p50)); \(fixed(Double(c.bytes) / page.p50, 0)) MB/s"))
+            if let sq = r.stats(sqliteName, c.setting) {
+                r.targets.append(BenchTarget(id: "8-open-sqlite", claim: "SQLite read p50 / page open p50 (2,000 strokes)",
+                                             measured: sq.p50 / page.p50, limit: 2, atLeast: true,
+                                             detail: "\(formatMicros(sq.p50)) vs \(formatMicros(page.p50))"))
+            }
+        }
+        r.notes += ["Page.open: list the folder, read snapshot and journal, check every CRC, decode every point into Stroke values (read-only open, closed after)",
+                    "SQLite: a new read-only connection, SELECT data FROM strokes ORDER BY seq, each BLOB copied out (no point decoding), connection closed; WAL checkpointed beforehand",
+                    "files in the page cache (warm) for every design; \(rounds) rounds after a warm-up, designs rotated each round"]
+        return r
+    }
+}
