@@ -7,7 +7,7 @@ import Testing
 /// fsck on damaged journals: findings, exit status, lost+found contents, surviving elements,
 /// idempotent repair (K-002, K-003, K-011, K-020, K-021, K-024).
 @Suite struct FsckJournalTests {
-    @Test("K-002 a clean package checks ok with status 0 and the check changes nothing")
+    @Test("K-002 K-005 K-007 a clean package checks ok with status 0 and the check changes nothing")
     func cleanPackage() async throws {
         let f = try await FsckFixture.make(pages: 2)
         defer { f.remove() }
@@ -21,7 +21,7 @@ import Testing
         #expect(f.tree() == before)
     }
 
-    @Test("K-011 J-015 a flipped byte in a journal frame: badCRC at that frame, status 4, nothing changed")
+    @Test("K-010 K-011 K-004 K-007 J-015 a flipped byte in a journal frame: badCRC at that frame, status 4, nothing changed")
     func badCRCCheckOnly() async throws {
         let f = try await FsckFixture.make()
         defer { f.remove() }
@@ -40,6 +40,10 @@ import Testing
         #expect(bad.first?.action == .unrepaired)
         #expect(report.pages.first?.elements == 9)
         #expect(report.pages.first?.framesDropped == 1)
+        // K-007: one line per error, `file @offset: kind (N bytes): detail -> action`, then a summary.
+        let human = report.humanText()
+        #expect(human.contains("\(journal) @\(frames[2].offset): badCRC"))
+        #expect(human.contains("-> unrepaired"))
         #expect(f.tree() == before)
     }
 

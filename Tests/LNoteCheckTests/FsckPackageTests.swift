@@ -7,7 +7,7 @@ import Testing
 /// fsck on package-level damage: JSON files, pages against files, assets, thumbnails,
 /// temporary files, the lock, libraries, links, and the JSON report (K-001 .. K-027).
 @Suite struct FsckPackageTests {
-    @Test("D-031 K-023 a manifest that disagrees with document.json is stale; repair rebuilds it from document.json")
+    @Test("D-031 K-012 K-023 a manifest that disagrees with document.json is stale; repair rebuilds it from document.json")
     func staleManifest() async throws {
         let f = try await FsckFixture.make(journalStrokes: 0)
         defer { f.remove() }
@@ -197,7 +197,7 @@ import Testing
         #expect(throws: LNoteError.self) { try Fsck.check(path: a.folder + "/nothing-here") }
     }
 
-    @Test("K-001 the JSON report carries status, findings (kind, file, offset, bytes, action) and pages (id, elements, framesReplayed, framesDropped)")
+    @Test("K-001 K-006 the JSON report carries status, findings (kind, file, offset, bytes, action) and pages (id, elements, framesReplayed, framesDropped)")
     func jsonSchema() async throws {
         let f = try await FsckFixture.make()
         defer { f.remove() }

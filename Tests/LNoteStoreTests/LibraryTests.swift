@@ -5,7 +5,7 @@ import Testing
 
 @Suite("Note library")
 struct LibraryTests {
-    @Test("create, list, duplicate and delete documents")
+    @Test("D-032 create, list, duplicate and delete documents; no staging names or lock are left or copied")
     func lifecycle() async throws {
         let dir = TempDir("lib"); defer { dir.remove() }
         let library = NoteLibrary(folder: dir.path + "/Notes")

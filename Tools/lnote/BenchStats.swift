@@ -41,22 +41,6 @@ func format(_ value: Double, _ significant: Int) -> String {
     return fixed(value, decimals)
 }
 
-/// `value` with exactly `decimals` digits after the point.
-func fixed(_ value: Double, _ decimals: Int) -> String {
-    guard value.isFinite else { return "-" }
-    var scale = 1.0
-    for _ in 0..<decimals { scale *= 10 }
-    let rounded = (abs(value) * scale).rounded()
-    let whole = Int(rounded / scale)
-    let frac = Int(rounded - Double(whole) * scale)
-    var s = (value < 0 && rounded != 0 ? "-" : "") + String(whole)
-    if decimals > 0 {
-        let digits = String(frac)
-        s += "." + String(repeating: "0", count: decimals - digits.count) + digits
-    }
-    return s
-}
-
 extension Double {
     /// floor(log10(self)) for positive values, without Foundation.
     var log10Floor: Double {

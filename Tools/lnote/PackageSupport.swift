@@ -102,7 +102,7 @@ func freshID(_ stroke: Stroke) -> Element {
 
 /// `x` with `digits` decimals (no Foundation formatting needed).
 func fixed(_ x: Double, _ digits: Int = 1) -> String {
-    guard x.isFinite else { return "\(x)" }
+    guard x.isFinite, abs(x) < 1e15 else { return x.isFinite ? "\(x)" : "-" }
     var scale = 1.0
     for _ in 0..<max(digits, 0) { scale *= 10 }
     let n = (abs(x) * scale).rounded()
