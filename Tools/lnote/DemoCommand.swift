@@ -61,7 +61,7 @@ enum DemoCommand: Command {
         let child = Process()
         child.executableURL = URL(fileURLWithPath: selfExecutablePath())
         child.arguments = ["stress", packagePath, "--strokes", "100000", "--durability", "data", "--ack-log", ackLog,
-                           "--seed", "7", "--compact-frames", "64"]
+                           "--seed", "2026", "--skip", String(strokes), "--compact-frames", "64"]
         child.standardOutput = FileHandle.nullDevice
         child.standardError = FileHandle.nullDevice
         var env = ProcessInfo.processInfo.environment

@@ -11,7 +11,7 @@ import LNoteStore
 enum StressCommand: Command {
     static let name = "stress"
     static let abstract = "Append strokes to the first page, logging each acknowledged id (for kill tests)."
-    static let usage = "lnote stress PACKAGE --strokes N [--durability LEVEL] --ack-log FILE [--seed S] [--compact-frames K]"
+    static let usage = "lnote stress PACKAGE --strokes N [--durability LEVEL] --ack-log FILE [--seed S] [--skip N] [--compact-frames K]"
     static let discussion = """
     Appends N generated strokes to the first page of PACKAGE (created with one page if it
     does not exist) through the document API, one save each. After each save returns, the stroke's element id is
@@ -23,6 +23,7 @@ enum StressCommand: Command {
       --durability LEVEL   none, barrier, data (default) or full
       --ack-log FILE       where acknowledged ids go, one per line (appended)
       --seed S             handwriting seed (default 1); ids are always fresh
+      --skip N             skip the first N strokes of that handwriting (continue a text)
       --compact-frames K   compact the page every K journal frames (default 2000)
     """
 
@@ -34,6 +35,7 @@ enum StressCommand: Command {
         }
         guard let ackPath = try arguments.option("--ack-log") else { throw UsageError("stress needs --ack-log FILE") }
         let seed = try arguments.intOption("--seed", range: 0...Int.max) ?? 1
+        let skip = try arguments.intOption("--skip", range: 0...1_000_000) ?? 0
         let compactFrames = try arguments.intOption("--compact-frames", range: 1...1_000_000) ?? CompactionPolicy.default.journalFramesMax
         let rest = try arguments.positionals()
         guard rest.count == 1, let path = rest.first.map(absolutePath) else { throw UsageError("stress takes exactly one PACKAGE") }
@@ -54,6 +56,7 @@ enum StressCommand: Command {
         guard let first = await document.documentFile.pages.first else { throw OperationalError("\(path) has no pages") }
         let page = try await document.page(id: first.id)
         var generator = HandwritingGenerator(seed: UInt64(seed), metadata: first.metadata)
+        for _ in 0..<skip { _ = generator.nextStroke() }
         var latencies: [Double] = []
         latencies.reserveCapacity(strokes)
         for _ in 0..<strokes {
