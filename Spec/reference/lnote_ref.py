@@ -1,14 +1,18 @@
 #!/usr/bin/env python3
 """Independent reader of the LNote on-disk format, version 1.
 
-Written from Spec/format.md alone (standard library only). Requirement IDs from the
-spec are cited in comments. Where the spec leaves a choice open, the choice made here
-is marked "ASSUMPTION (Qn)" and the question is written down in SPEC-QUESTIONS.md.
+Written from Spec/README.md, Spec/format.md and Spec/rationale.md alone (standard
+library only). Requirement IDs from the spec are cited in comments. Where the spec still
+leaves a choice open, the choice made here is marked "ROUND 2 (R2-n)" and the question is
+written down in SPEC-QUESTIONS.md under "Round 2".
 
 Usage:
     python3 lnote_ref.py VECTORS_DIR        run the conformance vectors (manifest.json)
     python3 lnote_ref.py dump FILE          print the header and frames of a journal/snapshot
     python3 lnote_ref.py page DIR [MODE]    recover a page from a folder of page files
+    python3 lnote_ref.py fsck PATH... [--json] [--mode MODE]
+                                            check packages (or a library folder) without
+                                            repair; exit status as K-002
 """
 
 import json
@@ -47,14 +51,13 @@ KNOWN_CRITICAL = {1: "elementAppend", 2: "elementReplace", 3: "elementsTransform
 
 MODES = ("salvage", "prefix", "strict")
 
-# Finding kinds that are information, not damage. J-012 (torn tails) and F-011
-# (unknown ancillary types) call themselves "information".
-# ASSUMPTION (Q13): missingElement / duplicateElement (P-006, "never an error") are NOT
-# informational: they count in findingKinds but never stop prefix nor refuse strict.
-INFO_KINDS = {"shortHeader", "zeroFill", "lengthPastEnd", "badTailFrame",
-              "unknownAncillaryType"}
-# Findings that never stop a prefix replay nor refuse a strict one.
-BENIGN_KINDS = INFO_KINDS | {"missingElement", "duplicateElement"}
+# J-027 / the table of 4.4: information never stops prefix replay nor refuses strict
+# mode; everything else is damage. Torn tails (J-012) and unknown ancillary types (F-011)
+# are always information; missingElement / duplicateElement are information when a
+# journal change skips an id (P-006) but duplicateElement inside a snapshot is damage
+# (S-007); retainedJournal and leftoverTemp are information (P-003, P-015). A Finding
+# therefore carries its class (`info`) rather than deriving it from the kind alone.
+U64_MAX = (1 << 64) - 1
 
 
 class DecodeError(Exception):
@@ -135,12 +138,9 @@ class Reader:
         return self.take(16)
 
     def varint(self):
-        """G-003: unsigned LEB128, at most 10 bytes, 10th byte 0x01 only, minimal.
-
-        ASSUMPTION (Q1): G-003 allows a 10th byte of 0x00 but also forbids
-        non-minimal encodings; a 10-byte varint ending in 0x00 is non-minimal, so it is
-        rejected (the non-minimal rule wins).
-        """
+        """G-003: unsigned LEB128, valid iff at most 10 bytes, the last byte not 0x00
+        unless it is the only one (varintNotMinimal), and a 10th byte exactly 0x01
+        (0x00 there is varintNotMinimal, anything above varintOverflow)."""
         result = 0
         for i in range(10):
             if self.pos >= self.end:
@@ -148,11 +148,11 @@ class Reader:
             b = self.buf[self.pos]
             self.pos += 1
             if i == 9 and b > 0x01:
-                raise DecodeError("varint longer than 10 bytes or overflowing 64 bits")
+                raise DecodeError("varintOverflow")
             result |= (b & 0x7F) << (7 * i)
             if not b & 0x80:
                 if b == 0 and i > 0:
-                    raise DecodeError("non-minimal varint")
+                    raise DecodeError("varintNotMinimal")
                 return result
         raise DecodeError("varint longer than 10 bytes")  # unreachable
 
@@ -189,20 +189,23 @@ def uuid_bytes(text):
 class Finding:
     """A reported anomaly or information: kind, offset, bytes, tornTail (README)."""
 
-    def __init__(self, kind, offset, nbytes, torn_tail=False, missing=None, note=None):
+    def __init__(self, kind, offset, nbytes, torn_tail=False, missing=None, note=None,
+                 info=False):
         self.kind = kind
         self.offset = offset
         self.bytes = nbytes
         self.torn_tail = torn_tail
         self.missing = missing      # (first, end) of missing sequence numbers, J-015
         self.note = note
+        self.info = info or torn_tail
 
     @property
     def informational(self):
-        return self.torn_tail or self.kind in INFO_KINDS
+        """J-027: information (True) or damage (False)."""
+        return self.info
 
     def to_json(self):
-        # ASSUMPTION (Q25): for a torn tail, `kind` is the J-012 reason.
+        # J-012 / 4.4: for a torn tail, `kind` is the reason and tornTail is true.
         return {"kind": self.kind, "offset": self.offset, "bytes": self.bytes,
                 "tornTail": self.torn_tail}
 
@@ -292,6 +295,13 @@ class Element:
         return "Element(%s %s)" % ({1: "stroke", 2: "image"}[self.kind], self.id_text)
 
 
+def _fits(value, lo, hi, name):
+    # E-012: integer fields must fit the model (valueOutOfRange).
+    if value < lo or value > hi:
+        raise DecodeError("valueOutOfRange: %s %d" % (name, value))
+    return value
+
+
 def decode_element(r):
     """6.3 element; E-010 validity."""
     kind = r.u8()
@@ -302,7 +312,7 @@ def decode_element(r):
         if ink_len < 1 or ink_len > INK_TYPE_BYTES_MAX:
             raise DecodeError("ink type of %d bytes" % ink_len)
         color = tuple(r.take(4))
-        width = r.varint()
+        width = _fits(r.varint(), 0, U32_MAX, "ink width")                 # E-012
         flags = r.u8()
         if flags & ~0x03:                                # G-007 / E-010
             raise DecodeError("stroke flag bits 0x%02x must be zero" % (flags & ~0x03))
@@ -314,10 +324,10 @@ def decode_element(r):
                        transform=transform, points=points)
     if kind == 2:
         asset = r.uuid()
-        x = r.svarint()
-        y = r.svarint()
-        w = r.varint()
-        h = r.varint()
+        x = _fits(r.svarint(), INT32_MIN, INT32_MAX, "image x")            # E-012
+        y = _fits(r.svarint(), INT32_MIN, INT32_MAX, "image y")
+        w = _fits(r.varint(), 0, U32_MAX, "image width")
+        h = _fits(r.varint(), 0, U32_MAX, "image height")
         flags = r.u8()
         if flags & ~0x01:
             raise DecodeError("image flag bits 0x%02x must be zero" % (flags & ~0x01))
@@ -350,7 +360,7 @@ def decode_change(ftype, r):
         c = Change(ftype, element=decode_element(r))
     elif ftype == T_ELEMENT_REPLACE:
         target = r.uuid()
-        n = _read_count(r, 17)       # an element is at least kind + id
+        n = _read_count(r, 31)       # E-027: the smallest element is 31 bytes
         c = Change(ftype, target=target, elements=[decode_element(r) for _ in range(n)])
     elif ftype == T_ELEMENTS_TRANSFORM:
         n = _read_count(r, 16 + 24)
@@ -359,12 +369,12 @@ def decode_change(ftype, r):
         n = _read_count(r, 16)
         c = Change(ftype, ids=[r.uuid() for _ in range(n)])
     elif ftype == T_ELEMENTS_REORDER:
-        index = r.varint()
+        index = _fits(r.varint(), 0, (1 << 63) - 1, "reorder index")   # E-012
         n = _read_count(r, 16)
         c = Change(ftype, index=index, ids=[r.uuid() for _ in range(n)])
     elif ftype == T_PAGE_METADATA:
-        w = r.varint()
-        h = r.varint()
+        w = _fits(r.varint(), 0, U32_MAX, "page width")                 # E-012
+        h = _fits(r.varint(), 0, U32_MAX, "page height")
         flags = r.u8()
         if flags != 0:                                   # G-007
             raise DecodeError("pageMetadata flags must be zero")
@@ -394,30 +404,27 @@ class Page:
         return None
 
     def apply(self, change):
-        """Apply one change (E-020..E-027). Returns the set of finding kinds
-        (missingElement / duplicateElement, P-006) the change produced.
-
-        ASSUMPTION (Q14): one finding per change and kind, not one per listed id."""
-        kinds = set()
+        """Apply one change (E-020..E-027). Returns the finding kinds of the ids it
+        skipped, one per skipped id (missingElement / duplicateElement, P-006)."""
+        kinds = []
         t = change.type
         if t == T_ELEMENT_APPEND:                       # E-020
             if self._index(change.element.id) is not None:
-                kinds.add("duplicateElement")
+                kinds.append("duplicateElement")
             else:
                 self.elements.append(change.element)
         elif t == T_ELEMENT_REPLACE:                    # E-021
             i = self._index(change.target)
             if i is None:
-                kinds.add("missingElement")
+                kinds.append("missingElement")
             else:
+                # A fragment may keep the target's id; one whose id exists elsewhere on
+                # the page, or repeats an earlier fragment's, is skipped.
                 present = {e.id for j, e in enumerate(self.elements) if j != i}
                 frags = []
                 for e in change.elements:
-                    # "Fragments whose id already exists elsewhere are skipped."
-                    # ASSUMPTION (Q15): a fragment may reuse the target's id; a second
-                    # fragment with the same id as an earlier one is also a duplicate.
                     if e.id in present:
-                        kinds.add("duplicateElement")
+                        kinds.append("duplicateElement")
                         continue
                     present.add(e.id)
                     frags.append(e)
@@ -426,25 +433,25 @@ class Page:
             for eid, tr in change.items:
                 i = self._index(eid)
                 if i is None:
-                    kinds.add("missingElement")
+                    kinds.append("missingElement")
                 else:
                     self.elements[i].fields["transform"] = tr
         elif t == T_ELEMENTS_DELETE:                    # E-023
             for eid in change.ids:
                 i = self._index(eid)
                 if i is None:
-                    kinds.add("missingElement")
+                    kinds.append("missingElement")
                 else:
                     del self.elements[i]
         elif t == T_ELEMENTS_REORDER:                   # E-024
             moved, seen = [], set()
             for eid in change.ids:
-                if eid in seen:     # ASSUMPTION (Q16): repeated ids count once
+                if eid in seen:     # an id listed more than once counts at its first place
                     continue
                 seen.add(eid)
                 i = self._index(eid)
                 if i is None:
-                    kinds.add("missingElement")
+                    kinds.append("missingElement")
                 else:
                     moved.append(self.elements.pop(i))
             at = min(change.index, len(self.elements))
@@ -455,68 +462,13 @@ class Page:
 
 
 # --------------------------------------------------------------------------------------
-# Frames (section 3)
+# Frames (section 3) and the frame walk (4.2)
 # --------------------------------------------------------------------------------------
 
 def frame_crc(salt, length_bytes, ftype, payload):
     """F-003: crc32c(salt_le8 ++ length_le4 ++ type_u8 ++ payload)."""
     c = crc32c(struct.pack("<Q", salt) + bytes(length_bytes) + bytes([ftype]))
     return crc32c_extend(c, payload)
-
-
-def probe_frame(buf, o, salt, window=None):
-    """F-005: is there a valid frame at offset o? Checks run cheapest first (J-014).
-
-    Returns (reason, length, type, sequence): reason is None for a valid frame, else
-    'short' (o + 9 > n), 'badType', 'badLength' or 'badCRC' (or 'window' when a
-    sequence window (lo, hi) is given and the sequence falls outside it; the CRC is then
-    not computed)."""
-    n = len(buf)
-    if o + FRAME_HEADER_SIZE > n:                                    # (1)
-        return ("short", None, None, None)
-    length, stored = struct.unpack_from("<II", buf, o)
-    ftype = buf[o + 8]
-    if ftype == 0:                                                   # (2) F-004
-        return ("badType", length, ftype, None)
-    if length < 8 or length > PAYLOAD_BYTES_MAX:                     # (3) F-001/F-002
-        return ("badLength", length, ftype, None)
-    if o + FRAME_HEADER_SIZE + length > n:                           # (4)
-        return ("badLength", length, ftype, None)
-    seq = struct.unpack_from("<Q", buf, o + FRAME_HEADER_SIZE)[0]
-    if window is not None and not (window[0] <= seq < window[1]):
-        return ("window", length, ftype, seq)
-    payload = buf[o + FRAME_HEADER_SIZE:o + FRAME_HEADER_SIZE + length]
-    if frame_crc(salt, buf[o:o + 4], ftype, payload) != stored:      # (5) F-003
-        return ("badCRC", length, ftype, seq)
-    return (None, length, ftype, seq)
-
-
-def classify_torn_tail(buf, o):
-    """J-012 reasons, tested in the order the spec lists them.
-    ASSUMPTION (Q4): order shortHeader, zeroFill, lengthPastEnd, badTailFrame."""
-    n = len(buf)
-    if n - o < FRAME_HEADER_SIZE:
-        return "shortHeader"
-    if not any(buf[o:]):
-        return "zeroFill"
-    length = struct.unpack_from("<I", buf, o)[0]
-    if o + FRAME_HEADER_SIZE + length > n:
-        return "lengthPastEnd"
-    return "badTailFrame"
-
-
-def resync(buf, start, salt, expected):
-    """J-014: the first p >= start where a valid frame with
-    expected <= sequence < expected + 2^24 starts, or None."""
-    n = len(buf)
-    window = (expected, expected + RESYNC_SEQUENCE_WINDOW)
-    for p in range(start, n - FRAME_HEADER_SIZE - 8 + 1):
-        if buf[p + 8] == 0:                 # cheapest filter first (type)
-            continue
-        reason, length, ftype, seq = probe_frame(buf, p, salt, window)
-        if reason is None:
-            return p, seq
-    return None
 
 
 class ScannedFrame:
@@ -534,157 +486,158 @@ class ScannedFrame:
     def size(self):
         return FRAME_HEADER_SIZE + self.length
 
+    def __repr__(self):
+        return "Frame(seq %d type 0x%02x @%d+%d)" % (self.sequence, self.type, self.offset,
+                                                    self.size)
 
-def scan_frames(buf, start, salt, expected):
-    """Sections 4.2 / J-010..J-016: walk the frames of a file independent of the mode.
 
-    Returns (events, valid_end) where events, in file order, are
-        ('frame', ScannedFrame)       a frame accepted with sequence bookkeeping
-        ('anomaly', Finding)          corruption / gap / regression (J-015, J-016)
-        ('torn', Finding)             the torn tail (J-012), always last
-    and valid_end is where a writer would truncate (J-013): the start of the torn tail,
-    or the file size."""
+def probe_frame(buf, o, salt):
+    """`probe` of 4.2: F-005 in order. Returns (reason, frame): reason is None for a
+    valid frame, else 'shortHeader', 'badType', 'badLength' or 'badCRC' (the J-015
+    reason); frame is None unless the frame is valid."""
     n = len(buf)
-    events = []
-    o = start
-    while o < n:                                                      # J-011 clean end
-        reason, length, ftype, seq = probe_frame(buf, o, salt)
-        if reason is None and seq == expected:                        # J-010
-            fr = ScannedFrame(o, length, ftype, seq)
-            events.append(("frame", fr))
-            expected += 1
-            o = fr.end
+    if n - o < FRAME_HEADER_SIZE:                                    # (1)
+        return "shortHeader", None
+    length, stored = struct.unpack_from("<II", buf, o)
+    ftype = buf[o + 8]
+    if ftype == 0:                                                   # (2) F-004
+        return "badType", None
+    if length < 8 or length > PAYLOAD_BYTES_MAX \
+            or o + FRAME_HEADER_SIZE + length > n:                   # (3), (4) F-001/F-002
+        return "badLength", None
+    payload = buf[o + FRAME_HEADER_SIZE:o + FRAME_HEADER_SIZE + length]
+    if frame_crc(salt, buf[o:o + 4], ftype, payload) != stored:      # (5) F-003
+        return "badCRC", None
+    seq = struct.unpack_from("<Q", buf, o + FRAME_HEADER_SIZE)[0]
+    return None, ScannedFrame(o, length, ftype, seq)
+
+
+def window_end(expected):
+    """J-017: expected + 2^24, saturating at 2^64 - 1."""
+    return min(expected + RESYNC_SEQUENCE_WINDOW, U64_MAX)
+
+
+def classify_torn_tail(buf, o):
+    """`tailReason` of 4.2 (J-012): first match, in this order."""
+    n = len(buf)
+    if n - o < FRAME_HEADER_SIZE:
+        return "shortHeader"
+    if not any(buf[o:]):
+        return "zeroFill"
+    length = struct.unpack_from("<I", buf, o)[0]
+    if buf[o + 8] != 0 and 8 <= length <= PAYLOAD_BYTES_MAX \
+            and o + FRAME_HEADER_SIZE + length > n:
+        return "lengthPastEnd"
+    return "badTailFrame"
+
+
+def resync(buf, pos, salt, expected):
+    """J-014: the first valid frame at p = pos + 1, pos + 2, ... whose sequence is in
+    the window, or None. Cheap checks first, the CRC only for survivors."""
+    n = len(buf)
+    hi = window_end(expected)
+    for p in range(pos + 1, n - FRAME_HEADER_SIZE - 8 + 1):
+        if buf[p + 8] == 0:
             continue
-        if reason is None and seq > expected:
-            # J-016: a valid frame starting where the previous one ended, with a larger
-            # sequence, is a sequenceGap; the frame itself is kept.
-            # ASSUMPTION (Q6): offset = the frame's offset, bytes = 0 (nothing dropped);
-            # the resync window does not apply here (the frame is at a boundary).
-            events.append(("anomaly", Finding("sequenceGap", o, 0, missing=(expected, seq))))
-            fr = ScannedFrame(o, length, ftype, seq)
-            events.append(("frame", fr))
-            expected = seq + 1
-            o = fr.end
+        length = struct.unpack_from("<I", buf, p)[0]
+        if length < 8 or length > PAYLOAD_BYTES_MAX or p + FRAME_HEADER_SIZE + length > n:
             continue
-        # No clean frame at o: resynchronize (J-014).
-        found = resync(buf, o + 1, salt, expected)
-        if found is None:
-            # J-012: torn tail. ASSUMPTION (Q5): this includes a valid frame whose
-            # sequence is a regression when nothing valid follows it.
-            kind = classify_torn_tail(buf, o)
-            events.append(("torn", Finding(kind, o, n - o, torn_tail=True)))
-            return events, o
-        p, pseq = found
+        seq = struct.unpack_from("<Q", buf, p + FRAME_HEADER_SIZE)[0]
+        if not expected <= seq < hi:
+            continue
+        reason, f = probe_frame(buf, p, salt)
         if reason is None:
-            # A valid frame whose sequence is smaller than expected (J-016).
-            kind = "sequenceRegression"
-        else:
-            # J-015 reason of the stretch. ASSUMPTION (Q3): the reason why the frame at
-            # o is not valid, tested in F-005 order (badType, badLength, badCRC).
-            kind = reason
-        missing = (expected, pseq) if pseq > expected else None
-        events.append(("anomaly", Finding(kind, o, p - o, missing=missing)))
-        o = p
-        # The frame at p validates with a sequence in the window: accept it (the
-        # missing sequences were reported with the stretch).
-        _, length, ftype, seq = probe_frame(buf, p, salt)
-        fr = ScannedFrame(p, length, ftype, seq)
-        events.append(("frame", fr))
-        expected = seq + 1
-        o = fr.end
-    return events, n
+            return f
+    return None
 
 
-class ReplayResult:
-    def __init__(self):
-        self.frames = []          # (ScannedFrame, Change or None) of known critical types
-        self.findings = []
-        self.valid_end = None
-        self.refused = False
-        self.stopped = False
-        self.next_sequence = None
+class WalkResult:
+    def __init__(self, start, expected):
+        self.frames = []          # accepted frames of known critical types, in order
+        self.findings = []        # in file order
+        self.valid_end = start    # J-013
+        self.next_sequence = expected
+        self.stopped = False      # prefix stop or unknown critical type (`stop`)
+        self.refused = False      # strict mode (J-022)
 
 
-def replay_frames(buf, start, salt, expected, mode, on_change=None, allowed=None,
-                  skip_below=0):
-    """Section 4.3: apply the mode to the scanned events.
+def walk_frames(buf, start, salt, first_sequence, mode):
+    """`read` of 4.2: the frame walk with the mode's stops (J-010..J-022).
 
-    on_change(frame, change) is called for each accepted frame of a known critical type
-    with a valid body and returns the finding kinds it produced (P-006).
-    allowed: the critical types this file may hold (snapshots, S-002); others are
-    treated as unknown critical types.
-    skip_below: P-004, frames with a smaller sequence are already absorbed: they count
-    for the sequence bookkeeping but are neither decoded nor applied (so an absorbed
-    frame of an unknown critical type does not stop replay -- ASSUMPTION (Q24)).
+    Bodies are not decoded here (J-026 is applied by the caller)."""
+    n = len(buf)
+    w = WalkResult(start, first_sequence)
+    pos = start
+    expected = first_sequence
 
-    ASSUMPTIONS (Q7, Q8, Q9, Q10):
-      * validEnd is a property of the file (J-013): the start of the torn tail, or the
-        file size, whatever the mode.
-      * When replay stops (prefix: first non-benign anomaly; any mode: unknown critical
-        type; strict: refusal) the stopping finding covers [o, validEnd) -- "what
-        follows is reported as dropped" -- and no later finding is reported except the
-        torn tail (information about the file).
-      * A frame with a known critical type whose body is invalid (badBody, F-012/E-010)
-        is accepted (its sequence counts, it is listed in `frames`) but not applied; it
-        is an anomaly: prefix stops, strict refuses.
-      * missingElement / duplicateElement never stop or refuse.
-    """
-    res = ReplayResult()
-    events, valid_end = scan_frames(buf, start, salt, expected)
-    res.valid_end = valid_end
-    res.next_sequence = expected
-    torn = [f for k, f in events if k == "torn"]
+    def report(f):
+        w.findings.append(f)
+        if mode == "strict" and not f.informational:                 # J-022
+            w.refused = True
 
-    def stop(f):
-        f.bytes = valid_end - f.offset
-        res.findings.append(f)
-        res.stopped = True
-        if mode == "strict":
-            res.refused = True
-        res.findings.extend(torn)
+    def take(f):
+        """J-018. Returns False when the walk stops (unknown critical type)."""
+        nonlocal expected, pos
+        if 1 <= f.type <= 127 and f.type not in KNOWN_CRITICAL:     # F-010
+            # validEnd keeps its value (the `stop` of 4.2). ROUND 2 (R2-8): after a
+            # J-015 stretch this is the stretch's start, not the frame's offset (J-018).
+            report(Finding("unknownCriticalType", f.offset, n - f.offset,
+                           note="type 0x%02x" % f.type))
+            expected = f.sequence
+            w.stopped = True
+            return False
+        if f.type <= 127:
+            w.frames.append(f)
+        elif f.type != T_PADDING:                                    # F-011
+            report(Finding("unknownAncillaryType", f.offset, 0, info=True,
+                           note="type 0x%02x" % f.type))
+        expected = f.sequence + 1
+        pos = w.valid_end = f.end
+        return True
 
-    for kind, item in events:
-        if kind == "torn":
-            res.findings.append(item)
+    while pos < n:
+        reason, f = probe_frame(buf, pos, salt)
+        if f is not None and f.sequence < window_end(expected):
+            if f.sequence == expected:                               # J-010
+                if not take(f):
+                    break
+                continue
+            if f.sequence > expected:                                # J-016 gap
+                if mode == "prefix":
+                    report(Finding("sequenceGap", pos, n - pos, missing=(expected, f.sequence)))
+                    w.stopped = True
+                    break
+                report(Finding("sequenceGap", pos, 0, missing=(expected, f.sequence)))
+                if not take(f):
+                    break
+                continue
+            if mode == "prefix":                                     # J-016 regression
+                report(Finding("sequenceRegression", pos, n - pos))
+                w.stopped = True
+                break
+            report(Finding("sequenceRegression", pos, f.size))
+            pos = f.end
+            continue
+        kind = "sequenceGap" if f is not None else reason            # J-015 reason
+        g = resync(buf, pos, salt, expected)                         # J-014
+        if g is None:                                                # J-012
+            report(Finding(classify_torn_tail(buf, pos), pos, n - pos, torn_tail=True))
             break
-        if kind == "anomaly":
-            if mode == "salvage":
-                res.findings.append(item)
-                continue
-            stop(item)                                               # J-021 / J-022
-            return res
-        fr = item
-        if fr.sequence < skip_below:                                 # P-004
-            res.next_sequence = fr.sequence + 1
-            continue
-        if fr.type >= 0x80:
-            res.next_sequence = fr.sequence + 1                      # F-011: it counts
-            if fr.type != T_PADDING:
-                res.findings.append(Finding("unknownAncillaryType", fr.offset, fr.size,
-                                            note="type 0x%02x" % fr.type))
-            continue
-        if fr.type not in KNOWN_CRITICAL or (allowed is not None and fr.type not in allowed):
-            # F-010
-            stop(Finding("unknownCriticalType", fr.offset, fr.size,
-                         note="type 0x%02x" % fr.type))
-            return res
-        res.next_sequence = fr.sequence + 1
-        r = Reader(buf, fr.offset + FRAME_HEADER_SIZE + 8, fr.end)
-        try:
-            change = decode_change(fr.type, r)
-        except DecodeError as e:
-            res.frames.append((fr, None))
-            f = Finding("badBody", fr.offset, fr.size, note=str(e))
-            if mode == "salvage":
-                res.findings.append(f)
-                continue
-            stop(f)
-            return res
-        res.frames.append((fr, change))
-        if on_change is not None:
-            for k in sorted(on_change(fr, change)):
-                res.findings.append(Finding(k, fr.offset, fr.size))
-    return res
+        missing = (expected, g.sequence) if g.sequence > expected else None
+        if mode == "prefix":                                         # J-021
+            report(Finding(kind, pos, n - pos, missing=missing))
+            w.stopped = True
+            break
+        report(Finding(kind, pos, g.offset - pos, missing=missing))  # J-015, J-020
+        if not take(g):
+            break
+    w.next_sequence = expected
+    return w
+
+
+def decode_frame(buf, fr):
+    """J-026: decode a frame's body (after `sequence`). Raises DecodeError (badBody)."""
+    return decode_change(fr.type, Reader(buf, fr.offset + FRAME_HEADER_SIZE + 8, fr.end))
 
 
 # --------------------------------------------------------------------------------------
@@ -692,116 +645,153 @@ def replay_frames(buf, start, salt, expected, mode, on_change=None, allowed=None
 # --------------------------------------------------------------------------------------
 
 class FileHeader:
+    """Common part of J-002 / S-001. `reason` is the first failure in the order of J-006
+    (detail only: the finding is always badHeader)."""
+
     def __init__(self, data, magic):
         self.present = len(data) >= FILE_HEADER_SIZE
-        self.problems = []
-        self.magic_ok = False
+        self.reason = None
+        self.other_version = False
         if not self.present:
-            self.problems.append("file shorter than the 64-byte header")
+            self.reason = "shortHeader"
             return
         (m, self.version, self.header_size, self.flags) = struct.unpack_from("<8sHHI", data, 0)
         self.page_id = bytes(data[16:32])
         (self.f32_, self.salt, self.f48_) = struct.unpack_from("<QQQ", data, 32)
         (self.f56_, self.header_crc) = struct.unpack_from("<II", data, 56)
-        self.magic_ok = m == magic
-        if not self.magic_ok:
-            self.problems.append("magic")
-        if self.version != 1:
-            # README: "A reader rejects versions it does not know." ASSUMPTION (Q2): an
-            # unknown version is just one more reason for an invalid header (badHeader).
-            self.problems.append("version %d" % self.version)
-        if self.header_size != 64:
-            self.problems.append("headerSize %d" % self.header_size)
-        if self.flags != 0:
-            self.problems.append("flags")
-        if crc32c(data[0:60]) != self.header_crc:
-            self.problems.append("headerCRC")
+        crc_ok = crc32c(data[0:60]) == self.header_crc
+        # J-025: magic and header CRC correct, version unknown: intact, another format.
+        self.other_version = m == magic and crc_ok and self.version != 1
+        checks = [("badMagic", m == magic), ("badVersion", self.version == 1),
+                  ("badHeaderSize", self.header_size == 64), ("badHeaderCRC", crc_ok)]
+        checks += self._more_checks()
+        for name, ok in checks:
+            if not ok:
+                self.reason = name
+                break
+
+    def _more_checks(self):
+        return []
 
     @property
     def valid(self):
-        return not self.problems
+        return self.reason is None
 
 
 class JournalHeader(FileHeader):
-    """J-002."""
+    """J-002, J-006."""
 
     def __init__(self, data):
         super().__init__(data, JOURNAL_MAGIC)
-        if not self.present:
-            return
+
+    def _more_checks(self):
         self.base_generation = self.f32_
         self.first_sequence = self.f48_
-        if self.f56_ != 0:
-            self.problems.append("reserved")
-        if self.first_sequence < 1:
-            self.problems.append("firstSequence 0")
+        return [("nonZeroReserved", self.flags == 0 and self.f56_ == 0),
+                ("badFirstSequence", self.first_sequence >= 1)]
+
+    @property
+    def salvageable(self):
+        """J-023: frames behind an invalid header are walked (salvage mode only) if the
+        file holds 64 bytes, firstSequence >= 1 and the header is not of another
+        version (J-025)."""
+        return self.present and self.first_sequence >= 1 and not self.other_version
 
 
 class SnapshotHeader(FileHeader):
-    """S-001."""
+    """S-001, S-005."""
 
     def __init__(self, data):
         super().__init__(data, SNAPSHOT_MAGIC)
-        if not self.present:
-            return
+
+    def _more_checks(self):
         self.generation = self.f32_
         self.next_sequence = self.f48_
         self.element_count = self.f56_
-        if self.generation < 1:
-            self.problems.append("generation 0")
-        if self.next_sequence < 1:
-            self.problems.append("nextSequence 0")
+        return [("nonZeroReserved", self.flags == 0),
+                ("badGeneration", self.generation >= 1),
+                ("badNextSequence", self.next_sequence >= 1)]
+
+    @property
+    def salvageable(self):
+        """S-006: as J-023, with generation and nextSequence both at least 1."""
+        return (self.present and self.generation >= 1 and self.next_sequence >= 1
+                and not self.other_version)
+
+
+def _bad_header(data, h):
+    # J-006, J-023, S-006: badHeader at offset 0, bytes min(64, size).
+    return Finding("badHeader", 0, min(FILE_HEADER_SIZE, len(data)), note=h.reason)
 
 
 # --------------------------------------------------------------------------------------
-# Journal reading (section 4)
+# A journal read alone (4.4; a `journal` conformance vector)
 # --------------------------------------------------------------------------------------
 
 class JournalResult:
     def __init__(self):
         self.header = None
         self.header_valid = False
-        self.frames = []
-        self.findings = []
+        self.page = Page()
+        self.frames = []          # listed frames (README `frames`)
+        self.findings = []        # walk findings, badHeader, badBody, in file order
+        self.info = []            # P-006 information (not listed for a journal vector)
         self.valid_end = 0
         self.refused = False
         self.stopped = False
         self.next_sequence = None
-        self.replayed = False     # whether any frame was read at all
 
 
-def read_journal(data, mode="salvage", on_change=None, page_id=None, skip_below=0):
-    """Read one journal file (section 4). page_id (16 bytes) enables J-005."""
+def read_journal(data, mode="salvage", skip_below=0):
+    """Section 4: header (4.1), frame walk (4.2), bodies decoded (J-026) and applied to
+    an empty page. Frames with sequence < skip_below are walked and listed but neither
+    decoded nor applied (P-004, the README's `replayFrom`)."""
     assert mode in MODES
     res = JournalResult()
     h = JournalHeader(data)
     res.header = h
     res.header_valid = h.valid
-    if page_id is not None and h.present and h.page_id != page_id:
-        # J-005: not replayed, in any mode.
-        res.findings.append(Finding("foreignJournal", 0, len(data)))
-        res.stopped = True
-        res.refused = mode == "strict"
-        return res
-    if not h.valid:
-        # J-023: badHeader in every mode. ASSUMPTION (Q11): offset 0, bytes = the
-        # header (64, or the file size if shorter).
-        res.findings.append(Finding("badHeader", 0, min(FILE_HEADER_SIZE, len(data)),
-                                    note=", ".join(h.problems)))
-        if mode != "salvage" or not h.present:
-            res.refused = mode == "strict"
-            res.stopped = True
+    if not h.valid:                                                   # J-023
+        res.findings.append(_bad_header(data, h))
+        if mode == "strict":
+            res.refused = True
             return res
-        # Salvage: try the stored salt and first sequence.
-    rr = replay_frames(data, FILE_HEADER_SIZE, h.salt, h.first_sequence, mode, on_change,
-                       skip_below=skip_below)
-    res.replayed = True
-    res.frames = rr.frames
-    res.findings.extend(rr.findings)
-    res.valid_end = rr.valid_end
-    res.refused = rr.refused
-    res.stopped = rr.stopped
-    res.next_sequence = rr.next_sequence
+        if mode == "prefix" or not h.salvageable:
+            res.stopped = mode == "prefix"
+            return res
+    w = walk_frames(data, FILE_HEADER_SIZE, h.salt, h.first_sequence, mode)
+    res.valid_end = w.valid_end
+    res.next_sequence = w.next_sequence
+    res.stopped = w.stopped
+    res.refused = res.refused or w.refused
+    findings = res.findings + w.findings
+    stop_at = None
+    for fr in w.frames:
+        res.frames.append(fr)
+        if fr.sequence < skip_below:                                  # P-004
+            continue
+        try:
+            change = decode_frame(data, fr)
+        except DecodeError as e:                                      # J-026
+            findings.append(Finding("badBody", fr.offset, fr.size, note=str(e)))
+            if mode == "strict":
+                res.refused = True
+            if mode == "prefix":
+                stop_at = fr.offset
+                res.stopped = True
+                break
+            continue
+        for k in res.page.apply(change):                              # P-006
+            res.info.append(Finding(k, fr.offset, 0, info=True))
+    findings.sort(key=lambda f: f.offset)                             # file order (stable)
+    # A bad body does not change validEnd: it is the walk's (J-013), also in prefix
+    # mode (vector bad-journal-bad-body [prefix]). ROUND 2 (R2-9).
+    if stop_at is not None:                                           # `stop` (J-021)
+        findings = [f for f in findings if f.offset <= stop_at]
+    res.findings = findings
+    if res.refused:
+        res.frames = []
+        res.page = Page()
     return res
 
 
@@ -816,47 +806,57 @@ class SnapshotResult:
         self.page = Page()
         self.findings = []
         self.refused = False
-        self.generation = None
+        self.generation = None    # null when the header is not used (S-006)
         self.next_sequence = None
-        self.usable = False
+        self.usable = False       # False: lost (P-008)
 
 
 def read_snapshot(data, mode="salvage", page_id=None):
-    """Section 7. ASSUMPTION (Q17): a snapshot is read with the salvage rules (S-003)
-    in salvage and prefix mode; strict refuses on any non-benign finding.
-    ASSUMPTION (Q18): a damaged snapshot header is salvaged like J-023 (stored salt,
-    generation, nextSequence) outside strict mode."""
+    """Section 7 (S-001..S-007). page_id (16 bytes) enables S-004."""
     assert mode in MODES
     res = SnapshotResult()
     h = SnapshotHeader(data)
     res.header = h
     res.header_valid = h.valid
-    if page_id is not None and h.present and h.page_id != page_id:      # S-004
-        res.findings.append(Finding("foreignSnapshot", 0, len(data)))
+    if not h.valid:                                                   # S-006
+        res.findings.append(_bad_header(data, h))
+        if mode == "strict":
+            res.refused = True
+            return res
+        if mode == "prefix" or not h.salvageable:
+            return res                                                # lost (P-008)
+    if page_id is not None and h.page_id != page_id:                  # S-004
+        res.findings.append(Finding("foreignSnapshot", 16, 16))
         res.refused = mode == "strict"
         return res
-    if not h.valid:
-        res.findings.append(Finding("badHeader", 0, min(FILE_HEADER_SIZE, len(data)),
-                                    note=", ".join(h.problems)))
-        if mode == "strict" or not h.present:
-            res.refused = mode == "strict"
-            return res
     res.generation = h.generation
     res.next_sequence = h.next_sequence
+    # S-003: the salvage rules in salvage and prefix mode; strict walks as salvage and
+    # refuses on any damage.
+    w = walk_frames(data, FILE_HEADER_SIZE, h.salt, 1,
+                    "strict" if mode == "strict" else "salvage")
+    findings = list(w.findings)
     page = res.page
-    # S-002: only pageMetadata and elementAppend. ASSUMPTION (Q19): any other known
-    # critical type in a snapshot is treated like an unknown critical type (stop).
-    rr = replay_frames(data, FILE_HEADER_SIZE, h.salt, 1, "salvage",
-                       lambda fr, ch: page.apply(ch),
-                       allowed=(T_PAGE_METADATA, T_ELEMENT_APPEND))
-    findings = list(rr.findings)
-    if len(page.elements) < h.element_count:                           # S-003
-        # ASSUMPTION (Q20): offset = the file size, bytes = 0.
+    for fr in w.frames:
+        # S-007: sequence 1 is the pageMetadata frame, every later one an elementAppend.
+        want = T_PAGE_METADATA if fr.sequence == 1 else T_ELEMENT_APPEND
+        if fr.type != want:
+            findings.append(Finding("unexpectedFrame", fr.offset, fr.size))
+            continue
+        try:
+            change = decode_frame(data, fr)
+        except DecodeError as e:
+            findings.append(Finding("badBody", fr.offset, fr.size, note=str(e)))
+            continue
+        if page.apply(change):             # an id already in the snapshot (S-007, damage)
+            findings.append(Finding("duplicateElement", fr.offset, fr.size))
+    findings.sort(key=lambda f: f.offset)
+    if len(page.elements) < h.element_count:                          # S-003
         findings.append(Finding("missingElements", len(data), 0,
                                 note="%d of %d" % (len(page.elements), h.element_count)))
     res.findings.extend(findings)
     res.usable = True
-    if mode == "strict" and any(f.kind not in BENIGN_KINDS for f in res.findings):
+    if mode == "strict" and any(not f.informational for f in res.findings):
         res.refused = True
     return res
 
@@ -867,7 +867,22 @@ def read_snapshot(data, mode="salvage", page_id=None):
 
 UUID_RE = r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
 JOURNAL_NAME_RE = re.compile(r"^(%s)\.(0|[1-9][0-9]*)\.journal$" % UUID_RE)   # J-001
-SNAPSHOT_NAME_RE = re.compile(r"^(%s)\.content$" % UUID_RE)
+SNAPSHOT_NAME_RE = re.compile(r"^(%s)\.content$" % UUID_RE)                 # section 7
+SNAPSHOT_TMP_RE = re.compile(r"^(%s)\.content\.tmp$" % UUID_RE)              # P-011
+
+
+def parse_page_file(name):
+    """('snapshot'|'journal'|'tmp', page id text, base or None), or None (P-015)."""
+    m = SNAPSHOT_NAME_RE.match(name)
+    if m:
+        return "snapshot", m.group(1), None
+    m = JOURNAL_NAME_RE.match(name)
+    if m:
+        return "journal", m.group(1), int(m.group(2))
+    m = SNAPSHOT_TMP_RE.match(name)
+    if m:
+        return "tmp", m.group(1), None
+    return None
 
 
 class PageResult:
@@ -876,128 +891,665 @@ class PageResult:
         self.generation = 0
         self.next_sequence = 1
         self.refused = False
-        self.findings = []        # (file name, Finding)
+        self.findings = []        # (file name, Finding), damage and information
         self.retained = []        # journals with base < G (P-003)
+        self.frames_replayed = 0
+
+    def frames_dropped(self):
+        """K-005 `framesDropped`, as far as the findings tell: the sequences reported
+        missing, the frames with a bad body and the snapshot elements lost."""
+        n = 0
+        for _, f in self.findings:
+            if f.missing and f.kind != "snapshotLost":
+                n += f.missing[1] - f.missing[0]
+            elif f.kind == "badBody":
+                n += 1
+            elif f.kind == "missingElements" and f.note:
+                got, want = (int(x) for x in f.note.split(" of "))
+                n += want - got
+        return n
 
     def finding_kinds(self):
+        """The sorted, de-duplicated kinds of the damage findings (README, J-027)."""
         return sorted({f.kind for _, f in self.findings if not f.informational})
 
 
-def recover_page(pages_dir, mode="salvage", page_id_text=None):
-    """P-001..P-006: recover one page from a folder holding its snapshot and journals."""
+def recover_page(pages_dir, mode="salvage", page_id_text=None, names=None):
+    """`recover` of section 5 (P-001..P-009, P-015)."""
     assert mode in MODES
     res = PageResult()
-    names = sorted(os.listdir(pages_dir))
-    snaps, journals = {}, {}
-    for name in names:
-        m = SNAPSHOT_NAME_RE.match(name)
-        if m:
-            snaps[m.group(1)] = name
-            continue
-        m = JOURNAL_NAME_RE.match(name)
-        if m:
-            journals.setdefault(m.group(1), []).append((int(m.group(2)), name))
-        # Anything else (e.g. <page>.content.tmp left by P-011) is ignored.
+    if names is None:
+        names = sorted(os.listdir(pages_dir))
+    parsed = [(n, parse_page_file(n)) for n in names]
+    parsed = [(n, p) for n, p in parsed if p is not None]              # P-015
     if page_id_text is None:
-        ids = sorted(set(snaps) | set(journals))
+        ids = sorted({p[1] for _, p in parsed if p[0] != "tmp"})
         if not ids:
             return res                                                  # P-001
         page_id_text = ids[0]
     pid = uuid_bytes(page_id_text)
+    snapshot = None
+    journals = []
+    for n, (what, page, base) in parsed:
+        if page != page_id_text:
+            continue
+        if what == "snapshot":
+            snapshot = n
+        elif what == "journal":
+            journals.append((base, n))
+        else:
+            res.findings.append((n, Finding("leftoverTemp", 0, 0, info=True)))    # P-015
+    journals.sort()
 
     def read(name):
         with open(os.path.join(pages_dir, name), "rb") as f:
             return f.read()
 
-    # Snapshot (section 7): G and S.
-    G, S = 0, 1                                                         # P-001
+    def refuse():
+        res.refused = True
+        res.page = Page()
+        return res
+
+    G, S, lost = 0, 1, False                                           # P-001
     page = res.page
-    if page_id_text in snaps:
-        name = snaps[page_id_text]
-        sr = read_snapshot(read(name), mode, pid)
-        res.findings += [(name, f) for f in sr.findings]
+    if snapshot is not None:
+        sr = read_snapshot(read(snapshot), mode, pid)
+        res.findings += [(snapshot, f) for f in sr.findings]
         if sr.refused:
-            res.refused = True
-            return res
+            return refuse()
         if sr.usable:
-            G, S = sr.generation, sr.next_sequence
             res.page = page = sr.page
+            G, S = sr.generation, sr.next_sequence
+        else:
+            lost = True                                                # P-008
     res.generation = G
-    expected = S                                                        # P-004
-
-    def on_change(fr, change):
-        return page.apply(change)
-
-    expected_box = [expected]
-    for base, name in sorted(journals.get(page_id_text, [])):
-        if base < G:                                                    # P-003 retained
+    expected = None if lost else S
+    stopped = False
+    for base, name in journals:
+        if base < G and not lost:                                      # P-003
             res.retained.append(name)
+            res.findings.append((name, Finding("retainedJournal", 0, 0, info=True)))
+            continue
+        if stopped:                                                    # P-007
+            res.findings.append((name, Finding("notReplayed", 0, 0)))
             continue
         data = read(name)
         h = JournalHeader(data)
-        if h.present and h.page_id == pid and h.first_sequence > expected_box[0] and \
-                (h.valid or mode == "salvage"):
-            # P-004: a sequence missing between two journals (or between the snapshot
-            # and the first journal) is a sequenceGap.
-            # ASSUMPTION (Q12): it is reported at offset 64 of the later journal with
-            # bytes 0; the journal's first sequence then becomes the expected one.
-            f = Finding("sequenceGap", FILE_HEADER_SIZE, 0,
-                        missing=(expected_box[0], h.first_sequence))
-            res.findings.append((name, f))
-            if mode != "salvage":
-                res.refused = mode == "strict"
+        if not h.valid:                                                # J-023
+            res.findings.append((name, _bad_header(data, h)))
+            if mode == "strict":
+                return refuse()
+            if mode == "prefix":
+                stopped = True
+                continue
+            if not h.salvageable:
+                continue
+        if h.page_id != pid:                                           # J-005
+            res.findings.append((name, Finding("foreignJournal", 16, 16)))
+            if mode == "strict":
+                return refuse()
+            continue
+        if h.base_generation != base:                                  # J-007
+            res.findings.append((name, Finding("baseMismatch", 32, 8)))
+            if mode == "strict":
+                return refuse()
+        w = walk_frames(data, FILE_HEADER_SIZE, h.salt, h.first_sequence, mode)
+        walk_findings = list(w.findings)
+        res.findings += [(name, f) for f in walk_findings]
+        if w.refused:
+            return refuse()
+        if expected is None and w.frames:                              # P-008
+            expected = w.frames[0].sequence
+            if expected > 1:
+                res.findings.append((name, Finding("snapshotLost", 0, 0, missing=(1, expected))))
+        for f in w.frames:
+            if f.sequence < expected:                                  # P-004
+                if f.sequence >= S:
+                    res.findings.append((name, Finding("sequenceRegression", f.offset, f.size)))
+                continue
+            if f.sequence > expected:
+                missing = (expected, f.sequence)
+                # K-010: one loss is one finding: a gap whose missing sequences a walk
+                # finding of this file already reported (a J-015 stretch or a J-016
+                # gap) is not reported again. ROUND 2 (R2-1): applied to page
+                # recovery too, not only to fsck.
+                if not any(g.missing == missing for g in walk_findings):
+                    res.findings.append((name, Finding("sequenceGap", f.offset, 0,
+                                                       missing=missing)))
+                if mode != "salvage":
+                    stopped = True
+                    break
+            try:                                                       # J-026
+                change = decode_frame(data, f)
+            except DecodeError as e:
+                res.findings.append((name, Finding("badBody", f.offset, f.size, note=str(e))))
+                if mode != "salvage":
+                    stopped = True
+            else:
+                res.frames_replayed += 1
+                for k in page.apply(change):                           # P-006
+                    res.findings.append((name, Finding(k, f.offset, 0, info=True)))
+            expected = f.sequence + 1
+            if stopped:
                 break
-            expected_box[0] = h.first_sequence
-        # P-004: frames below the expected sequence are absorbed (or already applied
-        # from the previous journal) and skipped.
-        jr = read_journal(data, mode, on_change, pid, skip_below=expected_box[0])
-        res.findings += [(name, f) for f in jr.findings]
-        if jr.refused:
-            res.refused = True
-            break
-        if jr.next_sequence is not None:
-            expected_box[0] = max(expected_box[0], jr.next_sequence)
-        if jr.stopped:
-            break
-    res.next_sequence = expected_box[0]
+        if stopped and mode == "strict":
+            return refuse()
+        if w.stopped:
+            stopped = True
+        # ROUND 2 (R2-10): as the pseudocode, also after a page-level stop (prefix
+        # gap or bad body), so nextSequence may count frames that were not applied.
+        if expected is None:
+            expected = max(h.first_sequence, w.next_sequence)
+        else:
+            expected = max(expected, w.next_sequence)
+    res.next_sequence = 1 if expected is None else max(expected, S)   # P-009
     return res
+
+# --------------------------------------------------------------------------------------
+# Document package (section 10) and fsck without repair (section 11, K-028)
+# --------------------------------------------------------------------------------------
+
+DOCUMENT_JSON_BYTES_MAX = 16_777_216    # D-010
+MANIFEST_JSON_BYTES_MAX = 1_048_576     # D-010
+PAGES_PER_DOCUMENT_MAX = 10_000         # D-011
+TITLE_BYTES_MAX = 1_024                 # D-020
+
+# K-002 exit status bits.
+EXIT_CORRECTED, EXIT_UNCORRECTED, EXIT_OPERATIONAL, EXIT_USAGE = 1, 4, 8, 16
+
+ANY_UUID_RE = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}"
+                         r"-[0-9a-fA-F]{12}$")
+ASSET_NAME_RE = re.compile(r"^(%s)\.([a-z0-9]{1,8})$" % UUID_RE)             # D-040
+ASSET_TMP_RE = re.compile(r"^(%s)\.([a-z0-9]{1,8})\.tmp$" % UUID_RE)         # K-016
+THUMB_NAME_RE = re.compile(r"^(%s)\.png$" % UUID_RE)                         # D-050
+THUMB_TMP_RE = re.compile(r"^(%s)\.png\.tmp$" % UUID_RE)                     # K-016
+# Kinds of 4.4 without an offset ("-" in the table).
+NO_SPOT_KINDS = {"notReplayed", "snapshotLost", "retainedJournal", "leftoverTemp"}
+
+class PackageReport:
+    """What `fsck` without `--repair` reports for one package (K-001..K-006)."""
+
+    def __init__(self, path):
+        self.path = path
+        self.findings = []        # K-003 dicts
+        self.pages = []           # K-005 entries of the listed pages, in order
+        self.page_elements = {}   # page id -> element ids after replay
+        self.files = 0            # regular files looked at (K-006 `files`)
+        self.document = None      # the decoded document.json, or None when unusable
+        self.operational = False  # K-002 bit 8
+
+    def add(self, kind, file, severity="error", offset=None, nbytes=None, detail=""):
+        f = {"kind": kind, "severity": severity, "file": file}
+        if offset is not None:
+            f["offset"] = offset
+        if nbytes is not None:
+            f["bytes"] = nbytes
+        # K-004: a check without repair corrects nothing.
+        f["action"] = "none" if severity == "info" else "unrepaired"
+        f["detail"] = detail
+        self.findings.append(f)
+
+    @property
+    def status(self):
+        """K-002: the OR of 1 (corrected: never, without repair), 4 (uncorrected
+        errors) and 8 (operational error: ioError findings, a missing path)."""
+        st = 0
+        # ROUND 2 (R2-11): an ioError sets only the operational bit 8.
+        if any(f["severity"] == "error" and f["kind"] != "ioError" for f in self.findings):
+            st |= EXIT_UNCORRECTED
+        if self.operational:
+            st |= EXIT_OPERATIONAL
+        return st
+
+    def error_kinds(self):
+        """The sorted kinds of the error findings (README `findingKinds`).
+        ROUND 2 (R2-3): de-duplicated, as for page vectors."""
+        return sorted({f["kind"] for f in self.findings if f["severity"] == "error"})
+
+    def to_json(self, mode="salvage"):
+        errors = sum(1 for f in self.findings if f["severity"] == "error")
+        return {"status": self.status, "path": self.path, "repair": False, "mode": mode,
+                "findings": self.findings, "pages": self.pages,
+                "counts": {"packages": 1, "pages": len(self.pages), "files": self.files,
+                           "errors": errors, "corrected": 0, "uncorrected": errors,
+                           "info": len(self.findings) - errors}}
+
+
+def _canonical_uuid(v):
+    """D-001: canonical UUID text (either case); returns it lowercased, or None."""
+    if isinstance(v, str) and ANY_UUID_RE.match(v):
+        return v.lower()
+    return None
+
+
+def _is_int(v):
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def parse_document(raw):
+    """D-010, D-011, D-020. Returns (document dict, None) or (None, reason).
+
+    ROUND 2 (R2-4): the spec does not list the required keys nor which malformed values
+    make the document invalid. Assumed: `format`, `version`, `id` and `pages` are
+    required; `title`, if present, is a string of at most 1,024 UTF-8 bytes; each page
+    is an object with a canonical UUID `id` (either case) and, if present, non-negative
+    integer `width`, `height`, `elementCount`; page ids are unique (case-insensitively)
+    and at most pagesPerDocumentMax; times are not validated."""
+    if len(raw) > DOCUMENT_JSON_BYTES_MAX:
+        return None, "larger than documentJSONBytesMax (D-010)"
+    try:
+        doc = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError) as e:
+        return None, "does not parse: %s" % e
+    if not isinstance(doc, dict):
+        return None, "not a JSON object"
+    if doc.get("format") != "lnote.document":
+        return None, "format is not lnote.document (D-020)"
+    if not _is_int(doc.get("version")) or doc["version"] != 1:
+        return None, "version is not 1 (D-020)"
+    if _canonical_uuid(doc.get("id")) is None:
+        return None, "id is not a canonical UUID (D-001)"
+    title = doc.get("title", "")
+    if not isinstance(title, str) or len(title.encode("utf-8")) > TITLE_BYTES_MAX:
+        return None, "title is not a string of at most 1,024 bytes (D-020)"
+    pages = doc.get("pages")
+    if not isinstance(pages, list):
+        return None, "pages is not an array (D-020)"
+    if len(pages) > PAGES_PER_DOCUMENT_MAX:
+        return None, "more than pagesPerDocumentMax pages (D-011)"
+    seen = set()
+    for p in pages:
+        if not isinstance(p, dict):
+            return None, "a page entry is not an object"
+        pid = _canonical_uuid(p.get("id"))
+        if pid is None:
+            return None, "a page id is not a canonical UUID (D-001)"
+        if pid in seen:
+            return None, "page %s is listed twice (D-011)" % pid
+        seen.add(pid)
+        for key in ("width", "height", "elementCount"):
+            if key in p and (not _is_int(p[key]) or p[key] < 0):
+                return None, "page %s: %s is not a non-negative integer" % (pid, key)
+    return doc, None
+
+
+def manifest_problem(raw, doc):
+    """D-031: why manifest.json is stale, or None. `raw` is None when it is missing."""
+    if raw is None:
+        return "missing"
+    if len(raw) > MANIFEST_JSON_BYTES_MAX:
+        return "larger than manifestJSONBytesMax (D-010)"
+    try:
+        m = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError):
+        return "does not parse"
+    if not isinstance(m, dict) or m.get("format") != "lnote.manifest":
+        return "not an lnote.manifest object"
+    if not _is_int(m.get("version")) or m["version"] != 1:
+        return "of another version"
+    if doc is None:
+        return None       # nothing to agree with (document.json unusable)
+    if _canonical_uuid(m.get("id")) != _canonical_uuid(doc.get("id")):
+        return "id disagrees with document.json"
+    for key in ("title", "modified"):
+        if m.get(key) != doc.get(key):
+            return "%s disagrees with document.json" % key
+    if m.get("pageCount") != len(doc["pages"]) or not _is_int(m.get("pageCount")):
+        return "pageCount disagrees with document.json"
+    return None
+
+
+def _try_lock(path):
+    """K-015: 'free' if the flock can be taken, 'held' if another process holds it,
+    None if it cannot be tested. The lock is released at once; nothing is written."""
+    try:
+        import fcntl
+    except ImportError:
+        return None
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    except OSError:
+        return None
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return "held"
+        except OSError:
+            return None
+        fcntl.flock(fd, fcntl.LOCK_UN)
+        return "free"
+    finally:
+        os.close(fd)
+
+
+def _image_assets(page):
+    return {uuid_text(e.fields["asset"]) for e in page.elements if e.kind == 2}
+
+
+def _lost_and_found_assets(folder):
+    """D-040: asset references of the page files kept in lost+found/ (read alone)."""
+    refs = set()
+    for root, dirs, files in os.walk(folder):
+        dirs[:] = [d for d in dirs if not os.path.islink(os.path.join(root, d))]
+        for name in files:
+            p = parse_page_file(name)
+            full = os.path.join(root, name)
+            if p is None or p[0] == "tmp" or os.path.islink(full):
+                continue
+            try:
+                with open(full, "rb") as f:
+                    data = f.read()
+            except OSError:
+                continue
+            r = read_snapshot(data) if p[0] == "snapshot" else read_journal(data)
+            refs |= _image_assets(r.page)
+    return refs
+
+
+def check_package(path, mode="salvage"):
+    """fsck of one package without repair (sections 10, 11; K-011..K-016, K-028).
+    Changes nothing on disk."""
+    rep = PackageReport(path)
+    if not os.path.isdir(path) or os.path.islink(path):
+        rep.add("ioError", "", detail="not a package folder")
+        rep.operational = True
+        return rep
+
+    def entries(rel):
+        """(name, kind) of a folder inside the package; links are reported (K-018)
+        and not read."""
+        full = os.path.join(path, rel)
+        out = []
+        try:
+            names = sorted(os.listdir(full))
+        except OSError as e:
+            rep.add("ioError", rel, detail=str(e))
+            rep.operational = True
+            return out
+        for n in names:
+            p = os.path.join(full, n)
+            r = os.path.join(rel, n) if rel else n
+            if os.path.islink(p):
+                rep.add("symlink", r, detail="a link inside the package is not followed "
+                                             "(D-002, K-018)")
+                continue
+            isdir = os.path.isdir(p)
+            rep.files += 0 if isdir else 1
+            out.append((n, "dir" if isdir else "file"))
+        return out
+
+    def read_file(rel):
+        try:
+            with open(os.path.join(path, rel), "rb") as f:
+                return f.read()
+        except OSError as e:
+            rep.add("ioError", rel, detail=str(e))
+            rep.operational = True
+            return None
+
+    top = dict(entries(""))
+
+    # document.json (K-012, D-010, D-011, D-020)
+    doc = None
+    if top.get("document.json") == "file":
+        raw = read_file("document.json")
+        if raw is not None:
+            doc, why = parse_document(raw)
+            if doc is None:
+                rep.add("documentInvalid", "document.json", detail=why)
+    elif "document.json" not in top and not os.path.islink(os.path.join(path, "document.json")):
+        rep.add("documentMissing", "document.json", detail="document.json does not exist")
+    rep.document = doc
+
+    # K-012 / D-001: the folder name.
+    folder = os.path.basename(os.path.normpath(path))
+    stem = folder[:-len(".lnote")] if folder.endswith(".lnote") else None
+    if doc is not None:
+        if stem is not None and ANY_UUID_RE.match(stem):
+            if stem.lower() != _canonical_uuid(doc["id"]):
+                rep.add("folderNameMismatch", "", detail="folder %s, document id %s"
+                        % (folder, doc["id"]))
+        else:
+            # README: vector folders are named by outcome; reported as information only.
+            # ROUND 2 (R2-2): the kind of that information is not specified.
+            rep.add("folderNameMismatch", "", severity="info",
+                    detail="folder name %s is not <document id>.lnote (document %s)"
+                    % (folder, doc["id"]))
+
+    # manifest.json (D-031, K-012). A link is a missing manifest (D-002).
+    if top.get("manifest.json") == "dir":
+        rep.add("staleManifest", "manifest.json", detail="manifest.json is a folder")
+    else:
+        raw = read_file("manifest.json") if top.get("manifest.json") == "file" else None
+        why = manifest_problem(raw, doc)
+        if why is not None:
+            rep.add("staleManifest", "manifest.json", detail="manifest.json is stale: " + why)
+
+    # Engine temporary files (K-016): each one left behind is an error.
+    for n in ("document.json.tmp", "manifest.json.tmp"):
+        if n in top:
+            rep.add("leftoverTemp", n, detail="temporary file left by an interrupted write")
+
+    # .lock (K-015): information when checking.
+    if top.get(".lock") == "file":
+        state = _try_lock(os.path.join(path, ".lock"))
+        if state == "free":
+            rep.add("staleLock", ".lock", severity="info", detail="no writer holds the lock")
+        elif state == "held":
+            rep.add("lockedElsewhere", ".lock", severity="info",
+                    detail="open for writing elsewhere")
+
+    known_top = {"document.json", "manifest.json", "pages", "assets", "thumbnails",
+                 "lost+found", ".lock", "document.json.tmp", "manifest.json.tmp"}
+    for n in sorted(top):
+        if n not in known_top:
+            # ROUND 2 (R2-5): when unknownFile applies, and its severity, is not stated.
+            rep.add("unknownFile", n, severity="info", detail="not part of the package layout")
+
+    # pages/ (K-011, K-013, P-015)
+    page_files = {}           # page id -> names
+    if top.get("pages") == "dir":
+        for n, kind in entries("pages"):
+            p = parse_page_file(n) if kind == "file" else None
+            if p is None:
+                rep.add("unknownFile", "pages/" + n, severity="info",
+                        detail="not a page file name (J-001, P-015)")
+            elif p[0] == "tmp":
+                # K-016: an error in fsck, though P-015 / 4.4 make it information in
+                # page recovery. ROUND 2 (R2-7).
+                rep.add("leftoverTemp", "pages/" + n,
+                        detail="temporary snapshot left by an interrupted write (K-016)")
+            else:
+                page_files.setdefault(p[1], []).append(n)
+    listed = [] if doc is None else [_canonical_uuid(p["id"]) for p in doc["pages"]]
+    listed_set = set(listed)
+    if doc is not None:
+        for pid in sorted(page_files):
+            if pid not in listed_set:                                       # K-013
+                for n in sorted(page_files[pid]):
+                    rep.add("unlistedPage", "pages/" + n,
+                            detail="page %s is not listed in document.json" % pid)
+        to_check = listed
+    else:
+        # ROUND 2 (R2-6): with document.json unusable the pages present are still
+        # checked (K-011), but none is listed, so no unlistedPage is reported.
+        to_check = sorted(page_files)
+    refs = {}                 # asset id -> first listed page that shows it
+    recovered = {}
+    for pid in to_check:
+        names = sorted(page_files.get(pid, []))
+        pr = recover_page(os.path.join(path, "pages"), mode, pid, names)  # P-001 if none
+        recovered[pid] = pr
+        for name, f in pr.findings:
+            if f.kind == "leftoverTemp":
+                continue      # reported from the folder listing (K-016)
+            sev = "info" if f.informational else "error"                    # K-011
+            detail = f.note or ""
+            if f.missing:
+                detail = (detail + "; " if detail else "") + \
+                    "sequences %d..<%d missing" % f.missing
+            spot = f.kind not in NO_SPOT_KINDS                            # 4.4 table
+            rep.add(f.kind, "pages/" + name, severity=sev,
+                    offset=f.offset if spot else None,
+                    nbytes=f.bytes if spot and not f.info or f.torn_tail
+                    or f.kind == "unknownAncillaryType" else None,
+                    detail=detail)
+        if pid in listed_set:
+            for a in sorted(_image_assets(pr.page)):
+                refs.setdefault(a, pid)
+            state = "refused" if pr.refused else (
+                "damaged" if pr.finding_kinds() else "ok")
+            rep.pages.append({"id": pid, "package": "", "elements": len(pr.page.elements),
+                              "framesReplayed": pr.frames_replayed,
+                              "framesDropped": pr.frames_dropped(),
+                              "generation": pr.generation, "state": state})
+            rep.page_elements[pid] = pr.page.ids()
+    if doc is not None:
+        for p in doc["pages"]:                                              # D-021
+            pid = _canonical_uuid(p["id"])
+            n = len(recovered[pid].page.elements)
+            if "elementCount" in p and p["elementCount"] != n \
+                    and not recovered[pid].refused:
+                rep.add("staleElementCount", "document.json", severity="info",
+                        detail="page %s: elementCount %d, the page has %d"
+                        % (pid, p["elementCount"], n))
+
+    # assets/ (D-040, K-014)
+    assets = {}
+    if top.get("assets") == "dir":
+        for n, kind in entries("assets"):
+            m = ASSET_NAME_RE.match(n) if kind == "file" else None
+            if m:
+                assets.setdefault(m.group(1), n)
+            elif kind == "file" and ASSET_TMP_RE.match(n):
+                rep.add("leftoverTemp", "assets/" + n, detail="temporary asset (K-016)")
+            else:
+                rep.add("unknownFile", "assets/" + n, severity="info",
+                        detail="not an asset file name (D-040)")
+    # ROUND 2 (R2-12): the references are the images on the listed pages as recovered
+    # (salvage); an asset file of any extension (D-040) satisfies its id.
+    for a in sorted(refs):
+        if a not in assets:
+            rep.add("missingAsset", "assets/%s" % a,
+                    detail="an image on page %s refers to a missing asset" % refs[a])
+    if assets:
+        lf = set()
+        if top.get("lost+found") == "dir":
+            lf = _lost_and_found_assets(os.path.join(path, "lost+found"))
+        for a in sorted(assets):
+            if a not in refs and a not in lf:
+                rep.add("orphanAsset", "assets/" + assets[a], severity="info",
+                        detail="no page shows this asset")
+
+    # thumbnails/ (D-050, K-026)
+    thumbs = set()
+    if top.get("thumbnails") == "dir":
+        for n, kind in entries("thumbnails"):
+            m = THUMB_NAME_RE.match(n) if kind == "file" else None
+            if m:
+                thumbs.add(m.group(1))
+            elif kind == "file" and THUMB_TMP_RE.match(n):
+                rep.add("leftoverTemp", "thumbnails/" + n, detail="temporary thumbnail (K-016)")
+            else:
+                rep.add("unknownFile", "thumbnails/" + n, severity="info",
+                        detail="not a thumbnail file name (D-050)")
+    for pid in listed:
+        if pid not in thumbs:
+            rep.add("missingThumbnail", "thumbnails/%s.png" % pid, severity="info",
+                    detail="thumbnail missing (K-026)")
+    return rep
+
+
+def _package_actual(path):
+    rep = check_package(path, "salvage")
+    return {
+        "fsckExit": rep.status,
+        # README: the listed pages, in order, recovered in salvage mode; empty when
+        # document.json is unusable.
+        "pages": [{"id": p["id"], "elements": rep.page_elements[p["id"]]} for p in rep.pages],
+        "findingKinds": rep.error_kinds(),
+    }
+
+
+def fsck_main(args, out=sys.stdout):
+    """`fsck PATH... [--json] [--mode M]`: a package, or a library folder of packages
+    (K-018), checked without repair. Returns the K-002 status."""
+    mode, as_json, paths = "salvage", False, []
+    i = 0
+    while i < len(args):
+        a = args[i]
+        if a == "--json":
+            as_json = True
+        elif a == "--mode" and i + 1 < len(args) and args[i + 1] in MODES:
+            mode = args[i + 1]
+            i += 1
+        elif a.startswith("-"):
+            print("usage: lnote_ref.py fsck PATH... [--json] [--mode salvage|prefix|strict]",
+                  file=sys.stderr)
+            return EXIT_USAGE
+        else:
+            paths.append(a)
+        i += 1
+    if not paths:
+        print("usage: lnote_ref.py fsck PATH... [--json] [--mode salvage|prefix|strict]",
+              file=sys.stderr)
+        return EXIT_USAGE
+    status = 0
+    for path in paths:
+        name = os.path.basename(os.path.normpath(path))
+        is_package = name.endswith(".lnote") or os.path.exists(
+            os.path.join(path, "document.json")) or os.path.isdir(os.path.join(path, "pages"))
+        if is_package or not os.path.isdir(path):
+            reports = [("", check_package(path, mode))]
+        else:                                                            # K-018 library
+            reports = [(n + "/", check_package(os.path.join(path, n), mode))
+                       for n in sorted(os.listdir(path))
+                       if n.endswith(".lnote") and not n.startswith(".")
+                       and not os.path.islink(os.path.join(path, n))]
+        for prefix, rep in reports:
+            status |= rep.status
+            if as_json:
+                print(json.dumps(rep.to_json(mode)), file=out)
+                continue
+            lines = []
+            for f in rep.findings:
+                if f["severity"] != "error":
+                    continue
+                where = prefix + f["file"]
+                if "offset" in f:
+                    where += " @%d" % f["offset"]
+                nb = " (%d bytes)" % f["bytes"] if "bytes" in f else ""
+                lines.append("%s: %s%s: %s -> %s" % (where, f["kind"], nb, f["detail"],
+                                                     f["action"]))
+            if not lines:
+                print("ok", file=out)                                    # K-007
+            else:
+                for line in lines:
+                    print(line, file=out)
+                errors = len(lines)
+                print("%d errors, 0 corrected, %d uncorrected; exit status %d"
+                      % (errors, errors, rep.status), file=out)
+    return status
 
 
 # --------------------------------------------------------------------------------------
 # Conformance runner (Spec/README.md)
 # --------------------------------------------------------------------------------------
 
-def _journal_actual(data, mode, entry, vectors_dir):
-    """The `expect` object for a journal vector, computed."""
-    page = Page()
-    skip_below = 0
-    rf = entry.get("replayFrom", entry.get("expect", {}).get("replayFrom"))
-    # ASSUMPTION (Q21): `replayFrom` is not defined by the README; accepted here as a
-    # snapshot file name (relative to the vectors dir) or a number (frames with a
-    # smaller sequence are skipped, as P-004).
-    if isinstance(rf, str):
-        with open(os.path.join(vectors_dir, rf), "rb") as f:
-            sr = read_snapshot(f.read(), "salvage")
-        page = sr.page
-        skip_below = sr.next_sequence or 0
-    elif isinstance(rf, dict):
-        skip_below = rf.get("nextSequence", 0)
-    elif isinstance(rf, int):
-        skip_below = rf
-
-    def on_change(fr, change):
-        return page.apply(change)
-
-    jr = read_journal(data, mode, on_change, skip_below=skip_below)
-    frames = [{"sequence": fr.sequence, "type": fr.type, "offset": fr.offset}
-              for fr, _ in jr.frames]
+def _journal_actual(data, mode, entry, vectors_dir=None):
+    """The `expect` object for a journal vector, computed. `replayFrom` (README) is an
+    entry-level number, the page's expected sequence S (P-004); absent: 0."""
+    skip_below = entry.get("replayFrom", 0) or 0
+    jr = read_journal(data, mode, skip_below=skip_below)
     return {
         "refused": jr.refused,
         "headerValid": jr.header_valid,
-        "frames": [] if jr.refused else frames,
+        "frames": [{"sequence": fr.sequence, "type": fr.type, "offset": fr.offset}
+                   for fr in jr.frames],
         "validEnd": jr.valid_end,
         "findings": [f.to_json() for f in jr.findings],
-        "elements": [] if jr.refused else page.ids(),
+        "elements": jr.page.ids(),
     }
 
 
@@ -1014,11 +1566,10 @@ def _snapshot_actual(data, mode):
 
 
 def _points_actual(data, entry):
-    exp = entry.get("expect", {})
-    count = exp.get("count", entry.get("count"))
-    has_angles = exp.get("hasAngles", entry.get("hasAngles", False))
-    # ASSUMPTION (Q22): the file holds exactly the points; trailing bytes are an error
-    # (as F-012 would make them inside a frame).
+    # README: `count` and `hasAngles` are entry-level inputs; the file holds exactly the
+    # codec bytes of one stroke, bytes left over are an error (E-004).
+    count = entry.get("count")
+    has_angles = entry.get("hasAngles", False)
     try:
         r = Reader(data)
         pts = decode_points(r, count, has_angles)
@@ -1030,10 +1581,8 @@ def _points_actual(data, entry):
 
 
 def _page_actual(folder, mode):
-    # ASSUMPTION (Q23): the vector folder either holds a `pages/` subfolder or the
-    # page files directly.
-    pages = os.path.join(folder, "pages")
-    pr = recover_page(pages if os.path.isdir(pages) else folder, mode)
+    # README: the folder holds the page files directly (a package's `pages/`).
+    pr = recover_page(folder, mode)
     return {
         "refused": pr.refused,
         "elements": [] if pr.refused else pr.page.ids(),
@@ -1088,7 +1637,9 @@ def run_vector(vectors_dir, entry):
     expect = entry.get("expect", {})
     path = os.path.join(vectors_dir, name)
     if kind == "package":
-        return "skip", "package vectors need fsck"
+        actual = _package_actual(path)
+        reason = compare(expect, actual)
+        return ("ok", None) if reason is None else ("fail", reason)
     if mode not in MODES:
         return "fail", "unknown mode %r" % mode
     if kind == "journal":
@@ -1139,47 +1690,45 @@ def run_conformance(vectors_dir, out=sys.stdout):
 # --------------------------------------------------------------------------------------
 
 def dump(path, mode="salvage", out=sys.stdout):
+    """Print a journal's or snapshot's header, the frames its walk (4.2) accepts, with
+    decoded bodies, and the walk's findings."""
     with open(path, "rb") as f:
         data = f.read()
-    magic = data[:8]
-    if magic == SNAPSHOT_MAGIC:
+    if data[:8] == SNAPSHOT_MAGIC:
         h = SnapshotHeader(data)
         print("snapshot %s: %d bytes, header %s" % (path, len(data),
-              "valid" if h.valid else "INVALID (%s)" % ", ".join(h.problems)), file=out)
-        if h.present:
-            print("  pageID %s generation %d salt 0x%016x nextSequence %d elementCount %d"
-                  % (uuid_text(h.page_id), h.generation, h.salt, h.next_sequence,
-                     h.element_count), file=out)
-        expected = 1
+              "valid" if h.valid else "INVALID (%s)" % h.reason), file=out)
+        if not h.present:
+            return
+        print("  pageID %s generation %d salt 0x%016x nextSequence %d elementCount %d"
+              % (uuid_text(h.page_id), h.generation, h.salt, h.next_sequence,
+                 h.element_count), file=out)
+        first = 1
     else:
         h = JournalHeader(data)
         print("journal %s: %d bytes, header %s" % (path, len(data),
-              "valid" if h.valid else "INVALID (%s)" % ", ".join(h.problems)), file=out)
+              "valid" if h.valid else "INVALID (%s)" % h.reason), file=out)
         if not h.present:
             return
         print("  pageID %s baseGeneration %d salt 0x%016x firstSequence %d"
               % (uuid_text(h.page_id), h.base_generation, h.salt, h.first_sequence), file=out)
-        expected = h.first_sequence
-    if not h.present:
-        return
-    events, valid_end = scan_frames(data, FILE_HEADER_SIZE, h.salt, expected)
-    for kind, item in events:
-        if kind == "frame":
-            name = KNOWN_CRITICAL.get(item.type, "padding" if item.type == T_PADDING else
-                                      "unknown-%s" % ("ancillary" if item.type >= 0x80 else "critical"))
-            desc = ""
-            if item.type in KNOWN_CRITICAL:
-                try:
-                    ch = decode_change(item.type, Reader(data, item.offset + 17, item.end))
-                    desc = _describe(ch)
-                except DecodeError as e:
-                    desc = "BAD BODY: %s" % e
+        first = h.first_sequence
+    w = walk_frames(data, FILE_HEADER_SIZE, h.salt, first, mode)
+    events = [(fr.offset, 0, fr) for fr in w.frames] + \
+        [(f.offset, 1, f) for f in w.findings]
+    for _, k, item in sorted(events, key=lambda e: (e[0], e[1])):
+        if k == 0:
+            try:
+                desc = _describe(decode_frame(data, item))
+            except DecodeError as e:
+                desc = "BAD BODY: %s" % e
             print("  @%-8d seq %-6d len %-7d type 0x%02x %-17s %s"
-                  % (item.offset, item.sequence, item.length, item.type, name, desc), file=out)
+                  % (item.offset, item.sequence, item.length, item.type,
+                     KNOWN_CRITICAL[item.type], desc), file=out)
         else:
-            print("  @%-8d %s %s" % (item.offset, "TORN" if kind == "torn" else "ANOMALY", item),
+            print("  @%-8d %s %r" % (item.offset, "TORN" if item.torn_tail else "FINDING", item),
                   file=out)
-    print("  validEnd %d" % valid_end, file=out)
+    print("  validEnd %d nextSequence %d" % (w.valid_end, w.next_sequence), file=out)
 
 
 def _describe(ch):
@@ -1214,6 +1763,8 @@ def main(argv):
                           "findingKinds": pr.finding_kinds(),
                           "findings": ["%s: %r" % (n, f) for n, f in pr.findings]}, indent=2))
         return 0
+    if len(argv) >= 1 and argv[0] == "fsck":
+        return fsck_main(argv[1:])
     if len(argv) == 1:
         if not os.path.isfile(os.path.join(argv[0], "manifest.json")):
             print("no manifest.json in %s" % argv[0], file=sys.stderr)

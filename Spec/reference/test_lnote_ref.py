@@ -276,10 +276,12 @@ class TestFrames(unittest.TestCase):
     def test_frame_valid_F005(self):
         f = frame(SALT, 1, 7, b"xyz")
         buf = bytes(3) + f
-        self.assertEqual(L.probe_frame(buf, 3, SALT), (None, 11, 1, 7))
+        reason, fr = L.probe_frame(buf, 3, SALT)
+        self.assertIsNone(reason)
+        self.assertEqual((fr.offset, fr.length, fr.type, fr.sequence, fr.size), (3, 11, 1, 7, 20))
         self.assertEqual(L.probe_frame(buf, 3, SALT + 1)[0], "badCRC")     # F-003 salt
         self.assertEqual(L.probe_frame(buf[:-1], 3, SALT)[0], "badLength")  # (4)
-        self.assertEqual(L.probe_frame(buf[:8], 3, SALT)[0], "short")       # (1)
+        self.assertEqual(L.probe_frame(buf[:8], 3, SALT)[0], "shortHeader")  # (1)
 
     def test_zero_type_never_valid_F004(self):
         f = frame(SALT, 0, 1, b"")
@@ -354,7 +356,7 @@ class TestTornTails(unittest.TestCase):
         self.check(self.good + self.fr[2][:5], "shortHeader", len(self.good))
 
     def test_short_zero_header_is_short_header(self):
-        # Fewer than 9 bytes remain (also all zero): the first listed reason wins (Q4).
+        # Fewer than 9 bytes remain (also all zero): the first listed reason wins (J-012).
         self.check(self.good + bytes(4), "shortHeader", len(self.good))
 
     def test_zero_fill(self):
@@ -372,9 +374,35 @@ class TestTornTails(unittest.TestCase):
         self.check(self.good + frame(SALT ^ 1, 1, 3, stroke(IDS[2])), "badTailFrame",
                    len(self.good))
 
-    def test_tail_regression_without_followup_is_torn(self):
-        # A valid frame repeating sequence 2 at the end: no valid frame follows (Q5).
-        self.check(self.good + self.fr[1], "badTailFrame", len(self.good))
+    def test_type_zero_tail_is_bad_tail_frame(self):
+        # lengthPastEnd needs type != 0 (J-012 `tailReason`).
+        b = bytearray(self.fr[2][:-3])
+        b[8] = 0
+        self.check(self.good + bytes(b), "badTailFrame", len(self.good))
+
+    def test_oversized_length_tail_is_bad_tail_frame(self):
+        b = bytearray(self.fr[2][:20])
+        b[0:4] = struct.pack("<I", L.PAYLOAD_BYTES_MAX + 1)
+        self.check(self.good + bytes(b), "badTailFrame", len(self.good))
+
+    def test_tail_beyond_window_is_torn(self):
+        # A valid frame at or beyond the window's end with nothing valid after it.
+        self.check(self.good + frame(SALT, 1, 3 + (1 << 24), stroke(IDS[2])), "badTailFrame",
+                   len(self.good))
+
+    def test_regression_at_end_is_damage_J016(self):
+        # A valid frame repeating sequence 2 at the end is a sequenceRegression, never a
+        # torn tail; salvage drops it (validEnd before it), strict refuses.
+        data = self.good + self.fr[1]
+        o = len(self.good)
+        s = read(data)
+        self.assertEqual(s["findings"], [fj("sequenceRegression", o, len(self.fr[1]))])
+        self.assertEqual((s["validEnd"], s["elements"], s["refused"]), (o, IDS[:2], False))
+        p = read(data, "prefix")
+        self.assertEqual(p["findings"], [fj("sequenceRegression", o, len(self.fr[1]))])
+        st = read(data, "strict")
+        self.assertEqual((st["refused"], st["frames"], st["elements"], st["validEnd"]),
+                         (True, [], [], o))
 
     def test_tail_after_zeros_then_garbage(self):
         data = self.good + bytes(20) + b"\x01\x02"
@@ -406,11 +434,14 @@ class TestCorruption(unittest.TestCase):
                          [i + 1 for i in range(5) if i != index])
         p = read(data, "prefix")
         self.assertFalse(p["refused"])
-        self.assertEqual(p["findings"], [fj(kind, o, len(data) - o)])
+        self.assertEqual(p["findings"], [fj(kind, o, len(data) - o)])      # J-021
         self.assertEqual(p["elements"], IDS[:index])
+        self.assertEqual(p["validEnd"], o)                                 # J-013
         st = read(data, "strict")
         self.assertTrue(st["refused"])
-        self.assertEqual(st["elements"], [])
+        self.assertEqual((st["elements"], st["frames"]), ([], []))
+        self.assertEqual(st["findings"], s["findings"])                    # J-022
+        self.assertEqual(st["validEnd"], s["validEnd"])
         return s
 
     def test_bad_crc_resync(self):
@@ -511,12 +542,29 @@ class TestCorruption(unittest.TestCase):
         o = offsets(fr)[2]
         a = read(data)
         self.assertEqual(a["findings"], [fj("badTailFrame", o, len(data) - o, True)])
+        self.assertEqual(a["validEnd"], o)
         # ... but one just inside the window is.
         fr[3] = frame(SALT, 1, 3 + (1 << 24) - 1, stroke(IDS[3]))
         data = journal(fr)
         a = read(data)
         self.assertEqual(a["findings"], [fj("badCRC", o, len(fr[2]))])
         self.assertEqual(a["elements"], IDS[:2] + [IDS[3]])
+
+    def test_beyond_window_at_boundary_is_gap_stretch_J016(self):
+        # A valid frame at a boundary beyond the window starts a stretch whose reason
+        # is sequenceGap; the walk resynchronizes at the next frame in the window.
+        fr = list(self.fr[:2]) + [frame(SALT, 1, 3 + (1 << 24), stroke(IDS[7]))] \
+            + appends(SALT, 3, [IDS[2]])
+        data = journal(fr)
+        o = offsets(fr)[2]
+        a = read(data)
+        self.assertEqual(a["findings"], [fj("sequenceGap", o, len(fr[2]))])
+        self.assertEqual([f["sequence"] for f in a["frames"]], [1, 2, 3])
+        self.assertEqual(a["elements"], IDS[:3])
+
+    def test_saturating_window_J017(self):
+        self.assertEqual(L.window_end((1 << 64) - 5), (1 << 64) - 1)
+        self.assertEqual(L.window_end(10), 10 + (1 << 24))
 
     def test_corruption_then_torn_tail(self):
         fr = list(self.fr)
@@ -529,10 +577,11 @@ class TestCorruption(unittest.TestCase):
         self.assertEqual(s["findings"], [fj("badCRC", self.offs[1], len(fr[1])),
                                          fj("zeroFill", end, 30, True)])
         self.assertEqual(s["validEnd"], end)
+        # J-021: one finding to the end of the file; nothing after the stop, not even
+        # the torn tail.
         p = read(data, "prefix")
-        self.assertEqual(p["findings"], [fj("badCRC", self.offs[1], end - self.offs[1]),
-                                         fj("zeroFill", end, 30, True)])
-        self.assertEqual(p["validEnd"], end)
+        self.assertEqual(p["findings"], [fj("badCRC", self.offs[1], len(data) - self.offs[1])])
+        self.assertEqual(p["validEnd"], self.offs[1])
 
     def test_scan_terminates_on_large_garbage(self):
         data = journal(self.fr[:1]) + bytes(range(256)) * 64
@@ -555,6 +604,8 @@ class TestFrameTypes(unittest.TestCase):
             self.assertEqual(a["elements"], IDS[:2])
             self.assertEqual([f["sequence"] for f in a["frames"]], [1, 2])
             self.assertFalse(a["refused"])
+            self.assertEqual(a["validEnd"], o)                             # J-018
+        self.assertEqual(L.read_journal(data).next_sequence, 3)
         self.assertTrue(read(data, "strict")["refused"])
 
     def test_unknown_ancillary_skipped(self):
@@ -563,8 +614,7 @@ class TestFrameTypes(unittest.TestCase):
         data = journal(fr)
         for mode in L.MODES:
             a = read(data, mode)
-            self.assertEqual(a["findings"], [fj("unknownAncillaryType", offsets(fr)[2],
-                                                len(fr[2]))])
+            self.assertEqual(a["findings"], [fj("unknownAncillaryType", offsets(fr)[2], 0)])
             self.assertEqual(a["elements"], IDS[:4])
             self.assertEqual([f["sequence"] for f in a["frames"]], [1, 2, 4, 5])
             self.assertFalse(a["refused"])
@@ -588,10 +638,29 @@ class TestFrameTypes(unittest.TestCase):
         self.assertEqual(s["findings"], [fj("badBody", o, len(fr[1]))])
         self.assertEqual(s["elements"], [IDS[0], IDS[2]])
         self.assertEqual([f["sequence"] for f in s["frames"]], [1, 2, 3])
+        # J-026: prefix applies nothing from it on; the finding keeps the frame's size;
+        # the frame list ends at it; validEnd is the walk's (the frames are intact).
         p = read(data, "prefix")
-        self.assertEqual(p["findings"], [fj("badBody", o, len(data) - o)])
+        self.assertEqual(p["findings"], [fj("badBody", o, len(fr[1]))])
         self.assertEqual(p["elements"], [IDS[0]])
-        self.assertTrue(read(data, "strict")["refused"])
+        self.assertEqual([f["sequence"] for f in p["frames"]], [1, 2])
+        self.assertEqual(p["validEnd"], len(data))
+        st = read(data, "strict")
+        self.assertEqual((st["refused"], st["findings"]), (True, s["findings"]))
+
+    def test_absorbed_frames_listed_not_decoded_P004(self):
+        fr = appends(SALT, 1, IDS[:2]) + [frame(SALT, 1, 3, b"\xff not a body")] \
+            + appends(SALT, 4, IDS[3:4])
+        a = read(journal(fr), replayFrom=4)
+        self.assertEqual([f["sequence"] for f in a["frames"]], [1, 2, 3, 4])
+        self.assertEqual(a["findings"], [])                         # seq 3 not decoded
+        self.assertEqual(a["elements"], [IDS[3]])
+
+    def test_skipped_ids_not_listed_for_a_journal(self):
+        # P-006 information is about the page, not the file (4.4).
+        fr = appends(SALT, 1, [IDS[0], IDS[0]]) + [frame(SALT, 4, 3, b_delete([IDS[5]]))]
+        a = read(journal(fr), "strict")
+        self.assertEqual((a["findings"], a["refused"], a["elements"]), ([], False, [IDS[0]]))
 
 
 class TestJournalHeader(unittest.TestCase):
@@ -599,20 +668,41 @@ class TestJournalHeader(unittest.TestCase):
 
     def test_header_fields(self):
         fr = appends(SALT, 1, IDS[:2])
-        for kw in [dict(magic=b"LNOTEJNX"), dict(version=2), dict(header_size=65),
-                   dict(flags=1), dict(reserved=1), dict(first=0), dict(crc=0)]:
+        for kw, reason in [(dict(magic=b"LNOTEJNX"), "badMagic"),
+                           (dict(version=2, crc=0), "badVersion"),
+                           (dict(header_size=65), "badHeaderSize"),
+                           (dict(flags=1), "nonZeroReserved"),
+                           (dict(reserved=1), "nonZeroReserved"),
+                           (dict(crc=0), "badHeaderCRC")]:
             data = journal_header(**kw) + b"".join(fr)
-            if kw.get("first") == 0:
-                data = journal_header(**kw) + b"".join(appends(SALT, 0, IDS[:2]))
+            self.assertEqual(L.JournalHeader(data).reason, reason, kw)      # J-006
             a = read(data, "salvage")
             self.assertFalse(a["headerValid"], kw)
-            self.assertEqual(a["findings"][0], fj("badHeader", 0, 64), kw)
+            self.assertEqual(a["findings"], [fj("badHeader", 0, 64)], kw)
             # J-023: the stored salt still validates the frames.
             self.assertEqual(a["elements"], IDS[:2], kw)
             p = read(data, "prefix")
-            self.assertEqual((p["elements"], p["refused"]), ([], False), kw)
+            self.assertEqual((p["elements"], p["refused"], p["validEnd"]), ([], False, 0), kw)
             self.assertEqual(p["findings"], [fj("badHeader", 0, 64)])
-            self.assertTrue(read(data, "strict")["refused"], kw)
+            st = read(data, "strict")
+            self.assertEqual((st["refused"], st["validEnd"]), (True, 0), kw)
+
+    def test_first_sequence_zero_not_salvaged(self):
+        data = journal_header(first=0) + b"".join(appends(SALT, 0, IDS[:2]))
+        self.assertEqual(L.JournalHeader(data).reason, "badFirstSequence")
+        a = read(data)
+        self.assertEqual((a["findings"], a["elements"], a["validEnd"]),
+                         ([fj("badHeader", 0, 64)], [], 0))
+
+    def test_other_version_never_salvaged_J025(self):
+        data = journal_header(version=2) + b"".join(appends(SALT, 1, IDS[:2]))
+        h = L.JournalHeader(data)
+        self.assertEqual((h.reason, h.other_version), ("badVersion", True))
+        for mode in L.MODES:
+            a = read(data, mode)
+            self.assertEqual((a["findings"], a["frames"], a["elements"], a["validEnd"]),
+                             ([fj("badHeader", 0, 64)], [], [], 0), mode)
+            self.assertEqual(a["refused"], mode == "strict")
 
     def test_damaged_salt_salvages_nothing(self):
         data = bytearray(journal(appends(SALT, 1, IDS[:2])))
@@ -625,6 +715,7 @@ class TestJournalHeader(unittest.TestCase):
         a = read(journal_header()[:30])
         self.assertFalse(a["headerValid"])
         self.assertEqual(a["findings"], [fj("badHeader", 0, 30)])
+        self.assertEqual(a["validEnd"], 0)
 
 
 # ======================================================================================
@@ -779,28 +870,29 @@ class TestApply(unittest.TestCase):
 
     def test_append_duplicate_E020(self):
         p = self.page(2)
-        self.assertEqual(p.apply(self.ch(1, stroke(IDS[0]))), {"duplicateElement"})
+        self.assertEqual(p.apply(self.ch(1, stroke(IDS[0]))), ["duplicateElement"])
         self.assertEqual(p.ids(), IDS[:2])
 
     def test_replace_in_place_E021(self):
         p = self.page()
         c = self.ch(2, b_replace(IDS[1], [stroke(IDS[7]), stroke(IDS[8])]))
         self.assertEqual(self.twice(p, c), [IDS[0], IDS[7], IDS[8], IDS[2], IDS[3]])
-        self.assertEqual(p.apply(c), {"missingElement"})
+        self.assertEqual(p.apply(c), ["missingElement"])
 
     def test_replace_erase_and_duplicate_fragment(self):
         p = self.page()
         self.assertEqual(self.twice(p, self.ch(2, b_replace(IDS[0], []))), IDS[1:4])
         k = p.apply(self.ch(2, b_replace(IDS[1], [stroke(IDS[3]), stroke(IDS[1])])))
-        self.assertEqual(k, {"duplicateElement"})
+        self.assertEqual(k, ["duplicateElement"])
         self.assertEqual(p.ids(), [IDS[1], IDS[2], IDS[3]])
 
     def test_transform_sets_E022(self):
         p = self.page(2)
         self.twice(p, self.ch(3, b_transform([(IDS[0], (2, 0, 0, 2, 1, 1))])))
         self.assertEqual(p.elements[0].fields["transform"], (2, 0, 0, 2, 1, 1))
-        self.assertEqual(p.apply(self.ch(3, b_transform([(IDS[5], (1, 0, 0, 1, 0, 0))]))),
-                         {"missingElement"})
+        self.assertEqual(p.apply(self.ch(3, b_transform([(IDS[5], (1, 0, 0, 1, 0, 0)),
+                                                          (IDS[6], (1, 0, 0, 1, 0, 0))]))),
+                         ["missingElement", "missingElement"])             # one per id (P-006)
 
     def test_delete_E023(self):
         p = self.page()
@@ -869,25 +961,72 @@ class TestSnapshot(unittest.TestCase):
                                          fj("missingElements", len(data), 0)])
         self.assertEqual(a["elements"], IDS[:2])
 
-    def test_bad_header(self):
-        data, _ = snapshot(IDS[:2], generation=0)
-        a = L._snapshot_actual(data, "salvage")
+    def test_bad_header_crc_S006(self):
+        data, _ = snapshot(IDS[:2], generation=3, next_seq=9)
+        data = bytearray(data)
+        data[60] ^= 1                                       # header CRC
+        data = bytes(data)
+        a = L._snapshot_actual(data, "salvage")            # stored fields are used
         self.assertFalse(a["headerValid"])
         self.assertEqual(a["findings"], [fj("badHeader", 0, 64)])
+        self.assertEqual((a["elements"], a["generation"], a["nextSequence"]), (IDS[:2], 3, 9))
+        p = L._snapshot_actual(data, "prefix")             # lost in prefix mode
+        self.assertEqual((p["elements"], p["generation"], p["nextSequence"], p["findings"]),
+                         ([], None, None, [fj("badHeader", 0, 64)]))
+        self.assertFalse(L.read_snapshot(data, "prefix").usable)
+        st = L._snapshot_actual(data, "strict")
+        self.assertEqual((st["refused"], st["elements"]), (True, []))
+
+    def test_generation_zero_is_lost_S006(self):
+        data, _ = snapshot(IDS[:2], generation=0)
+        self.assertEqual(L.SnapshotHeader(data).reason, "badGeneration")
+        sr = L.read_snapshot(data, "salvage")
+        self.assertFalse(sr.usable)
+        self.assertEqual((sr.page.ids(), sr.generation, sr.next_sequence), ([], None, None))
+
+    def test_unexpected_frame_skipped_S007(self):
+        data, fr = snapshot(IDS[:2], extra=[frame(SNAP_SALT, 4, 4, b_delete([IDS[0]])),
+                                            frame(SNAP_SALT, 1, 5, stroke(IDS[2]))])
+        a = L._snapshot_actual(data, "salvage")
+        o = offsets(fr)[3]
+        self.assertEqual(a["findings"], [fj("unexpectedFrame", o, len(fr[3]))])
+        self.assertEqual(a["elements"], IDS[:3])        # frames beyond elementCount are kept
+        self.assertTrue(L._snapshot_actual(data, "strict")["refused"])
+
+    def test_types_at_wrong_place_S007(self):
+        fr = [frame(SNAP_SALT, 1, 1, stroke(IDS[0])), frame(SNAP_SALT, 6, 2, b_metadata()),
+              frame(SNAP_SALT, 1, 3, stroke(IDS[1]))]
+        data = snapshot_header(count=2) + b"".join(fr)
+        a = L._snapshot_actual(data, "salvage")
+        o = offsets(fr)
+        self.assertEqual(a["findings"], [fj("unexpectedFrame", o[0], len(fr[0])),
+                                         fj("unexpectedFrame", o[1], len(fr[1])),
+                                         fj("missingElements", len(data), 0)])
+        self.assertEqual(a["elements"], [IDS[1]])
+
+    def test_duplicate_element_is_damage_S007(self):
+        data, fr = snapshot([IDS[0], IDS[0], IDS[1]])
+        a = L._snapshot_actual(data, "salvage")
+        o = offsets(fr)[2]
+        self.assertEqual(a["findings"], [fj("duplicateElement", o, len(fr[2])),
+                                         fj("missingElements", len(data), 0)])
         self.assertEqual(a["elements"], IDS[:2])
         self.assertTrue(L._snapshot_actual(data, "strict")["refused"])
 
-    def test_other_type_stops(self):
-        data, fr = snapshot(IDS[:2], extra=[frame(SNAP_SALT, 4, 4, b_delete([IDS[0]]))])
+    def test_unknown_critical_type_stops(self):
+        data, fr = snapshot(IDS[:1], count=2, extra=[frame(SNAP_SALT, 0x30, 3, b"?"),
+                                                    frame(SNAP_SALT, 1, 4, stroke(IDS[1]))])
         a = L._snapshot_actual(data, "salvage")
-        o = offsets(fr)[3]
-        self.assertEqual(a["findings"], [fj("unknownCriticalType", o, len(data) - o)])
-        self.assertEqual(a["elements"], IDS[:2])
+        o = offsets(fr)[2]
+        self.assertEqual(a["findings"], [fj("unknownCriticalType", o, len(data) - o),
+                                         fj("missingElements", len(data), 0)])
+        self.assertEqual(a["elements"], IDS[:1])
 
     def test_foreign_S004(self):
         data, _ = snapshot(IDS[:1], page=OTHER_PAGE)
         sr = L.read_snapshot(data, "salvage", U(PAGE))
-        self.assertEqual([f.kind for f in sr.findings], ["foreignSnapshot"])
+        self.assertEqual([(f.kind, f.offset, f.bytes) for f in sr.findings],
+                         [("foreignSnapshot", 16, 16)])
         self.assertFalse(sr.usable)
 
 
@@ -934,7 +1073,7 @@ class TestPageRecovery(unittest.TestCase):
         self.d.put(PAGE + ".1.journal", journal([frame(SALT, 4, 5, b_delete([IDS[0]]))],
                                                 base=1, first=5))
         # Journal base 2 starts before S: frames 4, 5 are already absorbed (P-004).
-        j2 = [frame(SALT, 1, 4, stroke(IDS[1])), frame(SALT, 0x44, 5, b"absorbed future type"),
+        j2 = [frame(SALT, 1, 4, stroke(IDS[1])), frame(SALT, 0xC4, 5, b"absorbed ancillary"),
               frame(SALT, 1, 6, stroke(IDS[4])), frame(SALT, 1, 7, stroke(IDS[5]))]
         self.d.put(PAGE + ".2.journal", journal(j2, base=2, first=4))
 
@@ -949,6 +1088,24 @@ class TestPageRecovery(unittest.TestCase):
             self.assertEqual((pr.generation, pr.next_sequence, pr.refused), (2, 10, False))
             self.assertEqual(pr.finding_kinds(), [])
             self.assertEqual(pr.retained, [PAGE + ".0.journal", PAGE + ".1.journal"])
+            info = sorted({f.kind for _, f in pr.findings})
+            self.assertEqual(info, ["leftoverTemp", "retainedJournal", "unknownAncillaryType"])
+
+    def test_absorbed_unknown_critical_type_stops_P004(self):
+        # Frames below S are not decoded, but they pass through the frame walk: an
+        # unknown critical type among them stops replay; later journals are not
+        # replayed (P-007).
+        snap, _ = snapshot(IDS[:2], generation=1, next_seq=4)
+        self.d.put(PAGE + ".content", snap)
+        self.d.put(PAGE + ".1.journal", journal(appends(SALT, 2, IDS[1:2]) +
+                                                [frame(SALT, 0x44, 3, b"future")] +
+                                                appends(SALT, 4, IDS[2:3]), base=1, first=2))
+        self.d.put(PAGE + ".2.journal", journal(appends(0x77, 5, IDS[3:4]), base=2,
+                                                salt=0x77, first=5))
+        pr = self.d.recover()
+        self.assertEqual(pr.page.ids(), IDS[:2])
+        self.assertEqual(pr.finding_kinds(), ["notReplayed", "unknownCriticalType"])
+        self.assertEqual(pr.next_sequence, 4)                   # max(S, 3)
 
     def test_gap_between_journals_P004(self):
         self.compacted()
@@ -958,9 +1115,82 @@ class TestPageRecovery(unittest.TestCase):
         self.assertEqual(pr.finding_kinds(), ["sequenceGap"])
         self.assertEqual(pr.page.ids(), [IDS[0], IDS[2], IDS[3], IDS[4], IDS[5], IDS[6]])
         self.assertEqual(pr.next_sequence, 10)
+        gap = [(n, f) for n, f in pr.findings if f.kind == "sequenceGap"]
+        self.assertEqual([(n, f.offset, f.bytes, f.missing) for n, f in gap],
+                         [(PAGE + ".3.journal", 64, 0, (8, 9))])   # at the first frame
         pr = self.d.recover("prefix")
         self.assertEqual(pr.page.ids(), [IDS[0], IDS[2], IDS[3], IDS[4], IDS[5]])
-        self.assertEqual(pr.next_sequence, 8)
+        # P-009 / `recover`: the walk's next sequence of the last journal read counts
+        # (information only in prefix mode).
+        self.assertEqual(pr.next_sequence, 10)
+        self.assertTrue(self.d.recover("strict").refused)
+
+    def test_empty_later_journal_moves_expected_P009(self):
+        self.d.put(PAGE + ".0.journal", journal(appends(SALT, 1, IDS[:2])))
+        self.d.put(PAGE + ".1.journal", journal([], base=1, first=6))
+        pr = self.d.recover("strict")
+        self.assertEqual((pr.finding_kinds(), pr.next_sequence, pr.refused), ([], 6, False))
+
+    def test_regression_across_journals_P004(self):
+        # Journal 1 repeats sequence 3 of journal 0 (>= S): replayed twice on disk.
+        self.d.put(PAGE + ".0.journal", journal(appends(SALT, 1, IDS[:3])))
+        self.d.put(PAGE + ".1.journal", journal(appends(0x77, 3, IDS[5:7]), base=1,
+                                                salt=0x77, first=3))
+        pr = self.d.recover()
+        self.assertEqual(pr.finding_kinds(), ["sequenceRegression"])
+        self.assertEqual(pr.page.ids(), IDS[:3] + [IDS[6]])
+        self.assertEqual(pr.next_sequence, 5)
+
+    def test_prefix_bad_header_stops_later_journals_P007(self):
+        self.d.put(PAGE + ".0.journal", journal(appends(SALT, 1, IDS[:2])))
+        self.d.put(PAGE + ".1.journal", journal(appends(0x77, 3, IDS[2:3]), base=1,
+                                                salt=0x77, first=3, crc=0))
+        self.d.put(PAGE + ".2.journal", journal(appends(0x78, 4, IDS[3:4]), base=2,
+                                                salt=0x78, first=4))
+        pr = self.d.recover("prefix")
+        self.assertEqual(pr.finding_kinds(), ["badHeader", "notReplayed"])
+        self.assertEqual(pr.page.ids(), IDS[:2])
+        pr = self.d.recover("salvage")                          # J-023 salvages it
+        self.assertEqual(pr.finding_kinds(), ["badHeader"])
+        self.assertEqual(pr.page.ids(), IDS[:4])
+        self.assertTrue(self.d.recover("strict").refused)
+
+    def test_one_loss_one_finding_K010(self):
+        # A stretch in the middle of a journal reports its missing sequences; the page
+        # does not report them again as a sequenceGap (R2-1).
+        fr = appends(SALT, 1, IDS[:4])
+        b = bytearray(fr[1])
+        b[-1] ^= 1
+        fr[1] = bytes(b)
+        self.d.put(PAGE + ".0.journal", journal(fr))
+        pr = self.d.recover()
+        self.assertEqual(pr.finding_kinds(), ["badCRC"])
+        self.assertEqual((pr.page.ids(), pr.next_sequence), ([IDS[0], IDS[2], IDS[3]], 5))
+
+    def test_base_mismatch_J007(self):
+        self.d.put(PAGE + ".0.journal", journal(appends(SALT, 1, IDS[:2]), base=4))
+        pr = self.d.recover()
+        self.assertEqual((pr.finding_kinds(), pr.page.ids()), (["baseMismatch"], IDS[:2]))
+        self.assertEqual([(f.offset, f.bytes) for _, f in pr.findings], [(32, 8)])
+        self.assertTrue(self.d.recover("strict").refused)
+
+    def test_names_breaking_J001_ignored(self):
+        self.d.put(PAGE + ".0.journal", journal(appends(SALT, 1, IDS[:1])))
+        self.d.put(PAGE + ".01.journal", journal(appends(SALT, 2, IDS[1:2]), first=2))
+        self.d.put(PAGE.upper() + ".1.journal", journal(appends(SALT, 2, IDS[1:2]), first=2))
+        pr = self.d.recover()
+        self.assertEqual((pr.page.ids(), pr.findings), (IDS[:1], []))
+
+    def test_lost_snapshot_P008(self):
+        snap, _ = snapshot(IDS[:2], generation=2, next_seq=3, page=OTHER_PAGE)
+        self.d.put(PAGE + ".content", snap)
+        # A retained journal (base < 2) is replayed too, since the snapshot is lost.
+        self.d.put(PAGE + ".1.journal", journal(appends(SALT, 2, IDS[1:3]), base=1, first=2))
+        pr = self.d.recover()
+        self.assertEqual(pr.finding_kinds(), ["foreignSnapshot", "snapshotLost"])
+        self.assertEqual([f.missing for _, f in pr.findings if f.kind == "snapshotLost"],
+                         [(1, 2)])
+        self.assertEqual((pr.page.ids(), pr.generation, pr.next_sequence), (IDS[1:3], 0, 4))
         self.assertTrue(self.d.recover("strict").refused)
 
     def test_gap_between_snapshot_and_journal(self):
@@ -1006,7 +1236,258 @@ class TestPageRecovery(unittest.TestCase):
         self.d.put(PAGE + ".0.journal", journal(appends(SALT, 1, [IDS[0], IDS[0]])))
         pr = self.d.recover("strict")
         self.assertFalse(pr.refused)
-        self.assertEqual(pr.finding_kinds(), ["duplicateElement"])
+        self.assertEqual(pr.finding_kinds(), [])                  # information (J-027)
+        self.assertEqual([(f.kind, f.offset, f.informational) for _, f in pr.findings],
+                         [("duplicateElement", 64 + len(appends(SALT, 1, IDS[:1])[0]), True)])
+
+
+# ======================================================================================
+# Sections 10-11: document package, fsck without repair
+# ======================================================================================
+
+DOC_ID = "d0c00000-0000-4000-8000-0000000000aa"
+ASSET = "a55e7000-0000-4000-8000-000000000001"
+TIME = "2026-01-02T03:04:05.678Z"
+
+
+def document_json(page_ids, doc_id=DOC_ID, title="Notes", counts=None, **extra):
+    """10.1."""
+    d = {"format": "lnote.document", "version": 1, "id": doc_id, "title": title,
+         "created": TIME, "modified": TIME,
+         "pages": [{"id": p, "width": 6120, "height": 7920, "created": TIME, "modified": TIME,
+                    "elementCount": (counts or {}).get(p, 0)} for p in page_ids]}
+    d.update(extra)
+    return json.dumps(d).encode()
+
+
+def manifest_json(n_pages, doc_id=DOC_ID, title="Notes", **extra):
+    """10.2."""
+    m = {"format": "lnote.manifest", "version": 1, "id": doc_id, "title": title,
+         "modified": TIME, "pageCount": n_pages, "cover": None}
+    m.update(extra)
+    return json.dumps(m).encode()
+
+
+def make_package(path, pages, listed=None, counts=None, manifest=True, thumbnails=True,
+                 assets=()):
+    """A package folder (section 10). pages: page id -> journal bytes (base 0)."""
+    listed = list(pages) if listed is None else listed
+    os.makedirs(os.path.join(path, "pages"))
+    for pid, data in pages.items():
+        with open(os.path.join(path, "pages", pid + ".0.journal"), "wb") as f:
+            f.write(data)
+    with open(os.path.join(path, "document.json"), "wb") as f:
+        f.write(document_json(listed, counts=counts))
+    if manifest:
+        with open(os.path.join(path, "manifest.json"), "wb") as f:
+            f.write(manifest_json(len(listed)))
+    if thumbnails:
+        os.makedirs(os.path.join(path, "thumbnails"))
+        for pid in listed:
+            with open(os.path.join(path, "thumbnails", pid + ".png"), "wb") as f:
+                f.write(b"\x89PNG")
+    if assets:
+        os.makedirs(os.path.join(path, "assets"))
+        for name in assets:
+            with open(os.path.join(path, "assets", name), "wb") as f:
+                f.write(b"\x89PNG")
+
+
+class TestPackage(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(self.tmp.cleanup)
+        self.path = os.path.join(self.tmp.name, DOC_ID + ".lnote")
+        self.page_bytes = journal(appends(SALT, 1, IDS[:3]))
+
+    def make(self, **kw):
+        kw.setdefault("counts", {PAGE: 3})
+        make_package(self.path, kw.pop("pages", {PAGE: self.page_bytes}), **kw)
+
+    def put(self, rel, data):
+        full = os.path.join(self.path, rel)
+        os.makedirs(os.path.dirname(full), exist_ok=True)
+        with open(full, "wb") as f:
+            f.write(data)
+
+    def check(self):
+        return L.check_package(self.path)
+
+    def kinds(self, rep, severity="error"):
+        return sorted(f["kind"] for f in rep.findings if f["severity"] == severity)
+
+    def test_clean_K002(self):
+        self.make()
+        rep = self.check()
+        self.assertEqual((rep.status, rep.findings), (0, []))
+        self.assertEqual(L._package_actual(self.path),
+                         {"fsckExit": 0, "pages": [{"id": PAGE, "elements": IDS[:3]}],
+                          "findingKinds": []})
+        j = rep.to_json()
+        self.assertEqual((j["status"], j["repair"], j["mode"]), (0, False, "salvage"))
+        self.assertEqual(j["pages"][0]["elements"], 3)                  # K-005: a count
+
+    def test_information_never_changes_status_K028(self):
+        self.make(thumbnails=False, counts={PAGE: 17}, assets=[ASSET + ".png"])
+        self.put(".lock", b"")
+        rep = self.check()
+        self.assertEqual(rep.status, 0)
+        self.assertEqual(self.kinds(rep, "info"),
+                         ["missingThumbnail", "orphanAsset", "staleElementCount", "staleLock"])
+
+    def test_lock_held_elsewhere_is_information_K015(self):
+        import fcntl
+        self.make()
+        self.put(".lock", b"")
+        fd = os.open(os.path.join(self.path, ".lock"), os.O_RDWR)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            rep = self.check()
+        finally:
+            os.close(fd)
+        self.assertEqual((rep.status, self.kinds(rep, "info")), (0, ["lockedElsewhere"]))
+
+    def test_folder_name_K012(self):
+        other = os.path.join(self.tmp.name, OTHER_PAGE.upper() + ".lnote")
+        make_package(other, {PAGE: self.page_bytes}, counts={PAGE: 3})
+        rep = L.check_package(other)
+        self.assertEqual((rep.status, self.kinds(rep)), (4, ["folderNameMismatch"]))
+        # Either case of the right id is fine (D-001).
+        upper = os.path.join(self.tmp.name, DOC_ID.upper() + ".lnote")
+        make_package(upper, {PAGE: self.page_bytes}, counts={PAGE: 3})
+        self.assertEqual(L.check_package(upper).status, 0)
+        # A folder not named by a uuid (as the vectors are): information only.
+        plain = os.path.join(self.tmp.name, "ok-something.lnote")
+        make_package(plain, {PAGE: self.page_bytes}, counts={PAGE: 3})
+        rep = L.check_package(plain)
+        self.assertEqual((rep.status, self.kinds(rep, "info")), (0, ["folderNameMismatch"]))
+
+    def test_document_missing(self):
+        self.make()
+        os.remove(os.path.join(self.path, "document.json"))
+        a = L._package_actual(self.path)
+        self.assertEqual(a, {"fsckExit": 4, "pages": [], "findingKinds": ["documentMissing"]})
+
+    def test_document_invalid_D010_D011_D020(self):
+        self.make()
+        p2 = "5a6e0000-0000-4000-8000-000000000002"
+        for raw in [b"{not json", b"[]", document_json([PAGE], format="lnote.other"),
+                    document_json([PAGE], version=2), document_json([PAGE, PAGE]),
+                    document_json([PAGE, PAGE.upper()]), document_json(["../x"]),
+                    document_json([PAGE], doc_id="nope"),
+                    document_json([PAGE], title="x" * 1025),
+                    document_json([PAGE], pages=None)]:
+            self.put("document.json", raw)
+            a = L._package_actual(self.path)
+            self.assertEqual(a, {"fsckExit": 4, "pages": [], "findingKinds": ["documentInvalid"]},
+                             raw[:80])
+        self.put("document.json", document_json([PAGE, p2], counts={PAGE: 3}))
+        self.put("manifest.json", manifest_json(2))
+        self.put("thumbnails/%s.png" % p2, b"")
+        a = L._package_actual(self.path)     # a listed page without files is empty (K-013)
+        self.assertEqual(a["pages"], [{"id": PAGE, "elements": IDS[:3]}, {"id": p2, "elements": []}])
+        self.assertEqual(a["fsckExit"], 0)
+
+    def test_stale_manifest_D031(self):
+        self.make()
+        for raw in [None, b"{", manifest_json(1, version=2), manifest_json(1, format="x"),
+                    manifest_json(1, title="Other"), manifest_json(2),
+                    manifest_json(1, doc_id=OTHER_PAGE), manifest_json(1, modified="2020")]:
+            mp = os.path.join(self.path, "manifest.json")
+            if raw is None:
+                os.remove(mp)
+            else:
+                self.put("manifest.json", raw)
+            rep = self.check()
+            self.assertEqual((rep.status, self.kinds(rep)), (4, ["staleManifest"]), raw)
+        self.put("manifest.json", manifest_json(1, doc_id=DOC_ID.upper(), cover="x"))
+        self.assertEqual(self.check().status, 0)
+
+    def test_unlisted_page_K013(self):
+        self.make(pages={PAGE: self.page_bytes, OTHER_PAGE: journal(appends(SALT, 1, IDS[:1]),
+                                                                    page=OTHER_PAGE)},
+                  listed=[PAGE])
+        self.put("pages/%s.content" % OTHER_PAGE, b"x")
+        rep = self.check()
+        self.assertEqual(self.kinds(rep), ["unlistedPage", "unlistedPage"])   # one per file
+        self.assertEqual(rep.error_kinds(), ["unlistedPage"])
+        self.assertEqual([p["id"] for p in rep.pages], [PAGE])
+
+    def test_assets_D040_K014(self):
+        jr = journal(appends(SALT, 1, IDS[:1]) + [frame(SALT, 1, 2, image(IDS[1], asset=ASSET))])
+        self.make(pages={PAGE: jr}, counts={PAGE: 2})
+        a = L._package_actual(self.path)
+        self.assertEqual((a["fsckExit"], a["findingKinds"]), (4, ["missingAsset"]))
+        self.put("assets/%s.png" % ASSET, b"img")
+        self.assertEqual(self.check().status, 0)
+        # An asset only a lost+found page file shows is not an orphan (D-040).
+        orphan = "a55e7000-0000-4000-8000-000000000009"
+        self.put("assets/%s.jpg" % orphan, b"img")
+        self.assertEqual(self.kinds(self.check(), "info"), ["orphanAsset"])
+        self.put("lost+found/%s.0.journal" % OTHER_PAGE,
+                 journal([frame(SALT, 1, 1, image(IDS[2], asset=orphan))], page=OTHER_PAGE))
+        self.assertEqual(self.kinds(self.check(), "info"), [])
+
+    def test_leftover_temp_K016(self):
+        self.make()
+        for rel in ["document.json.tmp", "manifest.json.tmp", "pages/%s.content.tmp" % PAGE,
+                    "thumbnails/%s.png.tmp" % PAGE, "assets/%s.png.tmp" % ASSET]:
+            self.put(rel, b"partial")
+        rep = self.check()
+        self.assertEqual(self.kinds(rep), ["leftoverTemp"] * 5)
+        self.assertEqual(rep.status, 4)
+
+    def test_symlink_K018(self):
+        self.make()
+        os.symlink("/etc/passwd", os.path.join(self.path, "pages", PAGE + ".1.journal"))
+        rep = self.check()
+        self.assertEqual(self.kinds(rep), ["symlink"])
+
+    def test_page_findings_K011(self):
+        bad = bytearray(self.page_bytes)
+        bad[64 + 30] ^= 1                                   # first frame's payload
+        self.make(pages={PAGE: bytes(bad) + bytes(20)}, counts={PAGE: 2})
+        rep = self.check()
+        self.assertEqual(self.kinds(rep), ["badCRC"])
+        self.assertEqual(self.kinds(rep, "info"), ["zeroFill"])
+        f = [f for f in rep.findings if f["kind"] == "badCRC"][0]
+        self.assertEqual((f["file"], f["offset"], f["action"]),
+                         ("pages/%s.0.journal" % PAGE, 64, "unrepaired"))
+        self.assertEqual(rep.pages[0]["state"], "damaged")
+        self.assertEqual(rep.pages[0]["framesDropped"], 1)
+
+    def test_check_changes_nothing(self):
+        self.make()
+        self.put(".lock", b"")
+        self.put("pages/%s.content.tmp" % PAGE, b"x")
+
+        def state():
+            out = []
+            for root, dirs, files in os.walk(self.path):
+                for n in sorted(dirs + files):
+                    st = os.lstat(os.path.join(root, n))
+                    out.append((os.path.join(root, n), st.st_size, st.st_mtime_ns))
+            return sorted(out)
+        before = state()
+        self.check()
+        self.assertEqual(state(), before)
+
+    def test_fsck_main_K002(self):
+        self.make()
+        with io.StringIO() as out:
+            self.assertEqual(L.fsck_main([self.path], out), 0)
+            self.assertEqual(out.getvalue(), "ok\n")                         # K-007
+        os.remove(os.path.join(self.path, "manifest.json"))
+        with io.StringIO() as out:
+            self.assertEqual(L.fsck_main([self.path, "--json"], out), 4)
+            self.assertEqual(json.loads(out.getvalue())["status"], 4)
+        with io.StringIO() as out:                                          # a library
+            self.assertEqual(L.fsck_main([self.tmp.name], out), 4)
+        with io.StringIO() as out:
+            self.assertEqual(L.fsck_main([os.path.join(self.tmp.name, "none.lnote")], out), 8)
+        import contextlib
+        with contextlib.redirect_stderr(io.StringIO()):
+            self.assertEqual(L.fsck_main(["--bogus"]), 16)
 
 
 # ======================================================================================
@@ -1026,8 +1507,9 @@ class TestRunner(unittest.TestCase):
             put("ok-one.content", snap)
             put("ok-one-point.points", encode_points([(1, 2, 3, 4, 0)]))
             put("bad-overflow.points", svarint(1 << 31) + bytes(4))
-            os.makedirs(os.path.join(vd, "ok-page", "pages"))
-            put(os.path.join("ok-page", "pages", PAGE + ".0.journal"), journal(fr))
+            os.makedirs(os.path.join(vd, "ok-page"))
+            put(os.path.join("ok-page", PAGE + ".0.journal"), journal(fr))
+            make_package(os.path.join(vd, "ok-pkg.lnote"), {PAGE: journal(fr)})
             n = len(journal(fr))
             vectors = [
                 {"name": "ok-two.journal", "kind": "journal", "mode": "strict", "rules": ["J-010"],
@@ -1040,22 +1522,23 @@ class TestRunner(unittest.TestCase):
                 {"name": "ok-one.content", "kind": "snapshot", "mode": "salvage",
                  "expect": {"generation": 3, "nextSequence": 9, "elements": IDS[:1],
                             "findings": [], "refused": False, "headerValid": True}},
-                {"name": "ok-one-point.points", "kind": "points", "mode": "salvage",
-                 "expect": {"count": 1, "hasAngles": False, "points": [[1, 2, 3, 4, 0]]}},
-                {"name": "bad-overflow.points", "kind": "points", "mode": "salvage",
-                 "expect": {"count": 1, "hasAngles": False, "error": True}},
+                {"name": "ok-one-point.points", "kind": "points", "count": 1,
+                 "hasAngles": False, "expect": {"points": [[1, 2, 3, 4, 0]]}},
+                {"name": "bad-overflow.points", "kind": "points", "count": 1,
+                 "hasAngles": False, "expect": {"error": True}},
                 {"name": "ok-page", "kind": "page", "mode": "salvage",
                  "expect": {"elements": IDS[:2], "nextSequence": 3, "generation": 0,
                             "refused": False, "findingKinds": []}},
-                {"name": "ok-pkg.lnote", "kind": "package", "mode": "salvage",
-                 "expect": {"fsckExit": 0}},
+                {"name": "ok-pkg.lnote", "kind": "package",
+                 "expect": {"fsckExit": 0, "pages": [{"id": PAGE, "elements": IDS[:2]}],
+                            "findingKinds": []}},
             ]
             with open(os.path.join(vd, "manifest.json"), "w") as f:
                 json.dump({"vectors": vectors}, f)
             out = io.StringIO()
             self.assertTrue(L.run_conformance(vd, out))
             lines = out.getvalue().splitlines()
-            self.assertEqual(lines[-1], "6 passed, 0 failed, 1 skipped")
+            self.assertEqual(lines[-1], "7 passed, 0 failed")
             self.assertIn("ok ok-two.journal", lines)
             # A wrong expectation fails with a reason, and the status says so.
             vectors[0]["expect"]["validEnd"] = n + 1
