@@ -1659,7 +1659,8 @@ def run_vector(vectors_dir, entry):
     return ("ok", None) if reason is None else ("fail", reason)
 
 
-def run_conformance(vectors_dir, out=sys.stdout):
+def run_conformance(vectors_dir, out=None):
+    out = out if out is not None else sys.stdout  # looked up at call time (redirectable)
     with open(os.path.join(vectors_dir, "manifest.json")) as f:
         manifest = json.load(f)
     passed = failed = skipped = 0
@@ -1689,7 +1690,8 @@ def run_conformance(vectors_dir, out=sys.stdout):
 # dump
 # --------------------------------------------------------------------------------------
 
-def dump(path, mode="salvage", out=sys.stdout):
+def dump(path, mode="salvage", out=None):
+    out = out if out is not None else sys.stdout
     """Print a journal's or snapshot's header, the frames its walk (4.2) accepts, with
     decoded bodies, and the walk's findings."""
     with open(path, "rb") as f:
