@@ -1094,8 +1094,9 @@ class PackageReport:
         """K-002: the OR of 1 (corrected: never, without repair), 4 (uncorrected
         errors) and 8 (operational error: ioError findings, a missing path)."""
         st = 0
-        # ROUND 2 (R2-11): an ioError sets only the operational bit 8.
-        if any(f["severity"] == "error" and f["kind"] != "ioError" for f in self.findings):
+        # K-002 (R2-11): an ioError is an uncorrected error too, so it sets 4 and 8.
+        if any(f["severity"] == "error" and f["kind"] != "operationalError"
+               for f in self.findings):
             st |= EXIT_UNCORRECTED
         if self.operational:
             st |= EXIT_OPERATIONAL
@@ -1126,15 +1127,20 @@ def _is_int(v):
     return isinstance(v, int) and not isinstance(v, bool)
 
 
+def _times_ok(obj):
+    """D-024: `created` and `modified` are strings of at most 64 bytes."""
+    return all(isinstance(obj.get(k), str) and len(obj[k].encode("utf-8")) <= 64
+               for k in ("created", "modified"))
+
+
 def parse_document(raw):
     """D-010, D-011, D-020. Returns (document dict, None) or (None, reason).
 
-    ROUND 2 (R2-4): the spec does not list the required keys nor which malformed values
-    make the document invalid. Assumed: `format`, `version`, `id` and `pages` are
-    required; `title`, if present, is a string of at most 1,024 UTF-8 bytes; each page
-    is an object with a canonical UUID `id` (either case) and, if present, non-negative
-    integer `width`, `height`, `elementCount`; page ids are unique (case-insensitively)
-    and at most pagesPerDocumentMax; times are not validated."""
+    D-024 (R2-4): every key of the 10.1 example is required with its type: `title` a
+    string of at most 1,024 UTF-8 bytes, `created`/`modified` strings of at most 64
+    bytes (form not checked); each page an object with a canonical UUID `id` (either
+    case, unique), integer `width`/`height` in 0 ... 2^32-1, `created`/`modified` as
+    above and an integer `elementCount` >= 0; at most pagesPerDocumentMax pages."""
     if len(raw) > DOCUMENT_JSON_BYTES_MAX:
         return None, "larger than documentJSONBytesMax (D-010)"
     try:
@@ -1149,9 +1155,11 @@ def parse_document(raw):
         return None, "version is not 1 (D-020)"
     if _canonical_uuid(doc.get("id")) is None:
         return None, "id is not a canonical UUID (D-001)"
-    title = doc.get("title", "")
+    title = doc.get("title")
     if not isinstance(title, str) or len(title.encode("utf-8")) > TITLE_BYTES_MAX:
         return None, "title is not a string of at most 1,024 bytes (D-020)"
+    if not _times_ok(doc):
+        return None, "created/modified are not strings of at most 64 bytes (D-024)"
     pages = doc.get("pages")
     if not isinstance(pages, list):
         return None, "pages is not an array (D-020)"
@@ -1167,9 +1175,11 @@ def parse_document(raw):
         if pid in seen:
             return None, "page %s is listed twice (D-011)" % pid
         seen.add(pid)
-        for key in ("width", "height", "elementCount"):
-            if key in p and (not _is_int(p[key]) or p[key] < 0):
-                return None, "page %s: %s is not a non-negative integer" % (pid, key)
+        for key, top in (("width", 2**32 - 1), ("height", 2**32 - 1), ("elementCount", 2**63 - 1)):
+            if not _is_int(p.get(key)) or not 0 <= p[key] <= top:
+                return None, "page %s: %s is missing or out of range (D-024)" % (pid, key)
+        if not _times_ok(p):
+            return None, "page %s: created/modified are not strings of at most 64 bytes" % pid
     return doc, None
 
 
@@ -1227,24 +1237,6 @@ def _image_assets(page):
     return {uuid_text(e.fields["asset"]) for e in page.elements if e.kind == 2}
 
 
-def _lost_and_found_assets(folder):
-    """D-040: asset references of the page files kept in lost+found/ (read alone)."""
-    refs = set()
-    for root, dirs, files in os.walk(folder):
-        dirs[:] = [d for d in dirs if not os.path.islink(os.path.join(root, d))]
-        for name in files:
-            p = parse_page_file(name)
-            full = os.path.join(root, name)
-            if p is None or p[0] == "tmp" or os.path.islink(full):
-                continue
-            try:
-                with open(full, "rb") as f:
-                    data = f.read()
-            except OSError:
-                continue
-            r = read_snapshot(data) if p[0] == "snapshot" else read_journal(data)
-            refs |= _image_assets(r.page)
-    return refs
 
 
 def check_package(path, mode="salvage"):
@@ -1252,7 +1244,8 @@ def check_package(path, mode="salvage"):
     Changes nothing on disk."""
     rep = PackageReport(path)
     if not os.path.isdir(path) or os.path.islink(path):
-        rep.add("ioError", "", detail="not a package folder")
+        # K-002: a path that cannot be checked at all sets 8 alone.
+        rep.add("operationalError", "", detail="not a package folder")
         rep.operational = True
         return rep
 
@@ -1310,15 +1303,12 @@ def check_package(path, mode="salvage"):
             if stem.lower() != _canonical_uuid(doc["id"]):
                 rep.add("folderNameMismatch", "", detail="folder %s, document id %s"
                         % (folder, doc["id"]))
-        else:
-            # README: vector folders are named by outcome; reported as information only.
-            # ROUND 2 (R2-2): the kind of that information is not specified.
-            rep.add("folderNameMismatch", "", severity="info",
-                    detail="folder name %s is not <document id>.lnote (document %s)"
-                    % (folder, doc["id"]))
+        # K-012 (R2-2): a folder not named <uuid>.lnote gets no finding.
 
     # manifest.json (D-031, K-012). A link is a missing manifest (D-002).
-    if top.get("manifest.json") == "dir":
+    if doc is None:
+        pass          # K-029 (R2-6): nothing to agree with; the manifest is not checked
+    elif top.get("manifest.json") == "dir":
         rep.add("staleManifest", "manifest.json", detail="manifest.json is a folder")
     else:
         raw = read_file("manifest.json") if top.get("manifest.json") == "file" else None
@@ -1340,12 +1330,7 @@ def check_package(path, mode="salvage"):
             rep.add("lockedElsewhere", ".lock", severity="info",
                     detail="open for writing elsewhere")
 
-    known_top = {"document.json", "manifest.json", "pages", "assets", "thumbnails",
-                 "lost+found", ".lock", "document.json.tmp", "manifest.json.tmp"}
-    for n in sorted(top):
-        if n not in known_top:
-            # ROUND 2 (R2-5): when unknownFile applies, and its severity, is not stated.
-            rep.add("unknownFile", n, severity="info", detail="not part of the package layout")
+    # K-019 (R2-5): unknownFile only in pages/ and assets/; top-level names are not reported.
 
     # pages/ (K-011, K-013, P-015)
     page_files = {}           # page id -> names
@@ -1395,9 +1380,10 @@ def check_package(path, mode="salvage"):
                     nbytes=f.bytes if spot and not f.info or f.torn_tail
                     or f.kind == "unknownAncillaryType" else None,
                     detail=detail)
-        if pid in listed_set:
+        if not pr.refused:                                                  # K-014
             for a in sorted(_image_assets(pr.page)):
                 refs.setdefault(a, pid)
+        if pid in listed_set:
             state = "refused" if pr.refused else (
                 "damaged" if pr.finding_kinds() else "ok")
             rep.pages.append({"id": pid, "package": "", "elements": len(pr.page.elements),
@@ -1424,21 +1410,21 @@ def check_package(path, mode="salvage"):
                 assets.setdefault(m.group(1), n)
             elif kind == "file" and ASSET_TMP_RE.match(n):
                 rep.add("leftoverTemp", "assets/" + n, detail="temporary asset (K-016)")
+            elif n.endswith(".tmp"):
+                pass          # K-019: not reported
             else:
                 rep.add("unknownFile", "assets/" + n, severity="info",
                         detail="not an asset file name (D-040)")
-    # ROUND 2 (R2-12): the references are the images on the listed pages as recovered
-    # (salvage); an asset file of any extension (D-040) satisfies its id.
+    # K-014 (R2-12): the references are the images on the pages the check recovered, in
+    # its mode; an asset file of any extension (D-040) satisfies its id; lost+found/ is
+    # not read.
     for a in sorted(refs):
         if a not in assets:
             rep.add("missingAsset", "assets/%s" % a,
                     detail="an image on page %s refers to a missing asset" % refs[a])
     if assets:
-        lf = set()
-        if top.get("lost+found") == "dir":
-            lf = _lost_and_found_assets(os.path.join(path, "lost+found"))
         for a in sorted(assets):
-            if a not in refs and a not in lf:
+            if a not in refs:
                 rep.add("orphanAsset", "assets/" + assets[a], severity="info",
                         detail="no page shows this asset")
 
@@ -1451,9 +1437,7 @@ def check_package(path, mode="salvage"):
                 thumbs.add(m.group(1))
             elif kind == "file" and THUMB_TMP_RE.match(n):
                 rep.add("leftoverTemp", "thumbnails/" + n, detail="temporary thumbnail (K-016)")
-            else:
-                rep.add("unknownFile", "thumbnails/" + n, severity="info",
-                        detail="not a thumbnail file name (D-050)")
+            # K-019: other names in thumbnails/ are not reported
     for pid in listed:
         if pid not in thumbs:
             rep.add("missingThumbnail", "thumbnails/%s.png" % pid, severity="info",

@@ -1356,11 +1356,11 @@ class TestPackage(unittest.TestCase):
         upper = os.path.join(self.tmp.name, DOC_ID.upper() + ".lnote")
         make_package(upper, {PAGE: self.page_bytes}, counts={PAGE: 3})
         self.assertEqual(L.check_package(upper).status, 0)
-        # A folder not named by a uuid (as the vectors are): information only.
+        # A folder not named by a uuid (as the vectors are): no finding (K-012).
         plain = os.path.join(self.tmp.name, "ok-something.lnote")
         make_package(plain, {PAGE: self.page_bytes}, counts={PAGE: 3})
         rep = L.check_package(plain)
-        self.assertEqual((rep.status, self.kinds(rep, "info")), (0, ["folderNameMismatch"]))
+        self.assertEqual((rep.status, self.kinds(rep, "info")), (0, []))
 
     def test_document_missing(self):
         self.make()
@@ -1420,13 +1420,14 @@ class TestPackage(unittest.TestCase):
         self.assertEqual((a["fsckExit"], a["findingKinds"]), (4, ["missingAsset"]))
         self.put("assets/%s.png" % ASSET, b"img")
         self.assertEqual(self.check().status, 0)
-        # An asset only a lost+found page file shows is not an orphan (D-040).
+        # fsck does not read lost+found/: an asset only a set-aside page file shows is
+        # reported orphanAsset (information, K-014).
         orphan = "a55e7000-0000-4000-8000-000000000009"
         self.put("assets/%s.jpg" % orphan, b"img")
         self.assertEqual(self.kinds(self.check(), "info"), ["orphanAsset"])
         self.put("lost+found/%s.0.journal" % OTHER_PAGE,
                  journal([frame(SALT, 1, 1, image(IDS[2], asset=orphan))], page=OTHER_PAGE))
-        self.assertEqual(self.kinds(self.check(), "info"), [])
+        self.assertEqual(self.kinds(self.check(), "info"), ["orphanAsset"])
 
     def test_leftover_temp_K016(self):
         self.make()

@@ -102,6 +102,20 @@ enum PageVectors {
             s.entry(name, "page", .strict, rules: ["P-004", "J-022"], expect: refused)
         }
         do {
+            // One damaged frame mid-journal: the walk's badCRC already reports sequence 3 missing,
+            // so the page adds no sequenceGap for it (P-016, K-010: one loss, one finding).
+            let name = "bad-page-mid-journal-crc"
+            var j0 = FileBuilder.journal(base: 0, salt: VectorFixtures.salt, firstSequence: 1)
+            let refs = j0.appends([1, 2, 3, 4, 5], from: 1)
+            j0.flip(refs[2].end - 1, 0x01)
+            s.add(name + "/" + journalName(0), j0.bytes)
+            s.entry(name, "page", .salvage, rules: ["P-016", "J-015", "J-020"],
+                    expect: expect(elements: [1, 2, 4, 5], nextSequence: 6, generation: 0, kinds: ["badCRC"]))
+            s.entry(name, "page", .prefix, rules: ["P-016", "J-021"],
+                    expect: expect(elements: [1, 2], nextSequence: nil, generation: 0, kinds: ["badCRC"]))
+            s.entry(name, "page", .strict, rules: ["J-015", "J-022"], expect: refused)
+        }
+        do {
             let name = "bad-page-journal-bad-header"
             s.add(name + "/" + journalName(0), journal(base: 0, first: 1, [1, 2, 3]).bytes)
             var j1 = journal(base: 1, first: 4, [4, 5])

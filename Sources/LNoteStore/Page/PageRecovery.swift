@@ -121,7 +121,10 @@ package enum PageRecovery {
                                                        detail: "header base \(header.baseGeneration) disagrees with the name"))
                 if mode == .strict { throw LNoteError(.corrupt, "journal base disagrees with its name", file: name) }
             }
+            // P-016: the missing sequences the walk already reported for this file (one loss, one finding).
+            var walkMissing = Set<[UInt64]>()
             for f in scan.findings {
+                if let m = f.missingSequences, !f.isTornTail { walkMissing.insert([m.lowerBound, m.upperBound]) }
                 let finding = SnapshotFile.finding(from: f, file: name)
                 if !finding.isInformational { damaged.insert(name) }
                 report.findings.append(finding)
@@ -149,9 +152,11 @@ package enum PageRecovery {
                         continue
                     }
                     if frame.sequence > expected {
-                        report.findings.append(RecoveryFinding(kind: "sequenceGap", file: name, offset: frame.offset, bytes: 0,
-                                                               missing: expected..<frame.sequence,
-                                                               detail: "frames \(expected)..<\(frame.sequence) are missing"))
+                        if !walkMissing.contains([expected, frame.sequence]) {
+                            report.findings.append(RecoveryFinding(kind: "sequenceGap", file: name, offset: frame.offset, bytes: 0,
+                                                                   missing: expected..<frame.sequence,
+                                                                   detail: "frames \(expected)..<\(frame.sequence) are missing"))
+                        }
                         damaged.insert(name)
                         if mode != .salvage { stopped = true; continue }
                     }
