@@ -18,7 +18,7 @@ struct PointAccumulators {
 
 /// The loop that decodes points 1 ..< count of a stroke (E-001 ... E-003).
 ///
-/// Fast path: when the next 8 bytes are in the buffer and the point's 5 (or 7) bytes are all
+/// Fast path: when the point's 5 (or 7) bytes are in the buffer and all
 /// below 0x80, every field is a one-byte varint, so each delta is in -64 ... 63 (all zigzag-
 /// decoded at once in one 64-bit word). With the accumulators in range (see
 /// `PointAccumulators`) no 64-bit sum can then overflow, and the range checks of all fields
@@ -54,15 +54,24 @@ enum PointDecodeLoop {
         var rp = state.radius | state.pressure << 32
         var aa = hasAngles ? state.azimuth | state.altitude << 32 : 0
         var p = base + cursor.pos
-        // p < fastStop iff at least 8 bytes remain at p (pos + 8 <= end).
+        // p < fastStop iff at least 8 bytes remain at p (pos + 8 <= end); p <= base + end always.
         let fastStop = base + max(0, cursor.end - 7)
         let mask: UInt64 = hasAngles ? 0x0080_8080_8080_8080 : 0x0000_0080_8080_8080
         let step = hasAngles ? 7 : 5
         var o = out + 1
         let oEnd = out + count
         while o < oEnd {
+            // The next 8 bytes; near the end of the buffer (the last point of most strokes) only
+            // those that remain, zero-filled: a point needs `step` of them.
+            var w: UInt64
             if p < fastStop {
-                let w = UInt64(littleEndian: UnsafeRawPointer(p).loadUnaligned(as: UInt64.self))
+                w = UInt64(littleEndian: UnsafeRawPointer(p).loadUnaligned(as: UInt64.self))
+            } else {
+                w = 0
+                let left = base + cursor.end - p
+                if left >= step { for k in 0..<step { w |= UInt64(p[k]) << (8 * k) } } else { w = 0x80 }
+            }
+            do {
                 if w & mask == 0 {
                     // Zigzag (G-005) of every byte at once: each byte becomes its value as Int8.
                     let z = ((w >> 1) & 0x3F3F_3F3F_3F3F_3F3F) ^ ((w & 0x0101_0101_0101_0101) &* 0xFF)
