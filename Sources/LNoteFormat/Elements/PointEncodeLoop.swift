@@ -1,0 +1,101 @@
+/// The loop that writes a stroke's points in the encoding of E-001, through a scratch buffer
+/// that is appended to the writer in chunks.
+///
+/// Fast path: when a point's five fields (x, y, radius, pressure, time) zigzag to values below
+/// 0x80 they are stored with one 8-byte write (5 bytes kept). Other fields take the general
+/// varint writer. The output is byte for byte that of `ByteWriter.varint` / `svarint`.
+///
+/// Cost: O(points), one scratch buffer per call (on the stack), one `append` per chunk.
+/// Never traps: all arithmetic is on values derived from 32-bit fields (no 64-bit overflow),
+/// and a point is written only when `pointBytesMax` bytes of scratch remain.
+enum PointEncodeLoop {
+    /// An upper bound on one encoded point: 7 varints of at most 10 bytes.
+    static let pointBytesMax = 70
+    /// Scratch bytes; each chunk holds at least 58 points.
+    static let scratchBytes = 4096
+
+    @inline(__always)
+    static func run(_ src: UnsafeBufferPointer<Point>, hasAngles: Bool, into w: inout ByteWriter) {
+        guard let points = src.baseAddress, src.count > 0 else { return }
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: scratchBytes) { scratch in
+            guard let dst = scratch.baseAddress, scratch.count >= pointBytesMax else { return }
+            let limit = scratch.count - pointBytesMax
+            var n = 0
+            // Point 0: plain values.
+            let p0 = points[0]
+            putVarint(zigzag(Int64(p0.x)), dst, &n)
+            putVarint(zigzag(Int64(p0.y)), dst, &n)
+            putVarint(UInt64(p0.radius), dst, &n)
+            putVarint(UInt64(p0.pressure), dst, &n)
+            putVarint(UInt64(p0.time), dst, &n)
+            if hasAngles {
+                putVarint(UInt64(p0.azimuth), dst, &n)
+                putVarint(UInt64(p0.altitude), dst, &n)
+            }
+            var px = Int64(p0.x), py = Int64(p0.y), pt = Int64(p0.time)
+            var pr = Int64(p0.radius), pp = Int64(p0.pressure)
+            var paz = Int64(p0.azimuth), pal = Int64(p0.altitude)
+            var vx: Int64 = 0, vy: Int64 = 0, vt: Int64 = 0
+            var i = 1
+            while i < src.count {
+                if n > limit {
+                    w.bytes.append(contentsOf: UnsafeBufferPointer(start: dst, count: n))
+                    n = 0
+                }
+                let p = points[i]
+                let x = Int64(p.x), y = Int64(p.y), t = Int64(p.time)
+                let r = Int64(p.radius), q = Int64(p.pressure)
+                // Second order for x, y, time; at i == 1 the previous velocity is 0 (E-001).
+                // |x - px| < 2^32 and |vx| < 2^32: no 64-bit overflow.
+                let nvx = x &- px, nvy = y &- py, nvt = t &- pt
+                let zx = zigzag(nvx &- vx), zy = zigzag(nvy &- vy)
+                let zr = zigzag(r &- pr), zp = zigzag(q &- pp), zt = zigzag(nvt &- vt)
+                if (zx | zy | zr | zp | zt) < 0x80 {
+                    // 8 bytes stored, 5 kept: pointBytesMax leaves room for the 3 extra.
+                    let word = zx | zy << 8 | zr << 16 | zp << 24 | zt << 32
+                    UnsafeMutableRawPointer(dst + n).storeBytes(of: word.littleEndian, as: UInt64.self)
+                    n &+= 5
+                } else {
+                    putVarint(zx, dst, &n); putVarint(zy, dst, &n)
+                    putVarint(zr, dst, &n); putVarint(zp, dst, &n); putVarint(zt, dst, &n)
+                }
+                if hasAngles {
+                    let a = Int64(p.azimuth), b = Int64(p.altitude)
+                    putVarint(zigzag(a &- paz), dst, &n)
+                    putVarint(zigzag(b &- pal), dst, &n)
+                    paz = a; pal = b
+                }
+                vx = nvx; vy = nvy; vt = nvt
+                px = x; py = y; pt = t; pr = r; pp = q
+                i &+= 1
+            }
+            w.bytes.append(contentsOf: UnsafeBufferPointer(start: dst, count: n))
+        }
+    }
+
+    /// Zigzag mapping of G-005.
+    @inline(__always)
+    static func zigzag(_ v: Int64) -> UInt64 { UInt64(bitPattern: (v << 1) ^ (v >> 63)) }
+
+    /// Minimal LEB128 (G-003, G-004) of `v` at `dst[n]`; at most 10 bytes.
+    @inline(__always)
+    static func putVarint(_ v: UInt64, _ dst: UnsafeMutablePointer<UInt8>, _ n: inout Int) {
+        if v < 0x80 {
+            dst[n] = UInt8(truncatingIfNeeded: v)
+            n &+= 1
+            return
+        }
+        putVarintLong(v, dst, &n)
+    }
+
+    static func putVarintLong(_ value: UInt64, _ dst: UnsafeMutablePointer<UInt8>, _ n: inout Int) {
+        var v = value
+        while v >= 0x80 {
+            dst[n] = UInt8(truncatingIfNeeded: v) | 0x80
+            n &+= 1
+            v >>= 7
+        }
+        dst[n] = UInt8(truncatingIfNeeded: v)
+        n &+= 1
+    }
+}
