@@ -28,6 +28,12 @@ public struct PageState: Sendable, Equatable {
         }
     }
 
+    /// Reserves room for `n` elements (callers bound `n` by what they actually hold).
+    public mutating func reserveCapacity(_ n: Int) {
+        elements.reserveCapacity(n)
+        positions.reserveCapacity(n)
+    }
+
     /// Pages are equal when their metadata and element arrays are (the index is derived).
     public static func == (l: PageState, r: PageState) -> Bool {
         l.metadata == r.metadata && l.elements == r.elements

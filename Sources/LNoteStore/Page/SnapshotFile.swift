@@ -70,6 +70,8 @@ package enum SnapshotFile {
                                             detail: "strict mode refuses the snapshot: \(refused.kind.rawValue)"))
             return Decoded(header: h, state: state, findings: findings, elementFramesDropped: 0, unusable: true)
         }
+        // Bounded by the frames actually present, never by the header's count alone.
+        state.reserveCapacity(min(Int(h.elementCount), scan.frames.count))
         var elementsRead = 0
         var dropped = 0
         bytes.withUnsafeBytes { raw in
