@@ -11,11 +11,11 @@ public struct SeededGenerator: RandomNumberGenerator, Sendable {
 
     /// A generator whose whole future output is fixed by `seed`.
     public init(seed: UInt64) {
-        var state = seed
-        s0 = Self.splitMix(&state)
-        s1 = Self.splitMix(&state)
-        s2 = Self.splitMix(&state)
-        s3 = Self.splitMix(&state)
+        var mix = SplitMix64(seed: seed)
+        s0 = mix.next()
+        s1 = mix.next()
+        s2 = mix.next()
+        s3 = mix.next()
     }
 
     /// The next 64 random bits (xoshiro256**).
@@ -34,22 +34,13 @@ public struct SeededGenerator: RandomNumberGenerator, Sendable {
     /// A seed derived from `seed` and `values` (for example a point and an operation index),
     /// so independent streams never overlap by accident.
     public static func derive(_ seed: UInt64, _ values: UInt64...) -> UInt64 {
-        var state = seed
-        var result = splitMix(&state)
+        var mix = SplitMix64(seed: seed)
+        var result = mix.next()
         for value in values {
-            state = result ^ value
-            result = splitMix(&state)
+            mix = SplitMix64(seed: result ^ value)
+            result = mix.next()
         }
         return result
-    }
-
-    /// SplitMix64: advances `state` and returns a well-mixed 64-bit value.
-    private static func splitMix(_ state: inout UInt64) -> UInt64 {
-        state = state &+ 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 
     private static func rotateLeft(_ x: UInt64, _ k: UInt64) -> UInt64 { (x << k) | (x >> (64 - k)) }

@@ -1,4 +1,5 @@
 import Foundation
+import LNoteSimulation
 import Testing
 
 /// SIGKILL `lnote stress` at seeded random moments; after `fsck --repair` every id it had
@@ -52,15 +53,3 @@ import Testing
     }
 }
 
-/// SplitMix64: seeded moments for the kill test.
-struct SplitMix64 {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}

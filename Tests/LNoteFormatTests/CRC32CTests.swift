@@ -1,3 +1,4 @@
+import LNoteSimulation
 import Testing
 @testable import LNoteFormat
 
@@ -118,19 +119,11 @@ struct CRC32CTests {
     }
 }
 
-/// A seeded generator (SplitMix64) for the frame and CRC tests, so randomized tests replay
-/// exactly from their seed.
-struct FramesTestRNG: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+/// The seeded generator of the frame and CRC tests (the shared SplitMix64), so randomized
+/// tests replay exactly from their seed.
+typealias FramesTestRNG = SplitMix64
 
+extension SplitMix64 {
     mutating func bytes(_ count: Int) -> [UInt8] {
         (0..<count).map { _ in UInt8.random(in: 0...255, using: &self) }
     }

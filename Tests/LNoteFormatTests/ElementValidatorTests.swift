@@ -1,3 +1,4 @@
+import LNoteSimulation
 import Testing
 @testable import LNoteFormat
 

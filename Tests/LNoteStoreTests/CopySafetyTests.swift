@@ -1,5 +1,6 @@
 import Foundation
 import LNoteFormat
+import LNoteSimulation
 import Testing
 @testable import LNoteStore
 

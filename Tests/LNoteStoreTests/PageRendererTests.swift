@@ -1,6 +1,7 @@
 import LNoteFormat
 import LNoteHandwriting
 @testable import LNoteStore
+import LNoteSimulation
 import Testing
 
 /// Page thumbnails (PageRenderer): PNG structure, DEFLATE correctness via an independent

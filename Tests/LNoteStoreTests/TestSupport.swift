@@ -1,5 +1,6 @@
 import Foundation
 import LNoteFormat
+import LNoteSimulation
 @testable import LNoteStore
 
 /// A fresh temporary folder, removed when the value is deinitialized by the caller via `remove()`.
@@ -35,14 +36,9 @@ func makeStroke(_ seed: UInt64, points n: Int = 20) -> Stroke {
     return Stroke(id: id, ink: .pen, points: pts)
 }
 
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(_ seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+/// The shared SplitMix64 under the name these tests use: `SplitMix(seed)`.
+typealias SplitMix = SplitMix64
+
+extension SplitMix64 {
+    init(_ seed: UInt64) { self.init(seed: seed) }
 }
