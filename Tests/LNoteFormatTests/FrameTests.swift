@@ -166,3 +166,17 @@ struct FrameTests {
         #expect(result.findings.map(\.kind) == [.badCRC])
     }
 }
+
+@Test("appending many frames to one buffer grows it geometrically, not once per frame (linear snapshot and batch encoding)")
+func frameAppendGrowsGeometrically() {
+    var out: [UInt8] = []
+    var capacities = Set<Int>()
+    let body = [UInt8](repeating: 0xAB, count: 1_000)
+    for sequence in 1...2_000 {
+        FrameCodec.append(type: FrameType.elementAppend.rawValue, sequence: UInt64(sequence), body: body, salt: 7, to: &out)
+        capacities.insert(out.capacity)
+    }
+    #expect(out.count == 2_000 * (FormatLimits.frameHeaderBytes + 8 + body.count))
+    // Exact reservations would give one capacity per frame; doubling gives about log2(2000).
+    #expect(capacities.count < 40, "\(capacities.count) distinct capacities for 2,000 appends")
+}

@@ -43,7 +43,10 @@ public enum FrameCodec {
         precondition(type != 0, "frame type 0 is never valid (F-004)")
         let length = UInt32(FormatLimits.sequenceBytes + body.count)
         let start = out.count
-        out.reserveCapacity(start + FormatLimits.frameHeaderBytes + Int(length))
+        // Grow geometrically: reserving the exact size on every call would copy the whole
+        // buffer for each frame appended to a long one (a snapshot, a batch).
+        let needed = start + FormatLimits.frameHeaderBytes + Int(length)
+        if out.capacity < needed { out.reserveCapacity(Swift.max(needed, out.capacity * 2)) }
         withUnsafeBytes(of: length.littleEndian) { out.append(contentsOf: $0) }
         out.append(contentsOf: [0, 0, 0, 0] as [UInt8])  // crc, patched below
         out.append(type)
