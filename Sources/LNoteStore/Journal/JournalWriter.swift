@@ -38,6 +38,8 @@ package final class JournalWriter: Sendable {
     package struct Ticket: Sendable {
         package let end: Int64
         package let sequences: Range<UInt64>
+        /// The encoded body of every `.append` written, in order (for `EncodedBodyCache`).
+        package var appendedBodies: [(UUIDBytes, [UInt8])] = []
     }
 
     private init(fs: any FileSystem, path: String, file: FileHandleNumber, header: JournalHeader,
@@ -107,6 +109,7 @@ package final class JournalWriter: Sendable {
             buffer.reserveCapacity(changes.count * 64)
             var sequence = s.nextSequence
             var body = ByteWriter(capacity: 4096)
+            var appended: [(UUIDBytes, [UInt8])] = []
             for change in changes {
                 body.bytes.removeAll(keepingCapacity: true)
                 let type = PageChangeCodec.encodeBody(change, into: &body)
@@ -114,6 +117,7 @@ package final class JournalWriter: Sendable {
                     throw LNoteError(.invalidInput, "change encodes to \(body.count) bytes; a frame holds at most \(FormatLimits.payloadBytesMax - FormatLimits.sequenceBytes) (F-002)")
                 }
                 FrameCodec.append(type: type.rawValue, sequence: sequence, body: body.bytes, salt: header.salt, to: &buffer)
+                if case .append(let element) = change { appended.append((element.id, body.bytes)) }
                 sequence += 1
             }
             do {
@@ -127,7 +131,7 @@ package final class JournalWriter: Sendable {
             s.writtenEnd += Int64(buffer.count)
             s.nextSequence = sequence
             s.frameCount += changes.count
-            return Ticket(end: s.writtenEnd, sequences: first..<sequence)
+            return Ticket(end: s.writtenEnd, sequences: first..<sequence, appendedBodies: appended)
         }
     }
 

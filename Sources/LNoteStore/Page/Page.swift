@@ -19,6 +19,8 @@ public actor Page {
     nonisolated let gate: (any WriteGate)?
 
     private var state: PageState
+    /// Encoded bodies of elements, reused by the compactor.
+    private var cache: EncodedBodyCache
     private var writer: JournalWriter?
     /// Journals switched away from whose frames a snapshot does not hold yet.
     private var sealed: [JournalWriter] = []
@@ -45,6 +47,7 @@ public actor Page {
                  gate: (any WriteGate)?, recovered: PageRecovery.Result) {
         self.id = id; self.directory = directory; self.options = options; self.fs = fs; self.gate = gate
         state = recovered.state
+        cache = recovered.cache
         appendTarget = recovered.appendTarget
         generation = recovered.generation
         highestJournalBase = recovered.highestJournalBase
@@ -83,6 +86,8 @@ public actor Page {
     public var snapshotState: PageState { state }
     package var journalFrameCount: Int { dirtyFrames }
     package var snapshotGeneration: UInt64 { generation }
+    /// Test hook: the compactor's cached encodings match the elements.
+    package var encodedBodyCacheIsConsistent: Bool { cache.isConsistent(with: state) }
     /// The sequence number the next change gets: it advances with every change written, so the
     /// document layer can tell which pages changed since it last looked (D-021).
     package var changeSequence: UInt64 { nextSequence }
@@ -162,7 +167,15 @@ public actor Page {
             if e.code == .poisoned || e.code == .io { failure = e }
             throw e
         }
-        for change in changes { _ = state.apply(change) }
+        var bodies = ticket.appendedBodies.makeIterator()
+        for change in changes {
+            _ = state.apply(change)
+            if case .append = change, let (id, body) = bodies.next() {
+                cache.store(id, body: body)
+            } else {
+                cache.invalidate(for: change)
+            }
+        }
         nextSequence = ticket.sequences.upperBound
         dirtyFrames += changes.count
         startCompactionIfDue(journal)
@@ -301,12 +314,14 @@ public actor Page {
         toAbsorb = sealed
         let framesAbsorbed = dirtyFrames - (writer?.frameCount ?? 0)
         let pageState = state
+        let bodies = cache
         let snapshotPath = joinPath(directory, PageFileNames.snapshot(id))
         let (fs, id, directory) = (self.fs, self.id, self.directory)
         let level = max(options.durability, .data)
         // P-011: encode and write off the actor; appends continue meanwhile.
         try await BlockingIO.run {
-            let bytes = SnapshotFile.encode(pageID: id, generation: newGeneration, nextSequence: absorbedThrough, state: pageState)
+            let bytes = SnapshotFile.encode(pageID: id, generation: newGeneration, nextSequence: absorbedThrough,
+                                            state: pageState, cache: bodies)
             try io { try fs.writeFileAtomically(snapshotPath, bytes, durability: level) }
         }
         generation = newGeneration

@@ -28,6 +28,8 @@ package enum PageRecovery {
         package var damagedFiles: Set<String>
         /// Journal frames the page holds beyond the snapshot.
         package var journalFrames: Int
+        /// Encoded bodies of the elements as read, for the compactor (`EncodedBodyCache`).
+        package var cache: EncodedBodyCache
     }
 
     /// Recovers page `pageID` from `directory` (the package's `pages/`).
@@ -52,6 +54,7 @@ package enum PageRecovery {
         }
         journals.sort { $0.base < $1.base }
 
+        var cache = EncodedBodyCache()
         var state = PageState(metadata: .letter, elements: [])
         var generation: UInt64 = 0
         var nextSequence: UInt64 = 1
@@ -71,6 +74,7 @@ package enum PageRecovery {
                 snapshotLost = true
             } else if let h = decoded.header {
                 state = decoded.state
+                cache = decoded.cache
                 generation = h.generation
                 nextSequence = h.nextSequence
             }
@@ -163,7 +167,13 @@ package enum PageRecovery {
                     let body = UnsafeRawBufferPointer(rebasing: raw[frame.bodyRange])
                     do {
                         let change = try PageChangeCodec.decode(type: frame.type, body: body, baseOffset: frame.bodyRange.lowerBound)
-                        for note in state.apply(change) {
+                        let notes = state.apply(change)
+                        if case .append(let e) = change, notes.isEmpty {
+                            cache.store(e.id, body: Array(body))
+                        } else {
+                            cache.invalidate(for: change)
+                        }
+                        for note in notes {
                             report.findings.append(RecoveryFinding(kind: note.kind.rawValue, file: name, offset: frame.offset,
                                                                    isInformational: true,
                                                                    detail: "change names element \(note.id); skipped (P-006)"))
@@ -200,6 +210,7 @@ package enum PageRecovery {
         }
         return Result(state: state, report: report, generation: generation, nextSequence: max(expected, nextSequence),
                       appendTarget: appendTarget, highestJournalBase: journals.last?.base,
-                      retainedJournals: retained, damagedFiles: damaged, journalFrames: journalFrames)
+                      retainedJournals: retained, damagedFiles: damaged, journalFrames: journalFrames,
+                      cache: cache)
     }
 }

@@ -5,7 +5,8 @@ package enum SnapshotFile {
     /// The snapshot bytes for `state`: header, one `pageMetadata` frame, then one
     /// `elementAppend` frame per element in z-order (S-002).
     package static func encode(pageID: UUIDBytes, generation: UInt64, nextSequence: UInt64,
-                               state: PageState, salt: UInt64 = UInt64.random(in: 1...UInt64.max)) -> [UInt8] {
+                               state: PageState, salt: UInt64 = UInt64.random(in: 1...UInt64.max),
+                               cache: EncodedBodyCache = EncodedBodyCache()) -> [UInt8] {
         let header = SnapshotHeader(pageID: pageID, generation: generation, salt: salt,
                                     nextSequence: nextSequence, elementCount: UInt32(clamping: state.elements.count))
         var out = header.encoded()
@@ -16,6 +17,10 @@ package enum SnapshotFile {
         FrameCodec.append(type: FrameType.pageMetadata.rawValue, sequence: sequence, body: body.bytes, salt: salt, to: &out)
         for element in state.elements {
             sequence += 1
+            if let cached = cache[element.id] {
+                FrameCodec.append(type: FrameType.elementAppend.rawValue, sequence: sequence, body: cached, salt: salt, to: &out)
+                continue
+            }
             body.bytes.removeAll(keepingCapacity: true)
             ElementCodec.encode(element, into: &body)
             FrameCodec.append(type: FrameType.elementAppend.rawValue, sequence: sequence, body: body.bytes, salt: salt, to: &out)
@@ -30,6 +35,8 @@ package enum SnapshotFile {
         package var elementFramesDropped: Int
         /// True when the snapshot could not be used at all (strict refusal or no usable header).
         package var unusable: Bool
+        /// The encoded bodies of the elements read (for the compactor).
+        package var cache = EncodedBodyCache()
     }
 
     /// Decodes a snapshot with the salvage rules of S-003: a damaged element frame loses that
@@ -72,6 +79,8 @@ package enum SnapshotFile {
         }
         // Bounded by the frames actually present, never by the header's count alone.
         state.reserveCapacity(min(Int(h.elementCount), scan.frames.count))
+        var cache = EncodedBodyCache()
+        cache.reserveCapacity(min(Int(h.elementCount), scan.frames.count))
         var elementsRead = 0
         var dropped = 0
         bytes.withUnsafeBytes { raw in
@@ -85,7 +94,10 @@ package enum SnapshotFile {
                         state.apply(.metadata(m)).forEach { _ in }
                     case .append(let e) where !isFirst:
                         let notes = state.apply(.append(e))
-                        if notes.isEmpty { elementsRead += 1 } else {
+                        if notes.isEmpty {
+                            elementsRead += 1
+                            cache.store(e.id, body: Array(body))
+                        } else {
                             findings.append(RecoveryFinding(kind: "duplicateElement", file: name, offset: frame.offset,
                                                             bytes: frame.endOffset - frame.offset,
                                                             detail: "element \(e.id) appears twice"))
@@ -109,7 +121,7 @@ package enum SnapshotFile {
         }
         let unusable = mode == .strict && findings.contains { !$0.isInformational }
         return Decoded(header: h, state: state, findings: findings,
-                       elementFramesDropped: max(dropped, Int(h.elementCount) - elementsRead), unusable: unusable)
+                       elementFramesDropped: max(dropped, Int(h.elementCount) - elementsRead), unusable: unusable, cache: cache)
     }
 
     /// Converts a scanner finding to a page finding for `file`.
