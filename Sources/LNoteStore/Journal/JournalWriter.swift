@@ -79,7 +79,14 @@ package final class JournalWriter: Sendable {
         let file = try io { try fs.open(path, []) }
         do {
             let size = try io { try fs.size(file) }
-            if size != validEnd { try io { try fs.truncate(file, to: validEnd) } }
+            if size != validEnd {
+                // W-005: the cut must be durable before new frames land on it. Otherwise a power
+                // loss can drop the truncate but keep the next append's size, and the torn
+                // frame's prefix followed by zeros can read back as the whole frame that
+                // recovery had discarded (its missing bytes were zeros).
+                try io { try fs.truncate(file, to: validEnd) }
+                try io { try fs.sync(file, .data) }
+            }
         } catch {
             try? fs.close(file)
             throw error
