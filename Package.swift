@@ -33,7 +33,8 @@ let package = Package(
         .executableTarget(name: "lnote",
                           dependencies: ["LNoteCheck", "LNoteStore", "LNoteFormat", "LNoteHandwriting", "LNoteSimulation"],
                           path: "Tools/lnote", swiftSettings: strict),
-        .testTarget(name: "LNoteFormatTests", dependencies: ["LNoteFormat", "LNoteHandwriting"]),
+        // LNoteSimulation: FuzzRegressionTests replays saved fuzz inputs through its FuzzHarness.
+        .testTarget(name: "LNoteFormatTests", dependencies: ["LNoteFormat", "LNoteHandwriting", "LNoteSimulation"]),
         .testTarget(name: "LNoteStoreTests", dependencies: ["LNoteStore", "LNoteFormat", "LNoteHandwriting", "LNoteSimulation"]),
         .testTarget(name: "LNoteCheckTests", dependencies: ["LNoteCheck", "LNoteStore", "LNoteFormat", "LNoteHandwriting"]),
         .testTarget(name: "CrashTests", dependencies: ["LNoteSimulation", "LNoteStore", "LNoteFormat", "LNoteHandwriting"]),
