@@ -186,6 +186,7 @@ public actor Page {
     /// Finishes the page: waits for a running compaction, folds the journal into the snapshot,
     /// and closes the files. Afterwards every call throws `.closed`. If the final compaction
     /// fails the journal is synced instead (nothing acknowledged is lost) and the error is thrown.
+    /// A poisoned page closes its files and throws `.poisoned`: what it shows is not all saved.
     public func close() async throws {
         if closed { return }
         if let running = compaction { _ = try? await running.value }
@@ -205,6 +206,12 @@ public actor Page {
         writer = nil
         closed = true
         if let firstError { throw firstError }
+        // W-003: the page shows changes whose write or sync failed; returning normally would tell
+        // the app they are saved. They are not: say so (reopening replays what is on disk).
+        if let failure {
+            throw LNoteError(.poisoned, "page closed after an earlier failure; changes since the last durable one may be lost: \(failure.message)",
+                             file: failure.file, errno: failure.errno)
+        }
     }
 
     // MARK: Internals

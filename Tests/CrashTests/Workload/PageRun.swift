@@ -84,14 +84,17 @@ final class PageRun {
     private func execute(_ op: PageOp, start: Int) async throws {
         switch op {
         case .close:
-            guard let page else { return }
+            // Closing a closed page is a no-op that acknowledges nothing.
+            guard let page, !(await page.isClosed) else { return }
             try await page.close()
             acknowledgeAll()
         case .reopen:
             if let page {
                 self.page = nil
-                try await page.close()
-                acknowledgeAll()
+                if !(await page.isClosed) {
+                    try await page.close()
+                    acknowledgeAll()
+                }
             }
             let reopened = try await Page.open(directory: Self.directory, id: Self.pageID, options: options, fileSystem: fs)
             page = reopened
