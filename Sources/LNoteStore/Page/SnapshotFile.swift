@@ -103,6 +103,11 @@ package enum SnapshotFile {
         if elementsRead < Int(h.elementCount) {
             findings.append(RecoveryFinding(kind: "missingElements", file: name,
                                             detail: "\(Int(h.elementCount) - elementsRead) of \(h.elementCount) elements lost"))
+        } else if elementsRead > Int(h.elementCount) {
+            // S-006: the header and the frames disagree; the frames passed their checksums, so
+            // they are kept, but the snapshot is not what a writer produces.
+            findings.append(RecoveryFinding(kind: "extraElements", file: name,
+                                            detail: "\(elementsRead) elements, the header says \(h.elementCount)"))
         }
         let unusable = mode == .strict && findings.contains { !$0.isInformational }
         return Decoded(header: h, state: state, findings: findings,
