@@ -68,6 +68,7 @@ package enum SnapshotFile {
             return Decoded(header: h, state: state, findings: findings, elementFramesDropped: 0, unusable: true)
         }
         var elementsRead = 0
+        var metadataRead = false
         var dropped = 0
         var stop = false
         bytes.withUnsafeBytes { raw in
@@ -79,6 +80,7 @@ package enum SnapshotFile {
                     switch change {
                     case .metadata(let m) where isFirst:
                         state.apply(.metadata(m)).forEach { _ in }
+                        metadataRead = true
                     case .append(let e) where !isFirst:
                         let notes = state.apply(.append(e))
                         if notes.isEmpty { elementsRead += 1 } else {
@@ -99,6 +101,12 @@ package enum SnapshotFile {
                     if mode != .salvage { stop = true }
                 }
             }
+        }
+        if !metadataRead && !findings.contains(where: { !$0.isInformational }) {
+            // S-007: a snapshot ending cleanly without its metadata frame was cut or forged; the
+            // page keeps the default canvas, and the loss is reported.
+            findings.append(RecoveryFinding(kind: "missingMetadata", file: name, offset: FormatLimits.snapshotHeaderBytes,
+                                            detail: "no pageMetadata frame at sequence 1 (S-002)"))
         }
         if elementsRead < Int(h.elementCount) {
             findings.append(RecoveryFinding(kind: "missingElements", file: name,

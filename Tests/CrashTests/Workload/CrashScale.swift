@@ -23,6 +23,9 @@ enum CrashScale {
         text.hasPrefix("0x") ? UInt64(text.dropFirst(2), radix: 16) : UInt64(text)
     }
 
+    /// `LNOTE_CRASH_VERBOSE=1` prints every random-run segment as it is checked.
+    static let verbose = environment("LNOTE_CRASH_VERBOSE") == "1"
+
     static let workloadFilter: String? = environment("LNOTE_CRASH_WORKLOAD")
 }
 
