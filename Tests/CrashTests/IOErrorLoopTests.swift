@@ -87,9 +87,10 @@ struct IOErrorLoopTests {
         options.points = k..<(fs.operationCount + 1)
         options.tornCutsPerWriteMax = 8
         var crash = CrashTally()
+        var memo = RecoveryMemo()
         for state in fs.crashStates(options) {
             tally.crashStates += 1
-            CrashChecker.check(state, history, context: label + " [\(history.script)]", rerun: false, tally: &crash)
+            CrashChecker.check(state, history, context: label + " [\(history.script)]", rerun: false, tally: &crash, memo: &memo)
         }
         tally.violations += crash.violations
         // Restart on what is durable: a valid page that takes a new change.

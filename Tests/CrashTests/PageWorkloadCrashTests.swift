@@ -8,7 +8,7 @@ import Testing
 /// with recovery itself crashed one level deep for a sample of states.
 ///
 /// CI runs every 1- and 2-operation sequence and a seeded sample of 3-operation sequences;
-/// `LNOTE_CRASH_SCALE` raises the sample (17 covers all 4,913 per base). Each failure prints
+/// `LNOTE_CRASH_SCALE` raises the sample of 500 (10 covers all 4,913 per base). Each failure prints
 /// its base and workload; `LNOTE_CRASH_WORKLOAD` reruns the matching ones.
 @Suite("Page workloads under every crash state")
 struct PageWorkloadCrashTests {
@@ -91,7 +91,7 @@ struct PageWorkloadCrashTests {
         let start = ContinuousClock.now
         let empty = try PageRun.emptyPackage()
         let populated = try await PageRun.populatedPackage()
-        let sample = 150 * CrashScale.factor
+        let sample = 500 * CrashScale.factor
         var tally = CrashTally()
         tally.merge(await Self.campaign(Self.workloads(base: "empty", threeOpSample: sample, seed: 1), base: empty,
                                         recoveryCrashEvery: 61))

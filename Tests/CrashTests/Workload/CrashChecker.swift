@@ -15,6 +15,9 @@ struct CrashTally: Sendable {
     /// States explored by crashing the recovery of a crash state (one level deep).
     var recoveryCrashStates = 0
     var recoveryReruns = 0
+    /// States whose page files equal an earlier state's: recovery's result was reused (it reads
+    /// only those files; invariant 5 checks it is deterministic).
+    var recoveriesReused = 0
     var workloads = 0
     /// Finding kinds seen in crash states with damage findings, and how often.
     var damageKinds: [String: Int] = [:]
@@ -24,6 +27,7 @@ struct CrashTally: Sendable {
         states += other.states; prefixStates += other.prefixStates; gappedStates += other.gappedStates
         damagedStates += other.damagedStates; processCrashes += other.processCrashes
         recoveryCrashStates += other.recoveryCrashStates; recoveryReruns += other.recoveryReruns
+        recoveriesReused += other.recoveriesReused
         workloads += other.workloads
         damageKinds.merge(other.damageKinds, uniquingKeysWith: +)
         violations += other.violations
@@ -36,8 +40,22 @@ struct CrashTally: Sendable {
     var summary: String {
         "crash states explored: \(states + recoveryCrashStates + processCrashes), violations: \(violations.count)"
             + " (\(workloads) workloads; \(states) power-loss states, \(recoveryCrashStates) during recovery, "
-            + "\(processCrashes) app crashes, \(recoveryReruns) recovery reruns; \(prefixStates) prefix, "
+            + "\(processCrashes) app crashes, \(recoveryReruns) recovery reruns, \(recoveriesReused) recoveries reused; \(prefixStates) prefix, "
             + "\(gappedStates) gapped unsynced, \(damagedStates) with damage findings)"
+    }
+}
+
+/// Recovery results by the page files they were computed from, within one workload.
+struct RecoveryMemo {
+    var results: [[String: [UInt8]]: PageRecovery.Result] = [:]
+
+    /// What `PageRecovery` reads: the files in `pages/`; of temporaries only the name (it lists
+    /// them and never reads them).
+    static func key(_ files: [String: [UInt8]]) -> [String: [UInt8]] {
+        let prefix = PageRun.directory + "/"
+        var key: [String: [UInt8]] = [:]
+        for (path, bytes) in files where path.hasPrefix(prefix) { key[path] = path.hasSuffix(".tmp") ? [] : bytes }
+        return key
     }
 }
 
@@ -54,13 +72,21 @@ enum CrashChecker {
     /// Checks one crash state; returns the recovered page when recovery succeeded.
     @discardableResult
     static func check(_ state: CrashState, _ history: RunHistory, context: @autoclosure () -> String,
-                      rerun: Bool, tally: inout CrashTally) -> PageRecovery.Result? {
+                      rerun: Bool, tally: inout CrashTally, memo: inout RecoveryMemo) -> PageRecovery.Result? {
         let result: PageRecovery.Result
-        do {
-            result = try recover(state.makeFileSystem())
-        } catch {
-            tally.violation("\(context()) \(state): recovery threw \(error)")
-            return nil
+        let files = state.files
+        let key = RecoveryMemo.key(files)
+        if let known = memo.results[key] {
+            result = known
+            tally.recoveriesReused += 1
+        } else {
+            do {
+                result = try recover(state.makeFileSystem())
+            } catch {
+                tally.violation("\(context()) \(state): recovery threw \(error)")
+                return nil
+            }
+            memo.results[key] = result
         }
         switch history.judge(result.state, at: state.point) {
         case .prefix: tally.prefixStates += 1
@@ -73,7 +99,7 @@ enum CrashChecker {
                 tally.damageKinds[kind, default: 0] += 1
             }
         }
-        if let snapshot = state.files[PageRun.snapshotPath], !history.snapshots.contains(snapshot) {
+        if let snapshot = files[PageRun.snapshotPath], !history.snapshots.contains(snapshot) {
             tally.violation("\(context()) \(state): snapshot is neither an old nor a new one (\(snapshot.count) bytes)")
         }
         if rerun {
@@ -99,12 +125,13 @@ enum CrashChecker {
         let history = run.history
         checkProcessCrash(run, context: context, tally: &tally)
         var index = 0
+        var memo = RecoveryMemo()
         for state in run.fs.crashStates(options) {
             index += 1
             tally.states += 1
             let deep = recoveryCrashEvery > 0 && index % recoveryCrashEvery == 0
             guard let recovered = check(state, history, context: "\(context) [\(history.script)]",
-                                        rerun: index % 8 == 0, tally: &tally) else { continue }
+                                        rerun: index % 8 == 0, tally: &tally, memo: &memo) else { continue }
             if deep {
                 await crashRecovery(of: state, recovered: recovered.state, options: recoveryOptions,
                                     context: "\(context) [\(history.script)] \(state) then recovery", tally: &tally)
@@ -147,9 +174,10 @@ enum CrashChecker {
         await run.perform(.close)
         if let error = run.firstError { tally.violation("\(context): writing after recovery threw \(error)") }
         checkProcessCrash(run, context: context, tally: &tally)
+        var memo = RecoveryMemo()
         for again in fs.crashStates(options) {
             tally.recoveryCrashStates += 1
-            check(again, run.history, context: context, rerun: false, tally: &tally)
+            check(again, run.history, context: context, rerun: false, tally: &tally, memo: &memo)
         }
     }
 }
