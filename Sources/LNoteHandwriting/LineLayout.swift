@@ -1,7 +1,7 @@
 import LNoteFormat
 
 /// Places words on ruled lines: left to right, wrapping at the right margin, top to bottom,
-/// and back to the top (slightly shifted) when the page is full.
+/// and back to the top line when the page is full.
 ///
 /// Cost: O(1) per word. Positions are in points; y is the baseline.
 struct LineLayout: Sendable {
@@ -45,9 +45,9 @@ struct LineLayout: Sendable {
         x = lineStart
         baseline += style.lineSpacing * rng.uniform(0.97, 1.03)
         if baseline + style.xHeight * 1.5 > pageHeight - style.marginBottom {
-            // Page full: start again at the top, shifted so the new text does not sit exactly
-            // on the old.
-            baseline = style.marginTop + style.xHeight * 2 + rng.uniform(0, style.lineSpacing * 0.5)
+            // Page full: start again at the top, on the same ruled lines (as if on a fresh
+            // page), so a long page reads as layered lines of text.
+            baseline = style.marginTop + style.xHeight * 2 + rng.uniform(-1, 1)
         }
     }
 }

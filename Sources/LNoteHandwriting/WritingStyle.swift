@@ -10,7 +10,7 @@ struct WritingStyle: Sendable {
         if c >= UInt8(ascii: "0") && c <= UInt8(ascii: "9") { return HersheyFont.cursive.glyph(for: c) }
         return HersheyFont.scripts.glyph(for: c)
     }
-    /// Height of a lowercase `x`, 7-10 pt.
+    /// Height of a lowercase `x`, 8-9.5 pt (ascenders reach 2.3 times that, descenders 1.3).
     var xHeight: Double
     /// Points per font unit.
     var scale: Double { xHeight / HersheyFont.xHeightUnits }
@@ -21,8 +21,8 @@ struct WritingStyle: Sendable {
     /// Extra advance between words, in points.
     var wordGap: Double
     var marginLeft: Double, marginRight: Double, marginTop: Double, marginBottom: Double
-    /// Top pen speed on straight runs, in points per second (166-215 pt/s, i.e. 58-76 mm/s;
-    /// curves and stroke ends are slower).
+    /// Top pen speed on straight runs, in points per second: 157-203 pt/s (55-72 mm/s);
+    /// curves and stroke ends are slower, so the mean is ~155 pt/s (55 mm/s).
     var penSpeed: Double
     /// Mid-stroke pressure, in thousandths.
     var pressure: Double
@@ -30,9 +30,9 @@ struct WritingStyle: Sendable {
     var tremor: Double
 
     init(rng: inout HandwritingRandom) {
-        xHeight = rng.uniform(8.5, 10.0)
+        xHeight = rng.uniform(8.0, 9.5)
         slant = rng.uniform(0.08, 0.3)
-        lineSpacing = xHeight * rng.uniform(2.4, 2.8)
+        lineSpacing = xHeight * rng.uniform(3.0, 3.3)
         wordGap = xHeight * rng.uniform(0.5, 0.8)
         marginLeft = rng.uniform(40, 60)
         marginRight = rng.uniform(30, 45)

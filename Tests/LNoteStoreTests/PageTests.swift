@@ -151,3 +151,11 @@ struct PageTests {
         try await again.close()
     }
 }
+
+@Test("UUIDBytes and Foundation UUID convert both ways with the same text")
+func uuidConversion() {
+    let u = UUID()
+    let b = UUIDBytes(u)
+    #expect(b.description == u.uuidString.lowercased())
+    #expect(UUID(b) == u)
+}

@@ -5,7 +5,7 @@ import Foundation
 #endif
 import LNoteFormat
 
-/// `document.json` version 1 (spec 9.1): the source of truth for a document's title and pages.
+/// `document.json` version 1 (spec 10.1): the source of truth for a document's title and pages.
 public struct DocumentFile: Sendable, Equatable {
     public struct PageEntry: Sendable, Equatable {
         public var id: UUIDBytes
@@ -23,6 +23,8 @@ public struct DocumentFile: Sendable, Equatable {
     public static let format = "lnote.document"
     public static let version = 1
     public static let titleBytesMax = 1024
+    /// Longest accepted time string (an RFC 3339 time needs 24 bytes).
+    public static let timestampBytesMax = 64
 
     public var id: UUIDBytes
     public var title: String
@@ -77,6 +79,9 @@ public struct DocumentFile: Sendable, Equatable {
         guard wire.version == version else { throw LNoteError(.corrupt, "unsupported version \(wire.version)", file: file) }
         guard let id = UUIDBytes(string: wire.id) else { throw LNoteError(.invalidPath, "document id '\(wire.id)' is not a UUID (D-001)", file: file) }
         guard wire.title.utf8.count <= titleBytesMax else { throw LNoteError(.corrupt, "title longer than \(titleBytesMax) bytes", file: file) }
+        guard [wire.created, wire.modified].allSatisfy({ $0.utf8.count <= timestampBytesMax }) else {
+            throw LNoteError(.corrupt, "timestamp longer than \(timestampBytesMax) bytes (D-020)", file: file)
+        }
         guard wire.pages.count <= FormatLimits.pagesPerDocumentMax else {
             throw LNoteError(.corrupt, "\(wire.pages.count) pages; at most \(FormatLimits.pagesPerDocumentMax) (D-011)", file: file)
         }
@@ -86,6 +91,9 @@ public struct DocumentFile: Sendable, Equatable {
             guard let pid = UUIDBytes(string: p.id) else { throw LNoteError(.invalidPath, "page id '\(p.id)' is not a UUID (D-001)", file: file) }
             guard seen.insert(pid).inserted else { throw LNoteError(.corrupt, "page \(pid) is listed twice (D-011)", file: file) }
             guard p.elementCount >= 0 else { throw LNoteError(.corrupt, "negative element count", file: file) }
+            guard [p.created, p.modified].allSatisfy({ $0.utf8.count <= timestampBytesMax }) else {
+                throw LNoteError(.corrupt, "timestamp longer than \(timestampBytesMax) bytes (D-020)", file: file)
+            }
             pages.append(PageEntry(id: pid, metadata: PageMetadata(width: p.width, height: p.height), created: p.created,
                                    modified: p.modified, elementCount: p.elementCount))
         }
@@ -95,7 +103,7 @@ public struct DocumentFile: Sendable, Equatable {
     public static let documentFileName = PackageLayout.documentFileName
 }
 
-/// `manifest.json` version 1 (spec 9.2): what a library listing needs, a cache of document.json.
+/// `manifest.json` version 1 (spec 10.2): what a library listing needs, a cache of document.json.
 public struct ManifestFile: Sendable, Equatable, Codable {
     public var format: String
     public var version: Int

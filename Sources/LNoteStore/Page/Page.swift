@@ -83,6 +83,15 @@ public actor Page {
     public var snapshotState: PageState { state }
     package var journalFrameCount: Int { dirtyFrames }
     package var snapshotGeneration: UInt64 { generation }
+    /// The sequence number the next change gets: it advances with every change written, so the
+    /// document layer can tell which pages changed since it last looked (D-021).
+    package var changeSequence: UInt64 { nextSequence }
+
+    /// Waits until no background compaction is running (the document layer calls it before it
+    /// releases the writer lock, D-070). A write made meanwhile may start another one.
+    package func waitForCompaction() async {
+        while let running = compaction { _ = try? await running.value }
+    }
 
     public func element(_ id: UUIDBytes) -> Element? { state.element(id) }
 
@@ -265,7 +274,7 @@ public actor Page {
             do {
                 try await self.runCompaction(switchingFrom: journal)
             } catch {
-                await self.recordCompactionError(error)
+                self.recordCompactionError(error)
             }
         }
     }

@@ -1,0 +1,122 @@
+import LNoteFormat
+
+extension Document {
+    /// Largest asset `insertImage` accepts (256 MiB).
+    public static let assetBytesMax = 256 << 20
+
+    /// Places an image on page `pageID`: writes `bytes` as `assets/<new-uuid>.<ext>` (temp file,
+    /// sync, rename, sync `assets/`), and only then appends the image element referring to it
+    /// (resources before references, D-040). `x`, `y`, `width`, `height` are in 0.1 pt.
+    ///
+    /// Returns the element once it is durable at the page's durability. Throws `invalidInput`
+    /// for an empty or oversized image, a bad extension (1-8 of `[a-z0-9]`) or an element the
+    /// format cannot hold, before anything is written. If the append fails after the asset was
+    /// written, the asset is an orphan that `close()` removes.
+    @discardableResult
+    public func insertImage(_ bytes: [UInt8], ext: String, on pageID: UUIDBytes, x: Int32, y: Int32,
+                            width: UInt32, height: UInt32) async throws -> ImageElement {
+        try checkWritable()
+        guard !bytes.isEmpty, bytes.count <= Self.assetBytesMax else {
+            throw LNoteError(.invalidInput, "an image must be 1 ... \(Self.assetBytesMax) bytes")
+        }
+        guard PackageLayout.isValidAssetExtension(ext) else {
+            throw LNoteError(.invalidInput, "asset extension '\(ext)' must be 1-8 characters a-z or 0-9 (D-040)")
+        }
+        let element = ImageElement(id: UUIDBytes.random(), assetID: UUIDBytes.random(), x: x, y: y,
+                                   width: width, height: height)
+        do { try ElementValidator.validate(.image(element)) } catch {
+            throw LNoteError(.invalidInput, "image element: \(error)")
+        }
+        // In turn with flush() and close(), so close never removes an asset being written.
+        return try await exclusively {
+            try checkWritable()
+            let page = try await page(id: pageID)
+            try lockForWrite()
+            let (fs, layout) = (self.fs, self.layout)
+            let assetPath = try layout.asset(element.assetID, ext: ext)
+            try await BlockingIO.run {
+                try fs.ensurePackageFolder(layout.assetsDirectory)
+                try fs.writePackageFile(assetPath, bytes, durability: .data)
+            }
+            try await page.append(.image(element))
+            return element
+        }
+    }
+
+    /// The absolute path of asset `assetID` (`assets/<uuid>.<ext>`), or nil when there is no
+    /// such regular file. Cost: one listing of `assets/`.
+    public func assetPath(_ assetID: UUIDBytes) async throws -> String? {
+        try checkOpen()
+        let (fs, layout) = (self.fs, self.layout)
+        return try await BlockingIO.run { () throws -> String? in
+            guard case .directory? = try fs.entryKind(layout.assetsDirectory) else { return nil }
+            for name in try io({ try fs.list(layout.assetsDirectory) }) {
+                guard let parsed = PackageLayout.parseAssetName(name), parsed.id == assetID else { continue }
+                let path = joinPath(layout.assetsDirectory, name)
+                if case .file? = try fs.entryKind(path) { return path }
+            }
+            return nil
+        }
+    }
+
+    /// Removes assets no page refers to (D-040) and leftover `*.tmp` files in `assets/`.
+    ///
+    /// References come from `openElements` for pages closed just before, and from reading
+    /// every other listed page, and every page file kept in `lost+found/` (so a set-aside page
+    /// keeps its images). Nothing is removed when a page cannot be read cleanly or lost+found
+    /// holds something unreadable: a damaged page might still refer to an asset. Cost: one
+    /// listing of `assets/`; when it holds assets, one recovery per page not open.
+    func removeOrphanAssets(openElements: [UUIDBytes: [Element]]) async throws -> Int {
+        let (fs, layout, listed) = (self.fs, self.layout, file.pages.map(\.id))
+        let lock = self.lock
+        return try await BlockingIO.run { () throws -> Int in
+            guard case .directory? = try fs.entryKind(layout.assetsDirectory) else { return 0 }
+            var candidates: [(name: String, id: UUIDBytes)] = []
+            var leftovers: [String] = []
+            for name in try io({ try fs.list(layout.assetsDirectory) }) {
+                if let parsed = PackageLayout.parseAssetName(name) {
+                    candidates.append((name, parsed.id))
+                } else if name.hasSuffix(".tmp") {
+                    leftovers.append(name)
+                }
+            }
+            guard !candidates.isEmpty || !leftovers.isEmpty else { return 0 }
+            var referenced = Set<UUIDBytes>()
+            func collect(_ elements: [Element]) {
+                for case .image(let image) in elements { referenced.insert(image.assetID) }
+            }
+            for id in listed {
+                if let elements = openElements[id] { collect(elements); continue }
+                let recovered = try PageRecovery.recover(fs: fs, directory: layout.pagesDirectory, pageID: id, mode: .salvage)
+                guard recovered.report.findings.allSatisfy(\.isInformational), recovered.report.framesDropped == 0 else {
+                    return 0
+                }
+                collect(recovered.state.elements)
+            }
+            if let kind = try fs.entryKind(layout.lostAndFoundDirectory) {
+                guard kind == .directory else { return 0 }
+                var kept = Set<UUIDBytes>()
+                for name in try io({ try fs.list(layout.lostAndFoundDirectory) }) {
+                    switch PageFileNames.parse(name) {
+                    case .snapshot(let id)?, .journal(let id, _)?: kept.insert(id)
+                    case .snapshotTemp?: continue
+                    case nil: return 0
+                    }
+                }
+                for id in kept {
+                    let recovered = try PageRecovery.recover(fs: fs, directory: layout.lostAndFoundDirectory, pageID: id,
+                                                             mode: .salvage)
+                    collect(recovered.state.elements)
+                }
+            }
+            let orphans = candidates.filter { !referenced.contains($0.id) }
+            guard !orphans.isEmpty || !leftovers.isEmpty else { return 0 }
+            try lock?.acquireForWrite()
+            for name in orphans.map(\.name) + leftovers {
+                try fs.removeIfPresent(joinPath(layout.assetsDirectory, name))
+            }
+            try io { try fs.syncDirectory(layout.assetsDirectory) }
+            return orphans.count
+        }
+    }
+}

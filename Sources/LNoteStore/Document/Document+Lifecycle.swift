@@ -1,0 +1,122 @@
+import LNoteFormat
+
+/// What the document reads from an open page to refresh its document.json entry (D-021).
+struct PageObservation: Sendable {
+    var sequence: UInt64
+    var elementCount: Int
+    var metadata: PageMetadata
+}
+
+extension Document {
+    /// The call for an app going to the background: makes every change durable, records it in
+    /// document.json and the manifest, then releases the writer lock (iOS ends suspended apps
+    /// that hold file locks).
+    ///
+    /// In order: each open page is synced at `.data` and its background compaction awaited;
+    /// element counts, canvas sizes and times of changed pages are written to document.json
+    /// (only if something changed); a stale manifest is rewritten (D-031); the lock is
+    /// released (D-070). The next write takes it again; if another writer changed the package
+    /// in between, that write throws `lockedElsewhere` and so does every later one (reopen the
+    /// document). A read-only document does nothing.
+    public func flush() async throws {
+        try checkOpen()
+        guard let lock else { return }
+        try await exclusively {
+            try checkOpen()
+            for page in pages.values {
+                try await page.flush(.data)
+                await page.waitForCompaction()
+            }
+            try await refreshPageEntries(observeOpenPages())
+            try await reconcileManifestNow()
+            guard lock.isHeld else { return }
+            let (fs, layout, open) = (self.fs, self.layout, Set(pages.keys))
+            let fingerprint = try await BlockingIO.run {
+                try PackageFingerprint.take(fs: fs, layout: layout, pages: open, includeDocument: true)
+            }
+            lock.release(verifyingOnReacquire: fingerprint.check(fs: fs, layout: layout, pages: open))
+        }
+    }
+
+    /// Finishes the document: closes every open page (compacting it into its snapshot),
+    /// records changed pages in document.json, renders the thumbnails of changed pages and a
+    /// missing cover, removes orphan assets (D-040), reconciles the manifest and releases the
+    /// lock. Every step runs even if an earlier one failed; the first error is thrown at the
+    /// end. Afterwards every call (on the document and its pages) throws `.closed`; a second
+    /// `close()` does nothing.
+    ///
+    /// Cost: a compaction per page with journal frames, a render per stale thumbnail and, when
+    /// the package has assets, a read of every page that was not open.
+    public func close() async throws {
+        if closed || closing { return }
+        closing = true
+        try await exclusively {
+            for running in opening.values { _ = try? await running.value }
+            var firstError: (any Error)?
+            let observed = await observeOpenPages()
+            var states: [UUIDBytes: (PageState, UInt64, UInt64)] = [:]
+            for (pageID, page) in pages {
+                let state = await page.snapshotState
+                states[pageID] = (state, openedSequence[pageID] ?? 0, observed[pageID]?.sequence ?? 0)
+                do { try await page.close() } catch { firstError = firstError ?? error }
+            }
+            if let lock {
+                do { try await refreshPageEntries(observed) } catch { firstError = firstError ?? error }
+                do { try await renderStaleThumbnails(closed: states) } catch { firstError = firstError ?? error }
+                do { _ = try await removeOrphanAssets(openElements: states.mapValues { $0.0.elements }) } catch {
+                    firstError = firstError ?? error
+                }
+                do { try await reconcileManifestNow() } catch { firstError = firstError ?? error }
+                lock.retire()
+            }
+            pages.removeAll()
+            closed = true
+            if let firstError { throw firstError }
+        }
+    }
+
+    func observeOpenPages() async -> [UUIDBytes: PageObservation] {
+        var observed: [UUIDBytes: PageObservation] = [:]
+        for (pageID, page) in pages {
+            observed[pageID] = PageObservation(sequence: await page.changeSequence, elementCount: await page.elementCount,
+                                               metadata: await page.metadata)
+        }
+        return observed
+    }
+
+    /// Writes element counts, canvas sizes and modification times of pages that changed into
+    /// document.json (D-021). Writes nothing when nothing changed.
+    func refreshPageEntries(_ observed: [UUIDBytes: PageObservation]) async throws {
+        var new = file
+        var changed = false
+        let now = Timestamp.now()
+        for i in new.pages.indices {
+            let pageID = new.pages[i].id
+            guard let o = observed[pageID] else { continue }
+            if o.sequence != recordedSequence[pageID] {
+                new.pages[i].modified = now
+                changed = true
+            }
+            if o.elementCount != new.pages[i].elementCount || o.metadata != new.pages[i].metadata {
+                new.pages[i].elementCount = o.elementCount
+                new.pages[i].metadata = o.metadata
+                changed = true
+            }
+        }
+        guard changed else { return }
+        new.modified = now
+        try await commit(new)
+        for (pageID, o) in observed { recordedSequence[pageID] = o.sequence }
+    }
+
+    /// Rewrites manifest.json if what is on disk disagrees with document.json (D-031); takes
+    /// the lock only when it writes.
+    func reconcileManifestNow() async throws {
+        let (fs, layout, file, lock) = (self.fs, self.layout, self.file, self.lock)
+        try await BlockingIO.run {
+            if let manifest = Self.readManifest(fs: fs, layout: layout), manifest.agrees(with: file) { return }
+            try lock?.acquireForWrite()
+            try fs.writePackageFile(layout.manifestFile, ManifestFile(document: file).encoded())
+        }
+    }
+}

@@ -1,0 +1,205 @@
+import LNoteFormat
+
+/// A page as opened for the cache, with what the document needs to know about it at once.
+struct OpenedPage: Sendable {
+    var page: Page
+    var sequence: UInt64
+}
+
+extension Document {
+    // MARK: Page access
+
+    /// The page at `index` (see `page(id:)`). Throws `notFound` for an index out of range.
+    public func page(at index: Int) async throws -> Page {
+        try checkOpen()
+        guard file.pages.indices.contains(index) else {
+            throw LNoteError(.notFound, "no page at index \(index); the document has \(file.pages.count)")
+        }
+        return try await page(id: file.pages[index].id)
+    }
+
+    /// Page `id`, opened on first use (its files read and replayed, section 5) and cached: the
+    /// same `Page` for the same id until the document closes. Its writes pass the document's
+    /// writer lock. Throws `notFound` for a page the document does not list, `invalidPath`
+    /// when one of its files is a symbolic link (D-002).
+    public func page(id pageID: UUIDBytes) async throws -> Page {
+        try checkOpen()
+        if let page = pages[pageID] { return page }
+        if let running = opening[pageID] { return try await running.value.page }
+        let entry = file.pages[try index(of: pageID)]
+        let (fs, layout, options, names, lock) = (self.fs, self.layout, self.pageOptions, pageFiles[pageID] ?? [], self.lock)
+        let task = Task<OpenedPage, any Error> {
+            try await BlockingIO.run {
+                try PackageInspection.requireRegularFiles(fs: fs, directory: layout.pagesDirectory, names: names)
+                // Opened while the lock is released (app in the background): the next write
+                // must find this page as it is now (D-070).
+                try lock?.addCheckIfReleased {
+                    try PackageFingerprint.take(fs: fs, layout: layout, pages: [pageID], includeDocument: false)
+                        .check(fs: fs, layout: layout, pages: [pageID])
+                }
+            }
+            let page = try await Page.open(directory: layout.pagesDirectory, id: pageID, options: options,
+                                           fileSystem: fs, gate: lock)
+            // A page without files has the default canvas; give it the size document.json lists (D-023).
+            if !options.readOnly, await page.changeSequence == 1, await page.elementCount == 0,
+               await page.metadata != entry.metadata {
+                try await page.setMetadata(entry.metadata)
+            }
+            return OpenedPage(page: page, sequence: await page.changeSequence)
+        }
+        opening[pageID] = task
+        let opened: OpenedPage
+        do {
+            opened = try await task.value
+        } catch {
+            opening[pageID] = nil
+            throw error
+        }
+        opening[pageID] = nil
+        if closing || closed || !file.pages.contains(where: { $0.id == pageID }) {
+            try? await opened.page.close()
+            throw closing || closed ? LNoteError(.closed, "document \(id) is closed")
+                : LNoteError(.notFound, "page \(pageID) was deleted")
+        }
+        pages[pageID] = opened.page
+        if recordedSequence[pageID] == nil { recordedSequence[pageID] = opened.sequence }
+        if openedSequence[pageID] == nil { openedSequence[pageID] = opened.sequence }
+        return opened.page
+    }
+
+    // MARK: Structure
+
+    /// Sets the title (at most 1,024 UTF-8 bytes, else `invalidInput`). Writes document.json
+    /// and the manifest (two atomic writes, D-003).
+    public func setTitle(_ title: String) async throws {
+        guard title.utf8.count <= DocumentFile.titleBytesMax else {
+            throw LNoteError(.invalidInput, "title is \(title.utf8.count) bytes; at most \(DocumentFile.titleBytesMax)")
+        }
+        try await exclusively {
+            try checkWritable()
+            var new = file
+            new.title = title
+            new.modified = Timestamp.now()
+            try await commit(new)
+        }
+    }
+
+    /// Adds an empty page at the end and returns its id. See `insertPage(at:metadata:)`.
+    @discardableResult
+    public func addPage(metadata: PageMetadata = .letter) async throws -> UUIDBytes {
+        try await insertPage(at: nil, metadata: metadata)
+    }
+
+    /// Adds `count` empty pages at the end with one document.json write (what importing or a
+    /// benchmark needs: adding pages one by one rewrites document.json each time) and returns
+    /// their ids. Throws `invalidInput` past `pagesPerDocumentMax` (nothing is added).
+    @discardableResult
+    public func addPages(count: Int, metadata: PageMetadata = .letter) async throws -> [UUIDBytes] {
+        let ids: [UUIDBytes] = try await exclusively {
+            try checkWritable()
+            guard count >= 0, count <= FormatLimits.pagesPerDocumentMax - file.pages.count else {
+                throw LNoteError(.invalidInput, "a document holds at most \(FormatLimits.pagesPerDocumentMax) pages (D-011)")
+            }
+            let now = Timestamp.now()
+            let ids = (0..<count).map { _ in UUIDBytes.random() }
+            guard !ids.isEmpty else { return [] }
+            var new = file
+            new.pages += ids.map { DocumentFile.PageEntry(id: $0, metadata: metadata, created: now, modified: now, elementCount: 0) }
+            new.modified = now
+            try await commit(new)
+            return ids
+        }
+        if metadata != .letter {
+            for id in ids { _ = try await page(id: id) }
+        }
+        return ids
+    }
+
+    /// Inserts an empty page at `index` (0 ... pageCount) and returns its id. Writes
+    /// document.json listing it; the page's files appear on its first change (D-022), except
+    /// that a canvas other than `.letter` is written to the page at once (D-023).
+    /// Throws `invalidInput` for a bad index or past `pagesPerDocumentMax` (D-011).
+    @discardableResult
+    public func insertPage(at index: Int, metadata: PageMetadata = .letter) async throws -> UUIDBytes {
+        try await insertPage(at: Optional(index), metadata: metadata)
+    }
+
+    private func insertPage(at index: Int?, metadata: PageMetadata) async throws -> UUIDBytes {
+        let pageID: UUIDBytes = try await exclusively {
+            try checkWritable()
+            let at = index ?? file.pages.count
+            guard (0...file.pages.count).contains(at) else {
+                throw LNoteError(.invalidInput, "page index \(at) out of range 0...\(file.pages.count)")
+            }
+            guard file.pages.count < FormatLimits.pagesPerDocumentMax else {
+                throw LNoteError(.invalidInput, "a document holds at most \(FormatLimits.pagesPerDocumentMax) pages (D-011)")
+            }
+            let now = Timestamp.now()
+            let pageID = UUIDBytes.random()
+            var new = file
+            new.pages.insert(DocumentFile.PageEntry(id: pageID, metadata: metadata, created: now, modified: now, elementCount: 0),
+                             at: at)
+            new.modified = now
+            try await commit(new)
+            return pageID
+        }
+        if metadata != .letter { _ = try await page(id: pageID) }
+        return pageID
+    }
+
+    /// Moves the page at `from` to position `to` (both in 0 ..< pageCount). One document.json
+    /// write; no page file changes.
+    public func movePage(from: Int, to: Int) async throws {
+        try await exclusively {
+            try checkWritable()
+            guard file.pages.indices.contains(from), file.pages.indices.contains(to) else {
+                throw LNoteError(.invalidInput, "page indexes \(from), \(to) out of range 0..<\(file.pages.count)")
+            }
+            guard from != to else { return }
+            var new = file
+            let entry = new.pages.remove(at: from)
+            new.pages.insert(entry, at: to)
+            new.modified = Timestamp.now()
+            try await commit(new)
+        }
+    }
+
+    /// Deletes page `pageID` (D-022): closes its `Page` if open (later calls on it throw
+    /// `closed`), writes document.json without it, then removes its files and thumbnail. A
+    /// crash in between leaves unlisted files, set aside on the next open (D-060). Images only
+    /// this page used become orphans, removed at `close()` (D-040).
+    public func deletePage(_ pageID: UUIDBytes) async throws {
+        try await exclusively {
+            try checkWritable()
+            if let running = opening[pageID] { _ = try? await running.value }
+            let at = try index(of: pageID)
+            try lockForWrite()
+            if let page = pages.removeValue(forKey: pageID) { try? await page.close() }
+            var new = file
+            new.pages.remove(at: at)
+            new.modified = Timestamp.now()
+            try await commit(new)
+            recordedSequence[pageID] = nil
+            openedSequence[pageID] = nil
+            thumbnailSequence[pageID] = nil
+            pageFiles[pageID] = nil
+            let (fs, layout) = (self.fs, self.layout)
+            try await BlockingIO.run {
+                var removed = false
+                for name in try io({ try fs.list(layout.pagesDirectory) }) {
+                    switch PageFileNames.parse(name) {
+                    case .snapshot(let id)? where id == pageID, .snapshotTemp(let id)? where id == pageID,
+                         .journal(let id, _)? where id == pageID:
+                        try fs.removeIfPresent(joinPath(layout.pagesDirectory, name))
+                        removed = true
+                    default: continue
+                    }
+                }
+                if removed { try io { try fs.syncDirectory(layout.pagesDirectory) } }
+                if case .file? = try fs.entryKind(layout.thumbnail(pageID)) {
+                    try fs.removeIfPresent(layout.thumbnail(pageID))
+                }
+            }
+        }
+    }
+}

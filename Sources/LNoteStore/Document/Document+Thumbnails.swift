@@ -1,0 +1,112 @@
+import LNoteFormat
+
+extension Document {
+    /// Largest thumbnail `storeThumbnail` accepts (4 MiB).
+    public static let thumbnailBytesMax = 4 << 20
+    static let pngSignature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+
+    /// The absolute path of page `pageID`'s thumbnail (the first page's is the cover, D-050),
+    /// or nil when there is none.
+    public func thumbnailPath(for pageID: UUIDBytes) async throws -> String? {
+        try checkOpen()
+        _ = try index(of: pageID)
+        let (fs, path) = (self.fs, layout.thumbnail(pageID))
+        return try await BlockingIO.run { () throws -> String? in
+            if case .file? = try fs.entryKind(path) { return path }
+            return nil
+        }
+    }
+
+    /// Stores the app's own thumbnail for page `pageID` as `thumbnails/<page>.png` (atomic
+    /// write, D-050). Throws `invalidInput` unless `png` starts with the PNG signature and is at
+    /// most `thumbnailBytesMax`. `close()` keeps it unless the page changes afterwards.
+    public func storeThumbnail(_ png: [UInt8], for pageID: UUIDBytes) async throws {
+        guard png.count <= Self.thumbnailBytesMax, png.starts(with: Self.pngSignature) else {
+            throw LNoteError(.invalidInput, "a thumbnail must be a PNG of at most \(Self.thumbnailBytesMax) bytes")
+        }
+        try await exclusively {
+            try checkWritable()
+            _ = try index(of: pageID)
+            let sequence = await pages[pageID]?.changeSequence
+            try await writeThumbnail(png, for: pageID)
+            if let sequence { thumbnailSequence[pageID] = sequence }
+        }
+    }
+
+    /// Renders page `pageID` with `PageRenderer` (strokes, and images as placeholders) into a
+    /// `width`-pixel-wide PNG, stores it as its thumbnail and returns it. Cost: reading the page
+    /// if it is not open, and the rendering (about 25 KB and well under a second for a full
+    /// page at 256 px).
+    @discardableResult
+    public func renderThumbnail(for pageID: UUIDBytes, width: Int = 256) async throws -> [UInt8] {
+        try await exclusively {
+            try checkWritable()
+            let (elements, metadata, sequence) = try await pageContents(pageID)
+            let png = await BlockingIO.runNonThrowing { PageRenderer.png(elements: elements, metadata: metadata, width: width) }
+            try await writeThumbnail(png, for: pageID)
+            if let sequence { thumbnailSequence[pageID] = sequence }
+            return png
+        }
+    }
+
+    /// A page's elements and canvas: from its `Page` when open (with its change sequence),
+    /// otherwise read from disk without opening it.
+    func pageContents(_ pageID: UUIDBytes) async throws -> ([Element], PageMetadata, UInt64?) {
+        let at = try index(of: pageID)
+        if let page = pages[pageID] {
+            let state = await page.snapshotState
+            return (state.elements, state.metadata, await page.changeSequence)
+        }
+        let (fs, layout, names) = (self.fs, self.layout, pageFiles[pageID] ?? [])
+        let entry = file.pages[at]
+        let state = try await BlockingIO.run { () throws -> PageState in
+            guard try fs.entryKind(layout.pagesDirectory) != nil else { return PageState(metadata: entry.metadata, elements: []) }
+            try PackageInspection.requireRegularFiles(fs: fs, directory: layout.pagesDirectory, names: names)
+            let recovered = try PageRecovery.recover(fs: fs, directory: layout.pagesDirectory, pageID: pageID, mode: .salvage)
+            return recovered.state
+        }
+        let unchanged = state.elements.isEmpty && state.metadata == .letter
+        return (state.elements, unchanged ? entry.metadata : state.metadata, nil)
+    }
+
+    func writeThumbnail(_ png: [UInt8], for pageID: UUIDBytes) async throws {
+        try lockForWrite()
+        let (fs, layout) = (self.fs, self.layout)
+        try await BlockingIO.run {
+            try fs.ensurePackageFolder(layout.thumbnailsDirectory)
+            try fs.writePackageFile(layout.thumbnail(pageID), png, durability: .data)
+        }
+    }
+
+    /// At close: renders the thumbnail of every page that was open and changed since its
+    /// thumbnail was stored (or has none), and the cover when it is missing (D-050).
+    func renderStaleThumbnails(closed states: [UUIDBytes: (PageState, UInt64, UInt64)]) async throws {
+        var wanted: [(UUIDBytes, PageState?)] = []
+        let (fs, layout) = (self.fs, self.layout)
+        for entry in file.pages {
+            guard let (state, openedAt, now) = states[entry.id] else { continue }
+            let stored = thumbnailSequence[entry.id]
+            let exists = try await BlockingIO.run { try fs.entryKind(layout.thumbnail(entry.id)) != nil }
+            if !exists || (stored.map { $0 != now } ?? (now != openedAt)) { wanted.append((entry.id, state)) }
+        }
+        if let cover = file.pages.first, states[cover.id] == nil {
+            let exists = try await BlockingIO.run { try fs.entryKind(layout.thumbnail(cover.id)) != nil }
+            if !exists { wanted.append((cover.id, nil)) }
+        }
+        for (pageID, state) in wanted {
+            let elements: [Element], metadata: PageMetadata
+            if let state { (elements, metadata) = (state.elements, state.metadata) } else {
+                (elements, metadata, _) = try await pageContents(pageID)
+            }
+            let png = await BlockingIO.runNonThrowing { PageRenderer.png(elements: elements, metadata: metadata, width: 256) }
+            try await writeThumbnail(png, for: pageID)
+        }
+    }
+}
+
+extension BlockingIO {
+    /// Runs CPU-heavy work (rendering) off the caller's actor.
+    static func runNonThrowing<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+        do { return try await run { body() } } catch { return body() }
+    }
+}

@@ -1,0 +1,208 @@
+import LNoteFormat
+
+/// One open `.lnote` package: its title, its ordered pages, their images and thumbnails.
+///
+/// `document.json` is the source of truth (D-020); every structural change (title, pages
+/// added, removed, reordered) rewrites it atomically, then the `manifest.json` cache (D-003,
+/// D-030), and returns once both are durable. Pages open on demand and are cached: the same
+/// `Page` actor for the same id until the document closes. A writable document holds the
+/// package's writer lock (D-070) from `open` until `flush()` or `close()`; its pages take it
+/// again on their next write.
+///
+/// Call `flush()` when the app goes to the background and `close()` when done: `close()`
+/// compacts the pages, renders missing thumbnails, removes orphan assets and reconciles the
+/// manifest. Afterwards every call throws `.closed`. A read-only document never locks and
+/// never writes.
+public actor Document {
+    public nonisolated let id: UUIDBytes
+    /// The package folder (absolute).
+    public nonisolated let path: String
+    public nonisolated let isReadOnly: Bool
+    nonisolated let layout: PackageLayout
+    nonisolated let fs: any FileSystem
+    nonisolated let pageOptions: PageOptions
+    nonisolated let lock: WriterLock?
+
+    var file: DocumentFile
+    var pages: [UUIDBytes: Page] = [:]
+    var opening: [UUIDBytes: Task<OpenedPage, any Error>] = [:]
+    /// Names in `pages/` found at open, per listed page (link check on page open).
+    var pageFiles: [UUIDBytes: [String]]
+    /// Each open page's change sequence as last written to document.json (D-021).
+    var recordedSequence: [UUIDBytes: UInt64] = [:]
+    /// Each open page's change sequence when it was opened.
+    var openedSequence: [UUIDBytes: UInt64] = [:]
+    /// Each open page's change sequence when its thumbnail was last stored (D-050).
+    var thumbnailSequence: [UUIDBytes: UInt64] = [:]
+    var turnBusy = false
+    var turnWaiters: [CheckedContinuation<Void, Never>] = []
+    var closing = false
+    var closed = false
+
+    /// Page files `document.json` does not list, moved to `lost+found/` on open (D-060), as
+    /// named there.
+    public private(set) var setAsideFiles: [String]
+    /// True when open found `manifest.json` missing or stale and rewrote it (D-031).
+    public private(set) var manifestRepairedOnOpen: Bool
+
+    init(layout: PackageLayout, file: DocumentFile, readOnly: Bool, pageOptions: PageOptions, fs: any FileSystem,
+         lock: WriterLock?, inspection: PackageInspection, setAside: [String], manifestRepaired: Bool) {
+        id = file.id
+        path = layout.root
+        isReadOnly = readOnly
+        self.layout = layout
+        self.fs = fs
+        var options = pageOptions
+        if readOnly { options.readOnly = true }
+        self.pageOptions = options
+        self.lock = lock
+        self.file = file
+        pageFiles = inspection.pageFiles
+        setAsideFiles = setAside
+        manifestRepairedOnOpen = manifestRepaired
+    }
+
+    // MARK: Opening
+
+    /// Opens the package at `path`: reads and validates `document.json` (links refused,
+    /// size-limited, D-001, D-002, D-010, D-011). A writable open then takes the writer lock
+    /// (`lockedElsewhere` if another open holds it), moves page files `document.json` does not
+    /// list to `lost+found/` (D-060) and repairs a missing or stale manifest (D-031).
+    ///
+    /// Cost: one read of `document.json` and `manifest.json`, one listing of `pages/`; no page
+    /// is read until asked for. `pageOptions` applies to every page (read-only when the
+    /// document is).
+    public static func open(path: String, readOnly: Bool = false, pageOptions: PageOptions = PageOptions(),
+                            fileSystem: any FileSystem = POSIXFileSystem.shared) async throws -> Document {
+        let layout = PackageLayout(root: path)
+        let fs = fileSystem
+        let prepared = try await BlockingIO.run { try Self.prepare(layout: layout, readOnly: readOnly, fs: fs) }
+        return Document(layout: layout, file: prepared.file, readOnly: readOnly, pageOptions: pageOptions, fs: fs,
+                        lock: prepared.lock, inspection: prepared.inspection, setAside: prepared.setAside,
+                        manifestRepaired: prepared.manifestRepaired)
+    }
+
+    struct Prepared: Sendable {
+        var file: DocumentFile
+        var inspection: PackageInspection
+        var lock: WriterLock?
+        var setAside: [String]
+        var manifestRepaired: Bool
+    }
+
+    static func prepare(layout: PackageLayout, readOnly: Bool, fs: any FileSystem) throws -> Prepared {
+        switch try fs.entryKind(layout.root) {
+        case .directory?: break
+        case nil: throw LNoteError(.notFound, "no document package here", file: layout.root)
+        case .symbolicLink?: throw LNoteError(.invalidPath, "the package is a symbolic link (D-002)", file: layout.root)
+        default: throw LNoteError(.invalidPath, "the package is not a folder", file: layout.root)
+        }
+        let file = try readDocumentFile(fs: fs, layout: layout)
+        let folderName = String(layout.root.split(separator: "/").last ?? "")
+        if let folderID = PackageLayout.documentID(fromFolderName: folderName), folderID != file.id {
+            throw LNoteError(.corrupt, "document.json id \(file.id) disagrees with the folder name (D-001)",
+                             file: layout.documentFile)
+        }
+        var inspection = try PackageInspection.inspect(fs: fs, layout: layout, listed: Set(file.pages.map(\.id)))
+        guard !readOnly else {
+            return Prepared(file: file, inspection: inspection, lock: nil, setAside: [], manifestRepaired: false)
+        }
+        let lock = WriterLock(path: layout.lockFile, fileSystem: fs)
+        try lock.acquireForWrite()
+        do {
+            if !inspection.hasPagesFolder {
+                try fs.ensurePackageFolder(layout.pagesDirectory)
+                inspection.hasPagesFolder = true
+            }
+            let setAside = try PackageInspection.setAside(fs: fs, layout: layout, names: inspection.unlisted)
+            inspection.unlisted = []
+            let repaired = try reconcileManifest(fs: fs, layout: layout, file: file)
+            return Prepared(file: file, inspection: inspection, lock: lock, setAside: setAside, manifestRepaired: repaired)
+        } catch {
+            lock.retire()
+            throw error
+        }
+    }
+
+    /// Reads and validates `document.json` (a link is refused, D-002; size first, D-010).
+    static func readDocumentFile(fs: any FileSystem, layout: PackageLayout) throws -> DocumentFile {
+        let bytes = try fs.readRegularFile(layout.documentFile, limit: FormatLimits.documentJSONBytesMax)
+        return try DocumentFile.decode(bytes, file: layout.documentFile)
+    }
+
+    /// Reads `manifest.json`; nil when missing, a link, too large or unusable (D-031).
+    static func readManifest(fs: any FileSystem, layout: PackageLayout) -> ManifestFile? {
+        guard let bytes = try? fs.readRegularFile(layout.manifestFile, limit: FormatLimits.manifestJSONBytesMax) else { return nil }
+        return ManifestFile.decode(bytes)
+    }
+
+    /// Rewrites `manifest.json` from `file` when it is missing or disagrees (D-031). The caller
+    /// holds the writer lock. Returns true when it wrote.
+    static func reconcileManifest(fs: any FileSystem, layout: PackageLayout, file: DocumentFile) throws -> Bool {
+        if let manifest = readManifest(fs: fs, layout: layout), manifest.agrees(with: file) { return false }
+        try fs.writePackageFile(layout.manifestFile, ManifestFile(document: file).encoded())
+        return true
+    }
+
+    // MARK: Reading
+
+    public var title: String { file.title }
+    public var created: String { file.created }
+    /// When `document.json` last changed (D-020).
+    public var modified: String { file.modified }
+    /// Page ids in order.
+    public var pageIDs: [UUIDBytes] { file.pages.map(\.id) }
+    public var pageCount: Int { file.pages.count }
+    public var isClosed: Bool { closed }
+    /// The document as `document.json` last recorded it (element counts are a cache, D-021).
+    public var documentFile: DocumentFile { file }
+
+    // MARK: Internals
+
+    func checkOpen() throws {
+        if closed || closing { throw LNoteError(.closed, "document \(id) is closed") }
+    }
+
+    func checkWritable() throws {
+        try checkOpen()
+        if isReadOnly { throw LNoteError(.readOnly, "document \(id) was opened read-only") }
+    }
+
+    /// Takes the writer lock (again) before a write; `readOnly` when there is none.
+    func lockForWrite() throws {
+        guard let lock else { throw LNoteError(.readOnly, "document \(id) was opened read-only") }
+        try lock.acquireForWrite()
+    }
+
+    /// Runs `body` alone among the document's changes (structural writes, flush, close): the
+    /// actor is reentrant at every `await`, so changes take turns in call order.
+    func exclusively<T: Sendable>(_ body: () async throws -> T) async throws -> T {
+        if turnBusy {
+            await withCheckedContinuation { turnWaiters.append($0) }
+        } else {
+            turnBusy = true
+        }
+        defer {
+            if turnWaiters.isEmpty { turnBusy = false } else { turnWaiters.removeFirst().resume() }
+        }
+        return try await body()
+    }
+
+    /// Writes `new` as document.json, then the manifest (D-003, D-030), and adopts it.
+    func commit(_ new: DocumentFile) async throws {
+        try lockForWrite()
+        let bytes = new.encoded()
+        let manifest = ManifestFile(document: new).encoded()
+        let (fs, layout) = (self.fs, self.layout)
+        try await BlockingIO.run { try fs.writePackageFile(layout.documentFile, bytes) }
+        file = new
+        try await BlockingIO.run { try fs.writePackageFile(layout.manifestFile, manifest) }
+    }
+
+    func index(of page: UUIDBytes) throws -> Int {
+        guard let i = file.pages.firstIndex(where: { $0.id == page }) else {
+            throw LNoteError(.notFound, "page \(page) is not in document \(id)")
+        }
+        return i
+    }
+}

@@ -1,0 +1,199 @@
+import LNoteFormat
+
+/// A folder of `.lnote` packages: list, create, open, duplicate and delete documents.
+///
+/// Listing reads only each package's `manifest.json` and checks its cover thumbnail exists; a
+/// manifest that is missing or unusable is rebuilt from `document.json` (D-031) and written
+/// back when no other writer holds the package. New and duplicated packages are assembled
+/// under a hidden name (`.<uuid>.lnote-creating`) and renamed into place when complete, so a
+/// listing never shows half a package; a deleted one is renamed away first.
+///
+/// The library keeps no state besides its folder: several libraries on one folder, or other
+/// processes, may work on it at the same time; the packages' writer locks arbitrate (D-070).
+public actor NoteLibrary {
+    public nonisolated let folder: String
+    nonisolated let fs: any FileSystem
+
+    /// A library over `folder` (absolute). Nothing is read until called; `createDocument`
+    /// creates the folder if needed.
+    public init(folder: String, fileSystem: any FileSystem = POSIXFileSystem.shared) {
+        self.folder = folder
+        fs = fileSystem
+    }
+
+    /// Every package in the folder, newest `modified` first. Packages that cannot be read are
+    /// listed with `error` set instead of failing the listing. Cost per package: one read of
+    /// `manifest.json` and one `kind` of the cover; `document.json` is read only when the
+    /// manifest is missing or unusable (`manifestRebuilt`).
+    public func list() async throws -> [DocumentSummary] {
+        let (fs, folder) = (self.fs, self.folder)
+        let summaries = try await BlockingIO.run { () throws -> [DocumentSummary] in
+            guard try fs.entryKind(folder) != nil else { return [] }
+            var out: [DocumentSummary] = []
+            for name in try io({ try fs.list(folder) }) where name.hasSuffix("." + PackageLayout.packageExtension) && !name.hasPrefix(".") {
+                let path = joinPath(folder, name)
+                guard let id = PackageLayout.documentID(fromFolderName: name) else {
+                    out.append(.failure(id: nil, path: path,
+                                        LNoteError(.invalidPath, "package folder is not named <uuid>.lnote (D-001)", file: path)))
+                    continue
+                }
+                do { out.append(try Self.summarize(fs: fs, path: path, id: id)) } catch {
+                    out.append(.failure(id: id, path: path, error))
+                }
+            }
+            return out
+        }
+        return summaries.sorted { ($0.modified, $0.title, $0.path) > ($1.modified, $1.title, $1.path) }
+    }
+
+    static func summarize(fs: any FileSystem, path: String, id: UUIDBytes) throws -> DocumentSummary {
+        switch try fs.entryKind(path) {
+        case .directory?: break
+        case .symbolicLink?: throw LNoteError(.invalidPath, "the package is a symbolic link (D-002)", file: path)
+        default: throw LNoteError(.invalidPath, "the package is not a folder", file: path)
+        }
+        let layout = PackageLayout(root: path)
+        var manifest = Document.readManifest(fs: fs, layout: layout)
+        var rebuilt = false
+        if manifest.flatMap({ UUIDBytes(string: $0.id) }) != id {
+            let file = try Document.readDocumentFile(fs: fs, layout: layout)
+            guard file.id == id else {
+                throw LNoteError(.corrupt, "document.json id \(file.id) disagrees with the folder name (D-001)", file: layout.documentFile)
+            }
+            let fresh = ManifestFile(document: file)
+            manifest = fresh
+            rebuilt = true
+            // Write it back only under the writer lock; a package open elsewhere keeps its own.
+            let lock = WriterLock(path: layout.lockFile, fileSystem: fs)
+            if (try? lock.acquireForWrite()) != nil {
+                try? fs.writePackageFile(layout.manifestFile, fresh.encoded())
+            }
+            lock.retire()
+        }
+        guard let manifest else { throw LNoteError(.corrupt, "no usable manifest", file: layout.manifestFile) }
+        var coverPath: String?
+        // The cover only counts when thumbnails/ is a real folder (a link is never followed, D-002).
+        if let cover = manifest.cover, case .directory? = try fs.entryKind(layout.thumbnailsDirectory) {
+            let candidate = joinPath(path, cover)
+            if case .file? = try fs.entryKind(candidate) { coverPath = candidate }
+        }
+        return DocumentSummary(id: id, path: path, title: manifest.title, modified: manifest.modified,
+                               pageCount: manifest.pageCount, coverPath: coverPath, manifestRebuilt: rebuilt, error: nil)
+    }
+
+    /// Creates a document with one empty US Letter page and opens it for writing. The package
+    /// appears complete or not at all (assembled under a hidden name, then renamed; every file
+    /// and folder synced). Throws `invalidInput` for a title over 1,024 UTF-8 bytes.
+    public func createDocument(title: String, pageOptions: PageOptions = PageOptions()) async throws -> Document {
+        guard title.utf8.count <= DocumentFile.titleBytesMax else {
+            throw LNoteError(.invalidInput, "title is \(title.utf8.count) bytes; at most \(DocumentFile.titleBytesMax)")
+        }
+        let (fs, folder) = (self.fs, self.folder)
+        let id = UUIDBytes.random()
+        let path = joinPath(folder, PackageLayout.folderName(id))
+        try await BlockingIO.run {
+            if try fs.entryKind(folder) == nil { try io { try fs.makeDirectory(folder) } }
+            let staging = joinPath(folder, ".\(PackageLayout.folderName(id))-creating")
+            let layout = PackageLayout(root: staging)
+            do {
+                try io { try fs.makeDirectory(staging) }
+                try io { try fs.makeDirectory(layout.pagesDirectory) }
+                let now = Timestamp.now()
+                let file = DocumentFile(id: id, title: title, created: now, modified: now,
+                                        pages: [.init(id: .random(), metadata: .letter, created: now, modified: now, elementCount: 0)])
+                try fs.writePackageFile(layout.documentFile, file.encoded())
+                try fs.writePackageFile(layout.manifestFile, ManifestFile(document: file).encoded())
+                try io { try fs.rename(staging, to: path) }
+                try io { try fs.syncDirectory(folder) }
+            } catch {
+                try? fs.removeTree(staging)
+                throw error
+            }
+        }
+        return try await Document.open(path: path, pageOptions: pageOptions, fileSystem: fs)
+    }
+
+    /// Opens document `id` (see `Document.open`). Throws `notFound` when the library has no
+    /// such package, `lockedElsewhere` when it is open for writing elsewhere (read-only opens
+    /// still work).
+    public func openDocument(_ id: UUIDBytes, readOnly: Bool = false, pageOptions: PageOptions = PageOptions()) async throws -> Document {
+        let path = try await packagePath(id)
+        return try await Document.open(path: path, readOnly: readOnly, pageOptions: pageOptions, fileSystem: fs)
+    }
+
+    /// Copies document `id` into a new package with a new id and returns it. Copies
+    /// document.json (new id and times), pages, assets and thumbnails file by file; never the
+    /// lock, temp files or lost+found. Safe while another writer works on the source: the copy
+    /// holds every change acknowledged before the call (P-014). A link inside the source is
+    /// refused (`invalidPath`, D-002) and the partial copy removed.
+    public func duplicateDocument(_ id: UUIDBytes) async throws -> UUIDBytes {
+        let source = PackageLayout(root: try await packagePath(id))
+        let (fs, folder) = (self.fs, self.folder)
+        let newID = UUIDBytes.random()
+        try await BlockingIO.run {
+            let original = try Document.readDocumentFile(fs: fs, layout: source)
+            let staging = joinPath(folder, ".\(PackageLayout.folderName(newID))-creating")
+            let target = PackageLayout(root: staging)
+            do {
+                try io { try fs.makeDirectory(staging) }
+                for (from, to) in [(source.pagesDirectory, target.pagesDirectory), (source.assetsDirectory, target.assetsDirectory),
+                                   (source.thumbnailsDirectory, target.thumbnailsDirectory)] {
+                    try io { try fs.makeDirectory(to) }
+                    guard try fs.entryKind(from) != nil else { continue }
+                    try fs.requireDirectory(from, create: false)
+                    for name in try io({ try fs.list(from) }) where !name.hasSuffix(".tmp") {
+                        _ = try fs.copyRegularFile(joinPath(from, name), to: joinPath(to, name))
+                    }
+                    try io { try fs.syncDirectory(to) }
+                }
+                var copy = original
+                copy.id = newID
+                copy.created = Timestamp.now()
+                copy.modified = copy.created
+                try fs.writePackageFile(target.documentFile, copy.encoded())
+                try fs.writePackageFile(target.manifestFile, ManifestFile(document: copy).encoded())
+                try io { try fs.rename(staging, to: joinPath(folder, PackageLayout.folderName(newID))) }
+                try io { try fs.syncDirectory(folder) }
+            } catch {
+                try? fs.removeTree(staging)
+                throw error
+            }
+        }
+        return newID
+    }
+
+    /// Deletes document `id`: takes its writer lock (`lockedElsewhere` while it is open for
+    /// writing anywhere), renames the package to a hidden name (it leaves the listing at
+    /// once, durably), then removes its files without following links.
+    public func deleteDocument(_ id: UUIDBytes) async throws {
+        let path = try await packagePath(id)
+        let (fs, folder) = (self.fs, self.folder)
+        try await BlockingIO.run {
+            try fs.requireDirectory(path, create: false)
+            let lock = WriterLock(path: PackageLayout(root: path).lockFile, fileSystem: fs)
+            try lock.acquireForWrite()
+            defer { lock.retire() }
+            let trash = joinPath(folder, ".\(PackageLayout.folderName(id))-deleting")
+            try fs.removeTree(trash)
+            try io { try fs.rename(path, to: trash) }
+            try io { try fs.syncDirectory(folder) }
+            try fs.removeTree(trash)
+        }
+    }
+
+    /// The folder of document `id`: `<id>.lnote` in lowercase, or in another case (D-001).
+    /// Throws `notFound` when there is none.
+    public func packagePath(_ id: UUIDBytes) async throws -> String {
+        let (fs, folder) = (self.fs, self.folder)
+        return try await BlockingIO.run { () throws -> String in
+            let canonical = joinPath(folder, PackageLayout.folderName(id))
+            if try fs.entryKind(canonical) != nil { return canonical }
+            if try fs.entryKind(folder) != nil {
+                for name in try io({ try fs.list(folder) }) where PackageLayout.documentID(fromFolderName: name) == id {
+                    return joinPath(folder, name)
+                }
+            }
+            throw LNoteError(.notFound, "no document \(id) in the library", file: folder)
+        }
+    }
+}

@@ -1,0 +1,97 @@
+import LNoteFormat
+
+/// File operations of the document layer that must stay inside a package: they never follow a
+/// symbolic link (D-002) and write structural files atomically (D-003).
+extension FileSystem {
+    /// Writes `path` atomically: unlinks a leftover `<path>.tmp` (a symbolic link there is
+    /// removed, never followed), creates the temp file exclusively, writes, syncs at
+    /// `durability`, renames it over `path` and syncs the folder (D-003).
+    ///
+    /// Cost: one write, one file sync and one folder sync (none for `.none`). Guarantee: `path`
+    /// holds either its old bytes or all of `bytes`, never a mixture, also after a power loss.
+    package func writePackageFile(_ path: String, _ bytes: [UInt8], durability: Durability = .data) throws {
+        let temp = path + ".tmp"
+        try removeIfPresent(temp)
+        let f = try io { try open(temp, [.create, .exclusive]) }
+        do {
+            try io { try bytes.withUnsafeBytes { try write(f, at: 0, $0) } }
+            try io { try sync(f, durability) }
+        } catch {
+            try? close(f)
+            try? remove(temp)
+            throw error
+        }
+        try io { try close(f) }
+        try io { try rename(temp, to: path) }
+        if durability != .none { try io { try syncDirectory(parentDirectory(of: path)) } }
+    }
+
+    /// Removes a file (or empty folder, or symbolic link: the link itself) if it exists.
+    package func removeIfPresent(_ path: String) throws {
+        do { try remove(path) } catch let e as FileSystemError where e.isNoEntry {
+            return
+        } catch {
+            throw (error as? LNoteError) ?? ((error as? FileSystemError).map { LNoteError($0) } ?? LNoteError(.io, "\(error)"))
+        }
+    }
+
+    /// What is at `path` without following a link, as an `LNoteError` on failure.
+    package func entryKind(_ path: String) throws -> FileKind? {
+        try io { try kind(path) }
+    }
+
+    /// Creates `path` as a folder if missing (refusing a link or file there, D-002) and, when
+    /// it was created, syncs its parent so the new entry survives a power loss (M-003).
+    package func ensurePackageFolder(_ path: String) throws {
+        if try entryKind(path) == nil {
+            try io { try makeDirectory(path) }
+            try io { try syncDirectory(parentDirectory(of: path)) }
+        }
+        try requireDirectory(path, create: false)
+    }
+
+    /// Copies the regular file `from` to the new file `to` in 1 MiB pieces and syncs it at
+    /// `.data`. Refuses a link or anything but a regular file at `from` (D-002). A file that
+    /// vanished meanwhile returns false (a writer's compaction removed it, P-012).
+    package func copyRegularFile(_ from: String, to: String) throws -> Bool {
+        switch try entryKind(from) {
+        case .file?: break
+        case nil: return false
+        case .symbolicLink?: throw LNoteError(.invalidPath, "symbolic link inside the package (D-002)", file: from)
+        default: throw LNoteError(.invalidPath, "not a regular file", file: from)
+        }
+        let source: FileHandleNumber
+        do { source = try open(from, .readOnly) } catch let e as FileSystemError where e.isNoEntry { return false }
+        defer { try? close(source) }
+        let target = try io { try open(to, [.create, .exclusive]) }
+        do {
+            var offset: Int64 = 0
+            while true {
+                let chunk = try io { try read(source, at: offset, count: 1 << 20) }
+                if chunk.isEmpty { break }
+                try io { try chunk.withUnsafeBytes { try write(target, at: offset, $0) } }
+                offset += Int64(chunk.count)
+                if chunk.count < 1 << 20 { break }
+            }
+            try io { try sync(target, .data) }
+        } catch {
+            try? close(target)
+            throw error
+        }
+        try io { try close(target) }
+        return true
+    }
+
+    /// Removes `path` and everything under it without following links: a link is unlinked,
+    /// only real folders are entered. Cost: one `kind` and one `remove` per entry.
+    package func removeTree(_ path: String) throws {
+        switch try entryKind(path) {
+        case nil: return
+        case .directory?:
+            for name in try io({ try list(path) }) { try removeTree(joinPath(path, name)) }
+            try removeIfPresent(path)
+        default:
+            try removeIfPresent(path)
+        }
+    }
+}

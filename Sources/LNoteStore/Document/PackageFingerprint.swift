@@ -1,0 +1,46 @@
+import LNoteFormat
+
+/// What a writer remembers of its package when it releases the lock (D-070): the bytes of
+/// `document.json` and the name and size of every file of the pages it has open. If either
+/// differs when it takes the lock again, another writer changed the package meanwhile.
+///
+/// Cost: one read of `document.json`, one listing of `pages/` and one `kind` per file of the
+/// named pages. Appends grow a journal and compactions rename files, so any change another
+/// writer makes to those pages changes the fingerprint.
+package struct PackageFingerprint: Sendable, Equatable {
+    package var document: [UInt8]?
+    package var files: [String: Int64]
+
+    package static func take(fs: any FileSystem, layout: PackageLayout, pages: Set<UUIDBytes>,
+                             includeDocument: Bool) throws -> PackageFingerprint {
+        let document = includeDocument
+            ? try fs.readRegularFile(layout.documentFile, limit: FormatLimits.documentJSONBytesMax) : nil
+        var files: [String: Int64] = [:]
+        if !pages.isEmpty, try fs.entryKind(layout.pagesDirectory) != nil {
+            for name in try io({ try fs.list(layout.pagesDirectory) }) {
+                switch PageFileNames.parse(name) {
+                case .snapshot(let id)? where pages.contains(id), .journal(let id, _)? where pages.contains(id):
+                    if case .file(let size)? = try fs.entryKind(joinPath(layout.pagesDirectory, name)) {
+                        files[name] = size
+                    } else {
+                        files[name] = -1
+                    }
+                default: continue
+                }
+            }
+        }
+        return PackageFingerprint(document: document, files: files)
+    }
+
+    /// A check for `WriterLock` that throws when the package no longer matches `self`.
+    package func check(fs: any FileSystem, layout: PackageLayout, pages: Set<UUIDBytes>) -> WriterLock.Check {
+        let recorded = self
+        let includeDocument = document != nil
+        return {
+            let now = try PackageFingerprint.take(fs: fs, layout: layout, pages: pages, includeDocument: includeDocument)
+            guard now == recorded else {
+                throw LNoteError(.lockedElsewhere, "the package changed while the lock was released", file: layout.root)
+            }
+        }
+    }
+}

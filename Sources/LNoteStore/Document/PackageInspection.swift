@@ -1,0 +1,70 @@
+import LNoteFormat
+
+/// What opening a document finds in its package folders, before any page is read.
+package struct PackageInspection: Sendable {
+    /// Names in `pages/` of each listed page (for the link check when the page opens, D-002).
+    package var pageFiles: [UUIDBytes: [String]] = [:]
+    /// Page files in `pages/` of pages `document.json` does not list (D-060).
+    package var unlisted: [String] = []
+    /// True when `pages/` exists.
+    package var hasPagesFolder = false
+
+    /// Checks the package's folders (a link where a folder is expected is `invalidPath`,
+    /// D-002) and sorts the names in `pages/`. Cost: one `kind` per folder, one listing of
+    /// `pages/`; no file is opened.
+    package static func inspect(fs: any FileSystem, layout: PackageLayout, listed: Set<UUIDBytes>) throws -> PackageInspection {
+        var result = PackageInspection()
+        for folder in [layout.pagesDirectory, layout.assetsDirectory, layout.thumbnailsDirectory, layout.lostAndFoundDirectory] {
+            if try fs.entryKind(folder) != nil { try fs.requireDirectory(folder, create: false) }
+        }
+        guard try fs.entryKind(layout.pagesDirectory) != nil else { return result }
+        result.hasPagesFolder = true
+        for name in try io({ try fs.list(layout.pagesDirectory) }) {
+            let page: UUIDBytes
+            switch PageFileNames.parse(name) {
+            case .snapshot(let id)?, .snapshotTemp(let id)?, .journal(let id, _)?: page = id
+            case nil: continue
+            }
+            if listed.contains(page) {
+                result.pageFiles[page, default: []].append(name)
+            } else {
+                result.unlisted.append(name)
+            }
+        }
+        return result
+    }
+
+    /// Throws `invalidPath` when one of `names` in `pages/` is not a regular file (a symbolic
+    /// link is never followed, D-002). Cost: one `kind` per name (a page has two or three).
+    package static func requireRegularFiles(fs: any FileSystem, directory: String, names: [String]) throws {
+        for name in names {
+            let path = joinPath(directory, name)
+            switch try fs.entryKind(path) {
+            case .file?, nil: continue
+            case .symbolicLink?: throw LNoteError(.invalidPath, "symbolic link inside the package (D-002)", file: path)
+            default: throw LNoteError(.invalidPath, "page file is not a regular file", file: path)
+            }
+        }
+    }
+
+    /// Moves `names` from `pages/` to `lost+found/` (D-060), never overwriting: a name taken
+    /// there gets a `.<n>` suffix. Syncs both folders. Returns the names given in lost+found.
+    package static func setAside(fs: any FileSystem, layout: PackageLayout, names: [String]) throws -> [String] {
+        guard !names.isEmpty else { return [] }
+        try fs.ensurePackageFolder(layout.lostAndFoundDirectory)
+        var moved: [String] = []
+        for name in names {
+            var target = name
+            var n = 1
+            while try fs.entryKind(joinPath(layout.lostAndFoundDirectory, target)) != nil {
+                target = "\(name).\(n)"
+                n += 1
+            }
+            try io { try fs.rename(joinPath(layout.pagesDirectory, name), to: joinPath(layout.lostAndFoundDirectory, target)) }
+            moved.append(target)
+        }
+        try io { try fs.syncDirectory(layout.lostAndFoundDirectory) }
+        try io { try fs.syncDirectory(layout.pagesDirectory) }
+        return moved
+    }
+}

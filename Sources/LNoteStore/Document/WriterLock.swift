@@ -1,0 +1,129 @@
+import LNoteFormat
+
+/// The document's writer lock (D-070): an exclusive `flock` on the package's `.lock`, taken
+/// before every write of the document and its pages (it is their `WriteGate`).
+///
+/// `release(verifyingOnReacquire:)` lets it go (for backgrounding); the next write takes it
+/// again and first runs the check given at release, which fails when another writer changed
+/// the package meanwhile: from then on every write throws `lockedElsewhere` (the open handles
+/// hold a stale view; reopen the document).
+///
+/// Cost: while held, `acquireForWrite` is one uncontended mutex. Re-taking costs an `open`, a
+/// `flock` and the check. `flock` locks belong to the open file description, so a second open
+/// in the same process conflicts like another process would.
+package final class WriterLock: WriteGate {
+    package typealias Check = @Sendable () throws -> Void
+
+    private struct State {
+        var handle: FileHandleNumber?
+        var check: Check?
+        var refusal: LNoteError?
+    }
+
+    package let path: String
+    private let fs: any FileSystem
+    private let state = FileSystemLock(State())
+
+    package init(path: String, fileSystem: any FileSystem) {
+        self.path = path; fs = fileSystem
+    }
+
+    deinit {
+        state.withLock { s in
+            if let h = s.handle { try? fs.close(h) }
+            s.handle = nil
+        }
+    }
+
+    /// True while this process holds the lock through this object.
+    package var isHeld: Bool { state.withLock { $0.handle != nil } }
+
+    /// Takes the lock if not held. Throws `lockedElsewhere` when another open holds it, or when
+    /// the package changed while it was released.
+    package func acquireForWrite() throws {
+        try state.withLock { (s: inout State) throws in
+            if let refusal = s.refusal { throw refusal }
+            if s.handle != nil { return }
+            let handle = try Self.take(path: path, fs: fs)
+            if let check = s.check {
+                do { try check() } catch {
+                    try? fs.close(handle)
+                    let refusal = LNoteError(.lockedElsewhere,
+                                             "the package was changed by another writer while this one was in the background (D-070); reopen the document",
+                                             file: path)
+                    s.refusal = refusal
+                    throw refusal
+                }
+                s.check = nil
+            }
+            s.handle = handle
+        }
+    }
+
+    /// Releases the lock (closing the handle) if held. `check` runs before the next write
+    /// re-takes it. Does nothing when the lock is already released (the first check stays).
+    package func release(verifyingOnReacquire check: Check?) {
+        state.withLock { s in
+            guard let h = s.handle else { return }
+            try? fs.close(h)
+            s.handle = nil
+            s.check = check
+        }
+    }
+
+    /// While the lock is released, adds `make()`'s check to the ones run when it is re-taken
+    /// (a page opened in the background must still be unchanged by then). Does nothing while
+    /// the lock is held. `make` runs under the lock's mutex.
+    package func addCheckIfReleased(_ make: () throws -> Check) throws {
+        try state.withLock { (s: inout State) throws in
+            guard s.handle == nil, s.refusal == nil else { return }
+            let added = try make()
+            if let first = s.check {
+                s.check = { try first(); try added() }
+            } else {
+                s.check = added
+            }
+        }
+    }
+
+    /// Releases the lock for good: every later `acquireForWrite` throws `closed`.
+    package func retire() {
+        state.withLock { s in
+            if let h = s.handle { try? fs.close(h) }
+            s.handle = nil
+            s.check = nil
+            s.refusal = LNoteError(.closed, "the document is closed", file: path)
+        }
+    }
+
+    /// Opens `.lock` without following a link (D-002) and tries `flock`.
+    private static func take(path: String, fs: any FileSystem) throws -> FileHandleNumber {
+        var handle: FileHandleNumber?
+        switch try fs.entryKind(path) {
+        case nil:
+            do { handle = try fs.open(path, [.create, .exclusive]) } catch let e as FileSystemError where e.errno == FileSystemErrno.exists {
+                handle = nil
+            } catch { throw LNoteError(.io, "\(error)", file: path) }
+        case .file?: break
+        case .symbolicLink?: throw LNoteError(.invalidPath, "symbolic link where the lock file is expected (D-002)", file: path)
+        default: throw LNoteError(.invalidPath, "the lock file is not a regular file", file: path)
+        }
+        if handle == nil {
+            guard try fs.entryKind(path).map({ if case .file = $0 { return true } else { return false } }) == true else {
+                throw LNoteError(.invalidPath, "the lock file is not a regular file (D-002)", file: path)
+            }
+            handle = try io { try fs.open(path, []) }
+        }
+        guard let handle else { throw LNoteError(.io, "could not open the lock file", file: path) }
+        let locked: Bool
+        do { locked = try io { try fs.tryLock(handle) } } catch {
+            try? fs.close(handle)
+            throw error
+        }
+        guard locked else {
+            try? fs.close(handle)
+            throw LNoteError(.lockedElsewhere, "open for writing elsewhere", file: path)
+        }
+        return handle
+    }
+}

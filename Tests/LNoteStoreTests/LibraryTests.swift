@@ -1,0 +1,204 @@
+import Foundation
+import LNoteFormat
+import Testing
+@testable import LNoteStore
+
+@Suite("Note library")
+struct LibraryTests {
+    @Test("create, list, duplicate and delete documents")
+    func lifecycle() async throws {
+        let dir = TempDir("lib"); defer { dir.remove() }
+        let library = NoteLibrary(folder: dir.path + "/Notes")
+        #expect(try await library.list().isEmpty)
+        let doc = try await library.createDocument(title: "Biology")
+        try await doc.page(at: 0).append(.stroke(makeStroke(1)))
+        let image = try await doc.insertImage([1, 2, 3, 4], ext: "png", on: doc.pageIDs[0], x: 0, y: 0, width: 50, height: 50)
+        try await doc.addPage()
+        try await doc.close()
+
+        var listing = try await library.list()
+        #expect(listing.count == 1)
+        let summary = try #require(listing.first)
+        #expect(summary.id == doc.id)
+        #expect(summary.title == "Biology")
+        #expect(summary.pageCount == 2)
+        #expect(summary.error == nil)
+        #expect(!summary.manifestRebuilt)
+        #expect(summary.coverPath == doc.path + "/thumbnails/\(await doc.pageIDs[0]).png")
+
+        let copyID = try await library.duplicateDocument(doc.id)
+        #expect(copyID != doc.id)
+        let copy = try await library.openDocument(copyID, readOnly: true)
+        #expect(await copy.title == "Biology")
+        #expect(await copy.pageIDs == doc.pageIDs)
+        #expect(try await copy.page(at: 0).elementCount == 2)
+        #expect(try await copy.assetPath(image.assetID) != nil)
+        try await copy.close()
+        // The lock is never copied; the copy's document.json carries the new id.
+        let copyPath = try await library.packagePath(copyID)
+        #expect(!FileManager.default.fileExists(atPath: copyPath + "/.lock"))
+        #expect(try readDocumentJSON(copyPath).id == copyID)
+
+        listing = try await library.list()
+        #expect(Set(listing.compactMap(\.id)) == [doc.id, copyID])
+        try await library.deleteDocument(doc.id)
+        listing = try await library.list()
+        #expect(listing.compactMap(\.id) == [copyID])
+        #expect(!FileManager.default.fileExists(atPath: doc.path))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path + "/Notes").filter { $0.hasPrefix(".") }.isEmpty)
+        await #expect(throws: LNoteError.self) { try await library.openDocument(doc.id) }
+    }
+
+    @Test("deleting a document open for writing elsewhere is refused with lockedElsewhere")
+    func deleteOpenDocumentRefused() async throws {
+        let dir = TempDir("lib"); defer { dir.remove() }
+        let library = NoteLibrary(folder: dir.path)
+        let doc = try await library.createDocument(title: "open")
+        let error = await #expect(throws: LNoteError.self) { try await library.deleteDocument(doc.id) }
+        #expect(error?.code == .lockedElsewhere)
+        #expect(FileManager.default.fileExists(atPath: doc.path + "/document.json"))
+        try await doc.close()
+        try await library.deleteDocument(doc.id)
+        #expect(try await library.list().isEmpty)
+    }
+
+    @Test("D-031 a missing manifest is rebuilt from document.json by the listing, and written back")
+    func missingManifestRebuilt() async throws {
+        let dir = TempDir("lib"); defer { dir.remove() }
+        let library = NoteLibrary(folder: dir.path)
+        let doc = try await library.createDocument(title: "Chemistry")
+        try await doc.close()
+        try FileManager.default.removeItem(atPath: doc.path + "/manifest.json")
+        let first = try #require(try await library.list().first)
+        #expect(first.manifestRebuilt)
+        #expect(first.title == "Chemistry")
+        #expect(first.pageCount == 1)
+        #expect(FileManager.default.fileExists(atPath: doc.path + "/manifest.json"))
+        let second = try #require(try await library.list().first)
+        #expect(!second.manifestRebuilt)
+        #expect(second.title == "Chemistry")
+    }
+
+    @Test("D-031 an unparseable manifest is rebuilt, but not written while the package is open for writing")
+    func unusableManifestWhileOpen() async throws {
+        let dir = TempDir("lib"); defer { dir.remove() }
+        let library = NoteLibrary(folder: dir.path)
+        let doc = try await library.createDocument(title: "Physics")
+        try Data("{ not json".utf8).write(to: URL(fileURLWithPath: doc.path + "/manifest.json"))
+        let summary = try #require(try await library.list().first)
+        #expect(summary.manifestRebuilt)
+        #expect(summary.title == "Physics")
+        // The writer holds the lock, so the listing left the file for the writer to repair.
+        #expect(try String(contentsOfFile: doc.path + "/manifest.json", encoding: .utf8) == "{ not json")
+        try await doc.close()
+        #expect(ManifestFile.decode(try POSIXFileSystem.shared.readFile(doc.path + "/manifest.json"))?.title == "Physics")
+    }
+
+    @Test("D-031 a stale manifest (title, page count) is repaired on the next open for writing and on flush")
+    func staleManifestRepaired() async throws {
+        let dir = TempDir("lib"); defer { dir.remove() }
+        let library = NoteLibrary(folder: dir.path)
+        let doc = try await library.createDocument(title: "History")
+        try await doc.close()
+        var stale = try #require(ManifestFile.decode(try POSIXFileSystem.shared.readFile(doc.path + "/manifest.json")))
+        stale.title = "Old title"
+        stale.pageCount = 9
+        try Data(stale.encoded()).write(to: URL(fileURLWithPath: doc.path + "/manifest.json"))
+        // The listing trusts a usable manifest (it reads nothing else).
+        #expect(try await library.list().first?.title == "Old title")
+        // A read-only open does not write.
+        let reader = try await library.openDocument(doc.id, readOnly: true)
+        #expect(await !reader.manifestRepairedOnOpen)
+        try await reader.close()
+        #expect(try await library.list().first?.title == "Old title")
+        // The source of truth wins on the next writable open.
+        let writer = try await library.openDocument(doc.id)
+        #expect(await writer.manifestRepairedOnOpen)
+        #expect(try await library.list().first?.title == "History")
+        // Damaged again while open: the next save (flush) repairs it.
+        try Data(stale.encoded()).write(to: URL(fileURLWithPath: doc.path + "/manifest.json"))
+        try await writer.flush()
+        let summary = try #require(try await library.list().first)
+        #expect(summary.title == "History")
+        #expect(summary.pageCount == 1)
+        try await writer.close()
+    }
+
+    @Test("D-030 the listing reads only manifest.json of each package and checks the cover")
+    func listingReadsOnlyManifests() async throws {
+        let dir = TempDir("lib"); defer { dir.remove() }
+        let setup = NoteLibrary(folder: dir.path)
+        for title in ["a", "b", "c"] {
+            let doc = try await setup.createDocument(title: title)
+            try await doc.page(at: 0).append(.stroke(makeStroke(1)))
+            try await doc.close()
+        }
+        let recorder = RecordingFileSystem()
+        let listing = try await NoteLibrary(folder: dir.path, fileSystem: recorder).list()
+        #expect(listing.count == 3)
+        #expect(listing.allSatisfy { $0.coverPath != nil && $0.error == nil })
+        let opened = recorder.entries.filter { $0.op == "open" }.map { $0.path.split(separator: "/").last.map(String.init) ?? "" }
+        #expect(opened == ["manifest.json", "manifest.json", "manifest.json"])
+        #expect(!recorder.entries.contains { $0.op == "write" || $0.op == "rename" || $0.op == "remove" })
+    }
+
+    @Test("packages that cannot be read are listed with an error, the others normally")
+    func unreadablePackagesListedWithError() async throws {
+        let dir = TempDir("lib"); defer { dir.remove() }
+        let library = NoteLibrary(folder: dir.path)
+        let good = try await library.createDocument(title: "good")
+        try await good.close()
+        // No manifest and a broken document.json.
+        let broken = UUIDBytes.random()
+        try FileManager.default.createDirectory(atPath: dir.path + "/\(broken).lnote", withIntermediateDirectories: true)
+        try Data("[1,2".utf8).write(to: URL(fileURLWithPath: dir.path + "/\(broken).lnote/document.json"))
+        // A folder not named by a UUID.
+        try FileManager.default.createDirectory(atPath: dir.path + "/Lecture.lnote", withIntermediateDirectories: true)
+        // Not packages at all: ignored.
+        try FileManager.default.createDirectory(atPath: dir.path + "/Other", withIntermediateDirectories: true)
+        try Data().write(to: URL(fileURLWithPath: dir.path + "/notes.txt"))
+
+        let listing = try await library.list()
+        #expect(listing.count == 3)
+        #expect(listing.first { $0.id == good.id }?.error == nil)
+        let brokenSummary = try #require(listing.first { $0.id == broken })
+        #expect(brokenSummary.error?.contains("corrupt") == true)
+        let misnamed = try #require(listing.first { $0.id == nil })
+        #expect(misnamed.path.hasSuffix("Lecture.lnote"))
+        #expect(misnamed.error?.contains("D-001") == true)
+    }
+
+    @Test("D-001 a package folder named in upper case opens by its id")
+    func upperCaseFolderOpens() async throws {
+        let dir = TempDir("lib"); defer { dir.remove() }
+        let library = NoteLibrary(folder: dir.path)
+        let doc = try await library.createDocument(title: "case")
+        try await doc.close()
+        let upper = dir.path + "/" + doc.id.description.uppercased() + ".lnote"
+        try FileManager.default.moveItem(atPath: doc.path, toPath: upper)
+        let again = try await library.openDocument(doc.id, readOnly: true)
+        #expect(again.path == upper)
+        #expect(await again.title == "case")
+        try await again.close()
+    }
+
+    @Test("duplicating a document open for writing copies every acknowledged change (P-014)")
+    func duplicateWhileWriting() async throws {
+        let dir = TempDir("lib"); defer { dir.remove() }
+        let library = NoteLibrary(folder: dir.path)
+        let options = PageOptions(compaction: CompactionPolicy(journalBytesMax: .max, journalFramesMax: 8))
+        let doc = try await library.createDocument(title: "busy", pageOptions: options)
+        let page = try await doc.page(at: 0)
+        var acknowledged: [UUIDBytes] = []
+        for i in 0..<30 {
+            let s = makeStroke(UInt64(i))
+            try await page.append(.stroke(s))
+            acknowledged.append(s.id)
+        }
+        let copyID = try await library.duplicateDocument(doc.id)
+        try await doc.close()
+        let copy = try await library.openDocument(copyID, readOnly: true)
+        #expect(try await copy.page(at: 0).elements.map(\.id) == acknowledged)
+        try await copy.close()
+    }
+}
