@@ -67,4 +67,45 @@ struct FuzzRegressionTests {
         #expect(FuzzHarness.checkScan(scan.result, file: damaged, start: 64, salt: scan.salt) != nil)
         #expect(FuzzHarness.checkScan(scan.result, file: file, start: 64, salt: scan.salt) == nil)
     }
+
+    /// Seeded mutations of a target's seeds (bit flips, byte overwrites, inserts, deletes, cuts,
+    /// splices), for the bounded fuzzing CI runs without libFuzzer.
+    static func mutate(_ input: [UInt8], _ g: inout SeededGenerator, seeds: [[UInt8]]) -> [UInt8] {
+        var bytes = input
+        for _ in 0..<(1 + Int(g.next() % 4)) {
+            let at = bytes.isEmpty ? 0 : Int(g.next() % UInt64(bytes.count))
+            switch g.next() % 6 {
+            case 0: if !bytes.isEmpty { bytes[at] ^= UInt8(1) << UInt8(g.next() % 8) }
+            case 1: if !bytes.isEmpty { bytes[at] = UInt8(truncatingIfNeeded: g.next()) }
+            case 2: bytes.insert(UInt8(truncatingIfNeeded: g.next()), at: at)
+            case 3: if !bytes.isEmpty { bytes.remove(at: at) }
+            case 4: bytes = Array(bytes.prefix(at))
+            default:
+                let other = seeds[Int(g.next() % UInt64(seeds.count))]
+                let from = other.isEmpty ? 0 : Int(g.next() % UInt64(other.count))
+                bytes = Array(bytes.prefix(at)) + other[from...]
+            }
+        }
+        return bytes
+    }
+
+    @Test("F-005 E-031 D-020 bounded in-process fuzzing of every harness finds nothing", arguments: FuzzHarness.targets)
+    func boundedFuzzing(target: String) async {
+        let seeds = FuzzHarness.seeds(target)
+        let executions = target == "package-open" ? 500 : 10_000
+        var g = SeededGenerator(seed: SeededGenerator.derive(0xF022, UInt64(target.utf8.count)))
+        var corpus = seeds
+        var findings: [String] = []
+        for i in 0..<executions {
+            let base = corpus[Int(g.next() % UInt64(corpus.count))]
+            let input = Self.mutate(base, &g, seeds: seeds)
+            if let failure = await Self.replay(target, input) {
+                findings.append("\(target) input \(i) \(input.prefix(64)): \(failure)")
+            }
+            if i % 16 == 0 && corpus.count < 64 { corpus.append(input) }
+        }
+        print("fuzz \(target) (in-process, seeded): \(executions) executions, \(findings.count) findings")
+        for f in findings.prefix(5) { print("FINDING \(f)") }
+        #expect(findings.isEmpty)
+    }
 }
