@@ -110,6 +110,12 @@ package final class JournalWriter: Sendable {
         try state.withLock { (s: inout State) throws -> Ticket in
             if s.closed { throw LNoteError(.closed, "journal is closed", file: path) }
             if let failure = s.failure { throw LNoteError(.poisoned, "journal refused a write after an earlier failure: \(failure.message)", file: path) }
+            // J-017: a reader never accepts sequence 2^64-1, so the last frame may use at most
+            // 2^64-2. Only a damaged or forged file brings a page this far (found by fuzzing:
+            // the increment below trapped); refuse before writing anything.
+            guard s.nextSequence <= UInt64.max - UInt64(changes.count) else {
+                throw LNoteError(.corrupt, "sequence numbers exhausted at \(s.nextSequence); the page's files carry a damaged sequence", file: path)
+            }
             var buffer = [UInt8]()
             buffer.reserveCapacity(changes.count * 64)
             var sequence = s.nextSequence

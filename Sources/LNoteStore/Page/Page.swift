@@ -248,7 +248,7 @@ public actor Page {
                                                frameCount: target.frameCount)
             appendTarget = nil
         } else {
-            let base = highestJournalBase.map { $0 >= generation ? $0 + 1 : generation } ?? generation
+            let base = try highestJournalBase.map { $0 >= generation ? try Self.generation(after: $0) : generation } ?? generation
             journal = try JournalWriter.create(fs: fs, directory: directory, pageID: id, base: base,
                                                firstSequence: nextSequence, durability: options.durability)
             highestJournalBase = base
@@ -285,6 +285,14 @@ public actor Page {
 
     /// The compaction protocol. With `switchingFrom` (a live page) it first starts a fresh
     /// journal so writes continue (P-010); without (closing) the snapshot absorbs everything.
+    /// `generation + 1`, or `.corrupt` when a damaged name or header put the page at the last
+    /// generation (found by fuzzing: the unchecked increment trapped).
+    private static func generation(after generation: UInt64) throws -> UInt64 {
+        let (next, overflow) = generation.addingReportingOverflow(1)
+        if overflow { throw LNoteError(.corrupt, "generation numbers exhausted; the page's files carry a damaged generation") }
+        return next
+    }
+
     private func runCompaction(switchingFrom old: JournalWriter?) async throws {
         defer { compaction = nil }
         try gate?.acquireForWrite()
@@ -293,7 +301,7 @@ public actor Page {
         let toAbsorb: [JournalWriter]
         if let old, old === writer {
             // P-010: new journal first, on the actor, so no append can slip between the two files.
-            newGeneration = old.header.baseGeneration + 1
+            newGeneration = try Self.generation(after: old.header.baseGeneration)
             let fresh = try JournalWriter.create(fs: fs, directory: directory, pageID: id, base: newGeneration,
                                                  firstSequence: absorbedThrough, durability: max(options.durability, .data))
             sealed.append(old)
@@ -301,7 +309,7 @@ public actor Page {
             highestJournalBase = newGeneration
         } else {
             let base = writer?.header.baseGeneration ?? highestJournalBase.map { max($0, generation) } ?? generation
-            newGeneration = base + 1
+            newGeneration = try Self.generation(after: base)
             if let writer { sealed.append(writer) }
             writer = nil
         }
