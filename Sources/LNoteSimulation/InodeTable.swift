@@ -13,7 +13,8 @@ struct Inode: Sendable {
 
     /// Writes `bytes` at `offset`, zero-filling any gap past the end.
     mutating func store(_ bytes: ArraySlice<UInt8>, at offset: Int) {
-        if content.count < offset { content.append(contentsOf: repeatElement(0, count: offset - content.count)) }
+        // Array(repeating:) is a memset; appending a `repeatElement` walks it element by element.
+        if content.count < offset { content.append(contentsOf: [UInt8](repeating: 0, count: offset - content.count)) }
         let overlapEnd = min(offset + bytes.count, content.count)
         content.replaceSubrange(offset..<overlapEnd, with: bytes)
     }
@@ -23,7 +24,7 @@ struct Inode: Sendable {
         if size < content.count {
             content.removeSubrange(size...)
         } else if size > content.count {
-            content.append(contentsOf: repeatElement(0, count: size - content.count))
+            content.append(contentsOf: [UInt8](repeating: 0, count: size - content.count))
         }
     }
 }

@@ -69,6 +69,11 @@ public final class SimulatedFileSystem: FileSystem, Sendable {
         }
     }
 
+    /// Calls `body` with the live tree (compacted) and the operation count, under the lock.
+    func liveImage<R>(_ body: (InodeTable, Int) -> R) -> R {
+        state.withLock { s in body(s.live.compacted(), s.log.count) }
+    }
+
     /// How many storage operations are not yet durable.
     public var pendingOperationCount: Int { state.withLock { $0.persistence.pending.count } }
 

@@ -81,7 +81,14 @@ package final class JournalWriter: Sendable {
         let file = try io { try fs.open(path, []) }
         do {
             let size = try io { try fs.size(file) }
-            if size != validEnd { try io { try fs.truncate(file, to: validEnd) } }
+            if size != validEnd {
+                // W-005: the cut must be durable before new frames land on it. Otherwise a power
+                // loss can drop the truncate but keep the next append's size, and the torn
+                // frame's prefix followed by zeros can read back as the whole frame that
+                // recovery had discarded (its missing bytes were zeros).
+                try io { try fs.truncate(file, to: validEnd) }
+                try io { try fs.sync(file, .data) }
+            }
         } catch {
             try? fs.close(file)
             throw error
@@ -105,6 +112,12 @@ package final class JournalWriter: Sendable {
         try state.withLock { (s: inout State) throws -> Ticket in
             if s.closed { throw LNoteError(.closed, "journal is closed", file: path) }
             if let failure = s.failure { throw LNoteError(.poisoned, "journal refused a write after an earlier failure: \(failure.message)", file: path) }
+            // J-017: a reader never accepts sequence 2^64-1, so the last frame may use at most
+            // 2^64-2. Only a damaged or forged file brings a page this far (found by fuzzing:
+            // the increment below trapped); refuse before writing anything.
+            guard s.nextSequence <= UInt64.max - UInt64(changes.count) else {
+                throw LNoteError(.corrupt, "sequence numbers exhausted at \(s.nextSequence); the page's files carry a damaged sequence", file: path)
+            }
             var buffer = [UInt8]()
             buffer.reserveCapacity(changes.count * 64)
             var sequence = s.nextSequence

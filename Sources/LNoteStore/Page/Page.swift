@@ -208,6 +208,7 @@ public actor Page {
     /// Finishes the page: waits for a running compaction, folds the journal into the snapshot,
     /// and closes the files. Afterwards every call throws `.closed`. If the final compaction
     /// fails the journal is synced instead (nothing acknowledged is lost) and the error is thrown.
+    /// A poisoned page closes its files and throws `.poisoned`: what it shows is not all saved.
     public func close() async throws {
         if closed { return }
         if let running = compaction { _ = try? await running.value }
@@ -227,6 +228,12 @@ public actor Page {
         writer = nil
         closed = true
         if let firstError { throw firstError }
+        // W-003: the page shows changes whose write or sync failed; returning normally would tell
+        // the app they are saved. They are not: say so (reopening replays what is on disk).
+        if let failure {
+            throw LNoteError(.poisoned, "page closed after an earlier failure; changes since the last durable one may be lost: \(failure.message)",
+                             file: failure.file, errno: failure.errno)
+        }
     }
 
     // MARK: Internals
@@ -254,7 +261,7 @@ public actor Page {
                                                frameCount: target.frameCount)
             appendTarget = nil
         } else {
-            let base = highestJournalBase.map { $0 >= generation ? $0 + 1 : generation } ?? generation
+            let base = try highestJournalBase.map { $0 >= generation ? try Self.generation(after: $0) : generation } ?? generation
             journal = try JournalWriter.create(fs: fs, directory: directory, pageID: id, base: base,
                                                firstSequence: nextSequence, durability: options.durability)
             highestJournalBase = base
@@ -291,6 +298,14 @@ public actor Page {
 
     /// The compaction protocol. With `switchingFrom` (a live page) it first starts a fresh
     /// journal so writes continue (P-010); without (closing) the snapshot absorbs everything.
+    /// `generation + 1`, or `.corrupt` when a damaged name or header put the page at the last
+    /// generation (found by fuzzing: the unchecked increment trapped).
+    private static func generation(after generation: UInt64) throws -> UInt64 {
+        let (next, overflow) = generation.addingReportingOverflow(1)
+        if overflow { throw LNoteError(.corrupt, "generation numbers exhausted; the page's files carry a damaged generation") }
+        return next
+    }
+
     private func runCompaction(switchingFrom old: JournalWriter?) async throws {
         defer { compaction = nil }
         try gate?.acquireForWrite()
@@ -299,7 +314,7 @@ public actor Page {
         let toAbsorb: [JournalWriter]
         if let old, old === writer {
             // P-010: new journal first, on the actor, so no append can slip between the two files.
-            newGeneration = old.header.baseGeneration + 1
+            newGeneration = try Self.generation(after: old.header.baseGeneration)
             let fresh = try JournalWriter.create(fs: fs, directory: directory, pageID: id, base: newGeneration,
                                                  firstSequence: absorbedThrough, durability: max(options.durability, .data))
             sealed.append(old)
@@ -307,7 +322,7 @@ public actor Page {
             highestJournalBase = newGeneration
         } else {
             let base = writer?.header.baseGeneration ?? highestJournalBase.map { max($0, generation) } ?? generation
-            newGeneration = base + 1
+            newGeneration = try Self.generation(after: base)
             if let writer { sealed.append(writer) }
             writer = nil
         }

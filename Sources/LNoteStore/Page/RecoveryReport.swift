@@ -6,7 +6,7 @@ import LNoteFormat
 /// finding is damage or a leftover that fsck reports and can repair.
 public struct RecoveryFinding: Sendable, Equatable, Codable {
     /// A stable reason code: the scanner's (`badCRC`, `zeroFill`, ...) or the page's
-    /// (`badHeader`, `foreignJournal`, `badBody`, `missingElements`, `sequenceGap`,
+    /// (`badHeader`, `foreignJournal`, `badBody`, `missingElements`, `extraElements`, `sequenceGap`,
     /// `duplicateElement`, `missingElement`, `leftoverTemp`, `retainedJournal`, ...).
     public var kind: String
     /// The file's name inside `pages/`.

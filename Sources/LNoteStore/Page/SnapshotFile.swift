@@ -82,6 +82,7 @@ package enum SnapshotFile {
         var cache = EncodedBodyCache()
         cache.reserveCapacity(min(Int(h.elementCount), scan.frames.count))
         var elementsRead = 0
+        var metadataRead = false
         var dropped = 0
         bytes.withUnsafeBytes { raw in
             for frame in scan.frames {
@@ -92,6 +93,7 @@ package enum SnapshotFile {
                     switch change {
                     case .metadata(let m) where isFirst:
                         state.apply(.metadata(m)).forEach { _ in }
+                        metadataRead = true
                     case .append(let e) where !isFirst:
                         let notes = state.apply(.append(e))
                         if notes.isEmpty {
@@ -115,9 +117,20 @@ package enum SnapshotFile {
                 }
             }
         }
+        if !metadataRead && !findings.contains(where: { !$0.isInformational }) {
+            // S-009: a snapshot ending cleanly without its metadata frame was cut or forged; the
+            // page keeps the default canvas, and the loss is reported.
+            findings.append(RecoveryFinding(kind: "missingMetadata", file: name, offset: FormatLimits.snapshotHeaderBytes,
+                                            bytes: 0, detail: "no pageMetadata frame at sequence 1 (S-002)"))
+        }
         if elementsRead < Int(h.elementCount) {
             findings.append(RecoveryFinding(kind: "missingElements", file: name, offset: bytes.count, bytes: 0,
                                             detail: "\(Int(h.elementCount) - elementsRead) of \(h.elementCount) elements lost"))
+        } else if elementsRead > Int(h.elementCount) {
+            // S-008: the header and the frames disagree; the frames passed their checksums, so
+            // they are kept, but the snapshot is not what a writer produces.
+            findings.append(RecoveryFinding(kind: "extraElements", file: name, offset: bytes.count, bytes: 0,
+                                            detail: "\(elementsRead) elements, the header says \(h.elementCount)"))
         }
         let unusable = mode == .strict && findings.contains { !$0.isInformational }
         return Decoded(header: h, state: state, findings: findings,

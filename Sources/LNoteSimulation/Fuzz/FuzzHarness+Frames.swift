@@ -1,0 +1,117 @@
+import LNoteFormat
+import LNoteStore
+
+extension FuzzHarness {
+    /// The replay mode a harness flag byte names (bits 0-1; 3 is salvage again).
+    static func mode(_ flags: UInt8) -> ReplayMode {
+        switch flags & 3 {
+        case 1: return .prefix
+        case 2: return .strict
+        default: return .salvage
+        }
+    }
+
+    /// Journal frame reader (J-010 .. J-024). Input: a flag byte (bits 0-1 replay mode, bit 2 fix
+    /// the checksums first), then the journal file. Invariants: accepted frames lie in the file,
+    /// in order, without overlap, with increasing sequences, and re-encode byte for byte with the
+    /// file's salt; their change bodies are canonical (E-031); prefix mode's frames are a prefix
+    /// of salvage mode's; `validEnd` lies in the file.
+    public static func frameReader(_ data: [UInt8]) -> String? {
+        guard let flags = data.first else { return nil }
+        var file = Array(data.dropFirst())
+        if flags & 4 != 0 { FuzzBytes.fixChecksums(&file) }
+        let stored = JournalHeader.decode(file).storedFields
+        let salt = stored?.salt ?? 0
+        let first = max(1, stored?.firstSequence ?? 1)
+        let start = min(FormatLimits.journalHeaderBytes, file.count)
+        let chosen = FrameScanner.scan(file, from: start, salt: salt, firstSequence: first, mode: mode(flags))
+        if let problem = checkScan(chosen, file: file, start: start, salt: salt) { return "\(mode(flags)): \(problem)" }
+        let salvage = FrameScanner.scan(file, from: start, salt: salt, firstSequence: first, mode: .salvage)
+        let prefix = FrameScanner.scan(file, from: start, salt: salt, firstSequence: first, mode: .prefix)
+        if let problem = checkScan(salvage, file: file, start: start, salt: salt) { return "salvage: \(problem)" }
+        if prefix.frames.count > salvage.frames.count || Array(salvage.frames.prefix(prefix.frames.count)) != prefix.frames {
+            return "prefix mode kept frames salvage mode did not (J-021)"
+        }
+        if salvage.refused != nil { return "salvage mode refused (only strict refuses)" }
+        return nil
+    }
+
+    /// The salvage scan of a journal file with its stored header's salt, for tests of `checkScan`.
+    package static func scanForCheck(_ file: [UInt8]) -> (frames: [ScannedFrame], salt: UInt64, result: ScanResult)? {
+        guard let stored = JournalHeader.decode(file).storedFields else { return nil }
+        let scan = FrameScanner.scan(file, from: 64, salt: stored.salt, firstSequence: stored.firstSequence, mode: .salvage)
+        return (scan.frames, stored.salt, scan)
+    }
+
+    /// The structural invariants of one scan of `file`.
+    package static func checkScan(_ scan: ScanResult, file: [UInt8], start: Int, salt: UInt64) -> String? {
+        guard scan.validEnd >= start, scan.validEnd <= file.count else { return "validEnd \(scan.validEnd) outside the file" }
+        var end = start
+        var lastSequence: UInt64?
+        for frame in scan.frames {
+            guard frame.offset >= end, frame.bodyRange.lowerBound == frame.offset + 17,
+                  frame.bodyRange.upperBound <= file.count, frame.bodyRange.lowerBound <= frame.bodyRange.upperBound else {
+                return "frame at \(frame.offset) overlaps the previous one or leaves the file"
+            }
+            if let lastSequence, frame.sequence <= lastSequence { return "sequence \(frame.sequence) after \(lastSequence)" }
+            lastSequence = frame.sequence
+            end = frame.endOffset
+            let body = Array(file[frame.bodyRange])
+            var again: [UInt8] = []
+            FrameCodec.append(type: frame.type, sequence: frame.sequence, body: body, salt: salt, to: &again)
+            if again != Array(file[frame.offset..<frame.endOffset]) {
+                return "frame at \(frame.offset) does not re-encode byte for byte"
+            }
+            if let problem = body.withUnsafeBytes({ FuzzBytes.checkCanonical(type: frame.type, body: $0) }) {
+                return "frame at \(frame.offset): \(problem)"
+            }
+        }
+        return nil
+    }
+
+    /// Snapshot decoder (section 7, S-001 .. S-005). Input: a flag byte (bits 0-1 mode, bit 2 fix
+    /// checksums), then the snapshot file. Invariants: no trap; a snapshot decoded without any
+    /// finding re-encodes, with its own salt, to exactly its bytes.
+    public static func snapshotDecoder(_ data: [UInt8]) -> String? {
+        guard let flags = data.first else { return nil }
+        var file = Array(data.dropFirst())
+        if flags & 4 != 0 { FuzzBytes.fixChecksums(&file) }
+        let decoded = SnapshotFile.decode(file, name: "fuzz.content", expectedPage: nil, mode: mode(flags))
+        if decoded.findings.isEmpty, !decoded.unusable, let h = decoded.header {
+            let again = SnapshotFile.encode(pageID: h.pageID, generation: h.generation, nextSequence: h.nextSequence,
+                                            state: decoded.state, salt: h.salt)
+            if again != file {
+                return "clean snapshot (\(decoded.state.elements.count) elements) does not re-encode byte for byte"
+            }
+        }
+        if mode(flags) == .salvage, !decoded.unusable, decoded.header == nil {
+            return "usable snapshot without a header"
+        }
+        return nil
+    }
+
+    /// Point codec (E-001 .. E-004). Input: a flag byte (bit 0 angles), a u16 count less one, then
+    /// the encoded points. Invariants: no trap; decoded points satisfy E-002/E-003 and re-encode
+    /// to exactly the bytes consumed (E-031).
+    public static func pointCodec(_ data: [UInt8]) -> String? {
+        guard data.count >= 3 else { return nil }
+        let hasAngles = data[0] & 1 != 0
+        let count = (Int(data[1]) | (Int(data[2]) << 8)) + 1
+        let payload = Array(data[3...])
+        return payload.withUnsafeBytes { raw -> String? in
+            var reader = ByteReader(raw)
+            guard let points = try? PointCodec.decode(count: count, hasAngles: hasAngles, from: &reader) else { return nil }
+            guard points.count == count else { return "decoded \(points.count) points, asked for \(count)" }
+            if points.first?.time != 0 { return "first time \(points.first?.time ?? 0) is not 0 (E-003)" }
+            for i in points.indices.dropFirst() where points[i].time < points[i - 1].time { return "time decreases at \(i) (E-003)" }
+            if !hasAngles, points.contains(where: { $0.azimuth != 0 || $0.altitude != 0 }) { return "angles without hasAngles" }
+            var writer = ByteWriter()
+            PointCodec.encode(points, hasAngles: hasAngles, into: &writer)
+            guard reader.offset >= 0, reader.offset <= payload.count else { return "reader offset \(reader.offset) outside input" }
+            if writer.bytes != Array(payload[0..<reader.offset]) {
+                return "\(count) points re-encode to \(writer.count) bytes, not the \(reader.offset) read (E-031)"
+            }
+            return nil
+        }
+    }
+}
