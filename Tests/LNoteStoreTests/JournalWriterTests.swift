@@ -155,4 +155,20 @@ struct JournalWriterTests {
         let ids = await again.elements.map(\.id)
         #expect(ids.first == a.id)
     }
+    @Test("W-009 a writer refuses with corrupt, before writing, a frame whose sequence would reach 2^64 - 1")
+    func sequenceNearTheLimitIsRefused() throws {
+        let fs = SimulatedFileSystem()
+        try fs.makeDirectory("/pages")
+        let writer = try JournalWriter.create(fs: fs, directory: "/pages", pageID: pageID, base: 0,
+                                              firstSequence: UInt64.max - 1, durability: .none)
+        try writer.append([.append(.stroke(makeStroke(1)))], durability: .none)
+        let size = writer.byteCount
+        do {
+            try writer.append([.append(.stroke(makeStroke(2)))], durability: .none)
+            Issue.record("a frame with sequence 2^64 - 1 was written")
+        } catch let e as LNoteError {
+            #expect(e.code == .corrupt)
+        }
+        #expect(writer.byteCount == size)
+    }
 }
