@@ -8,16 +8,17 @@ import LNoteFormat
 /// (E-031), and any change that rewrites or removes an element forgets its body. Cost: one
 /// copy of each element's encoded bytes (about a third of its raw point size).
 package struct EncodedBodyCache: Sendable {
-    package private(set) var bodies: [UUIDBytes: [UInt8]] = [:]
+    /// Slices of the buffers the bodies were read from or written with: no copy per element.
+    package private(set) var bodies: [UUIDBytes: ArraySlice<UInt8>] = [:]
 
     package init() {}
 
-    package subscript(id: UUIDBytes) -> [UInt8]? { bodies[id] }
+    package subscript(id: UUIDBytes) -> ArraySlice<UInt8>? { bodies[id] }
 
     package mutating func reserveCapacity(_ n: Int) { bodies.reserveCapacity(n) }
 
     /// Records the encoding of a newly appended element.
-    package mutating func store(_ id: UUIDBytes, body: [UInt8]) { bodies[id] = body }
+    package mutating func store(_ id: UUIDBytes, body: ArraySlice<UInt8>) { bodies[id] = body }
 
     /// Forgets the elements `change` rewrites or removes. Appends are recorded by `store`.
     package mutating func invalidate(for change: PageChange) {
@@ -35,7 +36,7 @@ package struct EncodedBodyCache: Sendable {
             guard let element = page.element(id) else { return false }
             var w = ByteWriter()
             ElementCodec.encode(element, into: &w)
-            return w.bytes == body
+            return w.bytes[...] == body
         }
     }
 }

@@ -171,7 +171,7 @@ public actor Page {
         for change in changes {
             _ = state.apply(change)
             if case .append = change, let (id, body) = bodies.next() {
-                cache.store(id, body: body)
+                cache.store(id, body: body[...])
             } else {
                 cache.invalidate(for: change)
             }

@@ -169,7 +169,7 @@ package enum PageRecovery {
                         let change = try PageChangeCodec.decode(type: frame.type, body: body, baseOffset: frame.bodyRange.lowerBound)
                         let notes = state.apply(change)
                         if case .append(let e) = change, notes.isEmpty {
-                            cache.store(e.id, body: Array(body))
+                            cache.store(e.id, body: r.bytes[frame.bodyRange])
                         } else {
                             cache.invalidate(for: change)
                         }

@@ -18,7 +18,9 @@ package enum SnapshotFile {
         for element in state.elements {
             sequence += 1
             if let cached = cache[element.id] {
-                FrameCodec.append(type: FrameType.elementAppend.rawValue, sequence: sequence, body: cached, salt: salt, to: &out)
+                cached.withUnsafeBytes {
+                    FrameCodec.append(type: FrameType.elementAppend.rawValue, sequence: sequence, body: $0, salt: salt, to: &out)
+                }
                 continue
             }
             body.bytes.removeAll(keepingCapacity: true)
@@ -98,7 +100,7 @@ package enum SnapshotFile {
                         let notes = state.apply(.append(e))
                         if notes.isEmpty {
                             elementsRead += 1
-                            cache.store(e.id, body: Array(body))
+                            cache.store(e.id, body: bytes[frame.bodyRange])
                         } else {
                             findings.append(RecoveryFinding(kind: "duplicateElement", file: name, offset: frame.offset,
                                                             bytes: frame.endOffset - frame.offset,
