@@ -70,7 +70,9 @@ struct FileChecker {
             return
         }
         var damaged = false
-        if let damage = r.headerDamage {
+        if r.isTornCreation {
+            try run.add(converted(TornCreation.finding(file: name, size: bytes.count, reason: r.headerDamage)))
+        } else if let damage = r.headerDamage {
             damaged = true
             try run.error("badHeader", name, offset: 0, bytes: min(bytes.count, FormatLimits.journalHeaderBytes),
                           "journal header invalid: \(damage)")

@@ -719,6 +719,12 @@ class SnapshotHeader(FileHeader):
                 and not self.other_version)
 
 
+def _torn_creation(data, h):
+    """J-028: a journal of at most 64 bytes whose header is invalid (and not an intact
+    header of another version, J-025) is a torn creation: information, no frame."""
+    return (not h.valid and len(data) <= FILE_HEADER_SIZE and not h.other_version)
+
+
 def _bad_header(data, h):
     # J-006, J-023, S-006: badHeader at offset 0, bytes min(64, size).
     return Finding("badHeader", 0, min(FILE_HEADER_SIZE, len(data)), note=h.reason)
@@ -751,6 +757,10 @@ def read_journal(data, mode="salvage", skip_below=0):
     h = JournalHeader(data)
     res.header = h
     res.header_valid = h.valid
+    if _torn_creation(data, h):                                       # J-028
+        res.findings.append(Finding("tornCreation", 0, len(data), torn_tail=True,
+                                    note=h.reason))
+        return res
     if not h.valid:                                                   # J-023
         res.findings.append(_bad_header(data, h))
         if mode == "strict":
@@ -975,6 +985,10 @@ def recover_page(pages_dir, mode="salvage", page_id_text=None, names=None):
             continue
         data = read(name)
         h = JournalHeader(data)
+        if _torn_creation(data, h):                                    # J-028
+            res.findings.append((name, Finding("tornCreation", 0, len(data), torn_tail=True,
+                                               note=h.reason)))
+            continue
         if not h.valid:                                                # J-023
             res.findings.append((name, _bad_header(data, h)))
             if mode == "strict":

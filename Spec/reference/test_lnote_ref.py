@@ -711,11 +711,24 @@ class TestJournalHeader(unittest.TestCase):
         self.assertEqual([f["kind"] for f in a["findings"]], ["badHeader", "badTailFrame"])
         self.assertEqual(a["elements"], [])
 
-    def test_short_file(self):
-        a = read(journal_header()[:30])
-        self.assertFalse(a["headerValid"])
-        self.assertEqual(a["findings"], [fj("badHeader", 0, 30)])
-        self.assertEqual(a["validEnd"], 0)
+    def test_short_file_is_torn_creation_J028(self):
+        # J-028: at most 64 bytes with an invalid header: information in every mode.
+        for data in [b"", bytes(10), bytes(64), journal_header()[:30], journal_header(crc=0)]:
+            for mode in L.MODES:
+                a = read(data, mode)
+                self.assertFalse(a["headerValid"])
+                self.assertEqual(a["findings"], [fj("tornCreation", 0, len(data), True)],
+                                 (len(data), mode))
+                self.assertEqual((a["validEnd"], a["refused"], a["frames"]), (0, False, []))
+
+    def test_65_bytes_invalid_header_is_damage_J028(self):
+        a = read(bytes(65), "salvage")
+        self.assertEqual(a["findings"], [fj("badHeader", 0, 64)])
+        self.assertTrue(read(bytes(65), "strict")["refused"])
+
+    def test_other_version_header_alone_is_not_torn_J025_J028(self):
+        a = read(journal_header(version=2), "strict")
+        self.assertEqual((a["findings"], a["refused"]), ([fj("badHeader", 0, 64)], True))
 
 
 # ======================================================================================
@@ -1130,6 +1143,18 @@ class TestPageRecovery(unittest.TestCase):
         self.d.put(PAGE + ".1.journal", journal([], base=1, first=6))
         pr = self.d.recover("strict")
         self.assertEqual((pr.finding_kinds(), pr.next_sequence, pr.refused), ([], 6, False))
+
+    def test_torn_creation_newest_journal_J028(self):
+        # The newest journal was created, but its header never reached the disk.
+        self.d.put(PAGE + ".0.journal", journal(appends(SALT, 1, IDS[:3])))
+        self.d.put(PAGE + ".1.journal", journal([], base=1, first=4)[:20])
+        for mode in L.MODES:
+            pr = self.d.recover(mode)
+            self.assertEqual((pr.finding_kinds(), pr.refused), ([], False), mode)
+            self.assertEqual(pr.page.ids(), IDS[:3], mode)
+            self.assertEqual(pr.next_sequence, 4, mode)
+            kinds = [f.kind for _, f in pr.findings]
+            self.assertEqual(kinds, ["tornCreation"], mode)
 
     def test_regression_across_journals_P004(self):
         # Journal 1 repeats sequence 3 of journal 0 (>= S): replayed twice on disk.

@@ -339,13 +339,30 @@ enum JournalVectors {
                     expect: F.journal(headerValid: false, frames: refs, validEnd: b.count,
                                       findings: [F.finding("badHeader", 0, 64)], elements: [1, 2, 3]))
         }
-        do {
+        do {  // J-028: at most 64 bytes with an invalid header is a torn creation, in every mode.
             let (full, _) = threeStrokes()
-            let name = "bad-journal-short-file.journal"
-            s.add(name, Array(full.bytes.prefix(40)))
-            s.entry(name, "journal", .salvage, rules: ["J-002", "J-006", "J-023"],
-                    expect: F.journal(headerValid: false, frames: [], validEnd: 0, findings: [F.finding("badHeader", 0, 40)],
+            let torn: [(String, [UInt8])] = [
+                ("torn-journal-creation-prefix.journal", Array(full.bytes.prefix(40))),
+                ("torn-journal-creation-empty.journal", []),
+                ("torn-journal-creation-zero.journal", [UInt8](repeating: 0, count: 64)),
+            ]
+            for (name, bytes) in torn {
+                s.add(name, bytes)
+                for mode in [ReplayMode.salvage, .prefix, .strict] {
+                    s.entry(name, "journal", mode, rules: ["J-028", "J-027", "W-006"],
+                            expect: F.journal(headerValid: false, frames: [], validEnd: 0,
+                                              findings: [F.finding("tornCreation", 0, bytes.count, torn: true)], elements: []))
+                }
+            }
+        }
+        do {  // J-028's bound: one byte past the header size, the invalid header is damage again (J-023).
+            let name = "bad-journal-header-zero-65.journal"
+            s.add(name, [UInt8](repeating: 0, count: 65))
+            s.entry(name, "journal", .salvage, rules: ["J-028", "J-023"],
+                    expect: F.journal(headerValid: false, frames: [], validEnd: 0, findings: [F.finding("badHeader", 0, 64)],
                                       elements: []))
+            s.entry(name, "journal", .strict, rules: ["J-028", "J-022"],
+                    expect: F.refusedJournal(headerValid: false, validEnd: 0, findings: [F.finding("badHeader", 0, 64)]))
         }
         do {
             var (b, _) = threeStrokes()

@@ -84,6 +84,15 @@ enum PageVectors {
                         expect: expect(elements: [1, 2, 3], nextSequence: 4, generation: 0, kinds: []))
             }
         }
+        do {  // J-028: the newest journal was created but its header never synced.
+            let name = "torn-page-journal-creation"
+            s.add(name + "/" + journalName(0), journal(base: 0, first: 1, [1, 2, 3]).bytes)
+            s.add(name + "/" + journalName(1), Array(journal(base: 1, first: 4, []).bytes.prefix(30)))
+            for mode in allModes {
+                s.entry(name, "page", mode, rules: ["J-028", "J-027", "P-009"],
+                        expect: expect(elements: [1, 2, 3], nextSequence: 4, generation: 0, kinds: []))
+            }
+        }
         do {
             let name = "ok-page-leftover-temp"
             s.add(name + "/" + journalName(0), journal(base: 0, first: 1, [1, 2]).bytes)

@@ -24,7 +24,9 @@ enum VectorReaders {
         // (offset, order within the file, finding): sorted by offset, ties in report order.
         var findings: [(Int, Int, JSONValue)] = []
         var refused = false
-        if r.headerDamage != nil {
+        if r.isTornCreation {
+            findings.append((0, 0, finding(TornCreation.kind, 0, r.bytes.count, torn: true)))  // J-028
+        } else if r.headerDamage != nil {
             findings.append((0, 0, finding("badHeader", 0, min(r.bytes.count, FormatLimits.journalHeaderBytes), torn: false)))
             if mode == .strict { refused = true }
         }

@@ -8,6 +8,9 @@ package struct JournalFileReader {
         /// The header to use: valid, or (salvage mode) the damaged one's fields (J-023).
         package var header: JournalHeader?
         package var headerDamage: String?
+        /// The file is a torn creation (J-028): at most 64 bytes, header invalid, not a sealed
+        /// header of another version. It holds no frame and is information, not damage.
+        package var isTornCreation = false
         package var bytes: [UInt8]
         package var scan: ScanResult?
     }
@@ -24,6 +27,11 @@ package struct JournalFileReader {
             result.header = h
         case .damaged(let h, let reason):
             result.headerDamage = reason
+            // J-028: a file cut off before its header was synced holds nothing; never salvaged.
+            if bytes.count <= FormatLimits.journalHeaderBytes, !HeaderSeal.isUnsupportedVersion(bytes, reason: reason) {
+                result.isTornCreation = true
+                return result
+            }
             // J-023 salvages a damaged header; J-025: never a sealed header of another version.
             if mode == .salvage, let h, h.firstSequence >= 1,
                !HeaderSeal.isUnsupportedVersion(bytes, reason: reason) { result.header = h }

@@ -102,6 +102,11 @@ package enum PageRecovery {
                 continue
             }
             let r = try JournalFileReader.read(fs: fs, directory: directory, name: name, base: base, mode: mode)
+            if r.isTornCreation {
+                // J-028: created but its header never reached the disk; nothing in it was acknowledged.
+                report.findings.append(TornCreation.finding(file: name, size: r.bytes.count, reason: r.headerDamage))
+                continue
+            }
             if let damage = r.headerDamage {
                 damaged.insert(name)
                 report.findings.append(RecoveryFinding(kind: "badHeader", file: name, offset: 0,
