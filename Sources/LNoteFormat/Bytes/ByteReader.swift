@@ -66,31 +66,12 @@ public struct ByteReader {
         offset += count
     }
 
-    /// Unsigned LEB128, at most 10 bytes, minimal encoding only (G-003).
-    @inlinable
+    /// Unsigned LEB128, at most 10 bytes, minimal encoding only (G-003). The one varint
+    /// decoder of the format layer (`VarintCursor`), so every reader applies the same checks.
     public mutating func varint() throws(DecodeError) -> UInt64 {
-        // Fast path: one byte.
-        if offset < bytes.count {
-            let b = bytes[offset]
-            if b < 0x80 { offset += 1; return UInt64(b) }
-        }
-        var result: UInt64 = 0
-        var shift: UInt64 = 0
-        var index = 0
-        while true {
-            guard offset < bytes.count else { throw error("truncated") }
-            let b = bytes[offset]
-            offset += 1
-            if index == 9 && b > 1 { throw error("varintOverflow") }
-            result |= UInt64(b & 0x7F) << shift
-            if b < 0x80 {
-                if b == 0 && index > 0 { throw error("varintNotMinimal") }
-                return result
-            }
-            index += 1
-            shift += 7
-            if index == 10 { throw error("varintOverflow") }
-        }
+        var cursor = VarintCursor(self)
+        defer { offset = cursor.pos }
+        return try cursor.varint()
     }
 
     /// Zigzag-mapped signed varint (G-005).

@@ -1,6 +1,6 @@
-/// A varint reader over the bytes of a `ByteReader`, for the point codec's loops: the same
-/// checks as `ByteReader.varint` (bounds, 10-byte limit, minimal encoding, G-003) with the
-/// position held in a local.
+/// The varint decoder (G-003: bounds, 10-byte limit, minimal encoding) over the bytes of a
+/// `ByteReader`, with the position held in a local for the point codec's loops;
+/// `ByteReader.varint` uses it too.
 ///
 /// Cost: one compare and one load per one-byte varint. Never traps: every read is checked
 /// against `end` first.
