@@ -3,6 +3,7 @@ import Darwin
 #elseif canImport(Glibc)
 import Glibc
 #endif
+import Foundation
 import LNoteStore
 import Testing
 
@@ -183,4 +184,17 @@ struct POSIXFileSystemTests {
             #expect(throws: FileSystemError("open", path: missing, errno: ENOENT)) { try fs.syncDirectory(missing) }
         }
     }
+}
+
+@Test("D-002 D-003 an atomic write never follows a symbolic link left at its temp name")
+func atomicWriteDoesNotFollowTempLink() throws {
+    let dir = TempDir("atomic"); defer { dir.remove() }
+    let outside = dir.path + "/outside.txt"
+    try Data("keep".utf8).write(to: URL(fileURLWithPath: outside))
+    let target = dir.sub("pkg") + "/document.json"
+    try FileManager.default.createSymbolicLink(atPath: target + ".tmp", withDestinationPath: outside)
+    try POSIXFileSystem.shared.writeFileAtomically(target, Array("new".utf8))
+    #expect(try String(contentsOfFile: outside, encoding: .utf8) == "keep")
+    #expect(try String(contentsOfFile: target, encoding: .utf8) == "new")
+    #expect(!FileManager.default.fileExists(atPath: target + ".tmp"))
 }

@@ -3,27 +3,13 @@ import LNoteFormat
 /// File operations of the document layer that must stay inside a package: they never follow a
 /// symbolic link (D-002) and write structural files atomically (D-003).
 extension FileSystem {
-    /// Writes `path` atomically: unlinks a leftover `<path>.tmp` (a symbolic link there is
-    /// removed, never followed), creates the temp file exclusively, writes, syncs at
-    /// `durability`, renames it over `path` and syncs the folder (D-003).
+    /// Writes `path` atomically (`writeFileAtomically`: a leftover `<path>.tmp`, even a link,
+    /// is removed, never followed; temp, sync, rename, folder sync; D-003), with `LNoteError`s.
     ///
     /// Cost: one write, one file sync and one folder sync (none for `.none`). Guarantee: `path`
     /// holds either its old bytes or all of `bytes`, never a mixture, also after a power loss.
     package func writePackageFile(_ path: String, _ bytes: [UInt8], durability: Durability = .data) throws {
-        let temp = path + ".tmp"
-        try removeIfPresent(temp)
-        let f = try io { try open(temp, [.create, .exclusive]) }
-        do {
-            try io { try bytes.withUnsafeBytes { try write(f, at: 0, $0) } }
-            try io { try sync(f, durability) }
-        } catch {
-            try? close(f)
-            try? remove(temp)
-            throw error
-        }
-        try io { try close(f) }
-        try io { try rename(temp, to: path) }
-        if durability != .none { try io { try syncDirectory(parentDirectory(of: path)) } }
+        try io { try writeFileAtomically(path, bytes, durability: durability) }
     }
 
     /// Removes a file (or empty folder, or symbolic link: the link itself) if it exists.

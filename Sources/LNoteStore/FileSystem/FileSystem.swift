@@ -83,17 +83,23 @@ extension FileSystem {
         return try read(f, at: 0, count: Int(n))
     }
 
-    /// Writes a whole file atomically: temp file, sync, rename, directory sync (P-011).
+    /// Writes a whole file atomically: temp file, sync, rename, directory sync (P-011, D-003).
+    ///
+    /// A leftover `<path>.tmp` is unlinked first (a symbolic link there is removed, never
+    /// followed, D-002) and the temp file is created exclusively; on failure it is removed.
+    /// Guarantee: `path` holds its old bytes or all of `bytes`, also after a power loss.
     public func writeFileAtomically(_ path: String, _ bytes: [UInt8], durability: Durability = .data)
         throws
     {
         let temp = path + ".tmp"
-        let f = try open(temp, [.create, .truncate])
+        do { try remove(temp) } catch let e as FileSystemError where e.isNoEntry {}
+        let f = try open(temp, [.create, .exclusive])
         do {
             try bytes.withUnsafeBytes { (b) throws in try write(f, at: 0, b) }
             try sync(f, durability)
         } catch {
             try? close(f)
+            try? remove(temp)
             throw error
         }
         try close(f)
