@@ -41,7 +41,7 @@ struct DocumentWorkloadCrashTests {
     static func basePackage() async throws -> (state: CrashState, path: String, first: UUIDBytes) {
         let fs = SimulatedFileSystem()
         let lib = NoteLibrary(folder: library, fileSystem: fs)
-        let document = try await lib.createDocument(title: "Crash", pageOptions: PageOptions(compaction: .onCloseOnly))
+        let document = try await lib.createDocument(title: "Crash", pageOptions: PageOptions(compaction: .onCloseOnly, journalReserveBytes: 1024))
         let first = try #require(await document.pageIDs.first)
         _ = try await document.addPage()
         var factory = ElementFactory(seed: 0xD0C)
@@ -58,7 +58,8 @@ struct DocumentWorkloadCrashTests {
         var history = DocHistory()
         var problems: [String] = []
         var factory = ElementFactory(seed: 0xD0C2)
-        let options = PageOptions(compaction: .onCloseOnly)
+        // A 1 KiB journal reserve (W-010): small enough for the crash-state hashing, crossed often.
+        let options = PageOptions(compaction: .onCloseOnly, journalReserveBytes: 1024)
         do {
             var document = try await Document.open(path: base.path, pageOptions: options, fileSystem: fs)
             let initial = try await document.page(id: base.first).snapshotState

@@ -77,11 +77,13 @@ struct JournalWriterTests {
         writer.close()
     }
 
-    @Test("W-004 concurrent saves on one page share syncs while the page actor keeps writing")
-    func groupCommitPage() async throws {
+    @Test("W-004 concurrent saves on one page share syncs while the page actor keeps writing",
+          arguments: [SyncExecution.pageActor, .ioThread])
+    func groupCommitPage(execution: SyncExecution) async throws {
         let dir = TempDir(); defer { dir.remove() }
         let fs = CountingFileSystem(POSIXFileSystem.shared, syncDelayMicroseconds: 2_000)
-        let page = try await Page.open(directory: dir.path, id: pageID, fileSystem: fs)
+        let page = try await Page.open(directory: dir.path, id: pageID, options: PageOptions(syncExecution: execution),
+                                       fileSystem: fs)
         let appends = 64
         try await withThrowingTaskGroup(of: Void.self) { group in
             for i in 0..<appends {
@@ -91,7 +93,7 @@ struct JournalWriterTests {
         }
         // One sync for the new journal file, plus the shared syncs of the appends.
         let syncs = fs.syncs.withLock { $0 }
-        #expect(syncs < appends / 2, "\(appends) concurrent saves took \(syncs) syncs")
+        #expect(syncs < appends / 2, "\(execution): \(appends) concurrent saves took \(syncs) syncs")
         let again = try await Page.open(directory: dir.path, id: pageID, options: PageOptions(readOnly: true))
         #expect(await again.elementCount == appends)
         try await page.close()

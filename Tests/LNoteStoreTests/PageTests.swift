@@ -147,8 +147,12 @@ struct PageTests {
         try await again.append(.stroke(b))
         let third = try await Page.open(directory: pages, id: pageID, options: PageOptions(readOnly: true))
         #expect(await third.elements.map(\.id) == [a.id, b.id])
-        #expect(await third.recoveryReport.findings.isEmpty)
+        // `again` is still open: its zero reserve (W-010) is the only finding, and information.
+        #expect(await third.recoveryReport.findings.allSatisfy { $0.kind == "zeroFill" && $0.isInformational })
         try await again.close()
+        let closed = try await Page.open(directory: pages, id: pageID, options: PageOptions(readOnly: true))
+        let closedFindings = await closed.recoveryReport.findings
+        #expect(!closedFindings.contains { $0.kind == "zeroFill" }, "close() cuts the reserve: \(closedFindings)")
     }
 }
 

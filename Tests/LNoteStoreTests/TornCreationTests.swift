@@ -38,8 +38,10 @@ struct TornCreationTests {
                 let reader = try await Page.open(directory: pages, id: pageID, options: PageOptions(replayMode: mode))
                 let report = await reader.recoveryReport
                 #expect(report.isClean, "\(label) \(mode): \(report.findings)")
-                #expect(report.findings.map(\.kind) == ["tornCreation"], "\(label) \(mode)")
-                #expect(report.findings.first?.bytes == torn.count, "\(label) \(mode)")
+                // `first` is still open: its journal's zero reserve (W-010) reads as zero fill.
+                let others = report.findings.filter { $0.kind != "zeroFill" }
+                #expect(others.map(\.kind) == ["tornCreation"], "\(label) \(mode)")
+                #expect(others.first?.bytes == torn.count, "\(label) \(mode)")
                 #expect(await reader.elements == strokes.map { .stroke($0) }, "\(label) \(mode)")
             }
 

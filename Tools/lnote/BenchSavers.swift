@@ -25,8 +25,9 @@ extension StrokeSaver {
 /// What each design does per save, printed with the stroke-save tables.
 enum SaverNotes {
     static let raw = "raw floor: pwrite(2) of the stroke's journal frame (already encoded) at the file's end, then fdatasync(2) (barrier, data) or fsync(2) (full), nothing for none"
-    static let journal = "journal (JournalWriter.append): encode the change as one frame, one pwrite, then the same sync as the raw floor"
-    static let page = "journal (Page.append): the app-level save: validate, actor hop, JournalWriter write, sync on the blocking-I/O queue"
+    static let rawReserved = "raw floor into preallocated zeros: the same pwrite and sync, into 4 MiB of zeros written and synced beforehand (the file's size and block map never change, so the sync flushes data only: the best case for any design)"
+    static let journal = "journal (JournalWriter.append): encode the change as one frame, one pwrite into the journal's zero reserve (W-010, 1 MiB stretches), then the same sync as the raw floor"
+    static let page = "journal (Page.append): the app-level save: validate, actor hop, JournalWriter write into the zero reserve (W-010), sync on the page actor (SyncExecution.pageActor)"
     static let snapshot = "snapshot rewrite (the brief's shipped design): encode the whole page snapshot with the new stroke, write a temp file, fdatasync/fsync it, rename, fsync the directory (none: no syncs)"
     static let sqliteFull = "SQLite WAL synchronous=FULL: one INSERT of the stroke's bytes as a BLOB per transaction; fdatasync of the -wal at every commit, of the .db at each auto-checkpoint (1000 pages)"
     static let sqliteNormal = "SQLite WAL synchronous=NORMAL: same INSERT; no sync at commit (survives an app crash, not a power loss; compare with durability none), syncs only at checkpoints"
@@ -34,17 +35,29 @@ enum SaverNotes {
 
 /// The floor: `pwrite` of the same frame bytes the journal would write, then the sync.
 final class RawFloorSaver: StrokeSaver {
-    let name = "raw write+sync floor"
+    static let appendingName = "raw write+sync floor"
+    static let reservedName = "raw write+sync floor into preallocated zeros"
+    let name: String
     private let fd: Int32
     private var offset: Int64 = 0
     private var body = ByteWriter(capacity: 4096)
 
-    init(path: String) throws {
+    /// With `preallocatedBytes`, that many zeros are written and synced after the header first,
+    /// so the frames overwrite allocated blocks instead of growing the file.
+    init(path: String, preallocatedBytes: Int = 0) throws {
         fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw OperationalError("cannot create \(path): errno \(errno)") }
+        name = preallocatedBytes > 0 ? Self.reservedName : Self.appendingName
         // The same 64-byte header a journal has, so file offsets line up.
         let header = [UInt8](repeating: 0, count: FormatLimits.journalHeaderBytes)
         _ = header.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) }
+        if preallocatedBytes > 0 {
+            // In 4 KiB writes, as the journal's reserve (see JournalWriter.writeReserve).
+            let zeros = [UInt8](repeating: 0, count: 4096)
+            for k in stride(from: 0, to: preallocatedBytes, by: zeros.count) {
+                try zeros.withUnsafeBytes { try Self.writeAll(fd, $0, at: Int64(header.count + k)) }
+            }
+        }
         fdatasync(fd)
         offset = Int64(header.count)
     }
@@ -98,7 +111,8 @@ final class JournalSaver: StrokeSaver {
     init(directory: String, pageID: UUIDBytes) throws {
         try BenchPages.makeDirectories(directory)
         writer = try JournalWriter.create(fs: POSIXFileSystem.shared, directory: directory, pageID: pageID, base: 0,
-                                          firstSequence: 1, durability: .data)
+                                          firstSequence: 1, durability: .data,
+                                          reserveBytes: PageOptions().journalReserveBytes)
     }
 
     deinit { writer.close() }

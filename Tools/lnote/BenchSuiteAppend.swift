@@ -16,9 +16,12 @@ enum AppendSuite {
         let frameBytes = Int(pool.averageBodyBytes) + FormatLimits.frameHeaderBytes + FormatLimits.sequenceBytes
         let levels: [Durability] = ctx.quick ? [.none, .data] : [.none, .barrier, .data, .full]
         let raw = try RawFloorSaver(path: ctx.path("raw.journal"))
+        let reserved = try RawFloorSaver(path: ctx.path("raw-reserved.journal"), preallocatedBytes: 4 << 20)
         let journal = try JournalSaver(directory: ctx.path("journal"), pageID: BenchPages.id(1))
         var cells: [SaveRunner.Cell] = []
-        for level in levels { cells += [.init(saver: raw, level: level), .init(saver: journal, level: level)] }
+        for level in levels {
+            cells += [.init(saver: raw, level: level), .init(saver: reserved, level: level), .init(saver: journal, level: level)]
+        }
         let m = try await SaveRunner.run(cells, pool: &pool2, samples: ctx.n(300, 60))
         for (i, cell) in cells.enumerated() {
             r.rows.append(SaveRunner.row(m[i], design: cell.saver.name, setting: "\(cell.level), \(frameBytes) B frame"))
@@ -38,7 +41,7 @@ enum AppendSuite {
                                              detail: "\(formatMicros(j.p50)) vs \(formatMicros(f.p50)) (the append includes encoding the stroke; the raw write gets ready bytes)"))
             }
         }
-        r.notes += [SaverNotes.raw, SaverNotes.journal,
+        r.notes += [SaverNotes.raw, SaverNotes.rawReserved, SaverNotes.journal,
                     "frames of \(frameBytes) B: strokes of \(points) points; \(ctx.n(300, 60)) saves per row, designs interleaved in rounds of 10",
                     "Linux: barrier and data are both fdatasync(2); full is fsync(2)"]
         return r

@@ -9,12 +9,21 @@ import Synchronization
 /// level; callers that arrive while a sync runs wait for it and then usually find their bytes
 /// already covered, so N concurrent appends cost about one sync.
 ///
+/// With a `reserveBytes` above zero the writer keeps zero-filled, synced space after the last
+/// frame (W-010): a frame written into it changes neither the file's size nor its block map, so
+/// its `fdatasync` flushes data only, about half the cost of an appending one on ext4 (measured
+/// 47 vs 90 us a 2.6 KB frame on this project's VM). The write whose frame crosses the reserve's
+/// end writes the next `reserveBytes` of zeros right after it, and that save's sync pays for both.
+/// `close()` cuts the unused reserve.
+///
 /// Failure is final (fsyncgate): after a failed write or sync the writer is poisoned and every
 /// later call throws `LNoteError.Code.poisoned`; nothing is retried. Reopening the page replays
 /// what is really on disk.
 package final class JournalWriter: Sendable {
     package let path: String
     package let header: JournalHeader
+    /// Zero-filled space kept ahead of the frames (W-010); 0 keeps none.
+    package let reserveBytes: Int
     private let fs: any FileSystem
     private let file: FileHandleNumber
     private let state: Mutex<State>
@@ -24,6 +33,10 @@ package final class JournalWriter: Sendable {
 
     private struct State {
         var writtenEnd: Int64
+        /// The file's size as this writer made it: `writtenEnd` plus the reserve (W-010).
+        var fileEnd: Int64
+        /// A reserve write failed (for example ENOSPC): frames keep appending, without reserve.
+        var reserveFailed = false
         /// Durable end offset per level: barrier, data, full.
         var durableEnd: [Int64]
         var nextSequence: UInt64
@@ -43,9 +56,10 @@ package final class JournalWriter: Sendable {
     }
 
     private init(fs: any FileSystem, path: String, file: FileHandleNumber, header: JournalHeader,
-                 end: Int64, durableEnd: Int64, nextSequence: UInt64, frameCount: Int) {
+                 end: Int64, durableEnd: Int64, nextSequence: UInt64, frameCount: Int, reserveBytes: Int) {
         self.fs = fs; self.path = path; self.file = file; self.header = header
-        state = Mutex(State(writtenEnd: end, durableEnd: [durableEnd, durableEnd, durableEnd],
+        self.reserveBytes = max(0, reserveBytes)
+        state = Mutex(State(writtenEnd: end, fileEnd: end, durableEnd: [durableEnd, durableEnd, durableEnd],
                             nextSequence: nextSequence, frameCount: frameCount))
     }
 
@@ -53,7 +67,7 @@ package final class JournalWriter: Sendable {
     /// and, unless `durability` is `.none`, syncs the file and the directory (P-010) so that
     /// frames appended later are reachable after a power loss.
     package static func create(fs: any FileSystem, directory: String, pageID: UUIDBytes, base: UInt64,
-                               firstSequence: UInt64, durability: Durability) throws -> JournalWriter {
+                               firstSequence: UInt64, durability: Durability, reserveBytes: Int = 0) throws -> JournalWriter {
         let header = JournalHeader(pageID: pageID, baseGeneration: base,
                                    salt: UInt64.random(in: 1...UInt64.max), firstSequence: firstSequence)
         let path = joinPath(directory, PageFileNames.journal(pageID, base: base))
@@ -71,13 +85,14 @@ package final class JournalWriter: Sendable {
         }
         let end = Int64(bytes.count)
         return JournalWriter(fs: fs, path: path, file: file, header: header, end: end,
-                             durableEnd: durability == .none ? 0 : end, nextSequence: firstSequence, frameCount: 0)
+                             durableEnd: durability == .none ? 0 : end, nextSequence: firstSequence, frameCount: 0,
+                             reserveBytes: reserveBytes)
     }
 
     /// Opens an existing journal for appending after recovery read it: cuts a torn tail at
     /// `validEnd` (J-013) and continues at `nextSequence`.
     package static func reopen(fs: any FileSystem, path: String, header: JournalHeader, validEnd: Int64,
-                               nextSequence: UInt64, frameCount: Int) throws -> JournalWriter {
+                               nextSequence: UInt64, frameCount: Int, reserveBytes: Int = 0) throws -> JournalWriter {
         let file = try io { try fs.open(path, []) }
         do {
             let size = try io { try fs.size(file) }
@@ -96,7 +111,7 @@ package final class JournalWriter: Sendable {
         // Bytes up to validEnd were read back from the file; treat them as durable as the
         // file system made them (a crash-recovered journal is what is on disk).
         return JournalWriter(fs: fs, path: path, file: file, header: header, end: validEnd, durableEnd: validEnd,
-                             nextSequence: nextSequence, frameCount: frameCount)
+                             nextSequence: nextSequence, frameCount: frameCount, reserveBytes: reserveBytes)
     }
 
     /// The sequence number the next frame gets.
@@ -106,9 +121,15 @@ package final class JournalWriter: Sendable {
     /// Frames written to this file (including ones found at reopen).
     package var frameCount: Int { state.withLock { $0.frameCount } }
 
+    /// Zero-filled bytes left after the frames (W-010).
+    package var reserveRemaining: Int64 { state.withLock { max(0, $0.fileEnd - $0.writtenEnd) } }
+
     /// Encodes `changes` as consecutive frames and writes them with one `pwrite`. Returns when the
     /// OS has the bytes (an app crash no longer loses them); call `sync` for power-loss safety.
-    package func write(_ changes: [PageChange]) throws -> Ticket {
+    /// When the frames pass the end of the reserve and `extendReserve` is true, the next
+    /// `reserveBytes` of zeros are written after them (W-010); pass false for writes nobody
+    /// syncs soon (durability `.none`), so that the zeros ride on a later sync.
+    package func write(_ changes: [PageChange], extendReserve: Bool = true) throws -> Ticket {
         try state.withLock { (s: inout State) throws -> Ticket in
             if s.closed { throw LNoteError(.closed, "journal is closed", file: path) }
             if let failure = s.failure { throw LNoteError(.poisoned, "journal refused a write after an earlier failure: \(failure.message)", file: path) }
@@ -142,9 +163,36 @@ package final class JournalWriter: Sendable {
             }
             let first = s.nextSequence
             s.writtenEnd += Int64(buffer.count)
+            if s.writtenEnd > s.fileEnd {
+                s.fileEnd = s.writtenEnd
+                if extendReserve && reserveBytes > 0 && !s.reserveFailed { writeReserve(&s) }
+            }
             s.nextSequence = sequence
             s.frameCount += changes.count
             return Ticket(end: s.writtenEnd, sequences: first..<sequence, appendedBodies: appended)
+        }
+    }
+
+    /// Writes `reserveBytes` zeros at the file's end (W-010). A failure only ends the reserve:
+    /// no frame depends on these bytes, so the writer is not poisoned.
+    private func writeReserve(_ s: inout State) {
+        // Page-sized writes: Linux accounts (and may track) a dirtied page-cache folio whole, so
+        // one large zero write would make every later 2.6 KB frame count as up to 2 MiB of
+        // write_bytes. The device writes are the same either way (measured).
+        let zeros = [UInt8](repeating: 0, count: min(reserveBytes, 4096))
+        var offset = s.fileEnd
+        let end = s.fileEnd + Int64(reserveBytes)
+        do {
+            while offset < end {
+                let n = Int(min(Int64(zeros.count), end - offset))
+                try zeros.withUnsafeBytes { try fs.write(file, at: offset, UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
+                offset += Int64(n)
+            }
+            s.fileEnd = end
+        } catch {
+            // Whatever zeros landed stay harmless (a reader sees zero fill, J-012); frames keep
+            // being written at writtenEnd over them.
+            s.reserveFailed = true
         }
     }
 
@@ -199,13 +247,16 @@ package final class JournalWriter: Sendable {
     /// True after a failed write or sync.
     package var isPoisoned: Bool { state.withLock { $0.failure != nil && !$0.absorbed } }
 
-    /// Closes the file once no sync is running. Later writes throw `.closed`.
+    /// Closes the file once no sync is running, first cutting an unused reserve (W-010) unless
+    /// the writer failed. Later writes throw `.closed`.
     package func close() {
         syncGate.withLock { _ in
-            let wasOpen = state.withLock { (s: inout State) -> Bool in
+            let (wasOpen, cutAt) = state.withLock { (s: inout State) -> (Bool, Int64?) in
                 defer { s.closed = true }
-                return !s.closed
+                let cut = !s.closed && s.failure == nil && s.fileEnd > s.writtenEnd ? s.writtenEnd : nil
+                return (!s.closed, cut)
             }
+            if let cutAt { try? fs.truncate(file, to: cutAt) }
             if wasOpen { try? fs.close(file) }
         }
     }

@@ -4,7 +4,9 @@ import LNoteFormat
 ///
 /// Every write validates its input, appends one frame per change to the page's journal with a
 /// single `write`, applies it in memory, and returns once the bytes are durable at the chosen
-/// `Durability` (default `.data`: survives power loss). Concurrent writes share one sync. The
+/// `Durability` (default `.data`: survives power loss). The sync runs on the page actor
+/// (`SyncExecution.pageActor`, no thread hand-off) or on an I/O thread (`.ioThread`); either way
+/// concurrent writes share one sync, and the journal's zero reserve (W-010) keeps it cheap. The
 /// compactor folds the journal into a new snapshot in the background when it passes the
 /// policy's threshold, and on `close()`; writes keep landing meanwhile (P-010).
 ///
@@ -162,7 +164,7 @@ public actor Page {
         let journal = try activeWriter()
         let ticket: JournalWriter.Ticket
         do {
-            ticket = try journal.write(changes)
+            ticket = try journal.write(changes, extendReserve: (durability ?? options.durability) != .none)
         } catch let e as LNoteError {
             if e.code == .poisoned || e.code == .io { failure = e }
             throw e
@@ -180,8 +182,15 @@ public actor Page {
         dirtyFrames += changes.count
         startCompactionIfDue(journal)
         let level = durability ?? options.durability
-        if level != .none {
+        guard level != .none else { return }
+        switch options.syncExecution {
+        case .ioThread:
             try await syncOffActor(journal, through: ticket.end, level)
+        case .pageActor:
+            // W-004: saves queued behind this one write their frames first, then this sync
+            // covers them all and theirs find nothing left to do.
+            await Task.yield()
+            try syncOnActor(journal, through: ticket.end, level)
         }
     }
 
@@ -258,16 +267,26 @@ public actor Page {
         if let target = appendTarget {
             journal = try JournalWriter.reopen(fs: fs, path: joinPath(directory, target.name), header: target.header,
                                                validEnd: target.validEnd, nextSequence: nextSequence,
-                                               frameCount: target.frameCount)
+                                               frameCount: target.frameCount, reserveBytes: options.journalReserveBytes)
             appendTarget = nil
         } else {
             let base = try highestJournalBase.map { $0 >= generation ? try Self.generation(after: $0) : generation } ?? generation
             journal = try JournalWriter.create(fs: fs, directory: directory, pageID: id, base: base,
-                                               firstSequence: nextSequence, durability: options.durability)
+                                               firstSequence: nextSequence, durability: options.durability,
+                                               reserveBytes: options.journalReserveBytes)
             highestJournalBase = base
         }
         writer = journal
         return journal
+    }
+
+    private func syncOnActor(_ journal: JournalWriter, through end: Int64, _ level: Durability) throws {
+        do {
+            try journal.sync(through: end, level)
+        } catch let e as LNoteError {
+            if e.code == .poisoned || e.code == .io { failure = failure ?? e }
+            throw e
+        }
     }
 
     private func syncOffActor(_ journal: JournalWriter, through end: Int64, _ level: Durability) async throws {
@@ -316,7 +335,8 @@ public actor Page {
             // P-010: new journal first, on the actor, so no append can slip between the two files.
             newGeneration = try Self.generation(after: old.header.baseGeneration)
             let fresh = try JournalWriter.create(fs: fs, directory: directory, pageID: id, base: newGeneration,
-                                                 firstSequence: absorbedThrough, durability: max(options.durability, .data))
+                                                 firstSequence: absorbedThrough, durability: max(options.durability, .data),
+                                                 reserveBytes: options.journalReserveBytes)
             sealed.append(old)
             writer = fresh
             highestJournalBase = newGeneration

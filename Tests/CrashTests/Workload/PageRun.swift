@@ -24,14 +24,16 @@ final class PageRun {
     /// The error of the first call that failed, if any.
     private(set) var firstError: (any Error)?
 
-    var options: PageOptions { PageOptions(durability: .data, compaction: .onCloseOnly) }
+    /// A 1 KiB journal reserve (W-010), so that workloads write frames into it and across its end.
+    var options: PageOptions { Self.options }
+    static let options = PageOptions(durability: .data, compaction: .onCloseOnly, journalReserveBytes: 1024)
 
     /// Opens the page on `fs` (which must hold `/doc/pages`); the opened page is `states[0]`.
     init(fs: SimulatedFileSystem, seed: UInt64) async throws {
         self.fs = fs
         factory = ElementFactory(seed: seed)
         let page = try await Page.open(directory: Self.directory, id: Self.pageID,
-                                       options: PageOptions(durability: .data, compaction: .onCloseOnly), fileSystem: fs)
+                                       options: Self.options, fileSystem: fs)
         self.page = page
         history = RunHistory(initial: await page.snapshotState)
         recordSnapshot()
