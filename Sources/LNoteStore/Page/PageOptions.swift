@@ -27,10 +27,16 @@ public struct PageOptions: Sendable, Equatable {
     /// `.prefix` and `.strict` open read-only.
     public var replayMode: ReplayMode
     public var readOnly: Bool
+    /// When strokes' points are decoded (E-006). `.deferred` (default) checks their structure
+    /// at open and decodes on use; `.eager` decodes and checks every point at open. Only
+    /// `.salvage` defers: `.prefix` and `.strict` always decode eagerly.
+    public var pointDecoding: PointDecoding
 
     public init(durability: Durability = .default, compaction: CompactionPolicy = .default,
-                replayMode: ReplayMode = .salvage, readOnly: Bool = false) {
+                replayMode: ReplayMode = .salvage, readOnly: Bool = false,
+                pointDecoding: PointDecoding = .deferred) {
         self.durability = durability; self.compaction = compaction; self.replayMode = replayMode
         self.readOnly = readOnly || replayMode != .salvage
+        self.pointDecoding = pointDecoding
     }
 }
