@@ -1,14 +1,15 @@
 /// The load-time check of a deferred stroke's points (E-006): finds where `count` points end
 /// without decoding them.
 ///
-/// Cost: one pass over the points' bytes, 8 bytes a step (a population count of the varint
-/// terminators, bytes below 0x80), no allocation. Never traps: every load is checked against
+/// Cost: one pass over the points' bytes, 8 bytes a step without branches (a population count
+/// of the varint terminators, bytes below 0x80), no allocation. Never traps: every load is checked against
 /// the buffer's end first.
 enum PointStructure {
     /// The offset after the `count * fields` varints that start at `start` in `raw`, where
     /// `fields` is 5, or 7 with angles. Throws `truncated` when the bytes end first and
-    /// `varintOverflow` when a varint runs longer than 10 bytes (G-003); the finer rules
-    /// (minimal varints, ranges, times) are left to the decode.
+    /// `varintOverflow` when a varint runs longer than 10 bytes (G-003; at the points' start
+    /// when found by the word loop); the finer rules (minimal varints, ranges, times) are left
+    /// to the decode.
     static func end(count: Int, hasAngles: Bool, in raw: UnsafeRawBufferPointer, from start: Int,
                     baseOffset: Int) throws(DecodeError) -> Int {
         let end = raw.count
@@ -18,23 +19,30 @@ enum PointStructure {
             throw DecodeError("truncated", at: baseOffset + max(start, 0))
         }
         var p = start
-        var run = 0  // continuation bytes since the last terminator
+        // Continuation bytes since the last terminator, and whether any run passed 9 (a varint
+        // longer than 10 bytes). Per word, branch-free: the run before the word's first
+        // terminator is run + tz/8 (tz = 64 when it has none), the run after its last is
+        // lz/8, added to the old run when the word has no terminator.
+        var run = 0
+        var longest = 0
         let high: UInt64 = 0x8080_8080_8080_8080
-        while end - p >= 8 {
-            let w = UInt64(littleEndian: UnsafeRawPointer(base + p).loadUnaligned(as: UInt64.self))
+        @inline(__always) func step(_ at: Int) -> Int {
+            let w = UInt64(littleEndian: UnsafeRawPointer(base + at).loadUnaligned(as: UInt64.self))
             let m = ~w & high
-            let c = m.nonzeroBitCount
-            if c >= need { break }  // the last varint ends in this word: finish byte by byte
-            if m == 0 {
-                run += 8
-                if run > 9 { throw DecodeError("varintOverflow", at: baseOffset + p) }
-            } else {
-                if run + m.trailingZeroBitCount / 8 > 9 { throw DecodeError("varintOverflow", at: baseOffset + p) }
-                run = m.leadingZeroBitCount / 8
-            }
-            need -= c
+            longest = max(longest, run + m.trailingZeroBitCount >> 3)
+            run = (m == 0 ? run : 0) + m.leadingZeroBitCount >> 3
+            return m.nonzeroBitCount
+        }
+        // Four words hold at most 32 terminators: while more are needed none can end early.
+        while need > 32 && end - p >= 32 {
+            need -= step(p) + step(p + 8) + step(p + 16) + step(p + 24)
+            p += 32
+        }
+        while need > 8 && end - p >= 8 {
+            need -= step(p)
             p += 8
         }
+        if longest > 9 { throw DecodeError("varintOverflow", at: baseOffset + start) }
         while need > 0 {
             guard p < end else { throw DecodeError("truncated", at: baseOffset + p) }
             let b = base[p]

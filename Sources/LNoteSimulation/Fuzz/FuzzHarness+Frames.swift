@@ -71,7 +71,8 @@ extension FuzzHarness {
 
     /// Snapshot decoder (section 7, S-001 .. S-005). Input: a flag byte (bits 0-1 mode, bit 2 fix
     /// checksums), then the snapshot file. Invariants: no trap; a snapshot decoded without any
-    /// finding re-encodes, with its own salt, to exactly its bytes.
+    /// finding re-encodes, with its own salt, to exactly its bytes; read with deferred points
+    /// (E-006) it gives the same page, and re-encoding that page yields no invalid body.
     public static func snapshotDecoder(_ data: [UInt8]) -> String? {
         guard let flags = data.first else { return nil }
         var file = Array(data.dropFirst())
@@ -86,6 +87,18 @@ extension FuzzHarness {
         }
         if mode(flags) == .salvage, !decoded.unusable, decoded.header == nil {
             return "usable snapshot without a header"
+        }
+        // E-006: deferred points change nothing on a clean snapshot, and compacting what a
+        // deferred read holds never writes a body a reader rejects.
+        let lazy = SnapshotFile.decode(file, name: "fuzz.content", expectedPage: nil, mode: mode(flags), points: .deferred)
+        if decoded.findings.isEmpty, lazy.state != decoded.state { return "deferred read of a clean snapshot differs" }
+        if !lazy.unusable, let h = lazy.header {
+            let again = SnapshotFile.encode(pageID: h.pageID, generation: h.generation, nextSequence: h.nextSequence,
+                                            state: lazy.state, salt: h.salt)
+            let reread = SnapshotFile.decode(again, name: "again.content", expectedPage: nil, mode: .salvage)
+            if reread.findings.contains(where: { $0.kind == "badBody" }) {
+                return "the snapshot written from a deferred read holds a body a reader rejects (E-006)"
+            }
         }
         return nil
     }
