@@ -106,13 +106,24 @@ struct DeferredPointsTests {
     }
 
     @Test("E-006 E-004 F-012 what the load-time check still rejects: short, over-long varints, count bound, trailing bytes")
-    func structureRejects() {
+    func structureRejects() throws {
         // Fewer varints than count x 5 (8 in 10 bytes), though count x 5 bytes are there.
         let short: [UInt8] = [0x80, 0x01, 0, 0, 0, 0, 0x80, 0x01, 0x80, 0x01]
         #expect(reason { () throws(DecodeError) in try decodeDeferred(Self.strokeBody(count: 2, points: short)) } == "truncated")
         // A varint of 11 bytes (G-003).
         let long = [UInt8](repeating: 0x80, count: 10) + [0, 0, 0, 0, 0, 0, 0, 0, 0, 0]
         #expect(reason { () throws(DecodeError) in try decodeDeferred(Self.strokeBody(count: 2, points: long)) } == "varintOverflow")
+        // The same deep inside a long stroke (the four-word loop), and 10-byte varints there,
+        // which the structure allows (the decode then rejects them: varintOverflow or range).
+        let zeros = [UInt8](repeating: 0, count: 200)
+        let deep = zeros + [UInt8](repeating: 0x80, count: 10) + [0x01] + zeros.dropLast()  // 400 varints
+        #expect(reason { () throws(DecodeError) in try decodeDeferred(Self.strokeBody(count: 80, points: deep)) } == "varintOverflow")
+        let tenBytes = zeros + [UInt8](repeating: 0x80, count: 9) + [0x01] + zeros.dropLast()
+        guard case .stroke(let wide) = try decodeDeferred(Self.strokeBody(count: 80, points: tenBytes)) else {
+            Issue.record("a 10-byte varint failed the structure check"); return
+        }
+        #expect(wide.pointCount == 80)
+        #expect(reason { () throws(DecodeError) in try wide.decodedPoints() } != nil)
         // E-004: count x 5 beyond the bytes left, checked before anything else.
         #expect(reason { () throws(DecodeError) in try decodeDeferred(Self.strokeBody(count: 4, points: [UInt8](repeating: 0, count: 19))) } == "pointCountTooLarge")
         // F-012: bytes after the last point.

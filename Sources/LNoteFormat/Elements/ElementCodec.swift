@@ -150,8 +150,16 @@ extension ByteReader {
     /// `byteCount` bytes of valid UTF-8 (G-006), else `badUTF8`; the length is checked first.
     mutating func utf8String(byteCount n: Int) throws(DecodeError) -> String {
         guard n >= 0, n <= remaining else { throw error("truncated") }
-        let slice = UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + n)])
-        guard let s = String(validating: slice.bindMemory(to: UInt8.self), as: UTF8.self) else {
+        let slice = UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + n)]).bindMemory(to: UInt8.self)
+        // ASCII (every ink type a writer of this package uses) is valid UTF-8 as is: skip the
+        // general validator, which costs a generic metadata look-up per call.
+        var high: UInt8 = 0
+        for b in slice { high |= b }
+        if high < 0x80 {
+            offset += n
+            return String(decoding: slice, as: UTF8.self)
+        }
+        guard let s = String(validating: slice, as: UTF8.self) else {
             throw error("badUTF8")
         }
         offset += n

@@ -155,6 +155,7 @@ package enum PageRecovery {
                                                            detail: "changes before sequence \(expected) were only in the lost snapshot"))
                 }
             }
+            state.reserveCapacity(state.elements.count + scan.frames.count)
             r.bytes.withUnsafeBytes { raw in
                 for frame in scan.frames where !stopped {
                     if frame.sequence < expected {
