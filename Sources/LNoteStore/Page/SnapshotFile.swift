@@ -5,13 +5,12 @@ package enum SnapshotFile {
     /// The snapshot bytes for `state`: header, one `pageMetadata` frame, then one
     /// `elementAppend` frame per element in z-order (S-002).
     ///
-    /// A deferred stroke (E-006) is written by copying its points' bytes once they decode; one
-    /// whose bytes break a rule is written with the points it shows (the valid prefix), or left
-    /// out when it shows none, so a snapshot never holds a body a reader rejects.
+    /// A deferred stroke (E-006) is written by copying its points' bytes as read, without
+    /// decoding them: bytes that break a rule move from the journal to the snapshot unchanged,
+    /// and every reader sees the same page from either (E-006).
     package static func encode(pageID: UUIDBytes, generation: UInt64, nextSequence: UInt64,
                                state: PageState, salt: UInt64 = UInt64.random(in: 1...UInt64.max),
                                cache: EncodedBodyCache = EncodedBodyCache()) -> [UInt8] {
-        let state = withDeferredPointsChecked(state, cache: cache)
         let header = SnapshotHeader(pageID: pageID, generation: generation, salt: salt,
                                     nextSequence: nextSequence, elementCount: UInt32(clamping: state.elements.count))
         var out = header.encoded()
@@ -31,20 +30,6 @@ package enum SnapshotFile {
             body.bytes.removeAll(keepingCapacity: true)
             ElementCodec.encode(element, into: &body)
             FrameCodec.append(type: FrameType.elementAppend.rawValue, sequence: sequence, body: body.bytes, salt: salt, to: &out)
-        }
-        return out
-    }
-
-    /// `state` with every deferred stroke not in `cache` checked by decoding it (E-006): a
-    /// stroke whose bytes break a rule becomes the stroke of its valid prefix, or is removed
-    /// when that is empty. O(points of deferred strokes); no copy of `state` when all decode.
-    static func withDeferredPointsChecked(_ state: PageState, cache: EncodedBodyCache) -> PageState {
-        var out = state
-        for case .stroke(let s) in state.elements where s.encodedPoints != nil && cache[s.id] == nil {
-            guard (try? s.decodedPoints()) == nil else { continue }
-            var fixed = s
-            fixed.points = s.points
-            out.apply(.replace(target: s.id, fragments: fixed.points.isEmpty ? [] : [.stroke(fixed)]))
         }
         return out
     }
