@@ -2,7 +2,7 @@
 # Builds one LNote fuzz target with libFuzzer and AddressSanitizer and runs it.
 #
 #   Tools/fuzz/run.sh TARGET SECONDS [extra libFuzzer flags]
-#   TARGET: frame-reader | snapshot-decoder | point-codec | document-json | package-open
+#   TARGET: frame-reader | snapshot-decoder | point-codec | deferred-points | document-json | package-open
 #
 # The package's sources (CCRC32C, LNoteFormat, LNoteStore, LNoteSimulation) are compiled
 # directly with `swiftc -sanitize=fuzzer,address` into .build/fuzz/ (none of SwiftPM's
@@ -15,7 +15,7 @@ target=${1:?usage: run.sh TARGET SECONDS}
 seconds=${2:?usage: run.sh TARGET SECONDS}
 shift 2
 case "$target" in
-  frame-reader|snapshot-decoder|point-codec|document-json|package-open) ;;
+  frame-reader|snapshot-decoder|point-codec|deferred-points|document-json|package-open) ;;
   *) echo "unknown target $target" >&2; exit 2 ;;
 esac
 root=$(cd "$(dirname "$0")/../.." && pwd)

@@ -55,7 +55,7 @@ enum MemorySuite {
         var peak = BenchRow(design: "peak RSS growth during open", setting: setting, value: Double(rss1 - rss0) / mib, unit: "MiB")
         peak.ratio = Double(rss1 - rss0) / max(decoded, 1); peak.ratioTo = "decoded size"
         r.rows.append(peak)
-        r.notes.append("measured in a fresh process: peak RSS growth = ru_maxrss after Page.open minus resident memory before it (never less than the true growth); decoded size = resident memory (/proc/self/statm) after open minus before, the file buffers freed")
+        r.notes.append("measured in a fresh process: peak RSS growth = ru_maxrss after Page.open minus resident memory before it (never less than the true growth); decoded size = resident memory (/proc/self/statm) after open minus before; with deferred points (E-006, the default) that is the file buffers the strokes keep their points in, not decoded points")
         return r
     }
 }

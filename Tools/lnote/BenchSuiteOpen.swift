@@ -5,7 +5,8 @@ import LNoteStore
 /// the same files, and against SQLite reading the same BLOBs in order (issues 3 and 8).
 enum OpenSuite {
     static let floorName = "read + CRC-32C of the same files"
-    static let pageName = "Page.open (read, verify, decode)"
+    static let pageName = "Page.open (read, CRC, structure; points decoded on use)"
+    static let eagerName = "Page.open + decode every point"
     static let sqliteName = "SQLite: open, SELECT the same BLOBs in order, copy"
 
     static func run(_ ctx: BenchContext) async throws -> BenchSuiteResult {
@@ -54,10 +55,11 @@ enum OpenSuite {
             if round > 0 { decodeNs.append(t) }
         }
         let rounds = ctx.n(30, 8)
-        var ns = [[UInt64]](repeating: [], count: cases.count * 3)
+        let designs = 4
+        var ns = [[UInt64]](repeating: [], count: cases.count * designs)
         for round in 0...rounds {
             for (i, c) in cases.enumerated() {
-                let order = (0..<3).map { ($0 + round) % 3 }
+                let order = (0..<designs).map { ($0 + round) % designs }
                 for design in order {
                     var t: UInt64 = 0
                     switch design {
@@ -68,6 +70,15 @@ enum OpenSuite {
                         t = BenchSystem.now() &- t0
                         try await page.close()
                         guard count == c.strokes else { throw OperationalError("page opened with \(count) of \(c.strokes) strokes") }
+                    case 3:
+                        // The deferred open, then every point decoded (what drawing the whole page needs).
+                        let t0 = BenchSystem.now()
+                        let page = try await Page.open(directory: c.dir, id: c.id, options: PageOptions(readOnly: true))
+                        var n = 0
+                        for case .stroke(let s) in await page.elements { n += try s.decodedPoints().count }
+                        t = BenchSystem.now() &- t0
+                        try await page.close()
+                        guard n > 0 else { throw OperationalError("decoded no points") }
                     case 1:
                         t = try BenchSystem.time {
                             var sink: UInt32 = 0
@@ -83,15 +94,15 @@ enum OpenSuite {
                         t = UInt64(f.first ?? "") ?? 0
                         guard Int(f.dropFirst().first ?? "") == c.strokes else { throw OperationalError("SQLite read \(f) rows") }
                     }
-                    if round > 0 { ns[i * 3 + design].append(t) }
+                    if round > 0 { ns[i * designs + design].append(t) }
                 }
             }
         }
         for (i, c) in cases.enumerated() {
-            for (d, name) in [pageName, floorName, sqliteName].enumerated() where !ns[i * 3 + d].isEmpty {
-                let st = LatencyStats(nanoseconds: ns[i * 3 + d])
+            for (d, name) in [pageName, floorName, sqliteName, eagerName].enumerated() where !ns[i * designs + d].isEmpty {
+                let st = LatencyStats(nanoseconds: ns[i * designs + d])
                 r.rows.append(BenchRow(design: name, setting: c.setting, stats: st, x: Double(c.strokes),
-                                       extra: d < 2 ? ["fileBytes": Double(c.bytes), "MB/s": Double(c.bytes) / st.p50] : nil))
+                                       extra: d != 2 ? ["fileBytes": Double(c.bytes), "MB/s": Double(c.bytes) / st.p50] : nil))
             }
         }
         if let c = cases.first(where: { $0.strokes == 2_000 }) {
@@ -111,7 +122,8 @@ enum OpenSuite {
                                              detail: "\(formatMicros(sq.p50)) vs \(formatMicros(page.p50))"))
             }
         }
-        r.notes += ["Page.open: list the folder, read snapshot and journal, check every CRC, decode every point into Stroke values (read-only open, closed after)",
+        r.notes += ["Page.open: list the folder, read snapshot and journal, check every CRC and every element, check the points' structure and keep their bytes (E-006, decoded on use; read-only open, closed after)",
+                    "Page.open + decode every point: the same open, then `decodedPoints()` of every stroke (the cost of drawing the whole page once)",
                     "SQLite: a new read-only connection, SELECT data FROM strokes ORDER BY seq, each BLOB copied out (no point decoding), connection closed; WAL checkpointed beforehand",
                     "files in the page cache (warm) for every design; \(rounds) rounds after a warm-up, designs rotated each round"]
         return r

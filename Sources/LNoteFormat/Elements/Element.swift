@@ -1,16 +1,101 @@
 /// A pen stroke: ink, optional transform and quantized points (section 6.3, E-010).
 /// Validate with `ElementValidator` before writing; `ElementCodec` encodes it.
-public struct Stroke: Equatable, Hashable, Sendable {
+///
+/// A stroke read with `PointDecoding.deferred` keeps its points encoded (E-006) until they are
+/// used: `points` decodes them on each read of a deferred stroke (keep the array if you read
+/// it often), `pointCount` never decodes, `decodedPoints()` decodes with every check and says
+/// why bytes are bad. Equality and hashing are by value, whichever form the points are in.
+public struct Stroke: Sendable {
     public var id: UUIDBytes
     public var ink: Ink
     public var transform: Transform?
-    /// True when the points carry azimuth and altitude.
-    public var hasAngles: Bool
-    public var points: [Point]
+    var storage: StrokePoints
+    private var anglesFlag: Bool
 
     public init(id: UUIDBytes, ink: Ink, transform: Transform? = nil, hasAngles: Bool = false, points: [Point]) {
-        self.id = id; self.ink = ink; self.transform = transform; self.hasAngles = hasAngles
-        self.points = points
+        self.id = id; self.ink = ink; self.transform = transform; self.anglesFlag = hasAngles
+        self.storage = .decoded(points)
+    }
+
+    /// A stroke whose points stay encoded until used (E-006).
+    public init(id: UUIDBytes, ink: Ink, transform: Transform? = nil, encodedPoints: EncodedPoints) {
+        self.id = id; self.ink = ink; self.transform = transform; self.anglesFlag = encodedPoints.hasAngles
+        self.storage = .encoded(encodedPoints)
+    }
+
+    /// True when the points carry azimuth and altitude. Changing it on a deferred stroke
+    /// decodes the points first (their bytes depend on it).
+    public var hasAngles: Bool {
+        get { anglesFlag }
+        set {
+            if newValue != anglesFlag, case .encoded(let e) = storage { storage = .decoded(e.decodePrefix()) }
+            anglesFlag = newValue
+        }
+    }
+
+    /// The points. For a deferred stroke this decodes them (O(points), one allocation); bytes
+    /// that break E-002 ... E-004 give the points before the first bad one and never trap
+    /// (E-006). Setting stores decoded points.
+    public var points: [Point] {
+        get { storage.points }
+        set { storage = .decoded(newValue) }
+        _modify {
+            var p: [Point]
+            switch storage {
+            case .decoded(let a): p = a
+            case .encoded(let e): p = e.decodePrefix()
+            }
+            storage = .decoded([])  // drop the stored reference so `p` mutates in place
+            defer { storage = .decoded(p) }
+            yield &p
+        }
+    }
+
+    /// The number of points, without decoding them (for a deferred stroke, the count its bytes
+    /// declare, which E-006 checked at load).
+    public var pointCount: Int { storage.count }
+
+    /// The points, decoded with every check of E-002 ... E-004; throws the codec's reason
+    /// (E-030) for a deferred stroke whose bytes break a rule. Cheap for a decoded stroke.
+    public func decodedPoints() throws(DecodeError) -> [Point] {
+        switch storage {
+        case .decoded(let p): return p
+        case .encoded(let e): return try e.decode()
+        }
+    }
+
+    /// Calls `body` with the points in a contiguous buffer, decoding a deferred stroke once
+    /// (the valid prefix if its bytes are bad, E-006); no copy for a decoded stroke.
+    public func withPoints<R>(_ body: (UnsafeBufferPointer<Point>) throws -> R) rethrows -> R {
+        switch storage {
+        case .decoded(let p): return try p.withUnsafeBufferPointer(body)
+        case .encoded(let e): return try e.decodePrefix().withUnsafeBufferPointer(body)
+        }
+    }
+
+    /// The encoded points of a deferred stroke (nil once decoded or set).
+    public var encodedPoints: EncodedPoints? {
+        if case .encoded(let e) = storage { return e }
+        return nil
+    }
+}
+
+extension Stroke: Equatable, Hashable {
+    /// Equal when every field and the points are: a deferred and a decoded stroke of the same
+    /// points are equal. Two deferred strokes with the same bytes compare without decoding.
+    public static func == (l: Stroke, r: Stroke) -> Bool {
+        guard l.id == r.id, l.ink == r.ink, l.transform == r.transform, l.anglesFlag == r.anglesFlag else { return false }
+        if case .encoded(let a) = l.storage, case .encoded(let b) = r.storage,
+           a.count == b.count, a.bytes.elementsEqual(b.bytes) {
+            return true
+        }
+        if case .decoded(let a) = l.storage, case .decoded(let b) = r.storage { return a == b }
+        return l.points == r.points
+    }
+
+    /// Hashes what both forms agree on without decoding: id, ink, transform, the angles flag.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(id); hasher.combine(ink); hasher.combine(transform); hasher.combine(anglesFlag)
     }
 }
 

@@ -35,8 +35,15 @@ public enum ElementCodec {
             if s.hasAngles { flags |= flagHasAngles }
             w.u8(flags)
             if let t = s.transform { encodeTransform(t, into: &w) }
-            w.varint(UInt64(s.points.count))
-            PointCodec.encode(s.points, hasAngles: s.hasAngles, into: &w)
+            switch s.storage {
+            case .decoded(let points):
+                w.varint(UInt64(points.count))
+                PointCodec.encode(points, hasAngles: s.hasAngles, into: &w)
+            case .encoded(let e):
+                // Deferred points (E-006): the bytes read are the canonical encoding (E-031).
+                w.varint(UInt64(e.count))
+                w.bytes.append(contentsOf: e.bytes)
+            }
         case .image(let im):
             w.u8(imageKind)
             w.uuid(im.id)
@@ -55,6 +62,20 @@ public enum ElementCodec {
     /// and the `ByteReader` reasons (`truncated`, `varintNotMinimal`, `varintOverflow`).
     /// Never traps.
     public static func decode(from r: inout ByteReader) throws(DecodeError) -> Element {
+        try decode(from: &r, source: nil)
+    }
+
+    /// Decodes one element as `decode(from:)`, but with `points: .deferred` a stroke's points
+    /// get only the load-time checks of E-006 (count, E-004's bound, exactly `count` points'
+    /// varints) and stay in `source`, a slice holding the same bytes as `r.bytes` (its indices
+    /// are the offsets kept; no copy). The other fields are checked in full.
+    public static func decode(from r: inout ByteReader, points: PointDecoding,
+                              source: ArraySlice<UInt8>) throws(DecodeError) -> Element {
+        try decode(from: &r, source: points == .deferred ? source : nil)
+    }
+
+    /// The decoder; `source` non-nil selects deferred points (E-006).
+    static func decode(from r: inout ByteReader, source: ArraySlice<UInt8>?) throws(DecodeError) -> Element {
         let kind = try r.u8()
         switch kind {
         case strokeKind:
@@ -75,9 +96,20 @@ public enum ElementCodec {
                 throw r.error("badPointCount")
             }
             let hasAngles = flags & flagHasAngles != 0
-            let points = try PointCodec.decode(count: Int(count), hasAngles: hasAngles, from: &r)
             let ink = Ink(type: inkType, red: red, green: green, blue: blue, alpha: alpha,
                           width: UInt32(width))
+            if let source, source.count == r.bytes.count {
+                // E-006: structure only; E-004's bound first, as the eager decoder.
+                guard Int(count) <= r.remaining / PointCodec.pointBytesMin else { throw r.error("pointCountTooLarge") }
+                let start = r.offset
+                let end = try PointStructure.end(count: Int(count), hasAngles: hasAngles, in: r.bytes, from: start,
+                                                 baseOffset: r.baseOffset)
+                r.offset = end
+                let bytes = source[(source.startIndex + start) ..< (source.startIndex + end)]
+                return .stroke(Stroke(id: id, ink: ink, transform: transform,
+                                      encodedPoints: EncodedPoints(bytes: bytes, count: Int(count), hasAngles: hasAngles)))
+            }
+            let points = try PointCodec.decode(count: Int(count), hasAngles: hasAngles, from: &r)
             return .stroke(Stroke(id: id, ink: ink, transform: transform, hasAngles: hasAngles,
                                   points: points))
         case imageKind:
@@ -118,8 +150,16 @@ extension ByteReader {
     /// `byteCount` bytes of valid UTF-8 (G-006), else `badUTF8`; the length is checked first.
     mutating func utf8String(byteCount n: Int) throws(DecodeError) -> String {
         guard n >= 0, n <= remaining else { throw error("truncated") }
-        let slice = UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + n)])
-        guard let s = String(validating: slice.bindMemory(to: UInt8.self), as: UTF8.self) else {
+        let slice = UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + n)]).bindMemory(to: UInt8.self)
+        // ASCII (every ink type a writer of this package uses) is valid UTF-8 as is: skip the
+        // general validator, which costs a generic metadata look-up per call.
+        var high: UInt8 = 0
+        for b in slice { high |= b }
+        if high < 0x80 {
+            offset += n
+            return String(decoding: slice, as: UTF8.self)
+        }
+        guard let s = String(validating: slice, as: UTF8.self) else {
             throw error("badUTF8")
         }
         offset += n

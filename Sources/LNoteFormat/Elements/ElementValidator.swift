@@ -7,25 +7,30 @@ public enum ElementValidator {
     /// Throws the first broken rule: `emptyStroke`, `tooManyPoints`, `badInkType`,
     /// `nonFiniteTransform`, `firstTimeNotZero`, `timeNotIncreasing`, `anglesWithoutFlag`
     /// (a stroke without angles whose points carry non-zero azimuth or altitude, which would
-    /// not survive a round trip).
+    /// not survive a round trip), `badPoints` (a deferred stroke whose bytes do not decode, E-006).
     public static func validate(_ e: Element) throws(ElementValidationError) {
         switch e {
         case .stroke(let s):
             try validateInk(s.ink)
             if let t = s.transform { try validateTransform(t) }
-            guard let first = s.points.first else {
+            // A deferred stroke (E-006) whose bytes break a rule must not be written again.
+            let points: [Point]
+            do { points = try s.decodedPoints() } catch {
+                throw ElementValidationError(code: "badPoints", detail: "stroke \(s.id): points do not decode: \(error)")
+            }
+            guard let first = points.first else {
                 throw ElementValidationError(code: "emptyStroke", detail: "stroke \(s.id) has no points")
             }
-            guard s.points.count <= FormatLimits.strokePointsMax else {
+            guard points.count <= FormatLimits.strokePointsMax else {
                 throw ElementValidationError(code: "tooManyPoints",
-                                             detail: "stroke \(s.id) has \(s.points.count) points, at most \(FormatLimits.strokePointsMax)")
+                                             detail: "stroke \(s.id) has \(points.count) points, at most \(FormatLimits.strokePointsMax)")
             }
             guard first.time == 0 else {
                 throw ElementValidationError(code: "firstTimeNotZero",
                                              detail: "stroke \(s.id): first point at \(first.time) ms")
             }
             var previous: UInt32 = 0
-            for (i, p) in s.points.enumerated() {
+            for (i, p) in points.enumerated() {
                 guard p.time >= previous else {
                     throw ElementValidationError(code: "timeNotIncreasing",
                                                  detail: "stroke \(s.id) point \(i): \(p.time) ms after \(previous) ms")

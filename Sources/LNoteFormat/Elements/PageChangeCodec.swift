@@ -76,17 +76,39 @@ public enum PageChangeCodec {
     /// Never traps.
     public static func decode(type: UInt8, body: UnsafeRawBufferPointer,
                               baseOffset: Int) throws(DecodeError) -> PageChange {
+        try decode(type: type, body: body, baseOffset: baseOffset, source: nil)
+    }
+
+    /// Decodes the body `body` (a slice of the buffer read; its indices are the offsets
+    /// reported) as `decode(type:body:baseOffset:)`. With `points: .deferred` the strokes it
+    /// carries keep their points encoded, as slices of `body` (E-006): no copy.
+    public static func decode(type: UInt8, body: ArraySlice<UInt8>,
+                              points: PointDecoding) throws(DecodeError) -> PageChange {
+        let result: Result<PageChange, DecodeError> = body.withUnsafeBytes { raw in
+            do throws(DecodeError) {
+                return .success(try decode(type: type, body: raw, baseOffset: body.startIndex,
+                                           source: points == .deferred ? body : nil))
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
+    }
+
+    /// The decoder; `source` (the bytes of `body` as a slice) non-nil selects deferred points.
+    package static func decode(type: UInt8, body: UnsafeRawBufferPointer, baseOffset: Int,
+                       source: ArraySlice<UInt8>?) throws(DecodeError) -> PageChange {
         var r = ByteReader(body, baseOffset: baseOffset)
         let change: PageChange
         switch FrameType(rawValue: type) {
         case .elementAppend:
-            change = .append(try ElementCodec.decode(from: &r))
+            change = .append(try ElementCodec.decode(from: &r, source: source))
         case .elementReplace:
             let target = try r.uuid()
             let n = try boundedCount(&r, unitBytes: ElementCodec.elementBytesMin)
             var fragments = [Element]()
             fragments.reserveCapacity(n)
-            for _ in 0..<n { fragments.append(try ElementCodec.decode(from: &r)) }
+            for _ in 0..<n { fragments.append(try ElementCodec.decode(from: &r, source: source)) }
             change = .replace(target: target, fragments: fragments)
         case .elementsTransform:
             let n = try boundedCount(&r, unitBytes: transformEntryBytes)

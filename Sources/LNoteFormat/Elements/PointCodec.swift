@@ -46,24 +46,7 @@ public enum PointCodec {
         }
         guard count > 0 else { return [] }
 
-        // Point 0: plain values.
-        let x0 = try r.svarint()
-        let y0 = try r.svarint()
-        let r0 = try r.varint()
-        let p0 = try r.varint()
-        let t0 = try r.varint()
-        var az: Int64 = 0, al: Int64 = 0
-        if hasAngles {
-            let a = try r.varint(), b = try r.varint()
-            guard a <= 0xFFFF, b <= 0xFFFF else { throw r.error("pointOutOfRange") }
-            az = Int64(a); al = Int64(b)
-        }
-        guard x0 >= Int64(Int32.min), x0 <= Int64(Int32.max),
-              y0 >= Int64(Int32.min), y0 <= Int64(Int32.max),
-              r0 <= 0xFFFF, p0 <= 0xFFFF else { throw r.error("pointOutOfRange") }
-        guard t0 == 0 else { throw r.error("firstTimeNotZero") }
-        let first = PointAccumulators(x: x0, y: y0, vx: 0, vy: 0, radius: Int64(r0), pressure: Int64(p0),
-                                      time: 0, vt: 0, azimuth: az, altitude: al)
+        let first = try firstPoint(hasAngles: hasAngles, from: &r)
 
         // Points 1 ..< count, written in place. Point is a trivial type: on failure the
         // written prefix needs no deinitialization, so the count is reported as 0.
@@ -85,5 +68,27 @@ public enum PointCodec {
         if let failure { throw failure }
         r.offset = endPos
         return out
+    }
+
+    /// Reads point 0 (plain values, E-001) and checks its ranges and time (E-002, E-003);
+    /// returns the accumulators the later points start from.
+    static func firstPoint(hasAngles: Bool, from r: inout ByteReader) throws(DecodeError) -> PointAccumulators {
+        let x0 = try r.svarint()
+        let y0 = try r.svarint()
+        let r0 = try r.varint()
+        let p0 = try r.varint()
+        let t0 = try r.varint()
+        var az: Int64 = 0, al: Int64 = 0
+        if hasAngles {
+            let a = try r.varint(), b = try r.varint()
+            guard a <= 0xFFFF, b <= 0xFFFF else { throw r.error("pointOutOfRange") }
+            az = Int64(a); al = Int64(b)
+        }
+        guard x0 >= Int64(Int32.min), x0 <= Int64(Int32.max),
+              y0 >= Int64(Int32.min), y0 <= Int64(Int32.max),
+              r0 <= 0xFFFF, p0 <= 0xFFFF else { throw r.error("pointOutOfRange") }
+        guard t0 == 0 else { throw r.error("firstTimeNotZero") }
+        return PointAccumulators(x: x0, y: y0, vx: 0, vy: 0, radius: Int64(r0), pressure: Int64(p0),
+                                 time: 0, vt: 0, azimuth: az, altitude: al)
     }
 }

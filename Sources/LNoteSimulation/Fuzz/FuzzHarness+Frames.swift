@@ -71,7 +71,9 @@ extension FuzzHarness {
 
     /// Snapshot decoder (section 7, S-001 .. S-005). Input: a flag byte (bits 0-1 mode, bit 2 fix
     /// checksums), then the snapshot file. Invariants: no trap; a snapshot decoded without any
-    /// finding re-encodes, with its own salt, to exactly its bytes.
+    /// finding re-encodes, with its own salt, to exactly its bytes; read with deferred points
+    /// (E-006) it gives the same page, and that page re-encodes to a snapshot that reads back
+    /// as the same page.
     public static func snapshotDecoder(_ data: [UInt8]) -> String? {
         guard let flags = data.first else { return nil }
         var file = Array(data.dropFirst())
@@ -86,6 +88,20 @@ extension FuzzHarness {
         }
         if mode(flags) == .salvage, !decoded.unusable, decoded.header == nil {
             return "usable snapshot without a header"
+        }
+        // E-006: deferred points change nothing on a clean snapshot, and what a deferred read
+        // holds re-encodes to a snapshot that reads back, deferred and eagerly, as the same page.
+        let lazy = SnapshotFile.decode(file, name: "fuzz.content", expectedPage: nil, mode: mode(flags), points: .deferred)
+        if decoded.findings.isEmpty, lazy.state != decoded.state { return "deferred read of a clean snapshot differs" }
+        if !lazy.unusable, let h = lazy.header {
+            let again = SnapshotFile.encode(pageID: h.pageID, generation: h.generation, nextSequence: h.nextSequence,
+                                            state: lazy.state, salt: h.salt)
+            let lazyAgain = SnapshotFile.decode(again, name: "again.content", expectedPage: nil, mode: .salvage, points: .deferred)
+            if lazyAgain.state != lazy.state { return "a deferred page re-encoded reads back different (E-006)" }
+            let eagerAgain = SnapshotFile.decode(again, name: "again.content", expectedPage: nil, mode: .salvage)
+            if decoded.findings.isEmpty, eagerAgain.state != decoded.state {
+                return "a clean snapshot read deferred and re-encoded reads back different eagerly"
+            }
         }
         return nil
     }

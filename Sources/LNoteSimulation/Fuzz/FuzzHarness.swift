@@ -12,7 +12,8 @@ import LNoteStore
 /// the fuzzer at the door: a flag byte asks the harness to fix the CRCs before reading.
 public enum FuzzHarness {
     /// The targets, by the name `Tools/fuzz/run.sh` and the regression folders use.
-    public static let targets = ["frame-reader", "snapshot-decoder", "point-codec", "document-json", "package-open"]
+    public static let targets = ["frame-reader", "snapshot-decoder", "point-codec", "deferred-points", "document-json",
+                                 "package-open"]
 
     /// Runs the synchronous target `name` on `data` (`package-open` runs through `packageOpen`).
     public static func run(_ name: String, _ data: [UInt8]) -> String? {
@@ -20,6 +21,7 @@ public enum FuzzHarness {
         case "frame-reader": return frameReader(data)
         case "snapshot-decoder": return snapshotDecoder(data)
         case "point-codec": return pointCodec(data)
+        case "deferred-points": return deferredPoints(data)
         case "document-json": return documentJSON(data)
         case "package-open": return packageOpenSync(data)
         default: return "unknown fuzz target \(name)"
@@ -32,6 +34,7 @@ public enum FuzzHarness {
         case "frame-reader": return FuzzSeeds.journals()
         case "snapshot-decoder": return FuzzSeeds.snapshots()
         case "point-codec": return FuzzSeeds.pointRuns()
+        case "deferred-points": return deferredSeeds()
         case "document-json": return FuzzSeeds.documents()
         case "package-open": return FuzzSeeds.mutationScripts()
         default: return []

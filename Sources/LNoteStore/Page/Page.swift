@@ -72,7 +72,8 @@ public actor Page {
     package static func open(directory: String, id: UUIDBytes, options: PageOptions, fileSystem: any FileSystem,
                              gate: (any WriteGate)?) async throws -> Page {
         let recovered = try await BlockingIO.run {
-            try PageRecovery.recover(fs: fileSystem, directory: directory, pageID: id, mode: options.replayMode)
+            try PageRecovery.recover(fs: fileSystem, directory: directory, pageID: id, mode: options.replayMode,
+                                    points: options.pointDecoding)
         }
         return Page(id: id, directory: directory, options: options, fs: fileSystem, gate: gate, recovered: recovered)
     }

@@ -46,13 +46,19 @@ public struct PageOptions: Sendable, Equatable {
     /// about 1-3 ms more); `close()` cuts what is unused. 0 turns it off. Default 1 MiB: about
     /// 400 strokes of 2.6 KB a stretch.
     public var journalReserveBytes: Int
+    /// When strokes' points are decoded (E-006). `.deferred` (default) checks their structure
+    /// at open and decodes on use; `.eager` decodes and checks every point at open. Only
+    /// `.salvage` defers: `.prefix` and `.strict` always decode eagerly.
+    public var pointDecoding: PointDecoding
 
     public init(durability: Durability = .default, compaction: CompactionPolicy = .default,
                 replayMode: ReplayMode = .salvage, readOnly: Bool = false,
-                syncExecution: SyncExecution = .pageActor, journalReserveBytes: Int = 1 << 20) {
+                syncExecution: SyncExecution = .pageActor, journalReserveBytes: Int = 1 << 20,
+                pointDecoding: PointDecoding = .deferred) {
         self.durability = durability; self.compaction = compaction; self.replayMode = replayMode
         self.readOnly = readOnly || replayMode != .salvage
         self.syncExecution = syncExecution
         self.journalReserveBytes = max(0, journalReserveBytes)
+        self.pointDecoding = pointDecoding
     }
 }

@@ -32,11 +32,15 @@ package enum PageRecovery {
         package var cache: EncodedBodyCache
     }
 
-    /// Recovers page `pageID` from `directory` (the package's `pages/`).
+    /// Recovers page `pageID` from `directory` (the package's `pages/`). `points` chooses when
+    /// strokes' points are decoded (E-006); it applies to `.salvage` only, the other modes and
+    /// the default decode eagerly. Deferred strokes keep their bytes, so the body cache is
+    /// filled only on an eager read.
     /// - Throws: `LNoteError.corrupt` in strict mode on any damage other than a torn tail;
     ///   `LNoteError.io` when files cannot be read.
     package static func recover(fs: any FileSystem, directory: String, pageID: UUIDBytes,
-                                mode: ReplayMode) throws -> Result {
+                                mode: ReplayMode, points: PointDecoding = .eager) throws -> Result {
+        let points: PointDecoding = mode == .salvage ? points : .eager
         let names = try io { try fs.list(directory) }
         var snapshotName: String?
         var journals: [(name: String, base: UInt64)] = []
@@ -63,7 +67,8 @@ package enum PageRecovery {
 
         if let snapshotName {
             let bytes = try io { try fs.readFile(joinPath(directory, snapshotName)) }
-            let decoded = SnapshotFile.decode(bytes, name: snapshotName, expectedPage: pageID, mode: mode)
+            let decoded = SnapshotFile.decode(bytes, name: snapshotName, expectedPage: pageID, mode: mode,
+                                              points: points)
             report.findings += decoded.findings
             report.framesDropped += decoded.elementFramesDropped
             if decoded.findings.contains(where: { !$0.isInformational }) { damaged.insert(snapshotName) }
@@ -150,6 +155,7 @@ package enum PageRecovery {
                                                            detail: "changes before sequence \(expected) were only in the lost snapshot"))
                 }
             }
+            state.reserveCapacity(state.elements.count + scan.frames.count)
             r.bytes.withUnsafeBytes { raw in
                 for frame in scan.frames where !stopped {
                     if frame.sequence < expected {
@@ -171,10 +177,11 @@ package enum PageRecovery {
                     }
                     let body = UnsafeRawBufferPointer(rebasing: raw[frame.bodyRange])
                     do {
-                        let change = try PageChangeCodec.decode(type: frame.type, body: body, baseOffset: frame.bodyRange.lowerBound)
+                        let change = try PageChangeCodec.decode(type: frame.type, body: body, baseOffset: frame.bodyRange.lowerBound,
+                                                                source: points == .deferred ? r.bytes[frame.bodyRange] : nil)
                         let notes = state.apply(change)
                         if case .append(let e) = change, notes.isEmpty {
-                            cache.store(e.id, body: r.bytes[frame.bodyRange])
+                            if points == .eager { cache.store(e.id, body: r.bytes[frame.bodyRange]) }
                         } else {
                             cache.invalidate(for: change)
                         }

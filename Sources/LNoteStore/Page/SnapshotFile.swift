@@ -4,6 +4,10 @@ import LNoteFormat
 package enum SnapshotFile {
     /// The snapshot bytes for `state`: header, one `pageMetadata` frame, then one
     /// `elementAppend` frame per element in z-order (S-002).
+    ///
+    /// A deferred stroke (E-006) is written by copying its points' bytes as read, without
+    /// decoding them: bytes that break a rule move from the journal to the snapshot unchanged,
+    /// and every reader sees the same page from either (E-006).
     package static func encode(pageID: UUIDBytes, generation: UInt64, nextSequence: UInt64,
                                state: PageState, salt: UInt64 = UInt64.random(in: 1...UInt64.max),
                                cache: EncodedBodyCache = EncodedBodyCache()) -> [UInt8] {
@@ -44,7 +48,10 @@ package enum SnapshotFile {
     /// Decodes a snapshot with the salvage rules of S-003: a damaged element frame loses that
     /// element, not the page, in salvage and prefix mode alike; strict refuses on any damage.
     /// A damaged header is salvaged in salvage mode only (S-006).
-    package static func decode(_ bytes: [UInt8], name: String, expectedPage: UUIDBytes?, mode: ReplayMode) -> Decoded {
+    /// `points: .deferred` keeps strokes' points encoded (E-006) and the cache empty (the
+    /// strokes carry their bytes).
+    package static func decode(_ bytes: [UInt8], name: String, expectedPage: UUIDBytes?, mode: ReplayMode,
+                               points: PointDecoding = .eager) -> Decoded {
         var findings: [RecoveryFinding] = []
         var state = PageState(metadata: .letter, elements: [])
         let headerResult = bytes.withUnsafeBytes { SnapshotHeader.decode($0) }
@@ -82,7 +89,7 @@ package enum SnapshotFile {
         // Bounded by the frames actually present, never by the header's count alone.
         state.reserveCapacity(min(Int(h.elementCount), scan.frames.count))
         var cache = EncodedBodyCache()
-        cache.reserveCapacity(min(Int(h.elementCount), scan.frames.count))
+        if points == .eager { cache.reserveCapacity(min(Int(h.elementCount), scan.frames.count)) }
         var elementsRead = 0
         var metadataRead = false
         var dropped = 0
@@ -91,7 +98,8 @@ package enum SnapshotFile {
                 let body = UnsafeRawBufferPointer(rebasing: raw[frame.bodyRange])
                 let isFirst = frame.sequence == 1
                 do {
-                    let change = try PageChangeCodec.decode(type: frame.type, body: body, baseOffset: frame.bodyRange.lowerBound)
+                    let change = try PageChangeCodec.decode(type: frame.type, body: body, baseOffset: frame.bodyRange.lowerBound,
+                                                            source: points == .deferred ? bytes[frame.bodyRange] : nil)
                     switch change {
                     case .metadata(let m) where isFirst:
                         state.apply(.metadata(m)).forEach { _ in }
@@ -100,7 +108,7 @@ package enum SnapshotFile {
                         let notes = state.apply(.append(e))
                         if notes.isEmpty {
                             elementsRead += 1
-                            cache.store(e.id, body: bytes[frame.bodyRange])
+                            if points == .eager { cache.store(e.id, body: bytes[frame.bodyRange]) }
                         } else {
                             findings.append(RecoveryFinding(kind: "duplicateElement", file: name, offset: frame.offset,
                                                             bytes: frame.endOffset - frame.offset,

@@ -1,0 +1,55 @@
+/// A stroke's points still in the bytes they were read from (E-006): a slice of the buffer the
+/// reader loaded, holding exactly the point codec bytes (E-001) of `count` points.
+///
+/// Made only by `ElementCodec.decode(from:source:points:)` in `.deferred` mode, after the
+/// load-time checks of E-006 (count within 1 ... strokePointsMax and E-004's bound, exactly
+/// `count` points' varints). Cost: no copy; the slice keeps the buffer it was read from alive.
+/// Decoding applies every rule of E-002 ... E-004 and never traps.
+public struct EncodedPoints: Sendable {
+    /// The codec bytes; their indices are offsets in the buffer read (reported in errors).
+    public let bytes: ArraySlice<UInt8>
+    public let count: Int
+    public let hasAngles: Bool
+
+    package init(bytes: ArraySlice<UInt8>, count: Int, hasAngles: Bool) {
+        self.bytes = bytes; self.count = count; self.hasAngles = hasAngles
+    }
+
+    /// Every point, with every check of E-002 ... E-004; throws the codec's reason (E-030), at
+    /// the offset in the buffer read. O(points), one allocation.
+    public func decode() throws(DecodeError) -> [Point] {
+        let result: Result<[Point], DecodeError> = bytes.withUnsafeBytes { raw in
+            var r = ByteReader(raw, baseOffset: bytes.startIndex)
+            do throws(DecodeError) {
+                let points = try PointCodec.decode(count: count, hasAngles: hasAngles, from: &r)
+                guard r.isAtEnd else { throw r.error("trailingBytes") }
+                return .success(points)
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
+    }
+
+    /// The points before the first one that breaks a rule (all of them when none does): what a
+    /// deferred stroke shows when its bytes fail to decode (E-006). Never traps.
+    func decodePrefix() -> [Point] {
+        if let all = try? decode() { return all }
+        return bytes.withUnsafeBytes { raw in
+            var r = ByteReader(raw, baseOffset: bytes.startIndex)
+            guard count >= 1, let first = try? PointCodec.firstPoint(hasAngles: hasAngles, from: &r) else { return [] }
+            var out: [Point] = []
+            out.reserveCapacity(min(count, raw.count / PointCodec.pointBytesMin))
+            out.append(first.point)
+            var state = first
+            var cursor = VarintCursor(r)
+            while out.count < count {
+                guard let (next, pos) = try? PointDecodeLoop.generalPoint(state, hasAngles: hasAngles, cursor: cursor) else { break }
+                out.append(next.point)
+                state = next
+                cursor.pos = pos
+            }
+            return out
+        }
+    }
+}

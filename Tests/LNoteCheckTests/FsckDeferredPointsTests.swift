@@ -1,0 +1,42 @@
+import Foundation
+import LNoteCheck
+import LNoteFormat
+import LNoteStore
+import Testing
+
+@Suite("fsck decodes points eagerly (E-006)")
+struct FsckDeferredPointsTests {
+    @Test("E-006 J-026 K-010 a CRC-valid frame whose points break E-002 is badBody to fsck, while a default open shows its valid prefix")
+    func badPointsAreBadBody() async throws {
+        let f = try await FsckFixture.make()
+        defer { f.remove() }
+        let page = f.pageIDs[0]
+        let journal = "pages/" + f.journalName(page, base: 1)
+        let frames = try f.frames(journal)
+        var bytes = try f.read(journal)
+        let salt = UInt64(littleEndian: bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: 40, as: UInt64.self) })
+        // A stroke of three points whose third takes the radius below zero (E-002).
+        var w = ByteWriter()
+        w.u8(ElementCodec.strokeKind); w.uuid(UUIDBytes.random()); w.string("pen"); w.u32(0xFF00_0000); w.varint(20)
+        w.u8(0); w.varint(3)
+        w.append([0, 0, 10, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x27, 0, 0] as [UInt8])
+        let sequence = try #require(frames.last?.sequence) + 1
+        FrameCodec.append(type: FrameType.elementAppend.rawValue, sequence: sequence, body: w.bytes, salt: salt, to: &bytes)
+        try f.write(journal, bytes)
+
+        let report = try f.check()
+        #expect(report.errors.contains { $0.kind == "badBody" })
+        #expect(report.status == FsckReport.uncorrected)
+
+        let opened = try await Page.open(directory: f.layout.pagesDirectory, id: page, options: PageOptions(readOnly: true))
+        let elements = await opened.elements
+        #expect(elements.count == 11)
+        if case .stroke(let s) = elements.last {
+            #expect(s.pointCount == 3)
+            #expect(s.points.count == 2)
+        } else {
+            Issue.record("the stroke with bad points is not on the deferred page")
+        }
+        try await opened.close()
+    }
+}
