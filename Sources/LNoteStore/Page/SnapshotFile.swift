@@ -76,9 +76,16 @@ package enum SnapshotFile {
                                             detail: "snapshot belongs to page \(h.pageID)"))
             return Decoded(header: nil, state: state, findings: findings, elementFramesDropped: 0, unusable: true)
         }
-        let scan = bytes.withUnsafeBytes {
-            FrameScanner.scan($0, from: FormatLimits.snapshotHeaderBytes, salt: h.salt, firstSequence: 1,
-                              mode: mode == .strict ? .strict : .salvage)
+        // Scan and decode, in two halves on two threads for a large snapshot (same result).
+        let (scan, decoded) = bytes.withUnsafeBytes { raw in
+            SplitFrameDecoder.scan(raw, from: FormatLimits.snapshotHeaderBytes, salt: h.salt, firstSequence: 1,
+                                   mode: mode == .strict ? .strict : .salvage) { frame, raw in
+                Result { () throws(DecodeError) -> PageChange in
+                    try PageChangeCodec.decode(type: frame.type, body: UnsafeRawBufferPointer(rebasing: raw[frame.bodyRange]),
+                                               baseOffset: frame.bodyRange.lowerBound,
+                                               source: points == .deferred ? bytes[frame.bodyRange] : nil)
+                }
+            }
         }
         for f in scan.findings { findings.append(finding(from: f, file: name)) }
         if let refused = scan.refused {
@@ -93,13 +100,11 @@ package enum SnapshotFile {
         var elementsRead = 0
         var metadataRead = false
         var dropped = 0
-        bytes.withUnsafeBytes { raw in
-            for frame in scan.frames {
-                let body = UnsafeRawBufferPointer(rebasing: raw[frame.bodyRange])
+        do {
+            for (frame, result) in zip(scan.frames, decoded) {
                 let isFirst = frame.sequence == 1
                 do {
-                    let change = try PageChangeCodec.decode(type: frame.type, body: body, baseOffset: frame.bodyRange.lowerBound,
-                                                            source: points == .deferred ? bytes[frame.bodyRange] : nil)
+                    let change = try result.get()
                     switch change {
                     case .metadata(let m) where isFirst:
                         state.apply(.metadata(m)).forEach { _ in }
