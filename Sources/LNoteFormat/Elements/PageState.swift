@@ -1,7 +1,8 @@
 /// A page in memory: canvas metadata and the element array in z-order (first is bottom),
 /// with an id index; `apply` implements the change rules E-020 ... E-026.
 ///
-/// Cost: `contains` and `element(_:)` are O(1); `apply` of an append is O(1) amortized;
+/// Cost: `contains` and `element(_:)` are O(1); `apply` of an append is O(1) amortized, one
+/// hash of the id when it is new;
 /// replace, delete and reorder are O(elements) (they re-index the array after the first
 /// position they touch), fine at page sizes of thousands of elements. Every change is
 /// idempotent (E-026): applying one twice leaves the page as applying it once. Ids stay
@@ -22,10 +23,7 @@ public struct PageState: Sendable, Equatable {
         self.positions = [:]
         self.elements.reserveCapacity(elements.count)
         self.positions.reserveCapacity(elements.count)
-        for e in elements where positions[e.id] == nil {
-            positions[e.id] = self.elements.count
-            self.elements.append(e)
-        }
+        for e in elements where insertPosition(of: e.id) { self.elements.append(e) }
     }
 
     /// Reserves room for `n` elements (callers bound `n` by what they actually hold).
@@ -65,10 +63,18 @@ public struct PageState: Sendable, Equatable {
 
     /// E-020: append at the end unless the id exists.
     private mutating func append(_ e: Element) -> [ApplyNote] {
-        guard positions[e.id] == nil else { return [ApplyNote(kind: .duplicateElement, id: e.id)] }
-        positions[e.id] = elements.count
+        guard insertPosition(of: e.id) else { return [ApplyNote(kind: .duplicateElement, id: e.id)] }
         elements.append(e)
         return []
+    }
+
+    /// Indexes `id` at the end of `elements` (the caller then appends the element) unless the
+    /// id is already on the page; returns whether it did. One hash of `id` when it is new (the
+    /// common case), two when it is a duplicate (the old position is put back).
+    private mutating func insertPosition(of id: UUIDBytes) -> Bool {
+        guard let old = positions.updateValue(elements.count, forKey: id) else { return true }
+        positions[id] = old
+        return false
     }
 
     /// E-021: the kept fragments take the target's position, in order. A fragment is kept
