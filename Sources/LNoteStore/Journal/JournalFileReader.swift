@@ -37,10 +37,9 @@ package struct JournalFileReader {
                !HeaderSeal.isUnsupportedVersion(bytes, reason: reason) { result.header = h }
         }
         if let h = result.header, bytes.count >= FormatLimits.journalHeaderBytes {
-            // The CRCs of a large journal are checked in two halves on two threads (same result).
             result.scan = bytes.withUnsafeBytes {
-                SplitFrameDecoder.scan($0, from: FormatLimits.journalHeaderBytes, salt: h.salt,
-                                       firstSequence: h.firstSequence, mode: mode) { _, _ in () }.0
+                FrameScanner.scan($0, from: FormatLimits.journalHeaderBytes, salt: h.salt,
+                                  firstSequence: h.firstSequence, mode: mode)
             }
         }
         return result

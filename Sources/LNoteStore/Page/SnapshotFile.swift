@@ -76,16 +76,9 @@ package enum SnapshotFile {
                                             detail: "snapshot belongs to page \(h.pageID)"))
             return Decoded(header: nil, state: state, findings: findings, elementFramesDropped: 0, unusable: true)
         }
-        // Scan and decode, in two halves on two threads for a large snapshot (same result).
-        let (scan, decoded) = bytes.withUnsafeBytes { raw in
-            SplitFrameDecoder.scan(raw, from: FormatLimits.snapshotHeaderBytes, salt: h.salt, firstSequence: 1,
-                                   mode: mode == .strict ? .strict : .salvage) { frame, raw in
-                Result { () throws(DecodeError) -> PageChange in
-                    try PageChangeCodec.decode(type: frame.type, body: UnsafeRawBufferPointer(rebasing: raw[frame.bodyRange]),
-                                               baseOffset: frame.bodyRange.lowerBound,
-                                               source: points == .deferred ? bytes[frame.bodyRange] : nil)
-                }
-            }
+        let scan = bytes.withUnsafeBytes {
+            FrameScanner.scan($0, from: FormatLimits.snapshotHeaderBytes, salt: h.salt, firstSequence: 1,
+                              mode: mode == .strict ? .strict : .salvage)
         }
         for f in scan.findings { findings.append(finding(from: f, file: name)) }
         if let refused = scan.refused {
@@ -100,11 +93,13 @@ package enum SnapshotFile {
         var elementsRead = 0
         var metadataRead = false
         var dropped = 0
-        do {
-            for (frame, result) in zip(scan.frames, decoded) {
+        bytes.withUnsafeBytes { raw in
+            for frame in scan.frames {
+                let body = UnsafeRawBufferPointer(rebasing: raw[frame.bodyRange])
                 let isFirst = frame.sequence == 1
                 do {
-                    let change = try result.get()
+                    let change = try PageChangeCodec.decode(type: frame.type, body: body, baseOffset: frame.bodyRange.lowerBound,
+                                                            source: points == .deferred ? bytes[frame.bodyRange] : nil)
                     switch change {
                     case .metadata(let m) where isFirst:
                         state.apply(.metadata(m)).forEach { _ in }
