@@ -71,10 +71,13 @@ public actor Page {
     /// Opens a page whose writes first pass `gate` (the document's writer lock).
     package static func open(directory: String, id: UUIDBytes, options: PageOptions, fileSystem: any FileSystem,
                              gate: (any WriteGate)?) async throws -> Page {
-        let recovered = try await BlockingIO.run {
+        let recover = { @Sendable in
             try PageRecovery.recover(fs: fileSystem, directory: directory, pageID: id, mode: options.replayMode,
-                                    points: options.pointDecoding)
+                                     points: options.pointDecoding)
         }
+        // The same choice as for syncs: in the caller's task (no thread hand-off), or on the
+        // I/O thread.
+        let recovered = options.syncExecution == .pageActor ? try recover() : try await BlockingIO.run(recover)
         return Page(id: id, directory: directory, options: options, fs: fileSystem, gate: gate, recovered: recovered)
     }
 

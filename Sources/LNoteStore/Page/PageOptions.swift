@@ -18,7 +18,7 @@ public struct CompactionPolicy: Sendable, Equatable {
     public static let onCloseOnly = CompactionPolicy(journalBytesMax: .max, journalFramesMax: .max)
 }
 
-/// Where a durable write waits for its sync (W-001).
+/// Where a durable write waits for its sync (W-001), and where `Page.open` reads the page.
 public enum SyncExecution: Sendable, Equatable {
     /// On the page actor, in the caller's thread: no thread hand-off (about 30 us less a save
     /// on a 2-core Linux VM), but a Swift cooperative thread is held for the sync (typically
