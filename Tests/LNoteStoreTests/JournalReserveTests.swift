@@ -54,6 +54,28 @@ struct JournalReserveTests {
         #expect(closed.findings.isEmpty && closed.frames.count == 40)
     }
 
+    @Test("W-010 stretches start at 64 KiB and double with the journal up to reserveBytes")
+    func stretchesDouble() throws {
+        let fs = SimulatedFileSystem()
+        try fs.makeDirectory("/pages")
+        let cap = 256 * 1024
+        let writer = try JournalWriter.create(fs: fs, directory: "/pages", pageID: pageID, base: 0, firstSequence: 1,
+                                              durability: .data, reserveBytes: cap)
+        var stretches: [Int64] = []
+        var size = try size(fs, writer.path)
+        for i in 0..<400 {
+            let ticket = try writer.append([.append(.stroke(makeStroke(UInt64(i), points: 300)))], durability: .data)
+            let after = try self.size(fs, writer.path)
+            if after != size { stretches.append(after - ticket.end) }
+            size = after
+        }
+        #expect(stretches.first == Int64(JournalWriter.firstReserveStretch))
+        #expect(stretches.count >= 4, "\(stretches)")
+        #expect(zip(stretches, stretches.dropFirst()).allSatisfy { $0 <= $1 }, "\(stretches)")
+        #expect(stretches.last == Int64(cap), "\(stretches)")
+        writer.close()
+    }
+
     @Test("W-010 a write at durability none does not extend the reserve; the next synced one does")
     func unsyncedWritesLeaveTheReserveAlone() throws {
         let fs = SimulatedFileSystem()

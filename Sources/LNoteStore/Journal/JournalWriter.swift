@@ -13,7 +13,9 @@ import Synchronization
 /// frame (W-010): a frame written into it changes neither the file's size nor its block map, so
 /// its `fdatasync` flushes data only, about half the cost of an appending one on ext4 (measured
 /// 47 vs 90 us a 2.6 KB frame on this project's VM). The write whose frame crosses the reserve's
-/// end writes the next `reserveBytes` of zeros right after it, and that save's sync pays for both.
+/// end writes the next stretch of zeros right after it, and that save's sync pays for both.
+/// Stretches start at 64 KiB and double with the journal up to `reserveBytes`, so a short
+/// session, or the first save after a compaction switched journals, writes few zeros.
 /// `close()` cuts the unused reserve.
 ///
 /// Failure is final (fsyncgate): after a failed write or sync the writer is poisoned and every
@@ -173,15 +175,21 @@ package final class JournalWriter: Sendable {
         }
     }
 
-    /// Writes `reserveBytes` zeros at the file's end (W-010). A failure only ends the reserve:
-    /// no frame depends on these bytes, so the writer is not poisoned.
+    /// The first stretch of a journal's reserve (W-010).
+    package static let firstReserveStretch = 64 * 1024
+
+    /// Writes the next stretch of zeros at the file's end (W-010): as many bytes as the frames
+    /// already hold, at least `firstReserveStretch`, at most `reserveBytes`. A failure only ends
+    /// the reserve: no frame depends on these bytes, so the writer is not poisoned.
     private func writeReserve(_ s: inout State) {
+        let framesSoFar = Int(clamping: s.writtenEnd - Int64(FormatLimits.journalHeaderBytes))
+        let stretch = min(reserveBytes, max(Self.firstReserveStretch, framesSoFar))
         // Page-sized writes: Linux accounts (and may track) a dirtied page-cache folio whole, so
         // one large zero write would make every later 2.6 KB frame count as up to 2 MiB of
         // write_bytes. The device writes are the same either way (measured).
-        let zeros = [UInt8](repeating: 0, count: min(reserveBytes, 4096))
+        let zeros = [UInt8](repeating: 0, count: min(stretch, 4096))
         var offset = s.fileEnd
-        let end = s.fileEnd + Int64(reserveBytes)
+        let end = s.fileEnd + Int64(stretch)
         do {
             while offset < end {
                 let n = Int(min(Int64(zeros.count), end - offset))

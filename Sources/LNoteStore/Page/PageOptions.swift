@@ -41,10 +41,11 @@ public struct PageOptions: Sendable, Equatable {
     public var readOnly: Bool
     /// Where durable writes wait for their sync. Default `.pageActor`.
     public var syncExecution: SyncExecution
-    /// Zero-filled space kept synced after the journal's frames so that a save's sync flushes
-    /// data only (W-010). The save that crosses its end writes the next stretch (its sync costs
-    /// about 1-3 ms more); `close()` cuts what is unused. 0 turns it off. Default 1 MiB: about
-    /// 400 strokes of 2.6 KB a stretch.
+    /// The most zero-filled space kept synced after the journal's frames so that a save's sync
+    /// flushes data only (W-010). The save that crosses its end writes the next stretch (64 KiB
+    /// at first, doubling with the journal up to this; its sync costs up to 1-3 ms more);
+    /// `close()` cuts what is unused. 0 turns it off. Default 1 MiB: about 400 strokes of
+    /// 2.6 KB a stretch.
     public var journalReserveBytes: Int
     /// When strokes' points are decoded (E-006). `.deferred` (default) checks their structure
     /// at open and decodes on use; `.eager` decodes and checks every point at open. Only
