@@ -32,6 +32,12 @@ public enum SyncExecution: Sendable, Equatable {
 
 /// How a page is opened.
 public struct PageOptions: Sendable, Equatable {
+    #if os(Linux)
+    public static let defaultJournalReserveBytes = 1 << 20
+    #else
+    public static let defaultJournalReserveBytes = 0
+    #endif
+
     /// The durability each write waits for unless the call names another. Default `.data`.
     public var durability: Durability
     public var compaction: CompactionPolicy
@@ -44,8 +50,10 @@ public struct PageOptions: Sendable, Equatable {
     /// The most zero-filled space kept synced after the journal's frames so that a save's sync
     /// flushes data only (W-010). The save that crosses its end writes the next stretch (64 KiB
     /// at first, doubling with the journal up to this; its sync costs up to 1-3 ms more);
-    /// `close()` cuts what is unused. 0 turns it off. Default 1 MiB: about 400 strokes of
-    /// 2.6 KB a stretch.
+    /// `close()` cuts what is unused. 0 turns it off. Default (`defaultJournalReserveBytes`):
+    /// 1 MiB on Linux, about 400 strokes of 2.6 KB a stretch; 0 on Apple platforms, where
+    /// APFS writes every overwrite copy-on-write, so a reserve would not spare the metadata
+    /// update it exists to avoid (R-11; not measured here: these benchmarks ran on Linux).
     public var journalReserveBytes: Int
     /// When strokes' points are decoded (E-006). `.deferred` (default) checks their structure
     /// at open and decodes on use; `.eager` decodes and checks every point at open. Only
@@ -54,7 +62,7 @@ public struct PageOptions: Sendable, Equatable {
 
     public init(durability: Durability = .default, compaction: CompactionPolicy = .default,
                 replayMode: ReplayMode = .salvage, readOnly: Bool = false,
-                syncExecution: SyncExecution = .pageActor, journalReserveBytes: Int = 1 << 20,
+                syncExecution: SyncExecution = .pageActor, journalReserveBytes: Int = PageOptions.defaultJournalReserveBytes,
                 pointDecoding: PointDecoding = .deferred) {
         self.durability = durability; self.compaction = compaction; self.replayMode = replayMode
         self.readOnly = readOnly || replayMode != .salvage
