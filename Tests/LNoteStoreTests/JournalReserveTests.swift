@@ -9,6 +9,15 @@ import Testing
 struct JournalReserveTests {
     let pageID = UUIDBytes(string: "21111111-2222-4333-8444-555555555555")!
 
+    /// A fresh journal on a simulated file system, keeping `reserveBytes` of reserve.
+    func simulatedWriter(reserveBytes: Int) throws -> (SimulatedFileSystem, JournalWriter) {
+        let fs = SimulatedFileSystem()
+        try fs.makeDirectory("/pages")
+        let writer = try JournalWriter.create(fs: fs, directory: "/pages", pageID: pageID, base: 0, firstSequence: 1,
+                                              durability: .data, reserveBytes: reserveBytes)
+        return (fs, writer)
+    }
+
     func size(_ fs: any FileSystem, _ path: String) throws -> Int64 {
         let file = try fs.open(path, [.readOnly])
         defer { try? fs.close(file) }
@@ -17,11 +26,8 @@ struct JournalReserveTests {
 
     @Test("W-010 frames land in the reserve without growing the file; the crossing write adds the next stretch; close cuts it")
     func reserveGrowsInStretchesAndIsCut() throws {
-        let fs = SimulatedFileSystem()
-        try fs.makeDirectory("/pages")
         let reserve = 1024
-        let writer = try JournalWriter.create(fs: fs, directory: "/pages", pageID: pageID, base: 0, firstSequence: 1,
-                                              durability: .data, reserveBytes: reserve)
+        let (fs, writer) = try simulatedWriter(reserveBytes: reserve)
         #expect(try size(fs, writer.path) == 64, "creation writes the header only")
         let first = try writer.append([.append(.stroke(makeStroke(1)))], durability: .data)
         #expect(try size(fs, writer.path) == first.end + Int64(reserve))
@@ -56,11 +62,8 @@ struct JournalReserveTests {
 
     @Test("W-010 stretches start at 64 KiB and double with the journal up to reserveBytes")
     func stretchesDouble() throws {
-        let fs = SimulatedFileSystem()
-        try fs.makeDirectory("/pages")
         let cap = 256 * 1024
-        let writer = try JournalWriter.create(fs: fs, directory: "/pages", pageID: pageID, base: 0, firstSequence: 1,
-                                              durability: .data, reserveBytes: cap)
+        let (fs, writer) = try simulatedWriter(reserveBytes: cap)
         var stretches: [Int64] = []
         var size = try size(fs, writer.path)
         for i in 0..<400 {
@@ -78,10 +81,7 @@ struct JournalReserveTests {
 
     @Test("W-010 a write at durability none does not extend the reserve; the next synced one does")
     func unsyncedWritesLeaveTheReserveAlone() throws {
-        let fs = SimulatedFileSystem()
-        try fs.makeDirectory("/pages")
-        let writer = try JournalWriter.create(fs: fs, directory: "/pages", pageID: pageID, base: 0, firstSequence: 1,
-                                              durability: .data, reserveBytes: 8192)
+        let (fs, writer) = try simulatedWriter(reserveBytes: 8192)
         let a = try writer.write([.append(.stroke(makeStroke(1)))], extendReserve: false)
         #expect(try size(fs, writer.path) == a.end)
         let b = try writer.append([.append(.stroke(makeStroke(2)))], durability: .data)
@@ -91,10 +91,7 @@ struct JournalReserveTests {
 
     @Test("W-010 W-003 a failed reserve write (ENOSPC) poisons nothing: the frame is acknowledged and appends go on")
     func failedReserveWriteIsHarmless() throws {
-        let fs = SimulatedFileSystem()
-        try fs.makeDirectory("/pages")
-        let writer = try JournalWriter.create(fs: fs, directory: "/pages", pageID: pageID, base: 0, firstSequence: 1,
-                                              durability: .data, reserveBytes: 8192)
+        let (fs, writer) = try simulatedWriter(reserveBytes: 8192)
         // The next call is the frame's write; the one after it is the first zero write.
         fs.failOperation(at: fs.operationCount + 1, errno: FileSystemErrno.noSpace)
         let a = try writer.append([.append(.stroke(makeStroke(1)))], durability: .data)
