@@ -202,3 +202,57 @@ struct LibraryTests {
         try await copy.close()
     }
 }
+
+/// D-033: staging folders a crash left behind.
+@Suite("Library staging leftovers")
+struct LibraryStagingTests {
+    func makeStaging(_ folder: String, _ name: String) throws {
+        try FileManager.default.createDirectory(atPath: folder + "/" + name + "/pages", withIntermediateDirectories: true)
+        try Data([1, 2, 3]).write(to: URL(fileURLWithPath: folder + "/" + name + "/document.json"))
+    }
+
+    @Test("D-033 a listing removes creating and deleting folders whose lock nobody holds, and nothing else")
+    func leftoversAreRemoved() async throws {
+        let dir = TempDir("staging"); defer { dir.remove() }
+        let folder = dir.path + "/Notes"
+        let library = NoteLibrary(folder: folder)
+        let doc = try await library.createDocument(title: "Kept")
+        try await doc.close()
+        let creating = StagingFolder.name(.random(), .creating)
+        let deleting = StagingFolder.name(.random(), .deleting)
+        let unrelated = [".git", ".notes-creating", ".\(UUIDBytes.random()).lnote-moving"]
+        for name in [creating, deleting] + unrelated { try makeStaging(folder, name) }
+        let listing = try await library.list()
+        #expect(listing.map(\.id) == [doc.id])
+        let left = try FileManager.default.contentsOfDirectory(atPath: folder)
+        #expect(!left.contains(creating) && !left.contains(deleting))
+        for name in unrelated { #expect(left.contains(name), "\(name) is not the library's") }
+    }
+
+    @Test("D-033 a staging folder whose lock is held (its creator is at work) is left alone")
+    func heldStagingIsKept() async throws {
+        let dir = TempDir("staging-held"); defer { dir.remove() }
+        let folder = dir.path + "/Notes"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let name = StagingFolder.name(.random(), .creating)
+        try makeStaging(folder, name)
+        let lock = WriterLock(path: PackageLayout(root: folder + "/" + name).lockFile, fileSystem: POSIXFileSystem.shared)
+        try lock.acquireForWrite()
+        _ = try await NoteLibrary(folder: folder).list()
+        #expect(FileManager.default.fileExists(atPath: folder + "/" + name + "/document.json"))
+        lock.retire()
+        _ = try await NoteLibrary(folder: folder).list()
+        #expect(!FileManager.default.fileExists(atPath: folder + "/" + name))
+    }
+
+    @Test("D-033 staging names parse back to their id and purpose; other names do not")
+    func namesParse() {
+        let id = UUIDBytes.random()
+        #expect(StagingFolder.parse(StagingFolder.name(id, .creating)).map { $0.0 == id && $0.1 == .creating } == true)
+        #expect(StagingFolder.parse(StagingFolder.name(id, .deleting)).map { $0.0 == id && $0.1 == .deleting } == true)
+        for other in ["\(id).lnote", ".\(id).lnote", ".\(id).lnote-creatingx", ".x.lnote-creating", "..lnote-deleting",
+                      ".\(String(describing: id).uppercased()).lnote-creating"] {
+            #expect(StagingFolder.parse(other) == nil, "\(other)")
+        }
+    }
+}

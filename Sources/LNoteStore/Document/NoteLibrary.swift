@@ -6,7 +6,8 @@ import LNoteFormat
 /// manifest that is missing or unusable is rebuilt from `document.json` (D-031) and written
 /// back when no other writer holds the package. New and duplicated packages are assembled
 /// under a hidden name (`.<uuid>.lnote-creating`) and renamed into place when complete, so a
-/// listing never shows half a package; a deleted one is renamed away first.
+/// listing never shows half a package; a deleted one is renamed away first. A listing removes
+/// such hidden folders that a crash left behind (D-033).
 ///
 /// The library keeps no state besides its folder: several libraries on one folder, or other
 /// processes, may work on it at the same time; the packages' writer locks arbitrate (D-070).
@@ -29,6 +30,7 @@ public actor NoteLibrary {
         let (fs, folder) = (self.fs, self.folder)
         let summaries = try await BlockingIO.run { () throws -> [DocumentSummary] in
             guard try fs.entryKind(folder) != nil else { return [] }
+            StagingFolder.removeLeftovers(fs: fs, folder: folder)
             var out: [DocumentSummary] = []
             for name in try io({ try fs.list(folder) }) where name.hasSuffix("." + PackageLayout.packageExtension) && !name.hasPrefix(".") {
                 let path = joinPath(folder, name)
@@ -93,10 +95,13 @@ public actor NoteLibrary {
         let path = joinPath(folder, PackageLayout.folderName(id))
         try await BlockingIO.run {
             if try fs.entryKind(folder) == nil { try io { try fs.makeDirectory(folder) } }
-            let staging = joinPath(folder, ".\(PackageLayout.folderName(id))-creating")
+            let staging = joinPath(folder, StagingFolder.name(id, .creating))
             let layout = PackageLayout(root: staging)
+            let lock = WriterLock(path: layout.lockFile, fileSystem: fs)
+            defer { lock.retire() }
             do {
                 try io { try fs.makeDirectory(staging) }
+                try lock.acquireForWrite()  // D-033: held until the package is in place
                 try io { try fs.makeDirectory(layout.pagesDirectory) }
                 let now = Timestamp.now()
                 let file = DocumentFile(id: id, title: title, created: now, modified: now,
@@ -105,6 +110,7 @@ public actor NoteLibrary {
                 try fs.writePackageFile(layout.manifestFile, ManifestFile(document: file).encoded())
                 try io { try fs.rename(staging, to: path) }
                 try io { try fs.syncDirectory(folder) }
+                try? fs.remove(PackageLayout(root: path).lockFile)  // the staging lock's file, still held
             } catch {
                 try? fs.removeTree(staging)
                 throw error
@@ -132,10 +138,13 @@ public actor NoteLibrary {
         let newID = UUIDBytes.random()
         try await BlockingIO.run {
             let original = try Document.readDocumentFile(fs: fs, layout: source)
-            let staging = joinPath(folder, ".\(PackageLayout.folderName(newID))-creating")
+            let staging = joinPath(folder, StagingFolder.name(newID, .creating))
             let target = PackageLayout(root: staging)
+            let lock = WriterLock(path: target.lockFile, fileSystem: fs)
+            defer { lock.retire() }
             do {
                 try io { try fs.makeDirectory(staging) }
+                try lock.acquireForWrite()  // D-033: held until the package is in place
                 for (from, to) in [(source.pagesDirectory, target.pagesDirectory), (source.assetsDirectory, target.assetsDirectory),
                                    (source.thumbnailsDirectory, target.thumbnailsDirectory)] {
                     try io { try fs.makeDirectory(to) }
@@ -152,8 +161,10 @@ public actor NoteLibrary {
                 copy.modified = copy.created
                 try fs.writePackageFile(target.documentFile, copy.encoded())
                 try fs.writePackageFile(target.manifestFile, ManifestFile(document: copy).encoded())
-                try io { try fs.rename(staging, to: joinPath(folder, PackageLayout.folderName(newID))) }
+                let path = joinPath(folder, PackageLayout.folderName(newID))
+                try io { try fs.rename(staging, to: path) }
                 try io { try fs.syncDirectory(folder) }
+                try? fs.remove(PackageLayout(root: path).lockFile)  // the staging lock's file, still held
             } catch {
                 try? fs.removeTree(staging)
                 throw error
@@ -173,7 +184,7 @@ public actor NoteLibrary {
             let lock = WriterLock(path: PackageLayout(root: path).lockFile, fileSystem: fs)
             try lock.acquireForWrite()
             defer { lock.retire() }
-            let trash = joinPath(folder, ".\(PackageLayout.folderName(id))-deleting")
+            let trash = joinPath(folder, StagingFolder.name(id, .deleting))
             try fs.removeTree(trash)
             try io { try fs.rename(path, to: trash) }
             try io { try fs.syncDirectory(folder) }
