@@ -32,11 +32,27 @@ enum PointStructure {
             p += skimmed
             need -= terminators
         }
-        // The last varints, byte by byte; `run` starts with the bytes >= 0x80 just before `p`
-        // (at most 9 when the skim saw no long run).
+        // The last varints; `run` counts the bytes >= 0x80 just before `p` (at most 9 when the
+        // skim saw no long run).
         var run = 0
         while run < 10 && p - run > start && base[p - run - 1] >= 0x80 { run += 1 }
+        let ones: UInt64 = 0x0101_0101_0101_0101
         while need > 0 {
+            // A word at a time while it cannot hold the last terminator (at most 8 in it) and
+            // the run of bytes >= 0x80 reaching into it stays below 10; otherwise, and for the
+            // last bytes, one byte at a time, which finds the exact error.
+            if need > 8 && end - p >= 8 {
+                let w = UInt64(littleEndian: UnsafeRawPointer(base + p).loadUnaligned(as: UInt64.self))
+                let n = (~w >> 7) & ones  // 1 in each byte lane holding a terminator
+                if n == 0 {
+                    if run + 8 <= 9 { run += 8; p += 8; continue }
+                } else if run + n.trailingZeroBitCount / 8 <= 9 {
+                    need -= Int(truncatingIfNeeded: (n &* ones) >> 56)
+                    run = n.leadingZeroBitCount / 8
+                    p += 8
+                    continue
+                }
+            }
             guard p < end else { throw DecodeError("truncated", at: baseOffset + p) }
             let b = base[p]
             p += 1
