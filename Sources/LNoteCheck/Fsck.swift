@@ -37,7 +37,8 @@ public enum Fsck {
                     progress?(FsckProgress(done: 1, total: 1, item: lastComponent(root)))
                 } else {
                     let packages = try libraryPackages(root, fileSystem)
-                    guard !packages.isEmpty else {
+                    let staging = try checkStagingLeftovers(root, run: run)
+                    guard !packages.isEmpty || staging > 0 else {
                         throw LNoteError(.notFound, "no .lnote package, journal or snapshot here", file: path)
                     }
                     for (i, name) in packages.enumerated() {
@@ -61,6 +62,51 @@ public enum Fsck {
             return true
         }
         return false
+    }
+
+    /// K-018, D-033: the library's staging folders whose lock no one holds are a crash's
+    /// leftovers; reported as information and, when repairing, removed as a listing would.
+    /// Staging folders in use are not reported. Returns how many leftovers were found.
+    static func checkStagingLeftovers(_ root: String, run: FsckRun) throws -> Int {
+        guard let names = try? run.fs.list(root) else { return 0 }
+        var found = 0
+        for name in names.sorted() where StagingFolder.parse(name) != nil {
+            let path = joinPath(root, name)
+            guard case .directory? = try? run.fs.kind(path) else { continue }
+            let lock = WriterLock(path: PackageLayout(root: path).lockFile, fileSystem: run.fs)
+            if run.options.repair {
+                guard (try? lock.acquireForWrite()) != nil else { continue }
+                defer { lock.retire() }
+                found += 1
+                do {
+                    try run.fs.removeTree(path)
+                    try run.info("stagingLeftover", name + "/", action: .removed,
+                                 "a library staging folder a crash left behind (D-033); removed, as the next listing would")
+                } catch {
+                    try run.failure(name + "/", error)
+                }
+            } else {
+                guard lockIsFree(PackageLayout(root: path).lockFile, run.fs) else { continue }
+                found += 1
+                try run.info("stagingLeftover", name + "/",
+                             "a library staging folder a crash left behind (D-033); the next listing or --repair removes it")
+            }
+        }
+        return found
+    }
+
+    /// True when the lock file at `path` could be locked now (it is let go at once), or is
+    /// missing. Creates nothing: a check-only run changes nothing on disk. A link there is
+    /// never followed and counts as held.
+    private static func lockIsFree(_ path: String, _ fs: any FileSystem) -> Bool {
+        switch try? fs.kind(path) {
+        case nil: return true
+        case .file?:
+            guard let handle = try? fs.open(path, .readOnly) else { return false }
+            defer { try? fs.close(handle) }
+            return (try? fs.tryLock(handle)) == true
+        default: return false
+        }
     }
 
     /// The `*.lnote` folders of a library, sorted (links are not followed, D-002).
