@@ -106,6 +106,18 @@ struct JournalReserveTests {
         writer.close()
     }
 
+    @Test("W-010 a reserve write that fails part-way leaves zeros that close() still cuts")
+    func partlyWrittenReserveIsCut() throws {
+        let (fs, writer) = try simulatedWriter(reserveBytes: 16384)
+        // The frame's write, then four 4 KiB zero writes: the third fails.
+        fs.failOperation(at: fs.operationCount + 3, errno: FileSystemErrno.noSpace)
+        let a = try writer.append([.append(.stroke(makeStroke(1)))], durability: .data)
+        #expect(!writer.isPoisoned)
+        #expect(try size(fs, writer.path) > a.end, "two zero writes landed")
+        writer.close()
+        #expect(try size(fs, writer.path) == a.end)
+    }
+
     @Test("W-010 W-005 J-012 a page reopened after a crash reads its reserve as zero fill, cuts it and keeps writing")
     func crashWithReserveReopens() async throws {
         let dir = TempDir(); defer { dir.remove() }

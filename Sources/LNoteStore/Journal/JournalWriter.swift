@@ -198,8 +198,9 @@ package final class JournalWriter: Sendable {
             }
             s.fileEnd = end
         } catch {
-            // Whatever zeros landed stay harmless (a reader sees zero fill, J-012); frames keep
-            // being written at writtenEnd over them.
+            // The zeros that landed are harmless (a reader sees zero fill, J-012): frames keep
+            // being written at writtenEnd over them, and close() cuts what is left.
+            s.fileEnd = offset
             s.reserveFailed = true
         }
     }
