@@ -68,45 +68,28 @@ public enum Fsck {
     /// leftovers; reported as information and, when repairing, removed as a listing would.
     /// Staging folders in use are not reported. Returns how many leftovers were found.
     static func checkStagingLeftovers(_ root: String, run: FsckRun) throws -> Int {
-        guard let names = try? run.fs.list(root) else { return 0 }
         var found = 0
-        for name in names.sorted() where StagingFolder.parse(name) != nil {
+        for name in StagingFolder.names(fs: run.fs, folder: root) {
             let path = joinPath(root, name)
-            guard case .directory? = try? run.fs.kind(path) else { continue }
-            let lock = WriterLock(path: PackageLayout(root: path).lockFile, fileSystem: run.fs)
             if run.options.repair {
-                guard (try? lock.acquireForWrite()) != nil else { continue }
-                defer { lock.retire() }
-                found += 1
-                do {
-                    try run.fs.removeTree(path)
-                    try run.info("stagingLeftover", name + "/", action: .removed,
-                                 "a library staging folder a crash left behind (D-033); removed, as the next listing would")
-                } catch {
+                let removed: Bool
+                do { removed = try StagingFolder.removeIfAbandoned(fs: run.fs, path: path) } catch {
+                    found += 1
                     try run.failure(name + "/", error)
+                    continue
                 }
+                guard removed else { continue }
+                found += 1
+                try run.info("stagingLeftover", name + "/", action: .removed,
+                             "a library staging folder a crash left behind (D-033); removed, as the next listing would")
             } else {
-                guard lockIsFree(PackageLayout(root: path).lockFile, run.fs) else { continue }
+                guard StagingFolder.isAbandoned(fs: run.fs, path: path) else { continue }
                 found += 1
                 try run.info("stagingLeftover", name + "/",
                              "a library staging folder a crash left behind (D-033); the next listing or --repair removes it")
             }
         }
         return found
-    }
-
-    /// True when the lock file at `path` could be locked now (it is let go at once), or is
-    /// missing. Creates nothing: a check-only run changes nothing on disk. A link there is
-    /// never followed and counts as held.
-    private static func lockIsFree(_ path: String, _ fs: any FileSystem) -> Bool {
-        switch try? fs.kind(path) {
-        case nil: return true
-        case .file?:
-            guard let handle = try? fs.open(path, .readOnly) else { return false }
-            defer { try? fs.close(handle) }
-            return (try? fs.tryLock(handle)) == true
-        default: return false
-        }
     }
 
     /// The `*.lnote` folders of a library, sorted (links are not followed, D-002).

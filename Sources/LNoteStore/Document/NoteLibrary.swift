@@ -92,28 +92,13 @@ public actor NoteLibrary {
         }
         let (fs, folder) = (self.fs, self.folder)
         let id = UUIDBytes.random()
-        let path = joinPath(folder, PackageLayout.folderName(id))
-        try await BlockingIO.run {
+        let path = try await BlockingIO.run { () throws -> String in
             if try fs.entryKind(folder) == nil { try io { try fs.makeDirectory(folder) } }
-            let staging = joinPath(folder, StagingFolder.name(id, .creating))
-            let layout = PackageLayout(root: staging)
-            let lock = WriterLock(path: layout.lockFile, fileSystem: fs)
-            defer { lock.retire() }
-            do {
-                try io { try fs.makeDirectory(staging) }
-                try lock.acquireForWrite()  // D-033: held until the package is in place
+            return try StagingFolder.assemble(fs: fs, folder: folder, id: id) { layout in
                 try io { try fs.makeDirectory(layout.pagesDirectory) }
                 let now = Timestamp.now()
-                let file = DocumentFile(id: id, title: title, created: now, modified: now,
-                                        pages: [.init(id: .random(), metadata: .letter, created: now, modified: now, elementCount: 0)])
-                try fs.writePackageFile(layout.documentFile, file.encoded())
-                try fs.writePackageFile(layout.manifestFile, ManifestFile(document: file).encoded())
-                try io { try fs.rename(staging, to: path) }
-                try io { try fs.syncDirectory(folder) }
-                try? fs.remove(PackageLayout(root: path).lockFile)  // the staging lock's file, still held
-            } catch {
-                try? fs.removeTree(staging)
-                throw error
+                return DocumentFile(id: id, title: title, created: now, modified: now,
+                                    pages: [.init(id: .random(), metadata: .letter, created: now, modified: now, elementCount: 0)])
             }
         }
         return try await Document.open(path: path, pageOptions: pageOptions, fileSystem: fs)
@@ -138,13 +123,7 @@ public actor NoteLibrary {
         let newID = UUIDBytes.random()
         try await BlockingIO.run {
             let original = try Document.readDocumentFile(fs: fs, layout: source)
-            let staging = joinPath(folder, StagingFolder.name(newID, .creating))
-            let target = PackageLayout(root: staging)
-            let lock = WriterLock(path: target.lockFile, fileSystem: fs)
-            defer { lock.retire() }
-            do {
-                try io { try fs.makeDirectory(staging) }
-                try lock.acquireForWrite()  // D-033: held until the package is in place
+            _ = try StagingFolder.assemble(fs: fs, folder: folder, id: newID) { target in
                 for (from, to) in [(source.pagesDirectory, target.pagesDirectory), (source.assetsDirectory, target.assetsDirectory),
                                    (source.thumbnailsDirectory, target.thumbnailsDirectory)] {
                     try io { try fs.makeDirectory(to) }
@@ -159,15 +138,7 @@ public actor NoteLibrary {
                 copy.id = newID
                 copy.created = Timestamp.now()
                 copy.modified = copy.created
-                try fs.writePackageFile(target.documentFile, copy.encoded())
-                try fs.writePackageFile(target.manifestFile, ManifestFile(document: copy).encoded())
-                let path = joinPath(folder, PackageLayout.folderName(newID))
-                try io { try fs.rename(staging, to: path) }
-                try io { try fs.syncDirectory(folder) }
-                try? fs.remove(PackageLayout(root: path).lockFile)  // the staging lock's file, still held
-            } catch {
-                try? fs.removeTree(staging)
-                throw error
+                return copy
             }
         }
         return newID

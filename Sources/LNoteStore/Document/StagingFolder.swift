@@ -31,20 +31,69 @@ package enum StagingFolder {
         return nil
     }
 
+    /// Builds package `id` in `folder` under its creating name and renames it into place
+    /// (D-032), holding the staging folder's lock until then (D-033). `build` fills the
+    /// staging package and returns its document; this writes `document.json` and
+    /// `manifest.json` from it. On failure the partial folder is removed. Returns the
+    /// package's path.
+    package static func assemble(fs: any FileSystem, folder: String, id: UUIDBytes,
+                                 build: (PackageLayout) throws -> DocumentFile) throws -> String {
+        let staging = joinPath(folder, name(id, .creating))
+        let layout = PackageLayout(root: staging)
+        let path = joinPath(folder, PackageLayout.folderName(id))
+        let lock = WriterLock(path: layout.lockFile, fileSystem: fs)
+        defer { lock.retire() }
+        do {
+            try io { try fs.makeDirectory(staging) }
+            try lock.acquireForWrite()
+            let file = try build(layout)
+            try fs.writePackageFile(layout.documentFile, file.encoded())
+            try fs.writePackageFile(layout.manifestFile, ManifestFile(document: file).encoded())
+            try io { try fs.rename(staging, to: path) }
+            try io { try fs.syncDirectory(folder) }
+            try? fs.remove(PackageLayout(root: path).lockFile)  // the staging lock's file, still held
+        } catch {
+            try? fs.removeTree(staging)
+            throw error
+        }
+        return path
+    }
+
+    /// The names of the staging folders in `folder`, sorted (links are not followed).
+    package static func names(fs: any FileSystem, folder: String) -> [String] {
+        guard let names = try? fs.list(folder) else { return [] }
+        return names.sorted().filter { parse($0) != nil && (try? fs.entryKind(joinPath(folder, $0))) == .directory }
+    }
+
+    /// True when no process holds the lock of the staging folder at `path` (or it has no lock
+    /// file). Creates nothing, so a check-only caller changes nothing on disk; a link in the
+    /// lock's place is never followed and counts as held.
+    package static func isAbandoned(fs: any FileSystem, path: String) -> Bool {
+        let lockFile = PackageLayout(root: path).lockFile
+        switch try? fs.kind(lockFile) {
+        case nil: return true
+        case .file?:
+            guard let handle = try? fs.open(lockFile, .readOnly) else { return false }
+            defer { try? fs.close(handle) }
+            return (try? fs.tryLock(handle)) == true
+        default: return false
+        }
+    }
+
+    /// Removes the staging folder at `path` if its lock can be taken; false when its process
+    /// is at work. Throws when the removal fails.
+    package static func removeIfAbandoned(fs: any FileSystem, path: String) throws -> Bool {
+        let lock = WriterLock(path: PackageLayout(root: path).lockFile, fileSystem: fs)
+        guard (try? lock.acquireForWrite()) != nil else { return false }
+        defer { lock.retire() }
+        try fs.removeTree(path)
+        return true
+    }
+
     /// Removes every staging folder in `folder` whose lock no one holds (D-033); the names of
     /// those removed. Failures leave a folder for the next sweep and never fail the caller.
     @discardableResult
     package static func removeLeftovers(fs: any FileSystem, folder: String) -> [String] {
-        guard let names = try? fs.list(folder) else { return [] }
-        var removed: [String] = []
-        for name in names where parse(name) != nil {
-            let path = joinPath(folder, name)
-            guard (try? fs.entryKind(path)) == .directory else { continue }
-            let lock = WriterLock(path: PackageLayout(root: path).lockFile, fileSystem: fs)
-            guard (try? lock.acquireForWrite()) != nil else { continue }  // its process is at work
-            defer { lock.retire() }
-            if (try? fs.removeTree(path)) != nil { removed.append(name) }
-        }
-        return removed
+        names(fs: fs, folder: folder).filter { (try? removeIfAbandoned(fs: fs, path: joinPath(folder, $0))) == true }
     }
 }
