@@ -187,15 +187,11 @@ public actor Page {
         startCompactionIfDue(journal)
         let level = durability ?? options.durability
         guard level != .none else { return }
-        switch options.syncExecution {
-        case .ioThread:
-            try await syncOffActor(journal, through: ticket.end, level)
-        case .pageActor:
-            // W-004: saves queued behind this one write their frames first, then this sync
-            // covers them all and theirs find nothing left to do.
-            await Task.yield()
-            try syncOnActor(journal, through: ticket.end, level)
-        }
+        let inline = options.syncExecution == .pageActor
+        // W-004: on the actor, saves queued behind this one write their frames first, then this
+        // sync covers them all and theirs find nothing left to do.
+        if inline { await Task.yield() }
+        try await sync(journal, through: ticket.end, level, inline: inline)
     }
 
     /// Makes every change written so far durable at `durability` (for example before the app
@@ -204,7 +200,7 @@ public actor Page {
         try checkOpen()
         guard durability != .none else { return }
         for journal in sealed + (writer.map { [$0] } ?? []) {
-            try await syncOffActor(journal, through: journal.byteCount, durability)
+            try await sync(journal, through: journal.byteCount, durability, inline: false)
         }
     }
 
@@ -232,7 +228,7 @@ public actor Page {
             } catch {
                 firstError = error
                 if let journal = writer {
-                    do { try await syncOffActor(journal, through: journal.byteCount, max(options.durability, .data)) } catch {}
+                    do { try await sync(journal, through: journal.byteCount, max(options.durability, .data), inline: false) } catch {}
                 }
             }
         }
@@ -284,18 +280,15 @@ public actor Page {
         return journal
     }
 
-    private func syncOnActor(_ journal: JournalWriter, through end: Int64, _ level: Durability) throws {
+    /// Waits until `journal` is durable through `end` at `level`, in this task (`inline`, no
+    /// thread hand-off) or on the I/O thread. A failed sync poisons the page (W-003).
+    private func sync(_ journal: JournalWriter, through end: Int64, _ level: Durability, inline: Bool) async throws {
         do {
-            try journal.sync(through: end, level)
-        } catch let e as LNoteError {
-            if e.code == .poisoned || e.code == .io { failure = failure ?? e }
-            throw e
-        }
-    }
-
-    private func syncOffActor(_ journal: JournalWriter, through end: Int64, _ level: Durability) async throws {
-        do {
-            try await BlockingIO.run { try journal.sync(through: end, level) }
+            if inline {
+                try journal.sync(through: end, level)
+            } else {
+                try await BlockingIO.run { try journal.sync(through: end, level) }
+            }
         } catch let e as LNoteError {
             if e.code == .poisoned || e.code == .io { failure = failure ?? e }
             throw e
