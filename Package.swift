@@ -10,6 +10,7 @@ let package = Package(
     products: [
         .library(name: "LNoteStore", targets: ["LNoteStore"]),
         .library(name: "LNoteCheck", targets: ["LNoteCheck"]),
+        .library(name: "LNoteSQLite", targets: ["LNoteSQLite"]),
         .executable(name: "lnote", targets: ["lnote"]),
     ],
     targets: [
@@ -30,8 +31,15 @@ let package = Package(
         // Simulated file system with crash states and fault injection, for tests and fuzzing.
         .target(name: "LNoteSimulation", dependencies: ["LNoteStore", "LNoteFormat"], path: "Sources/LNoteSimulation",
                 swiftSettings: strict),
+        // The system SQLite (libsqlite3-dev on Linux, the SDK's on Apple platforms): no package dependency.
+        .systemLibrary(name: "CSQLite", path: "Sources/CSQLite"),
+        // Level 2: export packages to an SQLite database and import them back (Spec/sqlite.md).
+        // Only this module links SQLite; the engine never does.
+        .target(name: "LNoteSQLite", dependencies: ["CSQLite", "LNoteStore", "LNoteFormat"], path: "Sources/LNoteSQLite",
+                swiftSettings: strict),
         .executableTarget(name: "lnote",
-                          dependencies: ["LNoteCheck", "LNoteStore", "LNoteFormat", "LNoteHandwriting", "LNoteSimulation"],
+                          dependencies: ["LNoteCheck", "LNoteStore", "LNoteFormat", "LNoteHandwriting", "LNoteSimulation",
+                                         "LNoteSQLite"],
                           path: "Tools/lnote", swiftSettings: strict),
         // LNoteSimulation: FuzzRegressionTests replays saved fuzz inputs through its FuzzHarness.
         .testTarget(name: "LNoteFormatTests", dependencies: ["LNoteFormat", "LNoteHandwriting", "LNoteSimulation"]),
@@ -39,6 +47,8 @@ let package = Package(
         .testTarget(name: "LNoteCheckTests", dependencies: ["LNoteCheck", "LNoteStore", "LNoteFormat", "LNoteHandwriting"]),
         .testTarget(name: "CrashTests", dependencies: ["LNoteSimulation", "LNoteStore", "LNoteFormat", "LNoteHandwriting"],
                     exclude: ["README.md"]),
+        .testTarget(name: "LNoteSQLiteTests", dependencies: ["lnote", "LNoteSQLite", "LNoteStore", "LNoteFormat", "LNoteHandwriting",
+                                                             "LNoteCheck"]),
         .testTarget(name: "ConformanceTests", dependencies: ["LNoteSimulation", "LNoteCheck", "LNoteStore", "LNoteFormat"]),
         // Runs the built `lnote` tool on damaged packages; depends on it so `swift test` builds it.
         .testTarget(name: "LNoteCLITests", dependencies: ["lnote", "LNoteStore", "LNoteFormat", "LNoteHandwriting", "LNoteSimulation"]),

@@ -18,6 +18,8 @@ enum LNoteCLI {
         CompactCommand.self,
         RenderCommand.self,
         StressCommand.self,
+        ExportSQLiteCommand.self,
+        ImportSQLiteCommand.self,
         BenchCommand.self,
         ConformanceCommand.self,
     ]

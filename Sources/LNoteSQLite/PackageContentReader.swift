@@ -1,0 +1,66 @@
+import LNoteFormat
+import LNoteStore
+
+/// Reads a package's content (Q-003) read-only, the way the engine opens it: `document.json`,
+/// every page (snapshot plus journal replay, salvage mode, every point decoded and checked)
+/// and every asset file. Nothing is written to the package.
+public enum PackageContentReader {
+    /// The content of the package at `path`. Throws `LNoteError(.corrupt)` when a page does
+    /// not recover cleanly (Q-041: repair it with `lnote fsck --repair` first, which keeps
+    /// what it drops in `lost+found/`), or when the package cannot be read.
+    public static func read(path: String, fileSystem fs: any FileSystem = POSIXFileSystem.shared) async throws -> DocumentContent {
+        let options = PageOptions(readOnly: true, pointDecoding: .eager)
+        let document = try await Document.open(path: path, readOnly: true, pageOptions: options, fileSystem: fs)
+        do {
+            let file = await document.documentFile
+            var pages: [DocumentContent.PageContent] = []
+            pages.reserveCapacity(file.pages.count)
+            for (index, entry) in file.pages.enumerated() {
+                let page = try await document.page(at: index)
+                let report = await page.recoveryReport
+                guard report.isClean else {
+                    let first = report.findings.first { !$0.isInformational }
+                    throw LNoteError(.corrupt, "page \(index) (\(entry.id)) is damaged (\(first?.kind ?? "damage")); run 'lnote fsck --repair' first (Q-041)",
+                                     file: path)
+                }
+                var state = await page.snapshotState
+                // A page without changes has the canvas document.json lists (D-023).
+                if await page.changeSequence == 1, state.elements.isEmpty { state.metadata = entry.metadata }
+                pages.append(.init(entry: entry, state: state))
+            }
+            let assets = try await BlockingIO.run { try readAssets(PackageLayout(root: path), fs: fs) }
+            try await document.close()
+            return DocumentContent(id: file.id, title: file.title, created: file.created, modified: file.modified,
+                                   pages: pages, assets: assets)
+        } catch {
+            try? await document.close()
+            throw error
+        }
+    }
+
+    /// Every `assets/<uuid>.<ext>` regular file (D-040), orphans included (Q-024); other names
+    /// (the engine's `.tmp` files) are not assets. A link is refused (D-002).
+    static func readAssets(_ layout: PackageLayout, fs: any FileSystem) throws -> [DocumentContent.Asset] {
+        guard case .directory? = try fs.entryKind(layout.assetsDirectory) else { return [] }
+        var out: [DocumentContent.Asset] = []
+        for name in try io({ try fs.list(layout.assetsDirectory) }).sorted() {
+            guard let (id, ext) = PackageLayout.parseAssetName(name) else { continue }
+            let bytes = try fs.readRegularFile(joinPath(layout.assetsDirectory, name), limit: Document.assetBytesMax)
+            out.append(.init(id: id, ext: ext, bytes: bytes))
+        }
+        return out
+    }
+
+    /// The packages a command-line argument names: the package itself (a folder whose name
+    /// ends in `.lnote`), or every `<uuid>.lnote` in a library folder, sorted by name.
+    public static func packages(in path: String, fileSystem fs: any FileSystem = POSIXFileSystem.shared) throws -> [String] {
+        let name = String(path.split(separator: "/").last ?? "")
+        if PackageLayout.documentID(fromFolderName: name) != nil { return [path] }
+        guard case .directory? = try fs.entryKind(path) else {
+            throw LNoteError(.notFound, "no package or library folder here", file: path)
+        }
+        return try io { try fs.list(path) }.sorted()
+            .filter { !$0.hasPrefix(".") && PackageLayout.documentID(fromFolderName: $0) != nil }
+            .map { joinPath(path, $0) }
+    }
+}

@@ -1,0 +1,153 @@
+import CSQLite
+
+/// An SQLite failure: the result code, SQLite's message and what was being done.
+public struct SQLiteError: Error, CustomStringConvertible, Sendable {
+    public var code: Int32
+    public var message: String
+    public var description: String { "SQLite error \(code): \(message)" }
+}
+
+/// A thin wrapper of one `sqlite3*` connection (not thread-safe: one owner at a time).
+///
+/// Every call checks its result code and throws `SQLiteError` with SQLite's message; nothing
+/// here traps on what the database holds.
+final class SQLiteConnection {
+    private var db: OpaquePointer?
+    let path: String
+
+    /// Opens (creating with `create`) the database at `path`.
+    init(path: String, create: Bool) throws {
+        self.path = path
+        let flags = (create ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE : SQLITE_OPEN_READWRITE) | SQLITE_OPEN_NOMUTEX
+        var handle: OpaquePointer?
+        let rc = sqlite3_open_v2(path, &handle, flags, nil)
+        guard rc == SQLITE_OK, let handle else {
+            let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
+            sqlite3_close_v2(handle)
+            throw SQLiteError(code: rc, message: "\(path): \(message)")
+        }
+        db = handle
+        sqlite3_extended_result_codes(handle, 1)
+    }
+
+    deinit { sqlite3_close_v2(db) }
+
+    /// Runs one or more statements without results (`sqlite3_exec`).
+    func execute(_ sql: String) throws {
+        var error: UnsafeMutablePointer<CChar>?
+        let rc = sqlite3_exec(db, sql, nil, nil, &error)
+        if rc != SQLITE_OK {
+            let message = error.map { String(cString: $0) } ?? lastMessage
+            sqlite3_free(error)
+            throw SQLiteError(code: rc, message: message)
+        }
+    }
+
+    /// A prepared statement of one SQL statement.
+    func prepare(_ sql: String) throws -> SQLiteStatement {
+        var statement: OpaquePointer?
+        let rc = sqlite3_prepare_v2(db, sql, -1, &statement, nil)
+        guard rc == SQLITE_OK, let statement else { throw SQLiteError(code: rc, message: "\(lastMessage) in: \(sql)") }
+        return SQLiteStatement(statement, connection: self)
+    }
+
+    /// The first column of the first row of `sql` as an integer (nil when no row or NULL).
+    func integer(_ sql: String) throws -> Int64? {
+        let s = try prepare(sql)
+        guard try s.step() else { return nil }
+        return s.isNull(0) ? nil : s.int64(0)
+    }
+
+    /// The first column of the first row of `sql` as text.
+    func text(_ sql: String) throws -> String? {
+        let s = try prepare(sql)
+        guard try s.step() else { return nil }
+        return s.text(0)
+    }
+
+    /// Runs `body` inside `BEGIN IMMEDIATE ... COMMIT`; rolls back when it throws.
+    func transaction<R>(_ body: () throws -> R) throws -> R {
+        try execute("BEGIN IMMEDIATE")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(db) }
+    var lastMessage: String { String(cString: sqlite3_errmsg(db)) }
+
+    /// The SQLite library's version, e.g. "3.40.1".
+    static var libraryVersion: String { String(cString: sqlite3_libversion()) }
+}
+
+/// One prepared statement; parameters are 1-based, columns 0-based (SQLite's convention).
+final class SQLiteStatement {
+    private let statement: OpaquePointer
+    private let connection: SQLiteConnection
+
+    init(_ statement: OpaquePointer, connection: SQLiteConnection) {
+        self.statement = statement
+        self.connection = connection
+    }
+
+    deinit { sqlite3_finalize(statement) }
+
+    func reset() {
+        sqlite3_reset(statement)
+        sqlite3_clear_bindings(statement)
+    }
+
+    func bind(_ index: Int32, _ value: Int64) throws { try check(sqlite3_bind_int64(statement, index, value)) }
+    func bind(_ index: Int32, _ value: Int) throws { try bind(index, Int64(value)) }
+    func bind(_ index: Int32, _ value: Double) throws { try check(sqlite3_bind_double(statement, index, value)) }
+    func bindNull(_ index: Int32) throws { try check(sqlite3_bind_null(statement, index)) }
+    func bind(_ index: Int32, _ value: String) throws {
+        try check(sqlite3_bind_text(statement, index, value, -1, lnote_sqlite_transient()))
+    }
+    /// Binds a BLOB (SQLite copies it). An empty array binds a zero-length BLOB, not NULL.
+    func bind(_ index: Int32, _ bytes: [UInt8]) throws {
+        try bytes.withUnsafeBytes { b in
+            if b.count == 0 {
+                try check(sqlite3_bind_zeroblob(statement, index, 0))
+            } else {
+                try check(sqlite3_bind_blob64(statement, index, b.baseAddress, sqlite3_uint64(b.count), lnote_sqlite_transient()))
+            }
+        }
+    }
+
+    /// Steps once: true when a row is ready, false when done.
+    @discardableResult
+    func step() throws -> Bool {
+        let rc = sqlite3_step(statement)
+        switch rc {
+        case SQLITE_ROW: return true
+        case SQLITE_DONE: return false
+        default: throw SQLiteError(code: rc, message: connection.lastMessage)
+        }
+    }
+
+    func isNull(_ column: Int32) -> Bool { sqlite3_column_type(statement, column) == SQLITE_NULL }
+    func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(statement, column) }
+    func double(_ column: Int32) -> Double { sqlite3_column_double(statement, column) }
+    func text(_ column: Int32) -> String? {
+        guard let p = sqlite3_column_text(statement, column) else { return nil }
+        let n = Int(sqlite3_column_bytes(statement, column))
+        return String(decoding: UnsafeBufferPointer(start: p, count: n), as: UTF8.self)
+    }
+    /// The column as bytes (empty for NULL or a zero-length value).
+    func blob(_ column: Int32) -> [UInt8] {
+        let p = sqlite3_column_blob(statement, column)
+        let n = Int(sqlite3_column_bytes(statement, column))
+        guard let p, n > 0 else { return [] }
+        return Array(UnsafeRawBufferPointer(start: p, count: n))
+    }
+
+    private func check(_ rc: Int32) throws {
+        guard rc == SQLITE_OK else { throw SQLiteError(code: rc, message: connection.lastMessage) }
+    }
+}

@@ -1,0 +1,123 @@
+import LNoteFormat
+import LNoteStore
+
+/// Export of packages to the level-2 SQLite database (Spec/sqlite.md).
+///
+/// Each document is read read-only from its package, written in one transaction (WAL,
+/// synchronous=FULL: durable when its COMMIT returns, Q-040), then read back from the
+/// database and compared with the package (Q-050 ... Q-052). A document the database already
+/// holds equal to its package is left as it is, so a rerun after an interruption
+/// finishes the job without rewriting what was done.
+public enum SQLiteExport {
+    /// Exports every package in `packages` (package folders) to the database at `database`
+    /// (created if missing). `progress` is called after each document. Throws only when the
+    /// database cannot be opened or is not an LNote database; a package that fails is reported
+    /// in its result and the others go on.
+    public static func export(packages: [String], to database: String,
+                              progress: ((SQLiteTransferProgress) -> Void)? = nil) async throws -> SQLiteTransferReport {
+        let db = try SQLiteConnection(path: database, create: true)
+        try SQLiteSchema.prepare(db)
+        let writer = try DatabaseContentWriter(db)
+        let reader = try DatabaseContentReader(db)
+        var report = SQLiteTransferReport(direction: "export", database: database, sqliteVersion: SQLiteConnection.libraryVersion)
+        let clock = ContinuousClock(), start = clock.now
+        var seen = Set<UUIDBytes>()
+        for path in packages {
+            var result = SQLiteTransferReport.DocumentResult(status: "failed", source: path, payloadBytes: 0)
+            do {
+                let content = try await PackageContentReader.read(path: path)
+                result.id = content.id.description
+                guard seen.insert(content.id).inserted else {
+                    throw SQLiteContentError("document \(content.id) is also in an earlier package of this export")
+                }
+                result = try exportOne(content, result, writer: writer, reader: reader)
+            } catch {
+                result.error = "\(error)"
+            }
+            report.documents.append(result)
+            report.payloadBytes += result.payloadBytes
+            progress?(SQLiteTransferProgress(documentsDone: report.documents.count, documentsTotal: packages.count,
+                                             payloadBytes: report.payloadBytes, seconds: seconds(clock.now - start)))
+        }
+        try db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        report.seconds = seconds(clock.now - start)
+        report.megabytesPerSecond = report.seconds > 0 ? Double(report.payloadBytes) / 1e6 / report.seconds : 0
+        return report
+    }
+
+    /// Writes one document unless the database already holds it equal, then verifies.
+    static func exportOne(_ content: DocumentContent, _ base: SQLiteTransferReport.DocumentResult,
+                          writer: DatabaseContentWriter, reader: DatabaseContentReader) throws -> SQLiteTransferReport.DocumentResult {
+        var result = base
+        if let existing = try? reader.read(content.id) {
+            let check = ContentComparison.verify(expected: content, actual: existing)
+            if check.isEqual {
+                result.status = "unchanged"
+                result.verification = check
+                return result
+            }
+        }
+        try writer.write(content)
+        result.payloadBytes = content.payloadBytes
+        guard let stored = try reader.read(content.id) else {
+            throw SQLiteContentError("document \(content.id) is missing from the database after its COMMIT")
+        }
+        let check = ContentComparison.verify(expected: content, actual: stored)
+        result.verification = check
+        result.status = check.isEqual ? "exported" : "mismatch"
+        return result
+    }
+
+    static func seconds(_ d: Duration) -> Double {
+        Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
+    }
+}
+
+/// Import of a level-2 database back into packages (Spec/sqlite.md section 5).
+public enum SQLiteImport {
+    /// Writes every document of the database at `database` as a package in the library folder
+    /// `folder` (created if missing), then re-reads the package and compares it with the
+    /// database. A package of that id already in the folder is never overwritten: if
+    /// equal it is `unchanged`, otherwise the document `failed`.
+    public static func importDatabase(_ database: String, to folder: String,
+                                      progress: ((SQLiteTransferProgress) -> Void)? = nil) async throws -> SQLiteTransferReport {
+        let db = try SQLiteConnection(path: database, create: false)
+        try SQLiteSchema.check(db)
+        let reader = try DatabaseContentReader(db)
+        var report = SQLiteTransferReport(direction: "import", database: database, sqliteVersion: SQLiteConnection.libraryVersion)
+        let clock = ContinuousClock(), start = clock.now
+        let fs = POSIXFileSystem.shared
+        if try fs.entryKind(folder) != nil { StagingFolder.removeLeftovers(fs: fs, folder: folder) }
+        let documents = try reader.documents()
+        for (id, _) in documents {
+            var result = SQLiteTransferReport.DocumentResult(status: "failed", source: database, id: id.description, payloadBytes: 0)
+            do {
+                guard let content = try reader.read(id) else { throw SQLiteContentError("document \(id) vanished") }
+                let path = joinPath(folder, PackageLayout.folderName(id))
+                if try fs.entryKind(path) != nil {
+                    let check = ContentComparison.verify(expected: content, actual: try await PackageContentReader.read(path: path))
+                    result.verification = check
+                    guard check.isEqual else {
+                        throw SQLiteContentError("\(path) exists and differs from the database; not overwritten (Q-061)")
+                    }
+                    result.status = "unchanged"
+                } else {
+                    let written = try await BlockingIO.run { try PackageContentWriter.write(content, folder: folder) }
+                    result.payloadBytes = content.payloadBytes
+                    let check = ContentComparison.verify(expected: content, actual: try await PackageContentReader.read(path: written))
+                    result.verification = check
+                    result.status = check.isEqual ? "imported" : "mismatch"
+                }
+            } catch {
+                result.error = "\(error)"
+            }
+            report.documents.append(result)
+            report.payloadBytes += result.payloadBytes
+            progress?(SQLiteTransferProgress(documentsDone: report.documents.count, documentsTotal: documents.count,
+                                             payloadBytes: report.payloadBytes, seconds: SQLiteExport.seconds(clock.now - start)))
+        }
+        report.seconds = SQLiteExport.seconds(clock.now - start)
+        report.megabytesPerSecond = report.seconds > 0 ? Double(report.payloadBytes) / 1e6 / report.seconds : 0
+        return report
+    }
+}
