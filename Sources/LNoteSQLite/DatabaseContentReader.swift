@@ -4,11 +4,11 @@ import LNoteStore
 /// Reads documents back from the database (Q-050, Q-060), checking every value against the
 /// format's rules before it becomes a page element: what an app or another tool wrote may be
 /// anything, so a bad row gives a `SQLiteContentError`, never a trap.
-final class DatabaseContentReader {
+package final class DatabaseContentReader {
     private let db: SQLiteConnection
     private let pages, strokes, images, assets: SQLiteStatement
 
-    init(_ db: SQLiteConnection) throws {
+    package init(_ db: SQLiteConnection) throws {
         self.db = db
         pages = try db.prepare("SELECT id, uuid, width, height, created, modified FROM pages WHERE documentId = ?1 ORDER BY position")
         strokes = try db.prepare("""
@@ -25,7 +25,7 @@ final class DatabaseContentReader {
     }
 
     /// Every document's uuid and title, in uuid order.
-    func documents() throws -> [(id: UUIDBytes, title: String)] {
+    package func documents() throws -> [(id: UUIDBytes, title: String)] {
         let s = try db.prepare("SELECT uuid, title FROM documents ORDER BY uuid")
         var out: [(UUIDBytes, String)] = []
         while try s.step() {
@@ -36,7 +36,7 @@ final class DatabaseContentReader {
     }
 
     /// The content of document `id`, or nil when the database does not hold it.
-    func read(_ id: UUIDBytes) throws -> DocumentContent? {
+    package func read(_ id: UUIDBytes) throws -> DocumentContent? {
         let doc = try db.prepare("SELECT id, title, created, modified FROM documents WHERE uuid = ?1")
         try doc.bind(1, id.bytes)
         guard try doc.step() else { return nil }
@@ -71,6 +71,15 @@ final class DatabaseContentReader {
             content.pages.append(.init(entry: entry, state: PageState(metadata: entry.metadata, elements: elements)))
         }
         return content
+    }
+
+    /// The elements of one page in z-order, every row checked as for an import (Q-060); nil when
+    /// the database has no such page. Cost: one indexed look-up and one range scan per table.
+    package func pageElements(document: UUIDBytes, page: UUIDBytes) throws -> [Element]? {
+        let find = try db.prepare("SELECT p.id FROM pages p JOIN documents d ON p.documentId = d.id WHERE d.uuid = ?1 AND p.uuid = ?2")
+        try find.bind(1, document.bytes); try find.bind(2, page.bytes)
+        guard try find.step() else { return nil }
+        return try readElements(find.int64(0), page: page)
     }
 
     /// The page's strokes and images merged by `zIndex` (Q-023), each checked (E-010 ... E-012).

@@ -11,12 +11,12 @@ public struct SQLiteError: Error, CustomStringConvertible, Sendable {
 ///
 /// Every call checks its result code and throws `SQLiteError` with SQLite's message; nothing
 /// here traps on what the database holds.
-final class SQLiteConnection {
+package final class SQLiteConnection {
     private var db: OpaquePointer?
-    let path: String
+    package let path: String
 
     /// Opens (creating with `create`) the database at `path`.
-    init(path: String, create: Bool) throws {
+    package init(path: String, create: Bool) throws {
         self.path = path
         let flags = (create ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE : SQLITE_OPEN_READWRITE) | SQLITE_OPEN_NOMUTEX
         var handle: OpaquePointer?
@@ -33,7 +33,7 @@ final class SQLiteConnection {
     deinit { sqlite3_close_v2(db) }
 
     /// Runs one or more statements without results (`sqlite3_exec`).
-    func execute(_ sql: String) throws {
+    package func execute(_ sql: String) throws {
         var error: UnsafeMutablePointer<CChar>?
         let rc = sqlite3_exec(db, sql, nil, nil, &error)
         if rc != SQLITE_OK {
@@ -44,7 +44,7 @@ final class SQLiteConnection {
     }
 
     /// A prepared statement of one SQL statement.
-    func prepare(_ sql: String) throws -> SQLiteStatement {
+    package func prepare(_ sql: String) throws -> SQLiteStatement {
         var statement: OpaquePointer?
         let rc = sqlite3_prepare_v2(db, sql, -1, &statement, nil)
         guard rc == SQLITE_OK, let statement else { throw SQLiteError(code: rc, message: "\(lastMessage) in: \(sql)") }
@@ -52,21 +52,21 @@ final class SQLiteConnection {
     }
 
     /// The first column of the first row of `sql` as an integer (nil when no row or NULL).
-    func integer(_ sql: String) throws -> Int64? {
+    package func integer(_ sql: String) throws -> Int64? {
         let s = try prepare(sql)
         guard try s.step() else { return nil }
         return s.isNull(0) ? nil : s.int64(0)
     }
 
     /// The first column of the first row of `sql` as text.
-    func text(_ sql: String) throws -> String? {
+    package func text(_ sql: String) throws -> String? {
         let s = try prepare(sql)
         guard try s.step() else { return nil }
         return s.text(0)
     }
 
     /// Runs `body` inside `BEGIN IMMEDIATE ... COMMIT`; rolls back when it throws.
-    func transaction<R>(_ body: () throws -> R) throws -> R {
+    package func transaction<R>(_ body: () throws -> R) throws -> R {
         try execute("BEGIN IMMEDIATE")
         do {
             let result = try body()
@@ -78,39 +78,39 @@ final class SQLiteConnection {
         }
     }
 
-    var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(db) }
-    var lastMessage: String { String(cString: sqlite3_errmsg(db)) }
+    package var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(db) }
+    package var lastMessage: String { String(cString: sqlite3_errmsg(db)) }
 
     /// The SQLite library's version, e.g. "3.40.1".
-    static var libraryVersion: String { String(cString: sqlite3_libversion()) }
+    package static var libraryVersion: String { String(cString: sqlite3_libversion()) }
 }
 
 /// One prepared statement; parameters are 1-based, columns 0-based (SQLite's convention).
-final class SQLiteStatement {
+package final class SQLiteStatement {
     private let statement: OpaquePointer
     private let connection: SQLiteConnection
 
-    init(_ statement: OpaquePointer, connection: SQLiteConnection) {
+    package init(_ statement: OpaquePointer, connection: SQLiteConnection) {
         self.statement = statement
         self.connection = connection
     }
 
     deinit { sqlite3_finalize(statement) }
 
-    func reset() {
+    package func reset() {
         sqlite3_reset(statement)
         sqlite3_clear_bindings(statement)
     }
 
-    func bind(_ index: Int32, _ value: Int64) throws { try check(sqlite3_bind_int64(statement, index, value)) }
-    func bind(_ index: Int32, _ value: Int) throws { try bind(index, Int64(value)) }
-    func bind(_ index: Int32, _ value: Double) throws { try check(sqlite3_bind_double(statement, index, value)) }
-    func bindNull(_ index: Int32) throws { try check(sqlite3_bind_null(statement, index)) }
-    func bind(_ index: Int32, _ value: String) throws {
+    package func bind(_ index: Int32, _ value: Int64) throws { try check(sqlite3_bind_int64(statement, index, value)) }
+    package func bind(_ index: Int32, _ value: Int) throws { try bind(index, Int64(value)) }
+    package func bind(_ index: Int32, _ value: Double) throws { try check(sqlite3_bind_double(statement, index, value)) }
+    package func bindNull(_ index: Int32) throws { try check(sqlite3_bind_null(statement, index)) }
+    package func bind(_ index: Int32, _ value: String) throws {
         try check(sqlite3_bind_text(statement, index, value, -1, lnote_sqlite_transient()))
     }
     /// Binds a BLOB (SQLite copies it). An empty array binds a zero-length BLOB, not NULL.
-    func bind(_ index: Int32, _ bytes: [UInt8]) throws {
+    package func bind(_ index: Int32, _ bytes: [UInt8]) throws {
         try bytes.withUnsafeBytes { b in
             if b.count == 0 {
                 try check(sqlite3_bind_zeroblob(statement, index, 0))
@@ -122,7 +122,7 @@ final class SQLiteStatement {
 
     /// Steps once: true when a row is ready, false when done.
     @discardableResult
-    func step() throws -> Bool {
+    package func step() throws -> Bool {
         let rc = sqlite3_step(statement)
         switch rc {
         case SQLITE_ROW: return true
@@ -131,16 +131,16 @@ final class SQLiteStatement {
         }
     }
 
-    func isNull(_ column: Int32) -> Bool { sqlite3_column_type(statement, column) == SQLITE_NULL }
-    func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(statement, column) }
-    func double(_ column: Int32) -> Double { sqlite3_column_double(statement, column) }
-    func text(_ column: Int32) -> String? {
+    package func isNull(_ column: Int32) -> Bool { sqlite3_column_type(statement, column) == SQLITE_NULL }
+    package func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(statement, column) }
+    package func double(_ column: Int32) -> Double { sqlite3_column_double(statement, column) }
+    package func text(_ column: Int32) -> String? {
         guard let p = sqlite3_column_text(statement, column) else { return nil }
         let n = Int(sqlite3_column_bytes(statement, column))
         return String(decoding: UnsafeBufferPointer(start: p, count: n), as: UTF8.self)
     }
     /// The column as bytes (empty for NULL or a zero-length value).
-    func blob(_ column: Int32) -> [UInt8] {
+    package func blob(_ column: Int32) -> [UInt8] {
         let p = sqlite3_column_blob(statement, column)
         let n = Int(sqlite3_column_bytes(statement, column))
         guard let p, n > 0 else { return [] }

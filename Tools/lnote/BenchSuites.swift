@@ -16,6 +16,7 @@ enum BenchSuites {
         Suite(name: "scaling", title: "Save latency against strokes on the page and pages in the document", run: ScalingSuite.run),
         Suite(name: "memory", title: "Peak memory of opening a 5 MB page against its decoded size", run: MemorySuite.run),
         Suite(name: "library", title: "Listing a library of 1,000 documents against reading every document.json", run: LibrarySuite.run),
+        Suite(name: "level2", title: SQLiteLevel2Suite.title, run: SQLiteLevel2Suite.run),
     ]
     /// Suites the others start as grandchildren; not run on their own.
     static let hidden: [Suite] = [
