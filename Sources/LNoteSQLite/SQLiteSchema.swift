@@ -88,7 +88,7 @@ public enum SQLiteSchema {
     /// Creates the schema in an empty database, or checks an existing one is this schema
     /// (`application_id` and `user_version`, Q-002). Throws for any other database.
     static func prepare(_ db: SQLiteConnection) throws {
-        try db.execute(writerPragmas)
+        // Look before setting anything: a database of another application is left untouched.
         let appID = try db.integer("PRAGMA application_id") ?? 0
         let userVersion = try db.integer("PRAGMA user_version") ?? 0
         let tables = try db.integer("SELECT count(*) FROM sqlite_schema") ?? 0
@@ -96,11 +96,13 @@ public enum SQLiteSchema {
             guard userVersion == Int64(version) else {
                 throw SQLiteError(code: 0, message: "\(db.path): LNote schema version \(userVersion); this tool writes version \(version) (Q-002)")
             }
+            try db.execute(writerPragmas)
             return
         }
         guard appID == 0, tables == 0 else {
             throw SQLiteError(code: 0, message: "\(db.path) is not an LNote database (application_id \(appID)) and not empty; refusing to write to it (Q-002)")
         }
+        try db.execute(writerPragmas)
         try db.transaction {
             try db.execute(ddl)
             try db.execute("PRAGMA application_id = \(applicationID); PRAGMA user_version = \(version);")

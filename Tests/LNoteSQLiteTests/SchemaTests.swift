@@ -43,6 +43,7 @@ struct SchemaTests {
         let paths = try await SQLiteTestLibrary.make(in: dir.sub("lib"), documents: 1, strokesPerPage: 3)
         await #expect(throws: SQLiteError.self) { try await SQLiteExport.export(packages: paths, to: dir.sub("other.db")) }
         #expect(try other.integer("SELECT count(*) FROM sqlite_schema") == 1)
+        #expect(try other.text("PRAGMA journal_mode") == "delete", "not even switched to WAL")
         await #expect(throws: SQLiteError.self) { try await SQLiteImport.importDatabase(dir.sub("other.db"), to: dir.sub("back")) }
     }
 
