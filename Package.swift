@@ -11,9 +11,11 @@ let package = Package(
         .library(name: "LNoteStore", targets: ["LNoteStore"]),
         .library(name: "LNoteCheck", targets: ["LNoteCheck"]),
         .executable(name: "lnote", targets: ["lnote"]),
+        .executable(name: "lnote-bench", targets: ["lnote-bench"]),
     ],
     targets: [
-        // Hardware CRC-32C (SSE4.2 / ARMv8 CRC), chosen at run time. Nothing else.
+        // The C parts of the format layer: hardware CRC-32C (SSE4.2 / ARMv8 CRC, chosen at run
+        // time) and the varint skim that checks a stroke's point stream without decoding it.
         .target(name: "CCRC32C", path: "Sources/CCRC32C"),
         // Bytes <-> values, pure: no file I/O. Mirrors Spec/format.md.
         .target(name: "LNoteFormat", dependencies: ["CCRC32C"], path: "Sources/LNoteFormat",
@@ -30,9 +32,18 @@ let package = Package(
         // Simulated file system with crash states and fault injection, for tests and fuzzing.
         .target(name: "LNoteSimulation", dependencies: ["LNoteStore", "LNoteFormat"], path: "Sources/LNoteSimulation",
                 swiftSettings: strict),
+        // What the two tools share: argument parsing, the Command protocol and exit codes,
+        // output formatting, latency percentiles, terminal progress.
+        .target(name: "LNoteToolSupport", path: "Tools/LNoteToolSupport", swiftSettings: strict),
+        // The command line that ships.
         .executableTarget(name: "lnote",
-                          dependencies: ["LNoteCheck", "LNoteStore", "LNoteFormat", "LNoteHandwriting", "LNoteSimulation"],
+                          dependencies: ["LNoteToolSupport", "LNoteCheck", "LNoteStore", "LNoteFormat", "LNoteHandwriting",
+                                         "LNoteSimulation"],
                           path: "Tools/lnote", swiftSettings: strict),
+        // The benchmarks (`lnote bench` runs this executable), apart from the shipped tool.
+        .executableTarget(name: "lnote-bench",
+                          dependencies: ["LNoteToolSupport", "LNoteStore", "LNoteFormat", "LNoteHandwriting"],
+                          path: "Tools/lnote-bench", swiftSettings: strict),
         // LNoteSimulation: FuzzRegressionTests replays saved fuzz inputs through its FuzzHarness.
         .testTarget(name: "LNoteFormatTests", dependencies: ["LNoteFormat", "LNoteHandwriting", "LNoteSimulation"]),
         .testTarget(name: "LNoteStoreTests", dependencies: ["LNoteStore", "LNoteFormat", "LNoteHandwriting", "LNoteSimulation"]),
@@ -40,8 +51,8 @@ let package = Package(
         .testTarget(name: "CrashTests", dependencies: ["LNoteSimulation", "LNoteStore", "LNoteFormat", "LNoteHandwriting"],
                     exclude: ["README.md"]),
         .testTarget(name: "ConformanceTests", dependencies: ["LNoteSimulation", "LNoteCheck", "LNoteStore", "LNoteFormat"]),
-        // Runs the built `lnote` tool on damaged packages; depends on it so `swift test` builds it.
-        .testTarget(name: "LNoteCLITests", dependencies: ["lnote", "LNoteStore", "LNoteFormat", "LNoteHandwriting", "LNoteSimulation"]),
+        // Runs the built `lnote` and `lnote-bench` tools; depends on them so `swift test` builds them.
+        .testTarget(name: "LNoteCLITests", dependencies: ["lnote", "lnote-bench", "LNoteStore", "LNoteFormat", "LNoteHandwriting", "LNoteSimulation"]),
     ],
     swiftLanguageModes: [.v6]
 )

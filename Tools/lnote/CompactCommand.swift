@@ -1,5 +1,6 @@
 import LNoteFormat
 import LNoteStore
+import LNoteToolSupport
 
 /// `lnote compact PACKAGE`: folds every page's journal into a fresh snapshot.
 enum CompactCommand: Command {

@@ -1,6 +1,7 @@
 import LNoteCheck
 import LNoteFormat
 import LNoteStore
+import LNoteToolSupport
 
 /// `lnote fsck PATH...`: checks packages, libraries or single page files; `--repair` fixes them.
 enum FsckCommand: Command {
