@@ -30,7 +30,7 @@ let package = Package(
         .target(name: "LNoteHandwriting", dependencies: ["LNoteFormat"], path: "Sources/LNoteHandwriting",
                 exclude: ["HERSHEY-ACKNOWLEDGEMENT.md"], swiftSettings: strict),
         // Simulated file system with crash states and fault injection, for tests and fuzzing.
-        .target(name: "LNoteSimulation", dependencies: ["LNoteStore", "LNoteFormat"], path: "Sources/LNoteSimulation",
+        .target(name: "LNoteSimulation", dependencies: ["LNoteStore", "LNoteFormat", "LNoteHandwriting"], path: "Sources/LNoteSimulation",
                 swiftSettings: strict),
         // What the two tools share: argument parsing, the Command protocol and exit codes,
         // output formatting, latency percentiles, terminal progress.

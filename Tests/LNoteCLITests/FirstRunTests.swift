@@ -17,7 +17,7 @@ import Testing
         let package = try #require(try FileManager.default.contentsOfDirectory(atPath: dir).first { $0.hasSuffix(".lnote") })
         let acked = Set(try String(contentsOfFile: dir + "/acknowledged.txt", encoding: .utf8).split(separator: "\n").map(String.init))
         let document = try await Document.open(path: dir + "/" + package, readOnly: true)
-        let state = try await document.page(at: 0).snapshotState
+        let state = try await document.page(at: 0).state
         try await document.close()
         let strokes = state.elements.compactMap { element -> Stroke? in if case .stroke(let s) = element { return s } else { return nil } }
         let black = strokes.filter { $0.ink == .pen }

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Synchronization
 
 /// Writes to standard error.
 package func printErr(_ s: String) {
@@ -25,10 +26,10 @@ package var stderrIsTerminal: Bool { isatty(2) == 1 }
 /// of a library, `bench`): shown only when standard error is a terminal, so piped or
 /// redirected runs stay quiet. The line is redrawn in place (`\r`, erase to end of line)
 /// at most every 100 ms, and ends with a newline when the work is done.
-package final class Progress: @unchecked Sendable {
+package final class Progress: Sendable {
     private let label: String
     private let enabled: Bool
-    private var lastDrawn: UInt64 = 0
+    private let lastDrawn = Mutex<UInt64>(0)
 
     /// `enabled` defaults to whether standard error is a terminal.
     package init(_ label: String, enabled: Bool = stderrIsTerminal) {
@@ -41,15 +42,13 @@ package final class Progress: @unchecked Sendable {
         guard enabled else { return }
         let now = monotonicNanoseconds()
         let last = done >= total
-        guard last || now &- lastDrawn >= 100_000_000 else { return }
-        lastDrawn = now
+        let due = lastDrawn.withLock { drawn in
+            guard last || now &- drawn >= 100_000_000 else { return false }
+            drawn = now
+            return true
+        }
+        guard due else { return }
         printErr("\r\(label): \(done)/\(total)\(item.isEmpty ? "" : " " + item)\u{1B}[K" + (last ? "\n" : ""))
-    }
-
-    /// A one-off status line (for steps without a count).
-    package func note(_ text: String) {
-        guard enabled else { return }
-        printErr("\(label): \(text)\n")
     }
 }
 

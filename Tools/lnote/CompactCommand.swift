@@ -25,7 +25,7 @@ enum CompactCommand: Command {
         var lines: [(Int, UUIDBytes, Int)] = []
         for (i, id) in await document.pageIDs.enumerated() {
             let page = try await document.page(id: id)
-            lines.append((i, id, await page.journalFrameCount))
+            lines.append((i, id, await page.journalFrames))
         }
         try await document.close()  // compacts every page with journal frames, records counts
         for (i, id, frames) in lines {

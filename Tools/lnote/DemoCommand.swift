@@ -71,7 +71,7 @@ enum DemoCommand: Command {
 
         // 5. Reopen: every acknowledged stroke must be there.
         let reader = try await Document.open(path: packagePath, readOnly: true)
-        let reopened = try await reader.page(id: pageID).snapshotState
+        let reopened = try await reader.page(id: pageID).state
         try await reader.close()
         let present = Set(reopened.elements.map(\.id))
         let lost = acked.filter { !present.contains($0) }
