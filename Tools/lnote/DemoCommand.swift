@@ -15,7 +15,9 @@ enum DemoCommand: Command {
     stroke by stroke with durable saves (.data) and shows the save latency, starts a second
     writer process ('lnote stress') and kills it with SIGKILL in the middle of its work,
     runs fsck, reopens the page and checks that every acknowledged stroke is there, renders
-    the page to a PNG, and prints where everything is. Takes a few seconds.
+    the page to a PNG, and prints where everything is. Takes a few seconds. In the picture
+    the first session's strokes are black and the killed writer's gray; the writer continues
+    the same text below them, on a page made tall enough to hold both.
 
     Options:
       --strokes N   strokes written stroke by stroke before the crash (default 300)
@@ -94,6 +96,13 @@ enum DemoCommand: Command {
             print("   the library lists '\(entry.title)', \(entry.pageCount) page, cover \(entry.coverPath.map(lastComponent) ?? "none")")
         }
 
+        printContents(dir: dir, packagePath: packagePath, ackLog: ackLog)
+        print("Done in \(fixed(Double(monotonicNanoseconds() - started) / 1e9)) s.")
+        return lost.isEmpty ? ExitCode.ok : ExitCode.uncorrected
+    }
+
+    /// Where everything the demo made is, and what to try next.
+    static func printContents(dir: String, packagePath: String, ackLog: String) {
         let width = lastComponent(packagePath).count + 2
         print("")
         print("Everything is in \(dir):")
@@ -103,8 +112,6 @@ enum DemoCommand: Command {
         print("Try: lnote info \(packagePath)")
         print("     lnote dump \(packagePath)")
         print("     lnote fsck \(dir)")
-        print("Done in \(fixed(Double(monotonicNanoseconds() - started) / 1e9)) s.")
-        return lost.isEmpty ? ExitCode.ok : ExitCode.uncorrected
     }
 
     /// Writes `strokes` one durable save each, in black ink, and prints the save latency; closes the document.
