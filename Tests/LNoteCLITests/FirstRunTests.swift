@@ -112,6 +112,15 @@ import Testing
         #expect(onLibrary.stderr.contains("is a library folder"))
         #expect(onLibrary.stderr.contains("lnote ls \(library)"))
         #expect(try Tool.run(["info", dir + "/absent.lnote"]).stderr.contains("does not exist"))
+
+        // A package whose document.json is gone: fsck --repair is the suggestion, and it helps.
+        let package = library + "/" + (try #require(try FileManager.default.contentsOfDirectory(atPath: library).first))
+        try FileManager.default.removeItem(atPath: package + "/document.json")
+        let damaged = try Tool.run(["info", package])
+        #expect(damaged.status == 8)
+        #expect(damaged.stderr.contains("'lnote fsck --repair \(package)'"))
+        #expect(try Tool.run(["fsck", "--repair", package]).status == 1)
+        #expect(try Tool.run(["info", package]).status == 0)
     }
 
     @Test("lnote-bench run from outside the checkout finds the SQLite peer beside it, builds it in the checkout, or says how to get it")
@@ -132,6 +141,13 @@ import Testing
         try FileManager.default.copyItem(atPath: Tool.packageRoot + "/Tools/bench-sqlite/.build/sqlite_peer", toPath: elsewhere + "/sqlite_peer")
         let beside = try Tool.run(["--peer-status"], executable: copy, in: elsewhere)
         #expect(beside.stdout == "SQLite peer: \(elsewhere)/sqlite_peer\n")
+        // lnote without lnote-bench beside it: says how to build it.
+        let lonely = Tool.folder()
+        defer { try? FileManager.default.removeItem(atPath: lonely) }
+        try FileManager.default.copyItem(atPath: Tool.executable, toPath: lonely + "/lnote")
+        let forward = try Tool.run(["bench", "--quick"], executable: lonely + "/lnote", in: lonely)
+        #expect(forward.status == 8)
+        #expect(forward.stderr.contains("swift build -c release --product lnote-bench"))
     }
 
     @Test("gen of a library, fsck of a library and bench show progress on a terminal and nothing when piped")
