@@ -12,9 +12,11 @@ let package = Package(
         .library(name: "LNoteCheck", targets: ["LNoteCheck"]),
         .library(name: "LNoteSQLite", targets: ["LNoteSQLite"]),
         .executable(name: "lnote", targets: ["lnote"]),
+        .executable(name: "lnote-bench", targets: ["lnote-bench"]),
     ],
     targets: [
-        // Hardware CRC-32C (SSE4.2 / ARMv8 CRC), chosen at run time. Nothing else.
+        // The C parts of the format layer: hardware CRC-32C (SSE4.2 / ARMv8 CRC, chosen at run
+        // time) and the varint skim that checks a stroke's point stream without decoding it.
         .target(name: "CCRC32C", path: "Sources/CCRC32C"),
         // Bytes <-> values, pure: no file I/O. Mirrors Spec/format.md.
         .target(name: "LNoteFormat", dependencies: ["CCRC32C"], path: "Sources/LNoteFormat",
@@ -29,7 +31,7 @@ let package = Package(
         .target(name: "LNoteHandwriting", dependencies: ["LNoteFormat"], path: "Sources/LNoteHandwriting",
                 exclude: ["HERSHEY-ACKNOWLEDGEMENT.md"], swiftSettings: strict),
         // Simulated file system with crash states and fault injection, for tests and fuzzing.
-        .target(name: "LNoteSimulation", dependencies: ["LNoteStore", "LNoteFormat"], path: "Sources/LNoteSimulation",
+        .target(name: "LNoteSimulation", dependencies: ["LNoteStore", "LNoteFormat", "LNoteHandwriting"], path: "Sources/LNoteSimulation",
                 swiftSettings: strict),
         // The system SQLite (libsqlite3-dev on Linux, the SDK's on Apple platforms): no package dependency.
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite"),
@@ -37,10 +39,18 @@ let package = Package(
         // Only this module links SQLite; the engine never does.
         .target(name: "LNoteSQLite", dependencies: ["CSQLite", "LNoteStore", "LNoteFormat"], path: "Sources/LNoteSQLite",
                 swiftSettings: strict),
+        // What the two tools share: argument parsing, the Command protocol and exit codes,
+        // output formatting, latency percentiles, terminal progress.
+        .target(name: "LNoteToolSupport", path: "Tools/LNoteToolSupport", swiftSettings: strict),
+        // The command line that ships.
         .executableTarget(name: "lnote",
-                          dependencies: ["LNoteCheck", "LNoteStore", "LNoteFormat", "LNoteHandwriting", "LNoteSimulation",
-                                         "LNoteSQLite"],
+                          dependencies: ["LNoteToolSupport", "LNoteCheck", "LNoteStore", "LNoteFormat", "LNoteHandwriting",
+                                         "LNoteSimulation", "LNoteSQLite"],
                           path: "Tools/lnote", swiftSettings: strict),
+        // The benchmarks (`lnote bench` runs this executable), apart from the shipped tool.
+        .executableTarget(name: "lnote-bench",
+                          dependencies: ["LNoteToolSupport", "LNoteStore", "LNoteFormat", "LNoteHandwriting", "LNoteSQLite"],
+                          path: "Tools/lnote-bench", swiftSettings: strict),
         // LNoteSimulation: FuzzRegressionTests replays saved fuzz inputs through its FuzzHarness.
         .testTarget(name: "LNoteFormatTests", dependencies: ["LNoteFormat", "LNoteHandwriting", "LNoteSimulation"]),
         .testTarget(name: "LNoteStoreTests", dependencies: ["LNoteStore", "LNoteFormat", "LNoteHandwriting", "LNoteSimulation"]),
@@ -50,8 +60,8 @@ let package = Package(
         .testTarget(name: "LNoteSQLiteTests", dependencies: ["lnote", "LNoteSQLite", "LNoteStore", "LNoteFormat", "LNoteHandwriting",
                                                              "LNoteCheck"]),
         .testTarget(name: "ConformanceTests", dependencies: ["LNoteSimulation", "LNoteCheck", "LNoteStore", "LNoteFormat"]),
-        // Runs the built `lnote` tool on damaged packages; depends on it so `swift test` builds it.
-        .testTarget(name: "LNoteCLITests", dependencies: ["lnote", "LNoteStore", "LNoteFormat", "LNoteHandwriting", "LNoteSimulation"]),
+        // Runs the built `lnote` and `lnote-bench` tools; depends on them so `swift test` builds them.
+        .testTarget(name: "LNoteCLITests", dependencies: ["lnote", "lnote-bench", "LNoteStore", "LNoteFormat", "LNoteHandwriting", "LNoteSimulation"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -78,7 +78,7 @@ final class LostAndFound {
 }
 
 /// The last path component ("a/b/c" -> "c").
-func lastComponent(_ path: String) -> String {
+package func lastComponent(_ path: String) -> String {
     guard let slash = path.lastIndex(of: "/") else { return path }
     return String(path[path.index(after: slash)...])
 }

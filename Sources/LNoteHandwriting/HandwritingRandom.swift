@@ -1,10 +1,10 @@
-/// SplitMix64: a small seeded generator whose output is identical on every platform.
+/// The handwriting's random source: a `SplitMix64` stream from a mixed seed, with the
+/// uniform, normal and integer draws the generator needs.
 ///
-/// Cost: a few integer operations per draw. Not cryptographic. Helpers use only `+ - * /`
-/// on `Double`, which IEEE 754 rounds identically everywhere, so derived values are
-/// reproducible bit for bit.
+/// Helpers use only `+ - * /` on `Double`, which IEEE 754 rounds identically everywhere, so
+/// derived values are reproducible bit for bit.
 struct HandwritingRandom: RandomNumberGenerator, Sendable {
-    private var state: UInt64
+    private var stream: SplitMix64
 
     /// Starts from `seed` passed through MurmurHash3's finalizer: plain SplitMix64 gives
     /// visibly correlated early outputs for neighbouring seeds such as 1, 2, 3.
@@ -15,16 +15,10 @@ struct HandwritingRandom: RandomNumberGenerator, Sendable {
         k ^= k >> 33
         k &*= 0xC4CE_B9FE_1A85_EC53
         k ^= k >> 33
-        state = k
+        stream = SplitMix64(seed: k)
     }
 
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    mutating func next() -> UInt64 { stream.next() }
 
     /// Uniform in [0, 1), 53 bits.
     mutating func unit() -> Double {

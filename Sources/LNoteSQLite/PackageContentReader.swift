@@ -23,7 +23,7 @@ public enum PackageContentReader {
                     throw LNoteError(.corrupt, "page \(index) (\(entry.id)) is damaged (\(first?.kind ?? "damage")); run 'lnote fsck --repair' first (Q-041)",
                                      file: path)
                 }
-                var state = await page.snapshotState
+                var state = await page.state
                 // A page without changes has the canvas document.json lists (D-023).
                 if await page.changeSequence == 1, state.elements.isEmpty { state.metadata = entry.metadata }
                 pages.append(.init(entry: entry, state: state))

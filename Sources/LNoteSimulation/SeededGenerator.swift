@@ -1,3 +1,5 @@
+import LNoteHandwriting
+
 /// A deterministic random number generator: xoshiro256** seeded through SplitMix64.
 ///
 /// The same seed gives the same sequence on every platform and run, so every simulated

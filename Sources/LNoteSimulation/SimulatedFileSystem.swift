@@ -1,4 +1,5 @@
 import LNoteStore
+import Synchronization
 
 /// An in-memory, deterministic `FileSystem` that models power loss, torn writes and I/O
 /// errors, for crash testing.
@@ -18,13 +19,13 @@ import LNoteStore
 /// Differences from POSIX: no symbolic links; opening a directory fails with EISDIR;
 /// relative paths are taken from the root.
 public final class SimulatedFileSystem: FileSystem, Sendable {
-    private let state: FileSystemLock<SimulationState>
+    private let state: Mutex<SimulationState>
 
     /// An empty file system: only the root directory `/`, everything durable.
     public convenience init() { self.init(image: InodeTable()) }
 
     init(image: InodeTable) {
-        state = FileSystemLock(SimulationState(image: image))
+        state = Mutex(SimulationState(image: image))
     }
 
     // MARK: Fault injection

@@ -62,7 +62,7 @@ struct DocumentWorkloadCrashTests {
         let options = PageOptions(compaction: .onCloseOnly, journalReserveBytes: 1024)
         do {
             var document = try await Document.open(path: base.path, pageOptions: options, fileSystem: fs)
-            let initial = try await document.page(id: base.first).snapshotState
+            let initial = try await document.page(id: base.first).state
             for e in initial.elements {
                 history.written[e.id] = e
                 history.acknowledged.append((0, e))

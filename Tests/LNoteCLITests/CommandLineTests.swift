@@ -59,7 +59,7 @@ import Testing
     func fsckExitCodes() throws {
         let dir = Tool.folder()
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let package = dir + "/notes.lnote"
+        let package = dir + "/\(UUID().uuidString.lowercased()).lnote"
         #expect(try Tool.run(["gen", package, "--pages", "2", "--strokes", "20", "--journal-frames", "8", "--seed", "3"]).status == 0)
         let clean = try Tool.run(["fsck", package])
         #expect(clean.status == 0)

@@ -1,6 +1,7 @@
 import Foundation
 import LNoteSimulation
 import Testing
+import LNoteHandwriting
 
 /// SIGKILL `lnote stress` at seeded random moments; after `fsck --repair` every id it had
 /// acknowledged (written to its ack log after the save returned, W-001) is on the page.

@@ -1,7 +1,7 @@
 import Foundation
 
-/// Runs the built `lnote` executable (`.build/debug/lnote` under the package root) and
-/// captures its exit status, standard output and standard error.
+/// Runs the built `lnote` and `lnote-bench` executables (`.build/debug/` under the package
+/// root) and captures their exit status, standard output and standard error.
 enum Tool {
     static let packageRoot: String = {
         var url = URL(fileURLWithPath: #filePath)
@@ -9,12 +9,15 @@ enum Tool {
         return url.path
     }()
 
-    static var executable: String {
-        for candidate in [".build/debug/lnote", ".build/release/lnote"] {
-            let path = packageRoot + "/" + candidate
+    static var executable: String { built("lnote") }
+
+    /// The built executable `name`, debug build first.
+    static func built(_ name: String) -> String {
+        for candidate in [".build/debug/", ".build/release/"] {
+            let path = packageRoot + "/" + candidate + name
             if FileManager.default.isExecutableFile(atPath: path) { return path }
         }
-        return packageRoot + "/.build/debug/lnote"
+        return packageRoot + "/.build/debug/" + name
     }
 
     struct Result {
@@ -24,8 +27,9 @@ enum Tool {
     }
 
     /// Runs `lnote args...` to completion.
-    static func run(_ args: [String]) throws -> Result {
-        let process = try start(args)
+    static func run(_ args: [String], executable: String = executable, in folder: String? = nil,
+                    environment: [String: String] = [:]) throws -> Result {
+        let process = try start(args, executable: executable, in: folder, environment: environment)
         process.process.waitUntilExit()
         return process.finish()
     }
@@ -45,7 +49,8 @@ enum Tool {
     }
 
     /// Starts `lnote args...` without waiting; output goes to temporary files.
-    static func start(_ args: [String]) throws -> Running {
+    static func start(_ args: [String], executable: String = executable, in folder: String? = nil,
+                      environment: [String: String] = [:]) throws -> Running {
         let tmp = FileManager.default.temporaryDirectory.path + "/lnote-cli-\(UUID().uuidString)"
         let outPath = tmp + ".out", errPath = tmp + ".err"
         _ = FileManager.default.createFile(atPath: outPath, contents: nil)
@@ -55,11 +60,24 @@ enum Tool {
         process.arguments = args
         var env = ProcessInfo.processInfo.environment
         env["SWIFT_BACKTRACE"] = "enable=no"
+        env.merge(environment) { $1 }
         process.environment = env
+        if let folder { process.currentDirectoryURL = URL(fileURLWithPath: folder) }
         process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
         try process.run()
         return Running(process: process, outPath: outPath, errPath: errPath)
+    }
+
+    /// Runs `command` (a shell line) with a pseudo-terminal as its standard input, output and
+    /// error (util-linux `script`), so a tool sees a terminal; returns what the terminal showed.
+    static func runOnTerminal(_ command: String) throws -> Result {
+        try run(["-qec", command, "/dev/null"], executable: "/usr/bin/script")
+    }
+
+    /// Runs `command` with `sh -c` (for ulimit and signal dispositions a test sets up).
+    static func shell(_ command: String) throws -> Result {
+        try run(["-c", command], executable: "/bin/sh")
     }
 
     /// A fresh temporary folder.

@@ -49,7 +49,7 @@ struct FsckFixture {
                 ids.append(element.id)
             }
             if journalStrokes == 0 { try await page.close() } else { try await page.flush(.data) }
-            let state = await page.snapshotState
+            let state = await page.state
             if thumbnails {
                 try fs.writeFileAtomically(layout.thumbnail(pageID), PageRenderer.png(elements: state.elements, metadata: state.metadata, width: 64))
             }

@@ -1,6 +1,7 @@
 import LNoteSimulation
 import Testing
 @testable import LNoteFormat
+import LNoteHandwriting
 
 /// Checks of section 2 of Spec/format.md on both the hardware and the portable path.
 @Suite("CRC-32C (C-001 .. C-003)")

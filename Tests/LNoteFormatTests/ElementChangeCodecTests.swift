@@ -1,6 +1,7 @@
 import LNoteSimulation
 import Testing
 @testable import LNoteFormat
+import LNoteHandwriting
 
 /// Page-change frame bodies (3.1, 6.4, F-012, E-027).
 @Suite("Page change codec (3.1, F-012, E-027)")

@@ -1,6 +1,7 @@
 import LNoteSimulation
 import Testing
 @testable import LNoteFormat
+import LNoteHandwriting
 
 @Suite("Element codec (6.3, E-010, E-012)")
 struct ElementCodecTests {

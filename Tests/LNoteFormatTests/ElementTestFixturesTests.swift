@@ -8,6 +8,7 @@ import Darwin
 import LNoteSimulation
 import Testing
 @testable import LNoteFormat
+import LNoteHandwriting
 
 enum Fixtures {
     static func id(_ n: UInt64) -> UUIDBytes { UUIDBytes(storage: (n, ~n)) }

@@ -1,6 +1,7 @@
 import LNoteSimulation
 import Testing
 @testable import LNoteFormat
+import LNoteHandwriting
 
 @Suite("Element validator: written elements are always readable (E-003, E-010)")
 struct ElementValidatorTests {

@@ -1,6 +1,7 @@
 import LNoteSimulation
 import Testing
 @testable import LNoteFormat
+import LNoteHandwriting
 
 @Suite("Page state: applying changes (E-011, E-020 ... E-026)")
 struct PageStateTests {

@@ -1,6 +1,7 @@
 import LNoteSimulation
 import Testing
 @testable import LNoteFormat
+import LNoteHandwriting
 
 /// `PointCodec` (fast paths) against `ReferencePointCodec` (plain): the same bytes out of
 /// encode; the same points, end offset, or error reason and offset out of decode (E-001 ... E-004,

@@ -1,6 +1,7 @@
 import LNoteSimulation
 import Testing
 @testable import LNoteFormat
+import LNoteHandwriting
 
 @Suite("Point codec (E-001 ... E-004)")
 struct PointCodecTests {

@@ -2,6 +2,7 @@ import CCRC32C
 import LNoteSimulation
 import Testing
 @testable import LNoteFormat
+import LNoteHandwriting
 
 /// The C bulk terminator count (`lnote_varint_skim`) and `PointStructure.end` against plain
 /// byte loops (E-006: the points end after the `count * f`-th byte < 0x80; a run of 10 or

@@ -3,6 +3,7 @@ import LNoteFormat
 import LNoteSimulation
 import Testing
 @testable import LNoteStore
+import LNoteHandwriting
 
 @Suite("Encoded body cache (compaction reuses element encodings)")
 struct EncodedBodyCacheTests {

@@ -2,6 +2,7 @@ import Foundation
 import LNoteFormat
 import LNoteSimulation
 @testable import LNoteStore
+import LNoteHandwriting
 
 /// A fresh temporary folder, removed when the value is deinitialized by the caller via `remove()`.
 struct TempDir {

@@ -4,7 +4,7 @@
 #   Tools/fuzz/run.sh TARGET SECONDS [extra libFuzzer flags]
 #   TARGET: frame-reader | snapshot-decoder | point-codec | deferred-points | document-json | package-open
 #
-# The package's sources (CCRC32C, LNoteFormat, LNoteStore, LNoteSimulation) are compiled
+# The package's sources (CCRC32C, LNoteFormat, LNoteStore, LNoteHandwriting, LNoteSimulation) are compiled
 # directly with `swiftc -sanitize=fuzzer,address` into .build/fuzz/ (none of SwiftPM's
 # .build is touched). The corpus lives in .build/fuzz/corpus/TARGET (seeded from
 # FuzzHarness.seeds); inputs that break an invariant or crash are saved to
@@ -31,6 +31,7 @@ stamp="$out/obj/.sources"
 sources_hash=$(cat "$root"/Sources/CCRC32C/*.c "$root"/Sources/CCRC32C/include/*.h \
   "$root"/Sources/LNoteFormat/*.swift "$root"/Sources/LNoteFormat/*/*.swift \
   "$root"/Sources/LNoteStore/*.swift "$root"/Sources/LNoteStore/*/*.swift \
+  "$root"/Sources/LNoteHandwriting/*.swift \
   "$root"/Sources/LNoteSimulation/*.swift "$root"/Sources/LNoteSimulation/*/*.swift "$0" | cksum)
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$sources_hash" ]; then
   echo "== building modules"
@@ -50,6 +51,7 @@ MAP
   }
   build_module LNoteFormat LNoteFormat
   build_module LNoteStore LNoteStore
+  build_module LNoteHandwriting LNoteHandwriting  # SplitMix64, which the simulation seeds from
   build_module LNoteSimulation LNoteSimulation
   echo "$sources_hash" > "$stamp"
 fi

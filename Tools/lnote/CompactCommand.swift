@@ -1,5 +1,6 @@
 import LNoteFormat
 import LNoteStore
+import LNoteToolSupport
 
 /// `lnote compact PACKAGE`: folds every page's journal into a fresh snapshot.
 enum CompactCommand: Command {
@@ -24,7 +25,7 @@ enum CompactCommand: Command {
         var lines: [(Int, UUIDBytes, Int)] = []
         for (i, id) in await document.pageIDs.enumerated() {
             let page = try await document.page(id: id)
-            lines.append((i, id, await page.journalFrameCount))
+            lines.append((i, id, await page.journalFrames))
         }
         try await document.close()  // compacts every page with journal frames, records counts
         for (i, id, frames) in lines {

@@ -1,6 +1,7 @@
 import LNoteCheck
 import LNoteSimulation
 import LNoteStore
+import LNoteToolSupport
 
 /// `lnote conformance [DIR]`: checks this implementation against the conformance vectors
 /// (Spec/README.md), or writes them with `--generate DIR`.

@@ -3,6 +3,7 @@ import LNoteCheck
 import LNoteFormat
 import LNoteHandwriting
 import LNoteStore
+import LNoteToolSupport
 
 /// `lnote demo [DIR]`: the main job end to end: write, crash, check, recover, render.
 enum DemoCommand: Command {
@@ -14,70 +15,48 @@ enum DemoCommand: Command {
     stroke by stroke with durable saves (.data) and shows the save latency, starts a second
     writer process ('lnote stress') and kills it with SIGKILL in the middle of its work,
     runs fsck, reopens the page and checks that every acknowledged stroke is there, renders
-    the page to a PNG, and prints where everything is. Takes a few seconds.
+    the page to a PNG, and prints where everything is. Takes a few seconds. In the picture
+    the first session's strokes are black and the killed writer's gray; the writer continues
+    the same text below them, on a page made tall enough to hold both.
 
     Options:
       --strokes N   strokes written stroke by stroke before the crash (default 300)
     """
 
+    /// What the demo's own writing (black) and the killed writer's (gray) are.
+    static let firstInk = Ink.pen
+    static let writerInkName = "gray"
+    /// The seed of the demo's handwriting; the writer continues the same text.
+    static let seed: UInt64 = 2026
+
     static func run(_ arguments: inout Arguments) async throws -> Int32 {
         let strokes = try arguments.intOption("--strokes", range: 1...100_000) ?? 300
         let rest = try arguments.positionals()
         guard rest.count <= 1 else { throw UsageError("demo takes at most one DIR") }
-        let dir = try rest.first.map(absolutePath) ?? temporaryFolder()
+        let dir = try rest.first.map(absolutePath) ?? makeTemporaryFolder(in: FileManager.default.temporaryDirectory.path, prefix: "lnote-demo-")
         try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        let fs = POSIXFileSystem.shared
-        let started = monotonicMilliseconds()
+        let started = monotonicNanoseconds()
+        let killAfter = Int.random(in: 80...160)
+        let writerBudget = killAfter + 100
 
-        // 1. A notebook in a library folder.
+        // 1. A notebook in a library folder, its page tall enough for all the writing.
         let library = NoteLibrary(folder: dir)
+        let layout = PageFit(strokes: strokes + writerBudget, seed: seed)
         let document = try await library.createDocument(title: "Demo notebook", pageOptions: PageOptions(durability: .data))
         let packagePath = try await library.packagePath(document.id)
-        let page = try await document.page(at: 0)
-        let pageID = page.id
+        let letterPage = try await document.page(at: 0).id
+        let pageID = try await document.addPage(metadata: layout.metadata)
+        try await document.deletePage(letterPage)
         print("1. Created a notebook: \(packagePath)")
 
         // 2. A page written stroke by stroke, each save durable before it returns.
-        var acked: [UUIDBytes] = []
-        var latencies: [Double] = []
-        var points = 0
-        var generator = HandwritingGenerator(seed: 2026)
-        for _ in 0..<strokes {
-            let element = freshID(generator.nextStroke())
-            if case .stroke(let s) = element { points += s.points.count }
-            let t0 = monotonicMilliseconds()
-            try await page.append(element)
-            latencies.append(monotonicMilliseconds() - t0)
-            acked.append(element.id)
-        }
-        try await document.close()
-        print("2. Wrote \(strokes) handwritten strokes (\(points) pen samples), one durable save (.data) each:")
-        print("   save latency p50 \(fixed(quantile(latencies, 0.5), 2)) ms, p99 \(fixed(quantile(latencies, 0.99), 2)) ms, "
-              + "max \(fixed(latencies.max() ?? 0, 2)) ms; closing folded the journal into a snapshot")
+        var acked = try await writeFirstSession(document: document, pageID: pageID, strokes: Array(layout.strokes.prefix(strokes)))
 
         // 3. A second writer process, killed in the middle of its work.
         let ackLog = joinPath(dir, "acknowledged.txt")
-        let killAfter = Int.random(in: 80...160)
-        let child = Process()
-        child.executableURL = URL(fileURLWithPath: selfExecutablePath())
-        child.arguments = ["stress", packagePath, "--strokes", "100000", "--durability", "data", "--ack-log", ackLog,
-                           "--seed", "2026", "--skip", String(strokes), "--compact-frames", "64"]
-        child.standardOutput = FileHandle.nullDevice
-        child.standardError = FileHandle.nullDevice
-        var env = ProcessInfo.processInfo.environment
-        env["SWIFT_BACKTRACE"] = "enable=no"
-        child.environment = env
-        do { try child.run() } catch { throw OperationalError("cannot start the writer process: \(error)") }
-        let deadline = monotonicMilliseconds() + 10_000
-        while readLines(ackLog).count < killAfter && child.isRunning && monotonicMilliseconds() < deadline {
-            try await Task.sleep(nanoseconds: 2_000_000)
-        }
-        kill(child.processIdentifier, SIGKILL)
-        child.waitUntilExit()
-        let childAcked = readLines(ackLog).compactMap { UUIDBytes(string: $0) }
+        let childAcked = try await runKilledWriter(packagePath: packagePath, ackLog: ackLog, skip: strokes,
+                                                   budget: writerBudget, killAfter: killAfter)
         acked += childAcked
-        print("3. Started a writer process (pid \(child.processIdentifier)) appending strokes with compaction every 64 frames;")
-        print("   killed it with SIGKILL after \(childAcked.count) acknowledged saves (ids logged in \(lastComponent(ackLog)))")
 
         // 4. fsck, as an app would before opening a document it suspects.
         let check = try Fsck.check(path: packagePath, options: FsckOptions())
@@ -94,7 +73,7 @@ enum DemoCommand: Command {
 
         // 5. Reopen: every acknowledged stroke must be there.
         let reader = try await Document.open(path: packagePath, readOnly: true)
-        let reopened = try await reader.page(id: pageID).snapshotState
+        let reopened = try await reader.page(id: pageID).state
         try await reader.close()
         let present = Set(reopened.elements.map(\.id))
         let lost = acked.filter { !present.contains($0) }
@@ -106,16 +85,24 @@ enum DemoCommand: Command {
         // 6. A picture of the page.
         let pngPath = joinPath(dir, "page.png")
         let png = PageRenderer.png(elements: reopened.elements, metadata: reopened.metadata, width: 1224)
-        try fs.writeFileAtomically(pngPath, png, durability: .none)
+        try POSIXFileSystem.shared.writeFileAtomically(pngPath, png, durability: .none)
         let writer = try await Document.open(path: packagePath)
         try await writer.renderThumbnail(for: pageID)
         try await writer.close()
         let listing = try await library.list()
-        print("6. Rendered the page to \(pngPath) (\(png.count) bytes, 1224 px wide) and its thumbnail;")
+        print("6. Rendered the page to \(pngPath) (\(png.count) bytes, 1224 px wide) and its thumbnail: black, the \(strokes) strokes")
+        print("   written before the writer started; gray, the \(reopened.elements.count - strokes) strokes the killed writer added, laid out after them")
         if let entry = listing.first {
             print("   the library lists '\(entry.title)', \(entry.pageCount) page, cover \(entry.coverPath.map(lastComponent) ?? "none")")
         }
 
+        printContents(dir: dir, packagePath: packagePath, ackLog: ackLog)
+        print("Done in \(fixed(Double(monotonicNanoseconds() - started) / 1e9)) s.")
+        return lost.isEmpty ? ExitCode.ok : ExitCode.uncorrected
+    }
+
+    /// Where everything the demo made is, and what to try next.
+    static func printContents(dir: String, packagePath: String, ackLog: String) {
         let width = lastComponent(packagePath).count + 2
         print("")
         print("Everything is in \(dir):")
@@ -125,18 +112,54 @@ enum DemoCommand: Command {
         print("Try: lnote info \(packagePath)")
         print("     lnote dump \(packagePath)")
         print("     lnote fsck \(dir)")
-        print("Done in \(fixed((monotonicMilliseconds() - started) / 1000)) s.")
-        return lost.isEmpty ? ExitCode.ok : ExitCode.uncorrected
     }
 
-    static func temporaryFolder() throws -> String {
-        var template = Array((FileManager.default.temporaryDirectory.path + "/lnote-demo-XXXXXX").utf8CString)
-        let made = template.withUnsafeMutableBufferPointer { buffer -> Bool in
-            guard let base = buffer.baseAddress else { return false }
-            return mkdtemp(base) != nil
+    /// Writes `strokes` one durable save each, in black ink, and prints the save latency; closes the document.
+    static func writeFirstSession(document: Document, pageID: UUIDBytes, strokes: [Stroke]) async throws -> [UUIDBytes] {
+        let page = try await document.page(id: pageID)
+        var acked: [UUIDBytes] = []
+        var latencies: [UInt64] = []
+        for var stroke in strokes {
+            stroke.ink = firstInk
+            let t0 = monotonicNanoseconds()
+            try await page.append(.stroke(stroke))
+            latencies.append(monotonicNanoseconds() &- t0)
+            acked.append(stroke.id)
         }
-        guard made else { throw OperationalError("cannot create a temporary folder: errno \(errno)") }
-        return String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        try await document.close()
+        let points = strokes.reduce(0) { $0 + $1.pointCount }
+        print("2. Wrote \(strokes.count) handwritten strokes (\(points) pen samples), one durable save (.data) each:")
+        let stats = LatencyStats(nanoseconds: latencies)
+        print("   save latency p50 \(formatMicros(stats.p50)), p99 \(formatMicros(stats.p99)), "
+              + "max \(formatMicros(stats.max)); closing folded the journal into a snapshot")
+        return acked
+    }
+
+    /// Starts `lnote stress` continuing the same text in gray ink, SIGKILLs it once it has
+    /// acknowledged `killAfter` saves, and returns the ids it acknowledged.
+    static func runKilledWriter(packagePath: String, ackLog: String, skip: Int, budget: Int, killAfter: Int) async throws -> [UUIDBytes] {
+        let child = Process()
+        child.executableURL = URL(fileURLWithPath: executablePath())
+        child.arguments = ["stress", packagePath, "--strokes", String(budget), "--durability", "data", "--ack-log", ackLog,
+                           "--seed", String(seed), "--skip", String(skip), "--compact-frames", "64", "--ink", writerInkName]
+        child.standardOutput = FileHandle.nullDevice
+        child.standardError = FileHandle.nullDevice
+        var env = ProcessInfo.processInfo.environment
+        env["SWIFT_BACKTRACE"] = "enable=no"
+        child.environment = env
+        do { try child.run() } catch { throw OperationalError("cannot start the writer process: \(error)") }
+        let deadline = monotonicNanoseconds() + 10_000_000_000
+        while readLines(ackLog).count < killAfter && child.isRunning && monotonicNanoseconds() < deadline {
+            try await Task.sleep(nanoseconds: 2_000_000)
+        }
+        let killedMidWork = child.isRunning
+        kill(child.processIdentifier, SIGKILL)
+        child.waitUntilExit()
+        let childAcked = readLines(ackLog).compactMap { UUIDBytes(string: $0) }
+        print("3. Started a writer process (pid \(child.processIdentifier)) appending strokes with compaction every 64 frames;")
+        print(killedMidWork ? "   killed it with SIGKILL after \(childAcked.count) acknowledged saves (ids logged in \(lastComponent(ackLog)))"
+                            : "   it ended before the kill, after \(childAcked.count) acknowledged saves (ids logged in \(lastComponent(ackLog)))")
+        return childAcked
     }
 
     static func readLines(_ path: String) -> [String] {
@@ -148,12 +171,21 @@ enum DemoCommand: Command {
     }
 }
 
-/// The path of the running `lnote` executable (for starting a child writer).
-func selfExecutablePath() -> String {
-    #if os(Linux)
-    var buffer = [CChar](repeating: 0, count: 4096)
-    let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-    if n > 0 { return String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self) }
-    #endif
-    return absolutePath(CommandLine.arguments[0])
+/// The demo's handwriting and a page sized to hold all of it, so the killed writer's
+/// continuation lands below the first session's lines instead of wrapping over them.
+struct PageFit {
+    let metadata: PageMetadata
+    let strokes: [Stroke]
+
+    /// `count` strokes of `seed`'s text, laid out on a page 8 letters tall, then the page
+    /// height cut to the lowest pen sample plus a bottom margin (at least a US Letter page).
+    init(strokes count: Int, seed: UInt64) {
+        let tall = PageMetadata(width: PageMetadata.letter.width, height: PageMetadata.letter.height * 8)
+        var generator = HandwritingGenerator(seed: seed, metadata: tall)
+        let strokes = generator.page(strokes: count)
+        let lowest = strokes.lazy.flatMap { $0.points }.map { Int($0.y) }.max() ?? 0
+        let height = min(max(UInt32(lowest + 1_000), PageMetadata.letter.height), tall.height)
+        metadata = PageMetadata(width: tall.width, height: (height + 9) / 10 * 10)
+        self.strokes = strokes
+    }
 }

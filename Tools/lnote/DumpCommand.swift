@@ -1,6 +1,7 @@
 import Foundation
 import LNoteFormat
 import LNoteStore
+import LNoteToolSupport
 
 /// `lnote dump FILE`: one line per frame of a journal or snapshot, with damage in place.
 enum DumpCommand: Command {
@@ -117,19 +118,4 @@ enum DumpCommand: Command {
         ["page": h.pageID.description, "generation": String(h.generation), "nextSequence": String(h.nextSequence),
          "elementCount": String(h.elementCount), "salt": String(h.salt, radix: 16)]
     }
-}
-
-func pad(_ s: String, _ width: Int) -> String {
-    s.count >= width ? s : s + String(repeating: " ", count: width - s.count)
-}
-
-func jsonString<T: Encodable>(_ value: T) throws -> String {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-    return String(decoding: try encoder.encode(value), as: UTF8.self)
-}
-
-func absolutePath(_ path: String) -> String {
-    if path.hasPrefix("/") { return path }
-    return FileManager.default.currentDirectoryPath + "/" + path
 }

@@ -1,4 +1,5 @@
 import LNoteSQLite
+import LNoteToolSupport
 
 /// `lnote export-sqlite LIBRARY_OR_PACKAGE... --out NOTES.db`: the level-2 export.
 enum ExportSQLiteCommand: Command {

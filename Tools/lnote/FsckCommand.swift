@@ -1,6 +1,7 @@
 import LNoteCheck
 import LNoteFormat
 import LNoteStore
+import LNoteToolSupport
 
 /// `lnote fsck PATH...`: checks packages, libraries or single page files; `--repair` fixes them.
 enum FsckCommand: Command {
@@ -47,7 +48,11 @@ enum FsckCommand: Command {
             throw UsageError("--mode expects salvage, prefix or strict, got '\(modeName)'")
         }
         let options = FsckOptions(repair: repair, mode: mode, maxErrors: maxErrors)
-        let progress: (@Sendable (FsckProgress) -> Void)? = stderrIsTerminal ? showProgress : nil
+        let line = Progress("fsck")
+        let show: @Sendable (FsckProgress) -> Void = { p in
+            if p.total > 1 { line.update(p.done, of: p.total, p.item) }
+        }
+        let progress = stderrIsTerminal ? show : nil
         var reports: [FsckReport] = []
         var status = ExitCode.ok
         for path in paths {
@@ -74,13 +79,6 @@ enum FsckCommand: Command {
         c.errors = 1
         c.uncorrected = 1
         return c
-    }
-
-    /// A progress line on the terminal for runs over several packages.
-    @Sendable private static func showProgress(_ p: FsckProgress) {
-        guard p.total > 1 else { return }
-        let end = p.done == p.total ? "\n" : ""
-        printErr("\rfsck: \(p.done)/\(p.total) \(p.item)\u{1B}[K" + end)
     }
 
     /// With several paths, file names are shown under the path they belong to.

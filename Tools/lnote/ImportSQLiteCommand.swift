@@ -1,4 +1,5 @@
 import LNoteSQLite
+import LNoteToolSupport
 
 /// `lnote import-sqlite NOTES.db --out LIBRARY_FOLDER`: the level-2 database back to packages.
 enum ImportSQLiteCommand: Command {

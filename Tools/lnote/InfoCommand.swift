@@ -1,5 +1,6 @@
 import LNoteFormat
 import LNoteStore
+import LNoteToolSupport
 
 /// `lnote info PACKAGE`: what a package holds, page by page.
 enum InfoCommand: Command {

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import LNoteToolSupport
 
 enum LNoteCLI {
     static let version = "0.1.0"
@@ -20,7 +16,7 @@ enum LNoteCLI {
         StressCommand.self,
         ExportSQLiteCommand.self,
         ImportSQLiteCommand.self,
-        BenchCommand.self,
+        BenchForwardCommand.self,
         ConformanceCommand.self,
     ]
 
@@ -47,10 +43,6 @@ enum LNoteCLI {
         return s
     }
 
-    static func helpText(_ c: any Command.Type) -> String {
-        "\(c.abstract)\n\nUsage: \(c.usage)\n\n\(c.discussion)\n"
-    }
-
     static func main(_ argv: [String]) async -> Int32 {
         guard let first = argv.first else {
             printErr("Error: missing subcommand\n")
@@ -63,36 +55,9 @@ enum LNoteCLI {
             printErr("Error: unknown subcommand '\(first)'\nUsage: lnote <subcommand> [options]; see 'lnote help'\n")
             return ExitCode.usage
         }
-        var args = Arguments(Array(argv.dropFirst()))
-        if args.flag("-h", "--help") { print(helpText(c), terminator: ""); return ExitCode.ok }
-        do {
-            return try await c.run(&args)
-        } catch let e as UsageError {
-            printErr("Error: \(e.description)\nUsage: \(c.usage)\n")
-            return ExitCode.usage
-        } catch {
-            printErr("Error: \(error)\n")
-            return ExitCode.operational
-        }
+        return await c.main(Array(argv.dropFirst()))
     }
 }
-
-/// Writes to standard error.
-func printErr(_ s: String) {
-    var bytes = Array(s.utf8)
-    bytes.withUnsafeMutableBytes { buffer in
-        guard let base = buffer.baseAddress else { return }
-        var offset = 0
-        while offset < buffer.count {
-            let n = write(2, base.advanced(by: offset), buffer.count - offset)
-            if n <= 0 { if n < 0 && errno == EINTR { continue }; return }
-            offset += n
-        }
-    }
-}
-
-/// True when standard error is a terminal (progress output goes there only then).
-var stderrIsTerminal: Bool { isatty(2) == 1 }
 
 enum HelpCommand: Command {
     static let name = "help"
@@ -105,7 +70,7 @@ enum HelpCommand: Command {
         guard let name = rest.first else { print(LNoteCLI.overview, terminator: ""); return ExitCode.ok }
         guard rest.count == 1 else { throw UsageError("help takes at most one subcommand") }
         guard let c = LNoteCLI.command(named: name) else { throw UsageError("unknown subcommand '\(name)'") }
-        print(LNoteCLI.helpText(c), terminator: "")
+        print(c.helpText, terminator: "")
         return ExitCode.ok
     }
 }

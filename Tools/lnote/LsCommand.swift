@@ -1,5 +1,7 @@
+import LNoteCheck
 import LNoteFormat
 import LNoteStore
+import LNoteToolSupport
 
 /// `lnote ls FOLDER`: the library listing, from each package's manifest.json (`NoteLibrary.list`).
 enum LsCommand: Command {
@@ -33,7 +35,11 @@ enum LsCommand: Command {
         let json = arguments.flag("--json")
         let rest = try arguments.positionals()
         guard rest.count == 1, let folder = rest.first.map(absolutePath) else { throw UsageError("ls takes exactly one FOLDER") }
-        guard case .directory? = try? POSIXFileSystem.shared.kind(folder) else { throw OperationalError("\(folder) is not a folder") }
+        switch try? POSIXFileSystem.shared.kind(folder) {
+        case .directory?: break
+        case nil: throw OperationalError("\(folder) does not exist")
+        default: throw OperationalError("\(folder) is not a folder")
+        }
         let summaries: [DocumentSummary]
         do { summaries = try await NoteLibrary(folder: folder).list() } catch { throw OperationalError("cannot list \(folder): \(error)") }
         let entries = summaries.map {

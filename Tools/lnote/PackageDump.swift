@@ -1,6 +1,7 @@
 import Foundation
 import LNoteFormat
 import LNoteStore
+import LNoteToolSupport
 
 /// `lnote dump PACKAGE`: the pages of a package with their elements in order.
 enum PackageDump {

@@ -1,5 +1,6 @@
 import LNoteFormat
 import LNoteStore
+import LNoteToolSupport
 
 /// The page ids of a package: from document.json when the document layer can read it,
 /// otherwise every page id found in `pages/`, sorted.

@@ -1,60 +1,92 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Foundation
+import LNoteCheck
 import LNoteFormat
 import LNoteStore
+import LNoteToolSupport
 
-/// Package plumbing shared by the subcommands: create a package at any path (the document layer
-/// then opens it), read `document.json`, write it with the manifest atomically (D-003), find a
-/// page by index or id.
+/// Package plumbing shared by the subcommands: create a package the way the library does,
+/// read `document.json`, find a page by index or id.
 enum PackageSupport {
-    /// Creates `path` (a new folder) as a package with `pages` empty pages; returns its document.
+    /// Creates the package `path`, which must be named `<uuid>.lnote` (D-001), with `pages`
+    /// empty US Letter pages, the way `NoteLibrary` does: assembled under a hidden staging
+    /// name and renamed into place (D-032), so it appears complete or not at all. Creates the
+    /// folder it goes in when missing; refuses a path that exists. Returns its document.
     static func create(at path: String, title: String, pages: Int) throws -> DocumentFile {
+        let id = try packageID(path)
         let fs = POSIXFileSystem.shared
-        if (try? fs.kind(path)) != nil {
-            if let names = try? fs.list(path), !names.isEmpty { throw OperationalError("\(path) already exists and is not empty") }
-        }
-        let layout = PackageLayout(root: path)
-        let id = PackageLayout.documentID(fromFolderName: lastComponent(path)) ?? UUIDBytes.random()
-        let now = Timestamp.now()
-        let document = DocumentFile(id: id, title: title, created: now, modified: now,
-                                    pages: (0..<pages).map { _ in
-                                        DocumentFile.PageEntry(id: UUIDBytes.random(), metadata: .letter, created: now,
-                                                               modified: now, elementCount: 0)
-                                    })
+        let folder = parentDirectory(of: path)
+        guard (try? fs.entryKind(path)) ?? nil == nil else { throw OperationalError("\(path) already exists") }
+        var made: DocumentFile?
         do {
-            try FileManager.default.createDirectory(atPath: parentDirectory(of: path), withIntermediateDirectories: true)
-            try fs.makeDirectory(path)
-            try fs.makeDirectory(layout.pagesDirectory)
-            try fs.makeDirectory(layout.assetsDirectory)
-            try fs.makeDirectory(layout.thumbnailsDirectory)
-            try fs.syncDirectory(path)
-            try fs.syncDirectory(parentDirectory(of: path))
-            try write(document, layout: layout)
-        } catch let e as OperationalError { throw e } catch {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            _ = try StagingFolder.assemble(fs: fs, folder: folder, id: id) { layout in
+                try io { try fs.makeDirectory(layout.pagesDirectory) }
+                let now = Timestamp.now()
+                let document = DocumentFile(id: id, title: title, created: now, modified: now, pages: (0..<pages).map { _ in
+                    DocumentFile.PageEntry(id: UUIDBytes.random(), metadata: .letter, created: now, modified: now, elementCount: 0)
+                })
+                made = document
+                return document
+            }
+        } catch {
             throw OperationalError("cannot create \(path): \(error)")
         }
-        return document
+        guard let made else { throw OperationalError("cannot create \(path)") }
+        return made
     }
 
-    /// Reads and validates `document.json` (D-020).
+    /// The document id a package path names; a usage error for any name but `<uuid>.lnote`.
+    static func packageID(_ path: String) throws -> UUIDBytes {
+        let name = lastComponent(path)
+        guard let id = PackageLayout.documentID(fromFolderName: name) else {
+            throw UsageError("a package is named <uuid>.lnote (D-001), not '\(name)'; "
+                             + "give a library folder instead and a package named \(PackageLayout.folderName(UUIDBytes.random())) is made in it")
+        }
+        return id
+    }
+
+    /// Removes a package this process made and failed to finish: renamed to its hidden
+    /// deleting name first, so it leaves the listing at once (D-032), then removed. True when
+    /// nothing is left.
+    static func discard(_ path: String) -> Bool {
+        let fs = POSIXFileSystem.shared
+        guard let id = try? packageID(path) else { return false }
+        let folder = parentDirectory(of: path)
+        let trash = joinPath(folder, StagingFolder.name(id, .deleting))
+        guard (try? fs.rename(path, to: trash)) != nil else { return false }
+        try? fs.syncDirectory(folder)
+        return (try? fs.removeTree(trash)) != nil
+    }
+
+    /// Reads and validates `document.json` (D-020). When `layout` is no package, the error
+    /// says what the path is and what will help: a missing path, a library folder (`ls`), a
+    /// folder that is no package (`gen`); only a package whose document.json is damaged is
+    /// sent to `fsck --repair`.
     static func readDocument(_ layout: PackageLayout) throws -> DocumentFile {
+        let fs = POSIXFileSystem.shared
+        let path = layout.root
+        switch try? fs.kind(path) {
+        case nil: throw OperationalError("\(path) does not exist")
+        case .directory?: break
+        default: throw OperationalError("\(path) is a file, not a package (a <uuid>.lnote folder); 'lnote dump' shows a journal's or snapshot's frames")
+        }
+        if (try? fs.kind(layout.documentFile)) == nil {
+            let packages = ((try? fs.list(path)) ?? []).filter { PackageLayout.documentID(fromFolderName: $0) != nil }
+            if !packages.isEmpty {
+                throw OperationalError("\(path) is a library folder (\(plural(packages.count, "package"))), not a package; "
+                                       + "'lnote ls \(path)' lists them, 'lnote info \(joinPath(path, packages.sorted()[0]))' describes one")
+            }
+            if PackageLayout.documentID(fromFolderName: lastComponent(path)) == nil {
+                throw OperationalError("\(path) is not a package: it has no document.json and is not named <uuid>.lnote; "
+                                       + "'lnote gen FOLDER' makes a package, 'lnote ls FOLDER' lists a library")
+            }
+        }
         do {
-            let bytes = try POSIXFileSystem.shared.readRegularFile(layout.documentFile, limit: FormatLimits.documentJSONBytesMax)
+            let bytes = try fs.readRegularFile(layout.documentFile, limit: FormatLimits.documentJSONBytesMax)
             return try DocumentFile.decode(bytes)
         } catch {
-            throw OperationalError("cannot read \(layout.documentFile): \(error); try 'lnote fsck --repair'")
+            throw OperationalError("cannot read \(layout.documentFile): \(error); 'lnote fsck --repair \(path)' rebuilds it when the pages are intact")
         }
-    }
-
-    /// Writes `document.json` then `manifest.json`, each atomically (D-003, D-030).
-    static func write(_ document: DocumentFile, layout: PackageLayout) throws {
-        let fs = POSIXFileSystem.shared
-        try fs.writeFileAtomically(layout.documentFile, document.encoded(), durability: .data)
-        try fs.writeFileAtomically(layout.manifestFile, ManifestFile(document: document).encoded(), durability: .data)
     }
 
     /// A page by index (0-based) or id.
@@ -72,46 +104,9 @@ enum PackageSupport {
 
 }
 
-/// The last path component.
-func lastComponent(_ path: String) -> String {
-    guard let slash = path.lastIndex(of: "/") else { return path }
-    return String(path[path.index(after: slash)...])
-}
-
-/// Milliseconds since an arbitrary start, monotonic.
-func monotonicMilliseconds() -> Double {
-    var t = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &t)
-    return Double(t.tv_sec) * 1000 + Double(t.tv_nsec) / 1_000_000
-}
-
-/// The `q`-quantile (0...1) of `values` (nearest rank); 0 for none.
-func quantile(_ values: [Double], _ q: Double) -> Double {
-    guard !values.isEmpty else { return 0 }
-    let sorted = values.sorted()
-    let rank = Int((q * Double(sorted.count)).rounded(.up)) - 1
-    return sorted[min(max(rank, 0), sorted.count - 1)]
-}
-
 /// A fresh stroke id: generated strokes are deterministic, ids must be unique per page.
 func freshID(_ stroke: Stroke) -> Element {
     var s = stroke
     s.id = UUIDBytes.random()
     return .stroke(s)
-}
-
-/// `x` with `digits` decimals (no Foundation formatting needed).
-func fixed(_ x: Double, _ digits: Int = 1) -> String {
-    guard x.isFinite, abs(x) < 1e15 else { return x.isFinite ? "\(x)" : "-" }
-    var scale = 1.0
-    for _ in 0..<max(digits, 0) { scale *= 10 }
-    let n = (abs(x) * scale).rounded()
-    let whole = Int(n / scale)
-    let frac = Int(n - Double(whole) * scale)
-    var s = (x < 0 && n > 0 ? "-" : "") + String(whole)
-    if digits > 0 {
-        let f = String(frac)
-        s += "." + String(repeating: "0", count: max(0, digits - f.count)) + f
-    }
-    return s
 }

@@ -1,5 +1,6 @@
 import LNoteFormat
 import LNoteStore
+import LNoteToolSupport
 
 /// `lnote render PACKAGE --page N -o OUT.png`: a page as a picture.
 enum RenderCommand: Command {
@@ -25,7 +26,7 @@ enum RenderCommand: Command {
         let layout = PackageLayout(root: path)
         let document = try PackageSupport.readDocument(layout)
         let id = try PackageSupport.page(selector, in: document)
-        let started = monotonicMilliseconds()
+        let started = monotonicNanoseconds()
         let r: PageRecovery.Result
         do { r = try PageRecovery.recover(fs: POSIXFileSystem.shared, directory: layout.pagesDirectory, pageID: id, mode: .salvage) } catch {
             throw OperationalError("page \(id): \(error)")
@@ -35,7 +36,7 @@ enum RenderCommand: Command {
             throw OperationalError("cannot write \(output): \(error)")
         }
         print("rendered page \(id) (\(r.state.elements.count) elements) to \(output): \(png.count) bytes, "
-              + "\(width) px wide, \(fixed(monotonicMilliseconds() - started, 0)) ms")
+              + "\(width) px wide, \(fixed(Double(monotonicNanoseconds() - started) / 1e6, 0)) ms")
         return ExitCode.ok
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import LNoteSQLite
+import LNoteToolSupport
 
 /// What `export-sqlite` and `import-sqlite` share: the report printed for people or as JSON,
 /// progress on a terminal, and the exit status (Spec/sqlite.md, Q-053).

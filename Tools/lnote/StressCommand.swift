@@ -6,15 +6,16 @@ import Darwin
 import LNoteFormat
 import LNoteHandwriting
 import LNoteStore
+import LNoteToolSupport
 
 /// `lnote stress PACKAGE`: appends strokes one by one and logs each acknowledged id (kill tests).
 enum StressCommand: Command {
     static let name = "stress"
     static let abstract = "Append strokes to the first page, logging each acknowledged id (for kill tests)."
-    static let usage = "lnote stress PACKAGE --strokes N [--durability LEVEL] --ack-log FILE [--seed S] [--skip N] [--compact-frames K]"
+    static let usage = "lnote stress PACKAGE --strokes N [--durability LEVEL] --ack-log FILE [--seed S] [--skip N] [--compact-frames K] [--ink pen|gray]"
     static let discussion = """
     Appends N generated strokes to the first page of PACKAGE (created with one page if it
-    does not exist) through the document API, one save each. After each save returns, the stroke's element id is
+    does not exist; PACKAGE is then named <uuid>.lnote) through the document API, one save each. After each save returns, the stroke's element id is
     appended as one line to FILE. Every id in FILE was acknowledged (W-001), so after a
     SIGKILL at any moment each of them must be on the page once it is recovered.
 
@@ -25,6 +26,7 @@ enum StressCommand: Command {
       --seed S             handwriting seed (default 1); ids are always fresh
       --skip N             skip the first N strokes of that handwriting (continue a text)
       --compact-frames K   compact the page every K journal frames (default 2000)
+      --ink pen|gray       draw every stroke in black pen or gray ink (default: the handwriting's own)
     """
 
     static func run(_ arguments: inout Arguments) async throws -> Int32 {
@@ -37,6 +39,7 @@ enum StressCommand: Command {
         let seed = try arguments.intOption("--seed", range: 0...Int.max) ?? 1
         let skip = try arguments.intOption("--skip", range: 0...1_000_000) ?? 0
         let compactFrames = try arguments.intOption("--compact-frames", range: 1...1_000_000) ?? CompactionPolicy.default.journalFramesMax
+        let ink = try arguments.option("--ink").map(namedInk)
         let rest = try arguments.positionals()
         guard rest.count == 1, let path = rest.first.map(absolutePath) else { throw UsageError("stress takes exactly one PACKAGE") }
 
@@ -57,20 +60,32 @@ enum StressCommand: Command {
         let page = try await document.page(id: first.id)
         var generator = HandwritingGenerator(seed: UInt64(seed), metadata: first.metadata)
         for _ in 0..<skip { _ = generator.nextStroke() }
-        var latencies: [Double] = []
+        var latencies: [UInt64] = []
         latencies.reserveCapacity(strokes)
         for _ in 0..<strokes {
-            let element = freshID(generator.nextStroke())
-            let t0 = monotonicMilliseconds()
+            var stroke = generator.nextStroke()
+            if let ink { stroke.ink = ink }
+            let element = freshID(stroke)
+            let t0 = monotonicNanoseconds()
             try await page.append(element)
-            latencies.append(monotonicMilliseconds() - t0)
+            latencies.append(monotonicNanoseconds() &- t0)
             try appendLine(ack, element.id.description)
         }
         let count = await page.elementCount
         try await document.close()
-        print("appended \(strokes) strokes at durability \(durability.rawValue): save p50 \(fixed(quantile(latencies, 0.5), 2)) ms, "
-              + "p99 \(fixed(quantile(latencies, 0.99), 2)) ms; page holds \(count) elements")
+        let stats = LatencyStats(nanoseconds: latencies)
+        print("appended \(strokes) strokes at durability \(durability.rawValue): save p50 \(formatMicros(stats.p50)), "
+              + "p99 \(formatMicros(stats.p99)); page holds \(count) elements")
         return ExitCode.ok
+    }
+
+    /// The inks `--ink` names.
+    static func namedInk(_ name: String) throws -> Ink {
+        switch name {
+        case "pen": return .pen
+        case "gray": return Ink(type: "pen", red: 150, green: 150, blue: 155, width: 12)
+        default: throw UsageError("--ink expects pen or gray, got '\(name)'")
+        }
     }
 
     /// One `write` of `line\n` (O_APPEND: lines never interleave or tear across a kill of this process).

@@ -3,6 +3,7 @@ import Dispatch
 #endif
 import LNoteFormat
 import LNoteStore
+import Synchronization
 
 extension FuzzHarness {
     static let packagePages = "/doc/pages"
@@ -37,7 +38,7 @@ extension FuzzHarness {
         do {
             let page = try await Page.open(directory: packagePages, id: packagePageID,
                                            options: PageOptions(compaction: .onCloseOnly), fileSystem: fs)
-            if await page.snapshotState != salvaged.state { return "the opened page differs from salvage recovery" }
+            if await page.state != salvaged.state { return "the opened page differs from salvage recovery" }
             // A page whose damaged files exhaust its sequence or generation numbers refuses with
             // `.corrupt` (a clear error, nothing written); anything else must be accepted.
             var appended = salvaged.state.contains(extra.id)
@@ -47,7 +48,7 @@ extension FuzzHarness {
             } catch let e as LNoteError where e.code == .corrupt {}
             do { try await page.close() } catch let e as LNoteError where e.code == .corrupt {}
             let reopened = try await Page.open(directory: packagePages, id: packagePageID, fileSystem: fs)
-            let seen = await reopened.snapshotState
+            let seen = await reopened.state
             try? await reopened.close()
             let want = appended ? expected : salvaged.state
             if seen != want {
@@ -76,7 +77,7 @@ extension FuzzHarness {
 /// Carries a harness result out of a task (written once, read after the semaphore).
 final class ResultBox: @unchecked Sendable {
     private var value: String?
-    private let lock = FileSystemLock(())
+    private let lock = Mutex(())
     func set(_ v: String?) { lock.withLock { _ in value = v } }
     func get() -> String? { lock.withLock { _ in value } }
 }

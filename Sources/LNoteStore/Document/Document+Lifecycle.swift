@@ -56,7 +56,7 @@ extension Document {
             let observed = await observeOpenPages()
             var states: [UUIDBytes: (PageState, UInt64, UInt64)] = [:]
             for (pageID, page) in pages {
-                let state = await page.snapshotState
+                let state = await page.state
                 states[pageID] = (state, openedSequence[pageID] ?? 0, observed[pageID]?.sequence ?? 0)
                 do { try await page.close() } catch { firstError = firstError ?? error }
             }

@@ -54,7 +54,7 @@ extension Document {
     func pageContents(_ pageID: UUIDBytes) async throws -> ([Element], PageMetadata, UInt64?) {
         let at = try index(of: pageID)
         if let page = pages[pageID] {
-            let state = await page.snapshotState
+            let state = await page.state
             return (state.elements, state.metadata, await page.changeSequence)
         }
         let (fs, layout, names) = (self.fs, self.layout, pageFiles[pageID] ?? [])

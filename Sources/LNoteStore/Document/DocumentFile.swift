@@ -20,10 +20,13 @@ public struct DocumentFile: Sendable, Equatable {
         }
     }
 
+    /// The `format` value (D-020).
     public static let format = "lnote.document"
+    /// The `version` value (D-020).
     public static let version = 1
+    /// Longest title in UTF-8 bytes (D-020, D-024).
     public static let titleBytesMax = 1024
-    /// Longest accepted time string (an RFC 3339 time needs 24 bytes).
+    /// Longest accepted time string (D-024; an RFC 3339 time needs 24 bytes).
     public static let timestampBytesMax = 64
 
     public var id: UUIDBytes

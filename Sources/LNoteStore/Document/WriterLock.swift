@@ -1,4 +1,5 @@
 import LNoteFormat
+import Synchronization
 
 /// The document's writer lock (D-070): an exclusive `flock` on the package's `.lock`, taken
 /// before every write of the document and its pages (it is their `WriteGate`).
@@ -22,7 +23,7 @@ package final class WriterLock: WriteGate {
 
     package let path: String
     private let fs: any FileSystem
-    private let state = FileSystemLock(State())
+    private let state = Mutex(State())
 
     package init(path: String, fileSystem: any FileSystem) {
         self.path = path; fs = fileSystem

@@ -79,7 +79,7 @@ extension FileSystem {
         let f = try open(path, .readOnly)
         defer { try? close(f) }
         let n = try size(f)
-        guard n <= Int64(limit) else { throw FileSystemError("read", path: path, errno: 27 /* EFBIG */) }
+        guard n <= Int64(limit) else { throw FileSystemError("read", path: path, errno: FileSystemErrno.fileTooLarge) }
         return try read(f, at: 0, count: Int(n))
     }
 

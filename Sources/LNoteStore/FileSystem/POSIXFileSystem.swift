@@ -5,6 +5,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import Synchronization
 
 /// The real file system: each method is one or a few POSIX calls (see `SystemCall`).
 ///
@@ -20,7 +21,7 @@ public struct POSIXFileSystem: FileSystem {
     public static let shared = POSIXFileSystem()
 
     /// Descriptor -> path, for error messages only.
-    private static let openPaths = FileSystemLock<[Int32: String]>([:])
+    private static let openPaths = Mutex<[Int32: String]>([:])
 
     /// Reads larger than this first ask fstat(2) for the size, so a huge `count` never
     /// allocates more than the file holds.

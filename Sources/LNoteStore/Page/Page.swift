@@ -20,7 +20,9 @@ public actor Page {
     nonisolated let fs: any FileSystem
     nonisolated let gate: (any WriteGate)?
 
-    private var state: PageState
+    /// The live page state (elements and metadata) as a value: every change applied so far,
+    /// whether or not a snapshot holds it yet.
+    public private(set) var state: PageState
     /// Encoded bodies of elements, reused by the compactor.
     private var cache: EncodedBodyCache
     private var writer: JournalWriter?
@@ -30,8 +32,8 @@ public actor Page {
     private var generation: UInt64
     private var highestJournalBase: UInt64?
     private var nextSequence: UInt64
-    /// Changes not yet in the snapshot on disk.
-    private var dirtyFrames: Int
+    /// Journal frames whose changes the snapshot on disk does not hold yet.
+    package private(set) var journalFrames: Int
     private var damagedFiles: Set<String>
     private var compaction: Task<Void, any Error>?
     private var failure: LNoteError?
@@ -54,7 +56,7 @@ public actor Page {
         generation = recovered.generation
         highestJournalBase = recovered.highestJournalBase
         nextSequence = recovered.nextSequence
-        dirtyFrames = recovered.journalFrames
+        journalFrames = recovered.journalFrames
         damagedFiles = recovered.damagedFiles
         recoveryReport = recovered.report
     }
@@ -88,9 +90,6 @@ public actor Page {
     public var elementCount: Int { state.elements.count }
     public var metadata: PageMetadata { state.metadata }
     public var isClosed: Bool { closed }
-    /// The whole page state (elements and metadata) as a value.
-    public var snapshotState: PageState { state }
-    package var journalFrameCount: Int { dirtyFrames }
     package var snapshotGeneration: UInt64 { generation }
     /// Test hook: the compactor's cached encodings match the elements.
     package var encodedBodyCacheIsConsistent: Bool { cache.isConsistent(with: state) }
@@ -183,7 +182,7 @@ public actor Page {
             }
         }
         nextSequence = ticket.sequences.upperBound
-        dirtyFrames += changes.count
+        journalFrames += changes.count
         startCompactionIfDue(journal)
         let level = durability ?? options.durability
         guard level != .none else { return }
@@ -208,7 +207,7 @@ public actor Page {
     public func compact() async throws {
         try checkWritable()
         if let running = compaction { _ = try? await running.value }
-        guard dirtyFrames > 0, let journal = writer ?? (try? activeWriter()) else { return }
+        guard journalFrames > 0, let journal = writer ?? (try? activeWriter()) else { return }
         let task = Task { try await self.runCompaction(switchingFrom: journal) }
         compaction = task
         try await task.value
@@ -222,7 +221,7 @@ public actor Page {
         if closed { return }
         if let running = compaction { _ = try? await running.value }
         var firstError: (any Error)?
-        if !options.readOnly && failure == nil && dirtyFrames > 0 {
+        if !options.readOnly && failure == nil && journalFrames > 0 {
             do {
                 try await runCompaction(switchingFrom: nil)
             } catch {
@@ -312,8 +311,6 @@ public actor Page {
         lastCompactionError = (error as? LNoteError) ?? LNoteError(.io, "\(error)")
     }
 
-    /// The compaction protocol. With `switchingFrom` (a live page) it first starts a fresh
-    /// journal so writes continue (P-010); without (closing) the snapshot absorbs everything.
     /// `generation + 1`, or `.corrupt` when a damaged name or header put the page at the last
     /// generation (found by fuzzing: the unchecked increment trapped).
     private static func generation(after generation: UInt64) throws -> UInt64 {
@@ -322,6 +319,8 @@ public actor Page {
         return next
     }
 
+    /// The compaction protocol. With `switchingFrom` (a live page) it first starts a fresh
+    /// journal so writes continue (P-010); without (closing) the snapshot absorbs everything.
     private func runCompaction(switchingFrom old: JournalWriter?) async throws {
         defer { compaction = nil }
         try gate?.acquireForWrite()
@@ -344,7 +343,7 @@ public actor Page {
             writer = nil
         }
         toAbsorb = sealed
-        let framesAbsorbed = dirtyFrames - (writer?.frameCount ?? 0)
+        let framesAbsorbed = journalFrames - (writer?.frameCount ?? 0)
         let pageState = state
         let bodies = cache
         let snapshotPath = joinPath(directory, PageFileNames.snapshot(id))
@@ -357,7 +356,9 @@ public actor Page {
             try io { try fs.writeFileAtomically(snapshotPath, bytes, durability: level) }
         }
         generation = newGeneration
-        dirtyFrames = max(0, dirtyFrames - framesAbsorbed)
+        assert(framesAbsorbed >= 0 && journalFrames >= framesAbsorbed,
+               "a compaction absorbed \(framesAbsorbed) frames of the \(journalFrames) outside the snapshot")
+        journalFrames = max(0, journalFrames - framesAbsorbed)
         compactionCount += 1
         for journal in toAbsorb {
             journal.markAbsorbed()

@@ -35,7 +35,7 @@ final class PageRun {
         let page = try await Page.open(directory: Self.directory, id: Self.pageID,
                                        options: Self.options, fileSystem: fs)
         self.page = page
-        history = RunHistory(initial: await page.snapshotState)
+        history = RunHistory(initial: await page.state)
         recordSnapshot()
     }
 
@@ -100,7 +100,7 @@ final class PageRun {
             }
             let reopened = try await Page.open(directory: Self.directory, id: Self.pageID, options: options, fileSystem: fs)
             page = reopened
-            let seen = await reopened.snapshotState
+            let seen = await reopened.state
             if let last = history.states.last, seen != last {
                 problems.append("reopen after \(history.script) shows \(seen.elements.count) elements, "
                                 + "the app wrote \(last.elements.count)")
@@ -115,7 +115,7 @@ final class PageRun {
             acknowledgeAll()
         case .append, .erase, .move, .delete, .insertImage:
             guard let page, !(await page.isClosed) else { return }
-            let state = await page.snapshotState
+            let state = await page.state
             guard let (change, durability) = makeChange(op, on: state) else { return }
             do {
                 try await page.apply([change], durability: durability)
@@ -153,7 +153,7 @@ final class PageRun {
     /// Records a change the page now shows (its call may have failed after writing it).
     private func noteChange(start: Int, change: PageChange? = nil) async {
         guard let page, let change else { return }
-        let now = await page.snapshotState
+        let now = await page.state
         guard let last = history.states.last, now != last else { return }
         history.changes.append(change)
         history.callStarts.append(start)

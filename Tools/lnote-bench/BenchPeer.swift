@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import LNoteToolSupport
 
 /// The SQLite side of the bench: a running `Tools/bench-sqlite` child spoken to over pipes,
 /// one command line out, one reply line back (protocol in `sqlite_peer.c`). The peer times

@@ -1,6 +1,7 @@
 import LNoteFormat
 import LNoteHandwriting
 import LNoteStore
+import LNoteToolSupport
 
 /// Realistic strokes for the suites, from `HandwritingGenerator`, handed out with fresh ids so
 /// that any number of saves can reuse a bounded pool (generating costs microseconds per point).

@@ -1,8 +1,9 @@
 import LNoteFormat
 import LNoteStore
+import LNoteToolSupport
 
 /// Page open (snapshot plus up to 500 journal frames) against merely reading and CRC-checking
-/// the same files, and against SQLite reading the same BLOBs in order (issues 3 and 8).
+/// the same files, and against SQLite reading the same BLOBs in order.
 enum OpenSuite {
     static let floorName = "read + CRC-32C of the same files"
     static let pageName = "Page.open (read, CRC, structure; points decoded on use)"

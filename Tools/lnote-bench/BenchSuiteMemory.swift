@@ -1,9 +1,10 @@
 import Foundation
 import LNoteFormat
 import LNoteStore
+import LNoteToolSupport
 
 /// Peak memory of opening a 5 MB page against its decoded size, measured in a fresh child
-/// process so that nothing else has raised its peak (issue 3).
+/// process so that nothing else has raised its peak.
 enum MemorySuite {
     static let pageID = BenchPages.id(5)
 
@@ -17,8 +18,8 @@ enum MemorySuite {
         let dir = ctx.path("page")
         let bytes = try BenchPages.write(directory: dir, id: pageID, strokes: fill.fresh(first: 0, count: count), journalFrames: 500)
         let result = ctx.path("open.json")
-        let (status, childRSS) = try BenchSystem.run(BenchSystem.executablePath(),
-                                                     ["bench", "--child", "memory-open", "--dir", dir, "--result", result])
+        let (status, childRSS) = try BenchSystem.run(executablePath(),
+                                                     ["--child", "memory-open", "--dir", dir, "--result", result])
         guard status == 0 else { throw OperationalError("memory-open child failed (exit \(status))") }
         let child = try JSONDecoder().decode(BenchSuiteResult.self, from: Data(try POSIXFileSystem.shared.readFile(result)))
         r.rows = child.rows

@@ -2,6 +2,7 @@ import Foundation
 import LNoteFormat
 import LNoteHandwriting
 import LNoteSQLite
+import LNoteToolSupport
 import LNoteStore
 
 /// Level 2 (issue 17, Spec/sqlite.md): export and import through `LNoteSQLite` against the
@@ -79,7 +80,7 @@ enum SQLiteLevel2Suite {
             let f = try SQLiteDatabaseInfo.insertFloor(blobs, path: ctx.path("floor\(round).db"))
             for path in [db, db + "-wal", db + "-shm", ctx.path("floor\(round).db"), ctx.path("floor\(round).db-wal"),
                          ctx.path("floor\(round).db-shm")] { try? FileManager.default.removeItem(atPath: path) }
-            BenchCommand.removeTree(folder)
+            try? POSIXFileSystem.shared.removeTree(folder)
             guard round > 0 else { continue }
             exportNs.append(e); importNs.append(i); floorNs.append(f)
         }

@@ -3,17 +3,14 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import LNoteToolSupport
 
 /// Clock, process counters and child processes for `lnote bench`: the few system calls the
 /// suites need, each a thin wrapper.
 enum BenchSystem {
     /// CLOCK_MONOTONIC in nanoseconds.
     @inline(__always)
-    static func now() -> UInt64 {
-        var t = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &t)
-        return UInt64(t.tv_sec) &* 1_000_000_000 &+ UInt64(t.tv_nsec)
-    }
+    static func now() -> UInt64 { monotonicNanoseconds() }
 
     /// Nanoseconds `body` took.
     @inline(__always)
@@ -93,14 +90,6 @@ enum BenchSystem {
             out.append(contentsOf: buffer[0..<n])
         }
         return String(decoding: out, as: UTF8.self)
-    }
-
-    /// The running executable's absolute path.
-    static func executablePath() -> String {
-        var buffer = [CChar](repeating: 0, count: 4096)
-        let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        if n > 0 { return String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self) }
-        return CommandLine.arguments.first ?? "lnote"
     }
 
     /// Runs `path` with `arguments` (stdout to `stdoutPath` if given), waits, and returns the

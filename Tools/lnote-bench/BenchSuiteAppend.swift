@@ -1,9 +1,10 @@
 import LNoteFormat
 import LNoteHandwriting
 import LNoteStore
+import LNoteToolSupport
 
 /// Journal append latency of a 2.6 KB frame at each durability level against raw `pwrite`
-/// (+ `fdatasync`/`fsync`) of the same bytes (issue 2).
+/// (+ `fdatasync`/`fsync`) of the same bytes.
 enum AppendSuite {
     static func run(_ ctx: BenchContext) async throws -> BenchSuiteResult {
         var r = BenchSuiteResult(name: "append", title: BenchSuites.all[1].title)

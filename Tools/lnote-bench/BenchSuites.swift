@@ -1,3 +1,5 @@
+import LNoteToolSupport
+
 /// The suites `lnote bench` runs, in order. Each runs in its own child process.
 enum BenchSuites {
     struct Suite: Sendable {
@@ -10,7 +12,7 @@ enum BenchSuites {
         Suite(name: "crc", title: "CRC-32C throughput against memcpy; codec bytes per point", run: CRCSuite.run),
         Suite(name: "append", title: "Journal append of a 2.6 KB frame against raw write(+sync) of the same bytes", run: AppendSuite.run),
         Suite(name: "save", title: "Stroke save at each durability level against raw floor, snapshot rewrite and SQLite", run: SaveSuite.run),
-        Suite(name: "batch", title: "The brief's shape: 100 strokes of 3,400 points written at once", run: BatchSuite.run),
+        Suite(name: "batch", title: "The reference shape: 100 strokes of 3,400 points written at once", run: BatchSuite.run),
         Suite(name: "open", title: "Page open against read+CRC of the same files and SQLite reading the same BLOBs", run: OpenSuite.run),
         Suite(name: "compaction", title: "Compaction against one atomic write of the same bytes; appends during compaction", run: CompactionSuite.run),
         Suite(name: "scaling", title: "Save latency against strokes on the page and pages in the document", run: ScalingSuite.run),

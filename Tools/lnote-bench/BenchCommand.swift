@@ -1,20 +1,27 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Foundation
 import LNoteStore
+import LNoteToolSupport
 
-/// `lnote bench`: measures the engine against its baselines in the same run and reports
-/// percentiles, ratios and the issues' targets (met or missed) as a table, JSON and SVG plots.
+/// `lnote-bench` (also run as `lnote bench`): measures the engine against its baselines in the
+/// same run and reports percentiles, ratios and the project's targets (met or missed) as a
+/// table, JSON and SVG plots.
 ///
-/// Each suite runs in its own child process (`lnote bench --child SUITE`), so its peak memory
+/// Each suite runs in its own child process (`lnote-bench --child SUITE`), so its peak memory
 /// is its own (wait4 rusage) and one suite's heap never slows the next.
 enum BenchCommand: Command {
     static let name = "bench"
     static let abstract = "Measure saves, opens, compaction and scaling against baselines (SQLite, raw I/O)."
-    static let usage = "lnote bench [--quick] [--json FILE] [--out DIR] [--dir DIR] [--suite NAME,...]"
+    static let usage = "lnote-bench [--quick] [--json FILE] [--out DIR] [--dir DIR] [--suite NAME,...] [--peer-status]"
     static let discussion = """
     Runs suites on realistic handwriting (HandwritingGenerator), each against its baselines in
     the same run, designs interleaved in rounds. Reports p50/p90/p99/max and ratios; absolute
     times vary between machines, the ratios are the claim. Use a release build:
-    swift build -c release && .build/release/lnote bench
+    swift build -c release && .build/release/lnote-bench   ('lnote bench' runs it too)
 
     Suites: \(BenchSuites.all.map(\.name).joined(separator: ", "))
 
@@ -24,9 +31,13 @@ enum BenchCommand: Command {
       --out DIR         where bench.json, bench.txt and the SVG plots go (default: bench-results)
       --dir DIR         scratch folder for the files measured (default: /tmp); a real disk
       --suite LIST      only these suites (comma-separated)
+      --peer-status     say where the SQLite peer is (building it if needed) and exit
 
-    The SQLite peer (Tools/bench-sqlite) is built on first use; without it the SQLite rows are
-    left out and the report says so. LNOTE_SQLITE_PEER=PATH points to a built peer.
+    The SQLite peer (Tools/bench-sqlite, a C program) is looked up as LNOTE_SQLITE_PEER=PATH,
+    then as 'sqlite_peer' beside this executable, then built with Tools/bench-sqlite/build.sh
+    of the checkout this executable or the current folder is in. Without it the SQLite rows
+    are left out and the report says how to get it. Progress goes to standard error on a
+    terminal only.
     """
 
     static func run(_ arguments: inout Arguments) async throws -> Int32 {
@@ -38,9 +49,16 @@ enum BenchCommand: Command {
         let child = try arguments.option("--child")
         let result = try arguments.option("--result")
         let peer = try arguments.option("--peer")
+        let peerStatus = arguments.flag("--peer-status")
         let rest = try arguments.positionals()
         guard rest.isEmpty else { throw UsageError("bench takes no positional arguments") }
 
+        if peerStatus {
+            let found = BenchPeerBuild.locate()
+            if let path = found.path { print("SQLite peer: \(path)"); return ExitCode.ok }
+            printErr("SQLite peer unavailable: \(found.problem ?? "unknown reason")\n")
+            return ExitCode.operational
+        }
         if let child {
             guard let result else { throw UsageError("--child needs --result FILE") }
             return try await runChild(child, directory: absolutePath(scratchParent), quick: quick, peer: peer, result: result)
@@ -70,8 +88,8 @@ enum BenchCommand: Command {
         let fs = POSIXFileSystem.shared
         let started = BenchSystem.now()
         try BenchPages.makeDirectories(out)
-        let scratch = try makeScratch(in: scratchParent)
-        defer { removeTree(scratch) }
+        let scratch = try makeTemporaryFolder(in: scratchParent, prefix: "lnote-bench-")
+        defer { try? fs.removeTree(scratch) }
         let machine = BenchSystem.machine(directory: scratch)
         let peer = BenchPeerBuild.locate()
         var sqliteVersion: String?
@@ -84,14 +102,16 @@ enum BenchCommand: Command {
         print("Absolute times vary between machines; the ratios, measured in the same run, are the claim.\n")
 
         var suites: [BenchSuiteResult] = []
-        let exe = BenchSystem.executablePath()
-        for suite in BenchSuites.all where only?.contains(suite.name) ?? true {
+        let exe = executablePath()
+        let selected = BenchSuites.all.filter { only?.contains($0.name) ?? true }
+        let progress = Progress("bench")
+        for (index, suite) in selected.enumerated() {
             let dir = joinPath(scratch, suite.name)
             let resultPath = joinPath(scratch, suite.name + ".json")
-            var args = ["bench", "--child", suite.name, "--dir", dir, "--result", resultPath]
+            var args = ["--child", suite.name, "--dir", dir, "--result", resultPath]
             if quick { args.append("--quick") }
             if let p = peer.path, sqliteVersion != nil { args += ["--peer", p] }
-            if stderrIsTerminal { printErr("running \(suite.name)...\n") }
+            progress.update(index, of: selected.count, "running \(suite.name)")
             let t0 = BenchSystem.now()
             var r: BenchSuiteResult
             let (status, rss) = try BenchSystem.run(exe, args)
@@ -104,7 +124,8 @@ enum BenchCommand: Command {
                 r.skipped = "the suite's process failed (exit \(status)); see its error above"
                 r.seconds = Double(BenchSystem.now() - t0) / 1e9
             }
-            removeTree(dir)
+            try? fs.removeTree(dir)
+            progress.update(index + 1, of: selected.count, "done")
             print(BenchTable.render(r))
             suites.append(r)
         }
@@ -124,23 +145,6 @@ enum BenchCommand: Command {
         print("Wrote \(joinPath(out, "bench.json")), bench.txt\(plots.isEmpty ? "" : ", " + plots.joined(separator: ", ")) (\(fixed(report.seconds, 1)) s)")
         return ExitCode.ok
     }
-
-    private static func makeScratch(in parent: String) throws -> String {
-        var template = Array(joinPath(parent, "lnote-bench-XXXXXX").utf8CString)
-        guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else {
-            throw OperationalError("cannot create a scratch folder in \(parent)")
-        }
-        return String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
-
-    /// Removes `path` and everything below it (the bench's own scratch files only).
-    static func removeTree(_ path: String) {
-        let fs = POSIXFileSystem.shared
-        if case .directory? = try? fs.kind(path) {
-            for name in (try? fs.list(path)) ?? [] { removeTree(joinPath(path, name)) }
-        }
-        try? fs.remove(path)
-    }
 }
 
 /// What a suite gets: its scratch folder, the size mode, and the SQLite peer if available.
@@ -156,23 +160,31 @@ struct BenchContext: Sendable {
 
 /// Finds or builds the SQLite peer binary.
 enum BenchPeerBuild {
+    static let howToGet = "build it from an LNote checkout with 'sh Tools/bench-sqlite/build.sh PATH' (needs cc and libsqlite3-dev), "
+        + "then set LNOTE_SQLITE_PEER=PATH or put it beside this executable as 'sqlite_peer'"
+
     static func locate() -> (path: String?, problem: String?) {
-        let env = ProcessInfo.processInfo.environment
-        if let p = env["LNOTE_SQLITE_PEER"] { return (p, nil) }
+        let fs = POSIXFileSystem.shared
+        if let p = ProcessInfo.processInfo.environment["LNOTE_SQLITE_PEER"] {
+            guard access(p, X_OK) == 0 else { return (nil, "LNOTE_SQLITE_PEER=\(p) is not an executable file; " + howToGet) }
+            return (p, nil)
+        }
+        let beside = joinPath(parentDirectory(of: executablePath()), "sqlite_peer")
+        if access(beside, X_OK) == 0 { return (beside, nil) }
         var roots: [String] = []
-        var dir = parentDirectory(of: BenchSystem.executablePath())
-        while dir != "/" && !dir.isEmpty { roots.append(dir); dir = parentDirectory(of: dir) }
-        dir = FileManager.default.currentDirectoryPath
-        while dir != "/" && !dir.isEmpty { roots.append(dir); dir = parentDirectory(of: dir) }
-        guard let root = roots.first(where: { (try? POSIXFileSystem.shared.kind($0 + "/Tools/bench-sqlite/build.sh")) != nil }) else {
-            return (nil, "Tools/bench-sqlite not found above the executable or the current folder")
+        for start in [parentDirectory(of: executablePath()), FileManager.default.currentDirectoryPath] {
+            var dir = start
+            while dir != "/" && !dir.isEmpty { roots.append(dir); dir = parentDirectory(of: dir) }
+        }
+        guard let root = roots.first(where: { (try? fs.kind($0 + "/Tools/bench-sqlite/build.sh")) != nil }) else {
+            return (nil, "no LNote checkout (Tools/bench-sqlite) above \(executablePath()) or the current folder; " + howToGet)
         }
         let binary = root + "/Tools/bench-sqlite/.build/sqlite_peer"
-        if (try? POSIXFileSystem.shared.kind(binary)) != nil { return (binary, nil) }
-        printErr("building the SQLite peer (Tools/bench-sqlite/build.sh)...\n")
+        if access(binary, X_OK) == 0 { return (binary, nil) }
+        if stderrIsTerminal { printErr("building the SQLite peer (\(root)/Tools/bench-sqlite/build.sh)...\n") }
         let status = (try? BenchSystem.run("/bin/sh", [root + "/Tools/bench-sqlite/build.sh", binary]))?.status ?? -1
-        guard status == 0, (try? POSIXFileSystem.shared.kind(binary)) != nil else {
-            return (nil, "Tools/bench-sqlite/build.sh failed (exit \(status))")
+        guard status == 0, access(binary, X_OK) == 0 else {
+            return (nil, "\(root)/Tools/bench-sqlite/build.sh failed (exit \(status)); it needs cc and libsqlite3-dev")
         }
         return (binary, nil)
     }

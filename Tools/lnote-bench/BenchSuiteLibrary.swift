@@ -1,8 +1,9 @@
 import LNoteFormat
 import LNoteStore
+import LNoteToolSupport
 
 /// Listing a library of 1,000 documents (NoteLibrary.list: each package's manifest.json)
-/// against reading and decoding every document.json (issue 4).
+/// against reading and decoding every document.json.
 enum LibrarySuite {
     static func run(_ ctx: BenchContext) async throws -> BenchSuiteResult {
         var r = BenchSuiteResult(name: "library", title: "Listing a library of 1,000 documents against reading every document.json")

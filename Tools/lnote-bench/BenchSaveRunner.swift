@@ -1,5 +1,6 @@
 import LNoteFormat
 import LNoteStore
+import LNoteToolSupport
 
 /// Measures stroke saves of several designs in interleaved rounds, so that machine noise hits
 /// every design alike: each round takes the next strokes of the pool and every cell saves them,

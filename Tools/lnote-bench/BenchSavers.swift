@@ -5,6 +5,7 @@ import Darwin
 #endif
 import LNoteFormat
 import LNoteStore
+import LNoteToolSupport
 
 /// One way of saving a pen stroke, timed per save the same way for every design: the clock is
 /// read right before the call that saves and right after it returns.
@@ -28,7 +29,7 @@ enum SaverNotes {
     static let rawReserved = "raw floor into preallocated zeros: the same pwrite and sync, into 4 MiB of zeros written and synced beforehand (the file's size and block map never change, so the sync flushes data only: the best case for any design)"
     static let journal = "journal (JournalWriter.append): encode the change as one frame, one pwrite into the journal's zero reserve (W-010, 1 MiB stretches), then the same sync as the raw floor"
     static let page = "journal (Page.append): the app-level save: validate, actor hop, JournalWriter write into the zero reserve (W-010), sync on the page actor (SyncExecution.pageActor)"
-    static let snapshot = "snapshot rewrite (the brief's shipped design): encode the whole page snapshot with the new stroke, write a temp file, fdatasync/fsync it, rename, fsync the directory (none: no syncs)"
+    static let snapshot = "snapshot rewrite (the snapshot-per-save design): encode the whole page snapshot with the new stroke, write a temp file, fdatasync/fsync it, rename, fsync the directory (none: no syncs)"
     static let sqliteFull = "SQLite WAL synchronous=FULL: one INSERT of the stroke's bytes as a BLOB per transaction; fdatasync of the -wal at every commit, of the .db at each auto-checkpoint (1000 pages)"
     static let sqliteNormal = "SQLite WAL synchronous=NORMAL: same INSERT; no sync at commit (survives an app crash, not a power loss; compare with durability none), syncs only at checkpoints"
 }
@@ -149,7 +150,7 @@ final class PageSaver: StrokeSaver {
     }
 }
 
-/// The brief's shipped design: the whole page snapshot rewritten atomically for every stroke.
+/// The snapshot-per-save design: the whole page snapshot rewritten atomically for every stroke.
 final class SnapshotRewriteSaver: StrokeSaver {
     let name = "snapshot rewrite"
     private var state: PageState

@@ -5,9 +5,10 @@ import Darwin
 #endif
 import LNoteFormat
 import LNoteStore
+import LNoteToolSupport
 
 /// Compaction time against one atomic write of the same bytes (the floor), and stroke-save p99
-/// while compactions run against p99 without (issue 3).
+/// while compactions run against p99 without.
 enum CompactionSuite {
     static func run(_ ctx: BenchContext) async throws -> BenchSuiteResult {
         var r = BenchSuiteResult(name: "compaction", title: BenchSuites.all[5].title)
@@ -35,7 +36,7 @@ enum CompactionSuite {
                 let c = try await BenchSystem.timeAsync { try await page.compact() }
                 if !floorFirst { f = try atomicWrite(bytes, path: joinPath(dir, "floor.content"), directory: dir) }
                 try await page.close()
-                BenchCommand.removeTree(dir)
+                try? POSIXFileSystem.shared.removeTree(dir)
                 guard round > 0 else { continue }
                 compactNs[k].append(c); floorNs[k].append(f)
             }

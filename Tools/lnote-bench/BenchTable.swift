@@ -1,3 +1,4 @@
+import LNoteToolSupport
 /// The bench's text output: one table per suite, its notes, and the targets.
 enum BenchTable {
     static func header(_ r: BenchReport) -> String {

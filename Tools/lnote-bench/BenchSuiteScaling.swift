@@ -1,8 +1,9 @@
 import LNoteFormat
 import LNoteStore
+import LNoteToolSupport
 
 /// Save latency (durability data) against strokes on the page and against pages in the
-/// document, for the journal and for the snapshot rewrite (issues 4 and 8).
+/// document, for the journal and for the snapshot rewrite.
 enum ScalingSuite {
     static let journal = "journal (Page.append)"
     static let snapshot = "snapshot rewrite"

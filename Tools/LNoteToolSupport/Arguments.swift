@@ -1,12 +1,12 @@
 /// A tiny argument parser in swift-argument-parser's manner: options are consumed by name,
 /// what remains are positionals, and anything unknown is a usage error.
-struct Arguments {
+package struct Arguments {
     private var items: [String]
 
-    init(_ items: [String]) { self.items = items }
+    package init(_ items: [String]) { self.items = items }
 
     /// Removes `--name` (or a short alias) if present.
-    mutating func flag(_ names: String...) -> Bool {
+    package mutating func flag(_ names: String...) -> Bool {
         var found = false
         items.removeAll { item in
             if names.contains(item) { found = true; return true }
@@ -16,7 +16,7 @@ struct Arguments {
     }
 
     /// Removes `--name VALUE` or `--name=VALUE` and returns the value.
-    mutating func option(_ names: String...) throws -> String? {
+    package mutating func option(_ names: String...) throws -> String? {
         var value: String?
         var i = 0
         while i < items.count {
@@ -37,7 +37,7 @@ struct Arguments {
         return value
     }
 
-    mutating func intOption(_ names: String..., range: ClosedRange<Int> = 0...Int.max) throws -> Int? {
+    package mutating func intOption(_ names: String..., range: ClosedRange<Int> = 0...Int.max) throws -> Int? {
         var copy = self
         var value: String?
         for name in names { if let v = try copy.option(name) { value = v } }
@@ -49,8 +49,14 @@ struct Arguments {
         return n
     }
 
+    /// Every word not yet consumed, options included (for a command that hands them on).
+    package mutating func remaining() -> [String] {
+        defer { items.removeAll() }
+        return items
+    }
+
     /// The remaining positionals; throws on any leftover `-x` / `--xyz` option.
-    mutating func positionals() throws -> [String] {
+    package mutating func positionals() throws -> [String] {
         if let unknown = items.first(where: { $0.hasPrefix("-") && $0 != "-" }) {
             throw UsageError("unknown option '\(unknown)'")
         }
@@ -60,13 +66,13 @@ struct Arguments {
 }
 
 /// A command line the tool cannot act on: printed as `Error: ...` plus the usage line; exit 16.
-struct UsageError: Error, CustomStringConvertible {
-    var description: String
-    init(_ message: String) { description = message }
+package struct UsageError: Error, CustomStringConvertible {
+    package var description: String
+    package init(_ message: String) { description = message }
 }
 
 /// A failure while doing the work (I/O, damaged input the command can't handle): exit 8.
-struct OperationalError: Error, CustomStringConvertible {
-    var description: String
-    init(_ message: String) { description = message }
+package struct OperationalError: Error, CustomStringConvertible {
+    package var description: String
+    package init(_ message: String) { description = message }
 }

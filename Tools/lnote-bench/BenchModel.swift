@@ -1,3 +1,4 @@
+import LNoteToolSupport
 /// One line of a suite's table: a design measured at one setting, with its latency stats or a
 /// scalar value, and its ratio to the suite's baseline measured in the same run.
 struct BenchRow: Codable, Sendable {
@@ -30,7 +31,7 @@ struct BenchRow: Codable, Sendable {
     var headline: Double { stats?.p50 ?? value ?? .nan }
 }
 
-/// A target from the issues, checked against figures of the same run.
+/// A performance target of the project, checked against figures of the same run.
 struct BenchTarget: Codable, Sendable {
     var id: String
     var claim: String

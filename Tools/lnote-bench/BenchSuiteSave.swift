@@ -1,8 +1,9 @@
 import LNoteFormat
 import LNoteStore
+import LNoteToolSupport
 
 /// Stroke save at each durability level on pages of 100, 1,000 and 2,000 strokes, against the
-/// raw floor, the snapshot rewrite and SQLite (issues 3 and 8), with write amplification.
+/// raw floor, the snapshot rewrite and SQLite, with write amplification.
 enum SaveSuite {
     static func run(_ ctx: BenchContext) async throws -> BenchSuiteResult {
         var r = BenchSuiteResult(name: "save", title: BenchSuites.all[2].title)

@@ -4,9 +4,10 @@ import Glibc
 import Darwin
 #endif
 import LNoteFormat
+import LNoteToolSupport
 
 /// CRC-32C throughput (hardware and portable) against memcpy of the same buffer, and the
-/// point codec's bytes per point on realistic strokes (issues 2 and 8).
+/// point codec's bytes per point on realistic strokes.
 enum CRCSuite {
     static func run(_ ctx: BenchContext) async throws -> BenchSuiteResult {
         var r = BenchSuiteResult(name: "crc", title: BenchSuites.all[0].title)

@@ -1,4 +1,5 @@
 import LNoteStore
+import LNoteToolSupport
 
 /// Writes the bench's plots as hand-made SVG: the save-latency distribution per design (CDF,
 /// log x) and the two scaling curves (p50 with p99 dashed, log-log).

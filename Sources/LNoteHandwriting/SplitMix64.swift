@@ -1,5 +1,8 @@
-/// SplitMix64 (Steele, Lea, Flood 2014): the small seeded generator the tests share, so a
-/// randomized test replays exactly from its seed. `SeededGenerator` seeds xoshiro with it.
+/// SplitMix64 (Steele, Lea, Flood 2014): a small seeded generator whose output is identical
+/// on every platform. The handwriting draws from it (`HandwritingRandom`), the tests share it
+/// so a randomized test replays exactly from its seed, and the simulation's
+/// `SeededGenerator` seeds xoshiro with it. Cost: a few integer operations per draw. Not
+/// cryptographic.
 public struct SplitMix64: RandomNumberGenerator, Sendable {
     public var state: UInt64
 

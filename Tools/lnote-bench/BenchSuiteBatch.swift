@@ -1,9 +1,10 @@
 import LNoteFormat
 import LNoteHandwriting
 import LNoteStore
+import LNoteToolSupport
 
-/// The brief's own measurement: 100 strokes of 3,400 points written at once, one write and one
-/// sync, against SQLite doing it in one transaction (the brief measured 0.019 s on a Mac).
+/// The reference measurement the engine was designed against: 100 strokes of 3,400 points written at once, one write and one
+/// sync, against SQLite doing it in one transaction (that reference measured 0.019 s on a Mac).
 enum BatchSuite {
     static func run(_ ctx: BenchContext) async throws -> BenchSuiteResult {
         var r = BenchSuiteResult(name: "batch", title: BenchSuites.all[3].title)
@@ -14,7 +15,7 @@ enum BatchSuite {
         let fs = POSIXFileSystem.shared
         try BenchPages.makeDirectories(ctx.directory)
         try pool.writeBlobFile(ctx.path("blobs.bin"))
-        // The brief's BLOBs: 3,400 points x 12 bytes per stroke (x, y, time as 32-bit values).
+        // The reference measurement's BLOBs: 3,400 points x 12 bytes per stroke (x, y, time as 32-bit values).
         var rawOut: [UInt8] = []
         for s in strokes {
             withUnsafeBytes(of: UInt32(s.points.count * 12).littleEndian) { rawOut.append(contentsOf: $0) }
@@ -31,7 +32,7 @@ enum BatchSuite {
             let a = try SQLitePeer(path: path); try a.send("load \(ctx.path("blobs.bin"))")
             let b = try SQLitePeer(path: path); try b.send("load \(ctx.path("raw12.bin"))")
             peers = [("SQLite WAL synchronous=FULL, one transaction", a),
-                     ("SQLite, same, the brief's 12 B/point BLOBs (\(rawBlobBytes) B)", b)]
+                     ("SQLite, same, the reference's 12 B/point BLOBs (\(rawBlobBytes) B)", b)]
         }
         let rounds = ctx.n(10, 3)
         var pageNs: [UInt64] = [], journalNs: [UInt64] = [], rawNs: [UInt64] = []
@@ -60,7 +61,7 @@ enum BatchSuite {
                 sq.append(UInt64(try peer.send("batch 0 100").first ?? "") ?? 0)
                 try peer.send("close")
             }
-            BenchCommand.removeTree(dir)
+            try? POSIXFileSystem.shared.removeTree(dir)
             guard round > 0 else { continue }
             pageNs.append(p); journalNs.append(j); rawNs.append(rawTime)
             for i in sq.indices { peerNs[i].append(sq[i]) }
@@ -79,10 +80,10 @@ enum BatchSuite {
         r.rows.append(row("journal (JournalWriter.append)", journalNs, bytes: payload))
         for (i, (name, _)) in peers.enumerated() { r.rows.append(row(name, peerNs[i], bytes: i == 0 ? payload : rawBlobBytes)) }
         r.ratios(to: "raw write+sync floor")
-        r.notes += ["every design writes the same \(payload) B of encoded strokes (\(fixed(Double(payload) / 340_000, 2)) B/point) except the last SQLite row, which stores the brief's 12 B/point",
+        r.notes += ["every design writes the same \(payload) B of encoded strokes (\(fixed(Double(payload) / 340_000, 2)) B/point) except the last SQLite row, which stores the reference's 12 B/point",
                     "journal: 100 frames in one pwrite, one fdatasync (Page.append(contentsOf:) adds validation and the actor)",
                     "SQLite: BEGIN, 100 INSERTs, COMMIT on a fresh WAL database; fdatasync of the -wal at commit",
-                    "the brief measured SQLite (libsql) at 0.019 s on a Mac for 4,080,000 B; compare ratios, not absolute times",
+                    "the reference measurement had SQLite (libsql) at 0.019 s on a Mac for 4,080,000 B; compare ratios, not absolute times",
                     "\(rounds) rounds after a warm-up round"]
         return r
     }
