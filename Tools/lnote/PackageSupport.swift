@@ -1,3 +1,4 @@
+import LNoteCheck
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -40,13 +41,16 @@ enum PackageSupport {
         return document
     }
 
-    /// Reads and validates `document.json` (D-020).
+    /// Reads and validates `document.json` (D-020), after checking the package and its folders
+    /// are real folders (D-002). The one rule of every read-only command (K-033): a package
+    /// whose document.json cannot be used is an operational error (exit 8) naming why.
     static func readDocument(_ layout: PackageLayout) throws -> DocumentFile {
         do {
+            try POSIXFileSystem.shared.requirePackageFolders(layout)
             let bytes = try POSIXFileSystem.shared.readRegularFile(layout.documentFile, limit: FormatLimits.documentJSONBytesMax)
             return try DocumentFile.decode(bytes)
         } catch {
-            throw OperationalError("cannot read \(layout.documentFile): \(error); try 'lnote fsck --repair'")
+            throw OperationalError("cannot read \(Escaped.text(layout.documentFile)): \(Escaped.text("\(error)")); run 'lnote fsck' on the package")
         }
     }
 

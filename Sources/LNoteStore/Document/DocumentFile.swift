@@ -73,7 +73,7 @@ public struct DocumentFile: Sendable, Equatable {
         }
         let wire: Wire
         do { wire = try JSONDecoder().decode(Wire.self, from: Data(bytes)) } catch {
-            throw LNoteError(.corrupt, "document.json does not parse: \(error)", file: file)
+            throw LNoteError(.corrupt, "document.json does not parse: \(describeDecodingError(error))", file: file)
         }
         guard wire.format == format else { throw LNoteError(.corrupt, "format is '\(wire.format)', expected '\(format)'", file: file) }
         guard wire.version == version else { throw LNoteError(.corrupt, "unsupported version \(wire.version)", file: file) }
@@ -101,6 +101,28 @@ public struct DocumentFile: Sendable, Equatable {
     }
 
     public static let documentFileName = PackageLayout.documentFileName
+}
+
+/// A JSON decoding failure as one sentence naming the field and, where the decoder says it, the
+/// value (`field pages[0].width: Parsed JSON number <4294967296> does not fit in UInt32.`),
+/// instead of the decoder's debug dump (D-025).
+func describeDecodingError(_ error: any Error) -> String {
+    guard let e = error as? DecodingError else { return "\(error)" }
+    func field(_ path: [any CodingKey]) -> String {
+        var s = ""
+        for key in path {
+            if let i = key.intValue { s += "[\(i)]" } else { s += (s.isEmpty ? "" : ".") + key.stringValue }
+        }
+        return s.isEmpty ? "(top level)" : s
+    }
+    switch e {
+    case .typeMismatch(let type, let c): return "field \(field(c.codingPath)): expected \(type)"
+    case .valueNotFound(let type, let c): return "field \(field(c.codingPath)): missing \(type) value"
+    case .keyNotFound(let key, let c): return "missing field \(field(c.codingPath + [key]))"
+    case .dataCorrupted(let c):
+        return "field \(field(c.codingPath)): \(c.debugDescription)"
+    @unknown default: return "\(e)"
+    }
 }
 
 /// `manifest.json` version 1 (spec 10.2): what a library listing needs, a cache of document.json.
