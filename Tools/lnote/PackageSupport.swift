@@ -48,7 +48,12 @@ enum PackageSupport {
         do {
             try POSIXFileSystem.shared.requirePackageFolders(layout)
             let bytes = try POSIXFileSystem.shared.readRegularFile(layout.documentFile, limit: FormatLimits.documentJSONBytesMax)
-            return try DocumentFile.decode(bytes)
+            let document = try DocumentFile.decode(bytes)
+            if let folderID = PackageLayout.documentID(fromFolderName: lastComponent(layout.root)), folderID != document.id {
+                throw LNoteError(.corrupt, "document.json id \(document.id) disagrees with the folder name (D-001): another document's",
+                                 file: layout.documentFile)
+            }
+            return document
         } catch {
             throw OperationalError("cannot read \(Escaped.text(layout.documentFile)): \(Escaped.text("\(error)")); run 'lnote fsck' on the package")
         }
