@@ -53,6 +53,35 @@ public struct DocumentFile: Sendable, Equatable {
         var created: String
         var modified: String
         var elementCount: Int
+
+        enum CodingKeys: String, CodingKey { case id, width, height, created, modified, elementCount }
+
+        init(id: String, width: UInt32, height: UInt32, created: String, modified: String, elementCount: Int) {
+            self.id = id; self.width = width; self.height = height; self.created = created; self.modified = modified
+            self.elementCount = elementCount
+        }
+
+        /// Numbers are read as doubles and range-checked here, so an out-of-range value is
+        /// reported with its field and value (D-025) instead of the decoder's top-level failure.
+        init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            id = try c.decode(String.self, forKey: .id)
+            width = UInt32(try Self.integer(c, .width, max: Double(UInt32.max)))
+            height = UInt32(try Self.integer(c, .height, max: Double(UInt32.max)))
+            created = try c.decode(String.self, forKey: .created)
+            modified = try c.decode(String.self, forKey: .modified)
+            elementCount = Int(try Self.integer(c, .elementCount, max: 9_007_199_254_740_992))
+        }
+
+        private static func integer(_ c: KeyedDecodingContainer<CodingKeys>, _ key: CodingKeys, max: Double) throws -> Double {
+            let value = try c.decode(Double.self, forKey: key)
+            guard value.rounded() == value, value >= 0, value <= max else {
+                let shown = value.rounded() == value && abs(value) < 1e18 ? String(Int64(value)) : "\(value)"
+                throw DecodingError.dataCorruptedError(forKey: key, in: c,
+                                                       debugDescription: "value \(shown) is not an integer in 0...\(Int64(max)) (D-024)")
+            }
+            return value
+        }
     }
 
     /// Canonical JSON bytes (sorted keys, pretty-printed).
@@ -120,7 +149,9 @@ func describeDecodingError(_ error: any Error) -> String {
     case .valueNotFound(let type, let c): return "field \(field(c.codingPath)): missing \(type) value"
     case .keyNotFound(let key, let c): return "missing field \(field(c.codingPath + [key]))"
     case .dataCorrupted(let c):
-        return "field \(field(c.codingPath)): \(c.debugDescription)"
+        var why = c.debugDescription
+        if let underlying = c.underlyingError { why += " (\(underlying))" }
+        return "field \(field(c.codingPath)): \(why)"
     @unknown default: return "\(e)"
     }
 }
