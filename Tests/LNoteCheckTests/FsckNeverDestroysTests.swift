@@ -147,6 +147,18 @@ import Testing
         #expect(f.tree(excludingLostAndFound: true) == before, "the page keeps its files")
     }
 
+    @Test("K-002 K-031 an ioError finding names the file that failed: the journal, not the page's snapshot")
+    func ioErrorNamesFailingFile() async throws {
+        let f = try await FsckFixture.make()
+        defer { f.remove() }
+        let journal = f.journalName(f.pageIDs[0], base: 1)
+        let report = try Fsck.check(path: f.root, fileSystem: FaultyFileSystem(failing: [journal: FileSystemErrno.ioError]))
+        let failure = try #require(report.errors("ioError").first)
+        #expect(failure.file == "pages/" + journal)
+        #expect(failure.detail.contains("Input/output error (errno 5)"), "\(failure.detail)")
+        #expect(report.status == FsckReport.uncorrected | FsckReport.operational)
+    }
+
     @Test("K-034 human output escapes control characters, bidi overrides and backslashes")
     func escaping() {
         #expect(Escaped.text("a\u{1B}[2Jb\rc\u{202E}d\\e\u{2028}") == "a\\u{1B}[2Jb\\u{D}c\\u{202E}d\\\\e\\u{2028}")
