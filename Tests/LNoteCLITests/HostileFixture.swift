@@ -72,6 +72,16 @@ struct HostileFixture {
         guard mkfifo(path, 0o644) == 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
     }
 
+    /// A character device like /dev/zero (endless zeros) at `path`: needs CAP_MKNOD (root in
+    /// most containers); false when it cannot be made.
+    static func makeZeroDevice(_ path: String) -> Bool {
+        #if os(Linux)
+        return mknod(path, S_IFCHR | 0o644, dev_t((1 << 8) | 5)) == 0
+        #else
+        return false
+        #endif
+    }
+
     /// A listening Unix-domain socket bound at `path`; returns its descriptor (close it after).
     static func makeSocket(_ path: String) throws -> Int32 {
         // sun_path holds about 100 bytes: bind at a short name, then rename into place.

@@ -53,7 +53,27 @@ import Darwin
     static let linked = ["symbolic link", "symlink"]
     static let readersAndWriters = Command.readers.union(Command.writers)
 
+    /// Whether this machine lets the tests make a device node (root with CAP_MKNOD).
+    static let canMakeDevices: Bool = {
+        let probe = Tool.folder() + "/zero"
+        defer { try? FileManager.default.removeItem(atPath: (probe as NSString).deletingLastPathComponent) }
+        return HostileFixture.makeZeroDevice(probe)
+    }()
+
     static func objects() -> [Hostile] {
+        func device(_ rel: @escaping (HostileFixture) -> String) -> (HostileFixture) throws -> Void {
+            { f in try f.replace(rel(f)) { guard HostileFixture.makeZeroDevice($0) else { throw POSIXError(.EPERM) } } }
+        }
+        let devices: [Hostile] = !canMakeDevices ? [] : [
+            Hostile(name: "device (zeros) document.json", clues: notRegular, mustRefuse: readersAndWriters,
+                    setup: device { _ in "document.json" }),
+            Hostile(name: "device (zeros) journal", clues: notRegular, mustRefuse: readersAndWriters,
+                    setup: device { "pages/" + ($0.journal() ?? "missing") }),
+        ]
+        return devices + baseObjects()
+    }
+
+    static func baseObjects() -> [Hostile] {
         func fifo(_ rel: @escaping (HostileFixture) -> String) -> (HostileFixture) throws -> Void {
             { f in try f.replace(rel(f)) { try HostileFixture.makeFIFO($0) } }
         }
@@ -130,6 +150,27 @@ import Darwin
         let text = table.joined(separator: "\n")
         print("HOSTILE MATRIX\n" + text)
         try? text.write(toFile: NSTemporaryDirectory() + "/lnote-hostile-matrix.md", atomically: true, encoding: .utf8)
+    }
+
+    @Test("K-030 K-027 D-002 a link or FIFO at pages/<page>.content.tmp blocks writers; fsck reports it, repair unlinks it without following it, writers work again")
+    func tempNameRepaired() throws {
+        for kind in ["link", "fifo"] {
+            let f = try HostileFixture.make(from: Self.template)
+            defer { f.remove() }
+            let temp = "pages/\(f.pageIDs[0]).content.tmp"
+            if kind == "link" { try f.linkOutside(temp) } else { try HostileFixture.makeFIFO(f.path(temp)) }
+            let outsideBefore = HostileFixture.tree(f.parent, skipping: f.package)
+            #expect(try Tool.run(["compact", f.package], timeout: 20).result.status == 8, "\(kind)")
+            let check = try Tool.run(["fsck", f.package], timeout: 20).result
+            #expect(check.status == 4 && check.stdout.contains("leftoverTemp"), "\(kind): \(check.stdout)")
+            let repair = try Tool.run(["fsck", f.package, "--repair"], timeout: 20).result
+            #expect(repair.status == 1 && repair.stdout.contains("-> removed"), "\(kind): \(repair.stdout)")
+            #expect(!FileManager.default.fileExists(atPath: f.path(temp)) && (try? FileManager.default.destinationOfSymbolicLink(atPath: f.path(temp))) == nil)
+            #expect(try Tool.run(["fsck", f.package], timeout: 20).result.status == 0, "\(kind)")
+            let compact = try Tool.run(["compact", f.package], timeout: 20).result
+            #expect(compact.status == 0, "\(kind): \(compact.stderr)")
+            #expect(HostileFixture.tree(f.parent, skipping: f.package) == outsideBefore, "\(kind): the link's target is untouched")
+        }
     }
 
     /// One cell: a fresh fixture, the object, the command under a 20 s timeout, the checks.
