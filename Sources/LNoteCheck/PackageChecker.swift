@@ -425,8 +425,8 @@ struct PackageChecker {
         var present = Set<UUIDBytes>()
         for name in (try? fs.list(layout.assetsDirectory)) ?? [] where !name.hasSuffix(".tmp") {
             let path = joinPath(layout.assetsDirectory, name)
-            if case .symbolicLink? = try? fs.kind(path) {
-                try run.error("symlink", prefix + "assets/" + name, "symbolic link inside the package (D-002)")
+            if let problem = PackageEntries.problem(try? fs.kind(path), wantsFolder: false) {
+                try run.error(problem.kind, prefix + "assets/" + name, problem.detail + "; not read")
                 continue
             }
             guard let (id, _) = PackageLayout.parseAssetName(name) else {
@@ -452,7 +452,12 @@ struct PackageChecker {
         for id in pages {
             let path = layout.thumbnail(id)
             let shown = prefix + "thumbnails/" + PackageLayout.thumbnailName(id)
-            let exists = (try? fs.kind(path)) != nil
+            let found = try? fs.kind(path)
+            if let problem = PackageEntries.problem(found, wantsFolder: false) {
+                try run.error(problem.kind, shown, problem.detail + "; not read, not replaced")
+                continue
+            }
+            let exists = found != nil
             guard !exists || repaired.contains(id) else { continue }
             let kind = exists ? "staleThumbnail" : "missingThumbnail"
             var action = FsckAction.none

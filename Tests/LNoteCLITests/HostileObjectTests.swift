@@ -113,6 +113,11 @@ import Darwin
             Hostile(name: "FIFO .content.tmp", clues: ["FIFO", "not a regular file"], mustRefuse: Command.writers,
                     setup: fifo { "pages/\($0.pageIDs[0]).content.tmp" }),
             Hostile(name: "link document.json.tmp", clues: linked, mustRefuse: [], setup: { try $0.linkOutside("document.json.tmp") }),
+            Hostile(name: "FIFO asset", clues: notRegular, mustRefuse: [], setup: fifo { _ in "assets/\(UUID().uuidString.lowercased()).png" }),
+            Hostile(name: "link thumbnail", clues: linked, mustRefuse: [], setup: { f in
+                try FileManager.default.createDirectory(atPath: f.path("thumbnails"), withIntermediateDirectories: true)
+                try f.linkOutside("thumbnails/\(f.pageIDs[0]).png")
+            }),
             Hostile(name: "hard-linked journal", clues: ["hardLink", "hard link"], mustRefuse: [.stress], setup: { f in
                 guard let journal = f.journal() else { throw POSIXError(.ENOENT) }
                 guard link(f.path("pages/" + journal), f.outside + "/hardlink.journal") == 0 else { throw POSIXError(.EIO) }
