@@ -166,7 +166,7 @@ public actor Document {
     /// Takes the writer lock (again) before a write; `readOnly` when there is none.
     func lockForWrite() throws {
         guard let lock else { throw LNoteError(.readOnly, "document \(id) was opened read-only") }
-        try lock.acquireForWrite()
+        try lock.acquireForPathWrite()
     }
 
     /// Runs `body` alone among the document's changes (structural writes, flush, close): the

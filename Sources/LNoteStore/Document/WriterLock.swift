@@ -75,6 +75,14 @@ package final class WriterLock: WriteGate {
         }
     }
 
+    /// `acquireForWrite`, then D-006: the package folder and its folders are still real folders
+    /// (a folder swapped for a link while the writer runs is never written through by path).
+    /// Cost: five `lstat`s; used before writes by path, never before an append.
+    package func acquireForPathWrite() throws {
+        try acquireForWrite()
+        try fs.requirePackageFolders(PackageLayout(root: parentDirectory(of: path)))
+    }
+
     /// Releases the lock (closing the handle) if held. `check` runs before the next write
     /// re-takes it. Does nothing when the lock is already released (the first check stays).
     package func release(verifyingOnReacquire check: Check?) {

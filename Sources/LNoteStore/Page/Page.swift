@@ -324,7 +324,7 @@ public actor Page {
 
     private func runCompaction(switchingFrom old: JournalWriter?) async throws {
         defer { compaction = nil }
-        try gate?.acquireForWrite()
+        try gate?.acquireForPathWrite()
         let newGeneration: UInt64
         let absorbedThrough = nextSequence
         let toAbsorb: [JournalWriter]
