@@ -41,7 +41,7 @@ let package = Package(
                 swiftSettings: strict),
         // What the two tools share: argument parsing, the Command protocol and exit codes,
         // output formatting, latency percentiles, terminal progress.
-        .target(name: "LNoteToolSupport", path: "Tools/LNoteToolSupport", swiftSettings: strict),
+        .target(name: "LNoteToolSupport", dependencies: ["LNoteCheck"], path: "Tools/LNoteToolSupport", swiftSettings: strict),
         // The command line that ships.
         .executableTarget(name: "lnote",
                           dependencies: ["LNoteToolSupport", "LNoteCheck", "LNoteStore", "LNoteFormat", "LNoteHandwriting",

@@ -1,3 +1,5 @@
+import LNoteCheck
+
 /// One `lnote` subcommand: its name, help text, and what it does.
 package protocol Command: Sendable {
     static var name: String { get }
@@ -33,10 +35,10 @@ extension Command {
         do {
             return try await run(&args)
         } catch let e as UsageError {
-            printErr("Error: \(e.description)\nUsage: \(usage)\n")
+            printErr("Error: \(Escaped.text(e.description))\nUsage: \(usage)\n")
             return ExitCode.usage
         } catch {
-            printErr("Error: \(error)\n")
+            printErr("Error: \(Escaped.text("\(error)"))\n")
             return ExitCode.operational
         }
     }

@@ -61,7 +61,7 @@ enum FsckCommand: Command {
                 reports.append(relabel(report, path: path, multiple: paths.count > 1))
                 status |= report.status
             } catch {
-                printErr("Error: \(path): \(error)\n")
+                printErr("Error: \(Escaped.text(path)): \(Escaped.text("\(error)"))\n")
                 status |= ExitCode.operational
                 reports.append(FsckReport(status: ExitCode.operational, path: path, repair: repair, mode: mode.rawValue,
                                           findings: [FsckFinding(kind: "operationalError", severity: .error, file: path,

@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Foundation
 import LNoteCheck
 import LNoteFormat
@@ -58,10 +63,12 @@ enum PackageSupport {
         return (try? fs.removeTree(trash)) != nil
     }
 
-    /// Reads and validates `document.json` (D-020). When `layout` is no package, the error
-    /// says what the path is and what will help: a missing path, a library folder (`ls`), a
-    /// folder that is no package (`gen`); only a package whose document.json is damaged is
-    /// sent to `fsck --repair`.
+    /// Reads and validates `document.json` (D-020), after checking the package and its folders
+    /// are real folders (D-002). The one rule of every read-only command (K-033): a package
+    /// whose document.json cannot be used is an operational error (exit 8) naming why. When
+    /// `layout` is no package, the error says what the path is and what will help: a missing
+    /// path, a library folder (`ls`), a folder that is no package (`gen`); only a package
+    /// whose document.json is damaged is sent to `fsck --repair`.
     static func readDocument(_ layout: PackageLayout) throws -> DocumentFile {
         let fs = POSIXFileSystem.shared
         let path = layout.root
@@ -82,10 +89,20 @@ enum PackageSupport {
             }
         }
         do {
+            try fs.requirePackageFolders(layout)
             let bytes = try fs.readRegularFile(layout.documentFile, limit: FormatLimits.documentJSONBytesMax)
-            return try DocumentFile.decode(bytes)
+            let document = try DocumentFile.decode(bytes)
+            if let folderID = PackageLayout.documentID(fromFolderName: lastComponent(layout.root)), folderID != document.id {
+                throw LNoteError(.corrupt, "document.json id \(document.id) disagrees with the folder name (D-001): another document's",
+                                 file: layout.documentFile)
+            }
+            return document
+        } catch let e as LNoteError where e.code == .corrupt && e.message.contains("D-001") {
+            throw OperationalError("cannot read \(Escaped.text(layout.documentFile)): \(Escaped.text("\(e)")); "
+                                   + "'lnote fsck \(Escaped.text(path))' reports it; a person decides which document this is")
         } catch {
-            throw OperationalError("cannot read \(layout.documentFile): \(error); 'lnote fsck --repair \(path)' rebuilds it when the pages are intact")
+            throw OperationalError("cannot read \(Escaped.text(layout.documentFile)): \(Escaped.text("\(error)")); "
+                                   + "'lnote fsck --repair \(Escaped.text(path))' rebuilds it when the pages are intact")
         }
     }
 

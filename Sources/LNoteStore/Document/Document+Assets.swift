@@ -111,7 +111,7 @@ extension Document {
             }
             let orphans = candidates.filter { !referenced.contains($0.id) }
             guard !orphans.isEmpty || !leftovers.isEmpty else { return 0 }
-            try lock?.acquireForWrite()
+            try lock?.acquireForPathWrite()
             for name in orphans.map(\.name) + leftovers {
                 try fs.removeIfPresent(joinPath(layout.assetsDirectory, name))
             }

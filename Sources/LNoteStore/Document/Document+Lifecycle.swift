@@ -115,7 +115,7 @@ extension Document {
         let (fs, layout, file, lock) = (self.fs, self.layout, self.file, self.lock)
         try await BlockingIO.run {
             if let manifest = Self.readManifest(fs: fs, layout: layout), manifest.agrees(with: file) { return }
-            try lock?.acquireForWrite()
+            try lock?.acquireForPathWrite()
             try fs.writePackageFile(layout.manifestFile, ManifestFile(document: file).encoded())
         }
     }

@@ -91,12 +91,7 @@ public actor Document {
     }
 
     static func prepare(layout: PackageLayout, readOnly: Bool, fs: any FileSystem) throws -> Prepared {
-        switch try fs.entryKind(layout.root) {
-        case .directory?: break
-        case nil: throw LNoteError(.notFound, "no document package here", file: layout.root)
-        case .symbolicLink?: throw LNoteError(.invalidPath, "the package is a symbolic link (D-002)", file: layout.root)
-        default: throw LNoteError(.invalidPath, "the package is not a folder", file: layout.root)
-        }
+        try fs.requirePackageFolders(layout)
         let file = try readDocumentFile(fs: fs, layout: layout)
         let folderName = String(layout.root.split(separator: "/").last ?? "")
         if let folderID = PackageLayout.documentID(fromFolderName: folderName), folderID != file.id {
@@ -171,7 +166,7 @@ public actor Document {
     /// Takes the writer lock (again) before a write; `readOnly` when there is none.
     func lockForWrite() throws {
         guard let lock else { throw LNoteError(.readOnly, "document \(id) was opened read-only") }
-        try lock.acquireForWrite()
+        try lock.acquireForPathWrite()
     }
 
     /// Runs `body` alone among the document's changes (structural writes, flush, close): the

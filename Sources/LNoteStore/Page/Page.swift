@@ -323,7 +323,7 @@ public actor Page {
     /// journal so writes continue (P-010); without (closing) the snapshot absorbs everything.
     private func runCompaction(switchingFrom old: JournalWriter?) async throws {
         defer { compaction = nil }
-        try gate?.acquireForWrite()
+        try gate?.acquireForPathWrite()
         let newGeneration: UInt64
         let absorbedThrough = nextSequence
         let toAbsorb: [JournalWriter]
