@@ -314,7 +314,7 @@ enum JournalVectors {
                     expect: F.journal(headerValid: false, frames: refs, validEnd: b.count, findings: [bad], elements: [1, 2, 3]))
             s.entry(name, "journal", .prefix, rules: ["J-023", "J-021"],
                     expect: F.journal(headerValid: false, frames: [], validEnd: 0, findings: [bad], elements: []))
-            s.entry(name, "journal", .strict, rules: ["J-023", "J-022"],
+            s.entry(name, "journal", .strict, rules: ["J-023", "J-022", "J-031"],
                     expect: F.refusedJournal(headerValid: false, validEnd: 0, findings: [bad]))
         }
         do {  // The stored salt is the damaged field: no frame validates with it (J-023).
