@@ -905,6 +905,7 @@ def read_snapshot(data, mode="salvage", page_id=None):
                     "strict" if mode == "strict" else "salvage")
     findings = list(w.findings)
     page = res.page
+    metadata_read = False
     for fr in w.frames:
         # S-007: sequence 1 is the pageMetadata frame, every later one an elementAppend.
         want = T_PAGE_METADATA if fr.sequence == 1 else T_ELEMENT_APPEND
@@ -921,12 +922,20 @@ def read_snapshot(data, mode="salvage", page_id=None):
             continue
         if bad_points is not None:
             findings.append(Finding("badPoints", fr.offset, fr.size, note=bad_points))
+        if fr.sequence == 1:
+            metadata_read = True
         if page.apply(change):             # an id already in the snapshot (S-007, damage)
             findings.append(Finding("duplicateElement", fr.offset, fr.size))
     findings.sort(key=lambda f: f.offset)
+    # S-010: missingMetadata is decided on the frame and body findings alone, before the
+    # element counts; both counts are the elements kept.
+    if not metadata_read and not any(not f.informational for f in findings):   # S-009
+        findings.append(Finding("missingMetadata", FILE_HEADER_SIZE, 0))
     if len(page.elements) < h.element_count:                          # S-003
         findings.append(Finding("missingElements", len(data), 0,
                                 note="%d of %d" % (len(page.elements), h.element_count)))
+    elif len(page.elements) > h.element_count:                        # S-008
+        findings.append(Finding("extraElements", len(data), 0))
     res.findings.extend(findings)
     res.usable = True
     if mode == "strict" and any(not f.informational for f in res.findings):

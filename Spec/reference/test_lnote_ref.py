@@ -1002,7 +1002,9 @@ class TestSnapshot(unittest.TestCase):
                                             frame(SNAP_SALT, 1, 5, stroke(IDS[2]))])
         a = L._snapshot_actual(data, "salvage")
         o = offsets(fr)[3]
-        self.assertEqual(a["findings"], [fj("unexpectedFrame", o, len(fr[3]))])
+        # S-008: the element beyond elementCount is kept and reported (S-010: after the rest).
+        self.assertEqual(a["findings"], [fj("unexpectedFrame", o, len(fr[3])),
+                                         fj("extraElements", len(data), 0)])
         self.assertEqual(a["elements"], IDS[:3])        # frames beyond elementCount are kept
         self.assertTrue(L._snapshot_actual(data, "strict")["refused"])
 
