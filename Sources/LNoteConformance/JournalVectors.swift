@@ -102,6 +102,29 @@ enum JournalVectors {
             s.entry(name, "journal", .salvage, rules: ["P-002", "P-004"], inputs: [("replayFrom", 3)],
                     expect: F.journal(frames: refs, validEnd: b.count, findings: [], elements: [3, 4]))
         }
+        do {  // J-029 (G10): a journal read alone applies no page-level gap rule below its first frame.
+            var b = FileBuilder.journal(firstSequence: 7)
+            let refs = b.appends([1, 2], from: 7)
+            let name = "ok-journal-replay-from-below-first.journal"
+            s.add(name, b.bytes)
+            s.entry(name, "journal", .salvage, rules: ["J-029", "P-004"], inputs: [("replayFrom", 3)],
+                    expect: F.journal(frames: refs, validEnd: b.count, findings: [], elements: [1, 2]))
+        }
+        do {  // E-031 (G8): forms a writer would not emit are accepted and applied as written.
+            var b = FileBuilder.journal()
+            var refs = b.appends([1, 2, 3], from: 1)
+            refs.append(b.change(.delete([]), sequence: 4))
+            refs.append(b.change(.transform([]), sequence: 5))
+            refs.append(b.change(.reorder(index: 0, ids: []), sequence: 6))
+            refs.append(b.change(.reorder(index: 0, ids: [VectorFixtures.id(3), VectorFixtures.id(3), VectorFixtures.id(2)]),
+                                 sequence: 7))
+            refs.append(b.change(.transform([(VectorFixtures.id(1), Transform.identity)]), sequence: 8))
+            refs.append(b.change(.delete([VectorFixtures.id(1), VectorFixtures.id(1)]), sequence: 9))
+            let name = "ok-journal-non-canonical-changes.journal"
+            s.add(name, b.bytes)
+            s.entry(name, "journal", .salvage, rules: ["E-031", "E-024"],
+                    expect: F.journal(frames: refs, validEnd: b.count, findings: [], elements: [3, 2]))
+        }
     }
 
     static func torn(_ s: inout ConformanceSuite) {

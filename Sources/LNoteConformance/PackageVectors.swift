@@ -105,6 +105,16 @@ enum PackageVectors {
                     expect: expect(exit: 4, pages: [(page, [1, 2, 3])], kinds: ["unlistedPage"]))
         }
         manifestVariants(&s)
+        do {  // D-081 (G14): a page id listed in upper case names its lower-case files.
+            let name = "ok-package-upper-case-page-id.lnote"
+            Self.package(&s, name)
+            let text = String(decoding: documentJSON(pages: [(page, 3)]), as: UTF8.self)
+            let edited = text.replacing("\"id\":\"\(page)\"", with: "\"id\":\"\(page.description.uppercased())\"")
+            precondition(edited != text, "document.json layout changed")
+            s.files.removeAll { $0.path == name + "/document.json" }
+            s.add(name + "/document.json", Array(edited.utf8))
+            s.entry(name, "package", nil, rules: ["D-081", "D-024"], expect: expect(exit: 0, pages: [(page, [1, 2, 3])], kinds: []))
+        }
         package(&s, "bad-package-missing-asset.lnote", image: true, assetFile: false)
         s.entry("bad-package-missing-asset.lnote", "package", nil, rules: ["D-040"],
                 expect: expect(exit: 4, pages: [(page, [1, 2, 3, 4])], kinds: ["missingAsset"]))

@@ -192,6 +192,15 @@ enum PageVectorsRound3 {
     static func lostSnapshot(_ s: inout ConformanceSuite) {
         let foreign = SnapshotBuilder.build(generation: 1, nextSequence: 3, elements: [VectorFixtures.stroke(8)],
                                             page: VectorFixtures.otherPage).0
+        do {  // S-010 (G7): a salvaged damaged header is still checked for its page id.
+            let name = "bad-page-foreign-snapshot-bad-header"
+            var snap = foreign
+            snap.flip(12, 0x01)  // flags != 0, header CRC now wrong too: badHeader, salvaged
+            s.add(name + "/" + P.snapshotName, snap.bytes)
+            s.add(name + "/" + P.journalName(0), P.journal(base: 0, first: 1, [1, 2]).bytes)
+            s.entry(name, "page", .salvage, rules: ["S-010", "S-004", "S-006"],
+                    expect: P.expect(elements: [1, 2], nextSequence: 3, generation: 0, kinds: ["badHeader", "foreignSnapshot"]))
+        }
         do {
             let name = "bad-page-snapshot-lost-padding-first"
             s.add(name + "/" + P.snapshotName, foreign.bytes)
