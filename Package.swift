@@ -42,10 +42,13 @@ let package = Package(
         // What the two tools share: argument parsing, the Command protocol and exit codes,
         // output formatting, latency percentiles, terminal progress.
         .target(name: "LNoteToolSupport", dependencies: ["LNoteCheck"], path: "Tools/LNoteToolSupport", swiftSettings: strict),
+        // Conformance vectors: their generator and runner (Spec/vectors, Spec/README.md).
+        .target(name: "LNoteConformance", dependencies: ["LNoteStore", "LNoteFormat"], path: "Sources/LNoteConformance",
+                swiftSettings: strict),
         // The command line that ships.
         .executableTarget(name: "lnote",
                           dependencies: ["LNoteToolSupport", "LNoteCheck", "LNoteStore", "LNoteFormat", "LNoteHandwriting",
-                                         "LNoteSimulation", "LNoteSQLite"],
+                                         "LNoteConformance", "LNoteSQLite"],
                           path: "Tools/lnote", swiftSettings: strict),
         // The benchmarks (`lnote bench` runs this executable), apart from the shipped tool.
         .executableTarget(name: "lnote-bench",
@@ -59,7 +62,7 @@ let package = Package(
                     exclude: ["README.md"]),
         .testTarget(name: "LNoteSQLiteTests", dependencies: ["lnote", "LNoteSQLite", "LNoteStore", "LNoteFormat", "LNoteHandwriting",
                                                              "LNoteCheck"]),
-        .testTarget(name: "ConformanceTests", dependencies: ["LNoteSimulation", "LNoteCheck", "LNoteStore", "LNoteFormat"]),
+        .testTarget(name: "ConformanceTests", dependencies: ["LNoteConformance", "LNoteSimulation", "LNoteCheck", "LNoteStore", "LNoteFormat"]),
         // Runs the built `lnote` and `lnote-bench` tools; depends on them so `swift test` builds them.
         .testTarget(name: "LNoteCLITests", dependencies: ["lnote", "lnote-bench", "LNoteStore", "LNoteFormat", "LNoteHandwriting", "LNoteSimulation"]),
     ],

@@ -1,5 +1,5 @@
 import LNoteCheck
-import LNoteSimulation
+import LNoteConformance
 import LNoteStore
 import LNoteToolSupport
 
