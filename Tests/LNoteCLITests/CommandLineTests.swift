@@ -140,7 +140,9 @@ import Testing
         let r = try Tool.run(["demo", dir, "--strokes", "60"])
         #expect(r.status == 0)
         #expect(r.stdout.contains(", 0 lost"))
-        #expect(r.stdout.contains("4. lnote fsck: ok"))
+        // A kill during a compaction may leave its temp file (K-016, an error): the demo then
+        // repairs it, and the repair must leave nothing uncorrected.
+        #expect(r.stdout.contains("4. lnote fsck: ok") || r.stdout.contains("corrected, 0 left"), "\(r.stdout)")
         #expect(FileManager.default.fileExists(atPath: dir + "/page.png"))
     }
 }

@@ -136,6 +136,9 @@ import Darwin
         let dir = Tool.folder()
         let path = dir + "/\(UUID().uuidString.lowercased()).lnote"
         _ = try? Tool.run(["gen", path, "--pages", "2", "--strokes", "6", "--journal-frames", "3", "--seed", "7"])
+        // gen makes assets/ only when a document has an asset; the matrix needs the folder
+        // (a link at assets/, an asset FIFO), as any package with an image has it.
+        try? FileManager.default.createDirectory(atPath: path + "/assets", withIntermediateDirectories: true)
         return path
     }()
 

@@ -75,6 +75,8 @@ enum PackageSupport {
         switch try? fs.kind(path) {
         case nil: throw OperationalError("\(path) does not exist")
         case .directory?: break
+        case .symbolicLink?:
+            throw OperationalError("\(Escaped.text(path)) is a symbolic link; a package is never read through a link (D-002)")
         default: throw OperationalError("\(path) is a file, not a package (a <uuid>.lnote folder); 'lnote dump' shows a journal's or snapshot's frames")
         }
         if (try? fs.kind(layout.documentFile)) == nil {

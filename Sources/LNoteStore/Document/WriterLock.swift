@@ -120,11 +120,23 @@ package final class WriterLock: WriteGate {
 
     /// Locks the package folder itself (D-071): `lockedElsewhere` when another open holds it.
     private static func takeFolder(_ folder: String, fs: any FileSystem) throws -> FileHandleNumber {
-        guard let handle = try io({ try fs.tryLockFolder(folder) }) else {
+        var handle = try io({ try fs.tryLockFolder(folder) })
+        for delay in busyRetryMicroseconds where handle == nil {
+            SystemCall.pause(microseconds: delay)
+            handle = try io({ try fs.tryLockFolder(folder) })
+        }
+        guard let handle else {
             throw LNoteError(.lockedElsewhere, "open for writing elsewhere", file: folder)
         }
         return handle
     }
+
+    /// A lock this process just released can still look held for a moment: a child process
+    /// another thread is spawning shares every open file description between its fork and its
+    /// exec (close-on-exec closes them only then), and `flock` belongs to the description. So a
+    /// refused `flock` is tried again after 1, 2, 4, 8 and 16 ms (31 ms in all) before the
+    /// answer is `lockedElsewhere`; a lock really held elsewhere costs that wait once.
+    private static let busyRetryMicroseconds: [UInt32] = [1_000, 2_000, 4_000, 8_000, 16_000]
 
     /// Opens `.lock` without following a link (D-002) and tries `flock`.
     private static func take(path: String, fs: any FileSystem) throws -> FileHandleNumber {
@@ -145,8 +157,14 @@ package final class WriterLock: WriteGate {
             handle = try io { try fs.open(path, []) }
         }
         guard let handle else { throw LNoteError(.io, "could not open the lock file", file: path) }
-        let locked: Bool
-        do { locked = try io { try fs.tryLock(handle) } } catch {
+        var locked: Bool
+        do {
+            locked = try io { try fs.tryLock(handle) }
+            for delay in busyRetryMicroseconds where !locked {
+                SystemCall.pause(microseconds: delay)
+                locked = try io { try fs.tryLock(handle) }
+            }
+        } catch {
             try? fs.close(handle)
             throw error
         }

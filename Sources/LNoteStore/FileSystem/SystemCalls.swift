@@ -17,6 +17,12 @@ struct SystemCallError: Error {
 /// EINTR is retried in exactly one place (`retryingInterrupts`) and short writes are looped in
 /// exactly one place (`writeAll`). Nothing here allocates except `readUpTo` and `entryNames`.
 enum SystemCall {
+    /// usleep(3): blocks the calling thread for `microseconds` (a short back-off, never on a
+    /// save's path).
+    static func pause(microseconds: UInt32) {
+        _ = usleep(microseconds)
+    }
+
     /// The calling thread's `errno`.
     static var currentErrno: Int32 {
         #if canImport(Darwin)
