@@ -29,13 +29,23 @@ public struct LNoteError: Error, Sendable, Equatable, CustomStringConvertible {
     public var file: String?
     public var offset: Int?
     public var errno: Int32?
+    /// Why the input was refused, for `invalidInput` errors from element validation (nil
+    /// otherwise).
+    public var reason: ValidationReason?
 
-    public init(_ code: Code, _ message: String, file: String? = nil, offset: Int? = nil, errno: Int32? = nil) {
+    public init(_ code: Code, _ message: String, file: String? = nil, offset: Int? = nil, errno: Int32? = nil,
+                reason: ValidationReason? = nil) {
         self.code = code; self.message = message; self.file = file; self.offset = offset; self.errno = errno
+        self.reason = reason
     }
 
     package init(_ e: FileSystemError) {
         self.init(.io, e.description, file: e.path, errno: e.errno)
+    }
+
+    /// An element the format cannot hold, as `invalidInput` with the validator's typed reason.
+    package init(_ e: ElementValidationError, context: String = "") {
+        self.init(.invalidInput, context + e.description, reason: ValidationReason(rawValue: e.code) ?? .other)
     }
 
     public var description: String {

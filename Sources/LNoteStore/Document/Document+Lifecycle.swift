@@ -47,7 +47,12 @@ extension Document {
     ///
     /// Cost: a compaction per page with journal frames, a render per stale thumbnail and, when
     /// the package has assets, a read of every page that was not open.
+    ///
+    /// A document a `NoteLibrary` shares between several opens (windows) closes when the last
+    /// of them calls `close()`; the earlier calls return at once.
     public func close() async throws {
+        if closed || closing { return }
+        if await OpenDocuments.shared.release(self) { return }
         if closed || closing { return }
         closing = true
         try await exclusively {
@@ -71,6 +76,8 @@ extension Document {
             }
             pages.removeAll()
             closed = true
+            structureUpdates.finish()
+            LibraryEvents.shared.publish(folder: parentDirectory(of: path))
             if let firstError { throw firstError }
         }
     }
@@ -105,7 +112,7 @@ extension Document {
         }
         guard changed else { return }
         new.modified = now
-        try await commit(new)
+        try await commit(new, cancellable: false)
         for (pageID, o) in observed { recordedSequence[pageID] = o.sequence }
     }
 

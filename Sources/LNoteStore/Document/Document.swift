@@ -22,6 +22,8 @@ public actor Document {
     nonisolated let fs: any FileSystem
     nonisolated let pageOptions: PageOptions
     nonisolated let lock: WriterLock?
+    /// Observers of `updates()`.
+    nonisolated let structureUpdates = Broadcast<DocumentUpdate>()
 
     var file: DocumentFile
     var pages: [UUIDBytes: Page] = [:]
@@ -188,14 +190,19 @@ public actor Document {
         return try await body()
     }
 
-    /// Writes `new` as document.json, then the manifest (D-003, D-030), and adopts it.
-    func commit(_ new: DocumentFile) async throws {
+    /// Writes `new` as document.json, then the manifest (D-003, D-030), and adopts it. An
+    /// app's change in a cancelled task throws `CancellationError` before writing; `flush()`
+    /// and `close()` record what is already written even when cancelled (`cancellable: false`).
+    func commit(_ new: DocumentFile, cancellable: Bool = true) async throws {
+        if cancellable { try Task.checkCancellation() }
         try lockForWrite()
         let bytes = new.encoded()
         let manifest = ManifestFile(document: new).encoded()
         let (fs, layout) = (self.fs, self.layout)
         try await BlockingIO.run { try fs.writePackageFile(layout.documentFile, bytes) }
         file = new
+        structureUpdates.publish(currentUpdate)
+        LibraryEvents.shared.publish(folder: parentDirectory(of: path))
         try await BlockingIO.run { try fs.writePackageFile(layout.manifestFile, manifest) }
     }
 

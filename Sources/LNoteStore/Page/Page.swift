@@ -19,6 +19,8 @@ public actor Page {
     public nonisolated let options: PageOptions
     nonisolated let fs: any FileSystem
     nonisolated let gate: (any WriteGate)?
+    /// Observers of `updates()`.
+    nonisolated let updateFeed = Broadcast<PageUpdate>()
 
     private var state: PageState
     /// Encoded bodies of elements, reused by the compactor.
@@ -108,51 +110,10 @@ public actor Page {
 
     // MARK: Writing
 
-    /// Appends `element` on top of the page. Returns when it is durable at `durability`
-    /// (default: the page's). Throws `.duplicateElement` or `.invalidInput` before writing anything.
-    public func append(_ element: Element, durability: Durability? = nil) async throws {
-        try await apply([.append(element)], durability: durability)
-    }
-
-    /// Appends several elements with one write and one sync.
-    public func append(contentsOf elements: [Element], durability: Durability? = nil) async throws {
-        try await apply(elements.map { .append($0) }, durability: durability)
-    }
-
-    /// Replaces element `id` by `fragments` in its z-position (a partial erase splits a stroke;
-    /// no fragments erases it entirely). Throws `.notFound` if `id` is not on the page.
-    public func erase(_ id: UUIDBytes, replacingWith fragments: [Element] = [], durability: Durability? = nil) async throws {
-        try await apply([.replace(target: id, fragments: fragments)], durability: durability)
-    }
-
-    /// Sets the transform of each listed element (moving a selection).
-    public func setTransforms(_ transforms: [(UUIDBytes, Transform)], durability: Durability? = nil) async throws {
-        try await apply([.transform(transforms)], durability: durability)
-    }
-
-    /// Sets one transform on every listed element.
-    public func setTransform(_ transform: Transform, for ids: [UUIDBytes], durability: Durability? = nil) async throws {
-        try await apply([.transform(ids.map { ($0, transform) })], durability: durability)
-    }
-
-    /// Removes the listed elements. Throws `.notFound` if any is missing (nothing is written).
-    public func delete(_ ids: [UUIDBytes], durability: Durability? = nil) async throws {
-        try await apply([.delete(ids)], durability: durability)
-    }
-
-    /// Moves the listed elements, in this order, to z-position `index` of the remaining ones (E-024).
-    public func reorder(_ ids: [UUIDBytes], to index: Int, durability: Durability? = nil) async throws {
-        try await apply([.reorder(index: index, ids: ids)], durability: durability)
-    }
-
-    /// Sets the canvas size.
-    public func setMetadata(_ metadata: PageMetadata, durability: Durability? = nil) async throws {
-        try await apply([.metadata(metadata)], durability: durability)
-    }
-
     /// Applies `changes` in order as one write (one frame each) and one sync. All are validated
     /// first; if any is invalid nothing is written. Returns when durable at `durability`.
     public func apply(_ changes: [PageChange], durability: Durability? = nil) async throws {
+        try Task.checkCancellation()  // before anything is written; a batch is never torn
         try checkWritable()
         guard !changes.isEmpty else { return }
         if changes.count == 1 {
@@ -184,6 +145,7 @@ public actor Page {
         }
         nextSequence = ticket.sequences.upperBound
         dirtyFrames += changes.count
+        updateFeed.publish(PageUpdate(changes: changes, state: state))
         startCompactionIfDue(journal)
         let level = durability ?? options.durability
         guard level != .none else { return }
@@ -236,6 +198,7 @@ public actor Page {
         sealed.removeAll()
         writer = nil
         closed = true
+        updateFeed.finish()
         if let firstError { throw firstError }
         // W-003: the page shows changes whose write or sync failed; returning normally would tell
         // the app they are saved. They are not: say so (reopening replays what is on disk).
