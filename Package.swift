@@ -30,6 +30,9 @@ let package = Package(
         // Simulated file system with crash states and fault injection, for tests and fuzzing.
         .target(name: "LNoteSimulation", dependencies: ["LNoteStore", "LNoteFormat"], path: "Sources/LNoteSimulation",
                 swiftSettings: strict),
+        // A notes client written against the public API only (`import LNoteStore`), built by CI.
+        .executableTarget(name: "notes-example", dependencies: ["LNoteStore"], path: "Tools/notes-example",
+                          swiftSettings: strict),
         .executableTarget(name: "lnote",
                           dependencies: ["LNoteCheck", "LNoteStore", "LNoteFormat", "LNoteHandwriting", "LNoteSimulation"],
                           path: "Tools/lnote", swiftSettings: strict),
@@ -40,6 +43,8 @@ let package = Package(
         .testTarget(name: "CrashTests", dependencies: ["LNoteSimulation", "LNoteStore", "LNoteFormat", "LNoteHandwriting"],
                     exclude: ["README.md"]),
         .testTarget(name: "ConformanceTests", dependencies: ["LNoteSimulation", "LNoteCheck", "LNoteStore", "LNoteFormat"]),
+        // The app-facing API, through `import LNoteStore` only (no @testable, no package access).
+        .testTarget(name: "LNotePublicAPITests", dependencies: ["LNoteStore"], exclude: ["public-api.txt"]),
         // Runs the built `lnote` tool on damaged packages; depends on it so `swift test` builds it.
         .testTarget(name: "LNoteCLITests", dependencies: ["lnote", "LNoteStore", "LNoteFormat", "LNoteHandwriting", "LNoteSimulation"]),
     ],

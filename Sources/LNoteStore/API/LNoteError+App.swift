@@ -11,6 +11,7 @@ import Darwin
 
 /// Why the engine refused an element or sample before writing anything (E-002, E-003, E-010,
 /// E-012): the typed form of `ElementValidationError.code`, carried by `LNoteError.reason`.
+/// Match it with `catch let e as LNoteError where e.reason == .timeNotIncreasing`.
 public enum ValidationReason: String, Sendable, Equatable, CaseIterable {
     /// A value is NaN or infinite.
     case nonFiniteValue
@@ -78,8 +79,5 @@ public func ~= (code: LNoteError.Code, error: any Error) -> Bool {
     (error as? LNoteError)?.code == code
 }
 
-/// True when `error` is an `LNoteError` refused for this validation reason:
-/// `catch ValidationReason.timeNotIncreasing`.
-public func ~= (reason: ValidationReason, error: any Error) -> Bool {
-    (error as? LNoteError)?.reason == reason
-}
+/// The same match where the error is statically an `LNoteError` (typed `throws(LNoteError)`).
+public func ~= (code: LNoteError.Code, error: LNoteError) -> Bool { error.code == code }
