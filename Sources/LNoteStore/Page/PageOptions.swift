@@ -38,6 +38,19 @@ public struct PageOptions: Sendable, Equatable {
     public static let defaultJournalReserveBytes = 0
     #endif
 
+    /// Where a durable save waits for its sync unless the options say otherwise. On Linux,
+    /// `.pageActor`: an `fdatasync` of a journal inside its zero reserve (W-010) takes tens to
+    /// a few hundred microseconds, less than the two thread wake-ups `.ioThread` adds. On Apple
+    /// platforms, `.ioThread`: `fsync` and `F_FULLFSYNC` take milliseconds there, and holding
+    /// one of the few cooperative threads of Swift's shared pool that long stalls every other
+    /// task of the app (the UI's included); the hand-off costs far less than the sync.
+    /// (Measured here on Linux only; `lnote bench` compares both on the machine it runs on.)
+    #if os(Linux)
+    public static let defaultSyncExecution = SyncExecution.pageActor
+    #else
+    public static let defaultSyncExecution = SyncExecution.ioThread
+    #endif
+
     /// The durability each write waits for unless the call names another. Default `.data`.
     public var durability: Durability
     public var compaction: CompactionPolicy
@@ -45,7 +58,8 @@ public struct PageOptions: Sendable, Equatable {
     /// `.prefix` and `.strict` open read-only.
     public var replayMode: ReplayMode
     public var readOnly: Bool
-    /// Where durable writes wait for their sync. Default `.pageActor`.
+    /// Where durable writes wait for their sync. Default `defaultSyncExecution`: `.pageActor`
+    /// on Linux, `.ioThread` on Apple platforms.
     public var syncExecution: SyncExecution
     /// The most zero-filled space kept synced after the journal's frames so that a save's sync
     /// flushes data only (W-010). The save that crosses its end writes the next stretch (64 KiB
@@ -62,7 +76,7 @@ public struct PageOptions: Sendable, Equatable {
 
     public init(durability: Durability = .default, compaction: CompactionPolicy = .default,
                 replayMode: ReplayMode = .salvage, readOnly: Bool = false,
-                syncExecution: SyncExecution = .pageActor, journalReserveBytes: Int = PageOptions.defaultJournalReserveBytes,
+                syncExecution: SyncExecution = PageOptions.defaultSyncExecution, journalReserveBytes: Int = PageOptions.defaultJournalReserveBytes,
                 pointDecoding: PointDecoding = .deferred) {
         self.durability = durability; self.compaction = compaction; self.replayMode = replayMode
         self.readOnly = readOnly || replayMode != .salvage
