@@ -14,7 +14,8 @@ extension Document {
     ///
     /// In order: each open page is synced at `.data` and its background compaction awaited;
     /// element counts, canvas sizes and times of changed pages are written to document.json
-    /// (only if something changed); a stale manifest is rewritten (D-031); the lock is
+    /// (only if something changed); the thumbnails of open pages changed since their last one
+    /// are rendered (off the actor, once per change); a stale manifest is rewritten (D-031); the lock is
     /// released (D-070). The next write takes it again; if another writer changed the package
     /// in between, that write throws `lockedElsewhere` and so does every later one (reopen the
     /// document). A read-only document does nothing.
@@ -28,6 +29,7 @@ extension Document {
                 await page.waitForCompaction()
             }
             try await refreshPageEntries(observeOpenPages())
+            try await renderChangedThumbnails()  // covers for listings while the document stays open
             try await reconcileManifestNow()
             guard lock.isHeld else { return }
             let (fs, layout, open) = (self.fs, self.layout, Set(pages.keys))
