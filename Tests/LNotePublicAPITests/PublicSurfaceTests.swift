@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 // The public surface an app sees through `import LNoteStore` (LNoteStore and the LNoteFormat
-// module it re-exports), listed in `public-api.txt` so it only changes on purpose. After an
+// types it re-exports, listed in Sources/LNoteStore/Exports.swift), listed in `public-api.txt` so it only changes on purpose. After an
 // intended change, regenerate the list: LNOTE_UPDATE_API=1 swift test --filter PublicSurface
 
 /// Extracts public declarations from Swift source: each `public` declaration, and each `case`
@@ -22,11 +22,38 @@ enum PublicSurface {
             let dir = root().appending(path: "Sources/\(module)")
             let files = FileManager.default.enumerator(at: dir, includingPropertiesForKeys: nil)?
                 .compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" } ?? []
+            let visible = module == "LNoteStore" ? nil : try exportedFormatTypes()
             for file in files {
-                out.formUnion(scan(try String(contentsOf: file, encoding: .utf8)).map { "\(module): \($0)" })
+                for decl in scan(try String(contentsOf: file, encoding: .utf8)) where visible.map({ isIn(decl, $0) }) ?? true {
+                    out.insert("\(module): \(decl)")
+                }
             }
         }
         return out.sorted()
+    }
+
+    /// The format types LNoteStore re-exports (`@_exported import struct LNoteFormat.Stroke`).
+    static func exportedFormatTypes() throws -> Set<String> {
+        let exports = try String(contentsOf: root().appending(path: "Sources/LNoteStore/Exports.swift"), encoding: .utf8)
+        var names: Set<String> = []
+        for line in exports.split(separator: "\n") where line.hasPrefix("@_exported import ") {
+            guard let dot = line.range(of: "LNoteFormat", options: .backwards) else { continue }
+            let rest = line[dot.upperBound...]
+            names.insert(rest.hasPrefix(".") ? String(rest.dropFirst()) : "*")
+        }
+        return names
+    }
+
+    /// Whether a declaration scanned from the format module is visible through the exports.
+    private static func isIn(_ decl: String, _ visible: Set<String>) -> Bool {
+        if visible.contains("*") { return true }
+        if decl.hasPrefix("[") {
+            let scope = decl.dropFirst().prefix { $0 != "]" && $0 != "." }
+            return visible.contains(String(scope))
+        }
+        let words = decl.split(separator: " ")
+        guard let k = words.firstIndex(where: { typeKeywords.contains(String($0)) }), k + 1 < words.count else { return false }
+        return visible.contains(String(words[k + 1].prefix { $0.isLetter || $0.isNumber || $0 == "_" }))
     }
 
     private static let typeKeywords = ["enum", "struct", "class", "actor", "protocol", "extension"]

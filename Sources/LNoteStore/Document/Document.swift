@@ -43,7 +43,7 @@ public actor Document {
 
     /// Page files `document.json` does not list, moved to `lost+found/` on open (D-060), as
     /// named there.
-    public private(set) var setAsideFiles: [String]
+    package private(set) var setAsideFiles: [String]
     /// True when open found `manifest.json` missing or stale and rewrote it (D-031).
     public private(set) var manifestRepairedOnOpen: Bool
 
@@ -157,7 +157,7 @@ public actor Document {
     public var pageCount: Int { file.pages.count }
     public var isClosed: Bool { closed }
     /// The document as `document.json` last recorded it (element counts are a cache, D-021).
-    public var documentFile: DocumentFile { file }
+    package var documentFile: DocumentFile { file }
 
     // MARK: Internals
 
