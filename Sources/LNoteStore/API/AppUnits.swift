@@ -79,16 +79,21 @@ extension Ink {
 
 /// A rectangle in page coordinates, in pt (origin top-left, y down), as `CGRect` holds one.
 public struct PageRect: Sendable, Equatable, Hashable {
+    /// Origin (top-left) and size, in pt.
     public var x: Double, y: Double, width: Double, height: Double
 
+    /// A rectangle at (`x`, `y`) of `width` x `height` pt.
     public init(x: Double, y: Double, width: Double, height: Double) {
         self.x = x; self.y = y; self.width = width; self.height = height
     }
 
     /// The empty rectangle at the origin (what an empty page's content bounds are).
     public static let zero = PageRect(x: 0, y: 0, width: 0, height: 0)
+    /// The right edge, in pt.
     public var maxX: Double { x + width }
+    /// The bottom edge, in pt.
     public var maxY: Double { y + height }
+    /// True when it has no area.
     public var isEmpty: Bool { width <= 0 || height <= 0 }
 
     /// True when (`px`, `py`) lies inside or on the edge.
@@ -145,6 +150,7 @@ extension ImageElement {
     }
 
     public var uuid: UUID { UUID(id) }
+    /// The asset id as Foundation's `UUID`.
     public var assetUUID: UUID { UUID(assetID) }
 }
 

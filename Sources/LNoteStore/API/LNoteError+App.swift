@@ -61,15 +61,25 @@ extension LNoteError: LocalizedError {
 // Pattern matching on codes, as Foundation's `CocoaError` does:
 // `catch LNoteError.notFound { ... }`.
 extension LNoteError {
+    /// `catch LNoteError.closed`: the page or document was closed.
     public static var closed: Code { .closed }
+    /// `catch LNoteError.poisoned`: an earlier write or sync failed; reopen.
     public static var poisoned: Code { .poisoned }
+    /// `catch LNoteError.io`: a file-system call failed (see `errno`).
     public static var io: Code { .io }
+    /// `catch LNoteError.corrupt`: damage the replay mode does not accept.
     public static var corrupt: Code { .corrupt }
+    /// `catch LNoteError.invalidInput`: input the format cannot hold (see `reason`).
     public static var invalidInput: Code { .invalidInput }
+    /// `catch LNoteError.duplicateElement`: the element id is already on the page.
     public static var duplicateElement: Code { .duplicateElement }
+    /// `catch LNoteError.notFound`: no such element, page, document or asset.
     public static var notFound: Code { .notFound }
+    /// `catch LNoteError.lockedElsewhere`: another process writes the document.
     public static var lockedElsewhere: Code { .lockedElsewhere }
+    /// `catch LNoteError.readOnly`: the handle was opened read-only.
     public static var readOnly: Code { .readOnly }
+    /// `catch LNoteError.invalidPath`: a path or link that is not acceptable.
     public static var invalidPath: Code { .invalidPath }
 }
 

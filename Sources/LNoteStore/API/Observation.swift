@@ -21,12 +21,17 @@ public struct PageUpdate: Sendable, Equatable {
     /// is applied, before its sync returns).
     public var state: PageState
 
+    /// An update (the engine makes these; apps read them).
     public init(changes: [PageChange], state: PageState) { self.changes = changes; self.state = state }
 }
 
 extension Page {
     /// The page's current state, then every change made to it through any handle in this
     /// process. Ends when the page closes.
+    ///
+    /// Cost: nothing while no one observes. An update shares the page's storage; while a
+    /// reader has not yet taken it, the page's next change copies its element array and index
+    /// (O(elements)), so read updates promptly.
     public func updates() -> AsyncStream<PageUpdate> {
         updateFeed.subscribe(initial: PageUpdate(changes: [], state: snapshotState))
     }
@@ -34,12 +39,14 @@ extension Page {
 
 /// The document's structure as an observer sees it.
 public struct DocumentUpdate: Sendable, Equatable {
+    /// The document title.
     public var title: String
     /// Page ids in order.
     public var pageIDs: [UUIDBytes]
     /// When document.json last changed.
     public var modified: Date?
 
+    /// An update (the engine makes these; apps read them).
     public init(title: String, pageIDs: [UUIDBytes], modified: Date?) {
         self.title = title; self.pageIDs = pageIDs; self.modified = modified
     }

@@ -14,9 +14,11 @@ import LNoteFormat
 /// manifest. Afterwards every call throws `.closed`. A read-only document never locks and
 /// never writes.
 public actor Document {
+    /// The document id (the package folder is `<id>.lnote`); `uuid` gives it as `UUID`.
     public nonisolated let id: UUIDBytes
     /// The package folder (absolute).
     public nonisolated let path: String
+    /// True for a read-only open: it never locks and never writes.
     public nonisolated let isReadOnly: Bool
     nonisolated let layout: PackageLayout
     nonisolated let fs: any FileSystem
@@ -148,13 +150,17 @@ public actor Document {
 
     // MARK: Reading
 
+    /// The title (at most 1,024 UTF-8 bytes).
     public var title: String { file.title }
+    /// When the document was created (RFC 3339 text, D-020); `createdDate` gives a `Date`.
     public var created: String { file.created }
     /// When `document.json` last changed (D-020).
     public var modified: String { file.modified }
     /// Page ids in order.
     public var pageIDs: [UUIDBytes] { file.pages.map(\.id) }
+    /// The number of pages.
     public var pageCount: Int { file.pages.count }
+    /// True once `close()` finished.
     public var isClosed: Bool { closed }
     /// The document as `document.json` last recorded it (element counts are a cache, D-021).
     package var documentFile: DocumentFile { file }

@@ -13,9 +13,11 @@ import LNoteFormat
 /// After a failed write or sync the page is poisoned: every later write throws `.poisoned`;
 /// reopen it to replay what is on disk. After `close()` every call throws `.closed`.
 public actor Page {
+    /// The page id (its files are named after it); `uuid` gives it as `UUID`.
     public nonisolated let id: UUIDBytes
     /// The `pages/` folder holding this page's files.
     public nonisolated let directory: String
+    /// The options the page was opened with.
     public nonisolated let options: PageOptions
     nonisolated let fs: any FileSystem
     nonisolated let gate: (any WriteGate)?
@@ -87,8 +89,11 @@ public actor Page {
 
     /// Every element, in z-order.
     public var elements: [Element] { state.elements }
+    /// The number of elements, without copying them.
     public var elementCount: Int { state.elements.count }
+    /// The canvas size.
     public var metadata: PageMetadata { state.metadata }
+    /// True once `close()` finished.
     public var isClosed: Bool { closed }
     /// The whole page state (elements and metadata) as a value.
     public var snapshotState: PageState { state }
@@ -106,6 +111,7 @@ public actor Page {
         while let running = compaction { _ = try? await running.value }
     }
 
+    /// The element with this id, if it is on the page. O(1).
     public func element(_ id: UUIDBytes) -> Element? { state.element(id) }
 
     // MARK: Writing

@@ -8,6 +8,7 @@ public struct CompactionPolicy: Sendable, Equatable {
     /// ... or this many frames.
     public var journalFramesMax: Int
 
+    /// A policy compacting at `journalBytesMax` bytes or `journalFramesMax` frames.
     public init(journalBytesMax: Int = 4 * 1024 * 1024, journalFramesMax: Int = 2_000) {
         self.journalBytesMax = journalBytesMax; self.journalFramesMax = journalFramesMax
     }
@@ -44,7 +45,8 @@ public struct PageOptions: Sendable, Equatable {
     /// platforms, `.ioThread`: `fsync` and `F_FULLFSYNC` take milliseconds there, and holding
     /// one of the few cooperative threads of Swift's shared pool that long stalls every other
     /// task of the app (the UI's included); the hand-off costs far less than the sync.
-    /// (Measured here on Linux only; `lnote bench` compares both on the machine it runs on.)
+    /// (The Linux figure is measured, see `SyncExecution.pageActor`; the Apple choice is not
+    /// measured in this repository.)
     #if os(Linux)
     public static let defaultSyncExecution = SyncExecution.pageActor
     #else
@@ -53,10 +55,12 @@ public struct PageOptions: Sendable, Equatable {
 
     /// The durability each write waits for unless the call names another. Default `.data`.
     public var durability: Durability
+    /// When the journal is folded into a new snapshot (also always on `close()`).
     public var compaction: CompactionPolicy
     /// How damage is handled on open (J-020 .. J-022). Only `.salvage` opens for writing;
     /// `.prefix` and `.strict` open read-only.
     public var replayMode: ReplayMode
+    /// True to open without writing (set by `.prefix` and `.strict` replay).
     public var readOnly: Bool
     /// Where durable writes wait for their sync. Default `defaultSyncExecution`: `.pageActor`
     /// on Linux, `.ioThread` on Apple platforms.
@@ -74,6 +78,7 @@ public struct PageOptions: Sendable, Equatable {
     /// `.salvage` defers: `.prefix` and `.strict` always decode eagerly.
     public var pointDecoding: PointDecoding
 
+    /// Options; every default is the one to keep when unsure.
     public init(durability: Durability = .default, compaction: CompactionPolicy = .default,
                 replayMode: ReplayMode = .salvage, readOnly: Bool = false,
                 syncExecution: SyncExecution = PageOptions.defaultSyncExecution, journalReserveBytes: Int = PageOptions.defaultJournalReserveBytes,
