@@ -10,11 +10,13 @@ func recoveryKindsAreTyped() throws {
     let files = FileManager.default.enumerator(at: store, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL } ?? []
     for file in files where file.pathExtension == "swift" {
         let text = try String(contentsOf: file, encoding: .utf8)
+        for marker in ["RecoveryFinding(kind: \"", "static let kind = \""] {
         var rest = text[...]
-        while let r = rest.range(of: "RecoveryFinding(kind: \"") {
+        while let r = rest.range(of: marker) {
             let tail = rest[r.upperBound...]
             kinds.insert(String(tail.prefix { $0 != "\"" }))
             rest = tail
+        }
         }
     }
     #expect(kinds.count > 25)

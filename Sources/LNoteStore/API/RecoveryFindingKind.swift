@@ -34,6 +34,8 @@ public enum RecoveryFindingKind: String, Sendable, Equatable, CaseIterable {
     // The page's files (section 5).
     /// A journal or snapshot header that cannot be read.
     case badHeader
+    /// A journal whose creation a crash tore (information: it held nothing acknowledged).
+    case tornCreation
     /// A journal that belongs to another page.
     case foreignJournal
     /// A snapshot that belongs to another page.
