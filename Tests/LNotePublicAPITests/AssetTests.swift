@@ -24,3 +24,16 @@ func assetRoundTrip() async throws {
         #expect(try await document.assetURL(image.assetID) == nil)
     }
 }
+
+@Test("thumbnails as Data and URL: a stored PNG reads back from its URL")
+func thumbnailDataAndURL() async throws {
+    try await withDocument("thumbnail") { _, document in
+        let pageID = try await document.page(at: 0).id
+        #expect(try await document.thumbnailURL(for: pageID) == nil)
+        let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 1, 2, 3])
+        try await document.storeThumbnail(png, for: pageID)
+        let url = try #require(try await document.thumbnailURL(for: pageID))
+        #expect(try Data(contentsOf: url) == png)
+        await #expect(throws: LNoteError.self) { try await document.storeThumbnail(Data([1, 2, 3]), for: pageID) }
+    }
+}

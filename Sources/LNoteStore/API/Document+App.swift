@@ -104,7 +104,18 @@ extension Document {
         }
     }
 
-    /// `"PNG"`, `".png"` -> `"png"` (assets are stored with lowercase extensions, D-040).
+    /// The URL of page `pageID`'s thumbnail (a PNG; the first page's is the cover), nil when
+    /// there is none yet.
+    public func thumbnailURL(for pageID: UUIDBytes) async throws -> URL? {
+        try await thumbnailPath(for: pageID).map { URL(filePath: $0, directoryHint: .notDirectory) }
+    }
+
+    /// Stores the app's own PNG thumbnail for page `pageID` (see `storeThumbnail(_:for:)`).
+    public func storeThumbnail(_ png: Data, for pageID: UUIDBytes) async throws {
+        try await storeThumbnail(Array(png), for: pageID)
+    }
+
+        /// `"PNG"`, `".png"` -> `"png"` (assets are stored with lowercase extensions, D-040).
     static func normalizedExtension(_ ext: String) -> String {
         (ext.hasPrefix(".") ? String(ext.dropFirst()) : ext).lowercased()
     }
