@@ -52,3 +52,13 @@ func cancelledLoopNeverTearsABatch() async throws {
     #expect(try await reopened.page(at: 0).elementCount == written)  // what returned is durable
     try await reopened.close()
 }
+
+@Test("syncs run per platform by default: on the page actor on Linux, on the I/O thread on Apple platforms")
+func syncExecutionDefaultPerPlatform() {
+    #if os(Linux)
+    #expect(PageOptions.defaultSyncExecution == .pageActor)
+    #else
+    #expect(PageOptions.defaultSyncExecution == .ioThread)
+    #endif
+    #expect(PageOptions().syncExecution == PageOptions.defaultSyncExecution)
+}
