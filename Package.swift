@@ -45,6 +45,9 @@ let package = Package(
         // Conformance vectors: their generator and runner (Spec/vectors, Spec/README.md).
         .target(name: "LNoteConformance", dependencies: ["LNoteStore", "LNoteFormat"], path: "Sources/LNoteConformance",
                 swiftSettings: strict),
+        // A notes client written against the public API only (`import LNoteStore`), built by CI.
+        .executableTarget(name: "notes-example", dependencies: ["LNoteStore"], path: "Tools/notes-example",
+                          swiftSettings: strict),
         // The command line that ships.
         .executableTarget(name: "lnote",
                           dependencies: ["LNoteToolSupport", "LNoteCheck", "LNoteStore", "LNoteFormat", "LNoteHandwriting",
@@ -63,6 +66,8 @@ let package = Package(
         .testTarget(name: "LNoteSQLiteTests", dependencies: ["lnote", "LNoteSQLite", "LNoteStore", "LNoteFormat", "LNoteHandwriting",
                                                              "LNoteCheck"]),
         .testTarget(name: "ConformanceTests", dependencies: ["LNoteConformance", "LNoteSimulation", "LNoteCheck", "LNoteStore", "LNoteFormat"]),
+        // The app-facing API, through `import LNoteStore` only (no @testable, no package access).
+        .testTarget(name: "LNotePublicAPITests", dependencies: ["LNoteStore"], exclude: ["public-api.txt"]),
         // Runs the built `lnote` and `lnote-bench` tools; depends on them so `swift test` builds them.
         .testTarget(name: "LNoteCLITests", dependencies: ["lnote", "lnote-bench", "LNoteStore", "LNoteFormat", "LNoteHandwriting", "LNoteSimulation"]),
     ],

@@ -8,6 +8,7 @@ public enum FormatLimits {
     public static let payloadBytesMax = 16 * 1024 * 1024
     /// Journal header size (J-002) and snapshot header size (S-001).
     public static let journalHeaderBytes = 64
+    /// Bytes of a snapshot header (section 4).
     public static let snapshotHeaderBytes = 64
     /// Journal and snapshot format version (J-002, S-001).
     public static let formatVersion: UInt16 = 1
@@ -23,6 +24,7 @@ public enum FormatLimits {
     public static let pointBytesMin = 5
     /// document.json and manifest.json size limits (D-010).
     public static let documentJSONBytesMax = 16 * 1024 * 1024
+    /// Largest `manifest.json` a reader accepts (D-010).
     public static let manifestJSONBytesMax = 1024 * 1024
     /// Pages in one document (D-011).
     public static let pagesPerDocumentMax = 10_000

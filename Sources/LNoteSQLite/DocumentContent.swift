@@ -14,14 +14,14 @@ public struct DocumentContent: Sendable, Equatable {
 
         /// The `document.json` entry: `entry`'s cached canvas and element count (D-021, D-023)
         /// are replaced by `state`'s, so two pages compare equal exactly when their content does.
-        public init(entry: DocumentFile.PageEntry, state: PageState) {
+        package init(entry: DocumentFile.PageEntry, state: PageState) {
             page = DocumentFile.PageEntry(id: entry.id, metadata: .letter, created: entry.created, modified: entry.modified,
                                           elementCount: 0)
             self.state = state
         }
 
         /// The page's `document.json` entry, canvas and element count from `state`.
-        public var entry: DocumentFile.PageEntry {
+        package var entry: DocumentFile.PageEntry {
             var e = page
             e.metadata = state.metadata
             e.elementCount = state.elements.count

@@ -1,3 +1,22 @@
-// Apps that `import LNoteStore` also see the element model (Stroke, Point, Element, ...)
-// and the format types they are written in.
-@_exported import LNoteFormat
+// What `import LNoteStore` gives an app from the format module: the element model and the
+// values the engine's API speaks in. The format's codecs, scanners and byte readers are for
+// the engine and tools, which `import LNoteFormat` themselves.
+@_exported import struct LNoteFormat.Stroke
+@_exported import struct LNoteFormat.Point
+@_exported import struct LNoteFormat.InputPoint
+@_exported import struct LNoteFormat.Ink
+@_exported import struct LNoteFormat.Transform
+@_exported import struct LNoteFormat.ImageElement
+@_exported import enum LNoteFormat.Element
+@_exported import struct LNoteFormat.PageMetadata
+@_exported import enum LNoteFormat.PageChange
+@_exported import struct LNoteFormat.PageState
+@_exported import struct LNoteFormat.ApplyNote
+@_exported import struct LNoteFormat.UUIDBytes
+@_exported import struct LNoteFormat.EncodedPoints
+@_exported import struct LNoteFormat.DecodeError
+@_exported import struct LNoteFormat.ElementValidationError
+@_exported import enum LNoteFormat.ReplayMode
+@_exported import enum LNoteFormat.PointDecoding
+@_exported import enum LNoteFormat.FormatLimits
+@_exported import enum LNoteFormat.ScanFindingKind

@@ -1,6 +1,7 @@
 /// The one error type the engine's public API throws: a stable code to `catch` on, a message for
 /// people, and where it applies (file and byte offset) when that is known.
 public struct LNoteError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What went wrong, stable across versions: `catch LNoteError.notFound` or `e.code == .notFound`.
     public enum Code: String, Sendable, Equatable {
         /// The page or document was closed; no further calls are accepted.
         case closed
@@ -24,14 +25,25 @@ public struct LNoteError: Error, Sendable, Equatable, CustomStringConvertible {
         case invalidPath
     }
 
+    /// What went wrong (match on it).
     public var code: Code
+    /// What failed, for people (no file name; see `file`).
     public var message: String
+    /// The file or folder concerned, when known.
     public var file: String?
+    /// The byte offset in `file`, for damage.
     public var offset: Int?
+    /// The system's error number of a failed file-system call (`errorDescription` adds its text).
     public var errno: Int32?
+    /// Why the input was refused, for `invalidInput` errors from element validation (nil
+    /// otherwise).
+    public var reason: ValidationReason?
 
-    public init(_ code: Code, _ message: String, file: String? = nil, offset: Int? = nil, errno: Int32? = nil) {
+    /// An error with `code` and `message`, and where it applies when known.
+    public init(_ code: Code, _ message: String, file: String? = nil, offset: Int? = nil, errno: Int32? = nil,
+                reason: ValidationReason? = nil) {
         self.code = code; self.message = message; self.file = file; self.offset = offset; self.errno = errno
+        self.reason = reason
     }
 
     /// A symbolic link met by an O_NOFOLLOW open, or a FIFO, socket or device where a file
@@ -46,6 +58,12 @@ public struct LNoteError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// An element the format cannot hold, as `invalidInput` with the validator's typed reason.
+    package init(_ e: ElementValidationError, context: String = "") {
+        self.init(.invalidInput, context + e.description, reason: ValidationReason(rawValue: e.code) ?? .other)
+    }
+
+    /// `code: message [file @offset]`, for logs.
     public var description: String {
         var s = "\(code.rawValue): \(message)"
         if let file { s += " [\(file)" + (offset.map { " @\($0)" } ?? "") + "]" }

@@ -245,8 +245,9 @@ struct DocumentTests {
         let page = try await first.page(at: 0)
         try await page.append(.stroke(makeStroke(1)))
 
-        // flock conflicts between separate opens, so this stands in for another process.
-        let refused = await #expect(throws: LNoteError.self) { try await library.openDocument(first.id) }
+        // flock conflicts between separate opens, so this stands in for another process (a
+        // library's second open in the same process shares `first` instead).
+        let refused = await #expect(throws: LNoteError.self) { try await Document.open(path: first.path) }
         #expect(refused?.code == .lockedElsewhere)
         #expect(refused?.message == "open for writing elsewhere")
         let reader = try await library.openDocument(first.id, readOnly: true)
@@ -257,7 +258,7 @@ struct DocumentTests {
 
         // Backgrounding: flush releases the lock; another writer can open.
         try await first.flush()
-        let second = try await library.openDocument(first.id)
+        let second = try await Document.open(path: first.path)
         // The first writer's next write finds the lock taken and throws (it does not wait).
         let blocked = await #expect(throws: LNoteError.self) { try await page.append(.stroke(makeStroke(2))) }
         #expect(blocked?.code == .lockedElsewhere)
@@ -282,7 +283,7 @@ struct DocumentTests {
         try await page.append(.stroke(makeStroke(1)))
         try await first.flush()
 
-        let second = try await library.openDocument(first.id)
+        let second = try await Document.open(path: first.path)  // stands in for another process
         try await second.page(at: 0).append(.stroke(makeStroke(2)))
         try await second.close()
 

@@ -5,10 +5,12 @@ public struct DecodeError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Offset within the buffer being decoded, where known.
     public var offset: Int
 
+    /// Bytes that break a rule at `offset`.
     public init(_ reason: String, at offset: Int) {
         self.reason = reason
         self.offset = offset
     }
 
+    /// `reason at offset N`.
     public var description: String { "\(reason) at offset \(offset)" }
 }

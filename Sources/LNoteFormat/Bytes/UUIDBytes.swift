@@ -1,10 +1,13 @@
 /// A 128-bit identifier stored in the byte order of its canonical text form (G-002).
 /// The format layer keeps its own type so it needs no Foundation; `LNoteStore` converts to `UUID`.
 public struct UUIDBytes: Hashable, Comparable, Sendable, CustomStringConvertible {
+    /// The 16 bytes, big-endian halves; `UUID(_:)` and `UUIDBytes(_:)` convert to and from Foundation.
     public var storage: (UInt64, UInt64)
 
+    /// All zero bytes.
     public static let zero = UUIDBytes(storage: (0, 0))
 
+    /// Ids from their two halves.
     public init(storage: (UInt64, UInt64)) { self.storage = storage }
 
     /// The 16 bytes in order.
@@ -87,6 +90,7 @@ public struct UUIDBytes: Hashable, Comparable, Sendable, CustomStringConvertible
         return UUIDBytes(storage: s)
     }
 
+    /// A new random (version 4) id.
     public static func random() -> UUIDBytes {
         var g = SystemRandomNumberGenerator()
         return random(using: &g)

@@ -11,10 +11,12 @@ public struct ApplyNote: Equatable, Hashable, Sendable {
         case missingElement
     }
 
+    /// What was skipped.
     public var kind: Kind
     /// The element id that was skipped.
     public var id: UUIDBytes
 
+    /// A note about element `id`.
     public init(kind: Kind, id: UUIDBytes) {
         self.kind = kind
         self.id = id

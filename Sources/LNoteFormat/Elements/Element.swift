@@ -6,12 +6,16 @@
 /// it often), `pointCount` never decodes, `decodedPoints()` decodes with every check and says
 /// why bytes are bad. Equality and hashing are by value, whichever form the points are in.
 public struct Stroke: Sendable {
+    /// The id, unique within its page (E-011).
     public var id: UUIDBytes
+    /// Tool, colour and base width.
     public var ink: Ink
+    /// How the stroke is placed on the page (nil: as drawn).
     public var transform: Transform?
     var storage: StrokePoints
     private var anglesFlag: Bool
 
+    /// A stroke of already quantized points; apps build strokes with `init(id:ink:transform:samples:)` from samples in pt and seconds.
     public init(id: UUIDBytes, ink: Ink, transform: Transform? = nil, hasAngles: Bool = false, points: [Point]) {
         self.id = id; self.ink = ink; self.transform = transform; self.anglesFlag = hasAngles
         self.storage = .decoded(points)
@@ -102,13 +106,18 @@ extension Stroke: Equatable, Hashable {
 /// An image placed on the page; the pixels live in `assets/<assetID>.<ext>` (section 6.3,
 /// E-012).
 public struct ImageElement: Equatable, Hashable, Sendable {
+    /// The id, unique within its page (E-011).
     public var id: UUIDBytes
+    /// The asset holding the pixels (`assets/<assetID>.<ext>`).
     public var assetID: UUIDBytes
     /// Top-left corner and size, in 0.1 pt.
     public var x: Int32, y: Int32
+    /// Size in 0.1 pt (`frame` gives it in pt).
     public var width: UInt32, height: UInt32
+    /// How the image is placed on the page (nil: at `frame`).
     public var transform: Transform?
 
+    /// An image at stored units (0.1 pt); apps use `init(id:assetID:frame:transform:)` in pt.
     public init(id: UUIDBytes, assetID: UUIDBytes, x: Int32, y: Int32, width: UInt32, height: UInt32,
                 transform: Transform? = nil) {
         self.id = id; self.assetID = assetID; self.x = x; self.y = y; self.width = width
@@ -122,6 +131,7 @@ public enum Element: Equatable, Hashable, Sendable {
     case stroke(Stroke)
     case image(ImageElement)
 
+    /// The element's id.
     public var id: UUIDBytes {
         switch self {
         case .stroke(let s): return s.id
@@ -129,6 +139,7 @@ public enum Element: Equatable, Hashable, Sendable {
         }
     }
 
+    /// The element's transform (nil: as drawn).
     public var transform: Transform? {
         get {
             switch self {
@@ -147,9 +158,12 @@ public enum Element: Equatable, Hashable, Sendable {
 
 /// Canvas metadata of a page (frame type `pageMetadata`, E-025). Sizes in 0.1 pt.
 public struct PageMetadata: Equatable, Hashable, Sendable {
+    /// Width in 0.1 pt (`sizeInPoints` gives pt).
     public var width: UInt32
+    /// Height in 0.1 pt.
     public var height: UInt32
 
+    /// A canvas in 0.1 pt; `init(widthPoints:heightPoints:)` takes pt.
     public init(width: UInt32, height: UInt32) { self.width = width; self.height = height }
 
     /// US Letter portrait, 612 x 792 pt.

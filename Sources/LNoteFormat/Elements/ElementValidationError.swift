@@ -11,6 +11,7 @@ public struct ElementValidationError: Error, Equatable, Sendable, CustomStringCo
     /// What was wrong, for people (field, point index, value).
     public var detail: String
 
+    /// An error with a code and a detail.
     public init(code: String, detail: String) {
         self.code = code
         self.detail = detail

@@ -8,7 +8,9 @@
 public struct EncodedPoints: Sendable {
     /// The codec bytes; their indices are offsets in the buffer read (reported in errors).
     public let bytes: ArraySlice<UInt8>
+    /// The number of points the bytes declare.
     public let count: Int
+    /// True when the points carry pen angles.
     public let hasAngles: Bool
 
     package init(bytes: ArraySlice<UInt8>, count: Int, hasAngles: Bool) {

@@ -8,10 +8,12 @@ public struct Ink: Equatable, Hashable, Sendable {
     /// Base width in 0.1 pt.
     public var width: UInt32
 
+    /// An ink with 8-bit colour and its width in 0.1 pt; `init(type:red:green:blue:alpha:widthPoints:)` takes pt and 0...1.
     public init(type: String, red: UInt8, green: UInt8, blue: UInt8, alpha: UInt8 = 255, width: UInt32) {
         self.type = type; self.red = red; self.green = green; self.blue = blue; self.alpha = alpha
         self.width = width
     }
 
+    /// A dark pen, 1.2 pt wide.
     public static let pen = Ink(type: "pen", red: 20, green: 20, blue: 30, width: 12)
 }

@@ -5,6 +5,7 @@
 public struct InputPoint: Sendable, Equatable {
     /// Position in points (pt); stored at 0.1 pt as `Int32`.
     public var x: Double
+    /// Position in pt (y down).
     public var y: Double
     /// Radius in pt; stored at 0.1 pt, `0 ... 6553.5` pt.
     public var radius: Double
@@ -14,8 +15,10 @@ public struct InputPoint: Sendable, Equatable {
     public var timeOffset: Double
     /// Pen angles in radians; stored in milliradians, `0 ... 65.535`. Both or neither.
     public var azimuth: Double?
+    /// Pen altitude in radians (with `azimuth`).
     public var altitude: Double?
 
+    /// A sample in app units (pt, seconds, force 0...1, radians).
     public init(x: Double, y: Double, radius: Double, force: Double, timeOffset: Double,
                 azimuth: Double? = nil, altitude: Double? = nil) {
         self.x = x; self.y = y; self.radius = radius; self.force = force

@@ -3,6 +3,7 @@
 public struct Point: Equatable, Hashable, Sendable {
     /// Position in 0.1 pt.
     public var x: Int32
+    /// Position in 0.1 pt (y down).
     public var y: Int32
     /// Radius in 0.1 pt.
     public var radius: UInt16
@@ -12,8 +13,10 @@ public struct Point: Equatable, Hashable, Sendable {
     public var time: UInt32
     /// Optional pen angles in milliradians; present iff the stroke has angles.
     public var azimuth: UInt16
+    /// Pen altitude in milliradians (with `azimuth`).
     public var altitude: UInt16
 
+    /// A point in stored units; `InputPoint(_:hasAngles:)` converts it to app units.
     public init(x: Int32, y: Int32, radius: UInt16, pressure: UInt16, time: UInt32,
                 azimuth: UInt16 = 0, altitude: UInt16 = 0) {
         self.x = x; self.y = y; self.radius = radius; self.pressure = pressure; self.time = time

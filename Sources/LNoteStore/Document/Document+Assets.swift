@@ -25,12 +25,13 @@ extension Document {
         let element = ImageElement(id: UUIDBytes.random(), assetID: UUIDBytes.random(), x: x, y: y,
                                    width: width, height: height)
         do { try ElementValidator.validate(.image(element)) } catch {
-            throw LNoteError(.invalidInput, "image element: \(error)")
+            throw LNoteError(error, context: "image element: ")
         }
         // In turn with flush() and close(), so close never removes an asset being written.
         return try await exclusively {
             try checkWritable()
             let page = try await page(id: pageID)
+            try Task.checkCancellation()  // before the asset is written
             try lockForWrite()
             let (fs, layout) = (self.fs, self.layout)
             let assetPath = try layout.asset(element.assetID, ext: ext)

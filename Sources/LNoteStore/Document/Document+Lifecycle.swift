@@ -14,7 +14,8 @@ extension Document {
     ///
     /// In order: each open page is synced at `.data` and its background compaction awaited;
     /// element counts, canvas sizes and times of changed pages are written to document.json
-    /// (only if something changed); a stale manifest is rewritten (D-031); the lock is
+    /// (only if something changed); the thumbnails of open pages changed since their last one
+    /// are rendered (off the actor, once per change); a stale manifest is rewritten (D-031); the lock is
     /// released (D-070). The next write takes it again; if another writer changed the package
     /// in between, that write throws `lockedElsewhere` and so does every later one (reopen the
     /// document). A read-only document does nothing.
@@ -28,6 +29,7 @@ extension Document {
                 await page.waitForCompaction()
             }
             try await refreshPageEntries(observeOpenPages())
+            try await renderChangedThumbnails()  // covers for listings while the document stays open
             try await reconcileManifestNow()
             guard lock.isHeld else { return }
             let (fs, layout, open) = (self.fs, self.layout, Set(pages.keys))
@@ -47,7 +49,12 @@ extension Document {
     ///
     /// Cost: a compaction per page with journal frames, a render per stale thumbnail and, when
     /// the package has assets, a read of every page that was not open.
+    ///
+    /// A document a `NoteLibrary` shares between several opens (windows) closes when the last
+    /// of them calls `close()`; the earlier calls return at once.
     public func close() async throws {
+        if closed || closing { return }
+        if await OpenDocuments.shared.release(self) { return }
         if closed || closing { return }
         closing = true
         try await exclusively {
@@ -71,6 +78,8 @@ extension Document {
             }
             pages.removeAll()
             closed = true
+            structureUpdates.finish()
+            LibraryEvents.shared.publish(folder: parentDirectory(of: path))
             if let firstError { throw firstError }
         }
     }
@@ -105,7 +114,7 @@ extension Document {
         }
         guard changed else { return }
         new.modified = now
-        try await commit(new)
+        try await commit(new, cancellable: false)
         for (pageID, o) in observed { recordedSequence[pageID] = o.sequence }
     }
 

@@ -14,14 +14,18 @@ import LNoteFormat
 /// manifest. Afterwards every call throws `.closed`. A read-only document never locks and
 /// never writes.
 public actor Document {
+    /// The document id (the package folder is `<id>.lnote`); `uuid` gives it as `UUID`.
     public nonisolated let id: UUIDBytes
     /// The package folder (absolute).
     public nonisolated let path: String
+    /// True for a read-only open: it never locks and never writes.
     public nonisolated let isReadOnly: Bool
     nonisolated let layout: PackageLayout
     nonisolated let fs: any FileSystem
     nonisolated let pageOptions: PageOptions
     nonisolated let lock: WriterLock?
+    /// Observers of `updates()`.
+    nonisolated let structureUpdates = Broadcast<DocumentUpdate>()
 
     var file: DocumentFile
     var pages: [UUIDBytes: Page] = [:]
@@ -41,7 +45,7 @@ public actor Document {
 
     /// Page files `document.json` does not list, moved to `lost+found/` on open (D-060), as
     /// named there.
-    public private(set) var setAsideFiles: [String]
+    package private(set) var setAsideFiles: [String]
     /// True when open found `manifest.json` missing or stale and rewrote it (D-031).
     public private(set) var manifestRepairedOnOpen: Bool
 
@@ -141,16 +145,20 @@ public actor Document {
 
     // MARK: Reading
 
+    /// The title (at most 1,024 UTF-8 bytes).
     public var title: String { file.title }
+    /// When the document was created (RFC 3339 text, D-020); `createdDate` gives a `Date`.
     public var created: String { file.created }
     /// When `document.json` last changed (D-020).
     public var modified: String { file.modified }
     /// Page ids in order.
     public var pageIDs: [UUIDBytes] { file.pages.map(\.id) }
+    /// The number of pages.
     public var pageCount: Int { file.pages.count }
+    /// True once `close()` finished.
     public var isClosed: Bool { closed }
     /// The document as `document.json` last recorded it (element counts are a cache, D-021).
-    public var documentFile: DocumentFile { file }
+    package var documentFile: DocumentFile { file }
 
     // MARK: Internals
 
@@ -183,14 +191,19 @@ public actor Document {
         return try await body()
     }
 
-    /// Writes `new` as document.json, then the manifest (D-003, D-030), and adopts it.
-    func commit(_ new: DocumentFile) async throws {
+    /// Writes `new` as document.json, then the manifest (D-003, D-030), and adopts it. An
+    /// app's change in a cancelled task throws `CancellationError` before writing; `flush()`
+    /// and `close()` record what is already written even when cancelled (`cancellable: false`).
+    func commit(_ new: DocumentFile, cancellable: Bool = true) async throws {
+        if cancellable { try Task.checkCancellation() }
         try lockForWrite()
         let bytes = new.encoded()
         let manifest = ManifestFile(document: new).encoded()
         let (fs, layout) = (self.fs, self.layout)
         try await BlockingIO.run { try fs.writePackageFile(layout.documentFile, bytes) }
         file = new
+        structureUpdates.publish(currentUpdate)
+        LibraryEvents.shared.publish(folder: parentDirectory(of: path))
         try await BlockingIO.run { try fs.writePackageFile(layout.manifestFile, manifest) }
     }
 

@@ -6,7 +6,7 @@ import Foundation
 import LNoteFormat
 
 /// `document.json` version 1 (spec 10.1): the source of truth for a document's title and pages.
-public struct DocumentFile: Sendable, Equatable {
+package struct DocumentFile: Sendable, Equatable {
     public struct PageEntry: Sendable, Equatable {
         public var id: UUIDBytes
         public var metadata: PageMetadata
@@ -160,7 +160,7 @@ func describeDecodingError(_ error: any Error) -> String {
 }
 
 /// `manifest.json` version 1 (spec 10.2): what a library listing needs, a cache of document.json.
-public struct ManifestFile: Sendable, Equatable, Codable {
+package struct ManifestFile: Sendable, Equatable, Codable {
     public var format: String
     public var version: Int
     public var id: String
@@ -208,7 +208,7 @@ public struct ManifestFile: Sendable, Equatable, Codable {
 }
 
 /// RFC 3339 UTC timestamps with milliseconds (D-020), e.g. `2026-11-29T23:03:18.123Z`.
-public enum Timestamp {
+package enum Timestamp {
     public static func now() -> String { string(from: Date()) }
 
     public static func string(from date: Date) -> String {

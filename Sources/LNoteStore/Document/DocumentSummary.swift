@@ -7,9 +7,11 @@ public struct DocumentSummary: Sendable, Equatable {
     public var id: UUIDBytes?
     /// The package folder (absolute).
     public var path: String
+    /// The document title.
     public var title: String
     /// When document.json last changed (RFC 3339, D-020).
     public var modified: String
+    /// The number of pages.
     public var pageCount: Int
     /// The cover thumbnail (absolute), nil when the package has none.
     public var coverPath: String?
@@ -19,6 +21,7 @@ public struct DocumentSummary: Sendable, Equatable {
     /// Why the package could not be listed (nil when it could); the other fields are empty then.
     public var error: String?
 
+    /// A summary (the library makes these; apps read them).
     public init(id: UUIDBytes?, path: String, title: String, modified: String, pageCount: Int, coverPath: String?,
                 manifestRebuilt: Bool, error: String?) {
         self.id = id; self.path = path; self.title = title; self.modified = modified; self.pageCount = pageCount

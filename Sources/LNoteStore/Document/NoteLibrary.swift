@@ -12,6 +12,7 @@ import LNoteFormat
 /// The library keeps no state besides its folder: several libraries on one folder, or other
 /// processes, may work on it at the same time; the packages' writer locks arbitrate (D-070).
 public actor NoteLibrary {
+    /// The library folder (absolute path); `folderURL` gives it as a URL.
     public nonisolated let folder: String
     nonisolated let fs: any FileSystem
 
@@ -93,7 +94,7 @@ public actor NoteLibrary {
         let (fs, folder) = (self.fs, self.folder)
         let id = UUIDBytes.random()
         let path = try await BlockingIO.run { () throws -> String in
-            if try fs.entryKind(folder) == nil { try io { try fs.makeDirectory(folder) } }
+            try fs.makeDirectories(folder)  // a fresh app's Application Support may not exist yet
             return try StagingFolder.assemble(fs: fs, folder: folder, id: id) { layout in
                 try io { try fs.makeDirectory(layout.pagesDirectory) }
                 let now = Timestamp.now()
@@ -101,15 +102,26 @@ public actor NoteLibrary {
                                     pages: [.init(id: .random(), metadata: .letter, created: now, modified: now, elementCount: 0)])
             }
         }
-        return try await Document.open(path: path, pageOptions: pageOptions, fileSystem: fs)
+        let document = try await Document.open(path: path, pageOptions: pageOptions, fileSystem: fs)
+        await OpenDocuments.shared.adopt(document)
+        LibraryEvents.shared.publish(folder: folder)
+        return document
     }
 
     /// Opens document `id` (see `Document.open`). Throws `notFound` when the library has no
-    /// such package, `lockedElsewhere` when it is open for writing elsewhere (read-only opens
-    /// still work).
+    /// such package, `lockedElsewhere` when another process holds it open for writing
+    /// (read-only opens still work).
+    ///
+    /// A writable open of a document this process already has open (another window) returns
+    /// the same `Document`, with the options it was first opened with; each open is balanced
+    /// by one `close()`, and the document closes with the last. Read-only opens are separate.
     public func openDocument(_ id: UUIDBytes, readOnly: Bool = false, pageOptions: PageOptions = PageOptions()) async throws -> Document {
         let path = try await packagePath(id)
-        return try await Document.open(path: path, readOnly: readOnly, pageOptions: pageOptions, fileSystem: fs)
+        let fs = self.fs
+        guard !readOnly else { return try await Document.open(path: path, readOnly: true, pageOptions: pageOptions, fileSystem: fs) }
+        return try await OpenDocuments.shared.share(path: path) {
+            try await Document.open(path: path, pageOptions: pageOptions, fileSystem: fs)
+        }
     }
 
     /// Copies document `id` into a new package with a new id and returns it. Copies
@@ -141,6 +153,7 @@ public actor NoteLibrary {
                 return copy
             }
         }
+        LibraryEvents.shared.publish(folder: folder)
         return newID
     }
 
@@ -161,6 +174,7 @@ public actor NoteLibrary {
             try io { try fs.syncDirectory(folder) }
             try fs.removeTree(trash)
         }
+        LibraryEvents.shared.publish(folder: folder)
     }
 
     /// The folder of document `id`: `<id>.lnote` in lowercase, or in another case (D-001).

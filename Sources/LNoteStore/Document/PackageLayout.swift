@@ -2,7 +2,7 @@ import LNoteFormat
 
 /// Paths inside a `.lnote` package (spec section 10). Every path is built from validated ids
 /// only (D-001), so nothing from JSON or a caller can name a file outside the package.
-public struct PackageLayout: Sendable, Equatable {
+package struct PackageLayout: Sendable, Equatable {
     /// Absolute path of the `<uuid>.lnote` folder.
     public let root: String
 

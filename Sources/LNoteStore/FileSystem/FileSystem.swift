@@ -130,13 +130,13 @@ extension FileSystem {
 }
 
 /// The directory part of an absolute path ("/a/b/c" -> "/a/b"; "/a" -> "/").
-public func parentDirectory(of path: String) -> String {
+package func parentDirectory(of path: String) -> String {
     guard let slash = path.lastIndex(of: "/") else { return "." }
     if slash == path.startIndex { return "/" }
     return String(path[..<slash])
 }
 
 /// Joins a directory and a name with one slash.
-public func joinPath(_ dir: String, _ name: String) -> String {
+package func joinPath(_ dir: String, _ name: String) -> String {
     dir.hasSuffix("/") ? dir + name : dir + "/" + name
 }

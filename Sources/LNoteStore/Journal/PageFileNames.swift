@@ -1,7 +1,7 @@
 import LNoteFormat
 
 /// File names of a page's files inside `pages/` (J-001, section 7).
-public enum PageFileNames {
+package enum PageFileNames {
     /// `<page-uuid>.content`
     public static func snapshot(_ page: UUIDBytes) -> String { "\(page).content" }
     /// `<page-uuid>.content.tmp`: the engine's own temporary file for an atomic snapshot write.

@@ -13,12 +13,16 @@ import LNoteFormat
 /// After a failed write or sync the page is poisoned: every later write throws `.poisoned`;
 /// reopen it to replay what is on disk. After `close()` every call throws `.closed`.
 public actor Page {
+    /// The page id (its files are named after it); `uuid` gives it as `UUID`.
     public nonisolated let id: UUIDBytes
     /// The `pages/` folder holding this page's files.
     public nonisolated let directory: String
+    /// The options the page was opened with.
     public nonisolated let options: PageOptions
     nonisolated let fs: any FileSystem
     nonisolated let gate: (any WriteGate)?
+    /// Observers of `updates()`.
+    nonisolated let updateFeed = Broadcast<PageUpdate>()
 
     /// The live page state (elements and metadata) as a value: every change applied so far,
     /// whether or not a snapshot holds it yet.
@@ -87,8 +91,11 @@ public actor Page {
 
     /// Every element, in z-order.
     public var elements: [Element] { state.elements }
+    /// The number of elements, without copying them.
     public var elementCount: Int { state.elements.count }
+    /// The canvas size.
     public var metadata: PageMetadata { state.metadata }
+    /// True once `close()` finished.
     public var isClosed: Bool { closed }
     package var snapshotGeneration: UInt64 { generation }
     /// Test hook: the compactor's cached encodings match the elements.
@@ -103,55 +110,15 @@ public actor Page {
         while let running = compaction { _ = try? await running.value }
     }
 
+    /// The element with this id, if it is on the page. O(1).
     public func element(_ id: UUIDBytes) -> Element? { state.element(id) }
 
     // MARK: Writing
 
-    /// Appends `element` on top of the page. Returns when it is durable at `durability`
-    /// (default: the page's). Throws `.duplicateElement` or `.invalidInput` before writing anything.
-    public func append(_ element: Element, durability: Durability? = nil) async throws {
-        try await apply([.append(element)], durability: durability)
-    }
-
-    /// Appends several elements with one write and one sync.
-    public func append(contentsOf elements: [Element], durability: Durability? = nil) async throws {
-        try await apply(elements.map { .append($0) }, durability: durability)
-    }
-
-    /// Replaces element `id` by `fragments` in its z-position (a partial erase splits a stroke;
-    /// no fragments erases it entirely). Throws `.notFound` if `id` is not on the page.
-    public func erase(_ id: UUIDBytes, replacingWith fragments: [Element] = [], durability: Durability? = nil) async throws {
-        try await apply([.replace(target: id, fragments: fragments)], durability: durability)
-    }
-
-    /// Sets the transform of each listed element (moving a selection).
-    public func setTransforms(_ transforms: [(UUIDBytes, Transform)], durability: Durability? = nil) async throws {
-        try await apply([.transform(transforms)], durability: durability)
-    }
-
-    /// Sets one transform on every listed element.
-    public func setTransform(_ transform: Transform, for ids: [UUIDBytes], durability: Durability? = nil) async throws {
-        try await apply([.transform(ids.map { ($0, transform) })], durability: durability)
-    }
-
-    /// Removes the listed elements. Throws `.notFound` if any is missing (nothing is written).
-    public func delete(_ ids: [UUIDBytes], durability: Durability? = nil) async throws {
-        try await apply([.delete(ids)], durability: durability)
-    }
-
-    /// Moves the listed elements, in this order, to z-position `index` of the remaining ones (E-024).
-    public func reorder(_ ids: [UUIDBytes], to index: Int, durability: Durability? = nil) async throws {
-        try await apply([.reorder(index: index, ids: ids)], durability: durability)
-    }
-
-    /// Sets the canvas size.
-    public func setMetadata(_ metadata: PageMetadata, durability: Durability? = nil) async throws {
-        try await apply([.metadata(metadata)], durability: durability)
-    }
-
     /// Applies `changes` in order as one write (one frame each) and one sync. All are validated
     /// first; if any is invalid nothing is written. Returns when durable at `durability`.
     public func apply(_ changes: [PageChange], durability: Durability? = nil) async throws {
+        try Task.checkCancellation()  // before anything is written; a batch is never torn
         try checkWritable()
         guard !changes.isEmpty else { return }
         if changes.count == 1 {
@@ -183,6 +150,7 @@ public actor Page {
         }
         nextSequence = ticket.sequences.upperBound
         journalFrames += changes.count
+        updateFeed.publish(PageUpdate(changes: changes, state: state))
         startCompactionIfDue(journal)
         let level = durability ?? options.durability
         guard level != .none else { return }
@@ -235,6 +203,7 @@ public actor Page {
         sealed.removeAll()
         writer = nil
         closed = true
+        updateFeed.finish()
         if let firstError { throw firstError }
         // W-003: the page shows changes whose write or sync failed; returning normally would tell
         // the app they are saved. They are not: say so (reopening replays what is on disk).

@@ -42,7 +42,7 @@ package enum PageChangeValidator {
         do {
             try ElementValidator.validate(element)
         } catch {
-            throw LNoteError(.invalidInput, "element \(element.id): \(error)")
+            throw LNoteError(error, context: "element \(element.id): ")
         }
     }
 

@@ -8,6 +8,7 @@ public struct CompactionPolicy: Sendable, Equatable {
     /// ... or this many frames.
     public var journalFramesMax: Int
 
+    /// A policy compacting at `journalBytesMax` bytes or `journalFramesMax` frames.
     public init(journalBytesMax: Int = 4 * 1024 * 1024, journalFramesMax: Int = 2_000) {
         self.journalBytesMax = journalBytesMax; self.journalFramesMax = journalFramesMax
     }
@@ -38,14 +39,31 @@ public struct PageOptions: Sendable, Equatable {
     public static let defaultJournalReserveBytes = 0
     #endif
 
+    /// Where a durable save waits for its sync unless the options say otherwise. On Linux,
+    /// `.pageActor`: an `fdatasync` of a journal inside its zero reserve (W-010) takes tens to
+    /// a few hundred microseconds, less than the two thread wake-ups `.ioThread` adds. On Apple
+    /// platforms, `.ioThread`: `fsync` and `F_FULLFSYNC` take milliseconds there, and holding
+    /// one of the few cooperative threads of Swift's shared pool that long stalls every other
+    /// task of the app (the UI's included); the hand-off costs far less than the sync.
+    /// (The Linux figure is measured, see `SyncExecution.pageActor`; the Apple choice is not
+    /// measured in this repository.)
+    #if os(Linux)
+    public static let defaultSyncExecution = SyncExecution.pageActor
+    #else
+    public static let defaultSyncExecution = SyncExecution.ioThread
+    #endif
+
     /// The durability each write waits for unless the call names another. Default `.data`.
     public var durability: Durability
+    /// When the journal is folded into a new snapshot (also always on `close()`).
     public var compaction: CompactionPolicy
     /// How damage is handled on open (J-020 .. J-022). Only `.salvage` opens for writing;
     /// `.prefix` and `.strict` open read-only.
     public var replayMode: ReplayMode
+    /// True to open without writing (set by `.prefix` and `.strict` replay).
     public var readOnly: Bool
-    /// Where durable writes wait for their sync. Default `.pageActor`.
+    /// Where durable writes wait for their sync. Default `defaultSyncExecution`: `.pageActor`
+    /// on Linux, `.ioThread` on Apple platforms.
     public var syncExecution: SyncExecution
     /// The most zero-filled space kept synced after the journal's frames so that a save's sync
     /// flushes data only (W-010). The save that crosses its end writes the next stretch (64 KiB
@@ -60,9 +78,10 @@ public struct PageOptions: Sendable, Equatable {
     /// `.salvage` defers: `.prefix` and `.strict` always decode eagerly.
     public var pointDecoding: PointDecoding
 
+    /// Options; every default is the one to keep when unsure.
     public init(durability: Durability = .default, compaction: CompactionPolicy = .default,
                 replayMode: ReplayMode = .salvage, readOnly: Bool = false,
-                syncExecution: SyncExecution = .pageActor, journalReserveBytes: Int = PageOptions.defaultJournalReserveBytes,
+                syncExecution: SyncExecution = PageOptions.defaultSyncExecution, journalReserveBytes: Int = PageOptions.defaultJournalReserveBytes,
                 pointDecoding: PointDecoding = .deferred) {
         self.durability = durability; self.compaction = compaction; self.replayMode = replayMode
         self.readOnly = readOnly || replayMode != .salvage

@@ -11,18 +11,22 @@ public struct RecoveryFinding: Sendable, Equatable, Codable {
     public var kind: String
     /// The file's name inside `pages/`.
     public var file: String
+    /// Where in the file, when known.
     public var offset: Int?
     /// Bytes dropped, where bytes were dropped.
     public var bytes: Int?
     /// Frame sequence numbers that could not be replayed, when known (`first ..< end`).
     public var missingFirst: UInt64?
+    /// The end (exclusive) of the missing sequence numbers.
     public var missingEnd: UInt64?
     /// The normal trace of a crash, not damage.
     public var isTornTail: Bool
     /// Information only (nothing lost): torn tails, retained journals, skipped idempotent replays.
     public var isInformational: Bool
+    /// What was found, for people.
     public var detail: String
 
+    /// A finding (recovery and fsck make these).
     public init(kind: String, file: String, offset: Int? = nil, bytes: Int? = nil,
                 missing: Range<UInt64>? = nil, isTornTail: Bool = false, isInformational: Bool = false,
                 detail: String = "") {
@@ -35,6 +39,7 @@ public struct RecoveryFinding: Sendable, Equatable, Codable {
 
 /// What opening a page found and did.
 public struct RecoveryReport: Sendable, Equatable {
+    /// Everything recovery noticed, in file order.
     public var findings: [RecoveryFinding] = []
     /// Journal frames applied on top of the snapshot.
     public var framesReplayed = 0
@@ -42,9 +47,12 @@ public struct RecoveryReport: Sendable, Equatable {
     public var framesAbsorbed = 0
     /// Frames (or snapshot element frames) lost to damage.
     public var framesDropped = 0
+    /// The generation of the snapshot the page was read from (0: none).
     public var snapshotGeneration: UInt64 = 0
+    /// The replay mode the page was opened with.
     public var mode: ReplayMode = .salvage
 
+    /// An empty report (a clean open).
     public init() {}
 
     /// No damage: at most torn tails and other information.

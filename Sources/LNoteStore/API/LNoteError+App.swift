@@ -1,0 +1,93 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Why the engine refused an element or sample before writing anything (E-002, E-003, E-010,
+/// E-012): the typed form of `ElementValidationError.code`, carried by `LNoteError.reason`.
+/// Match it with `catch let e as LNoteError where e.reason == .timeNotIncreasing`.
+public enum ValidationReason: String, Sendable, Equatable, CaseIterable {
+    /// A value is NaN or infinite.
+    case nonFiniteValue
+    /// A value does not fit the field it is stored in (see the format's units).
+    case valueOutOfRange
+    /// Some samples carry pen angles and others do not.
+    case inconsistentAngles
+    /// A stroke without points.
+    case emptyStroke
+    /// More points than `FormatLimits.strokePointsMax`.
+    case tooManyPoints
+    /// An ink type that is empty or longer than 64 UTF-8 bytes.
+    case badInkType
+    /// A transform with a NaN or infinite value.
+    case nonFiniteTransform
+    /// A stored stroke whose first point is not at 0 ms.
+    case firstTimeNotZero
+    /// A sample earlier than the one before it (equal times are allowed).
+    case timeNotIncreasing
+    /// Angle values on a stroke that does not declare angles.
+    case anglesWithoutFlag
+    /// A change listing more ids than `FormatLimits.idsPerChangeMax`.
+    case tooManyIds
+    /// Points whose encoded bytes break a rule.
+    case badPoints
+    /// A reason this version does not name.
+    case other
+}
+
+extension LNoteError: LocalizedError {
+    /// The message for people: what failed, the file and offset when known, and the system's
+    /// text for `errno` (for example "No such file or directory").
+    public var errorDescription: String? {
+        var s = message
+        if let errno, !message.contains(Self.errnoText(errno)) { s += " (\(Self.errnoText(errno)))" }
+        if let file { s += " [\(file)" + (offset.map { " @\($0)" } ?? "") + "]" }
+        return s
+    }
+
+    /// `strerror(errno)` with its number, e.g. `errno 2: No such file or directory`.
+    public static func errnoText(_ errno: Int32) -> String {
+        guard let text = strerror(errno) else { return "errno \(errno)" }
+        return "errno \(errno): \(String(cString: text))"
+    }
+}
+
+// Pattern matching on codes, as Foundation's `CocoaError` does:
+// `catch LNoteError.notFound { ... }`.
+extension LNoteError {
+    /// `catch LNoteError.closed`: the page or document was closed.
+    public static var closed: Code { .closed }
+    /// `catch LNoteError.poisoned`: an earlier write or sync failed; reopen.
+    public static var poisoned: Code { .poisoned }
+    /// `catch LNoteError.io`: a file-system call failed (see `errno`).
+    public static var io: Code { .io }
+    /// `catch LNoteError.corrupt`: damage the replay mode does not accept.
+    public static var corrupt: Code { .corrupt }
+    /// `catch LNoteError.invalidInput`: input the format cannot hold (see `reason`).
+    public static var invalidInput: Code { .invalidInput }
+    /// `catch LNoteError.duplicateElement`: the element id is already on the page.
+    public static var duplicateElement: Code { .duplicateElement }
+    /// `catch LNoteError.notFound`: no such element, page, document or asset.
+    public static var notFound: Code { .notFound }
+    /// `catch LNoteError.lockedElsewhere`: another process writes the document.
+    public static var lockedElsewhere: Code { .lockedElsewhere }
+    /// `catch LNoteError.readOnly`: the handle was opened read-only.
+    public static var readOnly: Code { .readOnly }
+    /// `catch LNoteError.invalidPath`: a path or link that is not acceptable.
+    public static var invalidPath: Code { .invalidPath }
+}
+
+/// True when `error` is an `LNoteError` with this code: makes `catch LNoteError.notFound`
+/// and `case LNoteError.notFound = error` work.
+public func ~= (code: LNoteError.Code, error: any Error) -> Bool {
+    (error as? LNoteError)?.code == code
+}
+
+/// The same match where the error is statically an `LNoteError` (typed `throws(LNoteError)`).
+public func ~= (code: LNoteError.Code, error: LNoteError) -> Bool { error.code == code }

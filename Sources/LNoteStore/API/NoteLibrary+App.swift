@@ -1,0 +1,68 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import LNoteFormat
+
+// Foundation types for the library: URL folders, UUID ids, observation of the listing.
+extension NoteLibrary {
+    /// A library over the folder at `folderURL` (a `file:` URL, for example inside Application
+    /// Support). Nothing is read until called; `createDocument` creates the folder and any
+    /// missing folder above it.
+    public init(folderURL: URL, fileSystem: any FileSystem = POSIXFileSystem.shared) {
+        self.init(folder: folderURL.path(percentEncoded: false), fileSystem: fileSystem)
+    }
+
+    /// The library folder as a `file:` URL.
+    public nonisolated var folderURL: URL { URL(filePath: folder, directoryHint: .isDirectory) }
+
+    /// Opens document `id` (see `openDocument(_:readOnly:pageOptions:)`).
+    public func openDocument(_ id: UUID, readOnly: Bool = false, pageOptions: PageOptions = PageOptions()) async throws -> Document {
+        try await openDocument(UUIDBytes(id), readOnly: readOnly, pageOptions: pageOptions)
+    }
+
+    /// Copies document `id` into a new package and returns the new id.
+    @discardableResult
+    public func duplicateDocument(_ id: UUID) async throws -> UUID {
+        UUID(try await duplicateDocument(UUIDBytes(id)))
+    }
+
+    /// Deletes document `id` (see `deleteDocument(_:)`).
+    public func deleteDocument(_ id: UUID) async throws {
+        try await deleteDocument(UUIDBytes(id))
+    }
+
+    /// The package folder of document `id` as a URL. Throws `notFound`.
+    public func packageURL(_ id: UUID) async throws -> URL {
+        URL(filePath: try await packagePath(UUIDBytes(id)), directoryHint: .isDirectory)
+    }
+
+    /// The listing now, then again after every change this process makes to the folder
+    /// (documents created, duplicated, deleted, closed, or their title or pages changed).
+    /// Each value is a fresh `list()`; a listing that fails ends the stream.
+    public nonisolated func updates() -> AsyncStream<[DocumentSummary]> {
+        let notices = LibraryEvents.shared.subscribe(folder: folder)
+        let (stream, continuation) = AsyncStream<[DocumentSummary]>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        let task = Task {
+            for await _ in notices {
+                guard let listing = try? await self.list() else { break }
+                continuation.yield(listing)
+            }
+            continuation.finish()
+        }
+        continuation.onTermination = { _ in task.cancel() }
+        return stream
+    }
+}
+
+extension DocumentSummary {
+    /// The document id as Foundation's `UUID` (nil for a folder not named `<uuid>.lnote`).
+    public var uuid: UUID? { id.map(UUID.init) }
+    /// The package folder as a URL.
+    public var url: URL { URL(filePath: path, directoryHint: .isDirectory) }
+    /// When document.json last changed; nil for a listing error or an unreadable time.
+    public var modifiedDate: Date? { Timestamp.date(from: modified) }
+    /// The cover thumbnail (a PNG) as a URL, nil when the package has none.
+    public var coverURL: URL? { coverPath.map { URL(filePath: $0, directoryHint: .notDirectory) } }
+}

@@ -1,0 +1,65 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import LNoteFormat
+
+// Observation, in the manner of GRDB's ValueObservation: a subscription first delivers the
+// current value, then one value per change, in the order the changes were made, as an
+// `AsyncStream` the app iterates (`for await update in page.updates() { ... }`). Changes
+// made in this process are observed (every window sharing a `Document` sees the others'
+// changes); another process's changes are not. Iteration ends when the reader stops or the
+// page / document closes. The stream buffers what the reader has not yet taken.
+
+/// One change of a page as an observer sees it: what changed and the page after it.
+public struct PageUpdate: Sendable, Equatable {
+    /// The changes applied, in order; empty for the first value (the page as it was when the
+    /// observation started).
+    public var changes: [PageChange]
+    /// The page's elements and canvas after the changes (in memory: delivered when the change
+    /// is applied, before its sync returns).
+    public var state: PageState
+
+    /// An update (the engine makes these; apps read them).
+    public init(changes: [PageChange], state: PageState) { self.changes = changes; self.state = state }
+}
+
+extension Page {
+    /// The page's current state, then every change made to it through any handle in this
+    /// process. Ends when the page closes.
+    ///
+    /// Cost: nothing while no one observes. An update shares the page's storage; while a
+    /// reader has not yet taken it, the page's next change copies its element array and index
+    /// (O(elements)), so read updates promptly.
+    public func updates() -> AsyncStream<PageUpdate> {
+        updateFeed.subscribe(initial: PageUpdate(changes: [], state: state))
+    }
+}
+
+/// The document's structure as an observer sees it.
+public struct DocumentUpdate: Sendable, Equatable {
+    /// The document title.
+    public var title: String
+    /// Page ids in order.
+    public var pageIDs: [UUIDBytes]
+    /// When document.json last changed.
+    public var modified: Date?
+
+    /// An update (the engine makes these; apps read them).
+    public init(title: String, pageIDs: [UUIDBytes], modified: Date?) {
+        self.title = title; self.pageIDs = pageIDs; self.modified = modified
+    }
+}
+
+extension Document {
+    /// The document's title and page order now, then after every structural change (title,
+    /// pages added, removed, moved). Ends when the document closes.
+    public func updates() -> AsyncStream<DocumentUpdate> {
+        structureUpdates.subscribe(initial: currentUpdate)
+    }
+
+    var currentUpdate: DocumentUpdate {
+        DocumentUpdate(title: file.title, pageIDs: file.pages.map(\.id), modified: Timestamp.date(from: file.modified))
+    }
+}

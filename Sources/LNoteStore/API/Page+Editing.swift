@@ -1,0 +1,137 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import LNoteFormat
+
+// The page's mutations. Each returns a `PageEdit` (what was written and its inverse, for
+// undo); each is one write and one sync, validated first: invalid input throws before
+// anything is written.
+//
+// Cancellation: a write checks `Task.isCancelled` once, before anything is written, and then
+// throws `CancellationError`; a write that passed the check finishes (its frames are written
+// and synced together, so a batch is never torn and a returned save is durable).
+extension Page {
+    /// Applies `changes` in order as one write and one sync (see `apply(_:durability:)`) and
+    /// returns them with their inverse. The inverse is computed against the page as it is when
+    /// the write starts. Cost on top of `apply`: O(1) for appends, O(elements) otherwise.
+    @discardableResult
+    public func perform(_ changes: [PageChange], durability: Durability? = nil) async throws -> PageEdit {
+        let (inverse, removed) = PageChangeInverse.inverse(of: changes, on: state)
+        // No suspension between reading the state and `apply` validating and applying against
+        // it: both run on this actor without an `await` in between.
+        try await apply(changes, durability: durability)
+        return PageEdit(pageID: id, changes: changes, inverse: inverse, removed: removed)
+    }
+
+    /// Appends `element` on top of the page. Returns when it is durable at `durability`
+    /// (default: the page's). Throws `.duplicateElement` or `.invalidInput` before writing anything.
+    @discardableResult
+    public func append(_ element: Element, durability: Durability? = nil) async throws -> PageEdit {
+        try await perform([.append(element)], durability: durability)
+    }
+
+    /// Appends several elements with one write and one sync.
+    @discardableResult
+    public func append(contentsOf elements: [Element], durability: Durability? = nil) async throws -> PageEdit {
+        try await perform(elements.map { .append($0) }, durability: durability)
+    }
+
+    /// Replaces element `id` by `fragments` in its z-position (a partial erase splits a stroke;
+    /// no fragments erases it entirely). Throws `.notFound` if `id` is not on the page. The
+    /// edit's `removed` holds the element as it was.
+    @discardableResult
+    public func erase(_ id: UUIDBytes, replacingWith fragments: [Element] = [], durability: Durability? = nil) async throws -> PageEdit {
+        try await perform([.replace(target: id, fragments: fragments)], durability: durability)
+    }
+
+    /// The eraser: removes the points at `pointRanges` (indexes into the stroke's points) from
+    /// stroke `id`. Each run of points that remains becomes a new stroke (new id, same ink,
+    /// transform and angles) in the stroke's z-position, its times re-based so it starts at
+    /// 0 ms (E-003); when nothing remains the stroke is erased. One write, one sync.
+    ///
+    /// Returns the edit: `changes` holds the `.replace` with the pieces, `removed` the stroke
+    /// as it was, `inverse` puts it back. Throws `notFound` when `id` is not a stroke on the
+    /// page, `invalidInput` for a range outside its points (nothing is written).
+    @discardableResult
+    public func erase(_ id: UUIDBytes, pointRanges: [Range<Int>], durability: Durability? = nil) async throws -> PageEdit {
+        guard case .stroke(let stroke)? = element(id) else {
+            throw LNoteError(.notFound, "no stroke \(id) on page \(self.id)")
+        }
+        let pieces = try StrokeSplitter.split(stroke, removing: pointRanges)
+        return try await perform([.replace(target: id, fragments: pieces.map { .stroke($0) })], durability: durability)
+    }
+
+    /// Sets the transform of each listed element (moving a selection). The inverse sets the
+    /// transforms they had (`.identity` for one that had none).
+    @discardableResult
+    public func setTransforms(_ transforms: [(UUIDBytes, Transform)], durability: Durability? = nil) async throws -> PageEdit {
+        try await perform([.transform(transforms)], durability: durability)
+    }
+
+    /// Sets one transform on every listed element.
+    @discardableResult
+    public func setTransform(_ transform: Transform, for ids: [UUIDBytes], durability: Durability? = nil) async throws -> PageEdit {
+        try await perform([.transform(ids.map { ($0, transform) })], durability: durability)
+    }
+
+    /// Removes the listed elements. Throws `.notFound` if any is missing (nothing is written).
+    /// The edit's `removed` holds them; its inverse puts them back in their z-positions.
+    @discardableResult
+    public func delete(_ ids: [UUIDBytes], durability: Durability? = nil) async throws -> PageEdit {
+        try await perform([.delete(ids)], durability: durability)
+    }
+
+    /// Moves the listed elements, in this order, to z-position `index` of the remaining ones (E-024).
+    @discardableResult
+    public func reorder(_ ids: [UUIDBytes], to index: Int, durability: Durability? = nil) async throws -> PageEdit {
+        try await perform([.reorder(index: index, ids: ids)], durability: durability)
+    }
+
+    /// Sets the canvas size.
+    @discardableResult
+    public func setMetadata(_ metadata: PageMetadata, durability: Durability? = nil) async throws -> PageEdit {
+        try await perform([.metadata(metadata)], durability: durability)
+    }
+
+    /// The element with this id, by Foundation `UUID`.
+    public func element(_ id: UUID) -> Element? { element(UUIDBytes(id)) }
+
+    /// The page id as Foundation's `UUID`.
+    public nonisolated var uuid: UUID { UUID(id) }
+}
+
+/// Cuts a stroke at point ranges for the eraser.
+enum StrokeSplitter {
+    /// The runs of `stroke`'s points outside `ranges`, each a stroke with a new id and times
+    /// re-based to start at 0 ms. Throws `invalidInput` for a range outside the points.
+    static func split(_ stroke: Stroke, removing ranges: [Range<Int>]) throws(LNoteError) -> [Stroke] {
+        let points = stroke.points
+        var keep = [Bool](repeating: true, count: points.count)
+        for r in ranges {
+            guard r.lowerBound >= 0, r.upperBound <= points.count else {
+                throw LNoteError(.invalidInput, "point range \(r) outside the stroke's 0..<\(points.count)")
+            }
+            for i in r { keep[i] = false }
+        }
+        var pieces: [Stroke] = []
+        var run: [Point] = []
+        func finish() {
+            guard let first = run.first else { return }
+            let rebased = run.map { p -> Point in
+                var q = p
+                q.time = p.time >= first.time ? p.time - first.time : 0  // never traps; E-003 rejects a decrease
+                return q
+            }
+            pieces.append(Stroke(id: .random(), ink: stroke.ink, transform: stroke.transform, hasAngles: stroke.hasAngles,
+                                 points: rebased))
+            run.removeAll(keepingCapacity: true)
+        }
+        for (i, p) in points.enumerated() {
+            if keep[i] { run.append(p) } else { finish() }
+        }
+        finish()
+        return pieces
+    }
+}
