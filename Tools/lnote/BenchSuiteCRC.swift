@@ -68,7 +68,7 @@ enum CRCSuite {
             r.rows.append(row)
         }
         // Codec speed: encode and decode every pooled stroke's points, median of rounds.
-        var encodeNs: [Double] = [], decodeNs: [Double] = []
+        var encodeNs: [Double] = [], decodeNs: [Double] = [], swiftDecodeNs: [Double] = []
         let encoded: [[UInt8]] = pool.strokes.map { s in
             var w = ByteWriter(capacity: 4096); PointCodec.encode(s.points, hasAngles: s.hasAngles, into: &w); return w.bytes
         }
@@ -81,19 +81,31 @@ enum CRCSuite {
                     checksum &+= w.count
                 }
             }
-            let d = try BenchSystem.time {
-                for (k, bytes) in encoded.enumerated() {
-                    try bytes.withUnsafeBytes { raw in
-                        var reader = ByteReader(raw)
-                        checksum &+= try PointCodec.decode(count: pool.strokes[k].points.count, hasAngles: pool.strokes[k].hasAngles, from: &reader).count
+            var d: [UInt64] = [0, 0]
+            // Issue 16's before/after in one run: the C bulk loop (the default), then the Swift loop alone.
+            for bulk in round % 2 == 0 ? [true, false] : [false, true] {
+                PointBulkDecode.allowed = bulk
+                d[bulk ? 0 : 1] = try BenchSystem.time {
+                    for (k, bytes) in encoded.enumerated() {
+                        try bytes.withUnsafeBytes { raw in
+                            var reader = ByteReader(raw)
+                            checksum &+= try PointCodec.decode(count: pool.strokes[k].points.count, hasAngles: pool.strokes[k].hasAngles, from: &reader).count
+                        }
                     }
                 }
             }
-            if round > 0 { encodeNs.append(Double(e) / Double(points)); decodeNs.append(Double(d) / Double(points)) }
+            PointBulkDecode.allowed = true
+            if round > 0 {
+                encodeNs.append(Double(e) / Double(points)); decodeNs.append(Double(d[0]) / Double(points))
+                swiftDecodeNs.append(Double(d[1]) / Double(points))
+            }
         }
         if checksum == 0x5EED { print("") }
         r.rows.append(BenchRow(design: "point codec encode", setting: setting, value: median(encodeNs), unit: "ns/point"))
         r.rows.append(BenchRow(design: "point codec decode (all checks of E-002..E-004)", setting: setting, value: median(decodeNs), unit: "ns/point"))
+        var swiftRow = BenchRow(design: "point codec decode, Swift loop only (before issue 16)", setting: setting, value: median(swiftDecodeNs), unit: "ns/point")
+        swiftRow.ratio = median(swiftDecodeNs) / max(median(decodeNs), 1e-9); swiftRow.ratioTo = "point codec decode (all checks of E-002..E-004)"
+        r.rows.append(swiftRow)
         r.notes.append("throughput is the median of \(ctx.n(15, 5)) rounds of \(ctx.n(64, 16)) MiB each (portable: 1/8 of that), in-cache buffers")
         r.notes.append("a realistic stroke averages \(fixed(pool.averagePoints, 0)) points: \(fixed(pool.averagePoints * 16, 0)) B raw, \(fixed(pool.averageBodyBytes, 0)) B encoded")
         return r

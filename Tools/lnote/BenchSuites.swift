@@ -20,6 +20,7 @@ enum BenchSuites {
     /// Suites the others start as grandchildren; not run on their own.
     static let hidden: [Suite] = [
         Suite(name: "memory-open", title: "open one page and report memory", run: MemorySuite.openChild),
+        Suite(name: "profile", title: "open + decode workload for profilers", run: ProfileSuite.run),
     ]
 }
 

@@ -354,7 +354,7 @@ public actor Page {
         try await BlockingIO.run {
             let bytes = SnapshotFile.encode(pageID: id, generation: newGeneration, nextSequence: absorbedThrough,
                                             state: pageState, cache: bodies)
-            try io { try fs.writeFileAtomically(snapshotPath, bytes, durability: level) }
+            try io { try fs.writeFileAtomically(snapshotPath, bytes, durability: level, writebackStep: SnapshotFile.writebackStep) }
         }
         generation = newGeneration
         dirtyFrames = max(0, dirtyFrames - framesAbsorbed)
