@@ -48,8 +48,8 @@ public enum PointCodec {
 
     /// `decode` with the C bulk loop (`bulk`, when `Point` has its layout) or the Swift loop
     /// alone; both give the same points, offsets and errors (the differential tests check it).
-    static func decode(count: Int, hasAngles: Bool, from r: inout ByteReader,
-                       bulk: Bool) throws(DecodeError) -> [Point] {
+    package static func decode(count: Int, hasAngles: Bool, from r: inout ByteReader,
+                               bulk: Bool) throws(DecodeError) -> [Point] {
         let bulk = bulk && PointBulkDecode.layoutMatches
         guard count >= 0, count <= r.remaining / pointBytesMin else {
             throw r.error("pointCountTooLarge")
