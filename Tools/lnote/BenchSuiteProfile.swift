@@ -55,10 +55,19 @@ enum ProfileSuite {
     /// One open with points deferred plus a decode of every stroke's points, all kept.
     @inline(never)
     static func measured(_ dir: String, _ id: UUIDBytes) async throws -> Int {
+        let t0 = BenchSystem.now()
         let page = try await Page.open(directory: dir, id: id, options: PageOptions(readOnly: true))
+        let t1 = BenchSystem.now()
+        let elements = await page.elements
+        let t2 = BenchSystem.now()
         var drawn: [[Point]] = []
-        for case .stroke(let s) in await page.elements { drawn.append(try s.decodedPoints()) }
+        for case .stroke(let s) in elements { drawn.append(try s.decodedPoints()) }
+        let t3 = BenchSystem.now()
         try await page.close()
+        let t4 = BenchSystem.now()
+        if ProcessInfo.processInfo.environment["LNOTE_PROFILE_SPLIT"] == "1" {
+            print("open \((t1 - t0) / 1000) us, elements \((t2 - t1) / 1000) us, decode \((t3 - t2) / 1000) us, close \((t4 - t3) / 1000) us")
+        }
         return drawn.reduce(0) { $0 + $1.count }
     }
 

@@ -15,6 +15,7 @@ enum BenchSuites {
         Suite(name: "compaction", title: "Compaction against one atomic write of the same bytes; appends during compaction", run: CompactionSuite.run),
         Suite(name: "scaling", title: "Save latency against strokes on the page and pages in the document", run: ScalingSuite.run),
         Suite(name: "memory", title: "Peak memory of opening a 5 MB page against its decoded size", run: MemorySuite.run),
+        Suite(name: "size", title: "Stripped size an app gains by linking LNoteStore (client against hello world)", run: SizeSuite.run),
         Suite(name: "library", title: "Listing a library of 1,000 documents against reading every document.json", run: LibrarySuite.run),
     ]
     /// Suites the others start as grandchildren; not run on their own.
