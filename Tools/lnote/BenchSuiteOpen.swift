@@ -11,6 +11,7 @@ enum OpenSuite {
     static let pageName = "Page.open (read, CRC, structure; points decoded on use)"
     static let eagerName = "Page.open + decode every point"
     static let sqliteName = "SQLite: open, SELECT the same BLOBs in order, copy"
+    static let eagerOpenName = "Page.open(.eager) (points decoded during the open) + collect every point"
     static let level0Name = "level 0: read one file of raw 16-byte points, slice into [Point] per stroke"
     static let level2Name = "SQLite level 2: open, SELECT one BLOB of raw points per stroke, copy"
 
@@ -77,7 +78,7 @@ enum OpenSuite {
             if round > 0 { decodeNs.append(t) }
         }
         let rounds = ctx.n(30, 8)
-        let designs = 6
+        let designs = 7
         var ns = [[UInt64]](repeating: [], count: cases.count * designs)
         var cpuNs = [[UInt64]](repeating: [], count: cases.count * designs)
         for round in 0...rounds {
@@ -122,6 +123,22 @@ enum OpenSuite {
                         var n = 0
                         t = try BenchSystem.time { n = try Level0Page.readAndSlice(c.level0) }
                         guard n > 0 else { throw OperationalError("level 0 read no points") }
+                    case 6:
+                        // Ready to draw with the points decoded during the open (`.eager`): one
+                        // pass over the points instead of the structure check and a decode.
+                        let t0 = BenchSystem.now()
+                        let page = try await Page.open(directory: c.dir, id: c.id,
+                                                       options: PageOptions(readOnly: true, pointDecoding: .eager))
+                        var drawn: [[Point]] = []
+                        var n = 0
+                        for case .stroke(let s) in await page.elements {
+                            drawn.append(try s.decodedPoints())
+                            n += drawn[drawn.count - 1].count
+                        }
+                        drawn = []
+                        t = BenchSystem.now() &- t0
+                        try await page.close()
+                        guard n > 0 else { throw OperationalError("decoded no points") }
                     case 5:
                         guard let peer, let db = c.db2 else { continue }
                         let f = try peer.send("read \(db)")
@@ -138,16 +155,16 @@ enum OpenSuite {
                     let cpu = ProfileSuite.cpuNanoseconds() &- cpu0
                     if round > 0 {
                         ns[i * designs + design].append(t)
-                        if design == 0 || design == 3 || design == 4 { cpuNs[i * designs + design].append(cpu) }
+                        if design == 0 || design == 3 || design == 4 || design == 6 { cpuNs[i * designs + design].append(cpu) }
                     }
                 }
             }
         }
         for (i, c) in cases.enumerated() {
-            for (d, name) in [pageName, floorName, sqliteName, eagerName, level0Name, level2Name].enumerated()
+            for (d, name) in [pageName, floorName, sqliteName, eagerName, level0Name, level2Name, eagerOpenName].enumerated()
             where !ns[i * designs + d].isEmpty {
                 let st = LatencyStats(nanoseconds: ns[i * designs + d])
-                var extra: [String: Double]? = d < 2 || d == 3 ? ["fileBytes": Double(c.bytes), "MB/s": Double(c.bytes) / st.p50] : nil
+                var extra: [String: Double]? = d < 2 || d == 3 || d == 6 ? ["fileBytes": Double(c.bytes), "MB/s": Double(c.bytes) / st.p50] : nil
                 if !cpuNs[i * designs + d].isEmpty {
                     extra = (extra ?? [:]).merging(["cpuMicrosP50": LatencyStats(nanoseconds: cpuNs[i * designs + d]).p50]) { a, _ in a }
                 }
@@ -198,6 +215,11 @@ extension OpenSuite {
                                              measured: rc / lc, limit: 2,
                                              detail: "\(formatMicros(rc)) vs \(formatMicros(lc)) of CPU"))
             }
+        }
+        if let eager = r.stats(eagerOpenName, setting), let l0 = r.stats(level0Name, setting) {
+            r.targets.append(BenchTarget(id: "16-ready-eager-level0", claim: "ready to draw with an eager open p50 / level-0 read p50 (2,000 strokes)",
+                                         measured: eager.p50 / l0.p50, limit: 2,
+                                         detail: "\(formatMicros(eager.p50)) vs \(formatMicros(l0.p50))"))
         }
         for (id, name, what) in [("16-ready-sqlite", sqliteName, "SQLite (encoded BLOBs)"), ("16-ready-sqlite-l2", level2Name, "SQLite level 2")] {
             guard let sq = r.stats(name, setting) else { continue }
