@@ -30,15 +30,6 @@ typedef struct lnote_point_acc {
 /// `*acc`. Reads only `base[*pos ..< end]`. Never fails: what it leaves, the caller decodes.
 size_t lnote_points_decode_plain(const uint8_t *base, size_t end, size_t *pos, void *out, size_t count,
                                  int has_angles, lnote_point_acc *acc);
-/// The most bytes one encoded point takes: 7 varints of at most 10 bytes.
-#define LNOTE_POINT_BYTES_MAX 70
-/// Encodes points `first ..< count` of `points` (20-byte points as in
-/// lnote_points_decode_plain; `first` >= 1, point 0 and the points before `first` already
-/// written) in the encoding of Spec/format.md E-001 into `dst`, while at least
-/// LNOTE_POINT_BYTES_MAX + 8 bytes of `cap` remain. Returns the index of the first point not
-/// written and stores the bytes written in `*written`.
-size_t lnote_points_encode(const void *points, size_t first, size_t count, int has_angles,
-                           uint8_t *dst, size_t cap, size_t *written);
 /// Write-back pacing (writeback.c; Linux sync_file_range, elsewhere no-ops returning 0):
 /// 1 when the calls do something on this platform.
 int lnote_writeback_supported(void);

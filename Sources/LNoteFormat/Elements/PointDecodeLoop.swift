@@ -205,8 +205,8 @@ package enum PointBulkDecode {
         && MemoryLayout<Point>.offset(of: \Point.pressure) == 10 && MemoryLayout<Point>.offset(of: \Point.time) == 12
         && MemoryLayout<Point>.offset(of: \Point.azimuth) == 16 && MemoryLayout<Point>.offset(of: \Point.altitude) == 18
 
-    /// False runs the Swift loop alone: a hook for the bench's before/after row, set before
-    /// any decoding starts (tests pass `bulk: false` to `PointCodec.decode` instead).
+    /// False runs the Swift loop alone: a hook for the bench's before/after row, set while
+    /// nothing else decodes points (tests pass `bulk: false` to `PointCodec.decode` instead).
     package nonisolated(unsafe) static var allowed = true
 
     @inline(__always)

@@ -1,10 +1,5 @@
-import CCRC32C
-
 /// The loop that writes a stroke's points in the encoding of E-001, through a scratch buffer
 /// that is appended to the writer in chunks.
-///
-/// Where `Point` has the C layout (`PointBulkDecode.layoutMatches`), points after the first
-/// are written by the C loop `lnote_points_encode` (point_encode.c), the same bytes.
 ///
 /// Fast path: when a point's five fields (x, y, radius, pressure, time) zigzag to values below
 /// 0x80 they are stored with one 8-byte write (5 bytes kept). Other fields take the general
@@ -36,23 +31,6 @@ enum PointEncodeLoop {
             if hasAngles {
                 putVarint(UInt64(p0.azimuth), dst, &n)
                 putVarint(UInt64(p0.altitude), dst, &n)
-            }
-            if PointBulkDecode.layoutMatches {
-                // Points 1 ..< count in C (point_encode.c), a scratch's worth at a time.
-                var i = 1
-                while i < src.count {
-                    var written = 0
-                    let next = lnote_points_encode(UnsafeRawPointer(points), i, src.count, hasAngles ? 1 : 0,
-                                                   dst + n, scratch.count - n, &written)
-                    n += written
-                    if next == i || n > limit {
-                        w.bytes.append(contentsOf: UnsafeBufferPointer(start: dst, count: n))
-                        n = 0
-                    }
-                    i = next
-                }
-                w.bytes.append(contentsOf: UnsafeBufferPointer(start: dst, count: n))
-                return
             }
             var px = Int64(p0.x), py = Int64(p0.y), pt = Int64(p0.time)
             var pr = Int64(p0.radius), pp = Int64(p0.pressure)
