@@ -69,7 +69,7 @@ enum CRCSuite {
             r.rows.append(row)
         }
         // Codec speed: encode and decode every pooled stroke's points, median of rounds.
-        var encodeNs: [Double] = [], decodeNs: [Double] = []
+        var encodeNs: [Double] = [], decodeNs: [Double] = [], swiftDecodeNs: [Double] = []
         let encoded: [[UInt8]] = pool.strokes.map { s in
             var w = ByteWriter(capacity: 4096); PointCodec.encode(s.points, hasAngles: s.hasAngles, into: &w); return w.bytes
         }
@@ -82,22 +82,76 @@ enum CRCSuite {
                     checksum &+= w.count
                 }
             }
-            let d = try BenchSystem.time {
-                for (k, bytes) in encoded.enumerated() {
-                    try bytes.withUnsafeBytes { raw in
-                        var reader = ByteReader(raw)
-                        checksum &+= try PointCodec.decode(count: pool.strokes[k].points.count, hasAngles: pool.strokes[k].hasAngles, from: &reader).count
+            var d: [UInt64] = [0, 0]
+            // Issue 16's before/after in one run: the C bulk loop (the default), then the Swift loop alone.
+            for bulk in round % 2 == 0 ? [true, false] : [false, true] {
+                PointBulkDecode.allowed = bulk
+                d[bulk ? 0 : 1] = try BenchSystem.time {
+                    for (k, bytes) in encoded.enumerated() {
+                        try bytes.withUnsafeBytes { raw in
+                            var reader = ByteReader(raw)
+                            checksum &+= try PointCodec.decode(count: pool.strokes[k].points.count, hasAngles: pool.strokes[k].hasAngles, from: &reader).count
+                        }
                     }
                 }
             }
-            if round > 0 { encodeNs.append(Double(e) / Double(points)); decodeNs.append(Double(d) / Double(points)) }
+            PointBulkDecode.allowed = true
+            if round > 0 {
+                encodeNs.append(Double(e) / Double(points)); decodeNs.append(Double(d[0]) / Double(points))
+                swiftDecodeNs.append(Double(d[1]) / Double(points))
+            }
         }
         if checksum == 0x5EED { print("") }
         r.rows.append(BenchRow(design: "point codec encode", setting: setting, value: median(encodeNs), unit: "ns/point"))
         r.rows.append(BenchRow(design: "point codec decode (all checks of E-002..E-004)", setting: setting, value: median(decodeNs), unit: "ns/point"))
+        var swiftRow = BenchRow(design: "point codec decode, Swift loop only (before issue 16)", setting: setting, value: median(swiftDecodeNs), unit: "ns/point")
+        swiftRow.ratio = median(swiftDecodeNs) / max(median(decodeNs), 1e-9); swiftRow.ratioTo = "point codec decode (all checks of E-002..E-004)"
+        r.rows.append(swiftRow)
+        try wideDecodeRows(pool, setting: setting, rounds: ctx.n(15, 5), into: &r)
         r.notes.append("throughput is the median of \(ctx.n(15, 5)) rounds of \(ctx.n(64, 16)) MiB each (portable: 1/8 of that), in-cache buffers")
         r.notes.append("a realistic stroke averages \(fixed(pool.averagePoints, 0)) points: \(fixed(pool.averagePoints * 16, 0)) B raw, \(fixed(pool.averageBodyBytes, 0)) B encoded")
         return r
+    }
+
+    /// The same strokes drawn 40 times larger (x and y times 40): most x and y deltas become
+    /// 2- and 3-byte varints, the points the Swift loop hands to its general path one at a
+    /// time and the C bulk loop decodes in its multi-byte branch. C loop against Swift loop.
+    static func wideDecodeRows(_ pool: StrokePool, setting: String, rounds: Int, into r: inout BenchSuiteResult) throws {
+        let strokes = pool.strokes.map { s in
+            s.points.map { p in
+                var q = p
+                q.x = Int32(clamping: Int64(p.x) * 40); q.y = Int32(clamping: Int64(p.y) * 40)
+                return q
+            }
+        }
+        let encoded: [[UInt8]] = zip(strokes, pool.strokes).map { points, s in
+            var w = ByteWriter(capacity: 8192); PointCodec.encode(points, hasAngles: s.hasAngles, into: &w); return w.bytes
+        }
+        let points = strokes.reduce(0) { $0 + $1.count }
+        let bytes = encoded.reduce(0) { $0 + $1.count }
+        var ns: [[Double]] = [[], []]
+        var checksum = 0
+        for round in 0...rounds {
+            for bulk in round % 2 == 0 ? [true, false] : [false, true] {
+                PointBulkDecode.allowed = bulk
+                let t = try BenchSystem.time {
+                    for (k, b) in encoded.enumerated() {
+                        try b.withUnsafeBytes { raw in
+                            var reader = ByteReader(raw)
+                            checksum &+= try PointCodec.decode(count: strokes[k].count, hasAngles: pool.strokes[k].hasAngles, from: &reader).count
+                        }
+                    }
+                }
+                if round > 0 { ns[bulk ? 0 : 1].append(Double(t) / Double(points)) }
+            }
+        }
+        PointBulkDecode.allowed = true
+        if checksum == 0x5EED { print("") }
+        let wide = "\(setting), x and y times 40 (\(fixed(Double(bytes) / Double(max(points, 1)), 2)) B/point)"
+        r.rows.append(BenchRow(design: "point codec decode, wide strokes", setting: wide, value: median(ns[0]), unit: "ns/point"))
+        var row = BenchRow(design: "point codec decode, wide strokes, Swift loop only (before issue 16)", setting: wide, value: median(ns[1]), unit: "ns/point")
+        row.ratio = median(ns[1]) / max(median(ns[0]), 1e-9); row.ratioTo = "point codec decode, wide strokes"
+        r.rows.append(row)
     }
 
     static func gbps(_ bytes: Int, _ ns: UInt64) -> Double { Double(bytes) / Double(max(ns, 1)) }

@@ -3,12 +3,17 @@ import LNoteStore
 import LNoteToolSupport
 
 /// Page open (snapshot plus up to 500 journal frames) against merely reading and CRC-checking
-/// the same files, and against SQLite reading the same BLOBs in order.
+/// the same files, against SQLite reading the same BLOBs in order, and page ready to draw
+/// (open + every point decoded) against level 0 (one file of raw 16-byte points, read and
+/// sliced per stroke) and level 2 (SQLite, one BLOB of raw points per stroke).
 enum OpenSuite {
     static let floorName = "read + CRC-32C of the same files"
     static let pageName = "Page.open (read, CRC, structure; points decoded on use)"
     static let eagerName = "Page.open + decode every point"
     static let sqliteName = "SQLite: open, SELECT the same BLOBs in order, copy"
+    static let eagerOpenName = "Page.open(.eager) (points decoded during the open) + collect every point"
+    static let level0Name = "level 0: read one file of raw 16-byte points, slice into [Point] per stroke"
+    static let level2Name = "SQLite level 2: open, SELECT one BLOB of raw points per stroke, copy"
 
     static func run(_ ctx: BenchContext) async throws -> BenchSuiteResult {
         var r = BenchSuiteResult(name: "open", title: BenchSuites.all[4].title)
@@ -16,7 +21,11 @@ enum OpenSuite {
         try BenchPages.makeDirectories(ctx.directory)
         let base = StrokePool(seed: 51, count: ctx.n(1000, 300))
         try base.writeBlobFile(ctx.path("blobs.bin"))
-        struct Case { var setting: String; var dir: String; var id: UUIDBytes; var bytes: Int; var strokes: Int; var db: String? }
+        try Level0Page.writeRawBlobFile(base, ctx.path("raw-blobs.bin"))
+        struct Case {
+            var setting: String; var dir: String; var id: UUIDBytes; var bytes: Int; var strokes: Int; var db: String?
+            var level0: String; var db2: String?
+        }
         var cases: [Case] = []
         let peer = try ctx.peerPath.map { try SQLitePeer(path: $0) }
         try peer?.send("load \(ctx.path("blobs.bin"))")
@@ -26,7 +35,10 @@ enum OpenSuite {
                 var fill = base
                 let dir = ctx.path("p\(k)-\(journal)")
                 let id = BenchPages.id(UInt64(size))
-                let bytes = try BenchPages.write(directory: dir, id: id, strokes: fill.fresh(first: 0, count: size), journalFrames: journal)
+                let strokes = fill.fresh(first: 0, count: size)
+                let bytes = try BenchPages.write(directory: dir, id: id, strokes: strokes, journalFrames: journal)
+                let level0 = ctx.path("level0-\(k)-\(journal).bin")
+                try Level0Page.write(strokes, to: level0)
                 var db: String?
                 if let peer, journal > 0 {
                     db = ctx.path("s\(size).db")
@@ -35,8 +47,18 @@ enum OpenSuite {
                     try peer.send("checkpoint")
                     try peer.send("close")
                 }
+                var db2: String?
+                if let peer, journal > 0 {
+                    db2 = ctx.path("r\(size).db")
+                    try peer.send("load \(ctx.path("raw-blobs.bin"))")
+                    try peer.send("open \(db2!) FULL")
+                    try peer.send("batch 0 \(size)")
+                    try peer.send("checkpoint")
+                    try peer.send("close")
+                    try peer.send("load \(ctx.path("blobs.bin"))")
+                }
                 let setting = journal > 0 ? "\(size) strokes (\(journal) in the journal)" : "\(size) strokes (snapshot only)"
-                cases.append(Case(setting: setting, dir: dir, id: id, bytes: bytes, strokes: size, db: db))
+                cases.append(Case(setting: setting, dir: dir, id: id, bytes: bytes, strokes: size, db: db, level0: level0, db2: db2))
             }
         }
         // In-memory decode of the same element bodies: the part of opening no file I/O can avoid.
@@ -56,13 +78,15 @@ enum OpenSuite {
             if round > 0 { decodeNs.append(t) }
         }
         let rounds = ctx.n(30, 8)
-        let designs = 4
+        let designs = 7
         var ns = [[UInt64]](repeating: [], count: cases.count * designs)
+        var cpuNs = [[UInt64]](repeating: [], count: cases.count * designs)
         for round in 0...rounds {
             for (i, c) in cases.enumerated() {
                 let order = (0..<designs).map { ($0 + round) % designs }
                 for design in order {
                     var t: UInt64 = 0
+                    let cpu0 = ProfileSuite.cpuNanoseconds()
                     switch design {
                     case 0:
                         let t0 = BenchSystem.now()
@@ -75,8 +99,14 @@ enum OpenSuite {
                         // The deferred open, then every point decoded (what drawing the whole page needs).
                         let t0 = BenchSystem.now()
                         let page = try await Page.open(directory: c.dir, id: c.id, options: PageOptions(readOnly: true))
+                        // Every stroke's points kept, as the level-0 row keeps its slices.
+                        var drawn: [[Point]] = []
                         var n = 0
-                        for case .stroke(let s) in await page.elements { n += try s.decodedPoints().count }
+                        for case .stroke(let s) in await page.elements {
+                            drawn.append(try s.decodedPoints())
+                            n += drawn[drawn.count - 1].count
+                        }
+                        drawn = []
                         t = BenchSystem.now() &- t0
                         try await page.close()
                         guard n > 0 else { throw OperationalError("decoded no points") }
@@ -89,21 +119,56 @@ enum OpenSuite {
                             }
                             if sink == 0x5EED { print("") }
                         }
+                    case 4:
+                        var n = 0
+                        t = try BenchSystem.time { n = try Level0Page.readAndSlice(c.level0) }
+                        guard n > 0 else { throw OperationalError("level 0 read no points") }
+                    case 6:
+                        // Ready to draw with the points decoded during the open (`.eager`): one
+                        // pass over the points instead of the structure check and a decode.
+                        let t0 = BenchSystem.now()
+                        let page = try await Page.open(directory: c.dir, id: c.id,
+                                                       options: PageOptions(readOnly: true, pointDecoding: .eager))
+                        var drawn: [[Point]] = []
+                        var n = 0
+                        for case .stroke(let s) in await page.elements {
+                            drawn.append(try s.decodedPoints())
+                            n += drawn[drawn.count - 1].count
+                        }
+                        drawn = []
+                        t = BenchSystem.now() &- t0
+                        try await page.close()
+                        guard n > 0 else { throw OperationalError("decoded no points") }
+                    case 5:
+                        guard let peer, let db = c.db2 else { continue }
+                        let f = try peer.send("read \(db)")
+                        t = UInt64(f.first ?? "") ?? 0
+                        guard Int(f.dropFirst().first ?? "") == c.strokes else { throw OperationalError("SQLite read \(f) rows") }
                     default:
                         guard let peer, let db = c.db else { continue }
                         let f = try peer.send("read \(db)")
                         t = UInt64(f.first ?? "") ?? 0
                         guard Int(f.dropFirst().first ?? "") == c.strokes else { throw OperationalError("SQLite read \(f) rows") }
                     }
-                    if round > 0 { ns[i * designs + design].append(t) }
+                    // Process CPU time of the in-process designs (the peer's rows have none): on a
+                    // shared machine a long burst is preempted more often, which wall time shows.
+                    let cpu = ProfileSuite.cpuNanoseconds() &- cpu0
+                    if round > 0 {
+                        ns[i * designs + design].append(t)
+                        if design == 0 || design == 3 || design == 4 || design == 6 { cpuNs[i * designs + design].append(cpu) }
+                    }
                 }
             }
         }
         for (i, c) in cases.enumerated() {
-            for (d, name) in [pageName, floorName, sqliteName, eagerName].enumerated() where !ns[i * designs + d].isEmpty {
+            for (d, name) in [pageName, floorName, sqliteName, eagerName, level0Name, level2Name, eagerOpenName].enumerated()
+            where !ns[i * designs + d].isEmpty {
                 let st = LatencyStats(nanoseconds: ns[i * designs + d])
-                r.rows.append(BenchRow(design: name, setting: c.setting, stats: st, x: Double(c.strokes),
-                                       extra: d != 2 ? ["fileBytes": Double(c.bytes), "MB/s": Double(c.bytes) / st.p50] : nil))
+                var extra: [String: Double]? = d < 2 || d == 3 || d == 6 ? ["fileBytes": Double(c.bytes), "MB/s": Double(c.bytes) / st.p50] : nil
+                if !cpuNs[i * designs + d].isEmpty {
+                    extra = (extra ?? [:]).merging(["cpuMicrosP50": LatencyStats(nanoseconds: cpuNs[i * designs + d]).p50]) { a, _ in a }
+                }
+                r.rows.append(BenchRow(design: name, setting: c.setting, stats: st, x: Double(c.strokes), extra: extra))
             }
         }
         if let c = cases.first(where: { $0.strokes == 2_000 }) {
@@ -123,10 +188,49 @@ enum OpenSuite {
                                              detail: "\(formatMicros(sq.p50)) vs \(formatMicros(page.p50))"))
             }
         }
+        if let c = cases.first(where: { $0.strokes == 2_000 && $0.db != nil }) ?? cases.first(where: { $0.strokes == 2_000 }) {
+            readyTargets(c.setting, into: &r)
+        }
         r.notes += ["Page.open: list the folder, read snapshot and journal, check every CRC and every element, check the points' structure and keep their bytes (E-006, decoded on use; read-only open, closed after)",
                     "Page.open + decode every point: the same open, then `decodedPoints()` of every stroke (the cost of drawing the whole page once)",
                     "SQLite: a new read-only connection, SELECT data FROM strokes ORDER BY seq, each BLOB copied out (no point decoding), connection closed; WAL checkpointed beforehand",
+                    "level 0 (issue 16 baseline): one file of the page's points as raw 16-byte records (x, y i32, radius, pressure u16, time u32) after a table of per-stroke counts, read whole, each stroke's records copied into a [Point] (what an app draws from); no checksum",
+                    "SQLite level 2: the same connection pattern as the SQLite row, each row one BLOB of the stroke's raw 16-byte points (the brief's level-2 shape), copied out; no decoding needed",
                     "files in the page cache (warm) for every design; \(rounds) rounds after a warm-up, designs rotated each round"]
         return r
+    }
+}
+
+extension OpenSuite {
+    /// Issue 16's targets: ready to draw against level 0 and the SQLite peers; open (points
+    /// deferred) against the level-2 peer.
+    static func readyTargets(_ setting: String, into r: inout BenchSuiteResult) {
+        guard let ready = r.stats(eagerName, setting) else { return }
+        if let l0 = r.stats(level0Name, setting) {
+            r.targets.append(BenchTarget(id: "16-ready-level0", claim: "ready to draw p50 / level-0 read p50 (2,000 strokes)",
+                                         measured: ready.p50 / l0.p50, limit: 2,
+                                         detail: "\(formatMicros(ready.p50)) vs \(formatMicros(l0.p50))"))
+            if let rc = r.row(eagerName, setting)?.extra?["cpuMicrosP50"], let lc = r.row(level0Name, setting)?.extra?["cpuMicrosP50"] {
+                r.targets.append(BenchTarget(id: "16-ready-level0-cpu", claim: "ready to draw / level-0 read, process CPU time p50 (2,000 strokes)",
+                                             measured: rc / lc, limit: 2,
+                                             detail: "\(formatMicros(rc)) vs \(formatMicros(lc)) of CPU"))
+            }
+        }
+        if let eager = r.stats(eagerOpenName, setting), let l0 = r.stats(level0Name, setting) {
+            r.targets.append(BenchTarget(id: "16-ready-eager-level0", claim: "ready to draw with an eager open p50 / level-0 read p50 (2,000 strokes)",
+                                         measured: eager.p50 / l0.p50, limit: 2,
+                                         detail: "\(formatMicros(eager.p50)) vs \(formatMicros(l0.p50))"))
+        }
+        for (id, name, what) in [("16-ready-sqlite", sqliteName, "SQLite (encoded BLOBs)"), ("16-ready-sqlite-l2", level2Name, "SQLite level 2")] {
+            guard let sq = r.stats(name, setting) else { continue }
+            r.targets.append(BenchTarget(id: id, claim: "\(what) read p50 / ready to draw p50 (2,000 strokes)",
+                                         measured: sq.p50 / ready.p50, limit: 2, atLeast: true,
+                                         detail: "\(formatMicros(sq.p50)) vs \(formatMicros(ready.p50))"))
+        }
+        if let page = r.stats(pageName, setting), let sq = r.stats(level2Name, setting) {
+            r.targets.append(BenchTarget(id: "16-open-sqlite-l2", claim: "SQLite level 2 read p50 / page open p50 (2,000 strokes)",
+                                         measured: sq.p50 / page.p50, limit: 2, atLeast: true,
+                                         detail: "\(formatMicros(sq.p50)) vs \(formatMicros(page.p50))"))
+        }
     }
 }

@@ -17,12 +17,14 @@ enum BenchSuites {
         Suite(name: "compaction", title: "Compaction against one atomic write of the same bytes; appends during compaction", run: CompactionSuite.run),
         Suite(name: "scaling", title: "Save latency against strokes on the page and pages in the document", run: ScalingSuite.run),
         Suite(name: "memory", title: "Peak memory of opening a 5 MB page against its decoded size", run: MemorySuite.run),
+        Suite(name: "size", title: "Stripped size an app gains by linking LNoteStore (client against hello world)", run: SizeSuite.run),
         Suite(name: "library", title: "Listing a library of 1,000 documents against reading every document.json", run: LibrarySuite.run),
         Suite(name: "level2", title: SQLiteLevel2Suite.title, run: SQLiteLevel2Suite.run),
     ]
     /// Suites the others start as grandchildren; not run on their own.
     static let hidden: [Suite] = [
         Suite(name: "memory-open", title: "open one page and report memory", run: MemorySuite.openChild),
+        Suite(name: "profile", title: "open + decode workload for profilers", run: ProfileSuite.run),
     ]
 }
 

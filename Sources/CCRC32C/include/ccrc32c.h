@@ -17,4 +17,26 @@ size_t lnote_varint_skim(const uint8_t *p, size_t n, size_t need, size_t *termin
 /// The same with the portable variant (8-byte words, a multiply each; what arm64 runs), so
 /// tests on x86-64 check it too. A test hook.
 size_t lnote_varint_skim_portable(const uint8_t *p, size_t n, size_t need, size_t *terminators, int *long_run);
+/// The running values of a stroke's point decode (Spec/format.md E-001): the last point's
+/// fields and the x, y and time velocities, each in its range of section 6.1.
+typedef struct lnote_point_acc {
+    int64_t x, y, vx, vy, radius, pressure, time, vt, azimuth, altitude;
+} lnote_point_acc;
+/// Decodes up to `count` points from `base[*pos ..< end]` into `out` (20-byte points: x i32,
+/// y i32, radius u16, pressure u16, time u32, azimuth u16, altitude u16) while each point is
+/// plain: every field a minimal varint of at most 3 bytes, every value in range, time not
+/// decreasing, and at least 24 (32 with angles) bytes left at the point. Stops before the
+/// first other point; returns the points written, advances `*pos` past them and updates
+/// `*acc`. Reads only `base[*pos ..< end]`. Never fails: what it leaves, the caller decodes.
+size_t lnote_points_decode_plain(const uint8_t *base, size_t end, size_t *pos, void *out, size_t count,
+                                 int has_angles, lnote_point_acc *acc);
+/// Write-back pacing (writeback.c; Linux sync_file_range, elsewhere no-ops returning 0):
+/// 1 when the calls do something on this platform.
+int lnote_writeback_supported(void);
+/// Starts write-back of `count` bytes at `offset` of `fd` without waiting (SYNC_FILE_RANGE_WRITE).
+/// Returns 0, or -1 with errno set.
+int lnote_writeback_start(int fd, int64_t offset, int64_t count);
+/// Waits until the range's write-back is done, starting it first where needed (WAIT_BEFORE |
+/// WRITE | WAIT_AFTER). Syncs no metadata and flushes no drive cache. Returns 0, or -1 with errno.
+int lnote_writeback_wait(int fd, int64_t offset, int64_t count);
 #endif

@@ -8,7 +8,9 @@
 /// Cost: encode and decode are one pass, O(points), with no per-point allocation. Decode
 /// allocates the output once, after checking the count against the bytes that remain (E-004),
 /// and writes it in place (`PointDecodeLoop`); encode writes through a scratch buffer
-/// (`PointEncodeLoop`). Both take a fast path for points whose fields are one-byte varints.
+/// (`PointEncodeLoop`). Both take a fast path for points whose fields are one-byte varints;
+/// decode hands runs of points whose fields are varints of at most 3 bytes to the C loop
+/// `lnote_points_decode_plain` (CCRC32C/point_decode.c).
 public enum PointCodec {
     /// The smallest encoding of one point: five one-byte varints (E-004).
     public static let pointBytesMin = FormatLimits.pointBytesMin
@@ -41,6 +43,14 @@ public enum PointCodec {
     /// Points of a stroke without angles have azimuth and altitude 0.
     public static func decode(count: Int, hasAngles: Bool,
                               from r: inout ByteReader) throws(DecodeError) -> [Point] {
+        try decode(count: count, hasAngles: hasAngles, from: &r, bulk: PointBulkDecode.enabled)
+    }
+
+    /// `decode` with the C bulk loop (`bulk`, when `Point` has its layout) or the Swift loop
+    /// alone; both give the same points, offsets and errors (the differential tests check it).
+    package static func decode(count: Int, hasAngles: Bool, from r: inout ByteReader,
+                               bulk: Bool) throws(DecodeError) -> [Point] {
+        let bulk = bulk && PointBulkDecode.layoutMatches
         guard count >= 0, count <= r.remaining / pointBytesMin else {
             throw r.error("pointCountTooLarge")
         }
@@ -58,8 +68,8 @@ public enum PointCodec {
             p.initialize(to: first.point)
             do throws(DecodeError) {
                 endPos = hasAngles
-                    ? try PointDecodeLoop.run(into: p, count: count, hasAngles: true, state: first, cursor: cursor)
-                    : try PointDecodeLoop.run(into: p, count: count, hasAngles: false, state: first, cursor: cursor)
+                    ? try PointDecodeLoop.run(into: p, count: count, hasAngles: true, state: first, cursor: cursor, bulk: bulk)
+                    : try PointDecodeLoop.run(into: p, count: count, hasAngles: false, state: first, cursor: cursor, bulk: bulk)
                 initialized = count
             } catch {
                 failure = error

@@ -1,3 +1,5 @@
+import CCRC32C
+
 /// The running values of a stroke being decoded: the last point's fields and the x, y and time
 /// velocities (E-001). Between points every field is in its range of section 6.1, so
 /// |x|, |y| < 2^31, |vx|, |vy| < 2^32 and 0 <= time, vt < 2^32.
@@ -27,13 +29,18 @@ struct PointAccumulators {
 /// `generalPoint`, which applies every check one by one in the order of the reference decoder,
 /// so errors (reason and offset) are the same whichever path a point takes.
 ///
-/// Cost: about 40 instructions a point on the fast path, no allocation, no call.
+/// Before each point with at least 24 (32) bytes left, the C loop `lnote_points_decode_plain`
+/// takes every following plain point (fields of at most 3 bytes, see `point_decode.c`) and
+/// stops before any other, which then takes the path above; its points and the decoders'
+/// are the same by construction (differential tests and the point fuzz target check it).
+///
+/// Cost: about 40 instructions a point on the fast paths, no allocation.
 enum PointDecodeLoop {
     /// Decodes points 1 ..< count into `out[1 ..< count]` from `cursor`; returns the position
     /// after the last point. `out` must have room for `count` points.
     @inline(__always)
     static func run(into out: UnsafeMutablePointer<Point>, count: Int, hasAngles: Bool,
-                    state: PointAccumulators, cursor: VarintCursor) throws(DecodeError) -> Int {
+                    state: PointAccumulators, cursor: VarintCursor, bulk: Bool) throws(DecodeError) -> Int {
         var i = 1
         guard let base = cursor.base else {
             // No bytes at all: the general path reports `truncated` (after the E-004 check this
@@ -60,7 +67,25 @@ enum PointDecodeLoop {
         let step = hasAngles ? 7 : 5
         var o = out + 1
         let oEnd = out + count
+        let bulkSlack = hasAngles ? 32 : 24
         while o < oEnd {
+            // The bulk: plain points (every field a minimal varint of at most 3 bytes, every
+            // value in range) in C, up to the first other point or the buffer's last bytes.
+            if bulk && base + cursor.end - p >= bulkSlack {
+                var acc = lnote_point_acc(x: x, y: y, vx: vx, vy: vy, radius: rp & 0xFFFF, pressure: rp >> 32,
+                                          time: t, vt: vt, azimuth: aa & 0xFFFF, altitude: aa >> 32)
+                var pos = p - base
+                let k = lnote_points_decode_plain(base, cursor.end, &pos, UnsafeMutableRawPointer(o), oEnd - o,
+                                                  hasAngles ? 1 : 0, &acc)
+                if k > 0 {
+                    x = acc.x; y = acc.y; vx = acc.vx; vy = acc.vy; t = acc.time; vt = acc.vt
+                    rp = acc.radius | acc.pressure << 32
+                    if hasAngles { aa = acc.azimuth | acc.altitude << 32 }
+                    o += k
+                    p = base + pos
+                    if o == oEnd { break }
+                }
+            }
             // The next 8 bytes; near the end of the buffer (the last point of most strokes) only
             // those that remain, zero-filled: a point needs `step` of them.
             var w: UInt64
@@ -167,4 +192,23 @@ enum PointDecodeLoop {
         n.x = nx; n.y = ny; n.radius = nr; n.pressure = np; n.time = nt
         return (n, c.pos)
     }
+}
+
+/// Whether the point decoder uses the C bulk loop: only when `Point` has the C layout
+/// `point_decode.c` writes (x, y, radius, pressure, time, azimuth, altitude at offsets 0, 4,
+/// 8, 10, 12, 16, 18; 20 bytes), which Swift gives this struct on every platform it builds for.
+/// Tests turn it off to compare the Swift loop alone.
+package enum PointBulkDecode {
+    static let layoutMatches: Bool =
+        MemoryLayout<Point>.size == 20 && MemoryLayout<Point>.stride == 20
+        && MemoryLayout<Point>.offset(of: \Point.y) == 4 && MemoryLayout<Point>.offset(of: \Point.radius) == 8
+        && MemoryLayout<Point>.offset(of: \Point.pressure) == 10 && MemoryLayout<Point>.offset(of: \Point.time) == 12
+        && MemoryLayout<Point>.offset(of: \Point.azimuth) == 16 && MemoryLayout<Point>.offset(of: \Point.altitude) == 18
+
+    /// False runs the Swift loop alone: a hook for the bench's before/after row, set while
+    /// nothing else decodes points (tests pass `bulk: false` to `PointCodec.decode` instead).
+    package nonisolated(unsafe) static var allowed = true
+
+    @inline(__always)
+    static var enabled: Bool { allowed && layoutMatches }
 }

@@ -108,15 +108,24 @@ extension FuzzHarness {
 
     /// Point codec (E-001 .. E-004). Input: a flag byte (bit 0 angles), a u16 count less one, then
     /// the encoded points. Invariants: no trap; decoded points satisfy E-002/E-003 and re-encode
-    /// to exactly the bytes consumed (E-031).
+    /// to exactly the bytes consumed (E-031); the C bulk decoder and the Swift loop agree.
     public static func pointCodec(_ data: [UInt8]) -> String? {
         guard data.count >= 3 else { return nil }
         let hasAngles = data[0] & 1 != 0
         let count = (Int(data[1]) | (Int(data[2]) << 8)) + 1
         let payload = Array(data[3...])
         return payload.withUnsafeBytes { raw -> String? in
-            var reader = ByteReader(raw)
-            guard let points = try? PointCodec.decode(count: count, hasAngles: hasAngles, from: &reader) else { return nil }
+            // The C bulk loop (the default) and the Swift loop alone give the same outcome:
+            // the same points and end, or the same error at the same offset (issue 16).
+            var reader = ByteReader(raw), plain = ByteReader(raw)
+            let bulk = Result { () throws(DecodeError) in try PointCodec.decode(count: count, hasAngles: hasAngles, from: &reader, bulk: true) }
+            let swiftLoop = Result { () throws(DecodeError) in try PointCodec.decode(count: count, hasAngles: hasAngles, from: &plain, bulk: false) }
+            switch (bulk, swiftLoop) {
+            case (.success(let a), .success(let b)) where a == b && reader.offset == plain.offset: break
+            case (.failure(let a), .failure(let b)) where a == b: break
+            default: return "the bulk point decoder and the Swift loop disagree: \(bulk) vs \(swiftLoop)"
+            }
+            guard case .success(let points) = bulk else { return nil }
             guard points.count == count else { return "decoded \(points.count) points, asked for \(count)" }
             if points.first?.time != 0 { return "first time \(points.first?.time ?? 0) is not 0 (E-003)" }
             for i in points.indices.dropFirst() where points[i].time < points[i - 1].time { return "time decreases at \(i) (E-003)" }

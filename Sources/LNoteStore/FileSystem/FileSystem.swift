@@ -47,6 +47,12 @@ public protocol FileSystem: Sendable {
     /// open holds it. Closing the handle (`close`) releases it. Unlike a lock file, no one can
     /// delete the folder while it holds pages, so the exclusion cannot be lost (D-070).
     func tryLockFolder(_ path: String) throws -> FileHandleNumber?
+    /// True when `writeback` does something here (Linux `sync_file_range`); the default is false.
+    var pacesWriteback: Bool { get }
+    /// Write-back pacing for large writes (not a durability operation: no metadata, no drive
+    /// cache): starts write-back of `count` bytes at `offset` without waiting, or with `wait`
+    /// also waits until it is done. The default does nothing.
+    func writeback(_ file: FileHandleNumber, at offset: Int64, count: Int64, wait: Bool) throws
 }
 
 public struct FileHandleNumber: Hashable, Sendable {
@@ -109,14 +115,24 @@ extension FileSystem {
     /// A leftover `<path>.tmp` is unlinked first (a symbolic link there is removed, never
     /// followed, D-002) and the temp file is created exclusively; on failure it is removed.
     /// Guarantee: `path` holds its old bytes or all of `bytes`, also after a power loss.
-    public func writeFileAtomically(_ path: String, _ bytes: [UInt8], durability: Durability = .data)
-        throws
+    ///
+    /// `writebackStep` > 0 (where `pacesWriteback`, for a durable write larger than a step)
+    /// writes the bytes in steps of that size and starts each step's write-back as it is
+    /// written, waiting for the step before, so the disk never queues more than two steps of
+    /// this file ahead of another file's sync and the final sync has at most two steps left
+    /// (RocksDB's bytes_per_sync). What reaches the disk, and when `path` changes, is the same.
+    public func writeFileAtomically(_ path: String, _ bytes: [UInt8], durability: Durability = .data,
+                                    writebackStep: Int = 0) throws
     {
         let temp = path + ".tmp"
         do { try remove(temp) } catch let e as FileSystemError where e.isNoEntry {}
         let f = try open(temp, [.create, .exclusive])
         do {
-            try bytes.withUnsafeBytes { (b) throws in try write(f, at: 0, b) }
+            if writebackStep > 0 && bytes.count > writebackStep && durability != .none && pacesWriteback {
+                try writePaced(f, bytes, step: writebackStep)
+            } else {
+                try bytes.withUnsafeBytes { (b) throws in try write(f, at: 0, b) }
+            }
             try sync(f, durability)
         } catch {
             try? close(f)
@@ -126,6 +142,27 @@ extension FileSystem {
         try close(f)
         try rename(temp, to: path)
         if durability != .none { try syncDirectory(parentDirectory(of: path)) }
+    }
+}
+
+extension FileSystem {
+    /// No write-back pacing unless a file system provides it.
+    public var pacesWriteback: Bool { false }
+    public func writeback(_ file: FileHandleNumber, at offset: Int64, count: Int64, wait: Bool) throws {}
+
+    /// Writes `bytes` at 0 in steps of `step`, starting each step's write-back and waiting for
+    /// the one before (see `writeFileAtomically`).
+    func writePaced(_ f: FileHandleNumber, _ bytes: [UInt8], step: Int) throws {
+        try bytes.withUnsafeBytes { (all) throws in
+            var offset = 0
+            while offset < all.count {
+                let n = min(step, all.count - offset)
+                try write(f, at: Int64(offset), UnsafeRawBufferPointer(rebasing: all[offset ..< offset + n]))
+                try writeback(f, at: Int64(offset), count: Int64(n), wait: false)
+                if offset >= step { try writeback(f, at: Int64(offset - step), count: Int64(step), wait: true) }
+                offset += n
+            }
+        }
     }
 }
 

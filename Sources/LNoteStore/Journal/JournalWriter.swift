@@ -54,7 +54,7 @@ package final class JournalWriter: Sendable {
         package let end: Int64
         package let sequences: Range<UInt64>
         /// The encoded body of every `.append` written, in order (for `EncodedBodyCache`).
-        package var appendedBodies: [(UUIDBytes, [UInt8])] = []
+        package var appendedBodies: [(UUIDBytes, ArraySlice<UInt8>)] = []
     }
 
     private init(fs: any FileSystem, path: String, file: FileHandleNumber, header: JournalHeader,
@@ -146,21 +146,19 @@ package final class JournalWriter: Sendable {
             guard s.nextSequence <= UInt64.max - UInt64(changes.count) else {
                 throw LNoteError(.corrupt, "sequence numbers exhausted at \(s.nextSequence); the page's files carry a damaged sequence", file: path)
             }
-            var buffer = [UInt8]()
-            buffer.reserveCapacity(changes.count * 64)
+            // Every frame encoded in place in one buffer (header, then the body straight after
+            // it, then the header and CRC filled in): no copy of a body, and the bodies the
+            // compactor's cache keeps are slices of this buffer.
+            var frames = ByteWriter(capacity: 4096)
             var sequence = s.nextSequence
-            var body = ByteWriter(capacity: 4096)
-            var appended: [(UUIDBytes, [UInt8])] = []
+            var appendedRanges: [(UUIDBytes, Range<Int>)] = []
             for change in changes {
-                body.bytes.removeAll(keepingCapacity: true)
-                let type = PageChangeCodec.encodeBody(change, into: &body)
-                guard body.count + FormatLimits.sequenceBytes <= FormatLimits.payloadBytesMax else {
-                    throw LNoteError(.invalidInput, "change encodes to \(body.count) bytes; a frame holds at most \(FormatLimits.payloadBytesMax - FormatLimits.sequenceBytes) (F-002)")
-                }
-                FrameCodec.append(type: type.rawValue, sequence: sequence, body: body.bytes, salt: header.salt, to: &buffer)
-                if case .append(let element) = change { appended.append((element.id, body.bytes)) }
+                let bodyStart = try Self.encodeFrame(change, sequence: sequence, salt: header.salt, into: &frames)
+                if case .append(let element) = change { appendedRanges.append((element.id, bodyStart ..< frames.count)) }
                 sequence += 1
             }
+            let buffer = frames.bytes
+            let appended = appendedRanges.map { ($0.0, buffer[$0.1]) }
             do {
                 try buffer.withUnsafeBytes { try fs.write(file, at: s.writtenEnd, $0) }
             } catch {
@@ -178,6 +176,34 @@ package final class JournalWriter: Sendable {
             s.frameCount += changes.count
             return Ticket(end: s.writtenEnd, sequences: first..<sequence, appendedBodies: appended)
         }
+    }
+
+    /// Appends `change` as one frame (F-001, F-003) at the end of `w`: the 17 header and
+    /// sequence bytes, the body encoded in place, then the length, type, sequence and CRC
+    /// written over the header. Returns where the body starts. Throws `.invalidInput` when
+    /// the body exceeds F-002's limit (the frame's bytes are then removed again).
+    static func encodeFrame(_ change: PageChange, sequence: UInt64, salt: UInt64,
+                            into w: inout ByteWriter) throws -> Int {
+        let start = w.count
+        let headerBytes = FormatLimits.frameHeaderBytes + FormatLimits.sequenceBytes
+        w.bytes.append(contentsOf: repeatElement(0, count: headerBytes))
+        let type = PageChangeCodec.encodeBody(change, into: &w).rawValue
+        let bodyCount = w.count - start - headerBytes
+        guard bodyCount <= FrameCodec.bodyBytesMax else {
+            w.bytes.removeSubrange(start...)
+            throw LNoteError(.invalidInput, "change encodes to \(bodyCount) bytes; a frame holds at most \(FrameCodec.bodyBytesMax) (F-002)")
+        }
+        let length = UInt32(FormatLimits.sequenceBytes + bodyCount)
+        w.bytes.withUnsafeMutableBytes { raw in
+            let frame = UnsafeMutableRawBufferPointer(rebasing: raw[start...])
+            frame.storeBytes(of: length.littleEndian, toByteOffset: 0, as: UInt32.self)
+            frame[8] = type
+            frame.storeBytes(of: sequence.littleEndian, toByteOffset: FormatLimits.frameHeaderBytes, as: UInt64.self)
+            let crc = FrameCodec.frameCRC(salt: salt, length: length, type: type,
+                                          payload: UnsafeRawBufferPointer(rebasing: frame[FormatLimits.frameHeaderBytes...]))
+            frame.storeBytes(of: crc.littleEndian, toByteOffset: 4, as: UInt32.self)
+        }
+        return start + headerBytes
     }
 
     /// The first stretch of a journal's reserve (W-010).

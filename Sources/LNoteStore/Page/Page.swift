@@ -324,7 +324,7 @@ public actor Page {
                                             state: pageState, cache: bodies)
             try SnapshotGuard.verify(bytes, pageID: id, generation: newGeneration, nextSequence: absorbedThrough,
                                      absorbed: pageState)
-            try io { try fs.writeFileAtomically(snapshotPath, bytes, durability: level) }
+            try io { try fs.writeFileAtomically(snapshotPath, bytes, durability: level, writebackStep: SnapshotFile.writebackStep) }
         }
         generation = newGeneration
         assert(framesAbsorbed >= 0 && journalFrames >= framesAbsorbed,

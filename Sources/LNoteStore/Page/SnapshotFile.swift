@@ -2,6 +2,10 @@ import LNoteFormat
 
 /// Encodes and decodes a page snapshot `pages/<page>.content` (spec section 7).
 package enum SnapshotFile {
+    /// The write-back step of a compaction's snapshot write (`FileSystem.writeFileAtomically`):
+    /// saves' syncs never queue behind more than two steps of it (issue 16).
+    package static let writebackStep = 256 * 1024
+
     /// The snapshot bytes for `state`: header, one `pageMetadata` frame, then one
     /// `elementAppend` frame per element in z-order (S-002).
     ///

@@ -1,0 +1,68 @@
+import LNoteFormat
+import LNoteStore
+import LNoteToolSupport
+
+/// The brief's level 0 for the open suite's baseline: a page as one file of raw 16-byte
+/// points (x, y i32, radius, pressure u16, time u32, little-endian), after a u32 stroke count
+/// and a u32 point count per stroke. Reading it is one read and a copy per stroke: no
+/// checksum, no decoding.
+enum Level0Page {
+    /// Writes `strokes` in the level-0 layout to `path`.
+    static func write(_ strokes: [Stroke], to path: String) throws {
+        var w = ByteWriter(capacity: 4 + 4 * strokes.count + 16 * strokes.reduce(0) { $0 + $1.pointCount })
+        w.u32(UInt32(strokes.count))
+        for s in strokes { w.u32(UInt32(s.pointCount)) }
+        for s in strokes { raw(s.points, into: &w) }
+        try POSIXFileSystem.shared.writeFileAtomically(path, w.bytes, durability: .none)
+    }
+
+    static func raw(_ points: [Point], into w: inout ByteWriter) {
+        for p in points {
+            w.u32(UInt32(bitPattern: p.x)); w.u32(UInt32(bitPattern: p.y))
+            w.u16(p.radius); w.u16(p.pressure); w.u32(p.time)
+        }
+    }
+
+    /// The pooled strokes' raw points as blobs for the SQLite level-2 peer (`[u32 length][bytes]`).
+    static func writeRawBlobFile(_ pool: StrokePool, _ path: String) throws {
+        var w = ByteWriter()
+        for s in pool.strokes {
+            w.u32(UInt32(s.pointCount * Point.rawBytes))
+            raw(s.points, into: &w)
+        }
+        try POSIXFileSystem.shared.writeFileAtomically(path, w.bytes, durability: .none)
+    }
+
+    /// Reads the file and copies each stroke's records into a `[Point]`; returns the points.
+    static func readAndSlice(_ path: String) throws -> Int {
+        let bytes = try POSIXFileSystem.shared.readFile(path)
+        return bytes.withUnsafeBytes { raw -> Int in
+            guard raw.count >= 4 else { return 0 }
+            let strokes = Int(raw.loadUnaligned(as: UInt32.self).littleEndian)
+            var offset = 4 + 4 * strokes
+            guard offset <= raw.count else { return 0 }
+            var total = 0
+            var sink: [[Point]] = []
+            sink.reserveCapacity(strokes)
+            for k in 0..<strokes {
+                let n = Int(raw.loadUnaligned(fromByteOffset: 4 + 4 * k, as: UInt32.self).littleEndian)
+                guard offset + 16 * n <= raw.count else { return total }
+                let src = raw.baseAddress! + offset
+                sink.append([Point](unsafeUninitializedCapacity: n) { out, initialized in
+                    for i in 0..<n {
+                        let p = src + 16 * i
+                        out[i] = Point(x: Int32(littleEndian: p.loadUnaligned(as: Int32.self)),
+                                       y: Int32(littleEndian: p.loadUnaligned(fromByteOffset: 4, as: Int32.self)),
+                                       radius: UInt16(littleEndian: p.loadUnaligned(fromByteOffset: 8, as: UInt16.self)),
+                                       pressure: UInt16(littleEndian: p.loadUnaligned(fromByteOffset: 10, as: UInt16.self)),
+                                       time: UInt32(littleEndian: p.loadUnaligned(fromByteOffset: 12, as: UInt32.self)))
+                    }
+                    initialized = n
+                })
+                offset += 16 * n
+                total += n
+            }
+            return total
+        }
+    }
+}

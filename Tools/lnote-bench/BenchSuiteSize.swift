@@ -1,0 +1,76 @@
+import Foundation
+import LNoteStore
+import LNoteToolSupport
+
+/// The stripped size an app gains by linking LNoteStore (issue 16): a small client that
+/// creates a document, opens a page and closes, against a hello world, both compiled with
+/// `swiftc -O` against the modules and objects of the build this bench runs from (so run a
+/// release build), then stripped. Skipped, with a note, where swiftc, strip or the build's
+/// objects are missing.
+enum SizeSuite {
+    static let hello = """
+    @main struct Hello { static func main() async throws { print("hello, \\(CommandLine.arguments.count)") } }
+    """
+    static let client = """
+    import LNoteStore
+    @main struct Client {
+        static func main() async throws {
+            let library = NoteLibrary(folder: CommandLine.arguments.count > 1 ? CommandLine.arguments[1] : "/tmp/lnote-size")
+            let document = try await library.createDocument(title: "size")
+            let page = try await document.page(at: 0)
+            print("hello, \\(await page.elementCount)")
+            try await document.flush()
+            try await document.close()
+        }
+    }
+    """
+
+    static func run(_ ctx: BenchContext) async throws -> BenchSuiteResult {
+        var r = BenchSuiteResult(name: "size", title: BenchSuites.all.first { $0.name == "size" }?.title ?? "size")
+        let build = parentDirectory(of: executablePath())
+        let fs = POSIXFileSystem.shared
+        guard let swiftc = which("swiftc"), let strip = which("strip"),
+              (try? fs.kind(joinPath(build, "Modules/LNoteStore.swiftmodule"))) != nil else {
+            r.notes.append("skipped: swiftc, strip or \(build)/Modules/LNoteStore.swiftmodule not found")
+            return r
+        }
+        try BenchPages.makeDirectories(ctx.directory)
+        let objects = try ["LNoteStore", "LNoteFormat", "CCRC32C"].flatMap { module -> [String] in
+            let dir = joinPath(build, "\(module).build")
+            return try fs.list(dir).filter { $0.hasSuffix(".o") }.map { joinPath(dir, $0) }
+        }
+        var sizes: [String: Int] = [:]
+        for (name, source, extra) in [("hello", hello, [String]()),
+                                      ("client", client, ["-I", joinPath(build, "Modules"), "-Xcc",
+                                                          "-fmodule-map-file=\(joinPath(build, "CCRC32C.build/module.modulemap"))"] + objects)] {
+            let src = ctx.path("\(name).swift"), exe = ctx.path(name), stripped = ctx.path("\(name).stripped")
+            try fs.writeFileAtomically(src, Array(source.utf8), durability: .none)
+            let compiled = try BenchSystem.run(swiftc, ["-O", "-parse-as-library", src, "-o", exe] + extra)
+            guard compiled.status == 0, try BenchSystem.run(strip, ["-o", stripped, exe]).status == 0,
+                  case .file(let size)? = try fs.kind(stripped) else {
+                r.notes.append("skipped: compiling or stripping the \(name) failed")
+                return r
+            }
+            sizes[name] = Int(size)
+        }
+        let gain = (sizes["client"] ?? 0) - (sizes["hello"] ?? 0)
+        r.rows.append(BenchRow(design: "hello world, stripped", setting: "swiftc -O", value: Double(sizes["hello"] ?? 0), unit: "B"))
+        r.rows.append(BenchRow(design: "client linking LNoteStore, stripped", setting: "swiftc -O", value: Double(sizes["client"] ?? 0), unit: "B"))
+        r.rows.append(BenchRow(design: "size LNoteStore adds", setting: "client - hello", value: Double(gain), unit: "B"))
+        r.targets.append(BenchTarget(id: "16-size", claim: "stripped bytes an app gains by linking LNoteStore",
+                                     measured: Double(gain), limit: 1_000_000,
+                                     detail: "\(gain) B (\(fixed(Double(gain) / 1_048_576, 2)) MiB): \(sizes["client"] ?? 0) B client vs \(sizes["hello"] ?? 0) B hello world"))
+        r.notes.append("client: NoteLibrary, createDocument, page(at:), flush, close; linked with the objects of LNoteStore, LNoteFormat and CCRC32C from \(build); the Swift runtime and Foundation are shared libraries on Linux, not counted")
+        return r
+    }
+
+    /// The first executable `name` on PATH.
+    static func which(_ name: String) -> String? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        for dir in path.split(separator: ":") {
+            let p = joinPath(String(dir), name)
+            if access(p, X_OK) == 0 { return p }
+        }
+        return nil
+    }
+}
