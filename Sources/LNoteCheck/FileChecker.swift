@@ -23,7 +23,6 @@ struct FileChecker {
         if run.options.repair, let pageID, lastComponent(directory) == "pages" {
             let package = parentDirectory(of: directory)
             let lost = LostAndFound(fs: run.fs, directory: joinPath(package, PackageLayout.lostAndFoundName))
-            defer { try? lost.finish(header: "lnote fsck --repair \(name) (\(run.options.mode.rawValue) mode), \(Timestamp.now())") }
             let names = ((try? run.fs.list(directory)) ?? []).filter {
                 switch PageFileNames.parse($0) {
                 case .snapshot(let id)?, .journal(let id, _)?: return id == pageID
@@ -34,6 +33,9 @@ struct FileChecker {
             let outcome = try PageChecker(run: run, directory: directory, pageID: pageID, prefix: "",
                                           package: "", lostAndFound: lost, repair: true).check(names: names)
             run.pages.append(outcome.page)
+            do { try lost.finish(header: "lnote fsck --repair \(name) (\(run.options.mode.rawValue) mode), \(Timestamp.now())") } catch {
+                try run.failure(PackageLayout.lostAndFoundName + "/", RepairStepFailure(step: "write lost+found report.txt", underlying: error))
+            }
             return
         }
         let bytes: [UInt8]

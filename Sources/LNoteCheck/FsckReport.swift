@@ -123,11 +123,11 @@ public struct FsckReport: Sendable, Codable, Equatable {
         if shown.isEmpty && status == Self.clean { return "ok\n" }
         var out = ""
         for f in shown {
-            var line = f.file
+            var line = Escaped.text(f.file)
             if let offset = f.offset { line += " @\(offset)" }
             line += ": \(f.kind)"
             if let bytes = f.bytes, bytes > 0 { line += " (\(bytes) bytes)" }
-            if !f.detail.isEmpty { line += ": \(f.detail)" }
+            if !f.detail.isEmpty { line += ": \(Escaped.text(f.detail))" }
             line += " -> \(f.action.rawValue)"
             out += line + "\n"
         }

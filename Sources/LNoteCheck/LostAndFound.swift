@@ -55,9 +55,9 @@ final class LostAndFound {
     }
 
     /// Moves the file at `path` (shown as `file`) into the run folder under its own name.
-    func move(_ path: String, shownAs file: String, reason: String) throws {
+    func move(_ path: String, shownAs file: String, reason: String, as given: String? = nil) throws {
         let dir = try run()
-        let name = lastComponent(path)
+        let name = given ?? lastComponent(path)
         try io { try fs.rename(path, to: joinPath(dir, name)) }
         try io { try fs.syncDirectory(dir) }
         try io { try fs.syncDirectory(parentDirectory(of: path)) }

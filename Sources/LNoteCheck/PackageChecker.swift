@@ -16,29 +16,39 @@ struct PackageChecker {
 
     func check() throws {
         run.counts.packages += 1
-        var repair = run.options.repair
         let lostAndFound = LostAndFound(fs: fs, directory: layout.lostAndFoundDirectory)
-        defer { try? lostAndFound.finish(header: "lnote fsck --repair (\(run.options.mode.rawValue) mode), \(Timestamp.now())") }
-
-        // D-002: a link where a package file or folder is expected is never followed.
-        var linked = Set<String>()
-        for name in [PackageLayout.documentFileName, PackageLayout.manifestFileName, "pages", "assets", "thumbnails",
-                     PackageLayout.lostAndFoundName, PackageLayout.lockFileName] {
-            if case .symbolicLink? = try? fs.kind(joinPath(layout.root, name)) {
-                linked.insert(name)
-                try run.error("symlink", prefix + name, "symbolic link inside the package (D-002); not followed, not repaired")
-            }
+        var locks: [FileHandleNumber] = []
+        defer { for h in locks { try? fs.close(h) } }
+        do {
+            try checkContents(lostAndFound: lostAndFound, locks: &locks)
+        } catch let e as ErrorLimitReached {
+            try? lostAndFound.finish(header: reportHeader)
+            throw e
         }
+        // K-031: a report that cannot be written is an operational failure naming the step.
+        do { try lostAndFound.finish(header: reportHeader) } catch {
+            try run.failure(prefix + PackageLayout.lostAndFoundName + "/",
+                            RepairStepFailure(step: "write lost+found report.txt", underlying: error))
+        }
+    }
+
+    private var reportHeader: String { "lnote fsck --repair (\(run.options.mode.rawValue) mode), \(Timestamp.now())" }
+
+    private func checkContents(lostAndFound: LostAndFound, locks: inout [FileHandleNumber]) throws {
+        var repair = run.options.repair
+        // D-002, D-004: a link or a non-regular object at a package name is never read or followed.
+        let linked = try PackageEntries(run: run, layout: layout, prefix: prefix).refusedTopLevelNames()
         if !linked.isEmpty { repair = false }
 
-        let lock = try checkLock(repair: &repair, linked: linked.contains(PackageLayout.lockFileName))
-        defer { if let lock { try? fs.close(lock) } }
+        locks = try checkLock(repair: &repair, linked: linked.contains(PackageLayout.lockFileName))
 
-        try removeTemporaryFiles(repair: repair)
+        // document.json: the source of truth (D-020). Unreadable or another document's: no repair (K-032).
+        let read = linked.contains(PackageLayout.documentFileName) ? DocumentRead(document: nil, trusted: false) : try readDocument()
+        var document = read.document
+        let documentBroken = document == nil && !linked.contains(PackageLayout.documentFileName) && read.trusted
+        if !read.trusted { repair = false }
 
-        // document.json: the source of truth (D-020).
-        var document = linked.contains(PackageLayout.documentFileName) ? nil : try readDocument()
-        let documentBroken = document == nil && !linked.contains(PackageLayout.documentFileName)
+        try removeTemporaryFiles(repair: repair, lostAndFound: lostAndFound)
 
         // Pages: listed against present (K-013), each checked and repaired (K-011, K-020).
         let pagesDir = layout.pagesDirectory
@@ -69,113 +79,202 @@ struct PackageChecker {
         if documentBroken && repair {
             document = try rebuildDocument(pages: listed, states: states, lostAndFound: lostAndFound)
         }
-        if let document, !linked.contains(PackageLayout.manifestFileName) {
-            try checkManifest(document, repair: repair)
+        if let document, read.trusted, !linked.contains(PackageLayout.manifestFileName) {
+            try checkManifest(document, repair: repair, lostAndFound: lostAndFound)
         }
         if !linked.contains("assets") { try checkAssets(states) }
         if !linked.contains("thumbnails") {
-            try checkThumbnails(listed, states: states, repaired: repairedPages, repair: repair)
+            try checkThumbnails(listed, states: states, repaired: repairedPages, repair: repair, lostAndFound: lostAndFound)
         }
     }
 
     // MARK: Lock (K-015)
 
-    private func checkLock(repair: inout Bool, linked: Bool) throws -> FileHandleNumber? {
+    /// K-015, D-071: the package folder's lock is the exclusion; `.lock` is the visible marker.
+    /// Repair takes both and returns their handles; a check takes neither for long.
+    private func checkLock(repair: inout Bool, linked: Bool) throws -> [FileHandleNumber] {
         let path = layout.lockFile
+        let shown = prefix + PackageLayout.lockFileName
         let exists = (try? fs.kind(path)) != nil
-        if linked { return nil }
         if repair {
+            let folder: FileHandleNumber?
+            do { folder = try fs.tryLockFolder(layout.root) } catch {
+                try run.failure(prefix.isEmpty ? "." : prefix, RepairStepFailure(step: "lock the package folder", underlying: error))
+                repair = false
+                return []
+            }
+            guard let folder else {
+                repair = false
+                try run.error("lockedElsewhere", shown, "another process has the document open for writing; nothing repaired (D-070)")
+                return []
+            }
+            if linked { return [folder] }
             let handle: FileHandleNumber
             do { handle = try fs.open(path, [.create]) } catch {
-                try run.failure(prefix + PackageLayout.lockFileName, error)
+                try run.failure(shown, RepairStepFailure(step: "open the lock file", underlying: error))
                 repair = false
-                return nil
+                return [folder]
             }
             if (try? fs.tryLock(handle)) == true {
-                if exists {
-                    try run.info("staleLock", prefix + PackageLayout.lockFileName, "lock file present but no writer holds it (D-070)")
-                }
-                return handle
+                if exists { try run.info("staleLock", shown, "lock file present but no writer holds it (D-070)") }
+                return [folder, handle]
             }
             try? fs.close(handle)
             repair = false
-            try run.error("lockedElsewhere", prefix + PackageLayout.lockFileName,
-                          "another process has the document open for writing; nothing repaired (D-070)")
-            return nil
+            try run.error("lockedElsewhere", shown, "another process has the document open for writing; nothing repaired (D-070)")
+            return [folder]
         }
-        guard exists, let handle = try? fs.open(path, .readOnly) else { return nil }
-        defer { try? fs.close(handle) }
-        if (try? fs.tryLock(handle)) == true {
-            try run.info("staleLock", prefix + PackageLayout.lockFileName, "lock file present but no writer holds it (D-070)")
-        } else {
-            try run.info("lockedElsewhere", prefix + PackageLayout.lockFileName,
-                         "a writer has the document open; what it has not yet written is not checked")
+        var held = false
+        if let folder = try? fs.tryLockFolder(layout.root) { try? fs.close(folder) } else { held = true }
+        if !linked, exists, let handle = try? fs.open(path, .readOnly) {
+            if (try? fs.tryLock(handle)) != true { held = true }
+            try? fs.close(handle)
         }
-        return nil
+        if held {
+            try run.info("lockedElsewhere", shown, "a writer has the document open; what it has not yet written is not checked")
+        } else if exists && !linked {
+            try run.info("staleLock", shown, "lock file present but no writer holds it (D-070)")
+        }
+        return []
     }
 
     // MARK: Temporary files (K-016)
 
     /// Engine temporary files: `document.json.tmp`, `manifest.json.tmp`, `pages/<page>.content.tmp`,
-    /// `thumbnails/<page>.png.tmp`, `assets/<asset>.<ext>.tmp`. Only these are ever removed.
-    private func removeTemporaryFiles(repair: Bool) throws {
+    /// `thumbnails/<page>.png.tmp`, `assets/<asset>.<ext>.tmp`, and `lost+found/<run>/<name>.tmp`
+    /// a repair left (K-016, K-031). Whatever kind of object sits there is reported (a link or
+    /// FIFO at a temp name blocks every writer, D-002). Repair moves a regular temp file to
+    /// lost+found (its bytes are kept, K-027), unlinks a link, FIFO or socket (the link itself,
+    /// never its target) and leaves a folder.
+    private func removeTemporaryFiles(repair: Bool, lostAndFound: LostAndFound) throws {
         var temps: [(path: String, shown: String)] = []
         for name in [PackageLayout.documentFileName, PackageLayout.manifestFileName] {
             let path = joinPath(layout.root, name + ".tmp")
-            if case .file? = try? fs.kind(path) { temps.append((path, name + ".tmp")) }
+            if (try? fs.kind(path)) != nil { temps.append((path, name + ".tmp")) }
         }
-        for name in (try? fs.list(layout.pagesDirectory)) ?? [] {
+        for name in listing(layout.pagesDirectory) {
             if case .snapshotTemp? = PageFileNames.parse(name) { temps.append((joinPath(layout.pagesDirectory, name), "pages/" + name)) }
         }
-        for name in (try? fs.list(layout.thumbnailsDirectory)) ?? [] where name.hasSuffix(".png.tmp") {
+        for name in listing(layout.thumbnailsDirectory) where name.hasSuffix(".png.tmp") {
             if UUIDBytes(string: String(name.dropLast(8))) != nil {
                 temps.append((joinPath(layout.thumbnailsDirectory, name), "thumbnails/" + name))
             }
         }
-        for name in (try? fs.list(layout.assetsDirectory)) ?? [] where name.hasSuffix(".tmp") {
+        for name in listing(layout.assetsDirectory) where name.hasSuffix(".tmp") {
             if PackageLayout.parseAssetName(String(name.dropLast(4))) != nil {
                 temps.append((joinPath(layout.assetsDirectory, name), "assets/" + name))
             }
         }
-        for t in temps {
-            guard case .file(let size)? = try? fs.kind(t.path) else { continue }
-            var action = FsckAction.unrepaired
-            if repair {
-                do {
-                    try fs.remove(t.path)
-                    try fs.syncDirectory(parentDirectory(of: t.path))
-                    action = .removed
-                } catch { try run.failure(prefix + t.shown, error) }
+        var inLostAndFound: [(path: String, shown: String)] = []
+        for run in listing(layout.lostAndFoundDirectory) where run.hasPrefix("fsck-") {
+            let folder = joinPath(layout.lostAndFoundDirectory, run)
+            for name in listing(folder) where name.hasSuffix(".tmp") {
+                inLostAndFound.append((joinPath(folder, name), PackageLayout.lostAndFoundName + "/" + run + "/" + name))
             }
-            try run.error("leftoverTemp", prefix + t.shown, bytes: Int(size), action: action,
-                          "temporary file of an interrupted write; the real file was never replaced by it")
         }
+        for t in temps { try handleTemp(t.path, shown: t.shown, repair: repair, lostAndFound: lostAndFound) }
+        for t in inLostAndFound { try handleLostAndFoundTemp(t.path, shown: t.shown, repair: repair) }
+    }
+
+    /// Names in `folder` when it is a real folder (never through a link); [] otherwise.
+    private func listing(_ folder: String) -> [String] {
+        guard case .directory? = try? fs.kind(folder) else { return [] }
+        return (try? fs.list(folder)) ?? []
+    }
+
+    private func handleTemp(_ path: String, shown: String, repair: Bool, lostAndFound: LostAndFound) throws {
+        guard let kind = try? fs.kind(path) else { return }
+        var action = FsckAction.unrepaired
+        var size: Int?
+        var detail = "temporary file of an interrupted write; the real file was never replaced by it"
+        do {
+            switch kind {
+            case .file(let n):
+                size = Int(n)
+                if repair {
+                    try repairStep("move the temporary file to lost+found") {
+                        try lostAndFound.move(path, shownAs: prefix + shown, reason: "leftover temporary file (K-016)",
+                                              as: String(shown.map { $0 == "/" ? "_" : $0 }) + ".leftover")
+                    }
+                    action = .movedToLostAndFound
+                }
+            case .symbolicLink, .other:
+                detail = (kind == .symbolicLink ? "symbolic link" : "FIFO, socket or device")
+                    + " at a temporary name: every write of this file fails until it is gone (D-002, D-004)"
+                if repair {
+                    try repairStep("unlink the object at the temporary name") {
+                        try fs.remove(path)
+                        try fs.syncDirectory(parentDirectory(of: path))
+                    }
+                    action = .removed
+                }
+            case .directory:
+                detail = "a folder at a temporary name: every write of this file fails; remove it by hand"
+            }
+        } catch { try run.failure(prefix + shown, error) }
+        try run.error("leftoverTemp", prefix + shown, bytes: size, action: action, detail)
+    }
+
+    /// A temp file a failed repair left in lost+found (K-031): renamed to `<name>.incomplete`
+    /// by repair (its bytes are kept; it is no longer a temp name).
+    private func handleLostAndFoundTemp(_ path: String, shown: String, repair: Bool) throws {
+        guard let kind = try? fs.kind(path) else { return }
+        var action = FsckAction.unrepaired
+        if repair, case .file = kind {
+            do {
+                try repairStep("rename the leftover in lost+found") {
+                    var target = String(path.dropLast(4)) + ".incomplete"
+                    var n = 1
+                    while (try? fs.kind(target)) != nil { n += 1; target = String(path.dropLast(4)) + ".incomplete.\(n)" }
+                    try fs.rename(path, to: target)
+                    try fs.syncDirectory(parentDirectory(of: path))
+                }
+                action = .repaired
+            } catch { try run.failure(prefix + shown, error) }
+        }
+        var size: Int?
+        if case .file(let n) = kind { size = Int(n) }
+        try run.error("leftoverTemp", prefix + shown, bytes: size, action: action,
+                      "a file an earlier repair could not finish writing in lost+found (K-031)")
     }
 
     // MARK: document.json (K-012)
 
-    private func readDocument() throws -> DocumentFile? {
+    /// What reading document.json gave: the document, and whether repair may act on it
+    /// (false when it could not be read or belongs to another document, K-032).
+    struct DocumentRead {
+        var document: DocumentFile?
+        var trusted: Bool
+    }
+
+    private func readDocument() throws -> DocumentRead {
         let file = prefix + PackageLayout.documentFileName
         let bytes: [UInt8]
         do {
             bytes = try fs.readRegularFile(layout.documentFile, limit: FormatLimits.documentJSONBytesMax)
         } catch let e as LNoteError where e.code == .notFound {
             try run.error("documentMissing", file, "document.json is missing; repair rebuilds it from the pages present")
-            return nil
+            return DocumentRead(document: nil, trusted: true)
+        } catch let e as LNoteError where e.code == .io {
+            // K-032: unreadable is an I/O error, not damage: left alone, nothing repaired.
+            try run.failure(file, LNoteError(.io, "cannot read document.json; nothing in the package is repaired (K-032): \(e.message)",
+                                            file: e.file, errno: e.errno))
+            return DocumentRead(document: nil, trusted: false)
         } catch {
             try run.error("documentInvalid", file, "\(error)")
-            return nil
+            return DocumentRead(document: nil, trusted: true)
         }
         do {
             let document = try DocumentFile.decode(bytes, file: PackageLayout.documentFileName)
             if let folderID = PackageLayout.documentID(fromFolderName: lastComponent(layout.root)), folderID != document.id {
                 try run.error("folderNameMismatch", file,
-                              "document id \(document.id) differs from the folder name (D-001); the document will not open. Rename the folder")
+                              "document id \(document.id) differs from the folder name (D-001); the document will not open. Rename the folder; nothing in the package is repaired (K-032)")
+                return DocumentRead(document: document, trusted: false)
             }
-            return document
+            return DocumentRead(document: document, trusted: true)
         } catch let e as LNoteError {
             try run.error("documentInvalid", file, e.message)
-            return nil
+            return DocumentRead(document: nil, trusted: true)
         }
     }
 
@@ -197,10 +296,11 @@ struct PackageChecker {
             pages: pages.map { DocumentFile.PageEntry(id: $0, metadata: states[$0]?.metadata ?? .letter, created: now,
                                                       modified: now, elementCount: states[$0]?.elements.count ?? 0) })
         do {
-            if let old = try? fs.readFile(layout.documentFile, limit: FormatLimits.documentJSONBytesMax) {
-                try lostAndFound.copyWhole(old, from: prefix + PackageLayout.documentFileName, reason: "unreadable document.json")
+            try preserve(layout.documentFile, shown: prefix + PackageLayout.documentFileName, lostAndFound: lostAndFound,
+                         reason: "invalid document.json replaced by a rebuilt one")
+            try repairStep("write the rebuilt document.json") {
+                try io { try fs.writeFileAtomically(layout.documentFile, document.encoded(), durability: .data) }
             }
-            try io { try fs.writeFileAtomically(layout.documentFile, document.encoded(), durability: .data) }
         } catch {
             try run.failure(prefix + PackageLayout.documentFileName, error)
             return nil
@@ -212,6 +312,18 @@ struct PackageChecker {
         return document
     }
 
+    /// K-027: copies the file at `path` whole to lost+found before a repair replaces it; a file
+    /// that cannot be read stops the repair step (nothing is replaced unseen).
+    private func preserve(_ path: String, shown: String, lostAndFound: LostAndFound, reason: String) throws {
+        guard (try? fs.kind(path)) != nil else { return }
+        let old = try repairStep("read \(lastComponent(path)) before replacing it") {
+            try fs.readRegularFile(path, limit: FormatLimits.documentJSONBytesMax)
+        }
+        try repairStep("copy \(lastComponent(path)) to lost+found") {
+            try lostAndFound.copyWhole(old, from: shown, reason: reason)
+        }
+    }
+
     private func markCorrected(kinds: Set<String>, file: String, action: FsckAction) {
         run.updateFindings { f in
             if kinds.contains(f.kind) && f.file == file && f.action == .unrepaired { f.action = action }
@@ -220,7 +332,7 @@ struct PackageChecker {
 
     // MARK: manifest.json (K-012, K-023)
 
-    private func checkManifest(_ document: DocumentFile, repair: Bool) throws {
+    private func checkManifest(_ document: DocumentFile, repair: Bool, lostAndFound: LostAndFound) throws {
         let file = prefix + PackageLayout.manifestFileName
         var problem: String?
         switch try? fs.kind(layout.manifestFile) {
@@ -247,7 +359,10 @@ struct PackageChecker {
         var action = FsckAction.unrepaired
         if repair {
             do {
-                try io { try fs.writeFileAtomically(layout.manifestFile, ManifestFile(document: document).encoded(), durability: .data) }
+                try preserve(layout.manifestFile, shown: file, lostAndFound: lostAndFound, reason: "stale manifest.json replaced")
+                try repairStep("write the rebuilt manifest.json") {
+                    try io { try fs.writeFileAtomically(layout.manifestFile, ManifestFile(document: document).encoded(), durability: .data) }
+                }
                 action = .rebuilt
             } catch { try run.failure(file, error) }
         }
@@ -267,7 +382,9 @@ struct PackageChecker {
             var action = FsckAction.unrepaired
             if repair {
                 do {
-                    try lostAndFound.move(path, shownAs: prefix + "pages/" + name, reason: "page \(id) is not listed in document.json")
+                    try repairStep("move the unlisted page file to lost+found") {
+                        try lostAndFound.move(path, shownAs: prefix + "pages/" + name, reason: "page \(id) is not listed in document.json")
+                    }
                     action = .movedToLostAndFound
                 } catch { try run.failure(prefix + "pages/" + name, error) }
             }
@@ -308,8 +425,8 @@ struct PackageChecker {
         var present = Set<UUIDBytes>()
         for name in (try? fs.list(layout.assetsDirectory)) ?? [] where !name.hasSuffix(".tmp") {
             let path = joinPath(layout.assetsDirectory, name)
-            if case .symbolicLink? = try? fs.kind(path) {
-                try run.error("symlink", prefix + "assets/" + name, "symbolic link inside the package (D-002)")
+            if let problem = PackageEntries.problem(try? fs.kind(path), wantsFolder: false) {
+                try run.error(problem.kind, prefix + "assets/" + name, problem.detail + "; not read")
                 continue
             }
             guard let (id, _) = PackageLayout.parseAssetName(name) else {
@@ -331,18 +448,24 @@ struct PackageChecker {
     // MARK: Thumbnails (K-026)
 
     private func checkThumbnails(_ pages: [UUIDBytes], states: [UUIDBytes: PageState], repaired: Set<UUIDBytes>,
-                                 repair: Bool) throws {
+                                 repair: Bool, lostAndFound: LostAndFound) throws {
         for id in pages {
             let path = layout.thumbnail(id)
             let shown = prefix + "thumbnails/" + PackageLayout.thumbnailName(id)
-            let exists = (try? fs.kind(path)) != nil
+            let found = try? fs.kind(path)
+            if let problem = PackageEntries.problem(found, wantsFolder: false) {
+                try run.error(problem.kind, shown, problem.detail + "; not read, not replaced")
+                continue
+            }
+            let exists = found != nil
             guard !exists || repaired.contains(id) else { continue }
             let kind = exists ? "staleThumbnail" : "missingThumbnail"
             var action = FsckAction.none
             if repair, let render = run.options.thumbnailRenderer, let state = states[id] {
                 do {
-                    try io { try fs.requireDirectory(layout.thumbnailsDirectory, create: true) }
-                    try io { try fs.writeFileAtomically(path, render(state), durability: .data) }
+                    try repairStep("create thumbnails/") { try io { try fs.requireDirectory(layout.thumbnailsDirectory, create: true) } }
+                    try preserve(path, shown: shown, lostAndFound: lostAndFound, reason: "thumbnail of a repaired page, regenerated")
+                    try repairStep("write the thumbnail") { try io { try fs.writeFileAtomically(path, render(state), durability: .data) } }
                     action = .regenerated
                 } catch { try run.failure(shown, error) }
             }

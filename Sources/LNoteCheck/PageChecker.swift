@@ -29,12 +29,25 @@ struct PageChecker {
     func check(names: [String]) throws -> Outcome {
         var page = FsckPage(id: pageID.description, package: package, elements: 0, framesReplayed: 0, framesDropped: 0,
                             generation: 0, state: "ok")
-        // D-002: never follow a link; a page with one is reported and left alone.
+        // D-002, D-004, D-005: a link, a non-regular file or a second name: reported, page left alone.
+        var pageRepair = repair
         for name in names {
-            if case .symbolicLink? = try? run.fs.kind(joinPath(directory, name)) {
-                try run.error("symlink", prefix + name, "symbolic link inside the package (D-002); the page is not read")
+            let path = joinPath(directory, name)
+            let kind: FileKind?
+            do { kind = try run.fs.kind(path) } catch {
+                try run.failure(prefix + name, error)
                 page.state = "refused"
                 return Outcome(page: page, state: nil, repaired: false)
+            }
+            if let problem = PackageEntries.problem(kind, wantsFolder: false) {
+                try run.error(problem.kind, prefix + name, problem.detail + "; the page is not read")
+                page.state = "refused"
+                return Outcome(page: page, state: nil, repaired: false)
+            }
+            if let links = PackageEntries.linkCount(fs: run.fs, path), links > 1 {
+                try run.error("hardLink", prefix + name,
+                              "the file has \(links) names: another name outside the page reaches the same bytes; writers refuse it (D-005), repair leaves the page")
+                pageRepair = false
             }
         }
         let mode = run.options.mode
@@ -45,7 +58,9 @@ struct PageChecker {
             try reportRefusal(e, page: &page)
             return Outcome(page: page, state: nil, repaired: false)
         } catch {
-            try run.failure(prefix + PageFileNames.snapshot(pageID), error)
+            // The finding names the file that failed (the journal, not the snapshot, when it was the journal).
+            let failed = (error as? LNoteError)?.file.map(lastComponent) ?? PageFileNames.snapshot(pageID)
+            try run.failure(prefix + failed, error)
             page.state = "refused"
             return Outcome(page: page, state: nil, repaired: false)
         }
@@ -61,12 +76,19 @@ struct PageChecker {
             for f in findings { try run.add(converted(f, action: .none)) }
             return Outcome(page: page, state: recovered.state, repaired: false)
         }
-        guard repair else {
+        guard pageRepair else {
             for f in findings { try run.add(converted(f, action: f.isInformational ? .none : .unrepaired)) }
             page.state = "damaged"
             return Outcome(page: page, state: recovered.state, repaired: false)
         }
-        let generation = try rewrite(recovered, findings: findings)
+        let generation: UInt64
+        do { generation = try rewrite(recovered, findings: findings) } catch let e as ErrorLimitReached { throw e } catch {
+            // K-031: a failed step surfaces (operational), naming the step; the page keeps its files.
+            for f in findings { try run.add(converted(f, action: f.isInformational ? .none : .unrepaired)) }
+            try run.failure(prefix + PageFileNames.snapshot(pageID), error)
+            page.state = "damaged"
+            return Outcome(page: page, state: recovered.state, repaired: false)
+        }
         page.generation = generation
         page.state = "repaired"
         return Outcome(page: page, state: recovered.state, repaired: true)
@@ -94,7 +116,9 @@ struct PageChecker {
             if let offset = f.offset, let count = f.bytes, count > 0, let b = bytes(of: f.file),
                offset >= 0, offset < b.count {
                 let end = offset + min(count, b.count - offset)
-                try lostAndFound.copy(b[offset..<end], from: prefix + f.file, offset: offset, reason: f.kind)
+                try repairStep("copy dropped bytes of \(f.file) to lost+found") {
+                    try lostAndFound.copy(b[offset..<end], from: prefix + f.file, offset: offset, reason: f.kind)
+                }
                 actions[i] = .copiedToLostAndFound
             } else if journalsToMove.contains(f.file) {
                 actions[i] = .movedToLostAndFound
@@ -102,18 +126,30 @@ struct PageChecker {
                 actions[i] = .repaired
             }
         }
-        if retire.contains(snapshotName), let b = bytes(of: snapshotName) {
-            try lostAndFound.copyWhole(b, from: prefix + snapshotName, reason: "damaged snapshot replaced by fsck")
+        // K-027: the old snapshot, damaged or not, is copied whole before it is replaced.
+        if (try? fs.kind(joinPath(directory, snapshotName))) != nil {
+            guard let b = bytes(of: snapshotName) else {
+                throw RepairStepFailure(step: "read \(snapshotName) before replacing it",
+                                        underlying: LNoteError(.io, "unreadable", file: joinPath(directory, snapshotName)))
+            }
+            try repairStep("copy \(snapshotName) to lost+found") {
+                try lostAndFound.copyWhole(b, from: prefix + snapshotName,
+                                           reason: retire.contains(snapshotName) ? "damaged snapshot replaced by fsck" : "snapshot replaced by fsck's rebuilt page")
+            }
         }
         // 2. The rebuilt page, as a snapshot above every journal's base (P-003: all are absorbed).
         let generation = max(recovered.generation, recovered.highestJournalBase ?? 0) &+ 1
         let encoded = SnapshotFile.encode(pageID: pageID, generation: generation, nextSequence: recovered.nextSequence,
                                           state: recovered.state)
-        try io { try fs.writeFileAtomically(joinPath(directory, snapshotName), encoded, durability: .data) }
+        try repairStep("write the rebuilt snapshot \(snapshotName)") {
+            try io { try fs.writeFileAtomically(joinPath(directory, snapshotName), encoded, durability: .data) }
+        }
         // 3. Damaged journals aside (never deleted, D-060).
         for name in journalsToMove where (try? fs.kind(joinPath(directory, name))) != nil {
-            try lostAndFound.move(joinPath(directory, name), shownAs: prefix + name,
-                                  reason: "damaged journal retired after its intact frames went into the rebuilt page")
+            try repairStep("move \(name) to lost+found") {
+                try lostAndFound.move(joinPath(directory, name), shownAs: prefix + name,
+                                      reason: "damaged journal retired after its intact frames went into the rebuilt page")
+            }
         }
         for (i, f) in findings.enumerated() {
             try run.add(converted(f, action: actions[i] ?? .none))

@@ -113,6 +113,13 @@ public final class SimulatedFileSystem: FileSystem, Sendable {
     }
 
     public func close(_ file: FileHandleNumber) throws {
+        // A folder lock's handle is released without a logged call (see `tryLockFolder`).
+        let wasFolderLock = state.withLock { s -> Bool in
+            guard s.folderLockHandles.remove(file.raw) != nil else { return false }
+            s.release(file.raw)
+            return true
+        }
+        if wasFolderLock { return }
         let call = SimulatedCall.close(file.raw)
         try perform(call, handle: file) { (s: inout SimulationState) throws(FileSystemError) in
             _ = try s.handle(file, call)
@@ -282,6 +289,33 @@ public final class SimulatedFileSystem: FileSystem, Sendable {
             if let holder = s.locks[handle.node], holder != file.raw { return false }
             s.locks[handle.node] = file.raw
             return true
+        }
+    }
+
+    /// No hard links in the simulation: every open file has one name. Not a logged call (it
+    /// touches no storage), so it changes no operation index.
+    public func linkCount(_ file: FileHandleNumber) throws -> Int {
+        try state.withLock { (s: inout SimulationState) throws(FileSystemError) -> Int in
+            guard s.handles[file.raw] != nil else { throw FileSystemError("fstat", path: "fd \(file.raw)", errno: FileSystemErrno.badHandle) }
+            return 1
+        }
+    }
+
+    /// The lock on a folder itself, like `tryLock` on a handle to the folder. Not a logged call
+    /// (a lock touches no storage and cannot fail by injection), so it changes no operation
+    /// index; `close` of its handle is not logged either.
+    public func tryLockFolder(_ path: String) throws -> FileHandleNumber? {
+        try state.withLock { (s: inout SimulationState) throws(FileSystemError) -> FileHandleNumber? in
+            guard let node = s.live.lookup(path), s.live.nodes[node]?.isDirectory == true else {
+                throw FileSystemError("open", path: path, errno: FileSystemErrno.notDirectory)
+            }
+            if s.locks[node] != nil { return nil }
+            let fd = s.nextHandle
+            s.nextHandle += 1
+            s.handles[fd] = OpenHandle(node: node, path: path, readOnly: true)
+            s.folderLockHandles.insert(fd)
+            s.locks[node] = fd
+            return FileHandleNumber(fd)
         }
     }
 

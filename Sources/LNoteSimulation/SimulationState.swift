@@ -25,6 +25,8 @@ struct SimulationState: Sendable {
     var nextNode: Int
     /// Inode -> the handle holding its flock-style lock.
     var locks: [Int: Int32] = [:]
+    /// Handles `tryLockFolder` gave out (closed without a logged call).
+    var folderLockHandles: Set<Int32> = []
     /// Log index -> errno for one-shot injected failures.
     var failOnce: [Int: Int32] = [:]
     /// From this log index on every call fails with this errno.

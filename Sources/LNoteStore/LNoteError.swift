@@ -34,8 +34,16 @@ public struct LNoteError: Error, Sendable, Equatable, CustomStringConvertible {
         self.code = code; self.message = message; self.file = file; self.offset = offset; self.errno = errno
     }
 
+    /// A symbolic link met by an O_NOFOLLOW open, or a FIFO, socket or device where a file
+    /// belongs, is `invalidPath` (D-002, D-004); every other failure is `io`.
     package init(_ e: FileSystemError) {
-        self.init(.io, e.description, file: e.path, errno: e.errno)
+        if e.errno == FileSystemErrno.notRegularFile {
+            self.init(.invalidPath, "not a regular file (D-004)", file: e.path)
+        } else if e.errno == FileSystemErrno.symbolicLink {
+            self.init(.invalidPath, "symbolic link inside the package (D-002)", file: e.path, errno: e.errno)
+        } else {
+            self.init(.io, e.description, file: e.path, errno: e.errno)
+        }
     }
 
     public var description: String {

@@ -113,7 +113,7 @@ import Testing
         #expect(try f.check().infos("missingThumbnail").isEmpty)
     }
 
-    @Test("D-003 K-016 repair removes the engine's leftover temporary files and nothing else")
+    @Test("D-003 K-016 K-027 repair moves the engine's leftover temporary files to lost+found and touches nothing else")
     func leftoverTemps() async throws {
         let f = try await FsckFixture.make()
         defer { f.remove() }
@@ -128,8 +128,10 @@ import Testing
         #expect(Set(report.errors("leftoverTemp").map(\.file)) == Set(temps))
         let repaired = try f.check(repair: true)
         #expect(repaired.status == FsckReport.corrected)
-        #expect(repaired.errors("leftoverTemp").allSatisfy { $0.action == .removed })
+        #expect(repaired.errors("leftoverTemp").allSatisfy { $0.action == .movedToLostAndFound })
         for t in temps { #expect(!f.exists(t)) }
+        let kept = try FileManager.default.subpathsOfDirectory(atPath: f.path("lost+found")).filter { $0.hasSuffix(".leftover") }
+        #expect(kept.count == temps.count, "every temp file's bytes are kept in lost+found")
         for t in foreign { #expect(f.exists(t), "\(t) is not the engine's and stays") }
         #expect(try f.elements(page) == f.elementIDs[page])
         #expect(try f.check().status == 0)

@@ -115,11 +115,12 @@ import Testing
     func operationalStatus() async throws {
         let f = try await FsckFixture.make()
         defer { f.remove() }
-        let snapshot = "pages/" + PageFileNames.snapshot(f.pageIDs[0])
-        try FileManager.default.removeItem(atPath: f.path(snapshot))
-        try FileManager.default.createDirectory(atPath: f.path(snapshot), withIntermediateDirectories: false)
-        let report = try f.check()
+        let snapshot = PageFileNames.snapshot(f.pageIDs[0])
+        let failing = FaultyFileSystem(failing: [snapshot: FileSystemErrno.ioError])
+        let report = try Fsck.check(path: f.root, fileSystem: failing)
         #expect(report.errors("ioError").count == 1)
+        #expect(report.errors("ioError").first?.file == "pages/" + snapshot)
+        #expect(report.errors("ioError").first?.detail.contains("Input/output error (errno 5)") == true)
         #expect(report.status == FsckReport.uncorrected | FsckReport.operational)
         #expect(throws: LNoteError.self) { try Fsck.check(path: f.folder + "/missing.lnote") }
     }

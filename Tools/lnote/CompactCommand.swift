@@ -1,3 +1,4 @@
+import LNoteCheck
 import LNoteFormat
 import LNoteStore
 
@@ -20,7 +21,7 @@ enum CompactCommand: Command {
         let document: Document
         do {
             document = try await Document.open(path: path, pageOptions: PageOptions(compaction: .onCloseOnly))
-        } catch { throw OperationalError("cannot open \(path) for writing: \(error)") }
+        } catch { throw OperationalError("cannot open \(Escaped.text(path)) for writing: \(Escaped.text("\(error)"))") }
         var lines: [(Int, UUIDBytes, Int)] = []
         for (i, id) in await document.pageIDs.enumerated() {
             let page = try await document.page(id: id)

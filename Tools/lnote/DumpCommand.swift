@@ -1,3 +1,4 @@
+import LNoteCheck
 import Foundation
 import LNoteFormat
 import LNoteStore
@@ -49,7 +50,7 @@ enum DumpCommand: Command {
         if json {
             print(try jsonString(dump))
         } else {
-            print("\(dump.kind) \(dump.file)")
+            print("\(dump.kind) \(Escaped.text(dump.file))")
             print("header: \(dump.headerStatus) " + dump.header.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " "))
             print("offset      sequence  type               length  status")
             for f in dump.frames {
@@ -63,7 +64,9 @@ enum DumpCommand: Command {
 
     static func dumpFile(_ path: String) throws -> FileDump {
         let bytes: [UInt8]
-        do { bytes = try POSIXFileSystem.shared.readFile(path) } catch { throw OperationalError("cannot read \(path): \(error)") }
+        do { bytes = try io { try POSIXFileSystem.shared.readFile(path) } } catch {
+            throw OperationalError("cannot read \(Escaped.text(path)): \(Escaped.text("\(error)"))")
+        }
         let isSnapshot = bytes.starts(with: Array("LNOTESNP".utf8))
         var header: [String: String] = [:]
         var status = "valid"

@@ -56,7 +56,7 @@ enum FsckCommand: Command {
                 reports.append(relabel(report, path: path, multiple: paths.count > 1))
                 status |= report.status
             } catch {
-                printErr("Error: \(path): \(error)\n")
+                printErr("Error: \(Escaped.text(path)): \(Escaped.text("\(error)"))\n")
                 status |= ExitCode.operational
                 reports.append(FsckReport(status: ExitCode.operational, path: path, repair: repair, mode: mode.rawValue,
                                           findings: [FsckFinding(kind: "operationalError", severity: .error, file: path,
@@ -80,7 +80,7 @@ enum FsckCommand: Command {
     @Sendable private static func showProgress(_ p: FsckProgress) {
         guard p.total > 1 else { return }
         let end = p.done == p.total ? "\n" : ""
-        printErr("\rfsck: \(p.done)/\(p.total) \(p.item)\u{1B}[K" + end)
+        printErr("\rfsck: \(p.done)/\(p.total) \(Escaped.text(p.item))\u{1B}[K" + end)
     }
 
     /// With several paths, file names are shown under the path they belong to.

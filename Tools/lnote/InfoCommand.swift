@@ -1,3 +1,4 @@
+import LNoteCheck
 import LNoteFormat
 import LNoteStore
 
@@ -52,7 +53,7 @@ enum InfoCommand: Command {
         for (i, entry) in document.pages.enumerated() {
             let r: PageRecovery.Result
             do { r = try PageRecovery.recover(fs: fs, directory: layout.pagesDirectory, pageID: entry.id, mode: .salvage) } catch {
-                throw OperationalError("page \(entry.id): \(error)")
+                throw OperationalError("page \(entry.id): \(Escaped.text("\(error)"))")
             }
             var bytes = 0
             for name in pageFiles where name.hasPrefix(entry.id.description) {
@@ -61,9 +62,10 @@ enum InfoCommand: Command {
             pages.append(PageInfo(index: i, id: entry.id.description, elements: r.state.elements.count, generation: r.generation,
                                   journalFrames: r.journalFrames, bytes: bytes, clean: r.report.isClean))
         }
-        var locked = false
-        if (try? fs.kind(layout.lockFile)) != nil, let h = try? fs.open(layout.lockFile, .readOnly) {
-            locked = (try? fs.tryLock(h)) != true
+        // D-071: the package folder's lock is the writer's; probing it never blocks.
+        var locked = true
+        if let h = try? fs.tryLockFolder(layout.root) {
+            locked = false
             try? fs.close(h)
         }
         let info = Info(package: path, id: document.id.description, title: document.title, created: document.created,
@@ -78,9 +80,9 @@ enum InfoCommand: Command {
         }
         print("""
         document \(info.id)
-        title    \(info.title)
-        created  \(info.created)
-        modified \(info.modified)
+        title    \(Escaped.text(info.title))
+        created  \(Escaped.text(info.created))
+        modified \(Escaped.text(info.modified))
         size     \(info.bytes) bytes; \(info.assets) assets, \(info.thumbnails) thumbnails, \(info.lostAndFound) in lost+found\(info.locked ? "; open for writing elsewhere" : "")
         pages    \(pages.count)
         """)

@@ -1,3 +1,4 @@
+import LNoteCheck
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -68,10 +69,10 @@ enum LNoteCLI {
         do {
             return try await c.run(&args)
         } catch let e as UsageError {
-            printErr("Error: \(e.description)\nUsage: \(c.usage)\n")
+            printErr("Error: \(Escaped.text(e.description))\nUsage: \(c.usage)\n")
             return ExitCode.usage
         } catch {
-            printErr("Error: \(error)\n")
+            printErr("Error: \(Escaped.text("\(error)"))\n")
             return ExitCode.operational
         }
     }

@@ -1,3 +1,4 @@
+import LNoteCheck
 import LNoteFormat
 import LNoteStore
 
@@ -47,10 +48,10 @@ enum LsCommand: Command {
         if entries.isEmpty { print("no documents in \(folder)") }
         for e in entries {
             if let error = e.error {
-                print("\(e.package)  ERROR: \(error)")
+                print("\(Escaped.text(e.package))  ERROR: \(Escaped.text("\(error)"))")
                 continue
             }
-            print("\(e.id ?? "?")  \(pad("\(e.pageCount) page\(e.pageCount == 1 ? "" : "s")", 9))  \(e.modified)  \(e.title)"
+            print("\(e.id ?? "?")  \(pad("\(e.pageCount) page\(e.pageCount == 1 ? "" : "s")", 9))  \(Escaped.text(e.modified))  \(Escaped.text(e.title))"
                   + (e.cover.map { "  cover \($0)" } ?? "") + (e.manifestRebuilt ? "  (manifest rebuilt from document.json)" : ""))
         }
         return ExitCode.ok

@@ -1,3 +1,4 @@
+import LNoteCheck
 import Foundation
 import LNoteFormat
 import LNoteStore
@@ -34,7 +35,10 @@ enum PackageDump {
         }
         var lines: [PageLine] = []
         for id in ids {
-            let r = try PageRecovery.recover(fs: fs, directory: pagesDir, pageID: id, mode: .salvage)
+            let r: PageRecovery.Result
+            do { r = try PageRecovery.recover(fs: fs, directory: pagesDir, pageID: id, mode: .salvage) } catch {
+                throw OperationalError("page \(id): \(Escaped.text("\(error)"))")
+            }
             lines.append(PageLine(id: id.description, elementCount: r.state.elements.count,
                                   elementIDs: r.state.elements.map { $0.id.description }, generation: r.generation,
                                   framesReplayed: r.report.framesReplayed))
@@ -42,7 +46,7 @@ enum PackageDump {
         if json {
             print(try jsonString(Dump(package: path, pages: lines)))
         } else {
-            print("package \(path)")
+            print("package \(Escaped.text(path))")
             for (i, p) in lines.enumerated() {
                 print("page \(i) \(p.id): \(p.elementCount) elements (snapshot generation \(p.generation), \(p.framesReplayed) journal frames)")
                 for e in p.elementIDs { print("  \(e)") }

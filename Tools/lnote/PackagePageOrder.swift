@@ -1,24 +1,10 @@
 import LNoteFormat
 import LNoteStore
 
-/// The page ids of a package: from document.json when the document layer can read it,
-/// otherwise every page id found in `pages/`, sorted.
+/// The page ids of a package, in document.json's order. A package whose document.json cannot
+/// be used is refused, as by every read-only command (K-033).
 enum PackagePageOrder {
     static func pageIDs(fs: any FileSystem, package: String) throws -> [UUIDBytes] {
-        let layout = PackageLayout(root: package)
-        if let bytes = try? fs.readRegularFile(layout.documentFile, limit: FormatLimits.documentJSONBytesMax),
-           let document = try? DocumentFile.decode(bytes) {
-            return document.pages.map(\.id)
-        }
-        var seen = Set<UUIDBytes>()
-        var ids: [UUIDBytes] = []
-        for name in (try? fs.list(joinPath(package, "pages"))) ?? [] {
-            switch PageFileNames.parse(name) {
-            case .snapshot(let id)?, .journal(let id, _)?:
-                if seen.insert(id).inserted { ids.append(id) }
-            default: break
-            }
-        }
-        return ids.sorted()
+        try PackageSupport.readDocument(PackageLayout(root: package)).pages.map(\.id)
     }
 }

@@ -1,3 +1,4 @@
+import LNoteCheck
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -40,13 +41,21 @@ enum PackageSupport {
         return document
     }
 
-    /// Reads and validates `document.json` (D-020).
+    /// Reads and validates `document.json` (D-020), after checking the package and its folders
+    /// are real folders (D-002). The one rule of every read-only command (K-033): a package
+    /// whose document.json cannot be used is an operational error (exit 8) naming why.
     static func readDocument(_ layout: PackageLayout) throws -> DocumentFile {
         do {
+            try POSIXFileSystem.shared.requirePackageFolders(layout)
             let bytes = try POSIXFileSystem.shared.readRegularFile(layout.documentFile, limit: FormatLimits.documentJSONBytesMax)
-            return try DocumentFile.decode(bytes)
+            let document = try DocumentFile.decode(bytes)
+            if let folderID = PackageLayout.documentID(fromFolderName: lastComponent(layout.root)), folderID != document.id {
+                throw LNoteError(.corrupt, "document.json id \(document.id) disagrees with the folder name (D-001): another document's",
+                                 file: layout.documentFile)
+            }
+            return document
         } catch {
-            throw OperationalError("cannot read \(layout.documentFile): \(error); try 'lnote fsck --repair'")
+            throw OperationalError("cannot read \(Escaped.text(layout.documentFile)): \(Escaped.text("\(error)")); run 'lnote fsck' on the package")
         }
     }
 

@@ -1,3 +1,4 @@
+import LNoteCheck
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -52,19 +53,25 @@ enum StressCommand: Command {
         let document: Document
         do {
             document = try await Document.open(path: path, pageOptions: PageOptions(durability: durability, compaction: policy))
-        } catch { throw OperationalError("cannot open \(path) for writing: \(error)") }
+        } catch { throw OperationalError("cannot open \(Escaped.text(path)) for writing: \(Escaped.text("\(error)"))") }
         guard let first = await document.documentFile.pages.first else { throw OperationalError("\(path) has no pages") }
         let page = try await document.page(id: first.id)
         var generator = HandwritingGenerator(seed: UInt64(seed), metadata: first.metadata)
         for _ in 0..<skip { _ = generator.nextStroke() }
         var latencies: [Double] = []
         latencies.reserveCapacity(strokes)
+        var reportedCompactionError: LNoteError?
         for _ in 0..<strokes {
             let element = freshID(generator.nextStroke())
             let t0 = monotonicMilliseconds()
             try await page.append(element)
             latencies.append(monotonicMilliseconds() - t0)
             try appendLine(ack, element.id.description)
+            // A failed background compaction is reported once per distinct error (the journal still holds every change).
+            if let failed = await page.lastCompactionError, failed != reportedCompactionError {
+                reportedCompactionError = failed
+                printErr("warning: background compaction failed (will retry): \(Escaped.text(failed.description))\n")
+            }
         }
         let count = await page.elementCount
         try await document.close()

@@ -91,12 +91,7 @@ public actor Document {
     }
 
     static func prepare(layout: PackageLayout, readOnly: Bool, fs: any FileSystem) throws -> Prepared {
-        switch try fs.entryKind(layout.root) {
-        case .directory?: break
-        case nil: throw LNoteError(.notFound, "no document package here", file: layout.root)
-        case .symbolicLink?: throw LNoteError(.invalidPath, "the package is a symbolic link (D-002)", file: layout.root)
-        default: throw LNoteError(.invalidPath, "the package is not a folder", file: layout.root)
-        }
+        try fs.requirePackageFolders(layout)
         let file = try readDocumentFile(fs: fs, layout: layout)
         let folderName = String(layout.root.split(separator: "/").last ?? "")
         if let folderID = PackageLayout.documentID(fromFolderName: folderName), folderID != file.id {

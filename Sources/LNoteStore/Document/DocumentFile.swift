@@ -53,6 +53,35 @@ public struct DocumentFile: Sendable, Equatable {
         var created: String
         var modified: String
         var elementCount: Int
+
+        enum CodingKeys: String, CodingKey { case id, width, height, created, modified, elementCount }
+
+        init(id: String, width: UInt32, height: UInt32, created: String, modified: String, elementCount: Int) {
+            self.id = id; self.width = width; self.height = height; self.created = created; self.modified = modified
+            self.elementCount = elementCount
+        }
+
+        /// Numbers are read as doubles and range-checked here, so an out-of-range value is
+        /// reported with its field and value (D-025) instead of the decoder's top-level failure.
+        init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            id = try c.decode(String.self, forKey: .id)
+            width = UInt32(try Self.integer(c, .width, max: Double(UInt32.max)))
+            height = UInt32(try Self.integer(c, .height, max: Double(UInt32.max)))
+            created = try c.decode(String.self, forKey: .created)
+            modified = try c.decode(String.self, forKey: .modified)
+            elementCount = Int(try Self.integer(c, .elementCount, max: 9_007_199_254_740_992))
+        }
+
+        private static func integer(_ c: KeyedDecodingContainer<CodingKeys>, _ key: CodingKeys, max: Double) throws -> Double {
+            let value = try c.decode(Double.self, forKey: key)
+            guard value.rounded() == value, value >= 0, value <= max else {
+                let shown = value.rounded() == value && abs(value) < 1e18 ? String(Int64(value)) : "\(value)"
+                throw DecodingError.dataCorruptedError(forKey: key, in: c,
+                                                       debugDescription: "value \(shown) is not an integer in 0...\(Int64(max)) (D-024)")
+            }
+            return value
+        }
     }
 
     /// Canonical JSON bytes (sorted keys, pretty-printed).
@@ -73,7 +102,7 @@ public struct DocumentFile: Sendable, Equatable {
         }
         let wire: Wire
         do { wire = try JSONDecoder().decode(Wire.self, from: Data(bytes)) } catch {
-            throw LNoteError(.corrupt, "document.json does not parse: \(error)", file: file)
+            throw LNoteError(.corrupt, "document.json does not parse: \(describeDecodingError(error))", file: file)
         }
         guard wire.format == format else { throw LNoteError(.corrupt, "format is '\(wire.format)', expected '\(format)'", file: file) }
         guard wire.version == version else { throw LNoteError(.corrupt, "unsupported version \(wire.version)", file: file) }
@@ -101,6 +130,30 @@ public struct DocumentFile: Sendable, Equatable {
     }
 
     public static let documentFileName = PackageLayout.documentFileName
+}
+
+/// A JSON decoding failure as one sentence naming the field and, where the decoder says it, the
+/// value (`field pages[0].width: Parsed JSON number <4294967296> does not fit in UInt32.`),
+/// instead of the decoder's debug dump (D-025).
+func describeDecodingError(_ error: any Error) -> String {
+    guard let e = error as? DecodingError else { return "\(error)" }
+    func field(_ path: [any CodingKey]) -> String {
+        var s = ""
+        for key in path {
+            if let i = key.intValue { s += "[\(i)]" } else { s += (s.isEmpty ? "" : ".") + key.stringValue }
+        }
+        return s.isEmpty ? "(top level)" : s
+    }
+    switch e {
+    case .typeMismatch(let type, let c): return "field \(field(c.codingPath)): expected \(type)"
+    case .valueNotFound(let type, let c): return "field \(field(c.codingPath)): missing \(type) value"
+    case .keyNotFound(let key, let c): return "missing field \(field(c.codingPath + [key]))"
+    case .dataCorrupted(let c):
+        var why = c.debugDescription
+        if let underlying = c.underlyingError { why += " (\(underlying))" }
+        return "field \(field(c.codingPath)): \(why)"
+    @unknown default: return "\(e)"
+    }
 }
 
 /// `manifest.json` version 1 (spec 10.2): what a library listing needs, a cache of document.json.

@@ -70,6 +70,21 @@ extension FileSystem {
         }
     }
 
+    /// D-002: the package folder itself is a real folder (not a link), and each of its folders
+    /// that exists (`pages/`, `assets/`, `thumbnails/`, `lost+found/`) is one too. Every reader
+    /// calls this before it opens a file of the package. Cost: five `lstat`s.
+    package func requirePackageFolders(_ layout: PackageLayout) throws {
+        switch try entryKind(layout.root) {
+        case .directory?: break
+        case nil: throw LNoteError(.notFound, "no document package here", file: layout.root)
+        case .symbolicLink?: throw LNoteError(.invalidPath, "the package is a symbolic link (D-002)", file: layout.root)
+        default: throw LNoteError(.invalidPath, "the package is not a folder", file: layout.root)
+        }
+        for folder in [layout.pagesDirectory, layout.assetsDirectory, layout.thumbnailsDirectory, layout.lostAndFoundDirectory] {
+            if try entryKind(folder) != nil { try requireDirectory(folder, create: false) }
+        }
+    }
+
     /// Reads a regular file of at most `limit` bytes, refusing symbolic links (D-002, D-010).
     package func readRegularFile(_ path: String, limit: Int) throws -> [UInt8] {
         switch try io({ try kind(path) }) {

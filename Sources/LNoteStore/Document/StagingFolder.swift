@@ -69,6 +69,9 @@ package enum StagingFolder {
     /// file). Creates nothing, so a check-only caller changes nothing on disk; a link in the
     /// lock's place is never followed and counts as held.
     package static func isAbandoned(fs: any FileSystem, path: String) -> Bool {
+        // D-071: the folder's own lock is the creator's; a held one means at work, whatever `.lock` says.
+        guard let folderLock = try? fs.tryLockFolder(path) else { return false }
+        if folderLock != .noFolderLock { try? fs.close(folderLock) }
         let lockFile = PackageLayout(root: path).lockFile
         switch try? fs.kind(lockFile) {
         case nil: return true

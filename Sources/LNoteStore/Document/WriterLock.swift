@@ -1,7 +1,10 @@
 import LNoteFormat
 
-/// The document's writer lock (D-070): an exclusive `flock` on the package's `.lock`, taken
-/// before every write of the document and its pages (it is their `WriteGate`).
+/// The document's writer lock (D-070): an exclusive `flock` on the package folder itself and on
+/// its `.lock` file, taken before every write of the document and its pages (it is their
+/// `WriteGate`). The folder lock is the exclusion that counts (D-071): deleting or replacing
+/// `.lock` while a writer runs cannot let a second writer in, because the folder cannot be
+/// deleted while it holds the package and its lock belongs to the folder's inode.
 ///
 /// `release(verifyingOnReacquire:)` lets it go (for backgrounding); the next write takes it
 /// again and first runs the check given at release, which fails when another writer changed
@@ -16,6 +19,7 @@ package final class WriterLock: WriteGate {
 
     private struct State {
         var handle: FileHandleNumber?
+        var folderHandle: FileHandleNumber?
         var check: Check?
         var refusal: LNoteError?
     }
@@ -29,10 +33,14 @@ package final class WriterLock: WriteGate {
     }
 
     deinit {
-        state.withLock { s in
-            if let h = s.handle { try? fs.close(h) }
-            s.handle = nil
-        }
+        state.withLock { s in Self.closeHandles(&s, fs) }
+    }
+
+    private static func closeHandles(_ s: inout State, _ fs: any FileSystem) {
+        if let h = s.handle { try? fs.close(h) }
+        if let h = s.folderHandle, h != .noFolderLock { try? fs.close(h) }
+        s.handle = nil
+        s.folderHandle = nil
     }
 
     /// True while this process holds the lock through this object.
@@ -44,10 +52,16 @@ package final class WriterLock: WriteGate {
         try state.withLock { (s: inout State) throws in
             if let refusal = s.refusal { throw refusal }
             if s.handle != nil { return }
-            let handle = try Self.take(path: path, fs: fs)
+            let folder = try Self.takeFolder(parentDirectory(of: path), fs: fs)
+            let handle: FileHandleNumber
+            do { handle = try Self.take(path: path, fs: fs) } catch {
+                if folder != .noFolderLock { try? fs.close(folder) }
+                throw error
+            }
             if let check = s.check {
                 do { try check() } catch {
                     try? fs.close(handle)
+                    if folder != .noFolderLock { try? fs.close(folder) }
                     let refusal = LNoteError(.lockedElsewhere,
                                              "the package was changed by another writer while this one was in the background (D-070); reopen the document",
                                              file: path)
@@ -57,6 +71,7 @@ package final class WriterLock: WriteGate {
                 s.check = nil
             }
             s.handle = handle
+            s.folderHandle = folder
         }
     }
 
@@ -64,9 +79,8 @@ package final class WriterLock: WriteGate {
     /// re-takes it. Does nothing when the lock is already released (the first check stays).
     package func release(verifyingOnReacquire check: Check?) {
         state.withLock { s in
-            guard let h = s.handle else { return }
-            try? fs.close(h)
-            s.handle = nil
+            guard s.handle != nil else { return }
+            Self.closeHandles(&s, fs)
             s.check = check
         }
     }
@@ -89,11 +103,18 @@ package final class WriterLock: WriteGate {
     /// Releases the lock for good: every later `acquireForWrite` throws `closed`.
     package func retire() {
         state.withLock { s in
-            if let h = s.handle { try? fs.close(h) }
-            s.handle = nil
+            Self.closeHandles(&s, fs)
             s.check = nil
             s.refusal = LNoteError(.closed, "the document is closed", file: path)
         }
+    }
+
+    /// Locks the package folder itself (D-071): `lockedElsewhere` when another open holds it.
+    private static func takeFolder(_ folder: String, fs: any FileSystem) throws -> FileHandleNumber {
+        guard let handle = try io({ try fs.tryLockFolder(folder) }) else {
+            throw LNoteError(.lockedElsewhere, "open for writing elsewhere", file: folder)
+        }
+        return handle
     }
 
     /// Opens `.lock` without following a link (D-002) and tries `flock`.

@@ -6,8 +6,10 @@
 /// What survives a power loss is Spec/format.md section 9 (M-001 .. M-007); errno values to
 /// compare against are named in `FileSystemErrno`.
 public protocol FileSystem: Sendable {
-    /// open(2). `create` makes the file if missing; `exclusive` fails if it exists;
-    /// `truncate` empties it. Read-write unless `readOnly`.
+    /// open(2) of a regular file. `create` makes the file if missing; `exclusive` fails if it
+    /// exists; `truncate` empties it. Read-write unless `readOnly`. Never follows a symbolic
+    /// link as the last component (ELOOP) and never waits: anything but a regular file (FIFO,
+    /// socket, device, folder) is refused with `FileSystemErrno.notRegularFile` (D-004).
     func open(_ path: String, _ options: OpenOptions) throws -> FileHandleNumber
     /// close(2). Closing a handle twice is a programmer error and throws `EBADF`.
     func close(_ file: FileHandleNumber) throws
@@ -37,11 +39,22 @@ public protocol FileSystem: Sendable {
     /// (another process, or another `open` in this one: flock locks belong to the open file
     /// description). Closing the handle releases the lock.
     func tryLock(_ file: FileHandleNumber) throws -> Bool
+    /// fstat(2) `st_nlink` of an open file: more than 1 means another name reaches the same
+    /// bytes (a hard link), which writers refuse (D-005).
+    func linkCount(_ file: FileHandleNumber) throws -> Int
+    /// Takes an exclusive, non-blocking lock on the folder `path` itself (open O_DIRECTORY |
+    /// O_NOFOLLOW, then flock LOCK_EX|LOCK_NB). Returns the handle holding it, nil when another
+    /// open holds it. Closing the handle (`close`) releases it. Unlike a lock file, no one can
+    /// delete the folder while it holds pages, so the exclusion cannot be lost (D-070).
+    func tryLockFolder(_ path: String) throws -> FileHandleNumber?
 }
 
 public struct FileHandleNumber: Hashable, Sendable {
     public let raw: Int32
     public init(_ raw: Int32) { self.raw = raw }
+    /// What `tryLockFolder` returns on a file system that cannot lock folders: success with no
+    /// handle to close (exclusion then rests on `.lock` alone). Closing it is not needed.
+    public static let noFolderLock = FileHandleNumber(-1)
 }
 
 public struct OpenOptions: OptionSet, Sendable {
@@ -70,10 +83,18 @@ public struct FileSystemError: Error, Equatable, Sendable, CustomStringConvertib
         self.operation = operation; self.path = path; self.errno = errno
     }
 
-    public var description: String { "\(operation)(\(path)) failed: errno \(errno)" }
+    /// `open(/p/x) failed: No space left on device (errno 28)`.
+    public var description: String { "\(operation)(\(path)) failed: \(FileSystemErrno.text(errno))" }
 }
 
 extension FileSystem {
+    /// Default for file systems without hard links: 1.
+    public func linkCount(_ file: FileHandleNumber) throws -> Int { 1 }
+
+    /// Default for file systems that cannot lock a folder: `noFolderLock` (exclusion rests on
+    /// the `.lock` file alone). `POSIXFileSystem` and `SimulatedFileSystem` lock for real.
+    public func tryLockFolder(_ path: String) throws -> FileHandleNumber? { .noFolderLock }
+
     /// Reads a whole file; `limit` caps the size accepted before allocating.
     public func readFile(_ path: String, limit: Int = Int.max) throws -> [UInt8] {
         let f = try open(path, .readOnly)

@@ -32,9 +32,28 @@ public enum FileSystemErrno {
     public static let fileTooLarge: Int32 = EFBIG
     /// EBUSY: the resource is in use (removing the root).
     public static let busy: Int32 = EBUSY
+    /// ELOOP: a symbolic link where open(2) was told not to follow one (O_NOFOLLOW).
+    public static let symbolicLink: Int32 = ELOOP
+    /// EACCES: permission denied.
+    public static let accessDenied: Int32 = EACCES
+    /// Not an errno: the engine's code for "opened something that is not a regular file" (a
+    /// FIFO, socket, device or folder where a file belongs, D-004). Negative, so it never
+    /// collides with a real errno.
+    public static let notRegularFile: Int32 = -2
+
+    /// `No space left on device (errno 28)`: the C library's text and the number; for
+    /// `notRegularFile`, `not a regular file`.
+    public static func text(_ code: Int32) -> String {
+        if code == notRegularFile { return "not a regular file" }
+        guard code > 0, let c = strerror(code) else { return "errno \(code)" }
+        return String(cString: c) + " (errno \(code))"
+    }
 }
 
 extension FileSystemError {
     /// True when the call failed because the path (or a directory on it) does not exist.
     public var isNoEntry: Bool { errno == FileSystemErrno.noEntry }
+    /// True when open(2) met a symbolic link (O_NOFOLLOW) or something not a regular file:
+    /// what is at the path is not acceptable, rather than unreadable (D-002, D-004).
+    public var isRefusedObject: Bool { errno == FileSystemErrno.notRegularFile || errno == FileSystemErrno.symbolicLink }
 }

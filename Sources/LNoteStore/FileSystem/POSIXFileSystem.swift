@@ -28,15 +28,52 @@ public struct POSIXFileSystem: FileSystem {
 
     public init() {}
 
-    /// open(2) with O_CLOEXEC; O_RDWR unless `.readOnly`; O_CREAT/O_EXCL/O_TRUNC from options.
+    /// open(2) with O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK; O_RDWR unless `.readOnly`;
+    /// O_CREAT/O_EXCL/O_TRUNC from options. Then fstat(2): anything but a regular file (a FIFO,
+    /// socket or device, which could block or never end) is closed again and refused with
+    /// `FileSystemErrno.notRegularFile`; a symbolic link as the last component fails with
+    /// ELOOP (D-002, D-004). `.truncate` of a file with a second name (a hard link) is
+    /// refused with EMLINK before anything is cut (D-005). O_NONBLOCK changes nothing for a regular file; it only keeps the
+    /// open of a FIFO from waiting for a writer.
     public func open(_ path: String, _ options: OpenOptions) throws -> FileHandleNumber {
-        var flags = options.contains(.readOnly) ? O_RDONLY : O_RDWR
+        var flags = (options.contains(.readOnly) ? O_RDONLY : O_RDWR) | O_NOFOLLOW | O_NONBLOCK
         if options.contains(.create) { flags |= O_CREAT }
         if options.contains(.exclusive) { flags |= O_EXCL }
-        if options.contains(.truncate) { flags |= O_TRUNC }
-        let fd = try call("open", path) { () throws(SystemCallError) in try SystemCall.open(path, flags: flags) }
+        // O_TRUNC is applied after the checks below, so it can never empty a FIFO's or another
+        // name's bytes (a hard link, D-005).
+        let fd: Int32
+        do {
+            fd = try SystemCall.open(path, flags: flags)
+        } catch {
+            // Linux refuses to open a socket (ENXIO); it is still "not a regular file".
+            let code = error.errno == ENXIO && (try? SystemCall.kind(path)) == .other ? FileSystemErrno.notRegularFile : error.errno
+            throw FileSystemError("open", path: path, errno: code)
+        }
+        let status: (isRegular: Bool, links: Int)
+        do { status = try SystemCall.status(fd) } catch {
+            try? SystemCall.close(fd)
+            throw FileSystemError("fstat", path: path, errno: error.errno)
+        }
+        guard status.isRegular else {
+            try? SystemCall.close(fd)
+            throw FileSystemError("open", path: path, errno: FileSystemErrno.notRegularFile)
+        }
+        if options.contains(.truncate) {
+            do throws(SystemCallError) {
+                guard status.links <= 1 else { throw SystemCallError(errno: EMLINK) }
+                try SystemCall.truncate(fd, to: 0)
+            } catch {
+                try? SystemCall.close(fd)
+                throw FileSystemError("open", path: path, errno: error.errno)
+            }
+        }
         Self.openPaths.withLock { $0[fd] = path }
         return FileHandleNumber(fd)
+    }
+
+    /// fstat(2) `st_nlink`.
+    public func linkCount(_ file: FileHandleNumber) throws -> Int {
+        try on(file, "fstat") { () throws(SystemCallError) in try SystemCall.status(file.raw).links }
     }
 
     /// close(2); EINTR counts as closed.
@@ -158,6 +195,25 @@ public struct POSIXFileSystem: FileSystem {
     /// another) holds the lock. The lock goes with the descriptor's close.
     public func tryLock(_ file: FileHandleNumber) throws -> Bool {
         try on(file, "flock") { () throws(SystemCallError) in try SystemCall.tryLockExclusive(file.raw) }
+    }
+
+    /// open(2) O_RDONLY | O_DIRECTORY | O_NOFOLLOW, then flock(2) LOCK_EX|LOCK_NB on that
+    /// descriptor: nil (descriptor closed) when another open of the folder holds the lock.
+    public func tryLockFolder(_ path: String) throws -> FileHandleNumber? {
+        let fd = try call("open", path) { () throws(SystemCallError) in
+            try SystemCall.open(path, flags: O_RDONLY | O_DIRECTORY | O_NOFOLLOW)
+        }
+        let locked: Bool
+        do { locked = try SystemCall.tryLockExclusive(fd) } catch {
+            try? SystemCall.close(fd)
+            throw FileSystemError("flock", path: path, errno: error.errno)
+        }
+        guard locked else {
+            try? SystemCall.close(fd)
+            return nil
+        }
+        Self.openPaths.withLock { $0[fd] = path }
+        return FileHandleNumber(fd)
     }
 
     // MARK: Errors

@@ -109,6 +109,13 @@ enum SystemCall {
         }
     }
 
+    /// fstat(2): whether the descriptor is a regular file, and its link count.
+    static func status(_ fd: Int32) throws(SystemCallError) -> (isRegular: Bool, links: Int) {
+        var info = stat()
+        _ = try retryingInterrupts { fstat(fd, &info) }
+        return ((info.st_mode & S_IFMT) == S_IFREG, Int(info.st_nlink))
+    }
+
     /// fstat(2) `st_size`.
     static func size(_ fd: Int32) throws(SystemCallError) -> Int64 {
         var info = stat()

@@ -97,6 +97,11 @@ package final class JournalWriter: Sendable {
                                nextSequence: UInt64, frameCount: Int, reserveBytes: Int = 0) throws -> JournalWriter {
         let file = try io { try fs.open(path, []) }
         do {
+            // D-005: a journal with a second name (a hard link) would be written through to it.
+            let links = try io { try fs.linkCount(file) }
+            guard links <= 1 else {
+                throw LNoteError(.invalidPath, "the journal has \(links) names (a hard link); writers refuse it (D-005)", file: path)
+            }
             let size = try io { try fs.size(file) }
             if size != validEnd {
                 // W-005: the cut must be durable before new frames land on it. Otherwise a power
