@@ -37,8 +37,11 @@ let package = Package(
         // Only this module links SQLite; the engine never does.
         .target(name: "LNoteSQLite", dependencies: ["CSQLite", "LNoteStore", "LNoteFormat"], path: "Sources/LNoteSQLite",
                 swiftSettings: strict),
+        // Conformance vectors: their generator and runner (Spec/vectors, Spec/README.md).
+        .target(name: "LNoteConformance", dependencies: ["LNoteStore", "LNoteFormat"], path: "Sources/LNoteConformance",
+                swiftSettings: strict),
         .executableTarget(name: "lnote",
-                          dependencies: ["LNoteCheck", "LNoteStore", "LNoteFormat", "LNoteHandwriting", "LNoteSimulation",
+                          dependencies: ["LNoteCheck", "LNoteStore", "LNoteFormat", "LNoteHandwriting", "LNoteConformance",
                                          "LNoteSQLite"],
                           path: "Tools/lnote", swiftSettings: strict),
         // LNoteSimulation: FuzzRegressionTests replays saved fuzz inputs through its FuzzHarness.
@@ -49,7 +52,7 @@ let package = Package(
                     exclude: ["README.md"]),
         .testTarget(name: "LNoteSQLiteTests", dependencies: ["lnote", "LNoteSQLite", "LNoteStore", "LNoteFormat", "LNoteHandwriting",
                                                              "LNoteCheck"]),
-        .testTarget(name: "ConformanceTests", dependencies: ["LNoteSimulation", "LNoteCheck", "LNoteStore", "LNoteFormat"]),
+        .testTarget(name: "ConformanceTests", dependencies: ["LNoteConformance", "LNoteSimulation", "LNoteCheck", "LNoteStore", "LNoteFormat"]),
         // Runs the built `lnote` tool on damaged packages; depends on it so `swift test` builds it.
         .testTarget(name: "LNoteCLITests", dependencies: ["lnote", "LNoteStore", "LNoteFormat", "LNoteHandwriting", "LNoteSimulation"]),
     ],

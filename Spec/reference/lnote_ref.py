@@ -234,7 +234,29 @@ def _check(value, lo, hi, name):
     return value
 
 
-def decode_points(r, count, has_angles=False):
+def points_structure_end(r, count, has_angles):
+    """E-006's load checks: count in range, E-004's bound, then count * f varint
+    terminators with no run of 10 bytes >= 0x80 before the last. Returns the end."""
+    if count < 1 or count > STROKE_POINTS_MAX:        # E-010
+        raise DecodeError("point count %d outside 1...%d" % (count, STROKE_POINTS_MAX))
+    if count * 5 > r.remaining():                      # E-004
+        raise DecodeError("point count %d needs more than %d bytes" % (count, r.remaining()))
+    need = count * (7 if has_angles else 5)
+    run = 0
+    for i in range(r.pos, r.end):
+        if r.buf[i] < 0x80:
+            need -= 1
+            run = 0
+            if need == 0:
+                return i + 1
+        else:
+            run += 1
+            if run >= 10:
+                raise DecodeError("varintOverflow in points")
+    raise DecodeError("truncated points")
+
+
+def decode_points(r, count, has_angles=False, cut=None, out=None):
     """E-001..E-004: the point codec. Returns a list of tuples
     (x, y, radius, pressure, time[, azimuth, altitude]).
 
@@ -252,7 +274,18 @@ def decode_points(r, count, has_angles=False):
               ("time", 0, U32_MAX, True)]
     if has_angles:
         fields += [("azimuth", 0, U16_MAX, False), ("altitude", 0, U16_MAX, False)]
-    points = []
+    if cut is not None:
+        # E-007: keep the points before the first failing one; the reason goes to `cut`.
+        end = points_structure_end(r, count, has_angles)
+        sub = Reader(r.buf, r.pos, end)
+        r.pos = end
+        got = []
+        try:
+            decode_points(sub, count, has_angles, out=got)
+        except DecodeError as e:
+            cut.append(str(e))
+        return got
+    points = [] if out is None else out
     for i in range(count):
         p = []
         for f, (name, lo, hi, second) in enumerate(fields):
@@ -302,7 +335,7 @@ def _fits(value, lo, hi, name):
     return value
 
 
-def decode_element(r):
+def decode_element(r, cut=None):
     """6.3 element; E-010 validity."""
     kind = r.u8()
     eid = r.uuid()
@@ -319,7 +352,7 @@ def decode_element(r):
         transform = decode_transform(r) if flags & 1 else None
         has_angles = bool(flags & 2)
         count = r.varint()
-        points = decode_points(r, count, has_angles)
+        points = decode_points(r, count, has_angles, cut)
         return Element(1, eid, ink=ink, color=color, width=width, has_angles=has_angles,
                        transform=transform, points=points)
     if kind == 2:
@@ -353,15 +386,15 @@ class Change:
         self.__dict__.update(kw)
 
 
-def decode_change(ftype, r):
+def decode_change(ftype, r, cut=None):
     """Decode the body (after `sequence`) of a known critical frame type (3.1, 6.4).
     F-012: the payload must be exhausted afterwards."""
     if ftype == T_ELEMENT_APPEND:
-        c = Change(ftype, element=decode_element(r))
+        c = Change(ftype, element=decode_element(r, cut))
     elif ftype == T_ELEMENT_REPLACE:
         target = r.uuid()
         n = _read_count(r, 31)       # E-027: the smallest element is 31 bytes
-        c = Change(ftype, target=target, elements=[decode_element(r) for _ in range(n)])
+        c = Change(ftype, target=target, elements=[decode_element(r, cut) for _ in range(n)])
     elif ftype == T_ELEMENTS_TRANSFORM:
         n = _read_count(r, 16 + 24)
         c = Change(ftype, items=[(r.uuid(), decode_transform(r)) for _ in range(n)])
@@ -554,6 +587,7 @@ def resync(buf, pos, salt, expected):
 class WalkResult:
     def __init__(self, start, expected):
         self.frames = []          # accepted frames of known critical types, in order
+        self.accepted = []        # every accepted frame, padding and ancillary too (P-018)
         self.findings = []        # in file order
         self.valid_end = start    # J-013
         self.next_sequence = expected
@@ -586,6 +620,7 @@ def walk_frames(buf, start, salt, first_sequence, mode):
             expected = f.sequence
             w.stopped = True
             return False
+        w.accepted.append(f)                                         # P-018
         if f.type <= 127:
             w.frames.append(f)
         elif f.type != T_PADDING:                                    # F-011
@@ -635,9 +670,27 @@ def walk_frames(buf, start, salt, first_sequence, mode):
     return w
 
 
-def decode_frame(buf, fr):
-    """J-026: decode a frame's body (after `sequence`). Raises DecodeError (badBody)."""
-    return decode_change(fr.type, Reader(buf, fr.offset + FRAME_HEADER_SIZE + 8, fr.end))
+def decode_frame(buf, fr, cut=None):
+    """J-026: decode a frame's body (after `sequence`). Raises DecodeError (badBody).
+    With `cut` (a list), a stroke whose points fail after E-006's load checks keeps the
+    points before the failing one and the reason is appended to `cut` (E-007)."""
+    return decode_change(fr.type, Reader(buf, fr.offset + FRAME_HEADER_SIZE + 8, fr.end), cut)
+
+
+def decode_salvage(buf, fr):
+    """E-007 in salvage mode: (change, reason of bad points or None). Raises DecodeError
+    (badBody) only when the body fails otherwise."""
+    try:
+        return decode_frame(buf, fr), None
+    except DecodeError as e:
+        cut = []
+        try:
+            change = decode_frame(buf, fr, cut)
+        except DecodeError:
+            raise e
+        if not cut:
+            raise e
+        return change, cut[0]
 
 
 # --------------------------------------------------------------------------------------
@@ -781,7 +834,12 @@ def read_journal(data, mode="salvage", skip_below=0):
         if fr.sequence < skip_below:                                  # P-004
             continue
         try:
-            change = decode_frame(data, fr)
+            if mode == "salvage":
+                change, bad_points = decode_salvage(data, fr)             # E-007
+                if bad_points is not None:
+                    findings.append(Finding("badPoints", fr.offset, fr.size, note=bad_points))
+            else:
+                change = decode_frame(data, fr)
         except DecodeError as e:                                      # J-026
             findings.append(Finding("badBody", fr.offset, fr.size, note=str(e)))
             if mode == "strict":
@@ -847,6 +905,7 @@ def read_snapshot(data, mode="salvage", page_id=None):
                     "strict" if mode == "strict" else "salvage")
     findings = list(w.findings)
     page = res.page
+    metadata_read = False
     for fr in w.frames:
         # S-007: sequence 1 is the pageMetadata frame, every later one an elementAppend.
         want = T_PAGE_METADATA if fr.sequence == 1 else T_ELEMENT_APPEND
@@ -854,16 +913,29 @@ def read_snapshot(data, mode="salvage", page_id=None):
             findings.append(Finding("unexpectedFrame", fr.offset, fr.size))
             continue
         try:
-            change = decode_frame(data, fr)
+            if mode == "salvage":
+                change, bad_points = decode_salvage(data, fr)             # E-007
+            else:
+                change, bad_points = decode_frame(data, fr), None
         except DecodeError as e:
             findings.append(Finding("badBody", fr.offset, fr.size, note=str(e)))
             continue
+        if bad_points is not None:
+            findings.append(Finding("badPoints", fr.offset, fr.size, note=bad_points))
+        if fr.sequence == 1:
+            metadata_read = True
         if page.apply(change):             # an id already in the snapshot (S-007, damage)
             findings.append(Finding("duplicateElement", fr.offset, fr.size))
     findings.sort(key=lambda f: f.offset)
+    # S-010: missingMetadata is decided on the frame and body findings alone, before the
+    # element counts; both counts are the elements kept.
+    if not metadata_read and not any(not f.informational for f in findings):   # S-009
+        findings.append(Finding("missingMetadata", FILE_HEADER_SIZE, 0))
     if len(page.elements) < h.element_count:                          # S-003
         findings.append(Finding("missingElements", len(data), 0,
                                 note="%d of %d" % (len(page.elements), h.element_count)))
+    elif len(page.elements) > h.element_count:                        # S-008
+        findings.append(Finding("extraElements", len(data), 0))
     res.findings.extend(findings)
     res.usable = True
     if mode == "strict" and any(not f.informational for f in res.findings):
@@ -924,6 +996,20 @@ class PageResult:
         return sorted({f.kind for _, f in self.findings if not f.informational})
 
 
+def _note_absorbed(buf, f, name, appended, removed):
+    """P-017 (b): record the ids an absorbed frame appends or removes (ids only)."""
+    body = f.offset + FRAME_HEADER_SIZE + 8
+    if f.type == T_ELEMENT_APPEND and body + 17 <= f.end:
+        appended.append((bytes(buf[body + 1:body + 17]), name, f.offset))
+    elif f.type == T_ELEMENT_REPLACE and body + 16 <= f.end:
+        removed.add(bytes(buf[body:body + 16]))
+    elif f.type == T_ELEMENTS_DELETE:
+        try:
+            removed.update(decode_frame(buf, f).ids)
+        except DecodeError:
+            pass
+
+
 def recover_page(pages_dir, mode="salvage", page_id_text=None, names=None):
     """`recover` of section 5 (P-001..P-009, P-015)."""
     assert mode in MODES
@@ -962,6 +1048,7 @@ def recover_page(pages_dir, mode="salvage", page_id_text=None, names=None):
 
     G, S, lost = 0, 1, False                                           # P-001
     page = res.page
+    snapshot_ids = set()
     if snapshot is not None:
         sr = read_snapshot(read(snapshot), mode, pid)
         res.findings += [(snapshot, f) for f in sr.findings]
@@ -970,21 +1057,35 @@ def recover_page(pages_dir, mode="salvage", page_id_text=None, names=None):
         if sr.usable:
             res.page = page = sr.page
             G, S = sr.generation, sr.next_sequence
+            snapshot_ids = {e.id for e in page.elements}
         else:
             lost = True                                                # P-008
     res.generation = G
     expected = None if lost else S
     stopped = False
+    appended, removed = [], set()                                      # P-017 (b)
     for base, name in journals:
-        if base < G and not lost:                                      # P-003
-            res.retained.append(name)
-            res.findings.append((name, Finding("retainedJournal", 0, 0, info=True)))
-            continue
-        if stopped:                                                    # P-007
+        retained = base < G and not lost                               # P-003
+        if stopped and not retained:                                   # P-007
             res.findings.append((name, Finding("notReplayed", 0, 0)))
             continue
         data = read(name)
         h = JournalHeader(data)
+        if retained:
+            # P-017 (a): a retained journal holds only frames below S; one that does not
+            # is `snapshotAhead` and is replayed like any other.
+            ahead = None
+            if not _torn_creation(data, h) and (h.valid or h.salvageable) and h.page_id == pid:
+                rw = walk_frames(data, FILE_HEADER_SIZE, h.salt, h.first_sequence, "salvage")
+                ahead = next((f for f in rw.accepted if f.sequence >= S), None)
+            if ahead is None:
+                res.retained.append(name)
+                res.findings.append((name, Finding("retainedJournal", 0, 0, info=True)))
+                continue
+            res.findings.append((name, Finding("snapshotAhead", ahead.offset, 0)))
+            if stopped:
+                res.findings.append((name, Finding("notReplayed", 0, 0)))
+                continue
         if _torn_creation(data, h):                                    # J-028
             res.findings.append((name, Finding("tornCreation", 0, len(data), torn_tail=True,
                                                note=h.reason)))
@@ -1012,50 +1113,67 @@ def recover_page(pages_dir, mode="salvage", page_id_text=None, names=None):
         res.findings += [(name, f) for f in walk_findings]
         if w.refused:
             return refuse()
-        if expected is None and w.frames:                              # P-008
-            expected = w.frames[0].sequence
-            if expected > 1:
-                res.findings.append((name, Finding("snapshotLost", 0, 0, missing=(1, expected))))
-        for f in w.frames:
+        for f in w.accepted:                                           # P-018
+            if expected is None:                                       # P-008
+                expected = f.sequence
+                if expected > 1:
+                    res.findings.append((name, Finding("snapshotLost", 0, 0, missing=(1, expected))))
+                    if mode != "salvage":
+                        stopped = True
+                        break
             if f.sequence < expected:                                  # P-004
-                if f.sequence >= S:
-                    res.findings.append((name, Finding("sequenceRegression", f.offset, f.size)))
+                if f.sequence < S:
+                    _note_absorbed(data, f, name, appended, removed)
+                    continue
+                res.findings.append((name, Finding("sequenceRegression", f.offset, f.size)))
+                if mode != "salvage":                                  # J-021
+                    stopped = True
+                    break
                 continue
             if f.sequence > expected:
                 missing = (expected, f.sequence)
-                # K-010: one loss is one finding: a gap whose missing sequences a walk
-                # finding of this file already reported (a J-015 stretch or a J-016
-                # gap) is not reported again. ROUND 2 (R2-1): applied to page
-                # recovery too, not only to fsck.
+                # P-016: one loss is one finding: a gap whose missing sequences a walk
+                # finding of this file already reported is not reported again.
                 if not any(g.missing == missing for g in walk_findings):
                     res.findings.append((name, Finding("sequenceGap", f.offset, 0,
                                                        missing=missing)))
                 if mode != "salvage":
                     stopped = True
                     break
+            expected = f.sequence + 1
+            if f.type > 127:                                           # padding, ancillary
+                continue
             try:                                                       # J-026
-                change = decode_frame(data, f)
+                if mode == "salvage":
+                    change, bad_points = decode_salvage(data, f)       # E-007
+                else:
+                    change, bad_points = decode_frame(data, f), None
             except DecodeError as e:
                 res.findings.append((name, Finding("badBody", f.offset, f.size, note=str(e))))
                 if mode != "salvage":
                     stopped = True
-            else:
-                res.frames_replayed += 1
-                for k in page.apply(change):                           # P-006
-                    res.findings.append((name, Finding(k, f.offset, 0, info=True)))
-            expected = f.sequence + 1
-            if stopped:
-                break
+                    break
+                continue
+            if bad_points is not None:
+                res.findings.append((name, Finding("badPoints", f.offset, f.size, note=bad_points)))
+            res.frames_replayed += 1
+            for k in page.apply(change):                               # P-006
+                res.findings.append((name, Finding(k, f.offset, 0, info=True)))
         if stopped and mode == "strict":
             return refuse()
         if w.stopped:
             stopped = True
-        # ROUND 2 (R2-10): as the pseudocode, also after a page-level stop (prefix
-        # gap or bad body), so nextSequence may count frames that were not applied.
+        # P-009: also after a page-level stop, so nextSequence may count frames that
+        # were not applied.
         if expected is None:
             expected = max(h.first_sequence, w.next_sequence)
         else:
             expected = max(expected, w.next_sequence)
+    for eid, name, off in appended:                                    # P-017 (b)
+        if eid not in removed and eid not in snapshot_ids:
+            res.findings.append((name, Finding("snapshotAhead", off, 0)))
+    if mode == "strict" and res.finding_kinds():                       # J-022
+        return refuse()
     res.next_sequence = 1 if expected is None else max(expected, S)   # P-009
     return res
 
@@ -1138,6 +1256,10 @@ def _canonical_uuid(v):
 
 
 def _is_int(v):
+    """D-081: a JSON integer is a number whose value is whole, however it is written
+    (`6120`, `6120.0`, `6.12e3`); the callers then check its range."""
+    if isinstance(v, float):
+        return math.isfinite(v) and v.is_integer()
     return isinstance(v, int) and not isinstance(v, bool)
 
 
@@ -1213,8 +1335,13 @@ def manifest_problem(raw, doc):
         return "of another version"
     if doc is None:
         return None       # nothing to agree with (document.json unusable)
-    if _canonical_uuid(m.get("id")) != _canonical_uuid(doc.get("id")):
+    # D-080: the id in canonical lower-case text, the format exactly, the cover too.
+    if m.get("id") != _canonical_uuid(doc.get("id")):
         return "id disagrees with document.json"
+    pages = doc["pages"]
+    cover = "thumbnails/%s.png" % _canonical_uuid(pages[0].get("id")) if pages else None
+    if m.get("cover") != cover:
+        return "cover disagrees with document.json"
     for key in ("title", "modified"):
         if m.get(key) != doc.get(key):
             return "%s disagrees with document.json" % key

@@ -1002,7 +1002,9 @@ class TestSnapshot(unittest.TestCase):
                                             frame(SNAP_SALT, 1, 5, stroke(IDS[2]))])
         a = L._snapshot_actual(data, "salvage")
         o = offsets(fr)[3]
-        self.assertEqual(a["findings"], [fj("unexpectedFrame", o, len(fr[3]))])
+        # S-008: the element beyond elementCount is kept and reported (S-010: after the rest).
+        self.assertEqual(a["findings"], [fj("unexpectedFrame", o, len(fr[3])),
+                                         fj("extraElements", len(data), 0)])
         self.assertEqual(a["elements"], IDS[:3])        # frames beyond elementCount are kept
         self.assertTrue(L._snapshot_actual(data, "strict")["refused"])
 
@@ -1085,8 +1087,9 @@ class TestPageRecovery(unittest.TestCase):
         # Journal base 1 (< G): retained too.
         self.d.put(PAGE + ".1.journal", journal([frame(SALT, 4, 5, b_delete([IDS[0]]))],
                                                 base=1, first=5))
-        # Journal base 2 starts before S: frames 4, 5 are already absorbed (P-004).
-        j2 = [frame(SALT, 1, 4, stroke(IDS[1])), frame(SALT, 0xC4, 5, b"absorbed ancillary"),
+        # Journal base 2 starts before S: frames 4, 5 are already absorbed (P-004). The
+        # append absorbed at 4 is in the snapshot (P-017 (b)).
+        j2 = [frame(SALT, 1, 4, stroke(IDS[2])), frame(SALT, 0xC4, 5, b"absorbed ancillary"),
               frame(SALT, 1, 6, stroke(IDS[4])), frame(SALT, 1, 7, stroke(IDS[5]))]
         self.d.put(PAGE + ".2.journal", journal(j2, base=2, first=4))
 
@@ -1285,10 +1288,11 @@ def document_json(page_ids, doc_id=DOC_ID, title="Notes", counts=None, **extra):
     return json.dumps(d).encode()
 
 
-def manifest_json(n_pages, doc_id=DOC_ID, title="Notes", **extra):
-    """10.2."""
+def manifest_json(n_pages, doc_id=DOC_ID, title="Notes", first_page=PAGE, **extra):
+    """10.2. The cover is the first page's thumbnail path (D-030, D-080)."""
     m = {"format": "lnote.manifest", "version": 1, "id": doc_id, "title": title,
-         "modified": TIME, "pageCount": n_pages, "cover": None}
+         "modified": TIME, "pageCount": n_pages,
+         "cover": "thumbnails/%s.png" % first_page if n_pages else None}
     m.update(extra)
     return json.dumps(m).encode()
 
@@ -1425,7 +1429,11 @@ class TestPackage(unittest.TestCase):
                 self.put("manifest.json", raw)
             rep = self.check()
             self.assertEqual((rep.status, self.kinds(rep)), (4, ["staleManifest"]), raw)
-        self.put("manifest.json", manifest_json(1, doc_id=DOC_ID.upper(), cover="x"))
+        # D-080: an upper-case id or another cover is stale too (what a writer would write).
+        for raw in [manifest_json(1, doc_id=DOC_ID.upper()), manifest_json(1, cover="x")]:
+            self.put("manifest.json", raw)
+            self.assertEqual(self.check().status, 4, raw)
+        self.put("manifest.json", manifest_json(1))
         self.assertEqual(self.check().status, 0)
 
     def test_unlisted_page_K013(self):

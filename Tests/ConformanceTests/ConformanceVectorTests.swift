@@ -1,5 +1,6 @@
 import LNoteCheck
 import LNoteFormat
+import LNoteConformance
 import LNoteSimulation
 import LNoteStore
 import Testing

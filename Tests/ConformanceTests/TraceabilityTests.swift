@@ -1,3 +1,4 @@
+import LNoteConformance
 import LNoteSimulation
 import LNoteStore
 import Testing

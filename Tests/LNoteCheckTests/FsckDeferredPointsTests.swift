@@ -6,7 +6,7 @@ import Testing
 
 @Suite("fsck decodes points eagerly (E-006)")
 struct FsckDeferredPointsTests {
-    @Test("E-006 J-026 K-010 a CRC-valid frame whose points break E-002 is badBody to fsck, while a default open shows its valid prefix")
+    @Test("E-006 E-007 K-010 a CRC-valid frame whose points break E-002 is badPoints (damage) to fsck, and every open shows its valid prefix")
     func badPointsAreBadBody() async throws {
         let f = try await FsckFixture.make()
         defer { f.remove() }
@@ -25,7 +25,7 @@ struct FsckDeferredPointsTests {
         try f.write(journal, bytes)
 
         let report = try f.check()
-        #expect(report.errors.contains { $0.kind == "badBody" })
+        #expect(report.errors.contains { $0.kind == "badPoints" })
         #expect(report.status == FsckReport.uncorrected)
 
         let opened = try await Page.open(directory: f.layout.pagesDirectory, id: page, options: PageOptions(readOnly: true))

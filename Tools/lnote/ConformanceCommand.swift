@@ -1,5 +1,5 @@
 import LNoteCheck
-import LNoteSimulation
+import LNoteConformance
 import LNoteStore
 
 /// `lnote conformance [DIR]`: checks this implementation against the conformance vectors

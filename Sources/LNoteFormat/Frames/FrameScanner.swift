@@ -15,13 +15,13 @@ public enum FrameScanner {
                             firstSequence: UInt64, mode: ReplayMode) -> ScanResult {
         let begin = min(max(start, 0), bytes.count)
         guard let base = bytes.baseAddress, begin < bytes.count else {
-            return ScanResult(frames: [], findings: [], validEnd: begin, nextSequence: firstSequence,
+            return ScanResult(frames: [], skipped: [], findings: [], validEnd: begin, nextSequence: firstSequence,
                               stoppedAt: nil, refused: nil)
         }
         var walk = FrameWalk(base: base, count: bytes.count, saltCRC: FrameCodec.saltCRC(salt),
                              mode: mode, expected: firstSequence, start: begin)
         walk.run()
-        return ScanResult(frames: walk.frames, findings: walk.findings, validEnd: walk.validEnd,
+        return ScanResult(frames: walk.frames, skipped: walk.skipped, findings: walk.findings, validEnd: walk.validEnd,
                           nextSequence: walk.expected, stoppedAt: walk.stoppedAt, refused: walk.refused)
     }
 
@@ -60,6 +60,7 @@ struct FrameWalk {
     var position: Int
     var validEnd: Int
     var frames: [ScannedFrame] = []
+    var skipped: [ScannedFrame] = []
     var findings: [ScanFinding] = []
     var stoppedAt: Int?
     var refused: ScanFinding?
@@ -248,8 +249,14 @@ struct FrameWalk {
             let bodyStart = frame.offset + Self.minimumFrame
             frames.append(ScannedFrame(offset: frame.offset, sequence: frame.sequence, type: frame.type,
                                        bodyRange: bodyStart..<frame.end))
-        } else if FrameType(rawValue: frame.type) == nil {  // F-011
-            report(ScanFinding(kind: .unknownAncillaryType, offset: frame.offset, bytes: 0))
+        } else {
+            // Padding and ancillary frames hold a sequence number too (J-018, P-018): the page
+            // loop must see them, or it reads their number as a gap (G21).
+            skipped.append(ScannedFrame(offset: frame.offset, sequence: frame.sequence, type: frame.type,
+                                        bodyRange: frame.offset + Self.minimumFrame..<frame.end))
+            if FrameType(rawValue: frame.type) == nil {  // F-011
+                report(ScanFinding(kind: .unknownAncillaryType, offset: frame.offset, bytes: 0))
+            }
         }
         expected = frame.sequence + 1
         validEnd = frame.end

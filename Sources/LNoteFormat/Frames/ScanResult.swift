@@ -72,10 +72,32 @@ public struct ScanFinding: Sendable, Equatable {
     }
 }
 
+extension ScanResult {
+    /// Every accepted frame in sequence order, `frames` and `skipped` merged (P-018). Cost:
+    /// one pass; `skipped` is usually empty.
+    public var acceptedFrames: [ScannedFrame] {
+        if skipped.isEmpty { return frames }
+        var out: [ScannedFrame] = []
+        out.reserveCapacity(frames.count + skipped.count)
+        var i = 0, j = 0
+        while i < frames.count || j < skipped.count {
+            if j == skipped.count || (i < frames.count && frames[i].offset < skipped[j].offset) {
+                out.append(frames[i]); i += 1
+            } else {
+                out.append(skipped[j]); j += 1
+            }
+        }
+        return out
+    }
+}
+
 /// Everything a scan found: the frames to apply, in order, and the findings.
 public struct ScanResult: Sendable {
     /// Accepted frames of known critical types, in file and sequence order.
     public var frames: [ScannedFrame]
+    /// Accepted padding and ancillary frames (J-018), in file and sequence order: not applied,
+    /// but their sequence numbers count, so a page's replay walks them with `frames` (P-018).
+    public var skipped: [ScannedFrame]
     /// Findings in file order.
     public var findings: [ScanFinding]
     /// End of the last frame accepted into the sequence (padding and ancillary frames

@@ -354,6 +354,8 @@ public actor Page {
         try await BlockingIO.run {
             let bytes = SnapshotFile.encode(pageID: id, generation: newGeneration, nextSequence: absorbedThrough,
                                             state: pageState, cache: bodies)
+            try SnapshotGuard.verify(bytes, pageID: id, generation: newGeneration, nextSequence: absorbedThrough,
+                                     absorbed: pageState)
             try io { try fs.writeFileAtomically(snapshotPath, bytes, durability: level) }
         }
         generation = newGeneration

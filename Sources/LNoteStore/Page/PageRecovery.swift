@@ -2,6 +2,9 @@ import LNoteFormat
 
 /// Rebuilds a page from its snapshot and journals (spec section 5): the read path of opening a
 /// page and the core of fsck. It reads files and never changes them.
+///
+/// The steps follow the pseudocode of section 5: list the page's files, load the snapshot,
+/// replay each journal in base order (`PageReplay`), then finish (P-009, strict refusal).
 package enum PageRecovery {
     /// Where a writer continues after recovery (P-005).
     package struct AppendTarget: Sendable {
@@ -32,197 +35,46 @@ package enum PageRecovery {
         package var cache: EncodedBodyCache
     }
 
+    /// The page's files in `pages/` (P-015): its snapshot, its journals sorted by the base in
+    /// their names (J-007), and leftover temporaries (reported as information).
+    struct PageFiles {
+        var snapshot: String?
+        var journals: [(name: String, base: UInt64)] = []
+        var temporaries: [String] = []
+    }
+
+    static func listFiles(fs: any FileSystem, directory: String, pageID: UUIDBytes) throws -> PageFiles {
+        var files = PageFiles()
+        for name in try io({ try fs.list(directory) }) {
+            switch PageFileNames.parse(name) {
+            case .snapshot(let id) where id == pageID: files.snapshot = name
+            case .journal(let id, let base) where id == pageID: files.journals.append((name, base))
+            case .snapshotTemp(let id) where id == pageID: files.temporaries.append(name)
+            default: break
+            }
+        }
+        files.journals.sort { $0.base < $1.base }
+        return files
+    }
+
     /// Recovers page `pageID` from `directory` (the package's `pages/`). `points` chooses when
     /// strokes' points are decoded (E-006); it applies to `.salvage` only, the other modes and
     /// the default decode eagerly. Deferred strokes keep their bytes, so the body cache is
     /// filled only on an eager read.
-    /// - Throws: `LNoteError.corrupt` in strict mode on any damage other than a torn tail;
+    /// - Throws: `LNoteError.corrupt` in strict mode on any damage other than a torn tail
+    ///   (J-022: strict refuses exactly when salvage would report damage);
     ///   `LNoteError.io` when files cannot be read.
     package static func recover(fs: any FileSystem, directory: String, pageID: UUIDBytes,
                                 mode: ReplayMode, points: PointDecoding = .eager) throws -> Result {
-        let points: PointDecoding = mode == .salvage ? points : .eager
-        let names = try io { try fs.list(directory) }
-        var snapshotName: String?
-        var journals: [(name: String, base: UInt64)] = []
-        var report = RecoveryReport()
-        report.mode = mode
-        for name in names {
-            switch PageFileNames.parse(name) {
-            case .snapshot(let id) where id == pageID: snapshotName = name
-            case .journal(let id, let base) where id == pageID: journals.append((name, base))
-            case .snapshotTemp(let id) where id == pageID:
-                report.findings.append(RecoveryFinding(kind: "leftoverTemp", file: name, isInformational: true,
-                                                       detail: "temporary file of an interrupted snapshot write"))
-            default: break
-            }
+        let files = try listFiles(fs: fs, directory: directory, pageID: pageID)
+        var replay = PageReplay(fs: fs, directory: directory, pageID: pageID, mode: mode,
+                                points: mode == .salvage ? points : .eager)
+        for name in files.temporaries {
+            replay.report.findings.append(RecoveryFinding(kind: "leftoverTemp", file: name, isInformational: true,
+                                                          detail: "temporary file of an interrupted snapshot write"))
         }
-        journals.sort { $0.base < $1.base }
-
-        var cache = EncodedBodyCache()
-        var state = PageState(metadata: .letter, elements: [])
-        var generation: UInt64 = 0
-        var nextSequence: UInt64 = 1
-        var damaged = Set<String>()
-        var snapshotLost = false
-
-        if let snapshotName {
-            let bytes = try io { try fs.readFile(joinPath(directory, snapshotName)) }
-            let decoded = SnapshotFile.decode(bytes, name: snapshotName, expectedPage: pageID, mode: mode,
-                                              points: points)
-            report.findings += decoded.findings
-            report.framesDropped += decoded.elementFramesDropped
-            if decoded.findings.contains(where: { !$0.isInformational }) { damaged.insert(snapshotName) }
-            if decoded.unusable {
-                if mode == .strict {
-                    throw LNoteError(.corrupt, "snapshot is damaged (strict mode)", file: snapshotName)
-                }
-                snapshotLost = true
-            } else if let h = decoded.header {
-                state = decoded.state
-                cache = decoded.cache
-                generation = h.generation
-                nextSequence = h.nextSequence
-            }
-        }
-        report.snapshotGeneration = generation
-
-        var retained: [String] = []
-        var expected = nextSequence
-        var appendTarget: AppendTarget?
-        var journalFrames = 0
-        var stopped = false
-        // With the snapshot lost, salvage every journal (retained ones too) from their first frame.
-        if snapshotLost, let first = journals.first {
-            _ = first
-            expected = 0
-        }
-        for (name, base) in journals {
-            if base < generation && !snapshotLost {
-                retained.append(name)
-                continue
-            }
-            if stopped {
-                report.findings.append(RecoveryFinding(kind: "notReplayed", file: name,
-                                                       detail: "replay stopped earlier (\(mode.rawValue) mode)"))
-                continue
-            }
-            let r = try JournalFileReader.read(fs: fs, directory: directory, name: name, base: base, mode: mode)
-            if r.isTornCreation {
-                // J-028: created but its header never reached the disk; nothing in it was acknowledged.
-                report.findings.append(TornCreation.finding(file: name, size: r.bytes.count, reason: r.headerDamage))
-                continue
-            }
-            if let damage = r.headerDamage {
-                damaged.insert(name)
-                report.findings.append(RecoveryFinding(kind: "badHeader", file: name, offset: 0,
-                                                       bytes: min(r.bytes.count, FormatLimits.journalHeaderBytes),
-                                                       detail: "journal header invalid: \(damage)"
-                                                           + (r.header != nil ? "; frames checked with its salt (J-023)" : "")))
-                if mode == .strict { throw LNoteError(.corrupt, "journal header invalid: \(damage)", file: name) }
-                if mode == .prefix { stopped = true; continue }
-            }
-            guard let header = r.header, let scan = r.scan else { continue }
-            if header.pageID != pageID {
-                damaged.insert(name)
-                report.findings.append(RecoveryFinding(kind: "foreignJournal", file: name, offset: 16, bytes: 16,
-                                                       detail: "journal belongs to page \(header.pageID) (J-005)"))
-                if mode == .strict { throw LNoteError(.corrupt, "foreign journal", file: name) }
-                continue
-            }
-            if header.baseGeneration != base {
-                damaged.insert(name)
-                report.findings.append(RecoveryFinding(kind: "baseMismatch", file: name, offset: 32, bytes: 8,
-                                                       detail: "header base \(header.baseGeneration) disagrees with the name"))
-                if mode == .strict { throw LNoteError(.corrupt, "journal base disagrees with its name", file: name) }
-            }
-            // P-016: the missing sequences the walk already reported for this file (one loss, one finding).
-            var walkMissing = Set<[UInt64]>()
-            for f in scan.findings {
-                if let m = f.missingSequences, !f.isTornTail { walkMissing.insert([m.lowerBound, m.upperBound]) }
-                let finding = SnapshotFile.finding(from: f, file: name)
-                if !finding.isInformational { damaged.insert(name) }
-                report.findings.append(finding)
-                if let m = f.missingSequences, !f.isTornTail { report.framesDropped += Int(clamping: m.count) }
-            }
-            if let refused = scan.refused {
-                throw LNoteError(.corrupt, "journal damaged (strict mode): \(refused.kind.rawValue)", file: name, offset: refused.offset)
-            }
-            if expected == 0, let firstFrame = scan.frames.first {
-                // Snapshot lost: start at whatever survives, and say what is missing before it.
-                expected = firstFrame.sequence
-                if expected > 1 {
-                    report.findings.append(RecoveryFinding(kind: "snapshotLost", file: name, missing: 1..<expected,
-                                                           detail: "changes before sequence \(expected) were only in the lost snapshot"))
-                }
-            }
-            state.reserveCapacity(state.elements.count + scan.frames.count)
-            r.bytes.withUnsafeBytes { raw in
-                for frame in scan.frames where !stopped {
-                    if frame.sequence < expected {
-                        if frame.sequence < nextSequence { report.framesAbsorbed += 1 } else {
-                            report.findings.append(RecoveryFinding(kind: "sequenceRegression", file: name, offset: frame.offset,
-                                                                   bytes: frame.endOffset - frame.offset,
-                                                                   detail: "frame \(frame.sequence) already replayed"))
-                        }
-                        continue
-                    }
-                    if frame.sequence > expected {
-                        if !walkMissing.contains([expected, frame.sequence]) {
-                            report.findings.append(RecoveryFinding(kind: "sequenceGap", file: name, offset: frame.offset, bytes: 0,
-                                                                   missing: expected..<frame.sequence,
-                                                                   detail: "frames \(expected)..<\(frame.sequence) are missing"))
-                        }
-                        damaged.insert(name)
-                        if mode != .salvage { stopped = true; continue }
-                    }
-                    let body = UnsafeRawBufferPointer(rebasing: raw[frame.bodyRange])
-                    do {
-                        let change = try PageChangeCodec.decode(type: frame.type, body: body, baseOffset: frame.bodyRange.lowerBound,
-                                                                source: points == .deferred ? r.bytes[frame.bodyRange] : nil)
-                        let notes = state.apply(change)
-                        if case .append(let e) = change, notes.isEmpty {
-                            if points == .eager { cache.store(e.id, body: r.bytes[frame.bodyRange]) }
-                        } else {
-                            cache.invalidate(for: change)
-                        }
-                        for note in notes {
-                            report.findings.append(RecoveryFinding(kind: note.kind.rawValue, file: name, offset: frame.offset,
-                                                                   isInformational: true,
-                                                                   detail: "change names element \(note.id); skipped (P-006)"))
-                        }
-                        report.framesReplayed += 1
-                        journalFrames += 1
-                    } catch {
-                        damaged.insert(name)
-                        report.framesDropped += 1
-                        report.findings.append(RecoveryFinding(kind: "badBody", file: name, offset: frame.offset,
-                                                               bytes: frame.endOffset - frame.offset, detail: "\(error)"))
-                        if mode != .salvage { stopped = true }
-                    }
-                    expected = frame.sequence + 1
-                }
-            }
-            if stopped && mode == .strict {
-                throw LNoteError(.corrupt, "journal damaged (strict mode)", file: name)
-            }
-            if scan.stoppedAt != nil { stopped = true }
-            if expected == 0 { expected = header.firstSequence }
-            expected = max(expected, scan.nextSequence)
-            if r.headerDamage == nil {
-                appendTarget = AppendTarget(name: name, header: header, validEnd: Int64(scan.validEnd),
-                                            frameCount: scan.frames.count)
-            } else {
-                appendTarget = nil
-            }
-        }
-        if expected == 0 { expected = 1 }
-        for name in retained {
-            report.findings.append(RecoveryFinding(kind: "retainedJournal", file: name, isInformational: true,
-                                                   detail: "absorbed by the snapshot; kept until the next compaction (R-4)"))
-        }
-        return Result(state: state, report: report, generation: generation, nextSequence: max(expected, nextSequence),
-                      appendTarget: appendTarget, highestJournalBase: journals.last?.base,
-                      retainedJournals: retained, damagedFiles: damaged, journalFrames: journalFrames,
-                      cache: cache)
+        if let snapshot = files.snapshot { try replay.loadSnapshot(snapshot) }
+        for (name, base) in files.journals { try replay.replayJournal(name, base: base) }
+        return try replay.finish(highestJournalBase: files.journals.last?.base)
     }
 }

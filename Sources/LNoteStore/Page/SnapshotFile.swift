@@ -97,6 +97,15 @@ package enum SnapshotFile {
             for frame in scan.frames {
                 let body = UnsafeRawBufferPointer(rebasing: raw[frame.bodyRange])
                 let isFirst = frame.sequence == 1
+                // S-007: placement is checked before the body (a misplaced frame is never decoded).
+                let wanted: FrameType = isFirst ? .pageMetadata : .elementAppend
+                guard frame.type == wanted.rawValue else {
+                    findings.append(RecoveryFinding(kind: "unexpectedFrame", file: name, offset: frame.offset,
+                                                    bytes: frame.endOffset - frame.offset,
+                                                    detail: "frame type \(frame.type) not allowed at sequence \(frame.sequence) of a snapshot (S-002)"))
+                    dropped += 1
+                    continue
+                }
                 do {
                     let change = try PageChangeCodec.decode(type: frame.type, body: body, baseOffset: frame.bodyRange.lowerBound,
                                                             source: points == .deferred ? bytes[frame.bodyRange] : nil)
@@ -121,6 +130,16 @@ package enum SnapshotFile {
                         dropped += 1
                     }
                 } catch {
+                    // E-007: in salvage mode a stroke whose points fail keeps its place, cut.
+                    if mode == .salvage, points == .eager, !isFirst,
+                       case .append(let e)? = try? PageChangeCodec.decode(type: frame.type, body: bytes[frame.bodyRange], points: .deferred),
+                       state.apply(.append(e)).isEmpty {
+                        elementsRead += 1
+                        findings.append(RecoveryFinding(kind: "badPoints", file: name, offset: frame.offset,
+                                                        bytes: frame.endOffset - frame.offset,
+                                                        detail: "\(error); the stroke keeps the points before it (E-007)"))
+                        continue
+                    }
                     findings.append(RecoveryFinding(kind: "badBody", file: name, offset: frame.offset,
                                                     bytes: frame.endOffset - frame.offset, detail: "\(error)"))
                     dropped += 1

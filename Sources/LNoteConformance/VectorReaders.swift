@@ -45,14 +45,24 @@ enum VectorReaders {
                                            ("offset", JSONValue(frame.offset))]))
                     if frame.sequence < skipBelow { continue }
                     let body = UnsafeRawBufferPointer(rebasing: raw[frame.bodyRange])
+                    let size = frame.endOffset - frame.offset
                     do {
                         page.apply(try PageChangeCodec.decode(type: frame.type, body: body,
                                                               baseOffset: frame.bodyRange.lowerBound))
                     } catch {
-                        let size = frame.endOffset - frame.offset
+                        // E-007: in salvage mode a stroke whose points fail keeps the points before.
+                        if mode == .salvage, let kept = try? PageChangeCodec.decode(type: frame.type, body: r.bytes[frame.bodyRange],
+                                                                                    points: .deferred) {
+                            page.apply(kept)
+                            findings.append((frame.offset, findings.count, finding("badPoints", frame.offset, size, torn: false)))
+                            continue
+                        }
                         findings.append((frame.offset, findings.count, finding("badBody", frame.offset, size, torn: false)))
                         if mode == .strict { refused = true }
-                        if mode != .salvage { break }
+                        if mode == .prefix {  // J-021, J-030: nothing after the stop is reported
+                            findings.removeAll { $0.0 > frame.offset }
+                            break
+                        }
                     }
                 }
             }

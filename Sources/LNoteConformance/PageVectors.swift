@@ -40,14 +40,12 @@ enum PageVectors {
         }
         do {
             // A crash between P-010 and P-011 of the second compaction: snapshot 1 (S = 4),
-            // journal 0 retained (with a stale frame 4 that must not be replayed), journal 1
+            // journal 0 retained (all its frames below S, P-017), journal 1
             // (frames 2 ... 5, two of them absorbed) and journal 2 (frames 6, 7).
             let name = "ok-page-snapshot-two-journals"
             let (snap, _) = SnapshotBuilder.build(generation: 1, nextSequence: 4, elements: Array(strokes[0..<3]))
             s.add(name + "/" + snapshotName, snap.bytes)
-            var j0 = journal(base: 0, first: 1, [1, 2, 3])
-            j0.change(.delete([VectorFixtures.id(2)]), sequence: 4)
-            s.add(name + "/" + journalName(0), j0.bytes)
+            s.add(name + "/" + journalName(0), journal(base: 0, first: 1, [1, 2, 3]).bytes)
             var j1 = journal(base: 1, first: 2, [2, 3, 4])
             j1.change(.transform([(VectorFixtures.id(1), Transform.translation(5, 5))]), sequence: 5)
             s.add(name + "/" + journalName(1), j1.bytes)
@@ -178,6 +176,7 @@ enum PageVectors {
             s.entry(name, "page", .salvage, rules: ["S-004", "P-008"],
                     expect: expect(elements: [1, 2, 3], nextSequence: 4, generation: 0, kinds: ["foreignSnapshot"]))
         }
+        PageVectorsRound3.add(to: &s)
         do {
             let name = "bad-page-unknown-critical-type"
             var j0 = journal(base: 0, first: 1, [1, 2])

@@ -82,8 +82,60 @@ enum PackageVectors {
         package(&s, "bad-package-duplicate-page.lnote", duplicatePage: true)
         s.entry("bad-package-duplicate-page.lnote", "package", nil, rules: ["D-011", "D-020"],
                 expect: expect(exit: 4, pages: [], kinds: ["documentInvalid"]))
+        do {  // D-081: an integer may be written with a zero fraction (G15).
+            let name = "ok-package-integral-float-width.lnote"
+            Self.package(&s, name)
+            let text = String(decoding: documentJSON(pages: [(page, 3)]), as: UTF8.self)
+            let edited = text.replacing("\"width\":6120", with: "\"width\":6120.0")
+            precondition(edited != text, "document.json layout changed")
+            s.files.removeAll { $0.path == name + "/document.json" }
+            s.add(name + "/document.json", Array(edited.utf8))
+            s.entry(name, "package", nil, rules: ["D-081"], expect: expect(exit: 0, pages: [(page, [1, 2, 3])], kinds: []))
+        }
+        do {  // K-090: an unlisted page is reported once, not with its frame damage.
+            let name = "bad-package-unlisted-damaged-page.lnote"
+            Self.package(&s, name, unlisted: true)
+            let path = name + "/pages/" + PageFileNames.journal(otherPage, base: 0)
+            var other = FileBuilder.journal(page: otherPage, salt: VectorFixtures.otherSalt)
+            let refs = other.appends([7, 8, 9], from: 1)
+            other.flip(refs[1].end - 1, 0x01)
+            s.files.removeAll { $0.path == path }
+            s.add(path, other.bytes)
+            s.entry(name, "package", nil, rules: ["K-090", "K-013"],
+                    expect: expect(exit: 4, pages: [(page, [1, 2, 3])], kinds: ["unlistedPage"]))
+        }
+        manifestVariants(&s)
+        do {  // D-081 (G14): a page id listed in upper case names its lower-case files.
+            let name = "ok-package-upper-case-page-id.lnote"
+            Self.package(&s, name)
+            let text = String(decoding: documentJSON(pages: [(page, 3)]), as: UTF8.self)
+            let edited = text.replacing("\"id\":\"\(page)\"", with: "\"id\":\"\(page.description.uppercased())\"")
+            precondition(edited != text, "document.json layout changed")
+            s.files.removeAll { $0.path == name + "/document.json" }
+            s.add(name + "/document.json", Array(edited.utf8))
+            s.entry(name, "package", nil, rules: ["D-081", "D-024"], expect: expect(exit: 0, pages: [(page, [1, 2, 3])], kinds: []))
+        }
         package(&s, "bad-package-missing-asset.lnote", image: true, assetFile: false)
         s.entry("bad-package-missing-asset.lnote", "package", nil, rules: ["D-040"],
                 expect: expect(exit: 4, pages: [(page, [1, 2, 3, 4])], kinds: ["missingAsset"]))
+    }
+
+    /// D-080: which manifest fields make it stale.
+    static func manifestVariants(_ s: inout ConformanceSuite) {
+        let variants: [(String, String, String, Int, [String])] = [
+            ("bad-package-manifest-other-format.lnote", "\"format\":\"lnote.manifest\"", "\"format\":\"lnote.other\"", 4, ["staleManifest"]),
+            ("bad-package-manifest-upper-case-id.lnote", "\"id\":\"\(documentID)\"", "\"id\":\"\(documentID.description.uppercased())\"", 4, ["staleManifest"]),
+            ("bad-package-manifest-other-cover.lnote", "thumbnails/\(page).png", "thumbnails/\(otherPage).png", 4, ["staleManifest"]),
+        ]
+        for (name, from, to, exit, kinds) in variants {
+            Self.package(&s, name)
+            let text = String(decoding: manifestJSON(pageCount: 1, cover: page), as: UTF8.self)
+            let edited = text.replacing(from, with: to)
+            precondition(edited != text, "manifest.json layout changed")
+            s.files.removeAll { $0.path == name + "/manifest.json" }
+            s.add(name + "/manifest.json", Array(edited.utf8))
+            s.entry(name, "package", nil, rules: ["D-080", "D-031"],
+                    expect: expect(exit: exit, pages: [(page, [1, 2, 3])], kinds: kinds))
+        }
     }
 }

@@ -1,0 +1,151 @@
+import LNoteFormat
+
+extension PageReplay {
+    /// The page loop of section 5 over one journal's accepted frames, padding and ancillary
+    /// frames included (P-018): P-004 skips and regressions, page-level gaps, bodies (J-026).
+    mutating func replayFrames(of r: JournalFileReader.Result, scan: ScanResult, name: String) throws {
+        // P-016: the missing sequences the walk already reported for this file (one loss, one finding).
+        var walkMissing = Set<[UInt64]>()
+        for f in scan.findings {
+            if let m = f.missingSequences, !f.isTornTail { walkMissing.insert([m.lowerBound, m.upperBound]) }
+        }
+        state.reserveCapacity(state.elements.count + scan.frames.count)
+        for frame in scan.acceptedFrames {
+            let expect = startSequence(at: frame, name: name)
+            if stopped { break }
+            if frame.sequence < expect {
+                if frame.sequence < snapshotNext {  // P-004: absorbed by the snapshot
+                    if FrameType.isCritical(frame.type) { report.framesAbsorbed += 1 }
+                    absorbed.note(frame, in: r.bytes, file: name)
+                    continue
+                }
+                damaged.insert(name)
+                report.findings.append(RecoveryFinding(kind: "sequenceRegression", file: name, offset: frame.offset,
+                                                       bytes: frame.endOffset - frame.offset,
+                                                       detail: "frame \(frame.sequence) already replayed"))
+                if mode != .salvage { stopped = true; break }  // J-021, J-022
+                continue
+            }
+            if frame.sequence > expect {
+                if !walkMissing.contains([expect, frame.sequence]) {
+                    report.findings.append(RecoveryFinding(kind: "sequenceGap", file: name, offset: frame.offset, bytes: 0,
+                                                           missing: expect..<frame.sequence,
+                                                           detail: "frames \(expect)..<\(frame.sequence) are missing"))
+                }
+                damaged.insert(name)
+                if mode != .salvage { stopped = true; break }
+            }
+            expected = frame.sequence + 1
+            if !FrameType.isCritical(frame.type) { continue }  // padding, ancillary: nothing to apply (P-018)
+            apply(frame, of: r.bytes, name: name)
+        }
+    }
+
+    /// The expected sequence before `frame`; with the snapshot lost, the first accepted frame
+    /// sets it (P-008), and prefix mode stops there when changes before it are missing.
+    mutating func startSequence(at frame: ScannedFrame, name: String) -> UInt64 {
+        if let expected { return expected }
+        expected = frame.sequence
+        if frame.sequence > 1 {
+            report.findings.append(RecoveryFinding(kind: "snapshotLost", file: name, missing: 1..<frame.sequence,
+                                                   detail: "changes before sequence \(frame.sequence) were only in the lost snapshot"))
+            if mode != .salvage { stopped = true }
+        }
+        return frame.sequence
+    }
+
+    /// Decodes and applies one frame (J-026, 6.4); a failure stops prefix replay.
+    mutating func apply(_ frame: ScannedFrame, of bytes: [UInt8], name: String) {
+        guard let (change, badPoints) = decode(frame, of: bytes, name: name) else {
+            damaged.insert(name)
+            report.framesDropped += 1
+            if mode != .salvage { stopped = true }
+            return
+        }
+        if badPoints { damaged.insert(name) }
+        let notes = state.apply(change)
+        if case .append(let e) = change, notes.isEmpty, !badPoints {
+            if points == .eager { cache.store(e.id, body: bytes[frame.bodyRange]) }
+        } else {
+            cache.invalidate(for: change)
+        }
+        for note in notes {
+            report.findings.append(RecoveryFinding(kind: note.kind.rawValue, file: name, offset: frame.offset,
+                                                   isInformational: true,
+                                                   detail: "change names element \(note.id); skipped (P-006)"))
+        }
+        report.framesReplayed += 1
+        journalFrames += 1
+    }
+
+    /// The frame's change, and whether it holds a stroke whose points fail (E-007). Reports
+    /// `badBody` or `badPoints`.
+    mutating func decode(_ frame: ScannedFrame, of bytes: [UInt8], name: String) -> (PageChange, Bool)? {
+        do {
+            return (try PageChangeDecoding.decode(frame, of: bytes, points: points), false)
+        } catch {
+            let size = frame.endOffset - frame.offset
+            // E-007: in salvage mode a body valid by E-006's load checks whose points fail keeps the
+            // stroke, cut before the first failing point, whenever its points are decoded.
+            if mode == .salvage, points == .eager, let kept = try? PageChangeDecoding.decode(frame, of: bytes, points: .deferred) {
+                report.findings.append(RecoveryFinding(kind: "badPoints", file: name, offset: frame.offset, bytes: size,
+                                                       detail: "\(error); the stroke keeps the points before it (E-007)"))
+                return (kept, true)
+            }
+            report.findings.append(RecoveryFinding(kind: "badBody", file: name, offset: frame.offset, bytes: size,
+                                                   detail: "\(error)"))
+            return nil
+        }
+    }
+}
+
+/// Decodes a scanned frame's body from the bytes it was read from.
+enum PageChangeDecoding {
+    static func decode(_ frame: ScannedFrame, of bytes: [UInt8], points: PointDecoding) throws(DecodeError) -> PageChange {
+        try PageChangeCodec.decode(type: frame.type, body: bytes[frame.bodyRange], points: points)
+    }
+}
+
+/// P-017 (b): the ids appended by frames a page skipped as absorbed must be in the snapshot,
+/// unless an absorbed frame also deletes or replaces them. Reads only ids, never points.
+struct AbsorbedCheck {
+    var appended: [(id: UUIDBytes, file: String, offset: Int, sequence: UInt64)] = []
+    var removed = Set<UUIDBytes>()
+
+    mutating func note(_ frame: ScannedFrame, in bytes: [UInt8], file: String) {
+        let body = frame.bodyRange
+        switch FrameType(rawValue: frame.type) {
+        case .elementAppend:
+            // element: kind u8, then the id (6.3).
+            if let id = Self.uuid(bytes, at: body.lowerBound + 1, end: body.upperBound) {
+                appended.append((id, file, frame.offset, frame.sequence))
+            }
+        case .elementReplace:
+            if let id = Self.uuid(bytes, at: body.lowerBound, end: body.upperBound) { removed.insert(id) }
+        case .elementsDelete:
+            if case .delete(let ids)? = try? PageChangeCodec.decode(type: frame.type, body: bytes[body], points: .deferred) {
+                removed.formUnion(ids)
+            }
+        default: break
+        }
+    }
+
+    func idsMissing(from snapshot: Set<UUIDBytes>) -> [(id: UUIDBytes, file: String, offset: Int, sequence: UInt64)] {
+        appended.filter { !removed.contains($0.id) && !snapshot.contains($0.id) }
+    }
+
+    static func uuid(_ bytes: [UInt8], at start: Int, end: Int) -> UUIDBytes? {
+        guard start >= 0, start + 16 <= end, end <= bytes.count else { return nil }
+        return UUIDBytes(bytes: bytes[start..<start + 16])
+    }
+}
+
+/// P-017 (a): a retained journal must hold only frames below the snapshot's `nextSequence`.
+enum RetainedCheck {
+    /// The first accepted frame (any type) at or after `snapshotNext`, or nil.
+    static func firstFrameAhead(_ r: JournalFileReader.Result, snapshotNext: UInt64,
+                                pageID: UUIDBytes) -> ScannedFrame? {
+        guard let header = r.header, header.pageID == pageID, let scan = r.scan else { return nil }
+        return scan.acceptedFrames.first { $0.sequence >= snapshotNext }
+    }
+}

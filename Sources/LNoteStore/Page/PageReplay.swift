@@ -1,0 +1,178 @@
+import LNoteFormat
+
+/// The state of one page recovery (section 5) between its steps: the snapshot loaded, then
+/// one journal at a time. `PageRecovery.recover` drives it.
+struct PageReplay {
+    /// Where the fields a page finding names live in a journal header (4.1).
+    enum HeaderField {
+        static let pageIDOffset = 16, pageIDBytes = 16
+        static let baseGenerationOffset = 32, baseGenerationBytes = 8
+    }
+
+    let fs: any FileSystem
+    let directory: String
+    let pageID: UUIDBytes
+    let mode: ReplayMode
+    let points: PointDecoding
+
+    var report = RecoveryReport()
+    var state = PageState(metadata: .letter, elements: [])
+    var cache = EncodedBodyCache()
+    /// The snapshot's generation `G` and next sequence `S` (P-001 without a snapshot).
+    var generation: UInt64 = 0
+    var snapshotNext: UInt64 = 1
+    /// P-008: the snapshot exists but cannot be used.
+    var snapshotLost = false
+    /// The ids the snapshot holds, for the cross-check of absorbed frames (P-017).
+    var snapshotIDs = Set<UUIDBytes>()
+    /// Ids appended and removed by the frames skipped as absorbed, over all journals (P-017 (b)).
+    var absorbed = AbsorbedCheck()
+    /// The sequence replay expects next; nil while unknown (snapshot lost, no frame yet, P-008).
+    var expected: UInt64? = 1
+    /// Replay stopped (P-007): later journals are `notReplayed`.
+    var stopped = false
+    var damaged = Set<String>()
+    var retained: [String] = []
+    var appendTarget: PageRecovery.AppendTarget?
+    var journalFrames = 0
+
+    init(fs: any FileSystem, directory: String, pageID: UUIDBytes, mode: ReplayMode, points: PointDecoding) {
+        self.fs = fs; self.directory = directory; self.pageID = pageID; self.mode = mode; self.points = points
+        report.mode = mode
+    }
+
+    /// Section 7 and P-008: a usable snapshot gives the starting state, `G` and `S`.
+    mutating func loadSnapshot(_ name: String) throws {
+        let bytes = try io { try fs.readFile(joinPath(directory, name)) }
+        let decoded = SnapshotFile.decode(bytes, name: name, expectedPage: pageID, mode: mode, points: points)
+        report.findings += decoded.findings
+        report.framesDropped += decoded.elementFramesDropped
+        if decoded.findings.contains(where: { !$0.isInformational }) { damaged.insert(name) }
+        if decoded.unusable {
+            if mode == .strict { throw LNoteError(.corrupt, "snapshot is damaged (strict mode)", file: name) }
+            snapshotLost = true
+            expected = nil
+        } else if let h = decoded.header {
+            state = decoded.state
+            cache = decoded.cache
+            generation = h.generation
+            snapshotNext = h.nextSequence
+            expected = h.nextSequence
+            snapshotIDs = Set(state.elements.map(\.id))
+        }
+        report.snapshotGeneration = generation
+    }
+
+    /// One journal of the page, in base order (P-003 .. P-009, J-005, J-007, J-023, J-028).
+    mutating func replayJournal(_ name: String, base: UInt64) throws {
+        let isRetained = base < generation && !snapshotLost
+        if stopped && !isRetained {
+            report.findings.append(RecoveryFinding(kind: "notReplayed", file: name,
+                                                   detail: "replay stopped earlier (\(mode.rawValue) mode)"))
+            return
+        }
+        // P-017: a retained journal is walked too (salvage rules, bodies not decoded), to check
+        // that it holds nothing the snapshot claims to have absorbed but does not.
+        var r = try JournalFileReader.read(fs: fs, directory: directory, name: name, base: base,
+                                           mode: isRetained ? .salvage : mode)
+        if isRetained {
+            guard let ahead = RetainedCheck.firstFrameAhead(r, snapshotNext: snapshotNext, pageID: pageID) else {
+                retained.append(name)  // P-003: absorbed; its frames are all below S (P-017)
+                return
+            }
+            reportSnapshotAhead(file: name, offset: ahead.offset, detail:
+                "journal \(name) has base \(base) below the snapshot's generation \(generation) but holds frame \(ahead.sequence) at or after its nextSequence \(snapshotNext); replayed (P-017)")
+            if stopped {
+                report.findings.append(RecoveryFinding(kind: "notReplayed", file: name,
+                                                       detail: "replay stopped earlier (\(mode.rawValue) mode)"))
+                return
+            }
+            if mode != .salvage { r = try JournalFileReader.read(fs: fs, directory: directory, name: name, base: base, mode: mode) }
+        }
+        if r.isTornCreation {
+            // J-028: created but its header never reached the disk; nothing in it was acknowledged.
+            report.findings.append(TornCreation.finding(file: name, size: r.bytes.count, reason: r.headerDamage))
+            return
+        }
+        guard let (header, scan) = try checkHeader(r, name: name, base: base) else { return }
+        try replayFrames(of: r, scan: scan, name: name)
+        if stopped && mode == .strict { throw LNoteError(.corrupt, "journal damaged (strict mode)", file: name) }
+        if scan.stoppedAt != nil { stopped = true }
+        // P-009: the walk's next sequence counts, also after a page-level stop.
+        expected = max(expected ?? header.firstSequence, scan.nextSequence)
+        if r.headerDamage == nil && !isRetained {
+            appendTarget = PageRecovery.AppendTarget(name: name, header: header, validEnd: Int64(scan.validEnd),
+                                                     frameCount: scan.frames.count)
+        } else if r.headerDamage != nil {
+            appendTarget = nil
+        }
+    }
+
+    /// The header rules (J-023, J-005, J-007) and the walk's own findings; nil when the
+    /// journal's frames are not replayed.
+    mutating func checkHeader(_ r: JournalFileReader.Result, name: String,
+                              base: UInt64) throws -> (JournalHeader, ScanResult)? {
+        if let damage = r.headerDamage {
+            damaged.insert(name)
+            report.findings.append(RecoveryFinding(kind: "badHeader", file: name, offset: 0,
+                                                   bytes: min(r.bytes.count, FormatLimits.journalHeaderBytes),
+                                                   detail: "journal header invalid: \(damage)"
+                                                       + (r.header != nil ? "; frames checked with its salt (J-023)" : "")))
+            if mode == .strict { throw LNoteError(.corrupt, "journal header invalid: \(damage)", file: name) }
+            if mode == .prefix { stopped = true; return nil }
+        }
+        guard let header = r.header, let scan = r.scan else { return nil }
+        if header.pageID != pageID {
+            damaged.insert(name)
+            report.findings.append(RecoveryFinding(kind: "foreignJournal", file: name, offset: HeaderField.pageIDOffset,
+                                                   bytes: HeaderField.pageIDBytes,
+                                                   detail: "journal belongs to page \(header.pageID) (J-005)"))
+            if mode == .strict { throw LNoteError(.corrupt, "foreign journal", file: name) }
+            return nil
+        }
+        if header.baseGeneration != base {
+            damaged.insert(name)
+            report.findings.append(RecoveryFinding(kind: "baseMismatch", file: name, offset: HeaderField.baseGenerationOffset,
+                                                   bytes: HeaderField.baseGenerationBytes,
+                                                   detail: "header base \(header.baseGeneration) disagrees with the name"))
+            if mode == .strict { throw LNoteError(.corrupt, "journal base disagrees with its name", file: name) }
+        }
+        for f in scan.findings {
+            let finding = SnapshotFile.finding(from: f, file: name)
+            if !finding.isInformational { damaged.insert(name) }
+            report.findings.append(finding)
+            if let m = f.missingSequences, !f.isTornTail { report.framesDropped += Int(clamping: m.count) }
+        }
+        if let refused = scan.refused {
+            throw LNoteError(.corrupt, "journal damaged (strict mode): \(refused.kind.rawValue)", file: name, offset: refused.offset)
+        }
+        return (header, scan)
+    }
+
+    /// P-017: a snapshot header that claims more than the page's files hold.
+    mutating func reportSnapshotAhead(file: String, offset: Int?, detail: String) {
+        damaged.insert(file)
+        report.findings.append(RecoveryFinding(kind: "snapshotAhead", file: file, offset: offset, bytes: 0, detail: detail))
+    }
+
+    /// P-009, and strict mode's rule (J-022): refuse exactly when there is damage.
+    mutating func finish(highestJournalBase: UInt64?) throws -> PageRecovery.Result {
+        for missing in absorbed.idsMissing(from: snapshotIDs) {
+            reportSnapshotAhead(file: missing.file, offset: missing.offset, detail:
+                "element \(missing.id), appended by frame \(missing.sequence) below the snapshot's nextSequence \(snapshotNext), is not in the snapshot (P-017)")
+        }
+        var report = self.report
+        if mode == .strict, let first = report.findings.first(where: { !$0.isInformational }) {
+            throw LNoteError(.corrupt, "page damaged (strict mode): \(first.kind)", file: first.file, offset: first.offset)
+        }
+        for name in retained {
+            report.findings.append(RecoveryFinding(kind: "retainedJournal", file: name, isInformational: true,
+                                                   detail: "absorbed by the snapshot; kept until the next compaction (R-4)"))
+        }
+        return PageRecovery.Result(state: state, report: report, generation: generation,
+                                   nextSequence: max(expected ?? 1, snapshotNext),
+                                   appendTarget: appendTarget, highestJournalBase: highestJournalBase,
+                                   retainedJournals: retained, damagedFiles: damaged, journalFrames: journalFrames,
+                                   cache: cache)
+    }
+}
