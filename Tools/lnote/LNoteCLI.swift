@@ -19,6 +19,7 @@ enum LNoteCLI {
         CompactCommand.self,
         RenderCommand.self,
         StressCommand.self,
+        MergeCommand.self,
         ExportSQLiteCommand.self,
         ImportSQLiteCommand.self,
         BenchCommand.self,
