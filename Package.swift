@@ -53,6 +53,8 @@ let package = Package(
         .testTarget(name: "LNoteSQLiteTests", dependencies: ["lnote", "LNoteSQLite", "LNoteStore", "LNoteFormat", "LNoteHandwriting",
                                                              "LNoteCheck"]),
         .testTarget(name: "ConformanceTests", dependencies: ["LNoteConformance", "LNoteSimulation", "LNoteCheck", "LNoteStore", "LNoteFormat"]),
+        // Two devices, one notebook (issue #18): conflict copies, merges, a real Syncthing pair.
+        .testTarget(name: "LNoteSyncTests", dependencies: ["lnote", "LNoteCheck", "LNoteStore", "LNoteFormat", "LNoteSimulation"]),
         // Runs the built `lnote` tool on damaged packages; depends on it so `swift test` builds it.
         .testTarget(name: "LNoteCLITests", dependencies: ["lnote", "LNoteStore", "LNoteFormat", "LNoteHandwriting", "LNoteSimulation"]),
     ],

@@ -24,18 +24,28 @@ enum BranchApplier {
             if unionOnly && erased.contains(e.id) { return [] }
             return [.append(e)]
         case .replace(let target, let fragments):
-            if !unionOnly, await page.element(target) != nil { return [change] }
-            var out: [PageChange] = []
-            for f in fragments where await page.element(f.id) == nil && !(unionOnly && erased.contains(f.id)) {
-                out.append(.append(f))
+            var free: [Element] = []
+            for f in fragments where await page.element(f.id) == nil || (f.id == target && !unionOnly) {
+                if !(unionOnly && erased.contains(f.id)) { free.append(f) }
             }
-            return out
+            if !unionOnly, await page.element(target) != nil { return [.replace(target: target, fragments: free)] }
+            return free.filter { $0.id != target || unionOnly }.map { .append($0) }
         case .delete(let ids):
             if unionOnly { return [] }
             var present: [UUIDBytes] = []
             for id in ids where await page.element(id) != nil { present.append(id) }
             return present.isEmpty ? [] : [.delete(present)]
-        case .transform, .reorder, .metadata:
+        case .transform(let list):
+            if unionOnly { return [] }
+            var kept: [(UUIDBytes, Transform)] = []
+            for (id, t) in list where await page.element(id) != nil { kept.append((id, t)) }
+            return kept.isEmpty ? [] : [.transform(kept)]
+        case .reorder(let index, let ids):
+            if unionOnly { return [] }
+            var kept: [UUIDBytes] = []
+            for id in ids where await page.element(id) != nil && !kept.contains(id) { kept.append(id) }
+            return kept.isEmpty ? [] : [.reorder(index: index, ids: kept)]
+        case .metadata:
             return unionOnly ? [] : [change]
         }
     }

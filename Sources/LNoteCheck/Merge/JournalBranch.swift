@@ -9,6 +9,9 @@ struct CopyBranch {
     var forkUnknown = false
     /// Frames or headers that could not be read: the copy goes to lost+found (Y-019).
     var unreadable: [String] = []
+    /// A snapshot copy: its state, merged after every journal copy of the page (Y-015).
+    var isSnapshot = false
+    var snapshotState = PageState()
 }
 
 enum JournalBranch {

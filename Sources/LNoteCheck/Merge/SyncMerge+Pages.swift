@@ -7,6 +7,7 @@ extension SyncMerge {
     /// Y-013 .. Y-016 for every listed page with conflict copies in `pages/`.
     static func mergePages(document: Document, listed: Set<UUIDBytes>, layout: PackageLayout, fs: any FileSystem,
                            report: inout MergeReport, lost: LostAndFound, done: inout Done) async throws {
+        guard (try? fs.kind(layout.pagesDirectory)) == .directory else { return }  // no page files yet
         let names = try io { try fs.list(layout.pagesDirectory) }.sorted()
         var byPage: [UUIDBytes: [(copy: String, original: String)]] = [:]
         for name in names {
@@ -25,7 +26,10 @@ extension SyncMerge {
             byPage[id, default: []].append((name, original))
         }
         for id in byPage.keys.sorted(by: { $0.description < $1.description }) {
-            let copies = byPage[id] ?? []
+            // Journal copies first, in name order (Y-012); snapshot copies last (Y-015).
+            let copies = (byPage[id] ?? []).sorted {
+                ($0.original.hasSuffix(".content") ? 1 : 0, $0.copy) < ($1.original.hasSuffix(".content") ? 1 : 0, $1.copy)
+            }
             let page = try await document.page(id: id)
             let erased = names.filter { n in
                 n.lowercased().hasSuffix(".journal") && n.lowercased().hasPrefix(id.description)
@@ -33,7 +37,14 @@ extension SyncMerge {
             let generation = snapshotGeneration(fs: fs, layout: layout, page: id)
             for c in copies {
                 let path = joinPath(layout.pagesDirectory, c.copy)
-                let (branch, what) = readBranch(fs: fs, layout: layout, copy: c, generation: generation)
+                let (read, what) = readBranch(fs: fs, layout: layout, copy: c, generation: generation)
+                var branch = read
+                if branch.isSnapshot {
+                    // Y-015/Y-016: a snapshot copy only ever adds what the journals did not place;
+                    // anything it adds means its fork was not in the files: report it.
+                    branch.changes = await BranchApplier.snapshotAppends(branch.snapshotState, page: page, erased: erased)
+                    if !branch.changes.isEmpty { branch.forkUnknown = true }
+                }
                 let written = try await BranchApplier.apply(branch, to: page, erased: erased)
                 report.changesApplied += written
                 if branch.forkUnknown { report.forkUnknown.append(c.copy) }
@@ -63,9 +74,8 @@ extension SyncMerge {
             let d = SnapshotFile.decode(bytes, name: c.copy, expectedPage: nil, mode: .salvage)
             if d.unusable { b.unreadable.append("snapshot unusable") }
             b.unreadable += d.findings.map { "\($0.kind) at \($0.offset)" }
-            b.changes = d.state.elements.map { .append($0) }
-            // Y-016: a snapshot older than every journal the page retains cannot find its fork.
-            if let g = d.header?.generation, g + 1 < generation { b.forkUnknown = true }
+            b.isSnapshot = true
+            b.snapshotState = d.state
             return (b, "snapshot generation \(d.header?.generation ?? 0) with \(d.state.elements.count) element(s)")
         }
     }

@@ -6,15 +6,15 @@ import LNoteStore
 /// a copy from which anything could not be placed is moved whole to `lost+found/` (Y-019).
 public enum SyncMerge {
     /// Merges the package at `path`. Takes the writer lock (D-070) like any writer.
-    public static func merge(package path: String, fileSystem fs: any FileSystem = POSIXFileSystem.shared)
-        async throws -> MergeReport {
+    public static func merge(package path: String, fileSystem fs: any FileSystem = POSIXFileSystem.shared,
+                             pageOptions: PageOptions = PageOptions()) async throws -> MergeReport {
         let layout = PackageLayout(root: path)
         var report = MergeReport(path: path)
         guard try hasConflictCopies(package: path, fileSystem: fs) else { return report }
         let lost = LostAndFound(fs: fs, directory: layout.lostAndFoundDirectory)
         var done: [(path: String, copy: MergeReport.Copy)] = []
         try mergeDocumentFile(layout: layout, fs: fs, report: &report, lost: lost, done: &done)
-        let document = try await Document.open(path: path, fileSystem: fs)
+        let document = try await Document.open(path: path, pageOptions: pageOptions, fileSystem: fs)
         do {
             let listed = await Set(document.pageIDs)
             try await mergePages(document: document, listed: listed, layout: layout, fs: fs, report: &report,
