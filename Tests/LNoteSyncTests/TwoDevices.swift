@@ -77,6 +77,8 @@ struct FilePairSync {
     var base: [String: [UInt8]] = [:]
     var conflicts = 0
 
+    init(root: String, base: [String: [UInt8]] = [:]) { self.root = root; self.base = base }
+
     /// Syncs the files in a random order; with `fraction < 1` only that share of the changed
     /// files transfer (a half-synced moment).
     mutating func sync(_ a: Device, _ b: Device, rng: inout ScenarioRandom, fraction: Double = 1) throws {

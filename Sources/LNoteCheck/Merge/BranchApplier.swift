@@ -20,13 +20,12 @@ enum BranchApplier {
     static func rewrite(_ change: PageChange, page: Page, unionOnly: Bool, erased: Set<UUIDBytes>) async -> [PageChange] {
         switch change {
         case .append(let e):
-            if await page.element(e.id) != nil { return [] }
-            if unionOnly && erased.contains(e.id) { return [] }
+            if await page.element(e.id) != nil || erased.contains(e.id) { return [] }
             return [.append(e)]
         case .replace(let target, let fragments):
             var free: [Element] = []
             for f in fragments where await page.element(f.id) == nil || (f.id == target && !unionOnly) {
-                if !(unionOnly && erased.contains(f.id)) { free.append(f) }
+                if !erased.contains(f.id) || f.id == target { free.append(f) }
             }
             if !unionOnly, await page.element(target) != nil { return [.replace(target: target, fragments: free)] }
             return free.filter { $0.id != target || unionOnly }.map { .append($0) }

@@ -59,6 +59,18 @@ enum JournalBranch {
         return out
     }
 
+    /// Every change of an original journal of a page that has conflict copies: re-applied,
+    /// rewritten, because a sync can pair one device's snapshot with the other's journal, which
+    /// then hides that journal's frames below the snapshot's nextSequence (Y-013).
+    static func whole(fs: any FileSystem, pages: String, name: String) -> CopyBranch {
+        var out = CopyBranch()
+        guard let j = frames(fs: fs, directory: pages, name: name) else { return out }
+        for f in j.frames where f.type != FrameType.padding.rawValue && f.type < 128 {
+            if let c = try? PageChangeCodec.decode(type: f.type, body: f.body, points: .eager) { out.changes.append(c) }
+        }
+        return out
+    }
+
     /// Ids the journal `name` deletes or replaces (the page's history of erases, Y-015).
     static func erasedIDs(fs: any FileSystem, pages: String, name: String) -> Set<UUIDBytes> {
         guard let j = frames(fs: fs, directory: pages, name: name) else { return [] }

@@ -35,6 +35,15 @@ extension SyncMerge {
                 n.lowercased().hasSuffix(".journal") && n.lowercased().hasPrefix(id.description)
             }.reduce(into: Set<UUIDBytes>()) { $0.formUnion(JournalBranch.erasedIDs(fs: fs, pages: layout.pagesDirectory, name: $1)) }
             let generation = snapshotGeneration(fs: fs, layout: layout, page: id)
+            // The page's own journals first, in base order (their frames may be hidden under a
+            // snapshot the sync paired them with), then the copies.
+            let originals = names.compactMap { n -> (UInt64, String)? in
+                if case .journal(let p, let b)? = PageFileNames.parse(n), p == id { return (b, n) } else { return nil }
+            }.sorted { $0 < $1 }
+            for (_, name) in originals {
+                report.changesApplied += try await BranchApplier.apply(
+                    JournalBranch.whole(fs: fs, pages: layout.pagesDirectory, name: name), to: page, erased: erased)
+            }
             for c in copies {
                 let path = joinPath(layout.pagesDirectory, c.copy)
                 let (read, what) = readBranch(fs: fs, layout: layout, copy: c, generation: generation)
