@@ -125,8 +125,11 @@ struct MergeRuleTests {
         try sync.sync(a, b, rng: &srng)
         #expect(sync.conflicts >= 2)
         for d in [a, b] {
+            // forkUnknown may name one of the page's own journals here: its frames were hidden
+            // under the other device's snapshot, which the merge cannot tell from an erase in a
+            // journal that is gone, so it says so (Y-016); the result below is exact anyway.
             let r = try await SyncMerge.merge(package: root, fileSystem: d.fs)
-            #expect(r.forkUnknown.isEmpty)
+            #expect(r.forkUnknown.allSatisfy { !$0.contains("sync-conflict") })
             try sync.sync(a, b, rng: &srng)
         }
         #expect(!(try SyncMerge.hasConflictCopies(package: root, fileSystem: a.fs)))

@@ -5,14 +5,21 @@ import LNoteStore
 /// current state (Y-010, Y-013, Y-016). Returns the number of changes written.
 enum BranchApplier {
     static func apply(_ branch: CopyBranch, to page: Page, erased: Set<UUIDBytes>) async throws -> Int {
-        var written = 0
+        try await applyCounting(branch, to: page, erased: erased).written
+    }
+
+    /// As `apply`, also counting the elements it placed (appends and fragments).
+    static func applyCounting(_ branch: CopyBranch, to page: Page, erased: Set<UUIDBytes>) async throws
+        -> (written: Int, placed: Int) {
+        var written = 0, placed = 0
         for change in branch.changes {
             for c in await rewrite(change, page: page, unionOnly: branch.forkUnknown, erased: erased) {
                 try await page.apply([c], durability: Durability.none)
                 written += 1
+                if case .append = c { placed += 1 }
             }
         }
-        return written
+        return (written, placed)
     }
 
     /// The changes to write for `change` now: nothing that removes an element another branch

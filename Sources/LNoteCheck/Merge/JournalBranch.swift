@@ -15,8 +15,11 @@ struct CopyBranch {
 }
 
 enum JournalBranch {
-    /// Torn tails and reserved zeros (J-012) and skipped ancillary frames are not damage.
-    static let tailKinds: Set<ScanFindingKind> = [.shortHeader, .zeroFill, .lengthPastEnd, .badTailFrame, .unknownAncillaryType]
+    /// Findings that leave no valid frame unplaced: torn tails and reserved zeros (J-012),
+    /// skipped ancillary frames, and a sequence gap (the frames after it are accepted and
+    /// placed; the missing ones are not in this file).
+    static let tailKinds: Set<ScanFindingKind> = [.shortHeader, .zeroFill, .lengthPastEnd, .badTailFrame, .unknownAncillaryType,
+                                                  .sequenceGap]
 
     /// The decoded frames of a journal file (salvage walk, 4.2), or nil without a usable header.
     static func frames(fs: any FileSystem, directory: String, name: String)

@@ -41,8 +41,12 @@ extension SyncMerge {
                 if case .journal(let p, let b)? = PageFileNames.parse(n), p == id { return (b, n) } else { return nil }
             }.sorted { $0 < $1 }
             for (_, name) in originals {
-                report.changesApplied += try await BranchApplier.apply(
+                let r = try await BranchApplier.applyCounting(
                     JournalBranch.whole(fs: fs, pages: layout.pagesDirectory, name: name), to: page, erased: erased)
+                report.changesApplied += r.written
+                // An element of the page's own journal that its state lacked: either hidden under
+                // the other device's snapshot, or erased in a journal that is gone (Y-016).
+                if r.placed > 0 { report.forkUnknown.append(name) }
             }
             for c in copies {
                 let path = joinPath(layout.pagesDirectory, c.copy)
