@@ -1,4 +1,5 @@
 import Foundation
+import LNoteCheck
 import LNoteFormat
 import LNoteStore
 import Testing
@@ -77,5 +78,18 @@ struct MergeCommandTests {
         #expect(out.contains("merge:"), "\(out)")
         #expect(copies(package).isEmpty)
         #expect(try await ids(package).isSuperset(of: all))
+    }
+
+    @Test("Y-021 SyncMerge.openForWriting merges before it opens")
+    func openForWritingMerges() async throws {
+        let root = "/tmp/lnote-mergecli-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let (package, all) = try await forkedPackage(root)
+        let (doc, report) = try await SyncMerge.openForWriting(path: package)
+        let ids = Set(try await doc.page(at: 0).elements.map { $0.id.description })
+        try await doc.close()
+        #expect(report.copies.contains { $0.action == .merged })
+        #expect(ids.isSuperset(of: all))
+        #expect(copies(package).isEmpty)
     }
 }
