@@ -68,6 +68,8 @@ let package = Package(
         .testTarget(name: "ConformanceTests", dependencies: ["LNoteConformance", "LNoteSimulation", "LNoteCheck", "LNoteStore", "LNoteFormat"]),
         // The app-facing API, through `import LNoteStore` only (no @testable, no package access).
         .testTarget(name: "LNotePublicAPITests", dependencies: ["LNoteStore"], exclude: ["public-api.txt"]),
+        // Two devices, one notebook: conflict copies, merges, a real Syncthing pair (Spec/sync.md).
+        .testTarget(name: "LNoteSyncTests", dependencies: ["lnote", "LNoteCheck", "LNoteStore", "LNoteFormat", "LNoteSimulation"]),
         // Runs the built `lnote` and `lnote-bench` tools; depends on them so `swift test` builds them.
         .testTarget(name: "LNoteCLITests", dependencies: ["lnote", "lnote-bench", "LNoteStore", "LNoteFormat", "LNoteHandwriting", "LNoteSimulation"]),
     ],

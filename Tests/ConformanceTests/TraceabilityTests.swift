@@ -47,11 +47,13 @@ enum RequirementIDs {
 
 @Suite("Traceability")
 struct TraceabilityTests {
-    @Test("every requirement ID defined in Spec/format.md and Spec/sqlite.md is cited by a test or a vector's rules")
+    @Test("every requirement ID defined in Spec/format.md, Spec/sqlite.md and Spec/sync.md is cited by a test or a vector's rules")
     func everyRequirementIsCited() throws {
         let spec = try Repo.text(Repo.root + "/Spec/format.md")
         // Spec/sqlite.md: the level-2 database (Q- IDs), cited by Tests/LNoteSQLiteTests.
         let defined = RequirementIDs.defined(in: spec).union(RequirementIDs.defined(in: try Repo.text(Repo.root + "/Spec/sqlite.md")))
+            // Spec/sync.md: two devices, one notebook (Y- IDs), cited by Tests/LNoteSyncTests.
+            .union(RequirementIDs.defined(in: try Repo.text(Repo.root + "/Spec/sync.md")))
         #expect(defined.count > 100, "format.md should define its requirement IDs as [X-NNN]")
 
         var cited = Set<String>()

@@ -57,6 +57,7 @@ enum FsckCommand: Command {
         var status = ExitCode.ok
         for path in paths {
             do {
+                if repair { status |= try await MergeCommand.mergeBeforeRepair(absolutePath(path)) }  // Y-021
                 let report = try Fsck.check(path: absolutePath(path), options: options, progress: progress)
                 reports.append(relabel(report, path: path, multiple: paths.count > 1))
                 status |= report.status

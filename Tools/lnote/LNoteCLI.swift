@@ -14,6 +14,7 @@ enum LNoteCLI {
         CompactCommand.self,
         RenderCommand.self,
         StressCommand.self,
+        MergeCommand.self,
         ExportSQLiteCommand.self,
         ImportSQLiteCommand.self,
         BenchForwardCommand.self,

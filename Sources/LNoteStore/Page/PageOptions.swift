@@ -77,6 +77,10 @@ public struct PageOptions: Sendable, Equatable {
     /// at open and decodes on use; `.eager` decodes and checks every point at open. Only
     /// `.salvage` defers: `.prefix` and `.strict` always decode eagerly.
     public var pointDecoding: PointDecoding
+    /// Whether a document's `close()` renders the thumbnails of changed pages (D-050; they are
+    /// derived and may be regenerated at any time). Default true; the two-device model test
+    /// turns it off to run thousands of scenarios quickly.
+    public var thumbnailsOnClose = true
 
     /// Options; every default is the one to keep when unsure.
     public init(durability: Durability = .default, compaction: CompactionPolicy = .default,

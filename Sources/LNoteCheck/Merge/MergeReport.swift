@@ -1,0 +1,39 @@
+/// What one `SyncMerge.merge` run did (Spec/sync.md section 2).
+public struct MergeReport: Sendable, Codable, Equatable {
+    public enum Action: String, Sendable, Codable {
+        /// Merged, then removed (Y-019).
+        case merged
+        /// Derived data or an identical copy: removed (Y-018).
+        case removed
+        /// Something could not be placed: moved whole to lost+found/ (Y-019).
+        case lostAndFound
+        /// Not merged this time (the page is not listed, or the copy is not the engine's).
+        case leftAlone
+    }
+
+    public struct Copy: Sendable, Codable, Equatable {
+        public var name: String
+        public var original: String
+        public var action: Action
+        public var detail: String
+    }
+
+    public var path: String
+    public var copies: [Copy] = []
+    /// Changes the merge wrote to pages through the writer (Y-013 .. Y-016).
+    public var changesApplied = 0
+    /// Pages a document.json copy added to the page list (Y-017).
+    public var pagesAdded = 0
+    /// Copies whose fork could not be found: erased elements may have returned (Y-016).
+    public var forkUnknown: [String] = []
+
+    public init(path: String) { self.path = path }
+
+    public func humanText() -> String {
+        var s = "\(Escaped.text(path)): \(copies.count) conflict cop\(copies.count == 1 ? "y" : "ies"), "
+        s += "\(changesApplied) change(s) applied, \(pagesAdded) page(s) added\n"
+        for c in copies { s += "  \(c.action.rawValue): \(Escaped.text(c.name)) (of \(Escaped.text(c.original))): \(Escaped.text(c.detail))\n" }
+        for f in forkUnknown { s += "  forkUnknown: \(Escaped.text(f)): erased elements may have returned\n" }
+        return s
+    }
+}

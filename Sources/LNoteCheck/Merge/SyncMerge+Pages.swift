@@ -1,0 +1,144 @@
+import LNoteFormat
+import LNoteStore
+
+extension SyncMerge {
+    typealias Done = [(path: String, copy: MergeReport.Copy)]
+
+    /// Y-013 .. Y-016 for every listed page with conflict copies in `pages/`.
+    static func mergePages(document: Document, listed: Set<UUIDBytes>, layout: PackageLayout, fs: any FileSystem,
+                           report: inout MergeReport, lost: LostAndFound, done: inout Done) async throws {
+        guard (try? fs.kind(layout.pagesDirectory)) == .directory else { return }  // no page files yet
+        let names = try io { try fs.list(layout.pagesDirectory) }.sorted()
+        var byPage: [UUIDBytes: [(copy: String, original: String)]] = [:]
+        for name in names {
+            guard let parsed = ConflictCopyName.parse(name) else { continue }
+            let original = parsed.original.lowercased()
+            guard let kind = PageFileNames.parse(original) else { continue }
+            let id: UUIDBytes
+            switch kind {
+            case .journal(let p, _), .snapshot(let p): id = p
+            case .snapshotTemp: continue
+            }
+            guard listed.contains(id) else {
+                report.copies.append(.init(name: name, original: original, action: .leftAlone, detail: "page not listed"))
+                continue
+            }
+            byPage[id, default: []].append((name, original))
+        }
+        for id in byPage.keys.sorted(by: { $0.description < $1.description }) {
+            // Journal copies first, in name order (Y-012); snapshot copies last (Y-015).
+            let copies = (byPage[id] ?? []).sorted {
+                ($0.original.hasSuffix(".content") ? 1 : 0, $0.copy) < ($1.original.hasSuffix(".content") ? 1 : 0, $1.copy)
+            }
+            let page = try await document.page(id: id)
+            let erased = names.filter { n in
+                n.lowercased().hasSuffix(".journal") && n.lowercased().hasPrefix(id.description)
+            }.reduce(into: Set<UUIDBytes>()) { $0.formUnion(JournalBranch.erasedIDs(fs: fs, pages: layout.pagesDirectory, name: $1)) }
+            let generation = snapshotGeneration(fs: fs, layout: layout, page: id)
+            // The page's own journals first, in base order (their frames may be hidden under a
+            // snapshot the sync paired them with), then the copies.
+            let originals = names.compactMap { n -> (UInt64, String)? in
+                if case .journal(let p, let b)? = PageFileNames.parse(n), p == id { return (b, n) } else { return nil }
+            }.sorted { $0 < $1 }
+            for (_, name) in originals {
+                let r = try await BranchApplier.applyCounting(
+                    JournalBranch.whole(fs: fs, pages: layout.pagesDirectory, name: name), to: page, erased: erased)
+                report.changesApplied += r.written
+                // An element of the page's own journal that its state lacked: either hidden under
+                // the other device's snapshot, or erased in a journal that is gone (Y-016).
+                if r.placed > 0 { report.forkUnknown.append(name) }
+            }
+            for c in copies {
+                let path = joinPath(layout.pagesDirectory, c.copy)
+                let (read, what) = readBranch(fs: fs, layout: layout, copy: c, generation: generation)
+                var branch = read
+                if branch.isSnapshot {
+                    // Y-015/Y-016: a snapshot copy only ever adds what the journals did not place;
+                    // anything it adds means its fork was not in the files: report it.
+                    branch.changes = await BranchApplier.snapshotAppends(branch.snapshotState, page: page, erased: erased)
+                    if !branch.changes.isEmpty { branch.forkUnknown = true }
+                }
+                let written = try await BranchApplier.apply(branch, to: page, erased: erased)
+                report.changesApplied += written
+                if branch.forkUnknown { report.forkUnknown.append(c.copy) }
+                let action: MergeReport.Action = branch.unreadable.isEmpty ? .merged : .lostAndFound
+                let detail = "\(what), \(written) change(s) written"
+                    + (branch.unreadable.isEmpty ? "" : "; not placed: " + branch.unreadable.joined(separator: ", "))
+                done.append((path, .init(name: c.copy, original: c.original, action: action, detail: detail)))
+            }
+            try await page.flush(.data)
+        }
+    }
+
+    /// The branch a copy holds: a journal by its common prefix (Y-013, Y-014), a snapshot by
+    /// its elements (Y-015; all appends, filtered against the page when applied).
+    static func readBranch(fs: any FileSystem, layout: PackageLayout, copy c: (copy: String, original: String),
+                           generation: UInt64) -> (CopyBranch, String) {
+        switch PageFileNames.parse(c.original) {
+        case .journal(_, let base):
+            let b = JournalBranch.branch(fs: fs, pages: layout.pagesDirectory, copyName: c.copy,
+                                         originalName: c.original, base: base, snapshotGeneration: generation)
+            return (b, "journal branch of \(b.changes.count) change(s)")
+        default:
+            var b = CopyBranch()
+            guard let bytes = try? fs.readFile(joinPath(layout.pagesDirectory, c.copy)) else {
+                b.unreadable.append("unreadable"); return (b, "snapshot")
+            }
+            let d = SnapshotFile.decode(bytes, name: c.copy, expectedPage: nil, mode: .salvage)
+            if d.unusable { b.unreadable.append("snapshot unusable") }
+            b.unreadable += d.findings.map { "\($0.kind) at \($0.offset)" }
+            b.isSnapshot = true
+            b.snapshotState = d.state
+            return (b, "snapshot generation \(d.header?.generation ?? 0) with \(d.state.elements.count) element(s)")
+        }
+    }
+
+    /// The generation of the page's snapshot (0 without one or when it does not decode).
+    static func snapshotGeneration(fs: any FileSystem, layout: PackageLayout, page: UUIDBytes) -> UInt64 {
+        guard let bytes = try? fs.readFile(joinPath(layout.pagesDirectory, PageFileNames.snapshot(page)), limit: 64),
+              case .valid(let h) = bytes.withUnsafeBytes({ SnapshotHeader.decode($0) }) else { return 0 }
+        return h.generation
+    }
+
+    /// Y-019: copies go only now, after the merged result is durable.
+    static func settle(_ done: Done, layout: PackageLayout, fs: any FileSystem, report: inout MergeReport,
+                       lost: LostAndFound) throws {
+        var folders = Set<String>()
+        for (path, copy) in done {
+            if copy.action == .lostAndFound {
+                try lost.move(path, shownAs: copy.name, reason: "conflict copy of \(copy.original): \(copy.detail)")
+            } else {
+                try io { try fs.remove(path) }
+                folders.insert(parentDirectory(of: path))
+            }
+            report.copies.append(copy)
+        }
+        for f in folders.sorted() { try io { try fs.syncDirectory(f) } }
+    }
+
+    /// Y-018: manifest and thumbnail copies are removed; asset copies removed when identical,
+    /// else moved to lost+found.
+    static func mergeDerived(layout: PackageLayout, fs: any FileSystem, report: inout MergeReport,
+                             lost: LostAndFound) throws {
+        for folder in [layout.root, layout.thumbnailsDirectory, layout.assetsDirectory] {
+            guard (try? fs.kind(folder)) == .directory, let names = try? fs.list(folder) else { continue }
+            for name in names.sorted() {
+                guard let parsed = ConflictCopyName.parse(name) else { continue }
+                let original = parsed.original.lowercased()
+                let path = joinPath(folder, name)
+                if folder == layout.root, original != "manifest.json" { continue }
+                if folder == layout.assetsDirectory {
+                    let same = (try? fs.readFile(path)) == (try? fs.readFile(joinPath(folder, original)))
+                    if !same {
+                        try lost.move(path, shownAs: name, reason: "asset conflict copy with other bytes (Y-018)")
+                        report.copies.append(.init(name: name, original: original, action: .lostAndFound, detail: "other bytes"))
+                        continue
+                    }
+                }
+                try io { try fs.remove(path) }
+                try io { try fs.syncDirectory(folder) }
+                report.copies.append(.init(name: name, original: original, action: .removed, detail: "derived or identical"))
+            }
+        }
+    }
+}
