@@ -48,6 +48,11 @@ public enum RecoveryFindingKind: String, Sendable, Equatable, CaseIterable {
     case snapshotLost
     /// A frame body that does not decode.
     case badBody
+    /// A stroke whose frame is intact but whose points break the point rules: kept, its points
+    /// cut before the first bad one (E-007).
+    case badPoints
+    /// A snapshot header that claims more than the page's journals hold (P-017).
+    case snapshotAhead
     /// A snapshot the chosen replay mode refused.
     case refused
     /// A frame that does not belong in a snapshot.
