@@ -8,11 +8,11 @@ public enum FsckFindingKind: String, Sendable, Equatable, CaseIterable {
     // The page's.
     case badHeader, tornCreation, foreignJournal, foreignSnapshot, baseMismatch, badBody, missingElements
     case extraElements, missingMetadata, unexpectedFrame, snapshotLost, notReplayed, refused, retainedJournal
-    case duplicateElement, missingElement
+    case duplicateElement, missingElement, badPoints, snapshotAhead
     // The package's.
     case documentMissing, documentInvalid, staleManifest, staleElementCount, unlistedPage, missingAsset
     case orphanAsset, missingThumbnail, staleThumbnail, leftoverTemp, staleLock, lockedElsewhere, symlink
-    case unknownFile, folderNameMismatch, ioError, tooManyErrors
+    case unknownFile, folderNameMismatch, ioError, tooManyErrors, notRegularFile, notAFolder, hardLink
     // The library's.
     case stagingLeftover
     // Repairs.
