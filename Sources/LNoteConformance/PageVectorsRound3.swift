@@ -1,7 +1,7 @@
 import LNoteFormat
 import LNoteStore
 
-/// Vectors that settle the gaps an independent reader found (issue #13): padding and ancillary
+/// Vectors that settle the gaps an independent reader found: padding and ancillary
 /// frames in a page (P-018), snapshot headers that claim too much (P-017), strokes with bad
 /// points (E-007), page-level stops (J-021, J-022), a lost snapshot (P-008).
 enum PageVectorsRound3 {

@@ -2,7 +2,7 @@ import LNoteFormat
 import LNoteStore
 import LNoteToolSupport
 
-/// The brief's level 0 for the open suite's baseline: a page as one file of raw 16-byte
+/// Level 0 (the design LNote replaces) for the open suite's baseline: a page as one file of raw 16-byte
 /// points (x, y i32, radius, pressure u16, time u32, little-endian), after a u32 stroke count
 /// and a u32 point count per stroke. Reading it is one read and a copy per stroke: no
 /// checksum, no decoding.

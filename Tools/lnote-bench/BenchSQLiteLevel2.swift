@@ -5,12 +5,12 @@ import LNoteSQLite
 import LNoteToolSupport
 import LNoteStore
 
-/// Level 2 (issue 17, Spec/sqlite.md): export and import through `LNoteSQLite` against the
-/// SQLite floor of the same bytes; the brief's own measurement (100 strokes x 3,400 points in
+/// Level 2 (Spec/sqlite.md): export and import through `LNoteSQLite` against the
+/// SQLite floor of the same bytes; the notes app's own measurement (100 strokes x 3,400 points in
 /// one transaction) through the same SQLite; one page's strokes read from the database against
 /// `Page.open`. Every SQLite figure here goes through the system libsqlite3 LNoteSQLite links.
 enum SQLiteLevel2Suite {
-    static let title = "Level 2: export/import to SQLite in MB/s, the brief's 100 x 3,400 transaction, reading a page back"
+    static let title = "Level 2: export/import to SQLite in MB/s, the notes app's 100 x 3,400 transaction, reading a page back"
 
     static func run(_ ctx: BenchContext) async throws -> BenchSuiteResult {
         var r = BenchSuiteResult(name: "level2", title: title)
@@ -24,11 +24,11 @@ enum SQLiteLevel2Suite {
         r.rows += try await readRows(ctx, packages: page, rounds: ctx.n(30, 8))
         r.ratios(to: "SQLite floor: the same points BLOBs, one transaction")
         r.ratios(to: "Page.open (points decoded on use, the default)")
-        r.ratios(to: "SQLite one transaction, the brief's 12 B/point (4,080,000 B)")
+        r.ratios(to: "SQLite one transaction, the notes app's 12 B/point (4,080,000 B)")
         r.notes += [
             "export: read each package read-only (every point decoded and checked), one transaction per document (WAL, synchronous=FULL), read back and compare (Q-040, Q-050); import: read and check every row, write each package (staging folder, snapshots, syncs), read it back and compare (Q-060, Q-061)",
             "MB/s counts payload: points BLOBs (16 B/point), angles BLOBs and asset bytes; the floor inserts the same points BLOBs into a one-column table in one transaction with the same pragmas",
-            "the brief measured SQLite at 0.019 s on a Mac for 100 x 3,400 points (4,080,000 B of 12 B/point BLOBs) in one transaction; here the same through this machine's SQLite \(SQLiteDatabaseInfo.version)",
+            "the notes app's own evaluation measured SQLite at 0.019 s on a Mac for 100 x 3,400 points (4,080,000 B of 12 B/point BLOBs) in one transaction; here the same through this machine's SQLite \(SQLiteDatabaseInfo.version)",
             "reading a page: Page.open (snapshot read, CRCs, element checks) against SELECT of the page's strokes in z-order through the index, with the import's checks, or the BLOBs alone",
             "\(rounds) rounds for transfers after a warm-up round; designs interleaved within each round",
         ]
@@ -90,7 +90,7 @@ enum SQLiteLevel2Suite {
                 row("SQLite floor: the same points BLOBs, one transaction", setting, floorNs, floorBytes)]
     }
 
-    /// The brief's measurement: 100 strokes of 3,400 points in one transaction, at the brief's
+    /// The notes app's own measurement: 100 strokes of 3,400 points in one transaction, at its
     /// 12 B/point and at this schema's 16 B/point, and exported as one page.
     static func briefRows(_ ctx: BenchContext, rounds: Int) async throws -> [BenchRow] {
         var generator = HandwritingGenerator(seed: 41)
@@ -123,7 +123,7 @@ enum SQLiteLevel2Suite {
         }
         let setting = "100 x 3,400 points"
         let bytes16 = blobs16.reduce(0) { $0 + $1.count }
-        return [row("SQLite one transaction, the brief's 12 B/point (4,080,000 B)", setting, ns12, blobs12.reduce(0) { $0 + $1.count }),
+        return [row("SQLite one transaction, the notes app's 12 B/point (4,080,000 B)", setting, ns12, blobs12.reduce(0) { $0 + $1.count }),
                 row("SQLite one transaction, Spec/sqlite.md 16 B/point (\(bytes16) B)", setting, ns16, bytes16),
                 row("export-sqlite of that page (read, write, verify)", setting, nsExport, bytes16)]
     }

@@ -79,7 +79,7 @@ enum CompactionSuite {
         r.notes += ["atomic write floor: open a temp file, pwrite the snapshot bytes (encoded beforehand), fdatasync, close, rename, fsync the directory",
                     "Page.compact(): create the next journal (write its header, fdatasync, fsync the directory: P-010), encode the snapshot, the same atomic write, unlink the old journal",
                     "\(rounds) rounds after a warm-up; floor and compaction alternate which goes first",
-                    "parts (issue 16): the next journal's creation and the snapshot's encoding timed alone, after each 2,000-stroke round; the snapshot write steps its write-back in 256 KiB (sync_file_range on Linux) so saves' syncs never queue behind the whole file"]
+                    "parts: the next journal's creation and the snapshot's encoding timed alone, after each 2,000-stroke round; the snapshot write steps its write-back in 256 KiB (sync_file_range on Linux) so saves' syncs never queue behind the whole file"]
         return r
     }
 
@@ -96,7 +96,7 @@ enum CompactionSuite {
         let quietPage = try await Page.open(directory: quiet, id: BenchPages.id(1), options: PageOptions(compaction: .onCloseOnly))
         let busyPage = try await Page.open(directory: busy, id: BenchPages.id(2),
                                            options: PageOptions(compaction: CompactionPolicy(journalBytesMax: .max, journalFramesMax: 10)))
-        // The same page and policy with the snapshot written in one step (before issue 16).
+        // The same page and policy with the snapshot written in one step (before write-back pacing).
         let unpacedPage = try await Page.open(directory: unpaced, id: BenchPages.id(4),
                                               options: PageOptions(compaction: CompactionPolicy(journalBytesMax: .max, journalFramesMax: 10)),
                                               fileSystem: UnpacedFileSystem())
@@ -137,7 +137,7 @@ enum CompactionSuite {
         busyRow.ratio = b.p50 / q.p50; busyRow.ratioTo = "save, no compaction"
         r.rows.append(busyRow)
         let u = LatencyStats(nanoseconds: unpacedNs)
-        var unpacedRow = BenchRow(design: "save while compacting (every 10 frames), snapshot written in one step (before issue 16)", setting: setting, stats: u)
+        var unpacedRow = BenchRow(design: "save while compacting (every 10 frames), snapshot written in one step (before write-back pacing)", setting: setting, stats: u)
         unpacedRow.ratio = u.p50 / q.p50; unpacedRow.ratioTo = "save, no compaction"
         r.rows.append(unpacedRow)
         r.targets.append(BenchTarget(id: "3-compaction-p99", claim: "save p99 during compaction / save p99 without",
@@ -145,7 +145,7 @@ enum CompactionSuite {
                                      detail: "\(formatMicros(b.p99)) vs \(formatMicros(q.p99)) (one-step snapshot write: p99 \(formatMicros(u.p99))); \(compactions) compactions of a 2,000-stroke page during \(busyNs.count + perRound) saves"))
     }
 
-    /// The realistic policy (issue 16): saves on a 2,000-stroke page with the default
+    /// The realistic policy: saves on a 2,000-stroke page with the default
     /// compaction threshold (2,000 frames or 4 MiB of journal), against the page that never
     /// compacts, in alternating blocks of 100, enough saves for at least one compaction.
     static func defaultPolicy(_ ctx: BenchContext, quietPage: Page, strokes: [Stroke], pool: inout StrokePool,

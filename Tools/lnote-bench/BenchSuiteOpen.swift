@@ -97,19 +97,7 @@ enum OpenSuite {
                         guard count == c.strokes else { throw OperationalError("page opened with \(count) of \(c.strokes) strokes") }
                     case 3:
                         // The deferred open, then every point decoded (what drawing the whole page needs).
-                        let t0 = BenchSystem.now()
-                        let page = try await Page.open(directory: c.dir, id: c.id, options: PageOptions(readOnly: true))
-                        // Every stroke's points kept, as the level-0 row keeps its slices.
-                        var drawn: [[Point]] = []
-                        var n = 0
-                        for case .stroke(let s) in await page.elements {
-                            drawn.append(try s.decodedPoints())
-                            n += drawn[drawn.count - 1].count
-                        }
-                        drawn = []
-                        t = BenchSystem.now() &- t0
-                        try await page.close()
-                        guard n > 0 else { throw OperationalError("decoded no points") }
+                        t = try await readyToDraw(c.dir, c.id, PageOptions(readOnly: true))
                     case 1:
                         t = try BenchSystem.time {
                             var sink: UInt32 = 0
@@ -126,19 +114,7 @@ enum OpenSuite {
                     case 6:
                         // Ready to draw with the points decoded during the open (`.eager`): one
                         // pass over the points instead of the structure check and a decode.
-                        let t0 = BenchSystem.now()
-                        let page = try await Page.open(directory: c.dir, id: c.id,
-                                                       options: PageOptions(readOnly: true, pointDecoding: .eager))
-                        var drawn: [[Point]] = []
-                        var n = 0
-                        for case .stroke(let s) in await page.elements {
-                            drawn.append(try s.decodedPoints())
-                            n += drawn[drawn.count - 1].count
-                        }
-                        drawn = []
-                        t = BenchSystem.now() &- t0
-                        try await page.close()
-                        guard n > 0 else { throw OperationalError("decoded no points") }
+                        t = try await readyToDraw(c.dir, c.id, PageOptions(readOnly: true, pointDecoding: .eager))
                     case 5:
                         guard let peer, let db = c.db2 else { continue }
                         let f = try peer.send("read \(db)")
@@ -194,15 +170,15 @@ enum OpenSuite {
         r.notes += ["Page.open: list the folder, read snapshot and journal, check every CRC and every element, check the points' structure and keep their bytes (E-006, decoded on use; read-only open, closed after)",
                     "Page.open + decode every point: the same open, then `decodedPoints()` of every stroke (the cost of drawing the whole page once)",
                     "SQLite: a new read-only connection, SELECT data FROM strokes ORDER BY seq, each BLOB copied out (no point decoding), connection closed; WAL checkpointed beforehand",
-                    "level 0 (issue 16 baseline): one file of the page's points as raw 16-byte records (x, y i32, radius, pressure u16, time u32) after a table of per-stroke counts, read whole, each stroke's records copied into a [Point] (what an app draws from); no checksum",
-                    "SQLite level 2: the same connection pattern as the SQLite row, each row one BLOB of the stroke's raw 16-byte points (the brief's level-2 shape), copied out; no decoding needed",
+                    "level 0 (the snapshot-only design LNote replaces): one file of the page's points as raw 16-byte records (x, y i32, radius, pressure u16, time u32) after a table of per-stroke counts, read whole, each stroke's records copied into a [Point] (what an app draws from); no checksum",
+                    "SQLite level 2: the same connection pattern as the SQLite row, each row one BLOB of the stroke's raw 16-byte points (the level-2 shape of Spec/sqlite.md), copied out; no decoding needed",
                     "files in the page cache (warm) for every design; \(rounds) rounds after a warm-up, designs rotated each round"]
         return r
     }
 }
 
 extension OpenSuite {
-    /// Issue 16's targets: ready to draw against level 0 and the SQLite peers; open (points
+    /// The ready-to-draw targets: ready to draw against level 0 and the SQLite peers; open (points
     /// deferred) against the level-2 peer.
     static func readyTargets(_ setting: String, into r: inout BenchSuiteResult) {
         guard let ready = r.stats(eagerName, setting) else { return }
@@ -232,5 +208,23 @@ extension OpenSuite {
                                          measured: sq.p50 / page.p50, limit: 2, atLeast: true,
                                          detail: "\(formatMicros(sq.p50)) vs \(formatMicros(page.p50))"))
         }
+    }
+
+    /// Opens the page with `options` and decodes every stroke's points, keeping them as the
+    /// level-0 row keeps its slices; the nanoseconds that took.
+    private static func readyToDraw(_ dir: String, _ id: UUIDBytes, _ options: PageOptions) async throws -> UInt64 {
+        let t0 = BenchSystem.now()
+        let page = try await Page.open(directory: dir, id: id, options: options)
+        var drawn: [[Point]] = []
+        var n = 0
+        for case .stroke(let s) in await page.elements {
+            drawn.append(try s.decodedPoints())
+            n += drawn[drawn.count - 1].count
+        }
+        drawn = []
+        let t = BenchSystem.now() &- t0
+        try await page.close()
+        guard n > 0 else { throw OperationalError("decoded no points") }
+        return t
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 import LNoteStore
 import LNoteToolSupport
 
-/// The stripped size an app gains by linking LNoteStore (issue 16): a small client that
+/// The stripped size an app gains by linking LNoteStore: a small client that
 /// creates a document, opens a page and closes, against a hello world, both compiled with
 /// `swiftc -O` against the modules and objects of the build this bench runs from (so run a
 /// release build), then stripped. Skipped, with a note, where swiftc, strip or the build's

@@ -2,7 +2,7 @@ import LNoteStore
 import LNoteToolSupport
 
 /// The real file system without write-back pacing (`pacesWriteback` false): how compaction
-/// wrote its snapshot before issue 16 (one write, then one fdatasync), for the same-run
+/// wrote its snapshot before write-back pacing (one write, then one fdatasync), for the same-run
 /// before/after rows of the compaction suite. Every call forwards to `POSIXFileSystem`.
 struct UnpacedFileSystem: FileSystem {
     let base = POSIXFileSystem.shared

@@ -116,7 +116,7 @@ extension FuzzHarness {
         let payload = Array(data[3...])
         return payload.withUnsafeBytes { raw -> String? in
             // The C bulk loop (the default) and the Swift loop alone give the same outcome:
-            // the same points and end, or the same error at the same offset (issue 16).
+            // the same points and end, or the same error at the same offset.
             var reader = ByteReader(raw), plain = ByteReader(raw)
             let bulk = Result { () throws(DecodeError) in try PointCodec.decode(count: count, hasAngles: hasAngles, from: &reader, bulk: true) }
             let swiftLoop = Result { () throws(DecodeError) in try PointCodec.decode(count: count, hasAngles: hasAngles, from: &plain, bulk: false) }

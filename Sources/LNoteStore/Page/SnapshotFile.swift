@@ -3,7 +3,7 @@ import LNoteFormat
 /// Encodes and decodes a page snapshot `pages/<page>.content` (spec section 7).
 package enum SnapshotFile {
     /// The write-back step of a compaction's snapshot write (`FileSystem.writeFileAtomically`):
-    /// saves' syncs never queue behind more than two steps of it (issue 16).
+    /// saves' syncs never queue behind more than two steps of it.
     package static let writebackStep = 256 * 1024
 
     /// The snapshot bytes for `state`: header, one `pageMetadata` frame, then one
