@@ -47,6 +47,11 @@ public protocol FileSystem: Sendable {
     /// open holds it. Closing the handle (`close`) releases it. Unlike a lock file, no one can
     /// delete the folder while it holds pages, so the exclusion cannot be lost (D-070).
     func tryLockFolder(_ path: String) throws -> FileHandleNumber?
+    /// The next stretch of the file at or after `offset` that may hold non-zero bytes (lseek
+    /// SEEK_DATA, then SEEK_HOLE), or nil when only zeros follow. Bytes outside every stretch
+    /// read as zero. The default is the rest of the file (no holes known). Used to skip the
+    /// holes of a sparse file in bounded time (P-020).
+    func dataRegion(_ file: FileHandleNumber, from offset: Int64) throws -> Range<Int64>?
     /// True when `writeback` does something here (Linux `sync_file_range`); the default is false.
     var pacesWriteback: Bool { get }
     /// Write-back pacing for large writes (not a durability operation: no metadata, no drive
@@ -96,6 +101,12 @@ public struct FileSystemError: Error, Equatable, Sendable, CustomStringConvertib
 extension FileSystem {
     /// Default for file systems without hard links: 1.
     public func linkCount(_ file: FileHandleNumber) throws -> Int { 1 }
+
+    /// Default: no holes are known, so the stretch is the rest of the file.
+    public func dataRegion(_ file: FileHandleNumber, from offset: Int64) throws -> Range<Int64>? {
+        let n = try size(file)
+        return offset < n ? offset ..< n : nil
+    }
 
     /// Default for file systems that cannot lock a folder: `noFolderLock` (exclusion rests on
     /// the `.lock` file alone). `POSIXFileSystem` and `SimulatedFileSystem` lock for real.

@@ -102,6 +102,19 @@ public struct POSIXFileSystem: FileSystem {
         }
     }
 
+    /// lseek(2) SEEK_DATA / SEEK_HOLE; where the file system lacks them, the rest of the file.
+    public func dataRegion(_ file: FileHandleNumber, from offset: Int64) throws -> Range<Int64>? {
+        do {
+            return try SystemCall.dataRegion(file.raw, from: offset)
+        } catch {
+            guard error.errno == EINVAL || error.errno == ENOTSUP else {
+                throw self.error("lseek", file, error.errno)
+            }
+            let size = try self.size(file)
+            return offset < size ? offset ..< size : nil
+        }
+    }
+
     /// pwrite(2) of every byte; short writes and EINTR retried inside.
     public func write(_ file: FileHandleNumber, at offset: Int64, _ bytes: UnsafeRawBufferPointer) throws {
         guard offset >= 0 else { throw error("pwrite", file, EINVAL) }
