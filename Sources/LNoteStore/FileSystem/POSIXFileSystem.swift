@@ -115,6 +115,18 @@ public struct POSIXFileSystem: FileSystem {
         }
     }
 
+    /// fstat(2) device and inode (D-072).
+    public func identity(_ file: FileHandleNumber) throws -> FileIdentity? {
+        let id = try on(file, "fstat") { () throws(SystemCallError) in try SystemCall.identity(file.raw) }
+        return FileIdentity(device: id.device, inode: id.inode)
+    }
+
+    /// lstat(2) device and inode of what is at `path` (D-072).
+    public func identity(at path: String) throws -> FileIdentity? {
+        try call("lstat", path) { () throws(SystemCallError) in try SystemCall.identity(path: path) }
+            .map { FileIdentity(device: $0.device, inode: $0.inode) }
+    }
+
     /// pwrite(2) of every byte; short writes and EINTR retried inside.
     public func write(_ file: FileHandleNumber, at offset: Int64, _ bytes: UnsafeRawBufferPointer) throws {
         guard offset >= 0 else { throw error("pwrite", file, EINVAL) }

@@ -148,6 +148,23 @@ enum SystemCall {
         return Int64(start) ..< max(Int64(start), Int64(end))
     }
 
+    /// fstat(2) `st_dev`, `st_ino`.
+    static func identity(_ fd: Int32) throws(SystemCallError) -> (device: UInt64, inode: UInt64) {
+        var info = stat()
+        _ = try retryingInterrupts { fstat(fd, &info) }
+        return (UInt64(truncatingIfNeeded: info.st_dev), UInt64(truncatingIfNeeded: info.st_ino))
+    }
+
+    /// lstat(2) `st_dev`, `st_ino`; nil when nothing is at `path`.
+    static func identity(path: String) throws(SystemCallError) -> (device: UInt64, inode: UInt64)? {
+        var info = stat()
+        guard lstat(path, &info) == 0 else {
+            if errno == ENOENT || errno == ENOTDIR { return nil }
+            throw SystemCallError(errno: errno)
+        }
+        return (UInt64(truncatingIfNeeded: info.st_dev), UInt64(truncatingIfNeeded: info.st_ino))
+    }
+
     /// ftruncate(2).
     static func truncate(_ fd: Int32, to size: Int64) throws(SystemCallError) {
         _ = try retryingInterrupts { ftruncate(fd, off_t(size)) }
