@@ -38,23 +38,27 @@ struct FileChecker {
             }
             return
         }
-        let bytes: [UInt8]
-        do { bytes = try run.fs.readFile(path) } catch {
+        let read: BoundedFileBytes
+        do { read = try run.fs.readBounded(path) } catch let e as LNoteError where e.code == .corrupt {
+            try run.error("refused", name, e.message)  // P-020: too large to hold, never read whole
+            return
+        } catch {
             try run.failure(name, error)
             return
         }
-        if bytes.starts(with: Array("LNOTESNP".utf8)) || { if case .snapshot? = parsed { return true }; return false }() {
-            try checkSnapshot(bytes, name: name, pageID: pageID)
+        if read.bytes.starts(with: Array("LNOTESNP".utf8)) || { if case .snapshot? = parsed { return true }; return false }() {
+            try checkSnapshot(read, name: name, pageID: pageID)
         } else {
-            try checkJournal(bytes, name: name, directory: directory, parsed: parsed)
+            try checkJournal(name: name, directory: directory, parsed: parsed)
         }
         if run.options.repair {
             try run.info("notRepaired", name, "a loose file is only checked; repair works on a file inside a package's pages/ folder")
         }
     }
 
-    private func checkSnapshot(_ bytes: [UInt8], name: String, pageID: UUIDBytes?) throws {
-        let decoded = SnapshotFile.decode(bytes, name: name, expectedPage: pageID, mode: run.options.mode)
+    private func checkSnapshot(_ read: BoundedFileBytes, name: String, pageID: UUIDBytes?) throws {
+        let decoded = SnapshotFile.decode(read.bytes, name: name, expectedPage: pageID, mode: run.options.mode,
+                                          fileSize: read.fileSize)
         for f in decoded.findings { try run.add(converted(f)) }
         run.counts.pages += 1
         run.pages.append(FsckPage(id: (decoded.header?.pageID ?? pageID ?? .zero).description, package: "",
@@ -63,7 +67,7 @@ struct FileChecker {
                                   state: decoded.findings.contains { !$0.isInformational } ? "damaged" : "ok"))
     }
 
-    private func checkJournal(_ bytes: [UInt8], name: String, directory: String, parsed: PageFileNames.Parsed?) throws {
+    private func checkJournal(name: String, directory: String, parsed: PageFileNames.Parsed?) throws {
         var base: UInt64 = 0
         if case .journal(_, let b)? = parsed { base = b }
         let r: JournalFileReader.Result
@@ -73,10 +77,10 @@ struct FileChecker {
         }
         var damaged = false
         if r.isTornCreation {
-            try run.add(converted(TornCreation.finding(file: name, size: bytes.count, reason: r.headerDamage)))
+            try run.add(converted(TornCreation.finding(file: name, size: r.fileSize, reason: r.headerDamage)))
         } else if let damage = r.headerDamage {
             damaged = true
-            try run.error("badHeader", name, offset: 0, bytes: min(bytes.count, FormatLimits.journalHeaderBytes),
+            try run.error("badHeader", name, offset: 0, bytes: min(r.fileSize, FormatLimits.journalHeaderBytes),
                           "journal header invalid: \(damage)")
         }
         var state = PageState()
@@ -90,7 +94,7 @@ struct FileChecker {
                 try run.add(converted(finding))
             }
             var badBodies: [FsckFinding] = []
-            bytes.withUnsafeBytes { raw in
+            r.bytes.withUnsafeBytes { raw in
                 for frame in scan.frames {
                     let body = UnsafeRawBufferPointer(rebasing: raw[frame.bodyRange])
                     if let change = try? PageChangeCodec.decode(type: frame.type, body: body, baseOffset: frame.bodyRange.lowerBound) {

@@ -28,4 +28,8 @@ public enum FormatLimits {
     public static let manifestJSONBytesMax = 1024 * 1024
     /// Pages in one document (D-011).
     public static let pagesPerDocumentMax = 10_000
+    /// Bytes of one page file (journal or snapshot) a reader holds in memory, counted up to
+    /// the file's last non-zero byte; a longer file is refused, and a zero tail or sparse
+    /// region past it is never held (P-020).
+    public static let pageFileBytesInMemoryMax = 256 * 1024 * 1024
 }

@@ -122,6 +122,14 @@ import Darwin
                 guard let journal = f.journal() else { throw POSIXError(.ENOENT) }
                 guard link(f.path("pages/" + journal), f.outside + "/hardlink.journal") == 0 else { throw POSIXError(.EIO) }
             }),
+            // P-020: a 5 GiB sparse tail (no disk used) after the real frames; a snapshot too.
+            Hostile(name: "5 GiB sparse journal", clues: ["zeroFill"], mustRefuse: [], fsckReports: false, setup: { f in
+                guard let journal = f.journal() else { throw POSIXError(.ENOENT) }
+                guard truncate(f.path("pages/" + journal), 5 << 30) == 0 else { throw POSIXError(.EIO) }
+            }),
+            Hostile(name: "5 GiB sparse snapshot", clues: ["zeroFill"], mustRefuse: [], fsckReports: false, setup: { f in
+                guard truncate(f.path("pages/\(f.pageIDs[0]).content"), 5 << 30) == 0 else { throw POSIXError(.EIO) }
+            }),
             Hostile(name: "foreign document.json", clues: ["folderNameMismatch", "disagrees with the folder name"],
                     mustRefuse: readersAndWriters, setup: { f in
                         var doc = try Tool.json(String(contentsOfFile: f.path("document.json"), encoding: .utf8))
@@ -142,7 +150,7 @@ import Darwin
         return path
     }()
 
-    @Test("D-002 D-004 D-005 K-030 K-032 K-033 every hostile object x every lnote subcommand: no hang, no trap, nothing outside touched, no byte destroyed, a clear error or finding")
+    @Test("D-002 D-004 D-005 K-030 K-032 K-033 P-020 every hostile object x every lnote subcommand: no hang, no trap, nothing outside touched, no byte destroyed, a clear error or finding")
     func matrix() throws {
         var table: [String] = []
         let commands = Command.allCases

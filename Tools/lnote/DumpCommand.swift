@@ -65,7 +65,12 @@ enum DumpCommand: Command {
 
     static func dumpFile(_ path: String) throws -> FileDump {
         let bytes: [UInt8]
-        do { bytes = try io { try POSIXFileSystem.shared.readFile(path) } } catch {
+        let fileSize: Int
+        do {  // P-020: the zero tail past the last data is not held
+            let read = try io { try POSIXFileSystem.shared.readBounded(path) }
+            bytes = read.bytes
+            fileSize = read.fileSize
+        } catch {
             throw OperationalError("cannot read \(Escaped.text(path)): \(Escaped.text("\(error)"))")
         }
         let isSnapshot = bytes.starts(with: Array("LNOTESNP".utf8))
@@ -91,7 +96,8 @@ enum DumpCommand: Command {
         var lines: [FrameLine] = []
         var validEnd = 0
         if let salt, bytes.count >= 64 {
-            let scan = bytes.withUnsafeBytes { FrameScanner.scan($0, from: 64, salt: salt, firstSequence: first, mode: .salvage) }
+            let scan = bytes.withUnsafeBytes { FrameScanner.scan($0, from: 64, salt: salt, firstSequence: first, mode: .salvage,
+                                                                  fileSize: fileSize) }
             for f in scan.frames {
                 lines.append(FrameLine(offset: f.offset, sequence: f.sequence, type: typeName(f.type),
                                        length: f.endOffset - f.offset - FormatLimits.frameHeaderBytes, status: "ok"))

@@ -11,8 +11,15 @@ public enum FrameScanner {
     /// Scans `bytes` from offset `start` (64 for a journal or snapshot file), expecting
     /// frames checksummed with `salt` and numbered from `firstSequence`.
     /// A `start` outside `0 ... bytes.count` is clamped into it.
+    ///
+    /// `fileSize` (P-020): `bytes` are the first bytes of a file of `fileSize` bytes whose
+    /// every byte past `bytes.count` is zero, and `bytes` reach at least one largest frame
+    /// (`frameHeaderBytes + payloadBytesMax`) past the file's last non-zero byte. The result
+    /// is then the scan of the whole file (no frame can start in the zeros, and none that
+    /// starts before them reaches past `bytes`); only finding sizes use `fileSize`.
+    /// Nil, or a value not above `bytes.count`: the buffer is the whole file.
     public static func scan(_ bytes: UnsafeRawBufferPointer, from start: Int, salt: UInt64,
-                            firstSequence: UInt64, mode: ReplayMode) -> ScanResult {
+                            firstSequence: UInt64, mode: ReplayMode, fileSize: Int? = nil) -> ScanResult {
         let begin = min(max(start, 0), bytes.count)
         guard let base = bytes.baseAddress, begin < bytes.count else {
             return ScanResult(frames: [], skipped: [], findings: [], validEnd: begin, nextSequence: firstSequence,
@@ -20,6 +27,7 @@ public enum FrameScanner {
         }
         var walk = FrameWalk(base: base, count: bytes.count, saltCRC: FrameCodec.saltCRC(salt),
                              mode: mode, expected: firstSequence, start: begin)
+        walk.fileEnd = max(bytes.count, fileSize ?? 0)
         walk.run()
         return ScanResult(frames: walk.frames, skipped: walk.skipped, findings: walk.findings, validEnd: walk.validEnd,
                           nextSequence: walk.expected, stoppedAt: walk.stoppedAt, refused: walk.refused)
@@ -27,9 +35,9 @@ public enum FrameScanner {
 
     /// `scan` over bytes held in an array.
     public static func scan(_ bytes: [UInt8], from start: Int, salt: UInt64, firstSequence: UInt64,
-                            mode: ReplayMode) -> ScanResult {
+                            mode: ReplayMode, fileSize: Int? = nil) -> ScanResult {
         bytes.withUnsafeBytes {
-            scan($0, from: start, salt: salt, firstSequence: firstSequence, mode: mode)
+            scan($0, from: start, salt: salt, firstSequence: firstSequence, mode: mode, fileSize: fileSize)
         }
     }
 }
@@ -54,6 +62,9 @@ enum FrameProbe {
 struct FrameWalk {
     let base: UnsafeRawPointer
     let count: Int
+    /// The file's size: `count`, or more when zeros past the buffer are not held (P-020).
+    /// Only finding sizes and the torn-tail reason use it; no byte past `count` is read.
+    var fileEnd: Int
     let saltCRC: UInt32
     let mode: ReplayMode
     var expected: UInt64
@@ -74,6 +85,7 @@ struct FrameWalk {
     init(base: UnsafeRawPointer, count: Int, saltCRC: UInt32, mode: ReplayMode, expected: UInt64, start: Int) {
         self.base = base
         self.count = count
+        self.fileEnd = count
         self.saltCRC = saltCRC
         self.mode = mode
         self.expected = expected
@@ -125,6 +137,9 @@ struct FrameWalk {
         let last = count - Self.minimumFrame  // the last position a frame can start at
         var p = o + 1
         while p <= last {
+            // Zero runs (a writer's reserve, a sparse tail) are skipped 8 positions at a time:
+            // a frame cannot start where its type byte is 0.
+            if p + 16 <= count, u64(at: p + 8) == 0 { p += 8; continue }
             defer { p += 1 }
             let type = u8(at: p + 8)
             if type == 0 { continue }
@@ -160,15 +175,18 @@ struct FrameWalk {
 
     /// J-012: why the bytes from `p` to the end hold no frame.
     func tornTailKind(at p: Int) -> ScanFindingKind {
-        let remaining = count - p
+        let remaining = fileEnd - p
         if remaining < Self.header { return .shortHeader }
         var allZero = true
         var i = p
+        while i + 8 <= count, u64(at: i) == 0 { i += 8 }
         while i < count {
             if u8(at: i) != 0 { allZero = false; break }
             i += 1
         }
         if allZero { return .zeroFill }
+        // A header reaching past the held bytes has a zero type byte there (P-020).
+        guard count - p >= Self.header else { return .badTailFrame }
         let length = Int(u32(at: p))
         if u8(at: p + 8) != 0, length >= FormatLimits.sequenceBytes, length <= FormatLimits.payloadBytesMax,
            length > remaining - Self.header {
@@ -192,6 +210,15 @@ struct FrameWalk {
 
     /// The walk of section 4.2.
     mutating func run() {
+        walkFrames()
+        // A frame ending exactly where the held bytes end, with zeros not held after it: the
+        // zeros are a torn tail (J-012), as a scan of the whole file would report.
+        if position == count, stoppedAt == nil, fileEnd > count, validEnd == count {
+            report(ScanFinding(kind: .zeroFill, offset: count, bytes: fileEnd - count, isTornTail: true))
+        }
+    }
+
+    mutating func walkFrames() {
         while position < count {
             let p = position
             let probed = probe(p)
@@ -201,7 +228,7 @@ struct FrameWalk {
                 } else if frame.sequence > expected {  // J-016 gap
                     let missing = expected..<frame.sequence
                     if mode == .prefix {
-                        report(ScanFinding(kind: .sequenceGap, offset: p, bytes: count - p, missingSequences: missing))
+                        report(ScanFinding(kind: .sequenceGap, offset: p, bytes: fileEnd - p, missingSequences: missing))
                         stop(at: p)
                     } else {
                         report(ScanFinding(kind: .sequenceGap, offset: p, bytes: 0, missingSequences: missing))
@@ -209,7 +236,7 @@ struct FrameWalk {
                     }
                 } else {  // J-016 regression: dropped
                     if mode == .prefix {
-                        report(ScanFinding(kind: .sequenceRegression, offset: p, bytes: count - p))
+                        report(ScanFinding(kind: .sequenceRegression, offset: p, bytes: fileEnd - p))
                         stop(at: p)
                     } else {
                         report(ScanFinding(kind: .sequenceRegression, offset: p, bytes: frame.end - p))
@@ -222,13 +249,13 @@ struct FrameWalk {
             let reason: ScanFindingKind
             if case .invalid(let kind) = probed { reason = kind } else { reason = .sequenceGap }
             guard let found = resynchronize(after: p) else {  // J-012 torn tail
-                report(ScanFinding(kind: tornTailKind(at: p), offset: p, bytes: count - p, isTornTail: true))
+                report(ScanFinding(kind: tornTailKind(at: p), offset: p, bytes: fileEnd - p, isTornTail: true))
                 position = count
                 break
             }
             let missing = found.sequence > expected ? expected..<found.sequence : nil
             if mode == .prefix {  // J-021
-                report(ScanFinding(kind: reason, offset: p, bytes: count - p, missingSequences: missing))
+                report(ScanFinding(kind: reason, offset: p, bytes: fileEnd - p, missingSequences: missing))
                 stop(at: p)
             } else {  // J-015, J-020
                 report(ScanFinding(kind: reason, offset: p, bytes: found.offset - p, missingSequences: missing))
@@ -241,7 +268,7 @@ struct FrameWalk {
     mutating func take(_ frame: FrameCandidate) {
         if FrameType.isCritical(frame.type) {
             guard FrameType(rawValue: frame.type) != nil else {  // F-010
-                report(ScanFinding(kind: .unknownCriticalType, offset: frame.offset, bytes: count - frame.offset))
+                report(ScanFinding(kind: .unknownCriticalType, offset: frame.offset, bytes: fileEnd - frame.offset))
                 expected = frame.sequence
                 stop(at: frame.offset)
                 return

@@ -82,6 +82,21 @@ package final class WriterLock: WriteGate {
     package func acquireForPathWrite() throws {
         try acquireForWrite()
         try fs.requirePackageFolders(PackageLayout(root: parentDirectory(of: path)))
+        try requireLockedFolderAtPath()
+    }
+
+    /// D-072: the package path still names the folder whose lock is held (same device and
+    /// inode), not another folder put there after the locked one was renamed away.
+    /// Cost: one `fstat` and one `lstat`; skipped where the file system has no identities.
+    private func requireLockedFolderAtPath() throws {
+        let folder = parentDirectory(of: path)
+        guard let held = state.withLock({ $0.folderHandle }), held != .noFolderLock,
+              let locked = try io({ try fs.identity(held) }) else { return }
+        let atPath = try io { try fs.identity(at: folder) }
+        guard atPath == locked else {
+            throw LNoteError(.invalidPath, "the package folder was replaced while this writer ran: the folder at the path "
+                             + "is not the one it locked (D-072); nothing is written into it", file: folder)
+        }
     }
 
     /// Releases the lock (closing the handle) if held. `check` runs before the next write

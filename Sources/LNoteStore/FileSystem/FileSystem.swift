@@ -47,6 +47,17 @@ public protocol FileSystem: Sendable {
     /// open holds it. Closing the handle (`close`) releases it. Unlike a lock file, no one can
     /// delete the folder while it holds pages, so the exclusion cannot be lost (D-070).
     func tryLockFolder(_ path: String) throws -> FileHandleNumber?
+    /// The next stretch of the file at or after `offset` that may hold non-zero bytes (lseek
+    /// SEEK_DATA, then SEEK_HOLE), or nil when only zeros follow. Bytes outside every stretch
+    /// read as zero. The default is the rest of the file (no holes known). Used to skip the
+    /// holes of a sparse file in bounded time (P-020).
+    func dataRegion(_ file: FileHandleNumber, from offset: Int64) throws -> Range<Int64>?
+    /// fstat(2) `st_dev` and `st_ino` of an open handle (a file or a locked folder); nil where
+    /// the file system has no such identity. The default is nil.
+    func identity(_ file: FileHandleNumber) throws -> FileIdentity?
+    /// lstat(2) `st_dev` and `st_ino` of what is at `path` (not following a link); nil when
+    /// nothing is there or the file system has no such identity (D-072).
+    func identity(at path: String) throws -> FileIdentity?
     /// True when `writeback` does something here (Linux `sync_file_range`); the default is false.
     var pacesWriteback: Bool { get }
     /// Write-back pacing for large writes (not a durability operation: no metadata, no drive
@@ -61,6 +72,13 @@ public struct FileHandleNumber: Hashable, Sendable {
     /// What `tryLockFolder` returns on a file system that cannot lock folders: success with no
     /// handle to close (exclusion then rests on `.lock` alone). Closing it is not needed.
     public static let noFolderLock = FileHandleNumber(-1)
+}
+
+/// Which object a handle or a path reaches: device and inode numbers (D-072).
+public struct FileIdentity: Hashable, Sendable {
+    public var device: UInt64
+    public var inode: UInt64
+    public init(device: UInt64, inode: UInt64) { self.device = device; self.inode = inode }
 }
 
 public struct OpenOptions: OptionSet, Sendable {
@@ -96,6 +114,16 @@ public struct FileSystemError: Error, Equatable, Sendable, CustomStringConvertib
 extension FileSystem {
     /// Default for file systems without hard links: 1.
     public func linkCount(_ file: FileHandleNumber) throws -> Int { 1 }
+
+    /// Default: no identity known (the D-072 check is then skipped).
+    public func identity(_ file: FileHandleNumber) throws -> FileIdentity? { nil }
+    public func identity(at path: String) throws -> FileIdentity? { nil }
+
+    /// Default: no holes are known, so the stretch is the rest of the file.
+    public func dataRegion(_ file: FileHandleNumber, from offset: Int64) throws -> Range<Int64>? {
+        let n = try size(file)
+        return offset < n ? offset ..< n : nil
+    }
 
     /// Default for file systems that cannot lock a folder: `noFolderLock` (exclusion rests on
     /// the `.lock` file alone). `POSIXFileSystem` and `SimulatedFileSystem` lock for real.

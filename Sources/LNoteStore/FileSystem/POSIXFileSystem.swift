@@ -102,6 +102,31 @@ public struct POSIXFileSystem: FileSystem {
         }
     }
 
+    /// lseek(2) SEEK_DATA / SEEK_HOLE; where the file system lacks them, the rest of the file.
+    public func dataRegion(_ file: FileHandleNumber, from offset: Int64) throws -> Range<Int64>? {
+        do {
+            return try SystemCall.dataRegion(file.raw, from: offset)
+        } catch {
+            guard error.errno == EINVAL || error.errno == ENOTSUP else {
+                throw self.error("lseek", file, error.errno)
+            }
+            let size = try self.size(file)
+            return offset < size ? offset ..< size : nil
+        }
+    }
+
+    /// fstat(2) device and inode (D-072).
+    public func identity(_ file: FileHandleNumber) throws -> FileIdentity? {
+        let id = try on(file, "fstat") { () throws(SystemCallError) in try SystemCall.identity(file.raw) }
+        return FileIdentity(device: id.device, inode: id.inode)
+    }
+
+    /// lstat(2) device and inode of what is at `path` (D-072).
+    public func identity(at path: String) throws -> FileIdentity? {
+        try call("lstat", path) { () throws(SystemCallError) in try SystemCall.identity(path: path) }
+            .map { FileIdentity(device: $0.device, inode: $0.inode) }
+    }
+
     /// pwrite(2) of every byte; short writes and EINTR retried inside.
     public func write(_ file: FileHandleNumber, at offset: Int64, _ bytes: UnsafeRawBufferPointer) throws {
         guard offset >= 0 else { throw error("pwrite", file, EINVAL) }

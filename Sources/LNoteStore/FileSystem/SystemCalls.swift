@@ -129,6 +129,42 @@ enum SystemCall {
         return Int64(info.st_size)
     }
 
+    /// lseek(2) SEEK_DATA then SEEK_HOLE: the next stretch at or after `offset` that may hold
+    /// non-zero bytes, or nil when only a hole (or the end) follows. Throws EINVAL where the
+    /// file system does not support the two seeks.
+    static func dataRegion(_ fd: Int32, from offset: Int64) throws(SystemCallError) -> Range<Int64>? {
+        #if canImport(Darwin)
+        let seekHole: Int32 = 3, seekData: Int32 = 4
+        #else
+        let seekData: Int32 = 3, seekHole: Int32 = 4
+        #endif
+        let start = lseek(fd, off_t(offset), seekData)
+        if start < 0 {
+            if errno == ENXIO { return nil }
+            throw SystemCallError(errno: errno)
+        }
+        let end = lseek(fd, off_t(start), seekHole)
+        if end < 0 { throw SystemCallError(errno: errno) }
+        return Int64(start) ..< max(Int64(start), Int64(end))
+    }
+
+    /// fstat(2) `st_dev`, `st_ino`.
+    static func identity(_ fd: Int32) throws(SystemCallError) -> (device: UInt64, inode: UInt64) {
+        var info = stat()
+        _ = try retryingInterrupts { fstat(fd, &info) }
+        return (UInt64(truncatingIfNeeded: info.st_dev), UInt64(truncatingIfNeeded: info.st_ino))
+    }
+
+    /// lstat(2) `st_dev`, `st_ino`; nil when nothing is at `path`.
+    static func identity(path: String) throws(SystemCallError) -> (device: UInt64, inode: UInt64)? {
+        var info = stat()
+        guard lstat(path, &info) == 0 else {
+            if errno == ENOENT || errno == ENOTDIR { return nil }
+            throw SystemCallError(errno: errno)
+        }
+        return (UInt64(truncatingIfNeeded: info.st_dev), UInt64(truncatingIfNeeded: info.st_ino))
+    }
+
     /// ftruncate(2).
     static func truncate(_ fd: Int32, to size: Int64) throws(SystemCallError) {
         _ = try retryingInterrupts { ftruncate(fd, off_t(size)) }

@@ -11,7 +11,11 @@ package struct JournalFileReader {
         /// The file is a torn creation (J-028): at most 64 bytes, header invalid, not a sealed
         /// header of another version. It holds no frame and is information, not damage.
         package var isTornCreation = false
+        /// The file's bytes up to one largest frame past its last non-zero byte (P-020); every
+        /// byte from here to `fileSize` is zero. Frame offsets index into it.
         package var bytes: [UInt8]
+        /// The file's size on disk.
+        package var fileSize: Int = 0
         package var scan: ScanResult?
     }
 
@@ -19,8 +23,10 @@ package struct JournalFileReader {
     /// unless salvage mode can use the damaged header's salt.
     package static func read(fs: any FileSystem, directory: String, name: String, base: UInt64,
                              mode: ReplayMode) throws -> Result {
-        let bytes = try io { try fs.readFile(joinPath(directory, name)) }
-        var result = Result(name: name, base: base, header: nil, headerDamage: nil, bytes: bytes, scan: nil)
+        let read = try io { try fs.readBounded(joinPath(directory, name)) }
+        let bytes = read.bytes
+        var result = Result(name: name, base: base, header: nil, headerDamage: nil, bytes: bytes, fileSize: read.fileSize,
+                            scan: nil)
         let decoded = bytes.withUnsafeBytes { JournalHeader.decode($0) }
         switch decoded {
         case .valid(let h):
@@ -28,7 +34,7 @@ package struct JournalFileReader {
         case .damaged(let h, let reason):
             result.headerDamage = reason
             // J-028: a file cut off before its header was synced holds nothing; never salvaged.
-            if bytes.count <= FormatLimits.journalHeaderBytes, !HeaderSeal.isUnsupportedVersion(bytes, reason: reason) {
+            if read.fileSize <= FormatLimits.journalHeaderBytes, !HeaderSeal.isUnsupportedVersion(bytes, reason: reason) {
                 result.isTornCreation = true
                 return result
             }
@@ -39,7 +45,7 @@ package struct JournalFileReader {
         if let h = result.header, bytes.count >= FormatLimits.journalHeaderBytes {
             result.scan = bytes.withUnsafeBytes {
                 FrameScanner.scan($0, from: FormatLimits.journalHeaderBytes, salt: h.salt,
-                                  firstSequence: h.firstSequence, mode: mode)
+                                  firstSequence: h.firstSequence, mode: mode, fileSize: read.fileSize)
             }
         }
         return result

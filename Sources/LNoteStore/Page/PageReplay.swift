@@ -43,8 +43,9 @@ struct PageReplay {
 
     /// Section 7 and P-008: a usable snapshot gives the starting state, `G` and `S`.
     mutating func loadSnapshot(_ name: String) throws {
-        let bytes = try io { try fs.readFile(joinPath(directory, name)) }
-        let decoded = SnapshotFile.decode(bytes, name: name, expectedPage: pageID, mode: mode, points: points)
+        let read = try io { try fs.readBounded(joinPath(directory, name)) }
+        let decoded = SnapshotFile.decode(read.bytes, name: name, expectedPage: pageID, mode: mode, points: points,
+                                          fileSize: read.fileSize)
         report.findings += decoded.findings
         report.framesDropped += decoded.elementFramesDropped
         if decoded.findings.contains(where: { !$0.isInformational }) { damaged.insert(name) }
@@ -91,7 +92,7 @@ struct PageReplay {
         }
         if r.isTornCreation {
             // J-028: created but its header never reached the disk; nothing in it was acknowledged.
-            report.findings.append(TornCreation.finding(file: name, size: r.bytes.count, reason: r.headerDamage))
+            report.findings.append(TornCreation.finding(file: name, size: r.fileSize, reason: r.headerDamage))
             return
         }
         guard let (header, scan) = try checkHeader(r, name: name, base: base) else { return }
@@ -115,7 +116,7 @@ struct PageReplay {
         if let damage = r.headerDamage {
             damaged.insert(name)
             report.findings.append(RecoveryFinding(kind: "badHeader", file: name, offset: 0,
-                                                   bytes: min(r.bytes.count, FormatLimits.journalHeaderBytes),
+                                                   bytes: min(r.fileSize, FormatLimits.journalHeaderBytes),
                                                    detail: "journal header invalid: \(damage)"
                                                        + (r.header != nil ? "; frames checked with its salt (J-023)" : "")))
             if mode == .strict { throw LNoteError(.corrupt, "journal header invalid: \(damage)", file: name) }

@@ -54,8 +54,10 @@ package enum SnapshotFile {
     /// A damaged header is salvaged in salvage mode only (S-006).
     /// `points: .deferred` keeps strokes' points encoded (E-006) and the cache empty (the
     /// strokes carry their bytes).
+    /// `fileSize`: the file's size when `bytes` hold only its first bytes and zeros follow (P-020).
     package static func decode(_ bytes: [UInt8], name: String, expectedPage: UUIDBytes?, mode: ReplayMode,
-                               points: PointDecoding = .eager) -> Decoded {
+                               points: PointDecoding = .eager, fileSize: Int? = nil) -> Decoded {
+        let size = max(bytes.count, fileSize ?? 0)
         var findings: [RecoveryFinding] = []
         var state = PageState(metadata: .letter, elements: [])
         let headerResult = bytes.withUnsafeBytes { SnapshotHeader.decode($0) }
@@ -65,7 +67,7 @@ package enum SnapshotFile {
             header = h
         case .damaged(let h, let reason):
             findings.append(RecoveryFinding(kind: "badHeader", file: name, offset: 0,
-                                            bytes: min(bytes.count, FormatLimits.snapshotHeaderBytes),
+                                            bytes: min(size, FormatLimits.snapshotHeaderBytes),
                                             detail: "snapshot header invalid: \(reason)"))
             if mode == .salvage, let h, h.generation >= 1, h.nextSequence >= 1,
                !HeaderSeal.isUnsupportedVersion(bytes, reason: reason) { header = h } else {
@@ -82,7 +84,7 @@ package enum SnapshotFile {
         }
         let scan = bytes.withUnsafeBytes {
             FrameScanner.scan($0, from: FormatLimits.snapshotHeaderBytes, salt: h.salt, firstSequence: 1,
-                              mode: mode == .strict ? .strict : .salvage)
+                              mode: mode == .strict ? .strict : .salvage, fileSize: size)
         }
         for f in scan.findings { findings.append(finding(from: f, file: name)) }
         if let refused = scan.refused {
@@ -157,12 +159,12 @@ package enum SnapshotFile {
                                             bytes: 0, detail: "no pageMetadata frame at sequence 1 (S-002)"))
         }
         if elementsRead < Int(h.elementCount) {
-            findings.append(RecoveryFinding(kind: "missingElements", file: name, offset: bytes.count, bytes: 0,
+            findings.append(RecoveryFinding(kind: "missingElements", file: name, offset: size, bytes: 0,
                                             detail: "\(Int(h.elementCount) - elementsRead) of \(h.elementCount) elements lost"))
         } else if elementsRead > Int(h.elementCount) {
             // S-008: the header and the frames disagree; the frames passed their checksums, so
             // they are kept, but the snapshot is not what a writer produces.
-            findings.append(RecoveryFinding(kind: "extraElements", file: name, offset: bytes.count, bytes: 0,
+            findings.append(RecoveryFinding(kind: "extraElements", file: name, offset: size, bytes: 0,
                                             detail: "\(elementsRead) elements, the header says \(h.elementCount)"))
         }
         let unusable = mode == .strict && findings.contains { !$0.isInformational }
