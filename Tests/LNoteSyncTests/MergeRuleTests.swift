@@ -153,3 +153,29 @@ struct MergeRuleTests {
         }
     }
 }
+
+extension MergeRuleTests {
+    @Test("Y-014 Y-016 a journal copy whose original was compacted away is merged as a union and reported forkUnknown")
+    func copyOfAbsorbedJournalIsUnknownFork() async throws {
+        let (fs, root, pageID, strokes) = try await device(strokes: 3, seed: 7)
+        let pages = root + "/pages"
+        let journal = try #require(try fs.list(pages).first { $0.hasSuffix(".0.journal") })
+        let copyName = journal.replacingOccurrences(of: ".journal", with: ".sync-conflict-20261201-120000-BBB.journal")
+        try fs.writeFileAtomically(pages + "/" + copyName, try fs.readFile(pages + "/" + journal), durability: .none)
+        var options = PageOptions(durability: .none, compaction: .onCloseOnly)
+        options.thumbnailsOnClose = false
+        // Two compactions past base 0: the original journal 0 is gone, the snapshot is at generation 3.
+        var rng = ScenarioRandom(seed: 70)
+        for round in 0..<2 {
+            let doc = try await Document.open(path: root, pageOptions: options, fileSystem: fs)
+            if round == 0 { try await doc.page(id: pageID).delete([strokes[0].id]) }
+            try await doc.page(id: pageID).append(Self.stroke(&rng))
+            try await doc.close()
+        }
+        #expect(!(try fs.list(pages).contains(journal)))
+        let report = try await SyncMerge.merge(package: root, fileSystem: fs)
+        #expect(report.forkUnknown == [copyName])
+        let state = try PageRecovery.recover(fs: fs, directory: pages, pageID: pageID, mode: .salvage).state
+        #expect(state.element(strokes[1].id) != nil && state.element(strokes[2].id) != nil)
+    }
+}

@@ -40,6 +40,8 @@ struct TwoDeviceModelTests {
             print("  seed \(seed): lost \(o.lost.count) resurrected \(o.resurrected.count) diverged \(o.diverged) "
                   + "unsettled \(o.unsettled) errors \(o.errors.prefix(2))")
         }
+        let returnedSeeds = outcomes.filter { !$0.1.resurrected.isEmpty }.map(\.0).sorted()
+        if !returnedSeeds.isEmpty { print("  unreported returns in seeds \(returnedSeeds.prefix(20))") }
         #expect(outcomes.count == n)
         let unreported = sum { $0.resurrected.count }
         // Y-011 is not exact yet: when a snapshot copy's fork is not in the files the merge keeps

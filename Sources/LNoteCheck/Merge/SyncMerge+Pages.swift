@@ -94,8 +94,13 @@ extension SyncMerge {
     }
 
     /// The generation of the page's snapshot (0 without one or when it does not decode).
+    /// Reads the 64-byte header only (`readFile(limit:)` refuses a longer file, which every
+    /// snapshot is: that made this 0 for every page and hid Y-014/Y-016's unknown forks).
     static func snapshotGeneration(fs: any FileSystem, layout: PackageLayout, page: UUIDBytes) -> UInt64 {
-        guard let bytes = try? fs.readFile(joinPath(layout.pagesDirectory, PageFileNames.snapshot(page)), limit: 64),
+        let path = joinPath(layout.pagesDirectory, PageFileNames.snapshot(page))
+        guard let f = try? fs.open(path, .readOnly) else { return 0 }
+        defer { try? fs.close(f) }
+        guard let bytes = try? fs.read(f, at: 0, count: 64),
               case .valid(let h) = bytes.withUnsafeBytes({ SnapshotHeader.decode($0) }) else { return 0 }
         return h.generation
     }
