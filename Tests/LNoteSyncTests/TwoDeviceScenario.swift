@@ -73,12 +73,20 @@ struct TwoDeviceScenario {
         do {
             trace?.append("\(d.name) open: " + ((try? d.fs.list(root + "/pages")) ?? []).sorted().map { String($0.dropFirst(32)) }.joined(separator: " "))
             let doc = try await Document.open(path: root, pageOptions: Self.options, fileSystem: d.fs)
+            if let r = await doc.syncMerge { count(r, on: d) }  // Y-021: the writable open merged
             let page = try await doc.page(id: pageID)
             for _ in 0..<(1 + Int(rng.next() % 6)) { try await change(page, d) }
             try await doc.close()
         } catch {
             outcome.errors.append("\(d.name) session: \(error)")
         }
+    }
+
+    /// Adds what a merge (`lnote merge` or a writable open's) reported to the outcome.
+    mutating func count(_ r: MergeReport, on d: Device) {
+        outcome.forkUnknown += r.forkUnknown.count
+        outcome.lostAndFound += r.copies.filter { $0.action == .lostAndFound }.count
+        trace?.append("merge \(d.name): " + r.humanText())
     }
 
     mutating func change(_ page: Page, _ d: Device) async throws {
@@ -129,11 +137,8 @@ struct TwoDeviceScenario {
                 || SyncMerge.hasConflictCopies(package: root, fileSystem: b.fs)
             if !copies && a.syncedFiles(under: root) == b.syncedFiles(under: root) { settled = true; break }
             for d in [a, b] {
-                let r = try await SyncMerge.merge(package: root, fileSystem: d.fs, pageOptions: Self.options)
-                outcome.forkUnknown += r.forkUnknown.count
                 trace?.append("settle sync"); trace? += sync.log ?? []; if trace != nil { sync.log = [] }
-                trace?.append("merge \(d.name): " + r.humanText())
-                outcome.lostAndFound += r.copies.filter { $0.action == .lostAndFound }.count
+                count(try await SyncMerge.merge(package: root, fileSystem: d.fs, pageOptions: Self.options), on: d)
                 try sync.sync(a, b, rng: &rng)
             }
         }
