@@ -134,7 +134,7 @@ struct MergeRuleTests {
             // under the other device's snapshot, which the merge cannot tell from an erase in a
             // journal that is gone, so it says so (Y-016); the result below is exact anyway.
             let r = try await SyncMerge.merge(package: root, fileSystem: d.fs)
-            #expect(r.forkUnknown.allSatisfy { !$0.contains("sync-conflict") })
+            #expect(r.forkUnknown.allSatisfy { !$0.contains("sync-conflict") }, "\(r.humanText())")
             try sync.sync(a, b, rng: &srng)
         }
         #expect(!(try SyncMerge.hasConflictCopies(package: root, fileSystem: a.fs)))

@@ -46,10 +46,12 @@ extension ConflictMerge {
                 // the other device's snapshot, or erased in a journal that is gone (Y-016).
                 if r.placed > 0 { report.forkUnknown.append(name) }
             }
+            var pageBranch = Set<UUIDBytes>()  // created by either device after a fork the files show
             for c in copies {
                 let path = joinPath(layout.pagesDirectory, c.copy)
                 let (read, what) = readBranch(fs: fs, layout: layout, copy: c, generation: generation)
                 var branch = read
+                pageBranch.formUnion(branch.forkBranchIDs)
                 if branch.isSnapshot {
                     // Y-015/Y-016: a snapshot copy only ever adds what the journals did not place;
                     // anything it adds means its fork was not in the files: report it.
@@ -58,6 +60,14 @@ extension ConflictMerge {
                 }
                 let written = try await BranchApplier.apply(branch, to: page, erased: erased)
                 report.changesApplied += written
+                if branch.isSnapshot, !branch.forkUnknown {
+                    // Y-016: the copy's device no longer holds an element the page does. Either
+                    // the page's device created it after the fork, or the copy's device erased it
+                    // in a journal it has since compacted away; the files cannot tell which.
+                    // Elements created after a fork the journals show are not in question.
+                    let held = Set(branch.snapshotState.elements.map(\.id)).union(pageBranch)
+                    if await page.elements.contains(where: { !held.contains($0.id) }) { branch.forkUnknown = true }
+                }
                 if branch.forkUnknown { report.forkUnknown.append(c.copy) }
                 let action: MergeReport.Action = branch.unreadable.isEmpty ? .merged : .lostAndFound
                 let detail = "\(what), \(written) change(s) written"
