@@ -12,16 +12,18 @@ struct TwoDeviceModelTests {
     @Test("random two-device scenarios lose no acknowledged element, keep erases, converge")
     func randomScenarios() async throws {
         let n = Self.scenarioCount
+        // LNOTE_SYNC_FIRST=S runs seeds S ..< S + n (to trace one: with LNOTE_SYNC_TRACE=S, n = 1).
+        let first = UInt64(ProcessInfo.processInfo.environment["LNOTE_SYNC_FIRST"] ?? "") ?? 0
         let outcomes = await withTaskGroup(of: (UInt64, TwoDeviceScenario.Outcome).self) { group in
             var all: [(UInt64, TwoDeviceScenario.Outcome)] = []
-            var next: UInt64 = 0
-            for _ in 0..<2 where next < n {
+            var next: UInt64 = first
+            for _ in 0..<2 where next < first + UInt64(n) {
                 let s = next; next += 1
                 group.addTask { var sc = TwoDeviceScenario(seed: s); return (s, await sc.run()) }
             }
             while let r = await group.next() {
                 all.append(r)
-                if next < n {
+                if next < first + UInt64(n) {
                     let s = next; next += 1
                     group.addTask { var sc = TwoDeviceScenario(seed: s); return (s, await sc.run()) }
                 }

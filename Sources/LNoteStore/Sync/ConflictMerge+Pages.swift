@@ -46,6 +46,7 @@ extension ConflictMerge {
                 // the other device's snapshot, or erased in a journal that is gone (Y-016).
                 if r.placed > 0 { report.forkUnknown.append(name) }
             }
+            let originalBases = Set(originals.map(\.0))
             var pageBranch = Set<UUIDBytes>()  // created by either device after a fork the files show
             for c in copies {
                 let path = joinPath(layout.pagesDirectory, c.copy)
@@ -58,8 +59,15 @@ extension ConflictMerge {
                     branch.changes = await BranchApplier.snapshotAppends(branch.snapshotState, page: page, erased: erased)
                     if !branch.changes.isEmpty { branch.forkUnknown = true }
                 }
-                let written = try await BranchApplier.apply(branch, to: page, erased: erased)
+                let (written, placed) = try await BranchApplier.applyCounting(branch, to: page, erased: erased)
                 report.changesApplied += written
+                if placed > 0, !branch.forkUnknown, case .journal(_, let base)? = PageFileNames.parse(c.original),
+                   (base + 1 ..< max(base + 1, generation)).contains(where: { !originalBases.contains($0) }) {
+                    // Y-016: the page's snapshot absorbed journals after the fork journal that are
+                    // not here (compacted away, or not synced yet): an element this branch placed
+                    // may have been erased in one of them.
+                    branch.forkUnknown = true
+                }
                 if branch.isSnapshot, !branch.forkUnknown {
                     // Y-016: the copy's device no longer holds an element the page does. Either
                     // the page's device created it after the fork, or the copy's device erased it
