@@ -4,12 +4,15 @@ import LNoteStore
 /// Folds the conflict copies a sync client left in a package into it, element by element
 /// (Spec/sync.md section 2): what `lnote merge` and `lnote fsck --repair` run. The merge itself
 /// is part of every writable `Document.open` (Y-021); this opens the package for writing when
-/// it holds copies, and closes it again.
+/// it holds copies (or page files set aside
+/// before their listing arrived, Y-053), and closes it again.
 public enum SyncMerge {
     /// Merges the package at `path`. Takes the writer lock (D-070) like any writer.
     public static func merge(package path: String, fileSystem fs: any FileSystem = POSIXFileSystem.shared,
                              pageOptions: PageOptions = PageOptions()) async throws -> MergeReport {
-        guard try hasConflictCopies(package: path, fileSystem: fs) else { return MergeReport(path: path) }
+        guard try hasConflictCopies(package: path, fileSystem: fs) || SetAsideRestore.pending(path: path, fs: fs) else {
+            return MergeReport(path: path)
+        }
         let document = try await Document.open(path: path, pageOptions: pageOptions, fileSystem: fs)
         let report = await document.syncMerge ?? MergeReport(path: path)
         try await document.close()

@@ -134,6 +134,14 @@ public actor Document {
                 }
                 merge = (report, done)
             }
+            let listedIDs = Set(file.pages.map(\.id))
+            let back = SetAsideRestore.candidates(fs: fs, layout: layout, listed: listedIDs, present: Set(inspection.pageFiles.keys))
+            if !back.isEmpty {  // Y-053: pages set aside before their listing arrived
+                var report = merge?.0 ?? MergeReport(path: layout.root)
+                report.pagesRestored = try SetAsideRestore.restore(fs: fs, layout: layout, names: back)
+                inspection = try PackageInspection.inspect(fs: fs, layout: layout, listed: listedIDs)
+                merge = (report, merge?.1 ?? [])
+            }
             if !inspection.hasPagesFolder {
                 try fs.ensurePackageFolder(layout.pagesDirectory)
                 inspection.hasPagesFolder = true

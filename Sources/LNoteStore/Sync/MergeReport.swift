@@ -24,11 +24,14 @@ public struct MergeReport: Sendable, Codable, Equatable {
     public var changesApplied = 0
     /// Pages a document.json copy added to the page list (Y-017).
     public var pagesAdded = 0
+    /// Page files moved back from `lost+found/` to `pages/`: set aside (D-060) by a writer that
+    /// opened before the `document.json` listing their page arrived (Y-053).
+    public var pagesRestored: [String] = []
     /// Copies whose fork could not be found: erased elements may have returned (Y-016).
     public var forkUnknown: [String] = []
 
     public init(path: String) { self.path = path }
 
-    /// True when the merge changed nothing: no copy was found.
-    public var isEmpty: Bool { copies.isEmpty }
+    /// True when the merge changed nothing: no copy was found and no page file restored.
+    public var isEmpty: Bool { copies.isEmpty && pagesRestored.isEmpty }
 }
