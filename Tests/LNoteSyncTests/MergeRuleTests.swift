@@ -66,7 +66,7 @@ struct MergeRuleTests {
                        points: [Point(x: 1, y: 2, radius: 5, pressure: 400, time: 0), Point(x: 9, y: 4, radius: 5, pressure: 400, time: 5)]))
     }
 
-    @Test("Y-002 Y-018 Y-019 a writer open leaves copies alone; derived copies go; an asset copy with other bytes and a damaged journal copy go to lost+found")
+    @Test("Y-002 Y-018 Y-019 Y-021 a reader leaves copies alone; a writable open merges: derived copies go, an asset copy with other bytes and a damaged journal copy go to lost+found")
     func copiesLeftAloneThenSettled() async throws {
         let (fs, root, pageID, _) = try await device(strokes: 3, seed: 1)
         let d = Device(name: "A")
@@ -78,13 +78,18 @@ struct MergeRuleTests {
         let asset = "11111111-2222-4333-8444-555555555555"
         try d.put(root + "/assets/\(asset).png", [1, 2, 3])
         try d.put(root + "/assets/\(asset) 2.png", [9, 9, 9])
-        // Y-002: a writer open neither replays the copy nor sets it aside as an unlisted page file.
+        // Y-002: a reader neither replays the copy nor sets it aside as an unlisted page file.
+        let reader = try await Document.open(path: root, readOnly: true, fileSystem: d.fs)
+        #expect(try await reader.page(id: pageID).elements.count == 3)
+        try await reader.close()
+        #expect(try d.fs.list(root + "/pages").contains(copyName))
+        #expect(await reader.syncMerge == nil)
+
+        // Y-021: the writable open merges before it hands the document out.
         let doc = try await Document.open(path: root, fileSystem: d.fs)
+        let report = try #require(await doc.syncMerge)
         #expect(try await doc.page(id: pageID).elements.count == 3)
         try await doc.close()
-        #expect(try d.fs.list(root + "/pages").contains(copyName))
-
-        let report = try await SyncMerge.merge(package: root, fileSystem: d.fs)
         #expect(report.copies.first { $0.name == copyName }?.action == .lostAndFound)
         #expect(report.copies.first { $0.name.hasPrefix("manifest") }?.action == .removed)
         #expect(report.copies.first { $0.name.hasPrefix(asset) }?.action == .lostAndFound)
@@ -129,7 +134,7 @@ struct MergeRuleTests {
             // under the other device's snapshot, which the merge cannot tell from an erase in a
             // journal that is gone, so it says so (Y-016); the result below is exact anyway.
             let r = try await SyncMerge.merge(package: root, fileSystem: d.fs)
-            #expect(r.forkUnknown.allSatisfy { !$0.contains("sync-conflict") })
+            #expect(r.forkUnknown.allSatisfy { !$0.contains("sync-conflict") }, "\(r.humanText())")
             try sync.sync(a, b, rng: &srng)
         }
         #expect(!(try SyncMerge.hasConflictCopies(package: root, fileSystem: a.fs)))
@@ -151,5 +156,32 @@ struct MergeRuleTests {
             let bytes = try a.fs.readFile(pages + "/" + name)
             guard case .valid = bytes.withUnsafeBytes({ JournalHeader.decode($0) }) else { Issue.record("\(name) header"); continue }
         }
+    }
+}
+
+extension MergeRuleTests {
+    @Test("Y-014 Y-016 a journal copy whose original was compacted away is merged as a union and reported forkUnknown")
+    func copyOfAbsorbedJournalIsUnknownFork() async throws {
+        let (fs, root, pageID, strokes) = try await device(strokes: 3, seed: 7)
+        let pages = root + "/pages"
+        let journal = try #require(try fs.list(pages).first { $0.hasSuffix(".0.journal") })
+        let copyName = journal.replacingOccurrences(of: ".journal", with: ".sync-conflict-20261201-120000-BBB.journal")
+        let copyBytes = try fs.readFile(pages + "/" + journal)
+        var options = PageOptions(durability: .none, compaction: .onCloseOnly)
+        options.thumbnailsOnClose = false
+        // Two compactions past base 0: the original journal 0 is gone, the snapshot is at generation 3.
+        var rng = ScenarioRandom(seed: 70)
+        for round in 0..<2 {
+            let doc = try await Document.open(path: root, pageOptions: options, fileSystem: fs)
+            if round == 0 { try await doc.page(id: pageID).delete([strokes[0].id]) }
+            try await doc.page(id: pageID).append(Self.stroke(&rng))
+            try await doc.close()
+        }
+        #expect(!(try fs.list(pages).contains(journal)))
+        try fs.writeFileAtomically(pages + "/" + copyName, copyBytes, durability: .none)  // arrives now
+        let report = try await SyncMerge.merge(package: root, fileSystem: fs)
+        #expect(report.forkUnknown == [copyName])
+        let state = try PageRecovery.recover(fs: fs, directory: pages, pageID: pageID, mode: .salvage).state
+        #expect(state.element(strokes[1].id) != nil && state.element(strokes[2].id) != nil)
     }
 }

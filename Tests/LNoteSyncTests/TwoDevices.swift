@@ -76,6 +76,8 @@ struct FilePairSync {
     let root: String
     var base: [String: [UInt8]] = [:]
     var conflicts = 0
+    /// What each sync moved, when tracing (debugging aid).
+    var log: [String]? = nil
 
     init(root: String, base: [String: [UInt8]] = [:]) { self.root = root; self.base = base }
 
@@ -90,15 +92,17 @@ struct FilePairSync {
             if va == vb { base[p] = va; continue }
             if fraction < 1, !rng.chance(fraction) { continue }
             let aChanged = va != old, bChanged = vb != old
-            if aChanged && !bChanged { try b.put(p, va); base[p] = va; continue }
-            if bChanged && !aChanged { try a.put(p, vb); base[p] = vb; continue }
+            let short = String(p.split(separator: "/").last ?? "").replacingOccurrences(of: ".sync-conflict-20261201", with: "~")
+            if aChanged && !bChanged { log?.append("  A->B \(short)\(va == nil ? " (del)" : "")"); try b.put(p, va); base[p] = va; continue }
+            if bChanged && !aChanged { log?.append("  B->A \(short)\(vb == nil ? " (del)" : "")"); try a.put(p, vb); base[p] = vb; continue }
             // Both changed: modification wins over deletion, else a conflict copy of the loser.
-            guard let va else { try a.put(p, vb); base[p] = vb; continue }
-            guard let vb else { try b.put(p, va); base[p] = va; continue }
+            guard let va else { log?.append("  B->A \(short) (mod over del)"); try a.put(p, vb); base[p] = vb; continue }
+            guard let vb else { log?.append("  A->B \(short) (mod over del)"); try b.put(p, va); base[p] = va; continue }
             let aWins = rng.chance(0.5)
             let (winner, loser, loserName) = aWins ? (va, vb, b.name) : (vb, va, a.name)
             conflicts += 1
             let copy = SyncRules.conflictName(p, device: loserName, n: conflicts)
+            log?.append("  conflict \(short): winner \(aWins ? "A" : "B")")
             for d in [a, b] { try d.put(p, winner); try d.put(copy, loser) }
             base[p] = winner; base[copy] = loser
         }

@@ -48,7 +48,9 @@ enum MergeCommand: Command {
 
     static func exitStatus(_ r: MergeReport) -> Int32 {
         var s = ExitCode.ok
-        if r.copies.contains(where: { $0.action == .merged || $0.action == .removed }) { s |= ExitCode.corrected }
+        if r.copies.contains(where: { $0.action == .merged || $0.action == .removed }) || !r.pagesRestored.isEmpty {
+            s |= ExitCode.corrected
+        }
         if !r.forkUnknown.isEmpty || r.copies.contains(where: { $0.action == .lostAndFound }) { s |= ExitCode.uncorrected }
         return s
     }

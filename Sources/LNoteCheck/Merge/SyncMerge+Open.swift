@@ -2,14 +2,12 @@ import LNoteStore
 
 extension SyncMerge {
     /// Opens a package for writing after folding in the conflict copies a sync client left
-    /// (Spec/sync.md Y-021): what an app calls instead of `Document.open` on a synced library.
-    /// The merge report is returned with the document so the app can tell the user when erased
-    /// elements may have returned (Y-016).
+    /// (Spec/sync.md Y-021). `Document.open` merges by itself; this returns its report beside
+    /// the document so the app can tell the user when erased elements may have returned (Y-016).
     public static func openForWriting(path: String, pageOptions: PageOptions = PageOptions(),
                                       fileSystem fs: any FileSystem = POSIXFileSystem.shared)
         async throws -> (document: Document, merge: MergeReport) {
-        let report = try await merge(package: path, fileSystem: fs, pageOptions: pageOptions)
         let document = try await Document.open(path: path, pageOptions: pageOptions, fileSystem: fs)
-        return (document, report)
+        return (document, await document.syncMerge ?? MergeReport(path: path))
     }
 }

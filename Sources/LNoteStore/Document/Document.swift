@@ -48,6 +48,10 @@ public actor Document {
     package private(set) var setAsideFiles: [String]
     /// True when open found `manifest.json` missing or stale and rewrote it (D-031).
     public private(set) var manifestRepairedOnOpen: Bool
+    /// What the writable open's merge of sync-client conflict copies did (Spec/sync.md Y-021);
+    /// nil when the package held none. `forkUnknown` not empty: erased elements may have
+    /// returned (Y-016), worth telling the user.
+    public internal(set) var syncMerge: MergeReport?
 
     init(layout: PackageLayout, file: DocumentFile, readOnly: Bool, pageOptions: PageOptions, fs: any FileSystem,
          lock: WriterLock?, inspection: PackageInspection, setAside: [String], manifestRepaired: Bool) {
@@ -70,8 +74,9 @@ public actor Document {
 
     /// Opens the package at `path`: reads and validates `document.json` (links refused,
     /// size-limited, D-001, D-002, D-010, D-011). A writable open then takes the writer lock
-    /// (`lockedElsewhere` if another open holds it), moves page files `document.json` does not
-    /// list to `lost+found/` (D-060) and repairs a missing or stale manifest (D-031).
+    /// (`lockedElsewhere` if another open holds it), folds in the conflict copies a sync client
+    /// left (Spec/sync.md Y-021, reported in `syncMerge`), moves page files `document.json` does
+    /// not list to `lost+found/` (D-060) and repairs a missing or stale manifest (D-031).
     ///
     /// Cost: one read of `document.json` and `manifest.json`, one listing of `pages/`; no page
     /// is read until asked for. `pageOptions` applies to every page (read-only when the
@@ -81,9 +86,17 @@ public actor Document {
         let layout = PackageLayout(root: path)
         let fs = fileSystem
         let prepared = try await BlockingIO.run { try Self.prepare(layout: layout, readOnly: readOnly, fs: fs) }
-        return Document(layout: layout, file: prepared.file, readOnly: readOnly, pageOptions: pageOptions, fs: fs,
-                        lock: prepared.lock, inspection: prepared.inspection, setAside: prepared.setAside,
-                        manifestRepaired: prepared.manifestRepaired)
+        let document = Document(layout: layout, file: prepared.file, readOnly: readOnly, pageOptions: pageOptions, fs: fs,
+                                lock: prepared.lock, inspection: prepared.inspection, setAside: prepared.setAside,
+                                manifestRepaired: prepared.manifestRepaired)
+        guard let (report, done) = prepared.merge else { return document }
+        do {
+            try await document.mergeConflictCopies(report, done: done)  // Y-021
+        } catch {
+            try? await document.close()
+            throw error
+        }
+        return document
     }
 
     struct Prepared: Sendable {
@@ -92,11 +105,13 @@ public actor Document {
         var lock: WriterLock?
         var setAside: [String]
         var manifestRepaired: Bool
+        /// Conflict copies to merge once the document is open, with what the document.json merge did.
+        var merge: (MergeReport, ConflictMerge.Done)?
     }
 
     static func prepare(layout: PackageLayout, readOnly: Bool, fs: any FileSystem) throws -> Prepared {
         try fs.requirePackageFolders(layout)
-        let file = try readDocumentFile(fs: fs, layout: layout)
+        var file = try readDocumentFile(fs: fs, layout: layout)
         let folderName = String(layout.root.split(separator: "/").last ?? "")
         if let folderID = PackageLayout.documentID(fromFolderName: folderName), folderID != file.id {
             throw LNoteError(.corrupt, "document.json id \(file.id) disagrees with the folder name (D-001)",
@@ -109,6 +124,24 @@ public actor Document {
         let lock = WriterLock(path: layout.lockFile, fileSystem: fs)
         try lock.acquireForWrite()
         do {
+            var merge: (MergeReport, ConflictMerge.Done)?
+            if try ConflictMerge.hasConflictCopies(layout: layout, fs: fs) {
+                var report = MergeReport(path: layout.root)
+                var done: ConflictMerge.Done = []
+                if try ConflictMerge.mergeDocumentFile(layout: layout, fs: fs, report: &report, done: &done) {
+                    file = try readDocumentFile(fs: fs, layout: layout)  // Y-017: its added pages are listed
+                    inspection = try PackageInspection.inspect(fs: fs, layout: layout, listed: Set(file.pages.map(\.id)))
+                }
+                merge = (report, done)
+            }
+            let listedIDs = Set(file.pages.map(\.id))
+            let back = SetAsideRestore.candidates(fs: fs, layout: layout, listed: listedIDs, present: Set(inspection.pageFiles.keys))
+            if !back.isEmpty {  // Y-053: pages set aside before their listing arrived
+                var report = merge?.0 ?? MergeReport(path: layout.root)
+                report.pagesRestored = try SetAsideRestore.restore(fs: fs, layout: layout, names: back)
+                inspection = try PackageInspection.inspect(fs: fs, layout: layout, listed: listedIDs)
+                merge = (report, merge?.1 ?? [])
+            }
             if !inspection.hasPagesFolder {
                 try fs.ensurePackageFolder(layout.pagesDirectory)
                 inspection.hasPagesFolder = true
@@ -116,7 +149,8 @@ public actor Document {
             let setAside = try PackageInspection.setAside(fs: fs, layout: layout, names: inspection.unlisted)
             inspection.unlisted = []
             let repaired = try reconcileManifest(fs: fs, layout: layout, file: file)
-            return Prepared(file: file, inspection: inspection, lock: lock, setAside: setAside, manifestRepaired: repaired)
+            return Prepared(file: file, inspection: inspection, lock: lock, setAside: setAside, manifestRepaired: repaired,
+                            merge: merge)
         } catch {
             lock.retire()
             throw error

@@ -1,4 +1,4 @@
-import LNoteStore
+
 
 /// Recognises the conflict copies sync clients write next to the engine's files (Spec/sync.md
 /// Y-001): Syncthing `<stem>.sync-conflict-<yyyymmdd>-<hhmmss>-<device>.<ext>`, Dropbox

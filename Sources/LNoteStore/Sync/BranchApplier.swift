@@ -1,5 +1,5 @@
 import LNoteFormat
-import LNoteStore
+
 
 /// Applies a copy's branch to an open page through its writer, rewritten against the page's
 /// current state (Y-010, Y-013, Y-016). Returns the number of changes written.

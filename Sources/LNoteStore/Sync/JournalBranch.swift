@@ -1,5 +1,5 @@
 import LNoteFormat
-import LNoteStore
+
 
 /// The changes one conflict copy of a page file holds that the page may lack (Y-013 .. Y-016).
 struct CopyBranch {
@@ -12,6 +12,10 @@ struct CopyBranch {
     /// A snapshot copy: its state, merged after every journal copy of the page (Y-015).
     var isSnapshot = false
     var snapshotState = PageState()
+    /// Ids either side created after a fork found in the files (frames past the common prefix,
+    /// or all of a journal when the salts differ): a snapshot of the other device lacks them
+    /// because it never held them (Y-016).
+    var forkBranchIDs = Set<UUIDBytes>()
 }
 
 enum JournalBranch {
@@ -48,6 +52,8 @@ enum JournalBranch {
                       copy.frames[start].type == original.frames[start].type,
                       copy.frames[start].body.elementsEqual(original.frames[start].body) { start += 1 }
             }
+            for f in original.frames[min(start, original.frames.count)...] { out.forkBranchIDs.formUnion(createdIDs(f)) }
+            for f in copy.frames[start...] { out.forkBranchIDs.formUnion(createdIDs(f)) }
         } else if base < snapshotGeneration {
             out.forkUnknown = true  // the original was absorbed and removed (Y-016)
         }
@@ -60,6 +66,17 @@ enum JournalBranch {
             }
         }
         return out
+    }
+
+    /// Ids an `elementAppend` or an `elementReplace` frame creates (bodies of other types are not decoded).
+    static func createdIDs(_ f: (seq: UInt64, type: UInt8, body: ArraySlice<UInt8>)) -> [UUIDBytes] {
+        guard f.type == FrameType.elementAppend.rawValue || f.type == FrameType.elementReplace.rawValue,
+              let c = try? PageChangeCodec.decode(type: f.type, body: f.body, points: .deferred) else { return [] }
+        switch c {
+        case .append(let e): return [e.id]
+        case .replace(_, let fragments): return fragments.map(\.id)
+        default: return []
+        }
     }
 
     /// Every change of an original journal of a page that has conflict copies: re-applied,

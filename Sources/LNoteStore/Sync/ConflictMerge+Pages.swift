@@ -1,12 +1,10 @@
 import LNoteFormat
-import LNoteStore
 
-extension SyncMerge {
-    typealias Done = [(path: String, copy: MergeReport.Copy)]
+extension ConflictMerge {
 
     /// Y-013 .. Y-016 for every listed page with conflict copies in `pages/`.
     static func mergePages(document: Document, listed: Set<UUIDBytes>, layout: PackageLayout, fs: any FileSystem,
-                           report: inout MergeReport, lost: LostAndFound, done: inout Done) async throws {
+                           report: inout MergeReport, lost: MergeLostAndFound, done: inout Done) async throws {
         guard (try? fs.kind(layout.pagesDirectory)) == .directory else { return }  // no page files yet
         let names = try io { try fs.list(layout.pagesDirectory) }.sorted()
         var byPage: [UUIDBytes: [(copy: String, original: String)]] = [:]
@@ -48,18 +46,36 @@ extension SyncMerge {
                 // the other device's snapshot, or erased in a journal that is gone (Y-016).
                 if r.placed > 0 { report.forkUnknown.append(name) }
             }
+            let originalBases = Set(originals.map(\.0))
+            var pageBranch = Set<UUIDBytes>()  // created by either device after a fork the files show
             for c in copies {
                 let path = joinPath(layout.pagesDirectory, c.copy)
                 let (read, what) = readBranch(fs: fs, layout: layout, copy: c, generation: generation)
                 var branch = read
+                pageBranch.formUnion(branch.forkBranchIDs)
                 if branch.isSnapshot {
                     // Y-015/Y-016: a snapshot copy only ever adds what the journals did not place;
                     // anything it adds means its fork was not in the files: report it.
                     branch.changes = await BranchApplier.snapshotAppends(branch.snapshotState, page: page, erased: erased)
                     if !branch.changes.isEmpty { branch.forkUnknown = true }
                 }
-                let written = try await BranchApplier.apply(branch, to: page, erased: erased)
+                let (written, placed) = try await BranchApplier.applyCounting(branch, to: page, erased: erased)
                 report.changesApplied += written
+                if placed > 0, !branch.forkUnknown, case .journal(_, let base)? = PageFileNames.parse(c.original),
+                   (base + 1 ..< max(base + 1, generation)).contains(where: { !originalBases.contains($0) }) {
+                    // Y-016: the page's snapshot absorbed journals after the fork journal that are
+                    // not here (compacted away, or not synced yet): an element this branch placed
+                    // may have been erased in one of them.
+                    branch.forkUnknown = true
+                }
+                if branch.isSnapshot, !branch.forkUnknown {
+                    // Y-016: the copy's device no longer holds an element the page does. Either
+                    // the page's device created it after the fork, or the copy's device erased it
+                    // in a journal it has since compacted away; the files cannot tell which.
+                    // Elements created after a fork the journals show are not in question.
+                    let held = Set(branch.snapshotState.elements.map(\.id)).union(pageBranch)
+                    if await page.elements.contains(where: { !held.contains($0.id) }) { branch.forkUnknown = true }
+                }
                 if branch.forkUnknown { report.forkUnknown.append(c.copy) }
                 let action: MergeReport.Action = branch.unreadable.isEmpty ? .merged : .lostAndFound
                 let detail = "\(what), \(written) change(s) written"
@@ -94,15 +110,20 @@ extension SyncMerge {
     }
 
     /// The generation of the page's snapshot (0 without one or when it does not decode).
+    /// Reads the 64-byte header only (`readFile(limit:)` refuses a longer file, which every
+    /// snapshot is: that made this 0 for every page and hid Y-014/Y-016's unknown forks).
     static func snapshotGeneration(fs: any FileSystem, layout: PackageLayout, page: UUIDBytes) -> UInt64 {
-        guard let bytes = try? fs.readFile(joinPath(layout.pagesDirectory, PageFileNames.snapshot(page)), limit: 64),
+        let path = joinPath(layout.pagesDirectory, PageFileNames.snapshot(page))
+        guard let f = try? fs.open(path, .readOnly) else { return 0 }
+        defer { try? fs.close(f) }
+        guard let bytes = try? fs.read(f, at: 0, count: 64),
               case .valid(let h) = bytes.withUnsafeBytes({ SnapshotHeader.decode($0) }) else { return 0 }
         return h.generation
     }
 
     /// Y-019: copies go only now, after the merged result is durable.
     static func settle(_ done: Done, layout: PackageLayout, fs: any FileSystem, report: inout MergeReport,
-                       lost: LostAndFound) throws {
+                       lost: MergeLostAndFound) throws {
         var folders = Set<String>()
         for (path, copy) in done {
             if copy.action == .lostAndFound {
@@ -119,7 +140,7 @@ extension SyncMerge {
     /// Y-018: manifest and thumbnail copies are removed; asset copies removed when identical,
     /// else moved to lost+found.
     static func mergeDerived(layout: PackageLayout, fs: any FileSystem, report: inout MergeReport,
-                             lost: LostAndFound) throws {
+                             lost: MergeLostAndFound) throws {
         for folder in [layout.root, layout.thumbnailsDirectory, layout.assetsDirectory] {
             guard (try? fs.kind(folder)) == .directory, let names = try? fs.list(folder) else { continue }
             for name in names.sorted() {

@@ -24,16 +24,14 @@ public struct MergeReport: Sendable, Codable, Equatable {
     public var changesApplied = 0
     /// Pages a document.json copy added to the page list (Y-017).
     public var pagesAdded = 0
+    /// Page files moved back from `lost+found/` to `pages/`: set aside (D-060) by a writer that
+    /// opened before the `document.json` listing their page arrived (Y-053).
+    public var pagesRestored: [String] = []
     /// Copies whose fork could not be found: erased elements may have returned (Y-016).
     public var forkUnknown: [String] = []
 
     public init(path: String) { self.path = path }
 
-    public func humanText() -> String {
-        var s = "\(Escaped.text(path)): \(copies.count) conflict cop\(copies.count == 1 ? "y" : "ies"), "
-        s += "\(changesApplied) change(s) applied, \(pagesAdded) page(s) added\n"
-        for c in copies { s += "  \(c.action.rawValue): \(Escaped.text(c.name)) (of \(Escaped.text(c.original))): \(Escaped.text(c.detail))\n" }
-        for f in forkUnknown { s += "  forkUnknown: \(Escaped.text(f)): erased elements may have returned\n" }
-        return s
-    }
+    /// True when the merge changed nothing: no copy was found and no page file restored.
+    public var isEmpty: Bool { copies.isEmpty && pagesRestored.isEmpty }
 }

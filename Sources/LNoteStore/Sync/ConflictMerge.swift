@@ -1,0 +1,72 @@
+import LNoteFormat
+
+/// Folds the conflict copies a sync client left in a package into it, element by element
+/// (Spec/sync.md section 2). Runs inside every writable `Document.open` (Y-021), under the
+/// writer lock: `document.json` copies before the pages are inspected (so the pages they add
+/// count as listed, Y-017), page copies once the document is open (Y-013 .. Y-016). Copies are
+/// removed only after the merged result is durable; a copy from which anything could not be
+/// placed is moved whole to `lost+found/` (Y-019).
+enum ConflictMerge {
+    typealias Done = [(path: String, copy: MergeReport.Copy)]
+
+    /// True when the package's folders hold a conflict copy of an engine file (Y-001). Cost: one
+    /// listing of the package folder, `pages/`, `assets/` and `thumbnails/`.
+    static func hasConflictCopies(layout: PackageLayout, fs: any FileSystem) throws -> Bool {
+        for folder in [layout.root, layout.pagesDirectory, layout.assetsDirectory, layout.thumbnailsDirectory] {
+            guard (try? fs.kind(folder)) == .directory else { continue }
+            if try io({ try fs.list(folder) }).contains(where: { ConflictCopyName.parse($0) != nil }) { return true }
+        }
+        return false
+    }
+
+    /// Y-017: merges `document.json` copies into `document.json`. The caller holds the writer
+    /// lock and has not yet inspected the pages. Returns true when it rewrote `document.json`.
+    static func mergeDocumentFile(layout: PackageLayout, fs: any FileSystem, report: inout MergeReport,
+                                  done: inout Done) throws -> Bool {
+        let copies = try io { try fs.list(layout.root) }.sorted()
+            .filter { ConflictCopyName.parse($0)?.original.lowercased() == "document.json" }
+        guard !copies.isEmpty else { return false }
+        var merged = try DocumentFile.decode(try io { try fs.readFile(layout.documentFile, limit: FormatLimits.documentJSONBytesMax) })
+        var added = 0
+        for name in copies {
+            let p = joinPath(layout.root, name)
+            let copy = try? DocumentFile.decode(try io { try fs.readFile(p, limit: FormatLimits.documentJSONBytesMax) })
+            guard let copy, copy.id == merged.id else {
+                done.append((p, .init(name: name, original: "document.json", action: .lostAndFound,
+                                      detail: "does not decode or names another document")))
+                continue
+            }
+            let r = DocumentListMerge.merge(original: merged, copy: copy)
+            merged = r.0; added += r.added
+            done.append((p, .init(name: name, original: "document.json", action: .merged, detail: "\(r.added) page(s) added")))
+        }
+        if added > 0 { try io { try fs.writeFileAtomically(layout.documentFile, merged.encoded(), durability: .data) } }
+        report.pagesAdded += added
+        return added > 0
+    }
+}
+
+extension Document {
+    /// The page part of the merge (Y-013 .. Y-016, Y-018, Y-019), run by `open` before the
+    /// document is handed out, under the writer lock it holds: the pages' changes are synced
+    /// (`.data`) before any copy is removed.
+    func mergeConflictCopies(_ started: MergeReport, done: ConflictMerge.Done) async throws {
+        var report = started
+        var done = done
+        let lost = MergeLostAndFound(fs: fs, layout: layout)
+        try await ConflictMerge.mergePages(document: self, listed: Set(pageIDs), layout: layout, fs: fs, report: &report,
+                                           lost: lost, done: &done)
+        try ConflictMerge.settle(done, layout: layout, fs: fs, report: &report, lost: lost)
+        try ConflictMerge.mergeDerived(layout: layout, fs: fs, report: &report, lost: lost)
+        try lost.finish(header: "merge of \(path): conflict copies that could not be placed whole (Spec/sync.md Y-019)")
+        syncMerge = report
+    }
+}
+
+extension Document {
+    /// True when the package at `path` holds a conflict copy of an engine file (Y-001), which
+    /// the next writable `open` merges. Cost: four folder listings; never locks or writes.
+    public static func hasConflictCopies(path: String, fileSystem: any FileSystem = POSIXFileSystem.shared) throws -> Bool {
+        try ConflictMerge.hasConflictCopies(layout: PackageLayout(root: path), fs: fileSystem)
+    }
+}
