@@ -59,27 +59,9 @@ package enum SnapshotFile {
                                points: PointDecoding = .eager, fileSize: Int? = nil) -> Decoded {
         let size = max(bytes.count, fileSize ?? 0)
         var findings: [RecoveryFinding] = []
-        var state = PageState(metadata: .letter, elements: [])
-        let headerResult = bytes.withUnsafeBytes { SnapshotHeader.decode($0) }
-        var header: SnapshotHeader?
-        switch headerResult {
-        case .valid(let h):
-            header = h
-        case .damaged(let h, let reason):
-            findings.append(RecoveryFinding(kind: "badHeader", file: name, offset: 0,
-                                            bytes: min(size, FormatLimits.snapshotHeaderBytes),
-                                            detail: "snapshot header invalid: \(reason)"))
-            if mode == .salvage, let h, h.generation >= 1, h.nextSequence >= 1,
-               !HeaderSeal.isUnsupportedVersion(bytes, reason: reason) { header = h } else {
-                return Decoded(header: nil, state: state, findings: findings, elementFramesDropped: 0, unusable: true)
-            }
-        }
-        guard let h = header else {
-            return Decoded(header: nil, state: state, findings: findings, elementFramesDropped: 0, unusable: true)
-        }
-        if let expectedPage, h.pageID != expectedPage {
-            findings.append(RecoveryFinding(kind: "foreignSnapshot", file: name, offset: 16, bytes: 16,
-                                            detail: "snapshot belongs to page \(h.pageID)"))
+        let state = PageState(metadata: .letter, elements: [])
+        guard let h = usableHeader(bytes, name: name, expectedPage: expectedPage, mode: mode, size: size,
+                                   findings: &findings) else {
             return Decoded(header: nil, state: state, findings: findings, elementFramesDropped: 0, unusable: true)
         }
         let scan = bytes.withUnsafeBytes {
@@ -92,84 +74,132 @@ package enum SnapshotFile {
                                             detail: "strict mode refuses the snapshot: \(refused.kind.rawValue)"))
             return Decoded(header: h, state: state, findings: findings, elementFramesDropped: 0, unusable: true)
         }
+        var replay = FrameReplay(name: name, mode: mode, points: points, state: state, findings: findings)
         // Bounded by the frames actually present, never by the header's count alone.
-        state.reserveCapacity(min(Int(h.elementCount), scan.frames.count))
+        replay.state.reserveCapacity(min(Int(h.elementCount), scan.frames.count))
+        if points == .eager { replay.cache.reserveCapacity(min(Int(h.elementCount), scan.frames.count)) }
+        for frame in scan.frames { replay.apply(frame, in: bytes) }
+        replay.checkCounts(header: h, size: size)
+        let unusable = mode == .strict && replay.findings.contains { !$0.isInformational }
+        return Decoded(header: h, state: replay.state, findings: replay.findings,
+                       elementFramesDropped: max(replay.dropped, Int(h.elementCount) - replay.elementsRead),
+                       unusable: unusable, cache: replay.cache)
+    }
+
+    /// The header a snapshot's frames can be read with, or nil (with the finding) when there is
+    /// none: a damaged header is used in salvage mode only, when its generation and next
+    /// sequence are plausible and its version is one this reader knows (S-006); a header of
+    /// another page is `foreignSnapshot` (S-004).
+    private static func usableHeader(_ bytes: [UInt8], name: String, expectedPage: UUIDBytes?, mode: ReplayMode,
+                                     size: Int, findings: inout [RecoveryFinding]) -> SnapshotHeader? {
+        var header: SnapshotHeader?
+        switch bytes.withUnsafeBytes({ SnapshotHeader.decode($0) }) {
+        case .valid(let h):
+            header = h
+        case .damaged(let h, let reason):
+            findings.append(RecoveryFinding(kind: "badHeader", file: name, offset: 0,
+                                            bytes: min(size, FormatLimits.snapshotHeaderBytes),
+                                            detail: "snapshot header invalid: \(reason)"))
+            guard mode == .salvage, let h, h.generation >= 1, h.nextSequence >= 1,
+                  !HeaderSeal.isUnsupportedVersion(bytes, reason: reason) else { return nil }
+            header = h
+        }
+        guard let h = header else { return nil }
+        if let expectedPage, h.pageID != expectedPage {
+            findings.append(RecoveryFinding(kind: "foreignSnapshot", file: name, offset: 16, bytes: 16,
+                                            detail: "snapshot belongs to page \(h.pageID)"))
+            return nil
+        }
+        return h
+    }
+
+    /// The snapshot's frames applied one by one: the page state, the findings, and the counts
+    /// S-003, S-008 and S-009 are judged by.
+    private struct FrameReplay {
+        let name: String
+        let mode: ReplayMode
+        let points: PointDecoding
+        var state: PageState
+        var findings: [RecoveryFinding]
         var cache = EncodedBodyCache()
-        if points == .eager { cache.reserveCapacity(min(Int(h.elementCount), scan.frames.count)) }
         var elementsRead = 0
         var metadataRead = false
         var dropped = 0
-        bytes.withUnsafeBytes { raw in
-            for frame in scan.frames {
-                let body = UnsafeRawBufferPointer(rebasing: raw[frame.bodyRange])
-                let isFirst = frame.sequence == 1
-                // S-007: placement is checked before the body (a misplaced frame is never decoded).
-                let wanted: FrameType = isFirst ? .pageMetadata : .elementAppend
-                guard frame.type == wanted.rawValue else {
-                    findings.append(RecoveryFinding(kind: "unexpectedFrame", file: name, offset: frame.offset,
-                                                    bytes: frame.endOffset - frame.offset,
-                                                    detail: "frame type \(frame.type) not allowed at sequence \(frame.sequence) of a snapshot (S-002)"))
-                    dropped += 1
-                    continue
+
+        init(name: String, mode: ReplayMode, points: PointDecoding, state: PageState, findings: [RecoveryFinding]) {
+            self.name = name; self.mode = mode; self.points = points; self.state = state; self.findings = findings
+        }
+
+        private mutating func report(_ kind: String, _ frame: ScannedFrame, _ detail: String) {
+            findings.append(RecoveryFinding(kind: kind, file: name, offset: frame.offset,
+                                            bytes: frame.endOffset - frame.offset, detail: detail))
+        }
+
+        private mutating func misplaced(_ frame: ScannedFrame) {
+            report("unexpectedFrame", frame,
+                   "frame type \(frame.type) not allowed at sequence \(frame.sequence) of a snapshot (S-002)")
+            dropped += 1
+        }
+
+        /// One frame: the metadata at sequence 1, an element append after it (S-002, S-007:
+        /// placement is checked before the body, so a misplaced frame is never decoded).
+        mutating func apply(_ frame: ScannedFrame, in bytes: [UInt8]) {
+            let isFirst = frame.sequence == 1
+            let wanted: FrameType = isFirst ? .pageMetadata : .elementAppend
+            guard frame.type == wanted.rawValue else { return misplaced(frame) }
+            do {
+                let change = try bytes.withUnsafeBytes { raw in
+                    try PageChangeCodec.decode(type: frame.type, body: UnsafeRawBufferPointer(rebasing: raw[frame.bodyRange]),
+                                               baseOffset: frame.bodyRange.lowerBound,
+                                               source: points == .deferred ? bytes[frame.bodyRange] : nil)
                 }
-                do {
-                    let change = try PageChangeCodec.decode(type: frame.type, body: body, baseOffset: frame.bodyRange.lowerBound,
-                                                            source: points == .deferred ? bytes[frame.bodyRange] : nil)
-                    switch change {
-                    case .metadata(let m) where isFirst:
-                        state.apply(.metadata(m)).forEach { _ in }
-                        metadataRead = true
-                    case .append(let e) where !isFirst:
-                        let notes = state.apply(.append(e))
-                        if notes.isEmpty {
-                            elementsRead += 1
-                            if points == .eager { cache.store(e.id, body: bytes[frame.bodyRange]) }
-                        } else {
-                            findings.append(RecoveryFinding(kind: "duplicateElement", file: name, offset: frame.offset,
-                                                            bytes: frame.endOffset - frame.offset,
-                                                            detail: "element \(e.id) appears twice"))
-                        }
-                    default:
-                        findings.append(RecoveryFinding(kind: "unexpectedFrame", file: name, offset: frame.offset,
-                                                        bytes: frame.endOffset - frame.offset,
-                                                        detail: "frame type \(frame.type) not allowed at sequence \(frame.sequence) of a snapshot (S-002)"))
-                        dropped += 1
-                    }
-                } catch {
-                    // E-007: in salvage mode a stroke whose points fail keeps its place, cut.
-                    if mode == .salvage, points == .eager, !isFirst,
-                       case .append(let e)? = try? PageChangeCodec.decode(type: frame.type, body: bytes[frame.bodyRange], points: .deferred),
-                       state.apply(.append(e)).isEmpty {
+                switch change {
+                case .metadata(let m) where isFirst:
+                    state.apply(.metadata(m)).forEach { _ in }
+                    metadataRead = true
+                case .append(let e) where !isFirst:
+                    if state.apply(.append(e)).isEmpty {
                         elementsRead += 1
-                        findings.append(RecoveryFinding(kind: "badPoints", file: name, offset: frame.offset,
-                                                        bytes: frame.endOffset - frame.offset,
-                                                        detail: "\(error); the stroke keeps the points before it (E-007)"))
-                        continue
+                        if points == .eager { cache.store(e.id, body: bytes[frame.bodyRange]) }
+                    } else {
+                        report("duplicateElement", frame, "element \(e.id) appears twice")
                     }
-                    findings.append(RecoveryFinding(kind: "badBody", file: name, offset: frame.offset,
-                                                    bytes: frame.endOffset - frame.offset, detail: "\(error)"))
-                    dropped += 1
+                default:
+                    misplaced(frame)
                 }
+            } catch {
+                // E-007: in salvage mode a stroke whose points fail keeps its place, cut.
+                if mode == .salvage, points == .eager, !isFirst,
+                   case .append(let e)? = try? PageChangeCodec.decode(type: frame.type, body: bytes[frame.bodyRange], points: .deferred),
+                   state.apply(.append(e)).isEmpty {
+                    elementsRead += 1
+                    report("badPoints", frame, "\(error); the stroke keeps the points before it (E-007)")
+                    return
+                }
+                report("badBody", frame, "\(error)")
+                dropped += 1
             }
         }
-        if !metadataRead && !findings.contains(where: { !$0.isInformational }) {
-            // S-009: a snapshot ending cleanly without its metadata frame was cut or forged; the
-            // page keeps the default canvas, and the loss is reported.
-            findings.append(RecoveryFinding(kind: "missingMetadata", file: name, offset: FormatLimits.snapshotHeaderBytes,
-                                            bytes: 0, detail: "no pageMetadata frame at sequence 1 (S-002)"))
+
+        /// S-009 (a clean snapshot without its metadata frame), S-003 and S-008 (fewer or more
+        /// elements than the header says).
+        mutating func checkCounts(header h: SnapshotHeader, size: Int) {
+            if !metadataRead && !findings.contains(where: { !$0.isInformational }) {
+                // A snapshot ending cleanly without its metadata frame was cut or forged; the
+                // page keeps the default canvas, and the loss is reported.
+                findings.append(RecoveryFinding(kind: "missingMetadata", file: name, offset: FormatLimits.snapshotHeaderBytes,
+                                                bytes: 0, detail: "no pageMetadata frame at sequence 1 (S-002)"))
+            }
+            if elementsRead < Int(h.elementCount) {
+                findings.append(RecoveryFinding(kind: "missingElements", file: name, offset: size, bytes: 0,
+                                                detail: "\(Int(h.elementCount) - elementsRead) of \(h.elementCount) elements lost"))
+            } else if elementsRead > Int(h.elementCount) {
+                // The header and the frames disagree; the frames passed their checksums, so they
+                // are kept, but the snapshot is not what a writer produces.
+                findings.append(RecoveryFinding(kind: "extraElements", file: name, offset: size, bytes: 0,
+                                                detail: "\(elementsRead) elements, the header says \(h.elementCount)"))
+            }
         }
-        if elementsRead < Int(h.elementCount) {
-            findings.append(RecoveryFinding(kind: "missingElements", file: name, offset: size, bytes: 0,
-                                            detail: "\(Int(h.elementCount) - elementsRead) of \(h.elementCount) elements lost"))
-        } else if elementsRead > Int(h.elementCount) {
-            // S-008: the header and the frames disagree; the frames passed their checksums, so
-            // they are kept, but the snapshot is not what a writer produces.
-            findings.append(RecoveryFinding(kind: "extraElements", file: name, offset: size, bytes: 0,
-                                            detail: "\(elementsRead) elements, the header says \(h.elementCount)"))
-        }
-        let unusable = mode == .strict && findings.contains { !$0.isInformational }
-        return Decoded(header: h, state: state, findings: findings,
-                       elementFramesDropped: max(dropped, Int(h.elementCount) - elementsRead), unusable: unusable, cache: cache)
     }
 
     /// Converts a scanner finding to a page finding for `file`.
