@@ -7,6 +7,17 @@ extension ConflictMerge {
                            report: inout MergeReport, lost: MergeLostAndFound, done: inout Done) async throws {
         guard (try? fs.kind(layout.pagesDirectory)) == .directory else { return }  // no page files yet
         let names = try io { try fs.list(layout.pagesDirectory) }.sorted()
+        let byPage = copiesByPage(names, listed: listed, report: &report)
+        for id in byPage.keys.sorted(by: { $0.description < $1.description }) {
+            try await mergePage(id, copies: byPage[id] ?? [], names: names, document: document, layout: layout, fs: fs,
+                                report: &report, done: &done)
+        }
+    }
+
+    /// The conflict copies in `pages/` by the listed page they belong to; a copy of an unlisted
+    /// page is left alone (and reported).
+    private static func copiesByPage(_ names: [String], listed: Set<UUIDBytes>,
+                                     report: inout MergeReport) -> [UUIDBytes: [(copy: String, original: String)]] {
         var byPage: [UUIDBytes: [(copy: String, original: String)]] = [:]
         for name in names {
             guard let parsed = ConflictCopyName.parse(name) else { continue }
@@ -23,67 +34,72 @@ extension ConflictMerge {
             }
             byPage[id, default: []].append((name, original))
         }
-        for id in byPage.keys.sorted(by: { $0.description < $1.description }) {
-            // Journal copies first, in name order (Y-012); snapshot copies last (Y-015).
-            let copies = (byPage[id] ?? []).sorted {
-                ($0.original.hasSuffix(".content") ? 1 : 0, $0.copy) < ($1.original.hasSuffix(".content") ? 1 : 0, $1.copy)
-            }
-            let page = try await document.page(id: id)
-            let erased = names.filter { n in
-                n.lowercased().hasSuffix(".journal") && n.lowercased().hasPrefix(id.description)
-            }.reduce(into: Set<UUIDBytes>()) { $0.formUnion(JournalBranch.erasedIDs(fs: fs, pages: layout.pagesDirectory, name: $1)) }
-            let generation = snapshotGeneration(fs: fs, layout: layout, page: id)
-            // The page's own journals first, in base order (their frames may be hidden under a
-            // snapshot the sync paired them with), then the copies.
-            let originals = names.compactMap { n -> (UInt64, String)? in
-                if case .journal(let p, let b)? = PageFileNames.parse(n), p == id { return (b, n) } else { return nil }
-            }.sorted { $0 < $1 }
-            for (_, name) in originals {
-                let r = try await BranchApplier.applyCounting(
-                    JournalBranch.whole(fs: fs, pages: layout.pagesDirectory, name: name), to: page, erased: erased)
-                report.changesApplied += r.written
-                // An element of the page's own journal that its state lacked: either hidden under
-                // the other device's snapshot, or erased in a journal that is gone (Y-016).
-                if r.placed > 0 { report.forkUnknown.append(name) }
-            }
-            let originalBases = Set(originals.map(\.0))
-            var pageBranch = Set<UUIDBytes>()  // created by either device after a fork the files show
-            for c in copies {
-                let path = joinPath(layout.pagesDirectory, c.copy)
-                let (read, what) = readBranch(fs: fs, layout: layout, copy: c, generation: generation)
-                var branch = read
-                pageBranch.formUnion(branch.forkBranchIDs)
-                if branch.isSnapshot {
-                    // Y-015/Y-016: a snapshot copy only ever adds what the journals did not place;
-                    // anything it adds means its fork was not in the files: report it.
-                    branch.changes = await BranchApplier.snapshotAppends(branch.snapshotState, page: page, erased: erased)
-                    if !branch.changes.isEmpty { branch.forkUnknown = true }
-                }
-                let (written, placed) = try await BranchApplier.applyCounting(branch, to: page, erased: erased)
-                report.changesApplied += written
-                if placed > 0, !branch.forkUnknown, case .journal(_, let base)? = PageFileNames.parse(c.original),
-                   (base + 1 ..< max(base + 1, generation)).contains(where: { !originalBases.contains($0) }) {
-                    // Y-016: the page's snapshot absorbed journals after the fork journal that are
-                    // not here (compacted away, or not synced yet): an element this branch placed
-                    // may have been erased in one of them.
-                    branch.forkUnknown = true
-                }
-                if branch.isSnapshot, !branch.forkUnknown {
-                    // Y-016: the copy's device no longer holds an element the page does. Either
-                    // the page's device created it after the fork, or the copy's device erased it
-                    // in a journal it has since compacted away; the files cannot tell which.
-                    // Elements created after a fork the journals show are not in question.
-                    let held = Set(branch.snapshotState.elements.map(\.id)).union(pageBranch)
-                    if await page.elements.contains(where: { !held.contains($0.id) }) { branch.forkUnknown = true }
-                }
-                if branch.forkUnknown { report.forkUnknown.append(c.copy) }
-                let action: MergeReport.Action = branch.unreadable.isEmpty ? .merged : .lostAndFound
-                let detail = "\(what), \(written) change(s) written"
-                    + (branch.unreadable.isEmpty ? "" : "; not placed: " + branch.unreadable.joined(separator: ", "))
-                done.append((path, .init(name: c.copy, original: c.original, action: action, detail: detail)))
-            }
-            try await page.flush(.data)
+        return byPage
+    }
+
+    /// One page: its own journals re-applied, then its copies, journals first in name order
+    /// (Y-012) and snapshots last (Y-015); what may have returned is reported (Y-016).
+    private static func mergePage(_ id: UUIDBytes, copies unsorted: [(copy: String, original: String)], names: [String],
+                                  document: Document, layout: PackageLayout, fs: any FileSystem,
+                                  report: inout MergeReport, done: inout Done) async throws {
+        let copies = unsorted.sorted {
+            ($0.original.hasSuffix(".content") ? 1 : 0, $0.copy) < ($1.original.hasSuffix(".content") ? 1 : 0, $1.copy)
         }
+        let page = try await document.page(id: id)
+        let erased = names.filter { n in
+            n.lowercased().hasSuffix(".journal") && n.lowercased().hasPrefix(id.description)
+        }.reduce(into: Set<UUIDBytes>()) { $0.formUnion(JournalBranch.erasedIDs(fs: fs, pages: layout.pagesDirectory, name: $1)) }
+        let generation = snapshotGeneration(fs: fs, layout: layout, page: id)
+        // The page's own journals first, in base order (their frames may be hidden under a
+        // snapshot the sync paired them with), then the copies.
+        let originals = names.compactMap { n -> (UInt64, String)? in
+            if case .journal(let p, let b)? = PageFileNames.parse(n), p == id { return (b, n) } else { return nil }
+        }.sorted { $0 < $1 }
+        for (_, name) in originals {
+            let r = try await BranchApplier.applyCounting(
+                JournalBranch.whole(fs: fs, pages: layout.pagesDirectory, name: name), to: page, erased: erased)
+            report.changesApplied += r.written
+            // An element of the page's own journal that its state lacked: either hidden under
+            // the other device's snapshot, or erased in a journal that is gone (Y-016).
+            if r.placed > 0 { report.forkUnknown.append(name) }
+        }
+        let originalBases = Set(originals.map(\.0))
+        var pageBranch = Set<UUIDBytes>()  // created by either device after a fork the files show
+        for c in copies {
+            let path = joinPath(layout.pagesDirectory, c.copy)
+            let (read, what) = readBranch(fs: fs, layout: layout, copy: c, generation: generation)
+            var branch = read
+            pageBranch.formUnion(branch.forkBranchIDs)
+            if branch.isSnapshot {
+                // Y-015/Y-016: a snapshot copy only ever adds what the journals did not place;
+                // anything it adds means its fork was not in the files: report it.
+                branch.changes = await BranchApplier.snapshotAppends(branch.snapshotState, page: page, erased: erased)
+                if !branch.changes.isEmpty { branch.forkUnknown = true }
+            }
+            let (written, placed) = try await BranchApplier.applyCounting(branch, to: page, erased: erased)
+            report.changesApplied += written
+            if placed > 0, !branch.forkUnknown, case .journal(_, let base)? = PageFileNames.parse(c.original),
+               (base + 1 ..< max(base + 1, generation)).contains(where: { !originalBases.contains($0) }) {
+                // Y-016: the page's snapshot absorbed journals after the fork journal that are
+                // not here (compacted away, or not synced yet): an element this branch placed
+                // may have been erased in one of them.
+                branch.forkUnknown = true
+            }
+            if branch.isSnapshot, !branch.forkUnknown {
+                // Y-016: the copy's device no longer holds an element the page does. Either
+                // the page's device created it after the fork, or the copy's device erased it
+                // in a journal it has since compacted away; the files cannot tell which.
+                // Elements created after a fork the journals show are not in question.
+                let held = Set(branch.snapshotState.elements.map(\.id)).union(pageBranch)
+                if await page.elements.contains(where: { !held.contains($0.id) }) { branch.forkUnknown = true }
+            }
+            if branch.forkUnknown { report.forkUnknown.append(c.copy) }
+            let action: MergeReport.Action = branch.unreadable.isEmpty ? .merged : .lostAndFound
+            let detail = "\(what), \(written) change(s) written"
+                + (branch.unreadable.isEmpty ? "" : "; not placed: " + branch.unreadable.joined(separator: ", "))
+            done.append((path, .init(name: c.copy, original: c.original, action: action, detail: detail)))
+        }
+        try await page.flush(.data)
     }
 
     /// The branch a copy holds: a journal by its common prefix (Y-013, Y-014), a snapshot by
