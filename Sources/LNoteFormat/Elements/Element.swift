@@ -16,7 +16,7 @@ public struct Stroke: Sendable {
     private var anglesFlag: Bool
 
     /// A stroke of already quantized points; apps build strokes with `init(id:ink:transform:samples:)` from samples in pt and seconds.
-    public init(id: UUIDBytes, ink: Ink, transform: Transform? = nil, hasAngles: Bool = false, points: [Point]) {
+    package init(id: UUIDBytes, ink: Ink, transform: Transform? = nil, hasAngles: Bool = false, points: [Point]) {
         self.id = id; self.ink = ink; self.transform = transform; self.anglesFlag = hasAngles
         self.storage = .decoded(points)
     }
@@ -118,7 +118,7 @@ public struct ImageElement: Equatable, Hashable, Sendable {
     public var transform: Transform?
 
     /// An image at stored units (0.1 pt); apps use `init(id:assetID:frame:transform:)` in pt.
-    public init(id: UUIDBytes, assetID: UUIDBytes, x: Int32, y: Int32, width: UInt32, height: UInt32,
+    package init(id: UUIDBytes, assetID: UUIDBytes, x: Int32, y: Int32, width: UInt32, height: UInt32,
                 transform: Transform? = nil) {
         self.id = id; self.assetID = assetID; self.x = x; self.y = y; self.width = width
         self.height = height; self.transform = transform
@@ -164,7 +164,7 @@ public struct PageMetadata: Equatable, Hashable, Sendable {
     public var height: UInt32
 
     /// A canvas in 0.1 pt; `init(widthPoints:heightPoints:)` takes pt.
-    public init(width: UInt32, height: UInt32) { self.width = width; self.height = height }
+    package init(width: UInt32, height: UInt32) { self.width = width; self.height = height }
 
     /// US Letter portrait, 612 x 792 pt.
     public static let letter = PageMetadata(width: 6120, height: 7920)

@@ -9,7 +9,7 @@ public struct Ink: Equatable, Hashable, Sendable {
     public var width: UInt32
 
     /// An ink with 8-bit colour and its width in 0.1 pt; `init(type:red:green:blue:alpha:widthPoints:)` takes pt and 0...1.
-    public init(type: String, red: UInt8, green: UInt8, blue: UInt8, alpha: UInt8 = 255, width: UInt32) {
+    package init(type: String, red: UInt8, green: UInt8, blue: UInt8, alpha: UInt8 = 255, width: UInt32) {
         self.type = type; self.red = red; self.green = green; self.blue = blue; self.alpha = alpha
         self.width = width
     }

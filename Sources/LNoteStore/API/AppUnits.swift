@@ -50,8 +50,11 @@ extension Stroke {
         return points.map { InputPoint($0, hasAngles: angles) }
     }
 
-    /// The id as Foundation's `UUID`.
-    public var uuid: UUID { UUID(id) }
+    /// The id as Foundation's `UUID` (set it to give a copy its own id).
+    public var uuid: UUID {
+        get { UUID(id) }
+        set { id = UUIDBytes(newValue) }
+    }
 }
 
 extension Ink {
@@ -149,7 +152,11 @@ extension ImageElement {
         PageRect(x: Double(x) / 10, y: Double(y) / 10, width: Double(width) / 10, height: Double(height) / 10)
     }
 
-    public var uuid: UUID { UUID(id) }
+    /// The id as Foundation's `UUID` (set it to give a copy its own id).
+    public var uuid: UUID {
+        get { UUID(id) }
+        set { id = UUIDBytes(newValue) }
+    }
     /// The asset id as Foundation's `UUID`.
     public var assetUUID: UUID { UUID(assetID) }
 }

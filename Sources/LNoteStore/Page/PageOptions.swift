@@ -77,10 +77,15 @@ public struct PageOptions: Sendable, Equatable {
     /// at open and decodes on use; `.eager` decodes and checks every point at open. Only
     /// `.salvage` defers: `.prefix` and `.strict` always decode eagerly.
     public var pointDecoding: PointDecoding
-    /// Whether a document's `close()` renders the thumbnails of changed pages (D-050; they are
-    /// derived and may be regenerated at any time). Default true; the two-device model test
-    /// turns it off to run thousands of scenarios quickly.
+    /// Whether a document renders the thumbnails of changed pages by itself: at `close()`, and
+    /// in the background after `flush()` (D-050; they are derived and may be regenerated at any
+    /// time). Default true; the two-device model test turns it off to run thousands of
+    /// scenarios quickly and deterministically.
     public var thumbnailsOnClose = true
+    /// How long after `flush()` a document renders the covers of changed pages, in the
+    /// background (a later flush within it restarts the wait, so bursts render once).
+    /// Default 0.5 s.
+    public var coverDelay: Duration = .milliseconds(500)
 
     /// Options; every default is the one to keep when unsure.
     public init(durability: Durability = .default, compaction: CompactionPolicy = .default,
