@@ -22,7 +22,7 @@ public struct Stroke: Sendable {
     }
 
     /// A stroke whose points stay encoded until used (E-006).
-    public init(id: UUIDBytes, ink: Ink, transform: Transform? = nil, encodedPoints: EncodedPoints) {
+    package init(id: UUIDBytes, ink: Ink, transform: Transform? = nil, encodedPoints: EncodedPoints) {
         self.id = id; self.ink = ink; self.transform = transform; self.anglesFlag = encodedPoints.hasAngles
         self.storage = .encoded(encodedPoints)
     }

@@ -16,7 +16,7 @@ extension Document {
         let (delay, generation) = (pageOptions.coverDelay, coverGeneration)
         coverTask = Task {
             if (try? await Task.sleep(for: delay)) != nil { await self.renderCoversNow() }  // else cancelled
-            await self.coverTaskEnded(generation)
+            self.coverTaskEnded(generation)  // the task runs on the document actor
         }
     }
 
