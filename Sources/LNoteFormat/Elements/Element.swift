@@ -39,8 +39,8 @@ public struct Stroke: Sendable {
 
     /// The points. For a deferred stroke this decodes them (O(points), one allocation); bytes
     /// that break E-002 ... E-004 give the points before the first bad one and never trap
-    /// (E-006). Setting stores decoded points.
-    public var points: [Point] {
+    /// (E-006). Setting stores decoded points. Stored units; apps read `samples` (pt, s).
+    package var points: [Point] {
         get { storage.points }
         set { storage = .decoded(newValue) }
         _modify {
@@ -110,10 +110,10 @@ public struct ImageElement: Equatable, Hashable, Sendable {
     public var id: UUIDBytes
     /// The asset holding the pixels (`assets/<assetID>.<ext>`).
     public var assetID: UUIDBytes
-    /// Top-left corner and size, in 0.1 pt.
-    public var x: Int32, y: Int32
+    /// Top-left corner and size, in 0.1 pt (stored units; apps read `frame`, in pt).
+    package var x: Int32, y: Int32
     /// Size in 0.1 pt (`frame` gives it in pt).
-    public var width: UInt32, height: UInt32
+    package var width: UInt32, height: UInt32
     /// How the image is placed on the page (nil: at `frame`).
     public var transform: Transform?
 
@@ -158,10 +158,10 @@ public enum Element: Equatable, Hashable, Sendable {
 
 /// Canvas metadata of a page (frame type `pageMetadata`, E-025). Sizes in 0.1 pt.
 public struct PageMetadata: Equatable, Hashable, Sendable {
-    /// Width in 0.1 pt (`sizeInPoints` gives pt).
-    public var width: UInt32
+    /// Width in 0.1 pt (stored units; apps read `sizeInPoints`, in pt).
+    package var width: UInt32
     /// Height in 0.1 pt.
-    public var height: UInt32
+    package var height: UInt32
 
     /// A canvas in 0.1 pt; `init(widthPoints:heightPoints:)` takes pt.
     package init(width: UInt32, height: UInt32) { self.width = width; self.height = height }

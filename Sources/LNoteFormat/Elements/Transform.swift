@@ -1,7 +1,9 @@
 /// An affine map `(x', y') = (a x + c y + tx, b x + d y + ty)`, stored as 6 x f32 (section 6.3).
 public struct Transform: Equatable, Hashable, Sendable {
-    /// The matrix; `tx`, `ty` in 0.1 pt (`affine` gives them in pt).
-    public var a: Float, b: Float, c: Float, d: Float, tx: Float, ty: Float
+    /// The linear part, unitless (`affine` gives every value in app units).
+    public var a: Float, b: Float, c: Float, d: Float
+    /// The translation in 0.1 pt (stored units; `affine` gives it in pt).
+    package var tx: Float, ty: Float
 
     /// A transform in stored units; `Transform.affine(a:b:c:d:tx:ty:)` takes `tx`, `ty` in pt.
     package init(a: Float, b: Float, c: Float, d: Float, tx: Float, ty: Float) {

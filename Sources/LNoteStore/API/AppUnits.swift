@@ -21,7 +21,7 @@ import LNoteFormat
 extension InputPoint {
     /// The stored point `p` in app units: pt, seconds since the stroke's first point, force
     /// 0...1, radians (nil angles when `hasAngles` is false).
-    public init(_ p: Point, hasAngles: Bool) {
+    package init(_ p: Point, hasAngles: Bool) {
         self.init(x: Double(p.x) / 10, y: Double(p.y) / 10, radius: Double(p.radius) / 10,
                   force: Double(p.pressure) / 1000, timeOffset: Double(p.time) / 1000,
                   azimuth: hasAngles ? Double(p.azimuth) / 1000 : nil,
