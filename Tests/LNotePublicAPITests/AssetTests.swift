@@ -9,26 +9,26 @@ func assetRoundTrip() async throws {
     try await withDocument("assets") { _, document in
         let page = try await document.page(at: 0)
         let bytes = Data((0..<300).map { UInt8($0 % 251) })
-        let image = try await document.insertImage(bytes, ext: ".PNG", on: page.id, frame: PageRect(x: 10, y: 10, width: 50, height: 40))
+        let image = try await document.insertImage(bytes, ext: ".PNG", on: page.uuid, frame: PageRect(x: 10, y: 10, width: 50, height: 40))
         #expect(image.frame == PageRect(x: 10, y: 10, width: 50, height: 40))
-        #expect(try await document.assetData(image.assetID) == bytes)
-        #expect(try await document.assetURL(image.assetID)?.pathExtension == "png")
+        #expect(try await document.assetData(image.assetUUID) == bytes)
+        #expect(try await document.assetURL(image.assetUUID)?.pathExtension == "png")
         let edited = Data([1, 2, 3])
-        try await document.replaceAsset(image.assetID, with: edited, ext: "JPG")
-        #expect(try await document.assetData(image.assetID) == edited)
-        #expect(try await document.assetURL(image.assetID)?.pathExtension == "jpg")
-        let edits = try await document.deleteAsset(image.assetID)
+        try await document.replaceAsset(image.assetUUID, with: edited, ext: "JPG")
+        #expect(try await document.assetData(image.assetUUID) == edited)
+        #expect(try await document.assetURL(image.assetUUID)?.pathExtension == "jpg")
+        let edits = try await document.deleteAsset(image.assetUUID)
         #expect(edits.flatMap(\.removed) == [.image(image)])
         #expect(await page.elementCount == 0)
-        do { _ = try await document.assetData(image.assetID) } catch LNoteError.notFound {}
-        #expect(try await document.assetURL(image.assetID) == nil)
+        do { _ = try await document.assetData(image.assetUUID) } catch LNoteError.notFound {}
+        #expect(try await document.assetURL(image.assetUUID) == nil)
     }
 }
 
 @Test("thumbnails as Data and URL: a stored PNG reads back from its URL")
 func thumbnailDataAndURL() async throws {
     try await withDocument("thumbnail") { _, document in
-        let pageID = try await document.page(at: 0).id
+        let pageID = try await document.page(at: 0).uuid
         #expect(try await document.thumbnailURL(for: pageID) == nil)
         let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 1, 2, 3])
         try await document.storeThumbnail(png, for: pageID)

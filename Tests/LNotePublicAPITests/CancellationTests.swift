@@ -37,7 +37,7 @@ func cancelledLoopNeverTearsABatch() async throws {
         for _ in 0..<2_000 {
             try await page.append(contentsOf: batch.map { e in
                 guard case .stroke(var s) = e else { return e }
-                s.id = UUIDBytes(UUID())
+                s.uuid = UUID()
                 return .stroke(s)
             })
         }

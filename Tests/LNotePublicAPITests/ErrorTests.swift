@@ -34,12 +34,14 @@ func validationReasons() async throws {
     #expect(reason([p, angled]) == .inconsistentAngles)
     try await withDocument("validation") { _, document in
         let page = try await document.page(at: 0)
-        let bad = Stroke(id: UUIDBytes(UUID()), ink: .pen, points: [Point(x: 0, y: 0, radius: 1, pressure: 1, time: 5)])
+        // Built in app units only; the page's own validation refuses it with a typed reason.
+        let skewed = Transform.affine(a: .nan, b: 0, c: 0, d: 1, tx: 0, ty: 0)
+        let bad = try ImageElement(assetID: UUID(), frame: PageRect(x: 0, y: 0, width: 10, height: 10), transform: skewed)
         do {
-            try await page.append(.stroke(bad))
-            Issue.record("accepted a stroke starting at 5 ms")
+            try await page.append(.image(bad))
+            Issue.record("accepted an image with a NaN transform")
         } catch let e as LNoteError where e.code == .invalidInput {
-            #expect(e.reason == .firstTimeNotZero)
+            #expect(e.reason == .nonFiniteTransform)
         }
         #expect(await page.elementCount == 0)
     }

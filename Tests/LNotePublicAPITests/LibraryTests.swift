@@ -67,22 +67,3 @@ func reopenAfterLastClose() async throws {
     try await library.deleteDocument(document.uuid)
     #expect(try await library.list().count == 1)
 }
-
-@Test("flush renders covers of changed pages, so a listing shows them while the document stays open")
-func flushRendersCovers() async throws {
-    try await withDocument("covers") { library, document in
-        try await (try await document.page(at: 0)).append(.stroke(stroke()))
-        #expect(try await library.list().first?.coverURL == nil)
-        try await document.flush()
-        let cover = try #require(try await library.list().first?.coverURL)
-        let first = try Data(contentsOf: cover)
-        #expect(first.starts(with: [0x89, 0x50, 0x4E, 0x47]))
-        let written = try FileManager.default.attributesOfItem(atPath: cover.path(percentEncoded: false))[.modificationDate] as? Date
-        try await document.flush()  // nothing changed: no new render
-        let again = try FileManager.default.attributesOfItem(atPath: cover.path(percentEncoded: false))[.modificationDate] as? Date
-        #expect(written == again)
-        try await (try await document.page(at: 0)).append(.stroke(stroke(60, x0: 200, y0: 300)))
-        try await document.flush()
-        #expect(try Data(contentsOf: cover) != first)  // re-rendered after a change
-    }
-}

@@ -20,8 +20,8 @@ func pageUpdates() async throws {
         let update = try #require(await updates.next())
         #expect(update.changes == [.append(.stroke(second))])
         #expect(update.state.elements == [.stroke(first), .stroke(second)])
-        try await page.delete([first.id])
-        #expect(await updates.next()?.changes == [.delete([first.id])])
+        try await page.delete(ids: [first.uuid])
+        #expect(await updates.next()?.changes == [.delete(ids: [first.uuid])])
     }
 }
 
@@ -43,8 +43,8 @@ func documentUpdates() async throws {
         #expect(await updates.next()?.title == "observe-doc")
         try await document.setTitle("Renamed")
         #expect(await updates.next()?.title == "Renamed")
-        let added = try await document.addPage()
-        #expect(await updates.next()?.pageIDs.last == added)
+        let added = try await document.appendPage()
+        #expect(await updates.next()?.pageUUIDs.last == added.uuid)
     }
 }
 

@@ -29,6 +29,7 @@ enum SaverNotes {
     static let rawReserved = "raw floor into preallocated zeros: the same pwrite and sync, into 4 MiB of zeros written and synced beforehand (the file's size and block map never change, so the sync flushes data only: the best case for any design)"
     static let journal = "journal (JournalWriter.append): encode the change as one frame, one pwrite into the journal's zero reserve (W-010, 1 MiB stretches), then the same sync as the raw floor"
     static let page = "journal (Page.append): the app-level save: validate, actor hop, JournalWriter write into the zero reserve (W-010), sync on the page actor (SyncExecution.pageActor)"
+    static let pageIOThread = "journal (Page.append, sync on the I/O thread): the same save with SyncExecution.ioThread (the default on Apple platforms): the sync waits on a dedicated thread, two thread wake-ups a save"
     static let snapshot = "snapshot rewrite (the snapshot-per-save design): encode the whole page snapshot with the new stroke, write a temp file, fdatasync/fsync it, rename, fsync the directory (none: no syncs)"
     static let sqliteFull = "SQLite WAL synchronous=FULL: one INSERT of the stroke's bytes as a BLOB per transaction; fdatasync of the -wal at every commit, of the .db at each auto-checkpoint (1000 pages)"
     static let sqliteNormal = "SQLite WAL synchronous=NORMAL: same INSERT; no sync at commit (survives an app crash, not a power loss; compare with durability none), syncs only at checkpoints"
@@ -130,13 +131,19 @@ final class JournalSaver: StrokeSaver {
 
 /// The app-level save: `Page.append` on an open page.
 final class PageSaver: StrokeSaver {
-    let name = "journal (Page.append)"
+    static let ioThreadName = "journal (Page.append, sync on the I/O thread)"
+    let name: String
     let page: Page
 
-    init(page: Page) { self.page = page }
+    init(page: Page, name: String = "journal (Page.append)") { self.page = page; self.name = name }
 
-    static func open(directory: String, id: UUIDBytes, compaction: CompactionPolicy = .onCloseOnly) async throws -> PageSaver {
-        PageSaver(page: try await Page.open(directory: directory, id: id, options: PageOptions(compaction: compaction)))
+    /// `syncExecution` `.pageActor` is the row "journal (Page.append)", `.ioThread` the row
+    /// `ioThreadName` (the platform default elsewhere, PageOptions.defaultSyncExecution).
+    static func open(directory: String, id: UUIDBytes, compaction: CompactionPolicy = .onCloseOnly,
+                     syncExecution: SyncExecution = .pageActor) async throws -> PageSaver {
+        let options = PageOptions(compaction: compaction, syncExecution: syncExecution)
+        let page = try await Page.open(directory: directory, id: id, options: options)
+        return syncExecution == .ioThread ? PageSaver(page: page, name: ioThreadName) : PageSaver(page: page)
     }
 
     func save(_ strokes: [Stroke], poolFirst: Int, level: Durability) async throws -> [UInt64] {

@@ -26,11 +26,13 @@ enum SaveSuite {
             let reserved = try RawFloorSaver(path: joinPath(dir, "raw-reserved.journal"), preallocatedBytes: 4 << 20)
             let journal = try JournalSaver(directory: joinPath(dir, "journal"), pageID: pageID)
             let page = try await PageSaver.open(directory: joinPath(dir, "pages"), id: pageID)
+            try BenchPages.write(directory: joinPath(dir, "pages-io"), id: pageID, strokes: pageStrokes, journalFrames: 0)
+            let pageIO = try await PageSaver.open(directory: joinPath(dir, "pages-io"), id: pageID, syncExecution: .ioThread)
             let snapshot = try SnapshotRewriteSaver(directory: joinPath(dir, "snapshot"), pageID: pageID, strokes: pageStrokes)
             var cells: [SaveRunner.Cell] = []
             for level in levels {
                 cells += [.init(saver: raw, level: level), .init(saver: reserved, level: level), .init(saver: journal, level: level),
-                          .init(saver: page, level: level), .init(saver: snapshot, level: level)]
+                          .init(saver: page, level: level), .init(saver: pageIO, level: level), .init(saver: snapshot, level: level)]
             }
             var sqlite: [SQLiteSaver] = []
             if let peer = ctx.peerPath {
@@ -48,11 +50,16 @@ enum SaveSuite {
             }
             for s in sqlite { peerRSS = max(peerRSS, (try? s.peer.peakRSS()) ?? 0); s.peer.close() }
             try await page.page.close()
+            try await pageIO.page.close()
         }
         r.peerPeakRSSBytes = peerRSS > 0 ? peerRSS : nil
         r.ratios(to: "raw write+sync floor")
         addTargets(&r, size: sizes.last ?? 2_000)
-        r.notes += [SaverNotes.raw, SaverNotes.rawReserved, SaverNotes.journal, SaverNotes.page, SaverNotes.snapshot]
+        r.notes += [SaverNotes.raw, SaverNotes.rawReserved, SaverNotes.journal, SaverNotes.page, SaverNotes.pageIOThread, SaverNotes.snapshot]
+        let lastData = "data, \(sizes.last ?? 2_000) strokes"
+        if let actor = r.stats("journal (Page.append)", lastData), let thread = r.stats(PageSaver.ioThreadName, lastData) {
+            r.notes.append("where syncs run (data, \(sizes.last ?? 0) strokes): p50 \(formatMicros(actor.p50)) on the page actor vs \(formatMicros(thread.p50)) on the I/O thread (\(fixed(thread.p50 / actor.p50, 2))x), p99 \(formatMicros(actor.p99)) vs \(formatMicros(thread.p99))")
+        }
         if ctx.peerPath != nil {
             r.notes += [SaverNotes.sqliteFull + " (listed under data)", SaverNotes.sqliteNormal + " (listed under none)"]
         } else {

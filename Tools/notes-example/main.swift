@@ -55,12 +55,12 @@ let watcher = Task { () -> Int in
 
 // 5. An image, and its bytes back (asset round trip; extension in any case).
 let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + (0..<64).map { UInt8($0) })
-let image = try await document.insertImage(png, ext: "PNG", on: page.id,
+let image = try await document.insertImage(png, ext: "PNG", on: page.uuid,
                                            frame: PageRect(x: 300, y: 500, width: 120, height: 80))
-check(try await document.assetData(image.assetID) == png, "asset round trip")
+check(try await document.assetData(image.assetUUID) == png, "asset round trip")
 
 // 6. Erase the middle of a stroke: two pieces, each starting at 0 s. Undo puts it back.
-let erase = try await page.erase(first.id, pointRanges: [15..<25])
+let erase = try await page.erase(first.uuid, pointRanges: [15..<25])
 check(erase.removed == [first], "erase returns what it removed")
 if case .replace(_, let pieces) = erase.changes[0], case .stroke(let second) = pieces[1] {
     check(second.samples[0].timeOffset == 0, "pieces re-based to 0 s")
@@ -69,17 +69,17 @@ try await page.perform(erase.inverse)
 check(await page.elements[0] == first, "undo of the erase")
 
 // 7. Move a selection 20 pt right (Transform in pt), bring a stroke to the front, undo both.
-let selection = await page.elements.prefix(5).map(\.id)
-let move = try await page.setTransform(.translation(x: 20, y: 0), for: selection)
-let reorder = try await page.reorder([first.id], to: .max)
+let selection = await page.elements.prefix(5).map(\.uuid)
+let move = try await page.setTransform(.translation(x: 20, y: 0), ids: selection)
+let reorder = try await page.reorder(ids: [first.uuid], to: .max)
 try await page.perform(reorder.inverse)
 try await page.perform(move.inverse)
-check(await page.elements[0].id == first.id, "undo of the reorder")
+check(await page.elements[0].uuid == first.uuid, "undo of the reorder")
 
 // 8. Bounds for hit-testing, and a stroke from this window the second window observes.
 check(await page.contentBounds.contains(x: 360, y: 540), "content bounds")
 let hit = await page.state.elements(atX: 360, y: 540)
-check(hit.first?.id == image.id, "the image is on top there")
+check(hit.first?.uuid == image.uuid, "the image is on top there")
 try await page.append(.stroke(penStroke(row: 19, column: 19)))
 check(try await watcher.value == 202, "second window saw the change")
 

@@ -16,13 +16,13 @@ public struct Stroke: Sendable {
     private var anglesFlag: Bool
 
     /// A stroke of already quantized points; apps build strokes with `init(id:ink:transform:samples:)` from samples in pt and seconds.
-    public init(id: UUIDBytes, ink: Ink, transform: Transform? = nil, hasAngles: Bool = false, points: [Point]) {
+    package init(id: UUIDBytes, ink: Ink, transform: Transform? = nil, hasAngles: Bool = false, points: [Point]) {
         self.id = id; self.ink = ink; self.transform = transform; self.anglesFlag = hasAngles
         self.storage = .decoded(points)
     }
 
     /// A stroke whose points stay encoded until used (E-006).
-    public init(id: UUIDBytes, ink: Ink, transform: Transform? = nil, encodedPoints: EncodedPoints) {
+    package init(id: UUIDBytes, ink: Ink, transform: Transform? = nil, encodedPoints: EncodedPoints) {
         self.id = id; self.ink = ink; self.transform = transform; self.anglesFlag = encodedPoints.hasAngles
         self.storage = .encoded(encodedPoints)
     }
@@ -39,8 +39,8 @@ public struct Stroke: Sendable {
 
     /// The points. For a deferred stroke this decodes them (O(points), one allocation); bytes
     /// that break E-002 ... E-004 give the points before the first bad one and never trap
-    /// (E-006). Setting stores decoded points.
-    public var points: [Point] {
+    /// (E-006). Setting stores decoded points. Stored units; apps read `samples` (pt, s).
+    package var points: [Point] {
         get { storage.points }
         set { storage = .decoded(newValue) }
         _modify {
@@ -110,15 +110,15 @@ public struct ImageElement: Equatable, Hashable, Sendable {
     public var id: UUIDBytes
     /// The asset holding the pixels (`assets/<assetID>.<ext>`).
     public var assetID: UUIDBytes
-    /// Top-left corner and size, in 0.1 pt.
-    public var x: Int32, y: Int32
+    /// Top-left corner and size, in 0.1 pt (stored units; apps read `frame`, in pt).
+    package var x: Int32, y: Int32
     /// Size in 0.1 pt (`frame` gives it in pt).
-    public var width: UInt32, height: UInt32
+    package var width: UInt32, height: UInt32
     /// How the image is placed on the page (nil: at `frame`).
     public var transform: Transform?
 
     /// An image at stored units (0.1 pt); apps use `init(id:assetID:frame:transform:)` in pt.
-    public init(id: UUIDBytes, assetID: UUIDBytes, x: Int32, y: Int32, width: UInt32, height: UInt32,
+    package init(id: UUIDBytes, assetID: UUIDBytes, x: Int32, y: Int32, width: UInt32, height: UInt32,
                 transform: Transform? = nil) {
         self.id = id; self.assetID = assetID; self.x = x; self.y = y; self.width = width
         self.height = height; self.transform = transform
@@ -158,13 +158,13 @@ public enum Element: Equatable, Hashable, Sendable {
 
 /// Canvas metadata of a page (frame type `pageMetadata`, E-025). Sizes in 0.1 pt.
 public struct PageMetadata: Equatable, Hashable, Sendable {
-    /// Width in 0.1 pt (`sizeInPoints` gives pt).
-    public var width: UInt32
+    /// Width in 0.1 pt (stored units; apps read `sizeInPoints`, in pt).
+    package var width: UInt32
     /// Height in 0.1 pt.
-    public var height: UInt32
+    package var height: UInt32
 
     /// A canvas in 0.1 pt; `init(widthPoints:heightPoints:)` takes pt.
-    public init(width: UInt32, height: UInt32) { self.width = width; self.height = height }
+    package init(width: UInt32, height: UInt32) { self.width = width; self.height = height }
 
     /// US Letter portrait, 612 x 792 pt.
     public static let letter = PageMetadata(width: 6120, height: 7920)

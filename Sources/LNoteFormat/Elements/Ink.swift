@@ -5,11 +5,11 @@ public struct Ink: Equatable, Hashable, Sendable {
     public var type: String
     /// RGBA, 8 bits each.
     public var red: UInt8, green: UInt8, blue: UInt8, alpha: UInt8
-    /// Base width in 0.1 pt.
-    public var width: UInt32
+    /// Base width in 0.1 pt (stored units; apps read `widthPoints`).
+    package var width: UInt32
 
     /// An ink with 8-bit colour and its width in 0.1 pt; `init(type:red:green:blue:alpha:widthPoints:)` takes pt and 0...1.
-    public init(type: String, red: UInt8, green: UInt8, blue: UInt8, alpha: UInt8 = 255, width: UInt32) {
+    package init(type: String, red: UInt8, green: UInt8, blue: UInt8, alpha: UInt8 = 255, width: UInt32) {
         self.type = type; self.red = red; self.green = green; self.blue = blue; self.alpha = alpha
         self.width = width
     }

@@ -9,7 +9,7 @@ import Darwin
 /// Rounds to nearest (ties away from zero). Never traps: NaN, infinities and values that do
 /// not fit their integer field throw `ElementValidationError` (`nonFiniteValue`,
 /// `valueOutOfRange`) naming the field and point. Cost: O(points).
-public enum Quantize {
+package enum Quantize {
     /// Scale factors from app units to stored units (6.1).
     static let positionScale = 10.0   // pt -> 0.1 pt
     static let forceScale = 1000.0    // 1.0 -> thousandths
@@ -18,7 +18,7 @@ public enum Quantize {
 
     /// Quantizes one sample. `timeOffset` is taken as is (a stroke's first point must end
     /// up at 0 ms, which `stroke` arranges). Throws for a non-finite or out-of-range field.
-    public static func point(_ p: InputPoint) throws(ElementValidationError) -> Point {
+    package static func point(_ p: InputPoint) throws(ElementValidationError) -> Point {
         try point(p, index: 0, timeOffset: p.timeOffset)
     }
 
@@ -28,7 +28,7 @@ public enum Quantize {
     /// none has (`inconsistentAngles`); 1 ... `strokePointsMax` points (`emptyStroke`,
     /// `tooManyPoints`); ink type 1 ... 64 UTF-8 bytes (`badInkType`); finite transform
     /// (`nonFiniteTransform`).
-    public static func stroke(id: UUIDBytes, ink: Ink, transform: Transform? = nil,
+    package static func stroke(id: UUIDBytes, ink: Ink, transform: Transform? = nil,
                               points: [InputPoint]) throws(ElementValidationError) -> Stroke {
         try ElementValidator.validateInk(ink)
         if let t = transform { try ElementValidator.validateTransform(t) }

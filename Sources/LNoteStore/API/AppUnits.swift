@@ -21,7 +21,7 @@ import LNoteFormat
 extension InputPoint {
     /// The stored point `p` in app units: pt, seconds since the stroke's first point, force
     /// 0...1, radians (nil angles when `hasAngles` is false).
-    public init(_ p: Point, hasAngles: Bool) {
+    package init(_ p: Point, hasAngles: Bool) {
         self.init(x: Double(p.x) / 10, y: Double(p.y) / 10, radius: Double(p.radius) / 10,
                   force: Double(p.pressure) / 1000, timeOffset: Double(p.time) / 1000,
                   azimuth: hasAngles ? Double(p.azimuth) / 1000 : nil,
@@ -50,8 +50,11 @@ extension Stroke {
         return points.map { InputPoint($0, hasAngles: angles) }
     }
 
-    /// The id as Foundation's `UUID`.
-    public var uuid: UUID { UUID(id) }
+    /// The id as Foundation's `UUID` (set it to give a copy its own id).
+    public var uuid: UUID {
+        get { UUID(id) }
+        set { id = UUIDBytes(newValue) }
+    }
 }
 
 extension Ink {
@@ -149,7 +152,11 @@ extension ImageElement {
         PageRect(x: Double(x) / 10, y: Double(y) / 10, width: Double(width) / 10, height: Double(height) / 10)
     }
 
-    public var uuid: UUID { UUID(id) }
+    /// The id as Foundation's `UUID` (set it to give a copy its own id).
+    public var uuid: UUID {
+        get { UUID(id) }
+        set { id = UUIDBytes(newValue) }
+    }
     /// The asset id as Foundation's `UUID`.
     public var assetUUID: UUID { UUID(assetID) }
 }

@@ -13,7 +13,7 @@ extension Document {
     /// format cannot hold, before anything is written. If the append fails after the asset was
     /// written, the asset is an orphan that `close()` removes.
     @discardableResult
-    public func insertImage(_ bytes: [UInt8], ext: String, on pageID: UUIDBytes, x: Int32, y: Int32,
+    package func insertImage(_ bytes: [UInt8], ext: String, on pageID: UUIDBytes, x: Int32, y: Int32,
                             width: UInt32, height: UInt32) async throws -> ImageElement {
         try checkWritable()
         guard !bytes.isEmpty, bytes.count <= Self.assetBytesMax else {

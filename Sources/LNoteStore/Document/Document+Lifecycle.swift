@@ -14,9 +14,12 @@ extension Document {
     ///
     /// In order: each open page is synced at `.data` and its background compaction awaited;
     /// element counts, canvas sizes and times of changed pages are written to document.json
-    /// (only if something changed); the thumbnails of open pages changed since their last one
-    /// are rendered (off the actor, once per change); a stale manifest is rewritten (D-031); the lock is
-    /// released (D-070). The next write takes it again; if another writer changed the package
+    /// (only if something changed); a stale manifest is rewritten (D-031); the lock is
+    /// released (D-070). Then the covers are scheduled: `pageOptions.coverDelay` (0.5 s) later
+    /// a background task renders the thumbnails of open pages changed since their last one
+    /// (once per change; a later flush within the delay merges with it; `waitForCovers()`
+    /// awaits it; `close()` cancels or finishes it). `flush()` does not wait for them and
+    /// saves never do. The next write takes it again; if another writer changed the package
     /// in between, that write throws `lockedElsewhere` and so does every later one (reopen the
     /// document). A read-only document does nothing.
     public func flush() async throws {
@@ -29,15 +32,10 @@ extension Document {
                 await page.waitForCompaction()
             }
             try await refreshPageEntries(observeOpenPages())
-            try await renderChangedThumbnails()  // covers for listings while the document stays open
             try await reconcileManifestNow()
-            guard lock.isHeld else { return }
-            let (fs, layout, open) = (self.fs, self.layout, Set(pages.keys))
-            let fingerprint = try await BlockingIO.run {
-                try PackageFingerprint.take(fs: fs, layout: layout, pages: open, includeDocument: true)
-            }
-            lock.release(verifyingOnReacquire: fingerprint.check(fs: fs, layout: layout, pages: open))
+            if lock.isHeld { try await releaseLockAfterFlush(lock) }
         }
+        scheduleCovers()  // covers for listings while the document stays open, off the save path
     }
 
     /// Finishes the document: closes every open page (compacting it into its snapshot),
@@ -57,6 +55,7 @@ extension Document {
         if await OpenDocuments.shared.release(self) { return }
         if closed || closing { return }
         closing = true
+        await finishCovers()
         try await exclusively {
             for running in opening.values { _ = try? await running.value }
             var firstError: (any Error)?

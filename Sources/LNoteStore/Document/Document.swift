@@ -38,6 +38,11 @@ public actor Document {
     var openedSequence: [UUIDBytes: UInt64] = [:]
     /// Each open page's change sequence when its thumbnail was last stored (D-050).
     var thumbnailSequence: [UUIDBytes: UInt64] = [:]
+    /// The covers `flush()` scheduled (see `scheduleCovers()`): the latest task, its number,
+    /// and whether it has yet to end.
+    var coverTask: Task<Void, Never>?
+    var coverGeneration: UInt64 = 0
+    var coverPending = false
     var turnBusy = false
     var turnWaiters: [CheckedContinuation<Void, Never>] = []
     var closing = false

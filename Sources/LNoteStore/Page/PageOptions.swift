@@ -39,14 +39,25 @@ public struct PageOptions: Sendable, Equatable {
     public static let defaultJournalReserveBytes = 0
     #endif
 
-    /// Where a durable save waits for its sync unless the options say otherwise. On Linux,
-    /// `.pageActor`: an `fdatasync` of a journal inside its zero reserve (W-010) takes tens to
-    /// a few hundred microseconds, less than the two thread wake-ups `.ioThread` adds. On Apple
-    /// platforms, `.ioThread`: `fsync` and `F_FULLFSYNC` take milliseconds there, and holding
-    /// one of the few cooperative threads of Swift's shared pool that long stalls every other
-    /// task of the app (the UI's included); the hand-off costs far less than the sync.
-    /// (The Linux figure is measured, see `SyncExecution.pageActor`; the Apple choice is not
-    /// measured in this repository.)
+    /// Where a durable save waits for its sync unless the options say otherwise.
+    ///
+    /// On Linux, `.pageActor`. What was measured here (`lnote bench --suite save`, which saves
+    /// the same strokes with both in one run, rows "journal (Page.append)" and "journal
+    /// (Page.append, sync on the I/O thread)"): on an idle 2-core Linux VM, where an `fdatasync`
+    /// inside the journal's zero reserve (W-010) takes tens to a few hundred microseconds, the
+    /// page actor saved about 30 us faster at the median (the two thread wake-ups of the
+    /// hand-off). On the same VM with the disk shared by other jobs (syncs of 1-4 ms), three
+    /// quick runs gave medians of 2.20 / 0.70 / 1.81 ms on the page actor against 1.40 / 1.19 /
+    /// 2.13 ms on the I/O thread: the sync dominates and neither wins; without a sync
+    /// (durability `.none`) both are 5-7 us. So on Linux the hop is the only difference, and it
+    /// favours the actor.
+    ///
+    /// On Apple platforms, `.ioThread`: `fsync` and `F_FULLFSYNC` take milliseconds on every
+    /// save there (not measured in this repository: these benchmarks run on Linux), and
+    /// holding one of the few cooperative threads of Swift's shared pool (one per core) that
+    /// long stalls every other task of the app, the UI's included; the hand-off costs
+    /// microseconds against the sync's milliseconds. Choose per document with
+    /// `PageOptions(syncExecution:)`.
     #if os(Linux)
     public static let defaultSyncExecution = SyncExecution.pageActor
     #else
@@ -77,10 +88,15 @@ public struct PageOptions: Sendable, Equatable {
     /// at open and decodes on use; `.eager` decodes and checks every point at open. Only
     /// `.salvage` defers: `.prefix` and `.strict` always decode eagerly.
     public var pointDecoding: PointDecoding
-    /// Whether a document's `close()` renders the thumbnails of changed pages (D-050; they are
-    /// derived and may be regenerated at any time). Default true; the two-device model test
-    /// turns it off to run thousands of scenarios quickly.
+    /// Whether a document renders the thumbnails of changed pages by itself: at `close()`, and
+    /// in the background after `flush()` (D-050; they are derived and may be regenerated at any
+    /// time). Default true; the two-device model test turns it off to run thousands of
+    /// scenarios quickly and deterministically.
     public var thumbnailsOnClose = true
+    /// How long after `flush()` a document renders the covers of changed pages, in the
+    /// background (a later flush within it restarts the wait, so bursts render once).
+    /// Default 0.5 s.
+    public var coverDelay: Duration = .milliseconds(500)
 
     /// Options; every default is the one to keep when unsure.
     public init(durability: Durability = .default, compaction: CompactionPolicy = .default,
