@@ -22,7 +22,7 @@ struct FileChecker {
         run.counts.files += 1
         if run.options.repair, let pageID, lastComponent(directory) == "pages" {
             let package = parentDirectory(of: directory)
-            let lost = LostAndFound(fs: run.fs, directory: joinPath(package, PackageLayout.lostAndFoundName))
+            let lost = LostAndFound(fs: run.fs, directory: joinPath(package, PackageLayout.lostAndFoundName), prefix: "fsck")
             let names = ((try? run.fs.list(directory)) ?? []).filter {
                 switch PageFileNames.parse($0) {
                 case .snapshot(let id)?, .journal(let id, _)?: return id == pageID

@@ -16,7 +16,7 @@ struct PackageChecker {
 
     func check() throws {
         run.counts.packages += 1
-        let lostAndFound = LostAndFound(fs: fs, directory: layout.lostAndFoundDirectory)
+        let lostAndFound = LostAndFound(fs: fs, directory: layout.lostAndFoundDirectory, prefix: "fsck")
         var locks: [FileHandleNumber] = []
         defer { for h in locks { try? fs.close(h) } }
         do {

@@ -4,7 +4,7 @@ extension ConflictMerge {
 
     /// Y-013 .. Y-016 for every listed page with conflict copies in `pages/`.
     static func mergePages(document: Document, listed: Set<UUIDBytes>, layout: PackageLayout, fs: any FileSystem,
-                           report: inout MergeReport, lost: MergeLostAndFound, done: inout Done) async throws {
+                           report: inout MergeReport, lost: LostAndFound, done: inout Done) async throws {
         guard (try? fs.kind(layout.pagesDirectory)) == .directory else { return }  // no page files yet
         let names = try io { try fs.list(layout.pagesDirectory) }.sorted()
         let byPage = copiesByPage(names, listed: listed, report: &report)
@@ -139,7 +139,7 @@ extension ConflictMerge {
 
     /// Y-019: copies go only now, after the merged result is durable.
     static func settle(_ done: Done, layout: PackageLayout, fs: any FileSystem, report: inout MergeReport,
-                       lost: MergeLostAndFound) throws {
+                       lost: LostAndFound) throws {
         var folders = Set<String>()
         for (path, copy) in done {
             if copy.action == .lostAndFound {
@@ -156,7 +156,7 @@ extension ConflictMerge {
     /// Y-018: manifest and thumbnail copies are removed; asset copies removed when identical,
     /// else moved to lost+found.
     static func mergeDerived(layout: PackageLayout, fs: any FileSystem, report: inout MergeReport,
-                             lost: MergeLostAndFound) throws {
+                             lost: LostAndFound) throws {
         for folder in [layout.root, layout.thumbnailsDirectory, layout.assetsDirectory] {
             guard (try? fs.kind(folder)) == .directory, let names = try? fs.list(folder) else { continue }
             for name in names.sorted() {

@@ -53,7 +53,7 @@ extension Document {
     func mergeConflictCopies(_ started: MergeReport, done: ConflictMerge.Done) async throws {
         var report = started
         var done = done
-        let lost = MergeLostAndFound(fs: fs, layout: layout)
+        let lost = LostAndFound(fs: fs, directory: layout.lostAndFoundDirectory, prefix: "merge")
         try await ConflictMerge.mergePages(document: self, listed: Set(pageIDs), layout: layout, fs: fs, report: &report,
                                            lost: lost, done: &done)
         try ConflictMerge.settle(done, layout: layout, fs: fs, report: &report, lost: lost)

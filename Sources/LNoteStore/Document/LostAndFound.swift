@@ -1,34 +1,36 @@
 import LNoteFormat
-import LNoteStore
 
-/// One repair run's folder in a package's `lost+found/` (D-060, K-021): copies of dropped
-/// bytes, whole files moved aside, and a `report.txt` naming each with where it came from.
+/// One run's folder in a package's `lost+found/`: a repair's (D-060, K-021) or a sync merge's
+/// (Y-019): copies of dropped bytes, whole files moved aside, and a `report.txt` naming each
+/// with where it came from.
 ///
 /// The folder is created on first use, so a run that saves nothing leaves no trace. Nothing
-/// here is ever deleted. Names are `fsck-<UTC time>[-n]/`.
-final class LostAndFound {
+/// here is ever deleted. Names are `<prefix>-<UTC time>[-n]/` (`fsck-...`, `merge-...`).
+package final class LostAndFound {
     private let fs: any FileSystem
     /// `<package>/lost+found`
-    let directory: String
-    private(set) var runDirectory: String?
+    package let directory: String
+    /// What the run folders' names start with: `fsck` for repairs, `merge` for merges.
+    private let prefix: String
+    package private(set) var runDirectory: String?
     private var lines: [String] = []
 
-    static let reportName = "report.txt"
+    package static let reportName = "report.txt"
 
-    init(fs: any FileSystem, directory: String) {
-        self.fs = fs; self.directory = directory
+    package init(fs: any FileSystem, directory: String, prefix: String) {
+        self.fs = fs; self.directory = directory; self.prefix = prefix
     }
 
     /// The run folder, created (and its parent synced) on first call.
-    func run() throws -> String {
+    package func run() throws -> String {
         if let runDirectory { return runDirectory }
         try io { try fs.makeDirectory(directory) }
         let stamp = Timestamp.now().map { $0 == ":" || $0 == "." ? "-" : $0 }
-        var name = "fsck-" + String(stamp)
+        var name = prefix + "-" + String(stamp)
         var n = 1
         while (try? fs.kind(joinPath(directory, name))) != nil {
             n += 1
-            name = "fsck-\(String(stamp))-\(n)"
+            name = "\(prefix)-\(String(stamp))-\(n)"
         }
         let path = joinPath(directory, name)
         try io { try fs.makeDirectory(path) }
@@ -40,7 +42,7 @@ final class LostAndFound {
 
     /// Writes `bytes` (dropped from `file` at `offset`) as `<file name>.<offset>.bin`; returns that name.
     @discardableResult
-    func copy(_ bytes: ArraySlice<UInt8>, from file: String, offset: Int, reason: String) throws -> String {
+    package func copy(_ bytes: ArraySlice<UInt8>, from file: String, offset: Int, reason: String) throws -> String {
         let name = lastComponent(file) + ".\(offset).bin"
         try write(Array(bytes), as: name)
         lines.append("\(name): \(bytes.count) bytes from \(file) at offset \(offset): \(reason)")
@@ -48,14 +50,14 @@ final class LostAndFound {
     }
 
     /// Writes a whole copy of a file that is about to be replaced (`<file name>`).
-    func copyWhole(_ bytes: [UInt8], from file: String, reason: String) throws {
+    package func copyWhole(_ bytes: [UInt8], from file: String, reason: String) throws {
         let name = lastComponent(file)
         try write(bytes, as: name)
         lines.append("\(name): copy of \(file) (\(bytes.count) bytes) before it was replaced: \(reason)")
     }
 
     /// Moves the file at `path` (shown as `file`) into the run folder under its own name.
-    func move(_ path: String, shownAs file: String, reason: String, as given: String? = nil) throws {
+    package func move(_ path: String, shownAs file: String, reason: String, as given: String? = nil) throws {
         let dir = try run()
         let name = given ?? lastComponent(path)
         try io { try fs.rename(path, to: joinPath(dir, name)) }
@@ -65,7 +67,7 @@ final class LostAndFound {
     }
 
     /// Writes `report.txt` when anything was saved.
-    func finish(header: String) throws {
+    package func finish(header: String) throws {
         guard let dir = runDirectory, !lines.isEmpty else { return }
         let text = header + "\n" + lines.joined(separator: "\n") + "\n"
         try io { try fs.writeFileAtomically(joinPath(dir, Self.reportName), Array(text.utf8), durability: .data) }
