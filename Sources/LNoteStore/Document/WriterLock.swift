@@ -135,12 +135,7 @@ package final class WriterLock: WriteGate {
 
     /// Locks the package folder itself (D-071): `lockedElsewhere` when another open holds it.
     private static func takeFolder(_ folder: String, fs: any FileSystem) throws -> FileHandleNumber {
-        var handle = try io({ try fs.tryLockFolder(folder) })
-        for delay in busyRetryMicroseconds where handle == nil {
-            SystemCall.pause(microseconds: delay)
-            handle = try io({ try fs.tryLockFolder(folder) })
-        }
-        guard let handle else {
+        guard let handle = try retryingRefusal({ try io { try fs.tryLockFolder(folder) } }) else {
             throw LNoteError(.lockedElsewhere, "open for writing elsewhere", file: folder)
         }
         return handle
@@ -152,6 +147,17 @@ package final class WriterLock: WriteGate {
     /// refused `flock` is tried again after 1, 2, 4, 8 and 16 ms (31 ms in all) before the
     /// answer is `lockedElsewhere`; a lock really held elsewhere costs that wait once.
     private static let busyRetryMicroseconds: [UInt32] = [1_000, 2_000, 4_000, 8_000, 16_000]
+
+    /// `attempt` until it answers, paused between tries by `busyRetryMicroseconds`; nil when
+    /// every try was refused.
+    private static func retryingRefusal<T>(_ attempt: () throws -> T?) throws -> T? {
+        if let answer = try attempt() { return answer }
+        for delay in busyRetryMicroseconds {
+            SystemCall.pause(microseconds: delay)
+            if let answer = try attempt() { return answer }
+        }
+        return nil
+    }
 
     /// Opens `.lock` without following a link (D-002) and tries `flock`.
     private static func take(path: String, fs: any FileSystem) throws -> FileHandleNumber {
@@ -172,13 +178,9 @@ package final class WriterLock: WriteGate {
             handle = try io { try fs.open(path, []) }
         }
         guard let handle else { throw LNoteError(.io, "could not open the lock file", file: path) }
-        var locked: Bool
+        let locked: Bool
         do {
-            locked = try io { try fs.tryLock(handle) }
-            for delay in busyRetryMicroseconds where !locked {
-                SystemCall.pause(microseconds: delay)
-                locked = try io { try fs.tryLock(handle) }
-            }
+            locked = try retryingRefusal({ try io { try fs.tryLock(handle) } ? true : nil }) ?? false
         } catch {
             try? fs.close(handle)
             throw error
