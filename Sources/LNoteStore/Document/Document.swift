@@ -218,6 +218,8 @@ public actor Document {
 
     /// Runs `body` alone among the document's changes (structural writes, flush, close): the
     /// actor is reentrant at every `await`, so changes take turns in call order.
+    /// Never inlined: its turn-taking would be copied into each of its callers.
+    @inline(never)
     func exclusively<T: Sendable>(_ body: () async throws -> T) async throws -> T {
         if turnBusy {
             await withCheckedContinuation { turnWaiters.append($0) }
