@@ -60,6 +60,7 @@ package struct PackageLayout: Sendable, Equatable {
 extension FileSystem {
     /// Checks that `path` is a real directory, not a symbolic link (D-002), creating it when
     /// `create` is true and it is missing.
+    @inline(never)
     package func requireDirectory(_ path: String, create: Bool) throws {
         switch try io({ try kind(path) }) {
         case .directory?: return
@@ -73,6 +74,7 @@ extension FileSystem {
     /// D-002: the package folder itself is a real folder (not a link), and each of its folders
     /// that exists (`pages/`, `assets/`, `thumbnails/`, `lost+found/`) is one too. Every reader
     /// calls this before it opens a file of the package. Cost: five `lstat`s.
+    @inline(never)
     package func requirePackageFolders(_ layout: PackageLayout) throws {
         switch try entryKind(layout.root) {
         case .directory?: break
@@ -86,6 +88,7 @@ extension FileSystem {
     }
 
     /// Reads a regular file of at most `limit` bytes, refusing symbolic links (D-002, D-010).
+    @inline(never)
     package func readRegularFile(_ path: String, limit: Int) throws -> [UInt8] {
         switch try io({ try kind(path) }) {
         case .file(let size)?:

@@ -16,6 +16,7 @@ extension FileSystem {
     /// byte. Cost: O(bytes of data on disk) time, O(chunk + kept bytes) memory.
     /// - Throws: `LNoteError.corrupt` when the bytes up to the last non-zero byte exceed
     ///   `budget`; `FileSystemError` when the file cannot be read.
+    @inline(never)
     package func readBounded(_ path: String, budget: Int = FormatLimits.pageFileBytesInMemoryMax) throws -> BoundedFileBytes {
         let f = try open(path, .readOnly)
         defer { try? close(f) }

@@ -130,6 +130,7 @@ extension FileSystem {
     public func tryLockFolder(_ path: String) throws -> FileHandleNumber? { .noFolderLock }
 
     /// Reads a whole file; `limit` caps the size accepted before allocating.
+    @inline(never)
     public func readFile(_ path: String, limit: Int = Int.max) throws -> [UInt8] {
         let f = try open(path, .readOnly)
         defer { try? close(f) }
@@ -149,6 +150,7 @@ extension FileSystem {
     /// written, waiting for the step before, so the disk never queues more than two steps of
     /// this file ahead of another file's sync and the final sync has at most two steps left
     /// (RocksDB's bytes_per_sync). What reaches the disk, and when `path` changes, is the same.
+    @inline(never)
     public func writeFileAtomically(_ path: String, _ bytes: [UInt8], durability: Durability = .data,
                                     writebackStep: Int = 0) throws
     {
@@ -180,6 +182,7 @@ extension FileSystem {
 
     /// Writes `bytes` at 0 in steps of `step`, starting each step's write-back and waiting for
     /// the one before (see `writeFileAtomically`).
+    @inline(never)
     func writePaced(_ f: FileHandleNumber, _ bytes: [UInt8], step: Int) throws {
         try bytes.withUnsafeBytes { (all) throws in
             var offset = 0
@@ -195,6 +198,7 @@ extension FileSystem {
 }
 
 /// The directory part of an absolute path ("/a/b/c" -> "/a/b"; "/a" -> "/").
+@inline(never)
 package func parentDirectory(of path: String) -> String {
     guard let slash = path.lastIndex(of: "/") else { return "." }
     if slash == path.startIndex { return "/" }
@@ -202,6 +206,7 @@ package func parentDirectory(of path: String) -> String {
 }
 
 /// Joins a directory and a name with one slash.
+@inline(never)
 package func joinPath(_ dir: String, _ name: String) -> String {
     dir.hasSuffix("/") ? dir + name : dir + "/" + name
 }
