@@ -9,6 +9,7 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
         .library(name: "LNoteStore", targets: ["LNoteStore"]),
+        .library(name: "LNoteRender", targets: ["LNoteRender"]),
         .library(name: "LNoteCheck", targets: ["LNoteCheck"]),
         .library(name: "LNoteSQLite", targets: ["LNoteSQLite"]),
         .executable(name: "lnote", targets: ["lnote"]),
@@ -24,8 +25,13 @@ let package = Package(
         // The engine: file-system layer, journal, pages, documents.
         .target(name: "LNoteStore", dependencies: ["LNoteFormat"], path: "Sources/LNoteStore",
                 swiftSettings: strict),
+        // Page thumbnails as grayscale PNG (rasterizer, PNG encoder, DEFLATE): the covers an app
+        // gets by setting `PageOptions.thumbnailRenderer = .grayscalePNG`. Apart from the engine
+        // so an app that draws its own thumbnails does not ship it.
+        .target(name: "LNoteRender", dependencies: ["LNoteStore", "LNoteFormat"], path: "Sources/LNoteRender",
+                swiftSettings: strict),
         // fsck as a library: checks, repairs, reports.
-        .target(name: "LNoteCheck", dependencies: ["LNoteStore", "LNoteFormat"], path: "Sources/LNoteCheck",
+        .target(name: "LNoteCheck", dependencies: ["LNoteStore", "LNoteFormat", "LNoteRender"], path: "Sources/LNoteCheck",
                 swiftSettings: strict),
         // Deterministic realistic handwriting (Hershey glyphs) for tests, demo and bench.
         .target(name: "LNoteHandwriting", dependencies: ["LNoteFormat"], path: "Sources/LNoteHandwriting",
@@ -46,12 +52,12 @@ let package = Package(
         .target(name: "LNoteConformance", dependencies: ["LNoteStore", "LNoteFormat"], path: "Sources/LNoteConformance",
                 swiftSettings: strict),
         // A notes client written against the public API only (`import LNoteStore`), built by CI.
-        .executableTarget(name: "notes-example", dependencies: ["LNoteStore"], path: "Tools/notes-example",
+        .executableTarget(name: "notes-example", dependencies: ["LNoteStore", "LNoteRender"], path: "Tools/notes-example",
                           swiftSettings: strict),
         // The command line that ships.
         .executableTarget(name: "lnote",
                           dependencies: ["LNoteToolSupport", "LNoteCheck", "LNoteStore", "LNoteFormat", "LNoteHandwriting",
-                                         "LNoteConformance", "LNoteSQLite"],
+                                         "LNoteConformance", "LNoteSQLite", "LNoteRender"],
                           path: "Tools/lnote", swiftSettings: strict),
         // The benchmarks (`lnote bench` runs this executable), apart from the shipped tool.
         .executableTarget(name: "lnote-bench",
@@ -59,15 +65,18 @@ let package = Package(
                           path: "Tools/lnote-bench", swiftSettings: strict),
         // LNoteSimulation: FuzzRegressionTests replays saved fuzz inputs through its FuzzHarness.
         .testTarget(name: "LNoteFormatTests", dependencies: ["LNoteFormat", "LNoteHandwriting", "LNoteSimulation"]),
-        .testTarget(name: "LNoteStoreTests", dependencies: ["LNoteStore", "LNoteFormat", "LNoteHandwriting", "LNoteSimulation"]),
-        .testTarget(name: "LNoteCheckTests", dependencies: ["LNoteCheck", "LNoteStore", "LNoteFormat", "LNoteHandwriting"]),
+        .testTarget(name: "LNoteStoreTests", dependencies: ["LNoteStore", "LNoteFormat", "LNoteHandwriting", "LNoteSimulation",
+                                                            "LNoteRender"]),
+        .testTarget(name: "LNoteCheckTests", dependencies: ["LNoteCheck", "LNoteStore", "LNoteFormat", "LNoteHandwriting",
+                                                            "LNoteRender"]),
         .testTarget(name: "CrashTests", dependencies: ["LNoteSimulation", "LNoteStore", "LNoteFormat", "LNoteHandwriting"],
                     exclude: ["README.md"]),
         .testTarget(name: "LNoteSQLiteTests", dependencies: ["lnote", "LNoteSQLite", "LNoteStore", "LNoteFormat", "LNoteHandwriting",
                                                              "LNoteCheck"]),
         .testTarget(name: "ConformanceTests", dependencies: ["LNoteConformance", "LNoteSimulation", "LNoteCheck", "LNoteStore", "LNoteFormat"]),
-        // The app-facing API, through `import LNoteStore` only (no @testable, no package access).
-        .testTarget(name: "LNotePublicAPITests", dependencies: ["LNoteStore"], exclude: ["public-api.txt"]),
+        // The app-facing API, through `import LNoteStore` (and `import LNoteRender` for covers) only
+        // (no @testable, no package access).
+        .testTarget(name: "LNotePublicAPITests", dependencies: ["LNoteStore", "LNoteRender"], exclude: ["public-api.txt"]),
         // Two devices, one notebook: conflict copies, merges, a real Syncthing pair (Spec/sync.md).
         .testTarget(name: "LNoteSyncTests", dependencies: ["lnote", "LNoteCheck", "LNoteStore", "LNoteFormat", "LNoteSimulation"]),
         // Runs the built `lnote` and `lnote-bench` tools; depends on them so `swift test` builds them.

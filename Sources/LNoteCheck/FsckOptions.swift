@@ -1,4 +1,5 @@
 import LNoteFormat
+import LNoteRender
 import LNoteStore
 
 /// What `Fsck.check` does: check only or repair, which replay mode, when to give up.

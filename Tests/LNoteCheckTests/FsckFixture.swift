@@ -1,6 +1,7 @@
 import Foundation
 import LNoteCheck
 import LNoteFormat
+import LNoteRender
 import LNoteStore
 
 /// A package on disk for fsck tests: pages written through the real `Page` engine, with the

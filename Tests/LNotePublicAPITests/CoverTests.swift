@@ -1,4 +1,5 @@
 import Foundation
+import LNoteRender
 import LNoteStore
 import Testing
 
@@ -11,7 +12,7 @@ private func withCoverDocument(_ name: String, delay: Duration,
                                _ body: (NoteLibrary, Document) async throws -> Void) async throws {
     let scratch = Scratch(name); defer { scratch.remove() }
     let library = NoteLibrary(folderURL: scratch.url)
-    var options = PageOptions()
+    var options = PageOptions().withCovers
     options.coverDelay = delay
     let document = try await library.createDocument(title: name, pageOptions: options)
     do { try await body(library, document) } catch {
@@ -84,4 +85,33 @@ func noCoversWhenTurnedOff() async throws {
     #expect(await !document.coversPending)
     #expect(try await library.list().first?.coverURL == nil)
     try await document.close()
+}
+
+@Test("D-050 without a thumbnail renderer (the default) flush and close draw no cover; the app's own is kept and listed")
+func noRendererDrawsNoCovers() async throws {
+    let scratch = Scratch("covers-none"); defer { scratch.remove() }
+    let library = NoteLibrary(folderURL: scratch.url)
+    var options = PageOptions()
+    #expect(options.thumbnailRenderer == nil)
+    options.coverDelay = .zero
+    let document = try await library.createDocument(title: "none", pageOptions: options)
+    let page = try await document.page(at: 0)
+    try await page.append(.stroke(stroke()))
+    try await document.flush()
+    #expect(await !document.coversPending)
+    await #expect(throws: LNoteError.self) { try await document.renderThumbnail(for: page.uuid) }
+    try await document.close()
+    #expect(try await library.list().first?.coverURL == nil)
+    // The app draws its own cover; the engine stores and lists it.
+    let reopened = try await library.openDocument(document.uuid, pageOptions: options)
+    let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 1, 2, 3])
+    try await reopened.storeThumbnail(png, for: page.uuid)
+    try await reopened.close()
+    let cover = try #require(try await library.list().first?.coverURL)
+    #expect(try Data(contentsOf: cover) == png)
+    // A renderer passed to the call draws one without changing the options.
+    let again = try await library.openDocument(document.uuid, pageOptions: options)
+    let drawn = try await again.renderThumbnail(for: page.uuid, renderer: .grayscalePNG)
+    #expect(drawn.starts(with: [0x89, 0x50, 0x4E, 0x47]) && drawn != png)
+    try await again.close()
 }

@@ -2,13 +2,14 @@ import Foundation
 import Testing
 
 // The public surface an app sees through `import LNoteStore` (LNoteStore and the LNoteFormat
-// types it re-exports, listed in Sources/LNoteStore/Exports.swift), listed in `public-api.txt` so it only changes on purpose. After an
+// types it re-exports, listed in Sources/LNoteStore/Exports.swift) and `import LNoteRender`
+// (the engine's thumbnail renderer, a product of its own), listed in `public-api.txt` so it only changes on purpose. After an
 // intended change, regenerate the list: LNOTE_UPDATE_API=1 swift test --filter PublicSurface
 
 /// Extracts public declarations from Swift source: each `public` declaration, and each `case`
 /// of a public enum, as `Scope.decl` with its signature (up to `{` or `=`), whitespace folded.
 enum PublicSurface {
-    static let modules = ["LNoteStore", "LNoteFormat"]
+    static let modules = ["LNoteStore", "LNoteFormat", "LNoteRender"]
 
     /// The package root (`LNOTE_API_ROOT` overrides it, to list another checkout's surface).
     static func root() -> URL {
@@ -22,7 +23,7 @@ enum PublicSurface {
             let dir = root().appending(path: "Sources/\(module)")
             let files = FileManager.default.enumerator(at: dir, includingPropertiesForKeys: nil)?
                 .compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" } ?? []
-            let visible = module == "LNoteStore" ? nil : try exportedFormatTypes()
+            let visible = module == "LNoteFormat" ? try exportedFormatTypes() : nil
             for file in files {
                 for decl in scan(try String(contentsOf: file, encoding: .utf8)) where visible.map({ isIn(decl, $0) }) ?? true {
                     out.insert("\(module): \(decl)")

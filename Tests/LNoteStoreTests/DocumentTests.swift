@@ -3,6 +3,7 @@ import LNoteFormat
 import LNoteHandwriting
 import Testing
 @testable import LNoteStore
+import LNoteRender
 
 @Suite("Document packages")
 struct DocumentTests {
@@ -199,7 +200,7 @@ struct DocumentTests {
     @Test("D-050 renderThumbnail writes a small PNG; close renders stale thumbnails and keeps fresh app ones")
     func thumbnails() async throws {
         let dir = TempDir("doc"); defer { dir.remove() }
-        let doc = try await NoteLibrary(folder: dir.path).createDocument(title: "t")
+        let doc = try await NoteLibrary(folder: dir.path).createDocument(title: "t", pageOptions: PageOptions().withCovers)
         let first = await doc.pageIDs[0]
         let second = try await doc.addPage()
         var generator = HandwritingGenerator(seed: 3)
@@ -228,10 +229,10 @@ struct DocumentTests {
     func missingCoverRendered() async throws {
         let dir = TempDir("doc"); defer { dir.remove() }
         let library = NoteLibrary(folder: dir.path)
-        let doc = try await library.createDocument(title: "t")
+        let doc = try await library.createDocument(title: "t", pageOptions: PageOptions().withCovers)
         try await doc.close()
         try FileManager.default.removeItem(atPath: doc.path + "/thumbnails/\(await doc.pageIDs[0]).png")
-        let again = try await library.openDocument(doc.id)
+        let again = try await library.openDocument(doc.id, pageOptions: PageOptions().withCovers)
         try await again.close()
         let summary = try #require(try await library.list().first)
         #expect(summary.coverPath != nil)

@@ -2,6 +2,7 @@ import Foundation
 import LNoteFormat
 import Testing
 @testable import LNoteStore
+import LNoteRender
 
 @Suite("Note library")
 struct LibraryTests {
@@ -10,7 +11,7 @@ struct LibraryTests {
         let dir = TempDir("lib"); defer { dir.remove() }
         let library = NoteLibrary(folder: dir.path + "/Notes")
         #expect(try await library.list().isEmpty)
-        let doc = try await library.createDocument(title: "Biology")
+        let doc = try await library.createDocument(title: "Biology", pageOptions: PageOptions().withCovers)
         try await doc.page(at: 0).append(.stroke(makeStroke(1)))
         let image = try await doc.insertImage([1, 2, 3, 4], ext: "png", on: doc.pageIDs[0], x: 0, y: 0, width: 50, height: 50)
         try await doc.addPage()
@@ -129,7 +130,7 @@ struct LibraryTests {
         let dir = TempDir("lib"); defer { dir.remove() }
         let setup = NoteLibrary(folder: dir.path)
         for title in ["a", "b", "c"] {
-            let doc = try await setup.createDocument(title: title)
+            let doc = try await setup.createDocument(title: title, pageOptions: PageOptions().withCovers)
             try await doc.page(at: 0).append(.stroke(makeStroke(1)))
             try await doc.close()
         }

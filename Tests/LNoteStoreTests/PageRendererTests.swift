@@ -1,6 +1,7 @@
 import LNoteFormat
 import LNoteHandwriting
-@testable import LNoteStore
+@testable import LNoteRender
+import LNoteStore
 import LNoteSimulation
 import Testing
 

@@ -6,7 +6,9 @@ import LNoteToolSupport
 /// creates a document, opens a page and closes, against a hello world, both compiled with
 /// `swiftc -O` against the modules and objects of the build this bench runs from (so run a
 /// release build), then stripped. Skipped, with a note, where swiftc, strip or the build's
-/// objects are missing.
+/// objects are missing. A second client, the same with the engine's covers
+/// (`PageOptions.thumbnailRenderer = .grayscalePNG`), also links LNoteRender: what an app that
+/// lets the engine draw its covers ships (a row of its own; the target is on the first).
 enum SizeSuite {
     static let hello = """
     @main struct Hello { static func main() async throws { print("hello, \\(CommandLine.arguments.count)") } }
@@ -24,6 +26,32 @@ enum SizeSuite {
         }
     }
     """
+    static let coversClient = """
+    import LNoteRender
+    import LNoteStore
+    @main struct Client {
+        static func main() async throws {
+            let library = NoteLibrary(folder: CommandLine.arguments.count > 1 ? CommandLine.arguments[1] : "/tmp/lnote-size")
+            let document = try await library.createDocument(title: "size", pageOptions: PageOptions().withCovers)
+            let page = try await document.page(at: 0)
+            print("hello, \\(await page.elementCount)")
+            try await document.flush()
+            try await document.close()
+        }
+    }
+    """
+
+    /// The objects of `module` in the build folder `build`: for a Swift module those of the
+    /// sources it was last built from (its `sources` list), so the objects of files since moved
+    /// or deleted, which the build leaves behind, are not linked; for C, every object.
+    static func objects(_ module: String, build: String) throws -> [String] {
+        let fs = POSIXFileSystem.shared
+        let dir = joinPath(build, "\(module).build")
+        if let list = try? fs.readFile(joinPath(dir, "sources")), let text = String(validating: list, as: UTF8.self) {
+            return text.split(separator: "\n").map { joinPath(dir, "\($0.split(separator: "/").last ?? "").o") }
+        }
+        return try fs.list(dir).filter { $0.hasSuffix(".o") }.map { joinPath(dir, $0) }
+    }
 
     static func run(_ ctx: BenchContext) async throws -> BenchSuiteResult {
         var r = BenchSuiteResult(name: "size", title: BenchSuites.all.first { $0.name == "size" }?.title ?? "size")
@@ -35,14 +63,15 @@ enum SizeSuite {
             return r
         }
         try BenchPages.makeDirectories(ctx.directory)
-        let objects = try ["LNoteStore", "LNoteFormat", "CCRC32C"].flatMap { module -> [String] in
-            let dir = joinPath(build, "\(module).build")
-            return try fs.list(dir).filter { $0.hasSuffix(".o") }.map { joinPath(dir, $0) }
-        }
+        let objects = try ["LNoteStore", "LNoteFormat", "CCRC32C"].flatMap { try Self.objects($0, build: build) }
+        let flags = ["-I", joinPath(build, "Modules"), "-Xcc", "-fmodule-map-file=\(joinPath(build, "CCRC32C.build/module.modulemap"))"]
+        let withRender = (try? fs.kind(joinPath(build, "Modules/LNoteRender.swiftmodule"))) != nil
         var sizes: [String: Int] = [:]
-        for (name, source, extra) in [("hello", hello, [String]()),
-                                      ("client", client, ["-I", joinPath(build, "Modules"), "-Xcc",
-                                                          "-fmodule-map-file=\(joinPath(build, "CCRC32C.build/module.modulemap"))"] + objects)] {
+        var builds = [("hello", hello, [String]()), ("client", client, flags + objects)]
+        if withRender {
+            builds.append(("covers", coversClient, flags + objects + (try Self.objects("LNoteRender", build: build))))
+        }
+        for (name, source, extra) in builds {
             let src = ctx.path("\(name).swift"), exe = ctx.path(name), stripped = ctx.path("\(name).stripped")
             try fs.writeFileAtomically(src, Array(source.utf8), durability: .none)
             let compiled = try BenchSystem.run(swiftc, ["-O", "-parse-as-library", src, "-o", exe] + extra)
@@ -57,10 +86,15 @@ enum SizeSuite {
         r.rows.append(BenchRow(design: "hello world, stripped", setting: "swiftc -O", value: Double(sizes["hello"] ?? 0), unit: "B"))
         r.rows.append(BenchRow(design: "client linking LNoteStore, stripped", setting: "swiftc -O", value: Double(sizes["client"] ?? 0), unit: "B"))
         r.rows.append(BenchRow(design: "size LNoteStore adds", setting: "client - hello", value: Double(gain), unit: "B"))
+        if let covers = sizes["covers"] {
+            r.rows.append(BenchRow(design: "size LNoteStore + LNoteRender add", setting: "covers client - hello",
+                                   value: Double(covers - (sizes["hello"] ?? 0)), unit: "B"))
+        }
         r.targets.append(BenchTarget(id: "16-size", claim: "stripped bytes an app gains by linking LNoteStore",
                                      measured: Double(gain), limit: 1_000_000,
                                      detail: "\(gain) B (\(fixed(Double(gain) / 1_048_576, 2)) MiB): \(sizes["client"] ?? 0) B client vs \(sizes["hello"] ?? 0) B hello world"))
         r.notes.append("client: NoteLibrary, createDocument, page(at:), flush, close; linked with the objects of LNoteStore, LNoteFormat and CCRC32C from \(build); the Swift runtime and Foundation are shared libraries on Linux, not counted")
+        r.notes.append("covers client: the same with PageOptions().withCovers (the engine draws covers: LNoteRender's rasterizer, PNG encoder and DEFLATE), also linked with LNoteRender's objects")
         return r
     }
 

@@ -1,5 +1,6 @@
 import LNoteCheck
 import LNoteFormat
+import LNoteRender
 import LNoteStore
 import LNoteToolSupport
 
@@ -21,7 +22,7 @@ enum CompactCommand: Command {
         let layout = PackageLayout(root: path)
         let document: Document
         do {
-            document = try await Document.open(path: path, pageOptions: PageOptions(compaction: .onCloseOnly))
+            document = try await Document.open(path: path, pageOptions: PageOptions(compaction: .onCloseOnly).withCovers)
         } catch { throw OperationalError("cannot open \(Escaped.text(path)) for writing: \(Escaped.text("\(error)"))") }
         var lines: [(Int, UUIDBytes, Int)] = []
         for (i, id) in await document.pageIDs.enumerated() {

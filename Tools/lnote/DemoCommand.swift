@@ -2,6 +2,7 @@ import Foundation
 import LNoteCheck
 import LNoteFormat
 import LNoteHandwriting
+import LNoteRender
 import LNoteStore
 import LNoteToolSupport
 
@@ -42,7 +43,9 @@ enum DemoCommand: Command {
         // 1. A notebook in a library folder, its page tall enough for all the writing.
         let library = NoteLibrary(folder: dir)
         let layout = PageFit(strokes: strokes + writerBudget, seed: seed)
-        let document = try await library.createDocument(title: "Demo notebook", pageOptions: PageOptions(durability: .data))
+        var options = PageOptions(durability: .data)
+        options.thumbnailRenderer = .grayscalePNG  // covers at close and after flush (LNoteRender)
+        let document = try await library.createDocument(title: "Demo notebook", pageOptions: options)
         let packagePath = try await library.packagePath(document.id)
         let letterPage = try await document.page(at: 0).id
         let pageID = try await document.addPage(metadata: layout.metadata)
@@ -86,7 +89,7 @@ enum DemoCommand: Command {
         let pngPath = joinPath(dir, "page.png")
         let png = PageRenderer.png(elements: reopened.elements, metadata: reopened.metadata, width: 1224)
         try POSIXFileSystem.shared.writeFileAtomically(pngPath, png, durability: .none)
-        let writer = try await Document.open(path: packagePath)
+        let writer = try await Document.open(path: packagePath, pageOptions: options)
         try await writer.renderThumbnail(for: pageID)
         try await writer.close()
         let listing = try await library.list()

@@ -1,6 +1,7 @@
 import LNoteCheck
 import LNoteFormat
 import LNoteHandwriting
+import LNoteRender
 import LNoteStore
 import LNoteToolSupport
 
@@ -95,7 +96,8 @@ enum GenCommand: Command {
 
     /// Fills the new package `path` through `Document`, page by page.
     static func generate(at path: String, _ settings: Settings, pageDone: (Int) -> Void) async throws -> Summary {
-        let options = PageOptions(durability: .none, compaction: .onCloseOnly)
+        var options = PageOptions(durability: .none, compaction: .onCloseOnly)
+        options.thumbnailRenderer = .grayscalePNG
         let document = try await Document.open(path: path, pageOptions: options)
         var summary = Summary()
         do {

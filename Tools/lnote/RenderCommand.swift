@@ -1,5 +1,6 @@
 import LNoteCheck
 import LNoteFormat
+import LNoteRender
 import LNoteStore
 import LNoteToolSupport
 

@@ -6,6 +6,7 @@ import Darwin
 #endif
 import LNoteFormat
 import LNoteHandwriting
+import LNoteRender
 import LNoteStore
 import LNoteToolSupport
 
@@ -55,7 +56,7 @@ enum StressCommand: Command {
         let policy = CompactionPolicy(journalBytesMax: CompactionPolicy.default.journalBytesMax, journalFramesMax: compactFrames)
         let document: Document
         do {
-            document = try await Document.open(path: path, pageOptions: PageOptions(durability: durability, compaction: policy))
+            document = try await Document.open(path: path, pageOptions: PageOptions(durability: durability, compaction: policy).withCovers)
         } catch { throw OperationalError("cannot open \(Escaped.text(path)) for writing: \(Escaped.text("\(error)"))") }
         guard let first = await document.documentFile.pages.first else { throw OperationalError("\(path) has no pages") }
         let page = try await document.page(id: first.id)

@@ -1,6 +1,8 @@
-// A small notes client written against the public API only (`import LNoteStore`): what an
+// A small notes client written against the public API only (`import LNoteStore`, and
+// `import LNoteRender` for the engine's covers): what an
 // iPad app does, end to end. Run: swift run notes-example [FOLDER]
 import Foundation
+import LNoteRender  // covers drawn by the engine: PageOptions.thumbnailRenderer = .grayscalePNG
 import LNoteStore
 
 /// A pen stroke as PencilKit would sample it: points in pt, seconds, force 0...1, radians.
@@ -30,8 +32,9 @@ let listingTask = Task { () -> Int in  // observation: the library listing as it
     return seen
 }
 
-// 2. A document with three pages.
-let document = try await library.createDocument(title: "Biology")
+// 2. A document with three pages; the engine draws its covers (LNoteRender).
+let options = PageOptions().withCovers
+let document = try await library.createDocument(title: "Biology", pageOptions: options)
 try await document.addPages(count: 2)
 check(await document.pageCount == 3, "three pages")
 
@@ -44,7 +47,7 @@ let page = try await document.page(at: 0)
 let first = await page.elements[0]
 
 // 4. A second window on the same document shares it and sees the first window's changes.
-let secondWindow = try await library.openDocument(document.uuid)
+let secondWindow = try await library.openDocument(document.uuid, pageOptions: options)
 check(secondWindow === document, "one Document per package per process")
 let watcher = Task { () -> Int in
     for await update in try await secondWindow.page(at: 0).updates() where update.state.elements.count == 202 {
@@ -90,7 +93,7 @@ check(await !document.isClosed, "still open for the other window")
 try await document.close()
 
 // 10. Reopen and list: nothing was lost; covers are there.
-let reopened = try await library.openDocument(document.uuid)
+let reopened = try await library.openDocument(document.uuid, pageOptions: options)
 var total = 0
 for i in 0..<(await reopened.pageCount) { total += try await reopened.page(at: i).elementCount }
 check(total == 602, "600 strokes, the image and one more stroke: \(total)")

@@ -1,4 +1,5 @@
 import LNoteFormat
+import LNoteRender
 import LNoteStore
 
 /// Folds the conflict copies a sync client left in a package into it, element by element
@@ -9,7 +10,7 @@ import LNoteStore
 public enum SyncMerge {
     /// Merges the package at `path`. Takes the writer lock (D-070) like any writer.
     public static func merge(package path: String, fileSystem fs: any FileSystem = POSIXFileSystem.shared,
-                             pageOptions: PageOptions = PageOptions()) async throws -> MergeReport {
+                             pageOptions: PageOptions = PageOptions().withCovers) async throws -> MergeReport {
         guard try hasConflictCopies(package: path, fileSystem: fs) || SetAsideRestore.pending(path: path, fs: fs) else {
             return MergeReport(path: path)
         }

@@ -101,8 +101,8 @@ extension Document {
     /// Renders, stores and returns page `pageID`'s thumbnail as PNG data (see
     /// `renderThumbnail(for:width:)`).
     @discardableResult
-    public func renderThumbnail(for pageID: UUID, width: Int = 256) async throws -> Data {
-        Data(try await renderThumbnail(for: UUIDBytes(pageID), width: width))
+    public func renderThumbnail(for pageID: UUID, width: Int = 256, renderer: ThumbnailRenderer? = nil) async throws -> Data {
+        Data(try await renderThumbnail(for: UUIDBytes(pageID), width: width, renderer: renderer))
     }
 }
 

@@ -7,9 +7,10 @@ extension Document {
     /// renders the thumbnail of every open page changed since its last one. A later flush
     /// within the delay cancels the pending task and schedules a new one (the renders merge);
     /// `close()` cancels a pending task, or waits for one already rendering, before it closes.
-    /// Nothing is scheduled when `pageOptions.thumbnailsOnClose` is false.
+    /// Nothing is scheduled when `pageOptions.thumbnailsOnClose` is false or there is no
+    /// `pageOptions.thumbnailRenderer`.
     func scheduleCovers() {
-        guard pageOptions.thumbnailsOnClose, lock != nil else { return }
+        guard pageOptions.thumbnailsOnClose, pageOptions.thumbnailRenderer != nil, lock != nil else { return }
         coverTask?.cancel()
         coverGeneration &+= 1
         coverPending = true
@@ -65,6 +66,7 @@ extension Document {
     /// changed page (256 px wide).
     func renderChangedThumbnails() async throws {
         let (fs, layout) = (self.fs, self.layout)
+        guard let renderer = pageOptions.thumbnailRenderer else { return }
         for entry in file.pages {
             guard !Task.isCancelled, let page = pages[entry.id] else { continue }
             let now = await page.changeSequence
@@ -73,7 +75,7 @@ extension Document {
             guard !exists || (stored.map { $0 != now } ?? (now != openedSequence[entry.id])) else { continue }
             let state = await page.state
             let png = await BlockingIO.runNonThrowing {
-                PageRenderer.png(elements: state.elements, metadata: state.metadata, width: 256)
+                renderer.render(state.elements, state.metadata, 256)
             }
             try await writeThumbnail(png, for: entry.id)
             thumbnailSequence[entry.id] = now

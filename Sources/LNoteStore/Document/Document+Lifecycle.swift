@@ -68,7 +68,7 @@ extension Document {
             }
             if let lock {
                 do { try await refreshPageEntries(observed) } catch { firstError = firstError ?? error }
-                if pageOptions.thumbnailsOnClose {
+                if pageOptions.thumbnailsOnClose, pageOptions.thumbnailRenderer != nil {
                     do { try await renderStaleThumbnails(closed: states) } catch { firstError = firstError ?? error }
                 }
                 do { _ = try await removeOrphanAssets(openElements: states.mapValues { $0.0.elements }) } catch {

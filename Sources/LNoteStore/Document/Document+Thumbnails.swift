@@ -33,16 +33,21 @@ extension Document {
         }
     }
 
-    /// Renders page `pageID` with `PageRenderer` (strokes, and images as placeholders) into a
-    /// `width`-pixel-wide PNG, stores it as its thumbnail and returns it. Cost: reading the page
-    /// if it is not open, and the rendering (about 25 KB and well under a second for a full
-    /// page at 256 px).
+    /// Renders page `pageID` with `renderer` (default: `pageOptions.thumbnailRenderer`; with
+    /// LNoteRender's `.grayscalePNG`, strokes, and images as placeholders) into a
+    /// `width`-pixel-wide PNG, stores it as its thumbnail and returns it. Throws `invalidInput`
+    /// when there is no renderer. Cost: reading the page if it is not open, and the rendering
+    /// (`.grayscalePNG`: about 25 KB and well under a second for a full page at 256 px).
     @discardableResult
-    public func renderThumbnail(for pageID: UUIDBytes, width: Int = 256) async throws -> [UInt8] {
-        try await exclusively {
+    public func renderThumbnail(for pageID: UUIDBytes, width: Int = 256,
+                                renderer: ThumbnailRenderer? = nil) async throws -> [UInt8] {
+        guard let renderer = renderer ?? pageOptions.thumbnailRenderer else {
+            throw LNoteError(.invalidInput, "no thumbnail renderer: set PageOptions.thumbnailRenderer (LNoteRender's .grayscalePNG) or pass one")
+        }
+        return try await exclusively {
             try checkWritable()
             let (elements, metadata, sequence) = try await pageContents(pageID)
-            let png = await BlockingIO.runNonThrowing { PageRenderer.png(elements: elements, metadata: metadata, width: width) }
+            let png = await BlockingIO.runNonThrowing { renderer.render(elements, metadata, width) }
             try await writeThumbnail(png, for: pageID)
             if let sequence { thumbnailSequence[pageID] = sequence }
             return png
@@ -81,6 +86,7 @@ extension Document {
     /// At close: renders the thumbnail of every page that was open and changed since its
     /// thumbnail was stored (or has none), and the cover when it is missing (D-050).
     func renderStaleThumbnails(closed states: [UUIDBytes: (PageState, UInt64, UInt64)]) async throws {
+        guard let renderer = pageOptions.thumbnailRenderer else { return }
         var wanted: [(UUIDBytes, PageState?)] = []
         let (fs, layout) = (self.fs, self.layout)
         for entry in file.pages {
@@ -98,7 +104,7 @@ extension Document {
             if let state { (elements, metadata) = (state.elements, state.metadata) } else {
                 (elements, metadata, _) = try await pageContents(pageID)
             }
-            let png = await BlockingIO.runNonThrowing { PageRenderer.png(elements: elements, metadata: metadata, width: 256) }
+            let png = await BlockingIO.runNonThrowing { renderer.render(elements, metadata, 256) }
             try await writeThumbnail(png, for: pageID)
         }
     }

@@ -93,6 +93,10 @@ public struct PageOptions: Sendable, Equatable {
     /// time). Default true; the two-device model test turns it off to run thousands of
     /// scenarios quickly and deterministically.
     public var thumbnailsOnClose = true
+    /// What draws those thumbnails; nil (the default) renders none, so the engine carries no
+    /// image code an app does not use. `import LNoteRender` and set `.grayscalePNG` for the
+    /// engine's grayscale covers, or give your own drawing code.
+    public var thumbnailRenderer: ThumbnailRenderer?
     /// How long after `flush()` a document renders the covers of changed pages, in the
     /// background (a later flush within it restarts the wait, so bursts render once).
     /// Default 0.5 s.
