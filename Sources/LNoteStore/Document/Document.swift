@@ -218,18 +218,29 @@ public actor Document {
 
     /// Runs `body` alone among the document's changes (structural writes, flush, close): the
     /// actor is reentrant at every `await`, so changes take turns in call order.
-    /// Never inlined: its turn-taking would be copied into each of its callers.
+    /// Never inlined, and the turn-taking is two non-generic functions: otherwise it is copied
+    /// into each caller, or into each result type's specialization.
     @inline(never)
     func exclusively<T: Sendable>(_ body: () async throws -> T) async throws -> T {
+        await takeTurn()
+        defer { passTurn() }
+        return try await body()
+    }
+
+    /// Waits for the turn (in call order) when another change has it, else takes it.
+    @inline(never)
+    private func takeTurn() async {
         if turnBusy {
             await withCheckedContinuation { turnWaiters.append($0) }
         } else {
             turnBusy = true
         }
-        defer {
-            if turnWaiters.isEmpty { turnBusy = false } else { turnWaiters.removeFirst().resume() }
-        }
-        return try await body()
+    }
+
+    /// Hands the turn to the next waiting change, or frees it.
+    @inline(never)
+    private func passTurn() {
+        if turnWaiters.isEmpty { turnBusy = false } else { turnWaiters.removeFirst().resume() }
     }
 
     /// Writes `new` as document.json, then the manifest (D-003, D-030), and adopts it. An
