@@ -61,7 +61,8 @@ let package = Package(
                           path: "Tools/lnote", swiftSettings: strict),
         // The benchmarks (`lnote bench` runs this executable), apart from the shipped tool.
         .executableTarget(name: "lnote-bench",
-                          dependencies: ["LNoteToolSupport", "LNoteStore", "LNoteFormat", "LNoteHandwriting", "LNoteSQLite"],
+                          dependencies: ["LNoteToolSupport", "LNoteStore", "LNoteFormat", "LNoteHandwriting", "LNoteSQLite",
+                                         "LNoteRender"],
                           path: "Tools/lnote-bench", swiftSettings: strict),
         // LNoteSimulation: FuzzRegressionTests replays saved fuzz inputs through its FuzzHarness.
         .testTarget(name: "LNoteFormatTests", dependencies: ["LNoteFormat", "LNoteHandwriting", "LNoteSimulation"]),

@@ -2,6 +2,7 @@ import Foundation
 import LNoteFormat
 import Testing
 @testable import LNoteStore
+import LNoteRender
 
 /// Hostile or damaged packages: each gives a clear `LNoteError`, follows nothing outside the
 /// package, and loses nothing.
@@ -21,7 +22,7 @@ struct PackageBadInputTests {
         static func make() async throws -> Fixture {
             let dir = TempDir("bad")
             let library = NoteLibrary(folder: dir.path + "/library")
-            let doc = try await library.createDocument(title: "victim")
+            let doc = try await library.createDocument(title: "victim", pageOptions: PageOptions().withCovers)  // with thumbnails/
             let pageID = await doc.pageIDs[0]
             try await doc.page(id: pageID).append(.stroke(makeStroke(1)))
             try await doc.close()

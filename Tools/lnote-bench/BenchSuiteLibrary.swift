@@ -1,4 +1,5 @@
 import LNoteFormat
+import LNoteRender
 import LNoteStore
 import LNoteToolSupport
 
@@ -12,7 +13,7 @@ enum LibrarySuite {
         try BenchPages.makeDirectories(folder)
         let library = NoteLibrary(folder: folder)
         for i in 0..<count {
-            let doc = try await library.createDocument(title: "Notebook \(i)")
+            let doc = try await library.createDocument(title: "Notebook \(i)", pageOptions: PageOptions().withCovers)  // listed with covers
             try await doc.close()
         }
         let fs = POSIXFileSystem.shared
