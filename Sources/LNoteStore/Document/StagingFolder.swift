@@ -62,7 +62,7 @@ package enum StagingFolder {
     /// The names of the staging folders in `folder`, sorted (links are not followed).
     package static func names(fs: any FileSystem, folder: String) -> [String] {
         guard let names = try? fs.list(folder) else { return [] }
-        return names.sorted().filter { parse($0) != nil && (try? fs.entryKind(joinPath(folder, $0))) == .directory }
+        return sortedNames(names).filter { parse($0) != nil && (try? fs.entryKind(joinPath(folder, $0))) == .directory }
     }
 
     /// True when no process holds the lock of the staging folder at `path` (or it has no lock

@@ -224,7 +224,7 @@ public struct POSIXFileSystem: FileSystem {
 
     /// opendir(3)/readdir(3): names without `.` and `..`, sorted.
     public func list(_ path: String) throws -> [String] {
-        try call("readdir", path) { () throws(SystemCallError) in try SystemCall.entryNames(path) }.sorted()
+        sortedNames(try call("readdir", path) { () throws(SystemCallError) in try SystemCall.entryNames(path) })
     }
 
     /// lstat(2): never follows a symbolic link; nil when nothing is at `path`.

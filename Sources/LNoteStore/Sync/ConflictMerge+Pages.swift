@@ -6,9 +6,10 @@ extension ConflictMerge {
     static func mergePages(document: Document, listed: Set<UUIDBytes>, layout: PackageLayout, fs: any FileSystem,
                            report: inout MergeReport, lost: LostAndFound, done: inout Done) async throws {
         guard (try? fs.kind(layout.pagesDirectory)) == .directory else { return }  // no page files yet
-        let names = try io { try fs.list(layout.pagesDirectory) }.sorted()
+        let names = sortedNames(try io { try fs.list(layout.pagesDirectory) })
         let byPage = copiesByPage(names, listed: listed, report: &report)
-        for id in byPage.keys.sorted(by: { $0.description < $1.description }) {
+        let ids = Array(byPage.keys)
+        for id in sortedOrder(of: ids.map(\.description)).map({ ids[$0] }) {
             try await mergePage(id, copies: byPage[id] ?? [], names: names, document: document, layout: layout, fs: fs,
                                 report: &report, done: &done)
         }
@@ -42,9 +43,9 @@ extension ConflictMerge {
     private static func mergePage(_ id: UUIDBytes, copies unsorted: [(copy: String, original: String)], names: [String],
                                   document: Document, layout: PackageLayout, fs: any FileSystem,
                                   report: inout MergeReport, done: inout Done) async throws {
-        let copies = unsorted.sorted {
-            ($0.original.hasSuffix(".content") ? 1 : 0, $0.copy) < ($1.original.hasSuffix(".content") ? 1 : 0, $1.copy)
-        }
+        // Journals ("0" + name) before snapshots ("1" + name), each in name order.
+        let copies = sortedOrder(of: unsorted.map { ($0.original.hasSuffix(".content") ? "1" : "0") + $0.copy })
+            .map { unsorted[$0] }
         let page = try await document.page(id: id)
         let erased = names.filter { n in
             n.lowercased().hasSuffix(".journal") && n.lowercased().hasPrefix(id.description)
@@ -52,9 +53,14 @@ extension ConflictMerge {
         let generation = snapshotGeneration(fs: fs, layout: layout, page: id)
         // The page's own journals first, in base order (their frames may be hidden under a
         // snapshot the sync paired them with), then the copies.
-        let originals = names.compactMap { n -> (UInt64, String)? in
+        let found = names.compactMap { n -> (UInt64, String)? in
             if case .journal(let p, let b)? = PageFileNames.parse(n), p == id { return (b, n) } else { return nil }
-        }.sorted { $0 < $1 }
+        }
+        // By base, then name: the base as 20 decimal digits (UInt64.max has 20), then the name.
+        let originals = sortedOrder(of: found.map { base, name in
+            let digits = String(base)
+            return String(repeating: "0", count: 20 - digits.count) + digits + name
+        }).map { found[$0] }
         for (_, name) in originals {
             let r = try await BranchApplier.applyCounting(
                 JournalBranch.whole(fs: fs, pages: layout.pagesDirectory, name: name), to: page, erased: erased)
@@ -150,7 +156,7 @@ extension ConflictMerge {
             }
             report.copies.append(copy)
         }
-        for f in folders.sorted() { try io { try fs.syncDirectory(f) } }
+        for f in sortedNames(Array(folders)) { try io { try fs.syncDirectory(f) } }
     }
 
     /// Y-018: manifest and thumbnail copies are removed; asset copies removed when identical,
@@ -159,7 +165,7 @@ extension ConflictMerge {
                              lost: LostAndFound) throws {
         for folder in [layout.root, layout.thumbnailsDirectory, layout.assetsDirectory] {
             guard (try? fs.kind(folder)) == .directory, let names = try? fs.list(folder) else { continue }
-            for name in names.sorted() {
+            for name in sortedNames(names) {
                 guard let parsed = ConflictCopyName.parse(name) else { continue }
                 let original = parsed.original.lowercased()
                 let path = joinPath(folder, name)

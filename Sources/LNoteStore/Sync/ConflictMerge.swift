@@ -23,7 +23,7 @@ enum ConflictMerge {
     /// lock and has not yet inspected the pages. Returns true when it rewrote `document.json`.
     static func mergeDocumentFile(layout: PackageLayout, fs: any FileSystem, report: inout MergeReport,
                                   done: inout Done) throws -> Bool {
-        let copies = try io { try fs.list(layout.root) }.sorted()
+        let copies = sortedNames(try io { try fs.list(layout.root) })
             .filter { ConflictCopyName.parse($0)?.original.lowercased() == "document.json" }
         guard !copies.isEmpty else { return false }
         var merged = try DocumentFile.decode(try io { try fs.readFile(layout.documentFile, limit: FormatLimits.documentJSONBytesMax) })

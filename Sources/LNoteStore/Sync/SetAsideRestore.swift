@@ -12,7 +12,7 @@ package enum SetAsideRestore {
                            present: Set<UUIDBytes>) -> [String] {
         guard (try? fs.kind(layout.lostAndFoundDirectory)) == .directory,
               let names = try? fs.list(layout.lostAndFoundDirectory) else { return [] }
-        return names.filter { name in
+        return sortedNames(names.filter { name in
             switch PageFileNames.parse(name) {
             case .snapshot(let id)?, .journal(let id, _)?:
                 guard listed.contains(id), !present.contains(id),
@@ -20,7 +20,7 @@ package enum SetAsideRestore {
                 return true
             default: return false
             }
-        }.sorted()
+        })
     }
 
     /// Moves `names` back into `pages/` (never over an existing file) and syncs both folders.
