@@ -9,7 +9,7 @@
 // loop stops before it and reports how far it got.
 //
 // Speed (issue 16): about 96% of the points of real handwriting have five one-byte fields.
-// `block` takes up to 16 of them at once: the zigzag (G-005) of all 80 (112) bytes, one
+// `block` takes up to 32 of them at once: the zigzag (G-005) of all 160 (224) bytes, one
 // 8-byte word at a time, into a stack buffer; the number of leading points without a byte >=
 // 0x80; one range proof for the block (x, y and time cannot leave their ranges in 16 points
 // of deltas in -64 ... 63 from the current state); then a loop of sign-extending loads, two
@@ -19,7 +19,7 @@
 // point are exact. `step` also takes points with fields of 2 or 3 bytes: the continuation
 // bits of 24 (32) bytes gathered into a mask with one multiply per word; each field's end is
 // the next clear bit and its value the 7-bit groups of one unaligned load.
-// The last 80 (112) bytes of a stroke are copied into a stack buffer padded with 0x80 so the
+// The last 160 (224) bytes of a stroke are copied into a stack buffer padded with 0x80 so the
 // same loops run to the end with every load in bounds; a 0x80 byte never ends a varint, so no
 // point is taken past the real end.
 // The sums need no overflow checks: between points |x|, |y| < 2^31, |vx|, |vy| < 2^32,
@@ -48,7 +48,9 @@ typedef struct {
     int64_t x, y, vx, vy, r, pr, t, vt, az, al;
 } dstate;
 
-enum { BLOCK = 16 };
+/// Points a block takes at most, and how far x, y or time can move from where the velocity
+/// alone takes them in that many points of one-byte deltas (64 * BLOCK * (BLOCK + 1) / 2).
+enum { BLOCK = 32, REACH = 64 * BLOCK * (BLOCK + 1) / 2 };
 
 typedef int32_t i32x4 __attribute__((vector_size(16)));
 typedef int8_t i8x4 __attribute__((vector_size(4)));
@@ -90,12 +92,12 @@ INLINE void store(lnote_point_out *o, int64_t x, int64_t y, int64_t r, int64_t p
 /// time) beside them. A point is two sign-extending loads of its zigzagged deltas, four adds
 /// (velocities kept or dropped per lane by a mask), three ORs for the checks and two
 /// shuffles and stores. The lanes cannot wrap: the range proof bounds x, y and time, and
-/// radius, pressure and angles move by at most 64 * 16 from values below 2^16.
+/// radius, pressure and angles move by at most 64 * BLOCK from values below 2^16.
 INLINE size_t block(const uint8_t *p, size_t n, dstate *s, lnote_point_out *o, const int angles) {
     const int F = angles ? 7 : 5;
-    const int W = angles ? 14 : 10;  // words of 8 bytes: BLOCK * F bytes
+    const int W = BLOCK * F / 8;  // words of 8 bytes
     // One spare word: the last point's second load reads 3 bytes past the block (masked off).
-    uint64_t zz[15];
+    uint64_t zz[BLOCK * 7 / 8 + 1];
     uint64_t any = 0;
     for (int j = 0; j < W; j++) {
         uint64_t w;
@@ -115,14 +117,14 @@ INLINE size_t block(const uint8_t *p, size_t n, dstate *s, lnote_point_out *o, c
         if (first / (size_t)F < k) k = first / (size_t)F;
         if (k == 0) return 0;
     }
-    // The range proof: after j <= 16 points of deltas in -64 ... 63, x is within
-    // 64 * j(j+1)/2 <= 8704 of x + j vx, which lies between x and x + 16 vx; the same for y,
-    // and time (vt >= 0, checked per point) is at most t + 16 vt + 8704. It also keeps
+    // The range proof: after j <= BLOCK points of deltas in -64 ... 63, x is within
+    // 64 * j(j+1)/2 <= REACH of x + j vx, which lies between x and x + BLOCK vx; the same for
+    // y, and time (vt >= 0, checked per point) is at most t + BLOCK vt + REACH. It also keeps
     // |vx|, |vy|, vt below 2^28, so every lane fits int32.
-    const int64_t lo = INT32_MIN + 8704, span = (int64_t)INT32_MAX - 8704 - lo;
+    const int64_t lo = INT32_MIN + REACH, span = (int64_t)INT32_MAX - REACH - lo;
     uint64_t pre = (uint64_t)(s->x - lo) | (uint64_t)(s->x + BLOCK * s->vx - lo)
                  | (uint64_t)(s->y - lo) | (uint64_t)(s->y + BLOCK * s->vy - lo);
-    if (pre > (uint64_t)span || s->t + BLOCK * s->vt + 8704 > 0xFFFFFFFFLL) return 0;
+    if (pre > (uint64_t)span || s->t + BLOCK * s->vt + REACH > 0xFFFFFFFFLL) return 0;
     const int8_t *d = (const int8_t *)zz;
     i32x4 pa = { (int32_t)s->x, (int32_t)s->y, (int32_t)s->r, (int32_t)s->pr };
     i32x4 va = { (int32_t)s->vx, (int32_t)s->vy, 0, 0 };
@@ -224,7 +226,7 @@ INLINE int phase(const uint8_t **p_io, const uint8_t *pmax, lnote_point_out **o_
 
 INLINE size_t run(const uint8_t *base, size_t end, size_t *pos_io, lnote_point_out *out, size_t count,
                   lnote_point_acc *a, const int angles) {
-    const size_t safe = angles ? 14 * 8 : 10 * 8;
+    const size_t safe = BLOCK * (angles ? 7 : 5);  // bytes a block reads (a step reads fewer)
     size_t pos = *pos_io;
     if (pos > end || count == 0) return 0;
     dstate s = { a->x, a->y, a->vx, a->vy, a->radius, a->pressure, a->time, a->vt,
@@ -235,10 +237,11 @@ INLINE size_t run(const uint8_t *base, size_t end, size_t *pos_io, lnote_point_o
     int more = 1;
     if (end - pos >= safe) more = phase(&p, base + end - safe, &o, o_end, &s, angles);
     if (more && o < o_end && p < base + end) {
-        uint8_t buf[2 * 14 * 8];
-        size_t rem = (size_t)(base + end - p);
-        memset(buf, 0x80, sizeof buf);
+        // A point may start at buf[rem - 1] at most and a block reads `safe` bytes from there.
+        uint8_t buf[2 * BLOCK * 7];
+        size_t rem = (size_t)(base + end - p);  // below `safe`
         memcpy(buf, p, rem);
+        memset(buf + rem, 0x80, safe);
         const uint8_t *q = buf;
         phase(&q, buf + rem - 1, &o, o_end, &s, angles);
         p += q - buf;
