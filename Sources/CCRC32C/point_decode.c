@@ -57,6 +57,7 @@ typedef struct {
 enum { BLOCK = 32, REACH = 64 * BLOCK * (BLOCK + 1) / 2 };
 
 typedef int32_t i32x4 __attribute__((vector_size(16)));
+typedef uint32_t u32x4 __attribute__((vector_size(16)));
 typedef int8_t i8x4 __attribute__((vector_size(4)));
 typedef uint8_t u8x16 __attribute__((vector_size(16)));
 typedef uint8_t u8x8 __attribute__((vector_size(8)));
@@ -132,22 +133,25 @@ INLINE size_t block(const uint8_t *p, size_t n, dstate *s, lnote_point_out *o, c
     const int8_t *d = (const int8_t *)zz;
     i32x4 pa = { (int32_t)s->x, (int32_t)s->y, (int32_t)s->r, (int32_t)s->pr };
     i32x4 va = { (int32_t)s->vx, (int32_t)s->vy, 0, 0 };
-    i32x4 pb = { (int32_t)(uint32_t)s->t, (int32_t)s->az, (int32_t)s->al, 0 };
-    i32x4 vb = { (int32_t)s->vt, 0, 0, 0 };
-    const i32x4 keep_a = { -1, -1, 0, 0 }, keep_b = { -1, 0, 0, 0 };
-    const i32x4 mask_b = { -1, angles ? -1 : 0, angles ? -1 : 0, 0 };
-    i32x4 acc_a = { 0, 0, 0, 0 }, acc_b = acc_a, acc_v = acc_a;
+    // Time may pass 2^31: B's lanes are unsigned, so its sums wrap where int32 ones would overflow.
+    u32x4 pb = { (uint32_t)s->t, (uint32_t)s->az, (uint32_t)s->al, 0 };
+    u32x4 vb = { (uint32_t)s->vt, 0, 0, 0 };
+    const i32x4 keep_a = { -1, -1, 0, 0 };
+    const u32x4 keep_b = { ~0u, 0, 0, 0 };
+    const u32x4 mask_b = { ~0u, angles ? ~0u : 0, angles ? ~0u : 0, 0 };
+    i32x4 acc_a = { 0, 0, 0, 0 };
+    u32x4 acc_b = { 0, 0, 0, 0 }, acc_v = acc_b;
     for (size_t i = 0; i < k; i++, d += F) {
         i8x4 da, db;
         memcpy(&da, d, 4);
         memcpy(&db, d + 4, 4);
         va = (va & keep_a) + __builtin_convertvector(da, i32x4);
         pa += va;
-        vb = (vb & keep_b) + (__builtin_convertvector(db, i32x4) & mask_b);
+        vb = (vb & keep_b) + ((u32x4)__builtin_convertvector(db, i32x4) & mask_b);
         pb += vb;
         acc_a |= pa; acc_b |= pb; acc_v |= vb;
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-        store(o + i, pa[0], pa[1], pa[2], pa[3], (uint32_t)pb[0], pb[1], pb[2]);
+        store(o + i, pa[0], pa[1], pa[2], pa[3], pb[0], pb[1], pb[2]);
 #else
         // x y radius pressure (12 bytes, 4 more the next store covers), time azimuth altitude.
         u8x16 xyrp = __builtin_shufflevector((u8x16)pa, (u8x16)pa, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 13,
@@ -158,10 +162,10 @@ INLINE size_t block(const uint8_t *p, size_t n, dstate *s, lnote_point_out *o, c
 #endif
     }
     // Radius, pressure and angles in [0, 2^16); time's velocity not negative.
-    uint32_t bad = ((uint32_t)acc_a[2] | (uint32_t)acc_a[3] | (uint32_t)acc_b[1] | (uint32_t)acc_b[2]) >> 16;
-    if (bad | ((uint32_t)acc_v[0] >> 31)) return 0;
+    uint32_t bad = ((uint32_t)acc_a[2] | (uint32_t)acc_a[3] | acc_b[1] | acc_b[2]) >> 16;
+    if (bad | (acc_v[0] >> 31)) return 0;
     s->x = pa[0]; s->y = pa[1]; s->vx = va[0]; s->vy = va[1]; s->r = pa[2]; s->pr = pa[3];
-    s->t = (uint32_t)pb[0]; s->vt = vb[0]; s->az = pb[1]; s->al = pb[2];
+    s->t = pb[0]; s->vt = vb[0]; s->az = pb[1]; s->al = pb[2];
     return k;
 }
 

@@ -182,6 +182,35 @@ struct PointBlockDecodeTests {
         #expect(reasons["pointOutOfRange", default: 0] > 100)
     }
 
+    @Test("E-002 time passing 2^31 and reaching 2^32 - 1 inside blocks of one-byte points, then leaving its range")
+    func timePastInt32() {
+        var failures: [String] = []
+        var reasons: [String: Int] = [:]
+        var decoded = 0
+        for hasAngles in [false, true] {
+            // A 4-byte time step of 2^25 + 3, then one-byte points that keep it (t passes 2^31
+            // at point 64 and 2^32 - 1 after point 127), with small wobbles of the step.
+            for wobble: Int64 in [0, 1, -1] {
+                var deltas = [[Int64]](repeating: [1, -1, 0, 0, 0, 0, 0], count: 140)
+                deltas[0][4] = (1 << 25) + 3
+                for i in stride(from: 5, to: 140, by: 7) { deltas[i][4] = wobble; deltas[i + 1][4] = -wobble }
+                let bytes = Self.stream(hasAngles: hasAngles, deltas: deltas)
+                for count in 100...141 {
+                    if let d = Self.disagreement(bytes, count: count, hasAngles: hasAngles) { failures.append("count \(count): \(d)") }
+                    switch PointBulkDecodeTests.outcome(bytes, count: count, hasAngles: hasAngles, .bulk) {
+                    case .failed(let e): reasons[e.reason, default: 0] += 1
+                    case .points(let p, _):
+                        decoded += 1
+                        if p.count > 64, p[64].time < 1 << 31 { failures.append("count \(count): time \(p[64].time) at point 64") }
+                    }
+                }
+            }
+        }
+        #expect(failures.isEmpty, "\(failures.prefix(5))")
+        #expect(decoded > 100)
+        #expect(reasons["pointOutOfRange", default: 0] > 10)
+    }
+
     @Test("E-001 valid strokes of one-byte points, every length 1 ... 100 and every cut of the buffer, agree")
     func everyLengthAndEveryCut() {
         var g = SplitMix64(seed: 0x16_0104)
