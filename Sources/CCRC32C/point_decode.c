@@ -5,18 +5,36 @@
 // A point is plain when each of its 5 (7) fields is a minimal varint of 1 to 3 bytes, every
 // sum stays in its range of section 6.1 and time does not decrease. Such a point is decoded
 // exactly as the reference decoder would; at the first point that is not plain (a longer or
-// non-minimal varint, a value out of range, a decreasing time, or fewer than 24 (32) bytes
-// left in the buffer) the loop stops before it and reports how far it got.
+// non-minimal varint, a value out of range, a decreasing time, or the end of the buffer) the
+// loop stops before it and reports how far it got.
 //
-// Speed: the common point, five one-byte varints, is one 8-byte load, a mask test, the
-// zigzag of all its bytes at once in one word, the sums, one OR-ed range test and three stores. Otherwise the continuation bits of 16 (24) bytes are gathered into a
-// mask with one multiply per 8-byte word; each field's end is the next clear bit (count
-// trailing zeros, clear lowest bit) and its value the 7-bit groups of one unaligned load,
-// with no loop over bytes. The sums need no overflow checks: between points |x|, |y| < 2^31,
-// |vx|, |vy| < 2^32, 0 <= t, vt < 2^32 and a 3-byte delta is below 2^20 in magnitude.
+// Speed (issue 16): about 96% of the points of real handwriting have five one-byte fields.
+// `block` takes up to 32 of them at once: the zigzag (G-005) of all 160 (224) bytes, one
+// 8-byte word at a time, into a stack buffer; the number of leading points without a byte >=
+// 0x80; one range proof for the block (x, y and time cannot leave their ranges in 32 points
+// of deltas in -64 ... 63 from the current state); then per point, in two vectors of four
+// int32 lanes, two sign-extending loads, four adds, three ORs that collect the checks of
+// radius, pressure, angles and time's velocity, and two shuffled stores (about 21
+// instructions a point with SSE4.1, against about 40 for the one-point path). A block whose
+// checks fail is dropped whole and `step` takes its points one at a time with every check,
+// so the result and the stopping point are exact. `step` also takes points with fields of 2
+// or 3 bytes: the continuation bits of 24 (32) bytes gathered into a mask with one multiply
+// per word; each field's end is the next clear bit and its value the 7-bit groups of one
+// unaligned load.
+// The last 160 (224) bytes of a stroke are copied into a stack buffer padded with 0x80 so the
+// same loops run to the end with every load in bounds; a 0x80 byte never ends a varint, so no
+// point is taken past the real end.
+// The vector code is clang's portable vector extensions: NEON on arm64; on x86-64 it is built
+// twice, for the SSE2 baseline and for SSE4.1 + SSSE3, and CPUID picks one at first use.
+// The sums need no overflow checks: between points |x|, |y| < 2^31, |vx|, |vy| < 2^32,
+// 0 <= t, vt < 2^32 and a 3-byte delta is below 2^20 in magnitude.
 #include "ccrc32c.h"
 
 #include <string.h>
+
+#if defined(__x86_64__)
+#  include <cpuid.h>
+#endif
 
 typedef struct {
     int32_t x, y;
@@ -27,7 +45,24 @@ typedef struct {
 
 _Static_assert(sizeof(lnote_point_out) == 20, "Point is 20 bytes");
 
-static inline __attribute__((always_inline)) uint64_t load64(const uint8_t *p) {
+#define INLINE static inline __attribute__((always_inline))
+
+/// The decoder's running values (E-001) while inside this file.
+typedef struct {
+    int64_t x, y, vx, vy, r, pr, t, vt, az, al;
+} dstate;
+
+/// Points a block takes at most, and how far x, y or time can move from where the velocity
+/// alone takes them in that many points of one-byte deltas (64 * BLOCK * (BLOCK + 1) / 2).
+enum { BLOCK = 32, REACH = 64 * BLOCK * (BLOCK + 1) / 2 };
+
+typedef int32_t i32x4 __attribute__((vector_size(16)));
+typedef uint32_t u32x4 __attribute__((vector_size(16)));
+typedef int8_t i8x4 __attribute__((vector_size(4)));
+typedef uint8_t u8x16 __attribute__((vector_size(16)));
+typedef uint8_t u8x8 __attribute__((vector_size(8)));
+
+INLINE uint64_t load64(const uint8_t *p) {
     uint64_t w;
     memcpy(&w, p, 8);
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
@@ -36,117 +71,236 @@ static inline __attribute__((always_inline)) uint64_t load64(const uint8_t *p) {
     return w;
 }
 
-/// Bit i set when byte i of `w` is >= 0x80 (8 bits).
-static inline __attribute__((always_inline)) uint64_t high_bits(uint64_t w) {
+INLINE uint64_t high_bits(uint64_t w) {
     uint64_t lanes = (w >> 7) & 0x0101010101010101ULL;
     return (lanes * 0x0102040810204080ULL) >> 56;
 }
 
-static inline __attribute__((always_inline)) int64_t unzigzag(uint64_t u) {
+INLINE int64_t unzigzag(uint64_t u) {
     return (int64_t)(u >> 1) ^ -(int64_t)(u & 1);
 }
 
-static inline __attribute__((always_inline)) size_t run(const uint8_t *base, size_t end, size_t *pos_io,
-                                                        lnote_point_out *out, size_t count,
-                                                        lnote_point_acc *a, const int angles) {
+INLINE void store(lnote_point_out *o, int64_t x, int64_t y, int64_t r, int64_t pr, int64_t t,
+                  int64_t az, int64_t al) {
+    lnote_point_out v;
+    v.x = (int32_t)x; v.y = (int32_t)y; v.radius = (uint16_t)r; v.pressure = (uint16_t)pr;
+    v.time = (uint32_t)t; v.azimuth = (uint16_t)az; v.altitude = (uint16_t)al;
+    memcpy(o, &v, sizeof v);
+}
+
+/// Decodes up to `n` (<= BLOCK) points at `p` whose fields are all one-byte varints into `o`;
+/// returns how many (0 when the first is not such a point, or when the block's range proof or
+/// checks fail: `step` then takes the points one by one). Reads p[0 ..< BLOCK * fields].
+///
+/// The running values live in two vectors of four int32 lanes: A = x, y, radius, pressure
+/// and B = time, azimuth, altitude, 0, with the velocities of the second-order lanes (x, y,
+/// time) beside them. A point is two sign-extending loads of its zigzagged deltas, four adds
+/// (velocities kept or dropped per lane by a mask), three ORs for the checks and two
+/// shuffles and stores. The lanes cannot wrap: the range proof bounds x, y and time, and
+/// radius, pressure and angles move by at most 64 * BLOCK from values below 2^16.
+INLINE size_t block(const uint8_t *p, size_t n, dstate *s, lnote_point_out *o, const int angles) {
+    const int F = angles ? 7 : 5;
+    const int W = BLOCK * F / 8;  // words of 8 bytes
+    // One spare word: the last point's second load reads 3 bytes past the block (masked off).
+    uint64_t zz[BLOCK * 7 / 8 + 1];
+    uint64_t any = 0;
+    for (int j = 0; j < W; j++) {
+        uint64_t w;
+        memcpy(&w, p + 8 * j, 8);
+        any |= w;
+        // Zigzag (G-005) of every byte below 0x80 at once: each becomes its value as int8.
+        zz[j] = ((w >> 1) & 0x3F3F3F3F3F3F3F3FULL) ^ ((w & 0x0101010101010101ULL) * 0xFF);
+    }
+    zz[W] = 0;
+    size_t k = n;
+    if (any & 0x8080808080808080ULL) {
+        size_t first = 0;  // the first byte >= 0x80 ends the run of one-byte points
+        for (int j = 0; j < W; j++) {
+            uint64_t h = load64(p + 8 * j) & 0x8080808080808080ULL;
+            if (h) { first = 8 * (size_t)j + ((size_t)__builtin_ctzll(h) >> 3); break; }
+        }
+        if (first / (size_t)F < k) k = first / (size_t)F;
+        if (k == 0) return 0;
+    }
+    // The range proof: after j <= BLOCK points of deltas in -64 ... 63, x is within
+    // 64 * j(j+1)/2 <= REACH of x + j vx, which lies between x and x + BLOCK vx; the same for
+    // y, and time (vt >= 0, checked per point) is at most t + BLOCK vt + REACH. It also keeps
+    // |vx|, |vy|, vt below 2^28, so every lane fits int32.
+    const int64_t lo = INT32_MIN + REACH, span = (int64_t)INT32_MAX - REACH - lo;
+    uint64_t pre = (uint64_t)(s->x - lo) | (uint64_t)(s->x + BLOCK * s->vx - lo)
+                 | (uint64_t)(s->y - lo) | (uint64_t)(s->y + BLOCK * s->vy - lo);
+    if (pre > (uint64_t)span || s->t + BLOCK * s->vt + REACH > 0xFFFFFFFFLL) return 0;
+    const int8_t *d = (const int8_t *)zz;
+    i32x4 pa = { (int32_t)s->x, (int32_t)s->y, (int32_t)s->r, (int32_t)s->pr };
+    i32x4 va = { (int32_t)s->vx, (int32_t)s->vy, 0, 0 };
+    // Time may pass 2^31: B's lanes are unsigned, so its sums wrap where int32 ones would overflow.
+    u32x4 pb = { (uint32_t)s->t, (uint32_t)s->az, (uint32_t)s->al, 0 };
+    u32x4 vb = { (uint32_t)s->vt, 0, 0, 0 };
+    const i32x4 keep_a = { -1, -1, 0, 0 };
+    const u32x4 keep_b = { ~0u, 0, 0, 0 };
+    const u32x4 mask_b = { ~0u, angles ? ~0u : 0, angles ? ~0u : 0, 0 };
+    i32x4 acc_a = { 0, 0, 0, 0 };
+    u32x4 acc_b = { 0, 0, 0, 0 }, acc_v = acc_b;
+    for (size_t i = 0; i < k; i++, d += F) {
+        i8x4 da, db;
+        memcpy(&da, d, 4);
+        memcpy(&db, d + 4, 4);
+        va = (va & keep_a) + __builtin_convertvector(da, i32x4);
+        pa += va;
+        vb = (vb & keep_b) + ((u32x4)__builtin_convertvector(db, i32x4) & mask_b);
+        pb += vb;
+        acc_a |= pa; acc_b |= pb; acc_v |= vb;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+        store(o + i, pa[0], pa[1], pa[2], pa[3], pb[0], pb[1], pb[2]);
+#else
+        // x y radius pressure (12 bytes, 4 more the next store covers), time azimuth altitude.
+        u8x16 xyrp = __builtin_shufflevector((u8x16)pa, (u8x16)pa, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 13,
+                                             12, 13, 14, 15);
+        u8x8 taa = __builtin_shufflevector((u8x16)pb, (u8x16)pb, 0, 1, 2, 3, 4, 5, 8, 9);
+        memcpy((uint8_t *)(o + i), &xyrp, 16);
+        memcpy((uint8_t *)(o + i) + 12, &taa, 8);
+#endif
+    }
+    // Radius, pressure and angles in [0, 2^16); time's velocity not negative.
+    uint32_t bad = ((uint32_t)acc_a[2] | (uint32_t)acc_a[3] | acc_b[1] | acc_b[2]) >> 16;
+    if (bad | (acc_v[0] >> 31)) return 0;
+    s->x = pa[0]; s->y = pa[1]; s->vx = va[0]; s->vy = va[1]; s->r = pa[2]; s->pr = pa[3];
+    s->t = pb[0]; s->vt = vb[0]; s->az = pb[1]; s->al = pb[2];
+    return k;
+}
+
+/// Decodes one plain point at `p` (fields: minimal varints of 1 to 3 bytes, values in range,
+/// time not decreasing) into `o`; returns its length, or 0 (nothing changed) for any other
+/// point. Reads p[0 ..< 24] (32 with angles).
+INLINE size_t step(const uint8_t *p, dstate *s, lnote_point_out *o, const int angles) {
     const int fields = angles ? 7 : 5;
-    const size_t slack = angles ? 32 : 24;  // readable bytes a point's loads may touch
-    const uint64_t one_byte_mask = angles ? 0x0080808080808080ULL : 0x0000008080808080ULL;
-    const uint64_t lane_high = 0xFFFF0000FFFF0000ULL;
+    uint64_t m = high_bits(load64(p)) | high_bits(load64(p + 8)) << 8 | high_bits(load64(p + 16)) << 16;
+    if (angles) m |= high_bits(load64(p + 24)) << 24;
+    uint64_t term = ~m;
+    size_t st = 0;
+    int64_t d[7] = {0};
+    for (int k = 0; k < fields; k++) {
+        size_t e = (size_t)__builtin_ctzll(term);
+        term &= term - 1;
+        size_t l = e + 1 - st;
+        if (l > 3) return 0;
+        uint64_t v = load64(p + st);
+        uint64_t u = (v & 0x7F) | ((v >> 1) & 0x3F80) | ((v >> 2) & 0x1FC000);
+        u &= (1ULL << (7 * l)) - 1;
+        if (l > 1 && u < (1ULL << (7 * (l - 1)))) return 0;
+        d[k] = unzigzag(u);
+        st = e + 1;
+    }
+    int64_t nx = s->x + s->vx + d[0], ny = s->y + s->vy + d[1];
+    int64_t nr = s->r + d[2], np = s->pr + d[3];
+    int64_t nvt = s->vt + d[4], nt = s->t + nvt;
+    int64_t na = s->az + d[5], nb = s->al + d[6];
+    uint64_t bad = ((uint64_t)(nx + 0x80000000LL) | (uint64_t)(ny + 0x80000000LL)
+                    | (uint64_t)nvt | (uint64_t)nt) >> 32;
+    bad |= ((uint64_t)nr | (uint64_t)np | (uint64_t)na | (uint64_t)nb) >> 16;
+    if (bad) return 0;
+    s->vx = nx - s->x; s->vy = ny - s->y; s->vt = nvt;
+    s->x = nx; s->y = ny; s->r = nr; s->pr = np; s->t = nt; s->az = na; s->al = nb;
+    store(o, nx, ny, nr, np, nt, na, nb);
+    return st;
+}
+
+/// Decodes plain points while one starts at or before `pmax` (every load of `block` and `step`
+/// from there must be in bounds) and points remain. Returns 0 when it stopped before a point
+/// that is not plain, 1 when it ran out of points or of room.
+INLINE int phase(const uint8_t **p_io, const uint8_t *pmax, lnote_point_out **o_io, lnote_point_out *o_end,
+                 dstate *s, const int angles) {
+    const size_t F = angles ? 7 : 5;
+    const uint8_t *p = *p_io;
+    lnote_point_out *o = *o_io;
+    int more = 1;
+    while (o < o_end && p <= pmax) {
+        size_t left = (size_t)(o_end - o);
+        size_t n = left < BLOCK ? left : BLOCK;
+        size_t k = block(p, n, s, o, angles);
+        p += k * F;
+        o += k;
+        if (k == n) continue;
+        if (p > pmax) break;
+        size_t len = step(p, s, o, angles);
+        if (len == 0) { more = 0; break; }
+        p += len;
+        o++;
+    }
+    *p_io = p;
+    *o_io = o;
+    return more;
+}
+
+INLINE size_t run(const uint8_t *base, size_t end, size_t *pos_io, lnote_point_out *out, size_t count,
+                  lnote_point_acc *a, const int angles) {
+    const size_t safe = BLOCK * (angles ? 7 : 5);  // bytes a block reads (a step reads fewer)
     size_t pos = *pos_io;
-    if (pos > end || end - pos < slack || count == 0) return 0;
+    if (pos > end || count == 0) return 0;
+    dstate s = { a->x, a->y, a->vx, a->vy, a->radius, a->pressure, a->time, a->vt,
+                 angles ? a->azimuth : 0, angles ? a->altitude : 0 };
     const uint8_t *p = base + pos;
-    const uint8_t *const stop = base + end - slack;  // a point may start at or before stop
     lnote_point_out *o = out;
     lnote_point_out *const o_end = out + count;
-    int64_t x = a->x, y = a->y, vx = a->vx, vy = a->vy, t = a->time, vt = a->vt;
-    // radius + pressure << 32, and azimuth + altitude << 32: one add and one mask test each
-    // (a lane below 0 or above 0xFFFF sets bits of lane_high, or the word's sign).
-    int64_t rp = a->radius | a->pressure << 32;
-    int64_t aa = angles ? (a->azimuth | a->altitude << 32) : 0;
-    while (o < o_end && p <= stop) {
-        uint64_t w0 = load64(p);
-        int64_t d0, d1, d2, d3, d4, d5 = 0, d6 = 0;
-        size_t len;
-        if ((w0 & one_byte_mask) == 0) {
-            // Zigzag (G-005) of every byte at once: each lane becomes its value as int8.
-            uint64_t z = ((w0 >> 1) & 0x3F3F3F3F3F3F3F3FULL) ^ ((w0 & 0x0101010101010101ULL) * 0xFF);
-            d0 = (int8_t)z;
-            d1 = (int8_t)(z >> 8);
-            d2 = (int8_t)(z >> 16);
-            d3 = (int8_t)(z >> 24);
-            d4 = (int8_t)(z >> 32);
-            if (angles) {
-                d5 = (int8_t)(z >> 40);
-                d6 = (int8_t)(z >> 48);
-            }
-            len = (size_t)fields;
-        } else {
-            uint64_t m = high_bits(w0) | high_bits(load64(p + 8)) << 8;
-            if (angles) m |= high_bits(load64(p + 16)) << 16;
-            uint64_t term = ~m;  // bits above the mask are set: a field too long ends there
-            size_t s = 0;
-            int64_t d[7];
-            int ok = 1;
-            for (int k = 0; k < fields; k++) {
-                size_t e = (size_t)__builtin_ctzll(term);
-                term &= term - 1;
-                size_t l = e + 1 - s;
-                if (l > 3) { ok = 0; break; }  // also keeps every load below p + slack
-                uint64_t v = load64(p + s);
-                uint64_t u = (v & 0x7F) | ((v >> 1) & 0x3F80) | ((v >> 2) & 0x1FC000);
-                u &= (1ULL << (7 * l)) - 1;
-                // Minimal (G-003): a last byte of 0 leaves u below 2^(7(l-1)).
-                ok &= (l == 1) | (u >= (1ULL << (7 * (l - 1))));
-                d[k] = unzigzag(u);
-                s = e + 1;
-            }
-            if (!ok) break;
-            d0 = d[0]; d1 = d[1]; d2 = d[2]; d3 = d[3]; d4 = d[4];
-            if (angles) { d5 = d[5]; d6 = d[6]; }
-            len = s;
-        }
-        int64_t nx = x + vx + d0, ny = y + vy + d1;
-        int64_t nrp = rp + d2 + (int64_t)((uint64_t)d3 << 32);
-        int64_t nvt = vt + d4, nt = t + nvt;
-        uint64_t bad = ((uint64_t)(nx + 0x80000000LL) | (uint64_t)(ny + 0x80000000LL)
-                        | (uint64_t)nvt | (uint64_t)nt) >> 32;
-        bad |= (uint64_t)nrp & lane_high;
-        int64_t naa = aa;
-        if (angles) {
-            naa = aa + d5 + (int64_t)((uint64_t)d6 << 32);
-            bad |= (uint64_t)naa & lane_high;
-        }
-        if (bad) break;
-        vx = nx - x; vy = ny - y; vt = nvt;
-        x = nx; y = ny; rp = nrp; t = nt; aa = naa;
-        // The 20 bytes of the point in three stores (x y | radius pressure time | angles).
-        uint64_t xy = (uint64_t)(uint32_t)x | (uint64_t)(uint32_t)y << 32;
-        uint64_t rpt = ((uint64_t)rp & 0xFFFF) | ((uint64_t)rp >> 32) << 16 | (uint64_t)(uint32_t)t << 32;
-        uint32_t ang = (uint32_t)((uint64_t)aa & 0xFFFF) | (uint32_t)((uint64_t)aa >> 32) << 16;
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-        o->x = (int32_t)x; o->y = (int32_t)y;
-        o->radius = (uint16_t)rp; o->pressure = (uint16_t)((uint64_t)rp >> 32);
-        o->time = (uint32_t)t;
-        o->azimuth = (uint16_t)aa; o->altitude = (uint16_t)((uint64_t)aa >> 32);
-        (void)xy; (void)rpt; (void)ang;
-#else
-        memcpy((uint8_t *)o, &xy, 8);
-        memcpy((uint8_t *)o + 8, &rpt, 8);
-        memcpy((uint8_t *)o + 16, &ang, 4);
-#endif
-        o++;
-        p += len;
+    int more = 1;
+    if (end - pos >= safe) more = phase(&p, base + end - safe, &o, o_end, &s, angles);
+    if (more && o < o_end && p < base + end) {
+        // A point may start at buf[rem - 1] at most and a block reads `safe` bytes from there.
+        uint8_t buf[2 * BLOCK * 7];
+        size_t rem = (size_t)(base + end - p);  // below `safe`
+        memcpy(buf, p, rem);
+        memset(buf + rem, 0x80, safe);
+        const uint8_t *q = buf;
+        phase(&q, buf + rem - 1, &o, o_end, &s, angles);
+        p += q - buf;
     }
-    a->x = x; a->y = y; a->vx = vx; a->vy = vy; a->time = t; a->vt = vt;
-    a->radius = rp & 0xFFFF; a->pressure = (int64_t)((uint64_t)rp >> 32);
-    if (angles) { a->azimuth = aa & 0xFFFF; a->altitude = (int64_t)((uint64_t)aa >> 32); }
+    a->x = s.x; a->y = s.y; a->vx = s.vx; a->vy = s.vy; a->time = s.t; a->vt = s.vt;
+    a->radius = s.r; a->pressure = s.pr;
+    if (angles) { a->azimuth = s.az; a->altitude = s.al; }
     *pos_io = (size_t)(p - base);
     return (size_t)(o - out);
 }
 
-size_t lnote_points_decode_plain(const uint8_t *base, size_t end, size_t *pos, void *out, size_t count,
-                                 int has_angles, lnote_point_acc *acc) {
+/// The loops compiled for the target's baseline (SSE2 on x86-64, NEON on arm64).
+static size_t run_base(const uint8_t *base, size_t end, size_t *pos, void *out, size_t count,
+                       int has_angles, lnote_point_acc *acc) {
     if (has_angles) return run(base, end, pos, (lnote_point_out *)out, count, acc, 1);
     return run(base, end, pos, (lnote_point_out *)out, count, acc, 0);
+}
+
+#if defined(__x86_64__)
+/// The same loops with SSE4.1 and SSSE3 (`pmovsxbd` for the sign extension, `pshufb` for
+/// the stores): about 20% faster than SSE2 alone. Chosen at run time through CPUID, so the
+/// package needs no unsafeFlags and runs on every x86-64 CPU.
+__attribute__((target("sse4.1,ssse3")))
+static size_t run_sse41(const uint8_t *base, size_t end, size_t *pos, void *out, size_t count,
+                        int has_angles, lnote_point_acc *acc) {
+    if (has_angles) return run(base, end, pos, (lnote_point_out *)out, count, acc, 1);
+    return run(base, end, pos, (lnote_point_out *)out, count, acc, 0);
+}
+
+/// 1 with SSE4.1 and SSSE3, 2 without, 0 not asked yet (a benign race: every thread gets the same).
+static int decode_choice = 0;
+
+static int decode_choose(void) {
+    int c = __atomic_load_n(&decode_choice, __ATOMIC_RELAXED);
+    if (c != 0) return c;
+    unsigned int eax = 0, ebx = 0, ecx = 0, edx = 0;
+    c = (__get_cpuid(1, &eax, &ebx, &ecx, &edx) && (ecx & bit_SSE4_1) && (ecx & bit_SSSE3)) ? 1 : 2;
+    __atomic_store_n(&decode_choice, c, __ATOMIC_RELAXED);
+    return c;
+}
+#endif
+
+size_t lnote_points_decode_plain(const uint8_t *base, size_t end, size_t *pos, void *out, size_t count,
+                                 int has_angles, lnote_point_acc *acc) {
+#if defined(__x86_64__)
+    if (decode_choose() == 1) return run_sse41(base, end, pos, out, count, has_angles, acc);
+#endif
+    return run_base(base, end, pos, out, count, has_angles, acc);
+}
+
+size_t lnote_points_decode_plain_baseline(const uint8_t *base, size_t end, size_t *pos, void *out, size_t count,
+                                          int has_angles, lnote_point_acc *acc) {
+    return run_base(base, end, pos, out, count, has_angles, acc);
 }

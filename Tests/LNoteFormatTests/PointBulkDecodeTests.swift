@@ -16,7 +16,7 @@ struct PointBulkDecodeTests {
         case failed(DecodeError)
     }
 
-    enum Decoder { case bulk, swiftLoop, reference }
+    enum Decoder { case bulk, bulkBaseline, swiftLoop, reference }
 
     static func outcome(_ bytes: [UInt8], count: Int, hasAngles: Bool, _ d: Decoder) -> Outcome {
         bytes.withUnsafeBytes { raw in
@@ -25,6 +25,7 @@ struct PointBulkDecodeTests {
                 let p: [Point]
                 switch d {
                 case .bulk: p = try PointCodec.decode(count: count, hasAngles: hasAngles, from: &r, bulk: true)
+                case .bulkBaseline: p = try PointCodec.decode(count: count, hasAngles: hasAngles, from: &r, loop: .bulkBaseline)
                 case .swiftLoop: p = try PointCodec.decode(count: count, hasAngles: hasAngles, from: &r, bulk: false)
                 case .reference: p = try ReferencePointCodec.decode(count: count, hasAngles: hasAngles, from: &r)
                 }
@@ -33,11 +34,21 @@ struct PointBulkDecodeTests {
         }
     }
 
-    /// True when all three decoders give the same outcome.
+    /// True when all four decoders (the C loop's two builds, the Swift loop, the reference)
+    /// give the same outcome.
     static func agree(_ bytes: [UInt8], count: Int, hasAngles: Bool) -> Bool {
         let a = outcome(bytes, count: count, hasAngles: hasAngles, .bulk)
         return a == outcome(bytes, count: count, hasAngles: hasAngles, .swiftLoop)
             && a == outcome(bytes, count: count, hasAngles: hasAngles, .reference)
+            && a == outcome(bytes, count: count, hasAngles: hasAngles, .bulkBaseline)
+    }
+
+    /// A short form of an outcome for failure messages.
+    static func brief(_ o: Outcome) -> String {
+        switch o {
+        case .points(let p, let end): return "\(p.count) points ending at \(end)"
+        case .failed(let e): return "\(e.reason) at \(e.offset)"
+        }
     }
 
     /// One field's bytes: mostly a small delta (1 byte), often 2 or 3 bytes, sometimes a

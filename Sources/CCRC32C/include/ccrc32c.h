@@ -25,11 +25,16 @@ typedef struct lnote_point_acc {
 /// Decodes up to `count` points from `base[*pos ..< end]` into `out` (20-byte points: x i32,
 /// y i32, radius u16, pressure u16, time u32, azimuth u16, altitude u16) while each point is
 /// plain: every field a minimal varint of at most 3 bytes, every value in range, time not
-/// decreasing, and at least 24 (32 with angles) bytes left at the point. Stops before the
-/// first other point; returns the points written, advances `*pos` past them and updates
-/// `*acc`. Reads only `base[*pos ..< end]`. Never fails: what it leaves, the caller decodes.
+/// decreasing, all its bytes before `end`. Stops before the first other point; returns the
+/// points written, advances `*pos` past them and updates `*acc`. Reads only
+/// `base[*pos ..< end]`; writes only `out[0 ..< count]`. Never fails: what it leaves, the
+/// caller decodes. On x86-64 it runs an SSE4.1 build when CPUID reports SSE4.1 and SSSE3.
 size_t lnote_points_decode_plain(const uint8_t *base, size_t end, size_t *pos, void *out, size_t count,
                                  int has_angles, lnote_point_acc *acc);
+/// The same loop compiled for the target's baseline only (on x86-64 without the SSE4.1 variant
+/// the CPU check picks where it can), so tests on x86-64 check both. A test hook.
+size_t lnote_points_decode_plain_baseline(const uint8_t *base, size_t end, size_t *pos, void *out, size_t count,
+                                          int has_angles, lnote_point_acc *acc);
 /// Write-back pacing (writeback.c; Linux sync_file_range, elsewhere no-ops returning 0):
 /// 1 when the calls do something on this platform.
 int lnote_writeback_supported(void);

@@ -50,7 +50,14 @@ public enum PointCodec {
     /// alone; both give the same points, offsets and errors (the differential tests check it).
     package static func decode(count: Int, hasAngles: Bool, from r: inout ByteReader,
                                bulk: Bool) throws(DecodeError) -> [Point] {
-        let bulk = bulk && PointBulkDecode.layoutMatches
+        try decode(count: count, hasAngles: hasAngles, from: &r, loop: bulk ? .bulk : .swift)
+    }
+
+    /// `decode` with the loop `loop` (the C loops only when `Point` has their layout); every
+    /// loop gives the same points, offsets and errors (the differential tests check it).
+    package static func decode(count: Int, hasAngles: Bool, from r: inout ByteReader,
+                               loop: PointDecodeLoop.Kind) throws(DecodeError) -> [Point] {
+        let loop = PointBulkDecode.layoutMatches ? loop : .swift
         guard count >= 0, count <= r.remaining / pointBytesMin else {
             throw r.error("pointCountTooLarge")
         }
@@ -68,8 +75,8 @@ public enum PointCodec {
             p.initialize(to: first.point)
             do throws(DecodeError) {
                 endPos = hasAngles
-                    ? try PointDecodeLoop.run(into: p, count: count, hasAngles: true, state: first, cursor: cursor, bulk: bulk)
-                    : try PointDecodeLoop.run(into: p, count: count, hasAngles: false, state: first, cursor: cursor, bulk: bulk)
+                    ? try PointDecodeLoop.run(into: p, count: count, hasAngles: true, state: first, cursor: cursor, loop: loop)
+                    : try PointDecodeLoop.run(into: p, count: count, hasAngles: false, state: first, cursor: cursor, loop: loop)
                 initialized = count
             } catch {
                 failure = error

@@ -29,18 +29,24 @@ struct PointAccumulators {
 /// `generalPoint`, which applies every check one by one in the order of the reference decoder,
 /// so errors (reason and offset) are the same whichever path a point takes.
 ///
-/// Before each point with at least 24 (32) bytes left, the C loop `lnote_points_decode_plain`
-/// takes every following plain point (fields of at most 3 bytes, see `point_decode.c`) and
-/// stops before any other, which then takes the path above; its points and the decoders'
-/// are the same by construction (differential tests and the point fuzz target check it).
+/// Before each point, the C loop `lnote_points_decode_plain` takes every following plain point
+/// (fields of at most 3 bytes, see `point_decode.c`) up to the end of the buffer and stops
+/// before any other, which then takes the path above; its points and the decoders' are the
+/// same by construction (differential tests and the point fuzz target check it).
 ///
-/// Cost: about 40 instructions a point on the fast paths, no allocation.
-enum PointDecodeLoop {
+/// Cost: no allocation; about 21 instructions a point in the C loop's blocks of one-byte
+/// points (2.5 ns a point on the bench machine), about 40 on the one-point paths.
+package enum PointDecodeLoop {
+    /// Which loop takes the points: the Swift loop alone, with the C bulk loop (the CPU's best
+    /// build of it), or with the C loop's baseline build (a test hook: on x86-64 the default
+    /// runs the SSE4.1 build where the CPU has it).
+    package enum Kind: Sendable { case swift, bulk, bulkBaseline }
+
     /// Decodes points 1 ..< count into `out[1 ..< count]` from `cursor`; returns the position
     /// after the last point. `out` must have room for `count` points.
     @inline(__always)
     static func run(into out: UnsafeMutablePointer<Point>, count: Int, hasAngles: Bool,
-                    state: PointAccumulators, cursor: VarintCursor, bulk: Bool) throws(DecodeError) -> Int {
+                    state: PointAccumulators, cursor: VarintCursor, loop: Kind) throws(DecodeError) -> Int {
         var i = 1
         guard let base = cursor.base else {
             // No bytes at all: the general path reports `truncated` (after the E-004 check this
@@ -67,16 +73,18 @@ enum PointDecodeLoop {
         let step = hasAngles ? 7 : 5
         var o = out + 1
         let oEnd = out + count
-        let bulkSlack = hasAngles ? 32 : 24
         while o < oEnd {
             // The bulk: plain points (every field a minimal varint of at most 3 bytes, every
-            // value in range) in C, up to the first other point or the buffer's last bytes.
-            if bulk && base + cursor.end - p >= bulkSlack {
+            // value in range) in C, up to the first other point or the end of the buffer.
+            if loop != .swift {
                 var acc = lnote_point_acc(x: x, y: y, vx: vx, vy: vy, radius: rp & 0xFFFF, pressure: rp >> 32,
                                           time: t, vt: vt, azimuth: aa & 0xFFFF, altitude: aa >> 32)
                 var pos = p - base
-                let k = lnote_points_decode_plain(base, cursor.end, &pos, UnsafeMutableRawPointer(o), oEnd - o,
-                                                  hasAngles ? 1 : 0, &acc)
+                let k = loop == .bulk
+                    ? lnote_points_decode_plain(base, cursor.end, &pos, UnsafeMutableRawPointer(o), oEnd - o,
+                                                hasAngles ? 1 : 0, &acc)
+                    : lnote_points_decode_plain_baseline(base, cursor.end, &pos, UnsafeMutableRawPointer(o), oEnd - o,
+                                                         hasAngles ? 1 : 0, &acc)
                 if k > 0 {
                     x = acc.x; y = acc.y; vx = acc.vx; vy = acc.vy; t = acc.time; vt = acc.vt
                     rp = acc.radius | acc.pressure << 32

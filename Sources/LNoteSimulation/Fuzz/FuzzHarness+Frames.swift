@@ -115,15 +115,19 @@ extension FuzzHarness {
         let count = (Int(data[1]) | (Int(data[2]) << 8)) + 1
         let payload = Array(data[3...])
         return payload.withUnsafeBytes { raw -> String? in
-            // The C bulk loop (the default) and the Swift loop alone give the same outcome:
-            // the same points and end, or the same error at the same offset.
-            var reader = ByteReader(raw), plain = ByteReader(raw)
-            let bulk = Result { () throws(DecodeError) in try PointCodec.decode(count: count, hasAngles: hasAngles, from: &reader, bulk: true) }
-            let swiftLoop = Result { () throws(DecodeError) in try PointCodec.decode(count: count, hasAngles: hasAngles, from: &plain, bulk: false) }
-            switch (bulk, swiftLoop) {
-            case (.success(let a), .success(let b)) where a == b && reader.offset == plain.offset: break
-            case (.failure(let a), .failure(let b)) where a == b: break
-            default: return "the bulk point decoder and the Swift loop disagree: \(bulk) vs \(swiftLoop)"
+            // The C bulk loop (the default; on x86-64 its SSE4.1 build where the CPU has it), its
+            // baseline build and the Swift loop alone give the same outcome: the same points
+            // and end, or the same error at the same offset.
+            var reader = ByteReader(raw), plain = ByteReader(raw), base = ByteReader(raw)
+            let bulk = Result { () throws(DecodeError) in try PointCodec.decode(count: count, hasAngles: hasAngles, from: &reader, loop: .bulk) }
+            let swiftLoop = Result { () throws(DecodeError) in try PointCodec.decode(count: count, hasAngles: hasAngles, from: &plain, loop: .swift) }
+            let baseline = Result { () throws(DecodeError) in try PointCodec.decode(count: count, hasAngles: hasAngles, from: &base, loop: .bulkBaseline) }
+            for (name, other, end) in [("Swift loop", swiftLoop, plain.offset), ("baseline C build", baseline, base.offset)] {
+                switch (bulk, other) {
+                case (.success(let a), .success(let b)) where a == b && reader.offset == end: break
+                case (.failure(let a), .failure(let b)) where a == b: break
+                default: return "the bulk point decoder and the \(name) disagree: \(bulk) vs \(other)"
+                }
             }
             guard case .success(let points) = bulk else { return nil }
             guard points.count == count else { return "decoded \(points.count) points, asked for \(count)" }
