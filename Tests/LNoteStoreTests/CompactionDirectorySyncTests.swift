@@ -106,4 +106,31 @@ struct CompactionDirectorySyncTests {
             try SnapshotGuard.verify(bytes, pageID: Self.pageID, generation: 1, nextSequence: 2, absorbed: moved)
         }
     }
+
+    @Test("P-019 P-011 a snapshot whose check fails leaves no temp file and the old snapshot; one whose journal was not created writes nothing")
+    func failedCheckRemovesTheTempFile() throws {
+        let fs = try Self.freshFileSystem()
+        let path = "/p/" + PageFileNames.snapshot(Self.pageID)
+        try fs.writeFileAtomically(path, [1, 2, 3], durability: .data)
+        let ready = Latch<Bool>()
+        ready.set(true)
+        let refused = #expect(throws: LNoteError.self) {
+            try SnapshotWrite.run([9, 9, 9, 9], fs: fs, path: path, level: .data, journalReady: ready) { _ in
+                throw LNoteError(.corrupt, "refused by the test")
+            }
+        }
+        #expect(refused?.code == .corrupt)
+        #expect(fs.allFiles()[path + ".tmp"] == nil)
+        #expect(fs.allFiles()[path] == [1, 2, 3])
+        let notReady = Latch<Bool>()
+        notReady.set(false)
+        let before = fs.operationCount
+        #expect(throws: LNoteError.self) {
+            try SnapshotWrite.run([9, 9, 9, 9], fs: fs, path: path, level: .data, journalReady: notReady) { _ in }
+        }
+        #expect(fs.operationCount == before)
+        try SnapshotWrite.run([9, 9, 9, 9], fs: fs, path: path, level: .data, journalReady: ready) { #expect($0 == [9, 9, 9, 9]) }
+        #expect(fs.allFiles()[path] == [9, 9, 9, 9])
+        #expect(fs.durableSnapshot().files[path] == [9, 9, 9, 9])
+    }
 }
