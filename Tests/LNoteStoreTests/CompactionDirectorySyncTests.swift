@@ -133,4 +133,38 @@ struct CompactionDirectorySyncTests {
         #expect(fs.allFiles()[path] == [9, 9, 9, 9])
         #expect(fs.durableSnapshot().files[path] == [9, 9, 9, 9])
     }
+
+    @Test("P-021 M-006 W-003 a failed directory sync of the compaction poisons the new journal: no later save is acknowledged into an entry that sync may have dropped")
+    func failedDirectorySyncPoisonsTheNewJournal() async throws {
+        func run(failing index: Int?) async throws -> (fs: SimulatedFileSystem, directorySync: Int?, saved: Bool, savedAt: Int) {
+            let fs = try Self.freshFileSystem()
+            let page = try await Page.open(directory: "/p", id: Self.pageID, options: PageOptions(compaction: .onCloseOnly),
+                                           fileSystem: fs)
+            for n: UInt8 in 1...2 { try await page.append(.stroke(Self.stroke(n)), durability: .data) }
+            let start = fs.operationCount
+            if let index { fs.failOperation(at: index) }
+            do { try await page.compact() } catch {}
+            let directorySync = fs.operationLog.indices.first { $0 >= start && fs.operationLog[$0].contains("fsync(dir)") }
+            var saved = false
+            do {
+                try await page.append(.stroke(Self.stroke(3)), durability: .data)
+                saved = true
+            } catch {}
+            let savedAt = fs.operationCount
+            try? await page.close()
+            return (fs, directorySync, saved, savedAt)
+        }
+        let clean = try await run(failing: nil)
+        let index = try #require(clean.directorySync)
+        #expect(clean.saved)
+        let failed = try await run(failing: index)
+        if failed.saved {
+            // Acknowledged: it must survive every power loss after it.
+            for state in failed.fs.crashStates() where state.point == failed.savedAt {
+                let r = try PageRecovery.recover(fs: state.makeFileSystem(), directory: "/p", pageID: Self.pageID, mode: .salvage)
+                #expect(r.state.element(Self.stroke(3).id) != nil, "\(state)")
+            }
+        }
+        #expect(!failed.saved, "the save after a failed directory sync was acknowledged")
+    }
 }

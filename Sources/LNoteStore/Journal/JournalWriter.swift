@@ -108,6 +108,10 @@ package final class JournalWriter: Sendable {
     /// to sync the directory first (W-006).
     package func directoryEntryIsDurable() { state.withLock { $0.directoryPending = nil } }
 
+    /// Poisons the writer (W-003): a sync its frames depend on failed elsewhere (the directory
+    /// sync that was to make its entry durable, P-021). Later writes and syncs throw.
+    package func poison(_ error: LNoteError) { state.withLock { if $0.failure == nil { $0.failure = error } } }
+
     /// Opens an existing journal for appending after recovery read it: cuts a torn tail at
     /// `validEnd` (J-013) and continues at `nextSequence`.
     package static func reopen(fs: any FileSystem, path: String, header: JournalHeader, validEnd: Int64,

@@ -335,7 +335,12 @@ public actor Page {
         journalReady.set(true)
         let toAbsorb = sealed
         let framesAbsorbed = journalFrames - (writer?.frameCount ?? 0)
-        try await written
+        do {
+            try await written
+        } catch let failed as SnapshotWrite.DirectorySyncFailed {
+            fresh?.poison(failed.error)  // its entry may be gone with the failed sync (M-006)
+            throw failed.error
+        }
         fresh?.directoryEntryIsDurable()
         generation = newGeneration
         assert(framesAbsorbed >= 0 && journalFrames >= framesAbsorbed,

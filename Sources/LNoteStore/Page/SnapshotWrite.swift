@@ -19,7 +19,19 @@ package enum SnapshotWrite {
                 try check(bytes)
             }
         }
-        try io { try fs.commitTemporary(temp, to: path, durability: level) }
+        try io { try fs.rename(temp, to: path) }
+        do {
+            try io { try fs.syncDirectory(parentDirectory(of: path)) }
+        } catch {
+            throw DirectorySyncFailed(error: error)
+        }
+    }
+
+    /// The directory sync after the rename failed: it may have dropped every entry pending in
+    /// the folder (M-006), the next journal's included (P-021), so that journal must
+    /// acknowledge nothing more (W-003).
+    package struct DirectorySyncFailed: Error {
+        package let error: LNoteError
     }
 }
 
