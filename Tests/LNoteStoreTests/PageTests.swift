@@ -63,6 +63,9 @@ struct PageTests {
             try await page.append(.stroke(s))
         }
         try await page.flush(.data)
+        // The threshold's compaction runs in the background: wait for it before counting.
+        await page.waitForCompaction()
+        #expect(await page.lastCompactionError == nil)
         #expect(await page.compactionCount >= 1)
         let again = try await Page.open(directory: pages, id: pageID, options: PageOptions(readOnly: true))
         #expect(await again.elements == strokes.map { .stroke($0) })

@@ -154,6 +154,17 @@ extension FileSystem {
     public func writeFileAtomically(_ path: String, _ bytes: [UInt8], durability: Durability = .data,
                                     writebackStep: Int = 0) throws
     {
+        let temp = try writeTemporary(for: path, bytes, durability: durability, writebackStep: writebackStep)
+        try commitTemporary(temp, to: path, durability: durability)
+    }
+
+    /// The first half of `writeFileAtomically`: writes `bytes` to `<path>.tmp` (created
+    /// exclusively after unlinking a leftover), runs `beforeSync` (while the kernel writes the
+    /// bytes back), syncs and closes the file, and returns its path. On failure, `beforeSync`'s
+    /// included, the temp file is removed and `path` is not touched (P-019).
+    package func writeTemporary(for path: String, _ bytes: [UInt8], durability: Durability,
+                                writebackStep: Int = 0, beforeSync: () throws -> Void = {}) throws -> String
+    {
         let temp = path + ".tmp"
         do { try remove(temp) } catch let e as FileSystemError where e.isNoEntry {}
         let f = try open(temp, [.create, .exclusive])
@@ -163,6 +174,7 @@ extension FileSystem {
             } else {
                 try bytes.withUnsafeBytes { (b) throws in try write(f, at: 0, b) }
             }
+            try beforeSync()
             try sync(f, durability)
         } catch {
             try? close(f)
@@ -170,6 +182,12 @@ extension FileSystem {
             throw error
         }
         try close(f)
+        return temp
+    }
+
+    /// The second half of `writeFileAtomically`: renames the synced temp file over `path` and
+    /// syncs the directory (unless `durability` is `.none`).
+    package func commitTemporary(_ temp: String, to path: String, durability: Durability) throws {
         try rename(temp, to: path)
         if durability != .none { try syncDirectory(parentDirectory(of: path)) }
     }

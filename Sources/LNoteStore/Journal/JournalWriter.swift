@@ -47,6 +47,9 @@ package final class JournalWriter: Sendable {
         /// A durable snapshot holds every frame of this journal: syncs have nothing left to do.
         var absorbed = false
         var closed = false
+        /// The directory whose sync must precede the first acknowledgement of a frame of this
+        /// file (created with `deferDirectorySync`, W-006); nil once it is durable.
+        var directoryPending: String?
     }
 
     /// What one `write` put in the file: its end offset and the sequences it used.
@@ -68,28 +71,46 @@ package final class JournalWriter: Sendable {
     /// Creates `<page>.<base>.journal` in `directory` with a fresh salt (J-003), writes its header
     /// and, unless `durability` is `.none`, syncs the file and the directory (P-010) so that
     /// frames appended later are reachable after a power loss.
+    ///
+    /// With `deferDirectorySync` the directory is not synced here: the first `sync` that would
+    /// acknowledge a frame of this file syncs it first (W-006), unless the caller synced the
+    /// directory meanwhile and said so (`directoryEntryIsDurable`). A compaction passes it so
+    /// that its snapshot's directory sync also makes this entry durable (P-010).
     package static func create(fs: any FileSystem, directory: String, pageID: UUIDBytes, base: UInt64,
-                               firstSequence: UInt64, durability: Durability, reserveBytes: Int = 0) throws -> JournalWriter {
+                               firstSequence: UInt64, durability: Durability, reserveBytes: Int = 0,
+                               deferDirectorySync: Bool = false) throws -> JournalWriter {
         let header = JournalHeader(pageID: pageID, baseGeneration: base,
                                    salt: UInt64.random(in: 1...UInt64.max), firstSequence: firstSequence)
         let path = joinPath(directory, PageFileNames.journal(pageID, base: base))
         let bytes = header.encoded()
         let file = try io { try fs.open(path, [.create, .truncate]) }
+        let deferred = deferDirectorySync && durability != .none
         do {
             try io { try bytes.withUnsafeBytes { try fs.write(file, at: 0, $0) } }
             if durability != .none {
                 try io { try fs.sync(file, max(durability, .data)) }
-                try io { try fs.syncDirectory(directory) }
+                if !deferred { try io { try fs.syncDirectory(directory) } }
             }
         } catch {
             try? fs.close(file)
             throw error
         }
         let end = Int64(bytes.count)
-        return JournalWriter(fs: fs, path: path, file: file, header: header, end: end,
-                             durableEnd: durability == .none ? 0 : end, nextSequence: firstSequence, frameCount: 0,
-                             reserveBytes: reserveBytes)
+        let writer = JournalWriter(fs: fs, path: path, file: file, header: header, end: end,
+                                   durableEnd: durability == .none ? 0 : end, nextSequence: firstSequence, frameCount: 0,
+                                   reserveBytes: reserveBytes)
+        if deferred { writer.state.withLock { $0.directoryPending = directory } }
+        return writer
     }
+
+    /// Records that the directory holding this journal was synced after the journal was
+    /// created (by a snapshot's rename, P-011), so its entry is durable: syncs no longer need
+    /// to sync the directory first (W-006).
+    package func directoryEntryIsDurable() { state.withLock { $0.directoryPending = nil } }
+
+    /// Poisons the writer (W-003): a sync its frames depend on failed elsewhere (the directory
+    /// sync that was to make its entry durable, P-021). Later writes and syncs throw.
+    package func poison(_ error: LNoteError) { state.withLock { if $0.failure == nil { $0.failure = error } } }
 
     /// Opens an existing journal for appending after recovery read it: cuts a torn tail at
     /// `validEnd` (J-013) and continues at `nextSequence`.
@@ -251,16 +272,22 @@ package final class JournalWriter: Sendable {
         case .full: rank = 2
         }
         try syncGate.withLock { (_: inout Void) throws in
-            let target: Int64? = try state.withLock { (s: inout State) throws -> Int64? in
+            let work: (target: Int64, directory: String?)? = try state.withLock { (s: inout State) throws -> (Int64, String?)? in
                 if s.absorbed { return nil }
                 if let failure = s.failure { throw LNoteError(.poisoned, failure.message, file: path) }
-                if s.durableEnd[rank] >= end { return nil }
+                if s.durableEnd[rank] >= end && s.directoryPending == nil { return nil }
                 if s.closed { throw LNoteError(.closed, "journal closed before its frames were synced", file: path) }
-                return s.writtenEnd
+                return (s.writtenEnd, s.directoryPending)
             }
-            guard let target else { return }
+            guard let work else { return }
+            let (target, directory) = work
             do {
                 try fs.sync(file, level)
+                // W-006: the file's entry is durable before any frame in it is acknowledged.
+                if let directory {
+                    try fs.syncDirectory(directory)
+                    state.withLock { $0.directoryPending = nil }
+                }
             } catch {
                 let e = (error as? FileSystemError).map(LNoteError.init) ?? LNoteError(.io, "\(error)", file: path)
                 state.withLock { $0.failure = e }
@@ -272,10 +299,12 @@ package final class JournalWriter: Sendable {
         }
     }
 
-    /// Writes and syncs in one call: the synchronous form of an append.
+    /// Writes and syncs in one call: the synchronous form of an append. At `.none` nothing is
+    /// synced, so the reserve is not extended (W-010: zeros ride on the sync that acknowledges a
+    /// frame; written here they doubled the bytes a non-durable append writes).
     @discardableResult
     package func append(_ changes: [PageChange], durability: Durability) throws -> Ticket {
-        let ticket = try write(changes)
+        let ticket = try write(changes, extendReserve: durability != .none)
         try sync(through: ticket.end, durability)
         return ticket
     }

@@ -293,39 +293,55 @@ public actor Page {
     private func runCompaction(switchingFrom old: JournalWriter?) async throws {
         defer { compaction = nil }
         try gate?.acquireForPathWrite()
-        let newGeneration: UInt64
         let absorbedThrough = nextSequence
-        let toAbsorb: [JournalWriter]
-        if let old, old === writer {
-            // P-010: new journal first, on the actor, so no append can slip between the two files.
-            newGeneration = try Self.generation(after: old.header.baseGeneration)
-            let fresh = try JournalWriter.create(fs: fs, directory: directory, pageID: id, base: newGeneration,
-                                                 firstSequence: absorbedThrough, durability: max(options.durability, .data),
-                                                 reserveBytes: options.journalReserveBytes)
-            sealed.append(old)
-            writer = fresh
-            highestJournalBase = newGeneration
-        } else {
-            let base = writer?.header.baseGeneration ?? highestJournalBase.map { max($0, generation) } ?? generation
-            newGeneration = try Self.generation(after: base)
-            if let writer { sealed.append(writer) }
-            writer = nil
-        }
-        toAbsorb = sealed
-        let framesAbsorbed = journalFrames - (writer?.frameCount ?? 0)
-        let pageState = state
-        let bodies = cache
-        let snapshotPath = joinPath(directory, PageFileNames.snapshot(id))
-        let (fs, id, directory) = (self.fs, self.id, self.directory)
-        let level = max(options.durability, .data)
-        // P-011: encode and write off the actor; appends continue meanwhile.
-        try await BlockingIO.run {
+        let switching = old != nil && old === writer
+        let base = switching ? old?.header.baseGeneration ?? generation
+            : writer?.header.baseGeneration ?? highestJournalBase.map { max($0, generation) } ?? generation
+        let newGeneration = try Self.generation(after: base)
+        let (pageState, bodies, fs, id, directory) = (state, cache, self.fs, self.id, self.directory)
+        let path = joinPath(directory, PageFileNames.snapshot(id)), level = max(options.durability, .data)
+        // P-011 off the actor in one job, from the state as of `absorbedThrough`: the encoding
+        // runs while the actor creates the next journal, the write waits for it, and the P-019
+        // check runs while the kernel writes the temp file back.
+        let journalReady = Latch<Bool>()
+        async let written: Void = BlockingIO.run {
             let bytes = SnapshotFile.encode(pageID: id, generation: newGeneration, nextSequence: absorbedThrough,
                                             state: pageState, cache: bodies)
-            try SnapshotGuard.verify(bytes, pageID: id, generation: newGeneration, nextSequence: absorbedThrough,
-                                     absorbed: pageState)
-            try io { try fs.writeFileAtomically(snapshotPath, bytes, durability: level, writebackStep: SnapshotFile.writebackStep) }
+            try SnapshotWrite.run(bytes, fs: fs, path: path, level: level, journalReady: journalReady) {
+                try SnapshotGuard.verify($0, pageID: id, generation: newGeneration, nextSequence: absorbedThrough,
+                                         absorbed: pageState)
+            }
         }
+        var fresh: JournalWriter?
+        do {
+            if switching, let old {
+                // P-010: new journal first, on the actor, so no append can slip between the two
+                // files. Its directory entry becomes durable with the snapshot's rename below
+                // (one directory sync for both), or by the first save in it, whichever comes first.
+                fresh = try JournalWriter.create(fs: fs, directory: directory, pageID: id, base: newGeneration,
+                                                 firstSequence: absorbedThrough, durability: level,
+                                                 reserveBytes: options.journalReserveBytes, deferDirectorySync: true)
+                sealed.append(old)
+                writer = fresh
+                highestJournalBase = newGeneration
+            } else {
+                if let writer { sealed.append(writer) }
+                writer = nil
+            }
+        } catch {
+            journalReady.set(false)
+            throw error
+        }
+        journalReady.set(true)
+        let toAbsorb = sealed
+        let framesAbsorbed = journalFrames - (writer?.frameCount ?? 0)
+        do {
+            try await written
+        } catch let failed as SnapshotWrite.DirectorySyncFailed {
+            fresh?.poison(failed.error)  // its entry may be gone with the failed sync (M-006)
+            throw failed.error
+        }
+        fresh?.directoryEntryIsDurable()
         generation = newGeneration
         assert(framesAbsorbed >= 0 && journalFrames >= framesAbsorbed,
                "a compaction absorbed \(framesAbsorbed) frames of the \(journalFrames) outside the snapshot")

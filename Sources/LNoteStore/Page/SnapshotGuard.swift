@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import LNoteFormat
 
 /// P-019: before a new snapshot replaces the old one, the compactor checks the bytes it is about
@@ -25,6 +30,28 @@ package enum SnapshotGuard {
         for (a, b) in zip(decoded.state.elements, state.elements) where a.id != b.id {
             throw refuse("element \(a.id) where \(b.id) belongs")
         }
-        guard decoded.state == state else { throw refuse("element contents or canvas differ") }
+        guard decoded.state.metadata == state.metadata else { throw refuse("canvas differs") }
+        for (a, b) in zip(decoded.state.elements, state.elements) where !same(a, b) {
+            throw refuse("element \(b.id) contents differ")
+        }
+    }
+
+    /// `a == b`, with the points of a stroke compared as raw memory: `Stroke ==` compares a
+    /// deferred stroke with a decoded one point by point through `Point ==`, which made this
+    /// check most of a compaction's CPU (2,000 strokes: about 60% of the snapshot's encode,
+    /// check and write). `Point` is five integer fields without padding, so equal bytes are
+    /// equal points.
+    package static func same(_ a: Element, _ b: Element) -> Bool {
+        guard case .stroke(let s) = a, case .stroke(let t) = b, MemoryLayout<Point>.size == 20,
+              MemoryLayout<Point>.stride == 20 else { return a == b }
+        guard s.id == t.id, s.ink == t.ink, s.transform == t.transform, s.hasAngles == t.hasAngles,
+              s.pointCount == t.pointCount else { return false }
+        if let e = s.encodedPoints, let f = t.encodedPoints, e.bytes.elementsEqual(f.bytes) { return true }
+        return s.withPoints { p in
+            t.withPoints { q in
+                guard p.count == q.count, let x = p.baseAddress, let y = q.baseAddress else { return p.count == q.count }
+                return memcmp(x, y, p.count * 20) == 0
+            }
+        }
     }
 }
