@@ -143,3 +143,93 @@ size_t lnote_varint_skim_portable(const uint8_t *p, size_t n, size_t need, size_
     if (p == NULL) return 0;
     return skim_words(p, n, need, terminators, long_run);
 }
+
+// ---------------------------------------------------------------------------------------
+// The whole structure check of a plain stroke in one call (varint_end.h): the block loop of
+// the skim up to the block holding the `need`-th terminator, found there by a select of the
+// terminator mask, so no byte is walked one at a time.
+
+#include "varint_end.h"
+
+/// Index of the set bit of rank `r` (0-based) of `t`; requires r < popcount(t). Halves by
+/// population count, then at most 7 steps.
+static inline __attribute__((always_inline)) unsigned select_bit(uint64_t t, unsigned r) {
+    unsigned k = 0;
+    unsigned c = (unsigned)__builtin_popcountll(t & 0xFFFFFFFFULL);
+    if (r >= c) { r -= c; t >>= 32; k += 32; }
+    c = (unsigned)__builtin_popcountll(t & 0xFFFFULL);
+    if (r >= c) { r -= c; t >>= 16; k += 16; }
+    c = (unsigned)__builtin_popcountll(t & 0xFFULL);
+    if (r >= c) { r -= c; t >>= 8; k += 8; }
+    while (r > 0) { t &= t - 1; r--; }
+    return k + (unsigned)__builtin_ctzll(t);
+}
+
+/// Bits i..i+3 of `m` set for some i that is a multiple of 4: 4 bytes >= 0x80 in a row.
+static inline __attribute__((always_inline)) uint64_t aligned_fours(uint64_t m) {
+    uint64_t r = m & (m >> 1);
+    return r & (r >> 2) & 0x1111111111111111ULL;
+}
+
+/// The loop of `lnote_varint_end`; `sse2` is a constant in every caller.
+static inline __attribute__((always_inline)) size_t end_blocks(const uint8_t *p, size_t n, size_t need, int sse2) {
+    size_t at = 0;
+    uint64_t fours = 0;
+    for (;;) {
+        uint64_t m;
+        size_t valid = 64;
+        if (n - at >= 64) {
+            m = CONTINUATION_MASK(p + at, sse2);
+        } else if (n - at == 0) {
+            return 0;
+        } else if (n >= 64) {
+            // The last bytes, as the top bits of the mask of the last 64 bytes (no copy: a
+            // copy's narrow stores then wide loads stall), the bits past them set: continuation
+            // bytes, never a terminator.
+            valid = n - at;
+            m = CONTINUATION_MASK(p + n - 64, sse2) >> (64 - valid) | ~0ULL << valid;
+        } else {
+            // A buffer shorter than one block, padded the same way.
+            uint8_t last[64];
+            valid = n - at;
+            memset(last, 0x80, sizeof last);
+            memcpy(last, p + at, valid);
+            m = CONTINUATION_MASK(last, sse2);
+        }
+        uint64_t t = ~m;
+        size_t c = (size_t)__builtin_popcountll(t);
+        if (c >= need) {
+            unsigned k = select_bit(t, (unsigned)(need - 1));
+            uint64_t before = k == 63 ? ~0ULL : ((1ULL << (k + 1)) - 1);
+            fours |= aligned_fours(m & before);
+            return fours != 0 ? 0 : at + k + 1;
+        }
+        fours |= aligned_fours(m);
+        if (valid < 64 || fours != 0) return 0;
+        need -= c;
+        at += 64;
+    }
+}
+
+static size_t end_words(const uint8_t *p, size_t n, size_t need) { return end_blocks(p, n, need, 0); }
+
+#if defined(__x86_64__)
+__attribute__((target("popcnt")))
+static size_t end_popcnt(const uint8_t *p, size_t n, size_t need) { return end_blocks(p, n, need, 1); }
+
+static size_t end_sse2(const uint8_t *p, size_t n, size_t need) { return end_blocks(p, n, need, 1); }
+#endif
+
+size_t lnote_varint_end(const uint8_t *p, size_t n, size_t need) {
+    if (p == NULL || need == 0) return 0;
+#if defined(__x86_64__)
+    return skim_choose() == 1 ? end_popcnt(p, n, need) : end_sse2(p, n, need);
+#else
+    return end_words(p, n, need);
+#endif
+}
+
+size_t lnote_varint_end_portable(const uint8_t *p, size_t n, size_t need) {
+    if (p == NULL || need == 0) return 0;
+    return end_words(p, n, need);
+}

@@ -130,8 +130,10 @@ struct AbsorbedCheck {
         }
     }
 
-    func idsMissing(from snapshot: Set<UUIDBytes>) -> [(id: UUIDBytes, file: String, offset: Int, sequence: UInt64)] {
-        appended.filter { !removed.contains($0.id) && !snapshot.contains($0.id) }
+    func idsMissing(from snapshot: [UUIDBytes]) -> [(id: UUIDBytes, file: String, offset: Int, sequence: UInt64)] {
+        guard !appended.isEmpty else { return [] }
+        let held = Set(snapshot)
+        return appended.filter { !removed.contains($0.id) && !held.contains($0.id) }
     }
 
     static func uuid(_ bytes: [UInt8], at start: Int, end: Int) -> UUIDBytes? {

@@ -78,7 +78,9 @@ package enum SnapshotFile {
         // Bounded by the frames actually present, never by the header's count alone.
         replay.state.reserveCapacity(min(Int(h.elementCount), scan.frames.count))
         if points == .eager { replay.cache.reserveCapacity(min(Int(h.elementCount), scan.frames.count)) }
-        for frame in scan.frames { replay.apply(frame, in: bytes) }
+        bytes.withUnsafeBytes { raw in
+            for frame in scan.frames { replay.apply(frame, in: bytes, raw: raw) }
+        }
         replay.checkCounts(header: h, size: size)
         let unusable = mode == .strict && replay.findings.contains { !$0.isInformational }
         return Decoded(header: h, state: replay.state, findings: replay.findings,
@@ -143,29 +145,29 @@ package enum SnapshotFile {
 
         /// One frame: the metadata at sequence 1, an element append after it (S-002, S-007:
         /// placement is checked before the body, so a misplaced frame is never decoded).
-        mutating func apply(_ frame: ScannedFrame, in bytes: [UInt8]) {
+        mutating func apply(_ frame: ScannedFrame, in bytes: [UInt8], raw: UnsafeRawBufferPointer) {
             let isFirst = frame.sequence == 1
             let wanted: FrameType = isFirst ? .pageMetadata : .elementAppend
             guard frame.type == wanted.rawValue else { return misplaced(frame) }
             do {
-                let change = try bytes.withUnsafeBytes { raw in
-                    try PageChangeCodec.decode(type: frame.type, body: UnsafeRawBufferPointer(rebasing: raw[frame.bodyRange]),
-                                               baseOffset: frame.bodyRange.lowerBound,
-                                               source: points == .deferred ? bytes[frame.bodyRange] : nil)
-                }
-                switch change {
-                case .metadata(let m) where isFirst:
-                    state.apply(.metadata(m)).forEach { _ in }
+                let source = points == .deferred ? bytes[frame.bodyRange] : nil
+                let body = UnsafeRawBufferPointer(rebasing: raw[frame.bodyRange])
+                if isFirst {
+                    let change = try PageChangeCodec.decode(type: frame.type, body: body, baseOffset: frame.bodyRange.lowerBound,
+                                                            source: source)
+                    guard case .metadata(let m) = change else { return misplaced(frame) }
+                    state.metadata = m
                     metadataRead = true
-                case .append(let e) where !isFirst:
-                    if state.apply(.append(e)).isEmpty {
-                        elementsRead += 1
-                        if points == .eager { cache.store(e.id, body: bytes[frame.bodyRange]) }
-                    } else {
-                        report("duplicateElement", frame, "element \(e.id) appears twice")
-                    }
-                default:
-                    misplaced(frame)
+                    return
+                }
+                // The element alone, appended in place: no change or note built per element.
+                let e = try PageChangeCodec.decodeAppend(body: body, baseOffset: frame.bodyRange.lowerBound, source: source)
+                let id = e.id
+                if state.appendIfNew(e) {
+                    elementsRead += 1
+                    if points == .eager { cache.store(id, body: bytes[frame.bodyRange]) }
+                } else {
+                    report("duplicateElement", frame, "element \(id) appears twice")
                 }
             } catch {
                 // E-007: in salvage mode a stroke whose points fail keeps its place, cut.
