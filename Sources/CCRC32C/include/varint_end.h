@@ -10,7 +10,9 @@
 /// bytes (never in real strokes); the caller then finds the exact end or error byte by byte.
 /// Reads only `p[0 ..< n]`; `need` 0 returns 0.
 size_t lnote_varint_end(const uint8_t *p, size_t n, size_t need);
-/// The same with the portable variant (8-byte words, a multiply each; what arm64 runs), so
-/// tests on x86-64 check it too. A test hook.
-size_t lnote_varint_end_portable(const uint8_t *p, size_t n, size_t need);
+/// The same with one variant, so tests check each where the CPU has it: 0 the portable one
+/// (8-byte words, a multiply each; what arm64 runs), on x86-64 1 SSE2 with `popcnt`, 2 SSE2
+/// alone, 3 AVX2 (what `lnote_varint_end` takes when the CPU and OS allow); a variant the CPU
+/// lacks runs the portable one. A test hook.
+size_t lnote_varint_end_variant(const uint8_t *p, size_t n, size_t need, int variant);
 #endif
