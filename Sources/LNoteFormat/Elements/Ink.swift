@@ -16,12 +16,15 @@ public struct Ink: Equatable, Hashable, Sendable {
 
     /// The well-known tool name spelled by `bytes`, as a literal (no allocation, no
     /// reference count), or nil for any other bytes.
-    static func wellKnownType(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+    static func wellKnownType(_ b: UnsafeBufferPointer<UInt8>) -> String? {
         func spells(_ word: StaticString) -> Bool {
-            word.utf8CodeUnitCount == bytes.count
-                && word.withUTF8Buffer { w in w.elementsEqual(bytes) }
+            // Byte by byte on constants: the compiler unrolls it, no buffer call per stroke.
+            guard word.utf8CodeUnitCount == b.count else { return false }
+            let w = word.utf8Start
+            for i in 0..<b.count where w[i] != b[i] { return false }
+            return true
         }
-        switch bytes.count {
+        switch b.count {
         case 3: return spells("pen") ? "pen" : nil
         case 6:
             if spells("pencil") { return "pencil" }
