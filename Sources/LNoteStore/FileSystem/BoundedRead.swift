@@ -91,7 +91,7 @@ package struct BoundedPrefix {
             bytes = part  // the common case, a file of one chunk: no copy
             return
         }
-        if Int64(bytes.count) < at { bytes.append(contentsOf: repeatElement(0, count: Int(at) - bytes.count)) }
+        if Int64(bytes.count) < at { Self.appendZeros(Int(at) - bytes.count, to: &bytes) }
         bytes.append(contentsOf: part[0..<count])
     }
 
@@ -102,9 +102,18 @@ package struct BoundedPrefix {
         if bytes.count > keep {
             bytes.removeLast(bytes.count - keep)
         } else if bytes.count < keep {
-            bytes.append(contentsOf: repeatElement(0, count: keep - bytes.count))
+            Self.appendZeros(keep - bytes.count, to: &bytes)
         }
         return bytes
+    }
+
+    /// Appends `n` zero bytes (the zeros of holes: up to one largest frame, 16 MiB) as one
+    /// zeroed array the bytes are copied into: no element-by-element append (seconds for 16 MiB
+    /// in an unoptimized build) and no second array of the zeros.
+    static func appendZeros(_ n: Int, to bytes: inout [UInt8]) {
+        var grown = [UInt8](repeating: 0, count: bytes.count + n)
+        grown.withUnsafeMutableBytes { dst in bytes.withUnsafeBytes { dst.copyMemory(from: $0) } }
+        bytes = grown
     }
 
     /// Index of the last non-zero byte of `bytes`, 8 bytes at a time over zero runs.
