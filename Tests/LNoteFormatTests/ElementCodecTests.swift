@@ -54,6 +54,15 @@ struct ElementCodecTests {
         #expect(try decodeElement(encoded(image)) == image)
     }
 
+    @Test("E-010 ink types decode to exactly their bytes: the well-known names returned as literals and their near misses alike",
+          arguments: ["pen", "pencil", "marker", "pe", "pens", "penc1l", "Marker", "markers", "pén", "penci", "x"])
+    func inkTypes(type: String) throws {
+        let s = Self.stroke(ink: type)
+        guard case .stroke(let decoded) = try decodeElement(encoded(s)) else { Issue.record("not a stroke"); return }
+        #expect(decoded.ink.type == type && Array(decoded.ink.type.utf8) == Array(type.utf8))
+        #expect(Element.stroke(decoded) == s)
+    }
+
     @Test("6.3 random valid elements round trip exactly")
     func randomRoundTrip() throws {
         var g = SplitMix64(seed: 77)

@@ -155,6 +155,55 @@ struct VarintSkimTests {
         }
     }
 
+    /// `lnote_varint_end` (variant nil) or one variant of it.
+    static func plainEnd(_ bytes: [UInt8], need: Int, variant: Int32? = nil) -> Int {
+        bytes.withUnsafeBufferPointer { b -> Int in
+            guard let base = b.baseAddress else { return 0 }
+            guard let variant else { return lnote_varint_end(base, b.count, need) }
+            return lnote_varint_end_variant(base, b.count, need, variant)
+        }
+    }
+
+    /// True when `bytes` hold 4 or more bytes >= 0x80 in a row.
+    static func hasRunOfFour(_ bytes: ArraySlice<UInt8>) -> Bool {
+        var run = 0
+        for b in bytes {
+            run = b >= 0x80 ? run + 1 : 0
+            if run >= 4 { return true }
+        }
+        return false
+    }
+
+    @Test("E-006 lnote_varint_end (every variant the CPU has): the byte loop's end whenever no varint before it is 5 bytes or longer, else 0 or that end; 0 on every error")
+    func plainEndAgreesWithByteLoop() {
+        var g = SplitMix64(seed: 0xE006_E4D)
+        for _ in 0 ..< 4000 {
+            let length = Int.random(in: 0 ... 900, using: &g)
+            let bytes = Self.randomBytes(length, using: &g)
+            let present = bytes.filter { $0 < 0x80 }.count
+            for need in [1, 2, 63, 64, 65, 128, present, present + 1, max(1, present - 1), Int.random(in: 1 ... 1000, using: &g)] {
+                let reference = Self.referenceEnd(bytes, need: need)
+                for variant: Int32? in [nil, 0, 1, 2, 3] {
+                    let got = Self.plainEnd(bytes, need: need, variant: variant)
+                    switch reference {
+                    case .failure:
+                        if got != 0 { Issue.record("length \(length) need \(need): reference \(reference), got \(got)"); return }
+                    case .success(let end):
+                        let mustFind = !Self.hasRunOfFour(bytes[..<end])
+                        if got != end && (mustFind || got != 0) {
+                            Issue.record("length \(length) need \(need) variant \(String(describing: variant)): reference end \(end), got \(got)")
+                            return
+                        }
+                    }
+                }
+            }
+        }
+        #expect(Self.plainEnd([1, 2, 3], need: 0) == 0)
+        #expect(Self.plainEnd([], need: 1) == 0)
+        #expect(Self.plainEnd([UInt8](repeating: 0, count: 64), need: 64) == 64)
+        #expect(Self.plainEnd([UInt8](repeating: 0, count: 64), need: 65, variant: 0) == 0)
+    }
+
     @Test("E-006 a run of 10 continuation bytes early in a long stroke is varintOverflow at its tenth byte even when the bytes end early")
     func longRunBeforeTruncationIsOverflow() {
         var bytes = [UInt8](repeating: 0, count: 300)

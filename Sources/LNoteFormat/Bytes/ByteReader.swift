@@ -20,7 +20,7 @@ public struct ByteReader {
         DecodeError(reason, at: baseOffset + offset)
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func u8() throws(DecodeError) -> UInt8 {
         guard offset < bytes.count else { throw error("truncated") }
         let v = bytes[offset]
@@ -68,6 +68,7 @@ public struct ByteReader {
 
     /// Unsigned LEB128, at most 10 bytes, minimal encoding only (G-003). The one varint
     /// decoder of the format layer (`VarintCursor`), so every reader applies the same checks.
+    @inline(__always)
     public mutating func varint() throws(DecodeError) -> UInt64 {
         var cursor = VarintCursor(self)
         defer { offset = cursor.pos }
@@ -100,6 +101,7 @@ public struct ByteReader {
         return s
     }
 
+    @inline(__always)
     public mutating func uuid() throws(DecodeError) -> UUIDBytes {
         guard remaining >= 16 else { throw error("truncated") }
         var u = UUIDBytes.zero

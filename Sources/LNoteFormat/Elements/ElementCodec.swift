@@ -84,7 +84,7 @@ public enum ElementCodec {
             guard inkBytes >= 1, inkBytes <= UInt64(FormatLimits.inkTypeBytesMax) else {
                 throw r.error("badInkType")
             }
-            let inkType = try r.utf8String(byteCount: Int(inkBytes))
+            let inkType = try r.inkType(byteCount: Int(inkBytes))
             let red = try r.u8(), green = try r.u8(), blue = try r.u8(), alpha = try r.u8()
             let width = try r.varint()
             guard width <= UInt64(UInt32.max) else { throw r.error("valueOutOfRange") }
@@ -147,10 +147,16 @@ public enum ElementCodec {
 }
 
 extension ByteReader {
-    /// `byteCount` bytes of valid UTF-8 (G-006), else `badUTF8`; the length is checked first.
-    mutating func utf8String(byteCount n: Int) throws(DecodeError) -> String {
+    /// An ink type: `byteCount` bytes of valid UTF-8 (G-006), else `badUTF8`; the length is
+    /// checked first. The well-known types (`Ink.wellKnownType`) come back as their literals,
+    /// without building a string per stroke.
+    mutating func inkType(byteCount n: Int) throws(DecodeError) -> String {
         guard n >= 0, n <= remaining else { throw error("truncated") }
         let slice = UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + n)]).bindMemory(to: UInt8.self)
+        if let known = Ink.wellKnownType(slice) {
+            offset += n
+            return known
+        }
         // ASCII (every ink type a writer of this package uses) is valid UTF-8 as is: skip the
         // general validator, which costs a generic metadata look-up per call.
         var high: UInt8 = 0

@@ -14,6 +14,25 @@ public struct Ink: Equatable, Hashable, Sendable {
         self.width = width
     }
 
+    /// The well-known tool name spelled by `bytes`, as a literal (no allocation, no
+    /// reference count), or nil for any other bytes.
+    static func wellKnownType(_ b: UnsafeBufferPointer<UInt8>) -> String? {
+        func spells(_ word: StaticString) -> Bool {
+            // Byte by byte on constants: the compiler unrolls it, no buffer call per stroke.
+            guard word.utf8CodeUnitCount == b.count else { return false }
+            let w = word.utf8Start
+            for i in 0..<b.count where w[i] != b[i] { return false }
+            return true
+        }
+        switch b.count {
+        case 3: return spells("pen") ? "pen" : nil
+        case 6:
+            if spells("pencil") { return "pencil" }
+            return spells("marker") ? "marker" : nil
+        default: return nil
+        }
+    }
+
     /// A dark pen, 1.2 pt wide.
     public static let pen = Ink(type: "pen", red: 20, green: 20, blue: 30, width: 12)
 }

@@ -102,7 +102,7 @@ public enum PageChangeCodec {
         let change: PageChange
         switch FrameType(rawValue: type) {
         case .elementAppend:
-            change = .append(try ElementCodec.decode(from: &r, source: source))
+            return .append(try decodeAppend(&r, source: source))
         case .elementReplace:
             let target = try r.uuid()
             let n = try boundedCount(&r, unitBytes: ElementCodec.elementBytesMin)
@@ -137,6 +137,22 @@ public enum PageChangeCodec {
         }
         guard r.isAtEnd else { throw r.error("trailingBytes") }
         return change
+    }
+
+    /// The element of an `elementAppend` body (`body`, at `baseOffset` in the file), as
+    /// `decode` returns it in `.append`, without the change around it (readers of snapshots,
+    /// which hold nothing else). `source` as in `decode`.
+    package static func decodeAppend(body: UnsafeRawBufferPointer, baseOffset: Int,
+                                     source: ArraySlice<UInt8>?) throws(DecodeError) -> Element {
+        var r = ByteReader(body, baseOffset: baseOffset)
+        return try decodeAppend(&r, source: source)
+    }
+
+    /// The element, then F-012: nothing after it.
+    private static func decodeAppend(_ r: inout ByteReader, source: ArraySlice<UInt8>?) throws(DecodeError) -> Element {
+        let e = try ElementCodec.decode(from: &r, source: source)
+        guard r.isAtEnd else { throw r.error("trailingBytes") }
+        return e
     }
 
     /// A count varint of at most `idsPerChangeMax` whose entries of at least `unitBytes` each

@@ -2,7 +2,7 @@
 /// with an id index; `apply` implements the change rules E-020 ... E-026.
 ///
 /// Cost: `contains` and `element(_:)` are O(1); `apply` of an append is O(1) amortized, one
-/// hash of the id when it is new;
+/// hash of the id (`ElementIndex`: one multiply) when it is new;
 /// replace, delete and reorder are O(elements) (they re-index the array after the first
 /// position they touch), fine at page sizes of thousands of elements. Every change is
 /// idempotent (E-026): applying one twice leaves the page as applying it once. Ids stay
@@ -13,14 +13,14 @@ public struct PageState: Sendable, Equatable {
     /// The elements in z-order.
     public private(set) var elements: [Element]
     /// Position of every element id in `elements`.
-    private var positions: [UUIDBytes: Int]
+    private var positions: ElementIndex
 
     /// A page holding `elements`; a later element whose id already occurred is dropped, as
     /// if the elements were appended one by one (E-011, E-020).
     public init(metadata: PageMetadata = .letter, elements: [Element] = []) {
         self.metadata = metadata
         self.elements = []
-        self.positions = [:]
+        self.positions = ElementIndex()
         self.elements.reserveCapacity(elements.count)
         self.positions.reserveCapacity(elements.count)
         for e in elements where insertPosition(of: e.id) { self.elements.append(e) }
@@ -68,12 +68,20 @@ public struct PageState: Sendable, Equatable {
         return []
     }
 
+    /// E-020 as `apply(.append(e))`, for readers replaying many appends: returns false, and
+    /// changes nothing, when the id is already on the page (a `duplicateElement` note).
+    package mutating func appendIfNew(_ e: consuming Element) -> Bool {
+        guard insertPosition(of: e.id) else { return false }
+        elements.append(e)
+        return true
+    }
+
     /// Indexes `id` at the end of `elements` (the caller then appends the element) unless the
     /// id is already on the page; returns whether it did. One hash of `id` when it is new (the
     /// common case), two when it is a duplicate (the old position is put back).
     private mutating func insertPosition(of id: UUIDBytes) -> Bool {
         guard let old = positions.updateValue(elements.count, forKey: id) else { return true }
-        positions[id] = old
+        positions.updateValue(old, forKey: id)
         return false
     }
 
@@ -93,7 +101,7 @@ public struct PageState: Sendable, Equatable {
             }
             kept.append(f)
         }
-        positions[target] = nil
+        positions.removeValue(forKey: target)
         elements.replaceSubrange(p...p, with: kept)
         reindex(from: p)
         return notes
@@ -126,7 +134,7 @@ public struct PageState: Sendable, Equatable {
             }
         }
         guard !doomed.isEmpty else { return notes }
-        for id in doomed { positions[id] = nil }
+        for id in doomed { positions.removeValue(forKey: id) }
         if doomed.count == 1 {
             elements.remove(at: first)
         } else {
@@ -165,7 +173,7 @@ public struct PageState: Sendable, Equatable {
     private mutating func reindex(from start: Int) {
         var i = start
         while i < elements.count {
-            positions[elements[i].id] = i
+            positions.updateValue(i, forKey: elements[i].id)
             i += 1
         }
     }

@@ -3,11 +3,14 @@ import CCRC32C
 /// The load-time check of a deferred stroke's points (E-006): finds where `count` points end
 /// without decoding them.
 ///
-/// Cost: one pass over the points' bytes; whole 64-byte blocks go through the C skim
-/// (`lnote_varint_skim`: a continuation mask, a population count and a run check per block,
-/// no branches on the data), the last bytes one by one. No allocation. Never traps: every
-/// load is checked against the buffer's end first. The result, thrown or returned, is that
-/// of a plain byte loop (`reference` in the tests): the first failure in byte order.
+/// Cost: one pass over the points' bytes in one C call (`lnote_varint_end`: per 64-byte block
+/// a continuation mask, a population count and a run check, no branch on the data; the last
+/// block's terminator found by a select), for every stroke whose varints are at most 4 bytes
+/// (all real ones). Anything else (truncated bytes, a varint of 5 or more bytes) is walked
+/// again here a word and a byte at a time, which finds the exact error. No allocation. Never
+/// traps: every load is checked against the buffer's end first. The result, thrown or
+/// returned, is that of a plain byte loop (`reference` in the tests): the first failure in
+/// byte order.
 enum PointStructure {
     /// The offset after the `count * fields` varints that start at `start` in `raw`, where
     /// `fields` is 5, or 7 with angles. Throws `truncated` when the bytes end first and
@@ -16,26 +19,23 @@ enum PointStructure {
     static func end(count: Int, hasAngles: Bool, in raw: UnsafeRawBufferPointer, from start: Int,
                     baseOffset: Int) throws(DecodeError) -> Int {
         let end = raw.count
-        var need = count &* (hasAngles ? 7 : 5)
+        let need = count &* (hasAngles ? 7 : 5)
         guard need > 0 else { return start }
         guard let base = raw.baseAddress?.assumingMemoryBound(to: UInt8.self), start >= 0, start < end else {
             throw DecodeError("truncated", at: baseOffset + max(start, 0))
         }
+        let plain = lnote_varint_end(base + start, end - start, need)
+        if plain > 0 && plain <= end - start { return start + plain }
+        return try exactEnd(need: need, base: base, end: end, from: start, baseOffset: baseOffset)
+    }
+
+    /// The end, or the first error, a word at a time where that cannot skip either.
+    private static func exactEnd(need: Int, base: UnsafePointer<UInt8>, end: Int, from start: Int,
+                                 baseOffset: Int) throws(DecodeError) -> Int {
+        var need = need
         var p = start
-        // The bulk: blocks that cannot hold the last terminator. With a run of 10 or more
-        // bytes >= 0x80 among them (never in real strokes), the byte loop below redoes them
-        // from `start` so the error is the one at the first such run.
-        var terminators = 0
-        var longRun: Int32 = 0
-        let skimmed = lnote_varint_skim(base + start, end - start, need, &terminators, &longRun)
-        if longRun == 0 && skimmed > 0 && skimmed <= end - start && terminators < need {
-            p += skimmed
-            need -= terminators
-        }
-        // The last varints; `run` counts the bytes >= 0x80 just before `p` (at most 9 when the
-        // skim saw no long run).
+        // `run` counts the bytes >= 0x80 just before `p`.
         var run = 0
-        while run < 10 && p - run > start && base[p - run - 1] >= 0x80 { run += 1 }
         let ones: UInt64 = 0x0101_0101_0101_0101
         while need > 0 {
             // A word at a time while it cannot hold the last terminator (at most 8 in it) and

@@ -12,48 +12,109 @@ package struct BoundedFileBytes: Sendable {
 extension FileSystem {
     /// Reads `path` without holding its zero tail: a 5 GiB sparse journal costs one largest
     /// frame of memory, not 5 GiB (P-020). Holes are skipped through `dataRegion`; stretches
-    /// that may hold data are read in chunks of `zeroScanChunkBytes` to find the last non-zero
-    /// byte. Cost: O(bytes of data on disk) time, O(chunk + kept bytes) memory.
+    /// that may hold data are read once, in chunks of `chunkBytes`, and a chunk is kept while
+    /// it holds a non-zero byte or lies within one largest frame of the last one.
+    /// Cost: one read of the bytes of data on disk (each byte read once; a file of at most one
+    /// chunk is a single read, kept without a copy), O(chunk + kept bytes) memory.
     /// - Throws: `LNoteError.corrupt` when the bytes up to the last non-zero byte exceed
     ///   `budget`; `FileSystemError` when the file cannot be read.
     @inline(never)
-    package func readBounded(_ path: String, budget: Int = FormatLimits.pageFileBytesInMemoryMax) throws -> BoundedFileBytes {
+    package func readBounded(_ path: String, budget: Int = FormatLimits.pageFileBytesInMemoryMax,
+                             chunkBytes: Int = BoundedPrefix.chunkBytes) throws -> BoundedFileBytes {
         let f = try open(path, .readOnly)
         defer { try? close(f) }
         let size = try self.size(f)
         guard size > 0 else { return BoundedFileBytes(bytes: [], fileSize: 0) }
-        let contentEnd = try lastNonZeroEnd(f, size: size)
-        guard contentEnd <= Int64(budget) else {
-            throw LNoteError(.corrupt, "page file holds data up to byte \(contentEnd) of \(size); readers hold at most "
+        var held = BoundedPrefix(budget: Int64(budget))
+        let end = try readRegions(f, size: size, chunk: max(chunkBytes, 1), into: &held)
+        guard !held.overBudget else {
+            throw LNoteError(.corrupt, "page file holds data up to byte \(held.contentEnd) of \(size); readers hold at most "
                              + "\(budget) bytes of a page file in memory (P-020)", file: path)
         }
-        let margin = Int64(FormatLimits.frameHeaderBytes + FormatLimits.payloadBytesMax)
-        let keep = min(size, contentEnd + margin)
-        let bytes = try read(f, at: 0, count: Int(keep))
-        guard Int64(bytes.count) == keep else {  // the file shrank while read: read what is there
-            return BoundedFileBytes(bytes: bytes, fileSize: bytes.count)
-        }
-        return BoundedFileBytes(bytes: bytes, fileSize: Int(clamping: size))
+        return BoundedFileBytes(bytes: held.finish(fileSize: end), fileSize: Int(clamping: end))
     }
 
-    /// Offset just past the last non-zero byte of the open file (0 when every byte is zero).
-    func lastNonZeroEnd(_ f: FileHandleNumber, size: Int64) throws -> Int64 {
-        let chunk = 1 << 20
-        var end: Int64 = 0
+    /// Reads every stretch that may hold data into `held`; returns the file's size, or where
+    /// it ended when it shrank while read.
+    private func readRegions(_ f: FileHandleNumber, size: Int64, chunk: Int,
+                             into held: inout BoundedPrefix) throws -> Int64 {
         var offset: Int64 = 0
         while offset < size, let region = try dataRegion(f, from: offset) {
             guard region.lowerBound >= offset, !region.isEmpty else { break }
             var at = region.lowerBound
             let stop = min(region.upperBound, size)
             while at < stop {
-                let part = try read(f, at: at, count: Int(min(Int64(chunk), stop - at)))
-                if part.isEmpty { break }
-                if let last = Self.lastNonZero(part) { end = at + Int64(last) + 1 }
+                let wanted = Int(min(Int64(chunk), stop - at))
+                let part = try read(f, at: at, count: wanted)
+                held.add(part, at: at)
                 at += Int64(part.count)
+                if part.count < wanted { return at }  // the file shrank while read: what is there
             }
             offset = stop
         }
-        return end
+        return size
+    }
+}
+
+/// The first bytes of a file as its chunks arrive in order (gaps between them are holes, read
+/// as zero): every chunk up to the last non-zero byte, and zeros only up to one largest frame
+/// past it (P-020). Past `budget` it keeps nothing more and only tracks where the data ends.
+package struct BoundedPrefix {
+    /// Bytes read at a time: a page file of up to 4 MiB is one read.
+    package static let chunkBytes = 4 << 20
+    /// How far past the last non-zero byte a frame can reach (P-020).
+    static let margin = Int64(FormatLimits.frameHeaderBytes + FormatLimits.payloadBytesMax)
+
+    let budget: Int64
+    /// The file's bytes from offset 0 (possibly longer than needed; `finish` trims).
+    private(set) var bytes: [UInt8] = []
+    /// Offset just past the last non-zero byte seen.
+    private(set) var contentEnd: Int64 = 0
+    /// The data reaches past `budget`: nothing more is held.
+    private(set) var overBudget = false
+
+    init(budget: Int64) { self.budget = budget }
+
+    /// The chunk `part` read at file offset `at` (at or after every earlier chunk's end).
+    mutating func add(_ part: [UInt8], at: Int64) {
+        if let last = Self.lastNonZero(part) {
+            contentEnd = at + Int64(last) + 1
+            if contentEnd > budget { overBudget = true; bytes = [] }
+            if !overBudget { hold(part, at: at, count: part.count) }
+        } else if !overBudget, at < contentEnd + Self.margin {
+            hold(part, at: at, count: Int(min(Int64(part.count), contentEnd + Self.margin - at)))
+        }
+    }
+
+    /// Appends the first `count` bytes of `part` at offset `at`, zeros before them for a hole.
+    private mutating func hold(_ part: [UInt8], at: Int64, count: Int) {
+        if bytes.isEmpty && at == 0 && count == part.count {
+            bytes = part  // the common case, a file of one chunk: no copy
+            return
+        }
+        if Int64(bytes.count) < at { Self.appendZeros(Int(at) - bytes.count, to: &bytes) }
+        bytes.append(contentsOf: part[0..<count])
+    }
+
+    /// The bytes to keep of a file of `fileSize` bytes: up to one largest frame past the last
+    /// non-zero byte, the zeros of holes included.
+    mutating func finish(fileSize: Int64) -> [UInt8] {
+        let keep = Int(min(fileSize, contentEnd + Self.margin))
+        if bytes.count > keep {
+            bytes.removeLast(bytes.count - keep)
+        } else if bytes.count < keep {
+            Self.appendZeros(keep - bytes.count, to: &bytes)
+        }
+        return bytes
+    }
+
+    /// Appends `n` zero bytes (the zeros of holes: up to one largest frame, 16 MiB) as one
+    /// zeroed array the bytes are copied into: no element-by-element append (seconds for 16 MiB
+    /// in an unoptimized build) and no second array of the zeros.
+    static func appendZeros(_ n: Int, to bytes: inout [UInt8]) {
+        var grown = [UInt8](repeating: 0, count: bytes.count + n)
+        grown.withUnsafeMutableBytes { dst in bytes.withUnsafeBytes { dst.copyMemory(from: $0) } }
+        bytes = grown
     }
 
     /// Index of the last non-zero byte of `bytes`, 8 bytes at a time over zero runs.

@@ -10,6 +10,14 @@ extension PageReplay {
             if let m = f.missingSequences, !f.isTornTail { walkMissing.insert([m.lowerBound, m.upperBound]) }
         }
         state.reserveCapacity(state.elements.count + scan.frames.count)
+        r.bytes.withUnsafeBytes { raw in
+            replayAccepted(scan, of: r, raw: raw, name: name, walkMissing: walkMissing)
+        }
+    }
+
+    /// The loop of `replayFrames` over the accepted frames; `raw` holds `r.bytes`.
+    private mutating func replayAccepted(_ scan: ScanResult, of r: JournalFileReader.Result, raw: UnsafeRawBufferPointer,
+                                         name: String, walkMissing: Set<[UInt64]>) {
         for frame in scan.acceptedFrames {
             let expect = startSequence(at: frame, name: name)
             if stopped { break }
@@ -37,8 +45,31 @@ extension PageReplay {
             }
             expected = frame.sequence + 1
             if !FrameType.isCritical(frame.type) { continue }  // padding, ancillary: nothing to apply (P-018)
-            apply(frame, of: r.bytes, name: name)
+            if !appendElement(frame, of: r.bytes, raw: raw, name: name) { apply(frame, of: r.bytes, name: name) }
         }
+    }
+
+    /// The common frame, an `elementAppend` whose body decodes, applied as `apply` does but
+    /// without building a change; false (nothing done) for any other frame, which `apply`
+    /// then decodes and reports.
+    mutating func appendElement(_ frame: ScannedFrame, of bytes: [UInt8], raw: UnsafeRawBufferPointer,
+                                name: String) -> Bool {
+        guard frame.type == FrameType.elementAppend.rawValue,
+              let e = try? PageChangeCodec.decodeAppend(body: UnsafeRawBufferPointer(rebasing: raw[frame.bodyRange]),
+                                                        baseOffset: frame.bodyRange.lowerBound,
+                                                        source: points == .deferred ? bytes[frame.bodyRange] : nil)
+        else { return false }
+        let id = e.id
+        if state.appendIfNew(consume e) {
+            if points == .eager { cache.store(id, body: bytes[frame.bodyRange]) }
+        } else {
+            report.findings.append(RecoveryFinding(kind: ApplyNote.Kind.duplicateElement.rawValue, file: name,
+                                                   offset: frame.offset, isInformational: true,
+                                                   detail: "change names element \(id); skipped (P-006)"))
+        }
+        report.framesReplayed += 1
+        journalFrames += 1
+        return true
     }
 
     /// The expected sequence before `frame`; with the snapshot lost, the first accepted frame
@@ -130,8 +161,10 @@ struct AbsorbedCheck {
         }
     }
 
-    func idsMissing(from snapshot: Set<UUIDBytes>) -> [(id: UUIDBytes, file: String, offset: Int, sequence: UInt64)] {
-        appended.filter { !removed.contains($0.id) && !snapshot.contains($0.id) }
+    func idsMissing(from snapshot: [UUIDBytes]) -> [(id: UUIDBytes, file: String, offset: Int, sequence: UInt64)] {
+        guard !appended.isEmpty else { return [] }
+        let held = Set(snapshot)
+        return appended.filter { !removed.contains($0.id) && !held.contains($0.id) }
     }
 
     static func uuid(_ bytes: [UInt8], at start: Int, end: Int) -> UUIDBytes? {

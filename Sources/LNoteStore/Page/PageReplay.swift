@@ -23,8 +23,9 @@ struct PageReplay {
     var snapshotNext: UInt64 = 1
     /// P-008: the snapshot exists but cannot be used.
     var snapshotLost = false
-    /// The ids the snapshot holds, for the cross-check of absorbed frames (P-017).
-    var snapshotIDs = Set<UUIDBytes>()
+    /// The ids the snapshot holds, for the cross-check of absorbed frames (P-017); hashed only
+    /// when a frame was absorbed.
+    var snapshotIDs: [UUIDBytes] = []
     /// Ids appended and removed by the frames skipped as absorbed, over all journals (P-017 (b)).
     var absorbed = AbsorbedCheck()
     /// The sequence replay expects next; nil while unknown (snapshot lost, no frame yet, P-008).
@@ -59,7 +60,7 @@ struct PageReplay {
             generation = h.generation
             snapshotNext = h.nextSequence
             expected = h.nextSequence
-            snapshotIDs = Set(state.elements.map(\.id))
+            snapshotIDs = state.elements.map(\.id)
         }
         report.snapshotGeneration = generation
     }

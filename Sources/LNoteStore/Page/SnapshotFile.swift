@@ -64,9 +64,17 @@ package enum SnapshotFile {
                                    findings: &findings) else {
             return Decoded(header: nil, state: state, findings: findings, elementFramesDropped: 0, unusable: true)
         }
-        let scan = bytes.withUnsafeBytes {
-            FrameScanner.scan($0, from: FormatLimits.snapshotHeaderBytes, salt: h.salt, firstSequence: 1,
-                              mode: mode == .strict ? .strict : .salvage, fileSize: size)
+        // Each frame is decoded the moment the scan takes it, while its bytes are in cache from
+        // the checksum; on a strict refusal what was decoded is dropped.
+        var replay = FrameReplay(name: name, mode: mode, points: points, state: state, findings: [])
+        let reserve = FrameReplay.reservation(elementCount: h.elementCount, bytes: bytes.count)
+        replay.state.reserveCapacity(reserve)
+        if points == .eager { replay.cache.reserveCapacity(reserve) }
+        let scan = bytes.withUnsafeBytes { raw in
+            FrameScanner.scan(raw, from: FormatLimits.snapshotHeaderBytes, salt: h.salt, firstSequence: 1,
+                              mode: mode == .strict ? .strict : .salvage, fileSize: size) { frame in
+                replay.apply(frame, in: bytes, raw: raw)
+            }
         }
         for f in scan.findings { findings.append(finding(from: f, file: name)) }
         if let refused = scan.refused {
@@ -74,11 +82,7 @@ package enum SnapshotFile {
                                             detail: "strict mode refuses the snapshot: \(refused.kind.rawValue)"))
             return Decoded(header: h, state: state, findings: findings, elementFramesDropped: 0, unusable: true)
         }
-        var replay = FrameReplay(name: name, mode: mode, points: points, state: state, findings: findings)
-        // Bounded by the frames actually present, never by the header's count alone.
-        replay.state.reserveCapacity(min(Int(h.elementCount), scan.frames.count))
-        if points == .eager { replay.cache.reserveCapacity(min(Int(h.elementCount), scan.frames.count)) }
-        for frame in scan.frames { replay.apply(frame, in: bytes) }
+        replay.findings = findings + replay.findings  // the header's and the scan's findings first, as ever
         replay.checkCounts(header: h, size: size)
         let unusable = mode == .strict && replay.findings.contains { !$0.isInformational }
         return Decoded(header: h, state: replay.state, findings: replay.findings,
@@ -130,6 +134,14 @@ package enum SnapshotFile {
             self.name = name; self.mode = mode; self.points = points; self.state = state; self.findings = findings
         }
 
+        /// Elements to reserve room for before the frames are known: the header's count, bounded
+        /// by what the bytes can hold (a frame of the smallest element is 48 bytes) and by a cap,
+        /// so a forged count costs no memory (past the cap the arrays grow as usual).
+        static func reservation(elementCount: UInt32, bytes: Int) -> Int {
+            let smallestFrame = FormatLimits.frameHeaderBytes + FormatLimits.sequenceBytes + ElementCodec.elementBytesMin
+            return min(Int(elementCount), bytes / smallestFrame, 16_384)
+        }
+
         private mutating func report(_ kind: String, _ frame: ScannedFrame, _ detail: String) {
             findings.append(RecoveryFinding(kind: kind, file: name, offset: frame.offset,
                                             bytes: frame.endOffset - frame.offset, detail: detail))
@@ -143,29 +155,29 @@ package enum SnapshotFile {
 
         /// One frame: the metadata at sequence 1, an element append after it (S-002, S-007:
         /// placement is checked before the body, so a misplaced frame is never decoded).
-        mutating func apply(_ frame: ScannedFrame, in bytes: [UInt8]) {
+        mutating func apply(_ frame: ScannedFrame, in bytes: [UInt8], raw: UnsafeRawBufferPointer) {
             let isFirst = frame.sequence == 1
             let wanted: FrameType = isFirst ? .pageMetadata : .elementAppend
             guard frame.type == wanted.rawValue else { return misplaced(frame) }
             do {
-                let change = try bytes.withUnsafeBytes { raw in
-                    try PageChangeCodec.decode(type: frame.type, body: UnsafeRawBufferPointer(rebasing: raw[frame.bodyRange]),
-                                               baseOffset: frame.bodyRange.lowerBound,
-                                               source: points == .deferred ? bytes[frame.bodyRange] : nil)
-                }
-                switch change {
-                case .metadata(let m) where isFirst:
-                    state.apply(.metadata(m)).forEach { _ in }
+                let source = points == .deferred ? bytes[frame.bodyRange] : nil
+                let body = UnsafeRawBufferPointer(rebasing: raw[frame.bodyRange])
+                if isFirst {
+                    let change = try PageChangeCodec.decode(type: frame.type, body: body, baseOffset: frame.bodyRange.lowerBound,
+                                                            source: source)
+                    guard case .metadata(let m) = change else { return misplaced(frame) }
+                    state.metadata = m
                     metadataRead = true
-                case .append(let e) where !isFirst:
-                    if state.apply(.append(e)).isEmpty {
-                        elementsRead += 1
-                        if points == .eager { cache.store(e.id, body: bytes[frame.bodyRange]) }
-                    } else {
-                        report("duplicateElement", frame, "element \(e.id) appears twice")
-                    }
-                default:
-                    misplaced(frame)
+                    return
+                }
+                // The element alone, appended in place: no change or note built per element.
+                let e = try PageChangeCodec.decodeAppend(body: body, baseOffset: frame.bodyRange.lowerBound, source: source)
+                let id = e.id
+                if state.appendIfNew(consume e) {
+                    elementsRead += 1
+                    if points == .eager { cache.store(id, body: bytes[frame.bodyRange]) }
+                } else {
+                    report("duplicateElement", frame, "element \(id) appears twice")
                 }
             } catch {
                 // E-007: in salvage mode a stroke whose points fail keeps its place, cut.
