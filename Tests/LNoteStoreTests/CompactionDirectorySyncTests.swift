@@ -144,6 +144,7 @@ struct CompactionDirectorySyncTests {
         try fs.writeFileAtomically(path, [1, 2, 3], durability: .data)
         let journalReady = Latch<Bool>()
         let done = Latch<Bool>()
+        let before = fs.operationCount  // the set-up's own atomic write synced a temp file too
         DispatchQueue.global().async {
             let ok = (try? SnapshotWrite.run([7, 7, 7, 7], fs: fs, path: path, level: .data, journalReady: journalReady) { _ in }) != nil
             done.set(ok)
@@ -151,7 +152,8 @@ struct CompactionDirectorySyncTests {
         // The temp file is written and synced before the journal is ready; the snapshot is not replaced yet.
         var tempSynced = false
         for _ in 0..<1_000 where !tempSynced {
-            tempSynced = fs.operationLog.contains { $0.contains(" fsync \(path).tmp fd") && $0.hasSuffix("-> ok") }
+            tempSynced = fs.operationCount > before
+                && fs.operationLog.dropFirst(before).contains { $0.contains(" fsync \(path).tmp fd") && $0.hasSuffix("-> ok") }
             if !tempSynced { usleep(10_000) }
         }
         #expect(tempSynced)

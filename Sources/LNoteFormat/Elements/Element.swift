@@ -90,7 +90,7 @@ extension Stroke: Equatable, Hashable {
     public static func == (l: Stroke, r: Stroke) -> Bool {
         guard l.id == r.id, l.ink == r.ink, l.transform == r.transform, l.anglesFlag == r.anglesFlag else { return false }
         if case .encoded(let a) = l.storage, case .encoded(let b) = r.storage,
-           a.count == b.count, a.bytes.elementsEqual(b.bytes) {
+           a.count == b.count, bytesEqual(a.bytes, b.bytes) {
             return true
         }
         if case .decoded(let a) = l.storage, case .decoded(let b) = r.storage { return a == b }

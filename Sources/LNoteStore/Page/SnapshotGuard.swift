@@ -46,7 +46,7 @@ package enum SnapshotGuard {
               MemoryLayout<Point>.stride == 20 else { return a == b }
         guard s.id == t.id, s.ink == t.ink, s.transform == t.transform, s.hasAngles == t.hasAngles,
               s.pointCount == t.pointCount else { return false }
-        if let e = s.encodedPoints, let f = t.encodedPoints, e.bytes.elementsEqual(f.bytes) { return true }
+        if let e = s.encodedPoints, let f = t.encodedPoints, bytesEqual(e.bytes, f.bytes) { return true }
         return s.withPoints { p in
             t.withPoints { q in
                 guard p.count == q.count, let x = p.baseAddress, let y = q.baseAddress else { return p.count == q.count }
