@@ -300,10 +300,9 @@ public actor Page {
         let newGeneration = try Self.generation(after: base)
         let (pageState, bodies, fs, id, directory) = (state, cache, self.fs, self.id, self.directory)
         let path = joinPath(directory, PageFileNames.snapshot(id)), level = max(options.durability, .data)
-        // P-011 off the actor in one job, from the state as of `absorbedThrough`: the encoding,
-        // the temp file's write and its sync run while the actor creates the next journal and
-        // syncs its header (the two syncs overlap), the P-019 check runs while the kernel writes
-        // the temp file back, and the rename waits for the journal.
+        // P-011 off the actor in one job, from the state as of `absorbedThrough`: the encoding
+        // runs while the actor creates the next journal, the write waits for it, and the P-019
+        // check runs while the kernel writes the temp file back.
         let journalReady = Latch<Bool>()
         async let written: Void = BlockingIO.run {
             let bytes = SnapshotFile.encode(pageID: id, generation: newGeneration, nextSequence: absorbedThrough,

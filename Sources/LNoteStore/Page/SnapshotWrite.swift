@@ -5,21 +5,19 @@ import Synchronization
 /// The snapshot write of a compaction (P-011) as one job on the I/O thread: one hand-off in
 /// and one out (on a loaded machine every thread hand-off can wait a scheduler slice).
 package enum SnapshotWrite {
-    /// Writes `bytes` to `<path>.tmp`, runs `check` (P-019) while the kernel writes the bytes
-    /// back, and syncs, while the actor creates the next journal and syncs its header (P-011:
-    /// the two syncs overlap). Then waits for `journalReady`: true renames and syncs the
-    /// directory; false (the next journal could not be created) removes the temp file and
-    /// throws. A failed check removes the temp file and throws; `path` keeps its bytes.
+    /// Writes `bytes` to `<path>.tmp` once `journalReady` holds true (false: the next journal
+    /// could not be created; nothing is written), runs `check` (P-019) while the kernel writes
+    /// the bytes back, then syncs, renames and syncs the directory. A failed check removes the
+    /// temp file and throws; `path` keeps its bytes.
     package static func run(_ bytes: [UInt8], fs: any FileSystem, path: String, level: Durability, journalReady: Latch<Bool>,
                     check: ([UInt8]) throws -> Void) throws {
+        guard journalReady.wait() == true else {
+            throw LNoteError(.io, "the next journal could not be created; no snapshot written (P-010)", file: path)
+        }
         let temp = try io {
             try fs.writeTemporary(for: path, bytes, durability: level, writebackStep: SnapshotFile.writebackStep) {
                 try check(bytes)
             }
-        }
-        guard journalReady.wait() == true else {
-            try? fs.remove(temp)
-            throw LNoteError(.io, "the next journal could not be created; the snapshot was not installed (P-010)", file: path)
         }
         try io { try fs.rename(temp, to: path) }
         do {
