@@ -103,25 +103,28 @@ INLINE size_t block(const uint8_t *p, size_t n, dstate *s, lnote_point_out *o, c
     const int W = BLOCK * F / 8;  // words of 8 bytes
     // One spare word: the last point's second load reads 3 bytes past the block (masked off).
     uint64_t zz[BLOCK * 7 / 8 + 1];
-    uint64_t any = 0;
+    size_t k = n;
+    // The first byte >= 0x80 ends the run of one-byte points. Found before any other work, so
+    // a stroke of multi-byte deltas (wide strokes) pays one load a point here, not a block.
     for (int j = 0; j < W; j++) {
+        uint64_t h = load64(p + 8 * j) & 0x8080808080808080ULL;
+        if (h) {
+            size_t first = 8 * (size_t)j + ((size_t)__builtin_ctzll(h) >> 3);
+            if (first / (size_t)F < k) k = first / (size_t)F;
+            break;
+        }
+    }
+    if (k == 0) return 0;
+    // Zigzag (G-005) of the words the k points' loads touch (a point's second load reads 3
+    // bytes past it), every byte below 0x80 at once: each becomes its value as int8.
+    int words = (int)((k * (size_t)F + 3 + 7) / 8);
+    if (words > W) words = W;
+    for (int j = 0; j < words; j++) {
         uint64_t w;
         memcpy(&w, p + 8 * j, 8);
-        any |= w;
-        // Zigzag (G-005) of every byte below 0x80 at once: each becomes its value as int8.
         zz[j] = ((w >> 1) & 0x3F3F3F3F3F3F3F3FULL) ^ ((w & 0x0101010101010101ULL) * 0xFF);
     }
-    zz[W] = 0;
-    size_t k = n;
-    if (any & 0x8080808080808080ULL) {
-        size_t first = 0;  // the first byte >= 0x80 ends the run of one-byte points
-        for (int j = 0; j < W; j++) {
-            uint64_t h = load64(p + 8 * j) & 0x8080808080808080ULL;
-            if (h) { first = 8 * (size_t)j + ((size_t)__builtin_ctzll(h) >> 3); break; }
-        }
-        if (first / (size_t)F < k) k = first / (size_t)F;
-        if (k == 0) return 0;
-    }
+    zz[words] = 0;
     // The range proof: after j <= BLOCK points of deltas in -64 ... 63, x is within
     // 64 * j(j+1)/2 <= REACH of x + j vx, which lies between x and x + BLOCK vx; the same for
     // y, and time (vt >= 0, checked per point) is at most t + BLOCK vt + REACH. It also keeps

@@ -104,7 +104,7 @@ enum CRCSuite {
         if checksum == 0x5EED { print("") }
         r.rows.append(BenchRow(design: "point codec encode", setting: setting, value: median(encodeNs), unit: "ns/point"))
         r.rows.append(BenchRow(design: "point codec decode (all checks of E-002..E-004)", setting: setting, value: median(decodeNs), unit: "ns/point"))
-        var swiftRow = BenchRow(design: "point codec decode, Swift loop only (before write-back pacing)", setting: setting, value: median(swiftDecodeNs), unit: "ns/point")
+        var swiftRow = BenchRow(design: "point codec decode, Swift loop only (no C bulk loop)", setting: setting, value: median(swiftDecodeNs), unit: "ns/point")
         swiftRow.ratio = median(swiftDecodeNs) / max(median(decodeNs), 1e-9); swiftRow.ratioTo = "point codec decode (all checks of E-002..E-004)"
         r.rows.append(swiftRow)
         try wideDecodeRows(pool, setting: setting, rounds: ctx.n(15, 5), into: &r)
@@ -149,7 +149,7 @@ enum CRCSuite {
         if checksum == 0x5EED { print("") }
         let wide = "\(setting), x and y times 40 (\(fixed(Double(bytes) / Double(max(points, 1)), 2)) B/point)"
         r.rows.append(BenchRow(design: "point codec decode, wide strokes", setting: wide, value: median(ns[0]), unit: "ns/point"))
-        var row = BenchRow(design: "point codec decode, wide strokes, Swift loop only (before write-back pacing)", setting: wide, value: median(ns[1]), unit: "ns/point")
+        var row = BenchRow(design: "point codec decode, wide strokes, Swift loop only (no C bulk loop)", setting: wide, value: median(ns[1]), unit: "ns/point")
         row.ratio = median(ns[1]) / max(median(ns[0]), 1e-9); row.ratioTo = "point codec decode, wide strokes"
         r.rows.append(row)
     }
