@@ -1,19 +1,12 @@
-// Bulk varint terminator count for the deferred-points structure check (Spec/format.md
-// E-006): counts bytes < 0x80 in whole 64-byte blocks and notes any run of 10 or more
-// bytes >= 0x80 (a varint longer than G-003 allows), so Swift only walks the last bytes
-// one by one.
-//
-// Speed: per 64-byte block one continuation mask (four SSE2 `pmovmskb` on x86-64, one
-// multiply per 8-byte word elsewhere), one population count and four instructions that
-// note a varint of 5 or more bytes (only then are runs of 10 checked exactly, in a second
-// pass); no branch in the loop depends on the data. The baseline x86-64 target has no
-// `popcnt`, so the block loop is compiled twice (with `target("popcnt")` and without) and
-// the CPU is asked once, through CPUID, which one to use; the package needs no unsafeFlags. On arm64
+// The load-time structure check of a deferred stroke's points (Spec/format.md E-006), in one
+// call (`lnote_varint_end`, varint_end.h): where the stroke's `need` varints end when they are
+// plain. Per 64-byte block one continuation mask (four SSE2 `pmovmskb` on x86-64, two AVX2
+// `vpmovmskb` where the CPU and OS allow, one multiply per 8-byte word elsewhere) and one
+// population count, up to the block holding the last terminator, found there by a select;
+// no byte is walked one at a time. The baseline x86-64 target has no `popcnt` or AVX2, so the
+// loop is compiled once per instruction set and the CPU is asked once, through CPUID (and
+// XGETBV), which one to use; the package needs no unsafeFlags. On arm64
 // `__builtin_popcountll` is a native instruction.
-//
-// `lnote_varint_end` (varint_end.h, what the engine calls: issue 16) runs the same block loop to
-// the block holding the last terminator and finds it there by a select, so no byte is walked one
-// at a time; on x86-64 with AVX2 (asked once, through CPUID and XGETBV) two `vpmovmskb` a block.
 #include "ccrc32c.h"
 
 #include <string.h>
@@ -52,107 +45,19 @@ static inline __attribute__((always_inline)) uint64_t continuation_mask_sse2(con
 }
 #endif
 
-/// Nonzero when `x` has 10 consecutive set bits (bit i ... i + 9 for some i).
-static inline __attribute__((always_inline)) uint64_t run_of_ten(uint64_t x) {
-    uint64_t r = x & (x >> 1);  // bits i, i+1
-    r &= r >> 2;                // i ... i+3
-    r &= r >> 4;                // i ... i+7
-    r &= r >> 2;                // i ... i+9
-    return r;
-}
-
-/// The block loop; compiled into each variant below with that variant's instructions.
 #if defined(__x86_64__)
-#  define CONTINUATION_MASK(p, sse2) ((sse2) ? continuation_mask_sse2(p) : continuation_mask_words(p))
-#else
-#  define CONTINUATION_MASK(p, sse2) continuation_mask_words(p)
-#endif
-
-/// The block loop; `sse2` is a constant in every caller (the function is always inlined).
-///
-/// A run of 10 covers some aligned group of 4 bytes (groups tile the stream, blocks included,
-/// and 10 >= 2 * 4 - 1), so the loop only notes groups of 4 bytes >= 0x80, a varint of 5 or
-/// more bytes (never in real strokes: it holds a value >= 2^28), in 4 instructions a block.
-/// When it saw one, a second pass over the same blocks looks for runs of 10 exactly.
-static inline __attribute__((always_inline)) size_t skim_blocks(const uint8_t *p, size_t n, size_t need,
-                                                                size_t *terminators, int *long_run, int sse2) {
-    size_t done = 0, terms = 0;
-    uint64_t fours = 0;
-    while (n - done >= 64 && terms + 64 < need) {
-        uint64_t m = CONTINUATION_MASK(p + done, sse2);
-        terms += 64 - (size_t)__builtin_popcountll(m);
-        uint64_t r = m & (m >> 1);
-        fours |= r & (r >> 2);  // bit i: bytes i ... i+3 are >= 0x80
-        done += 64;
-    }
-    uint64_t runs = 0;
-    if ((fours & 0x1111111111111111ULL) != 0) {
-        uint64_t prev = 0;
-        for (size_t at = 0; at < done; at += 64) {
-            uint64_t m = CONTINUATION_MASK(p + at, sse2);
-            // Runs inside the block, and runs ending in its first 9 bytes that started in the
-            // previous block (its top 9 bits prepended); longer runs have 10 bits inside.
-            runs |= run_of_ten(m) | run_of_ten(m << 9 | prev >> 55);
-            prev = m;
-        }
-    }
-    *terminators = terms;
-    *long_run = runs != 0;
-    return done;
-}
-
-/// 8-byte words and the compiler's population count (a native instruction on arm64).
-static size_t skim_words(const uint8_t *p, size_t n, size_t need, size_t *terminators, int *long_run) {
-    return skim_blocks(p, n, need, terminators, long_run, 0);
-}
-
-#if defined(__x86_64__)
-__attribute__((target("popcnt")))
-static size_t skim_popcnt(const uint8_t *p, size_t n, size_t need, size_t *terminators, int *long_run) {
-    return skim_blocks(p, n, need, terminators, long_run, 1);
-}
-
-/// SSE2 masks, population count without `popcnt` (CPUs older than 2008).
-static size_t skim_sse2(const uint8_t *p, size_t n, size_t need, size_t *terminators, int *long_run) {
-    return skim_blocks(p, n, need, terminators, long_run, 1);
-}
-
 /// 1 with `popcnt`, 2 without, 0 not asked yet (a benign race: every thread gets the same).
-static int skim_choice = 0;
+static int popcnt_choice = 0;
 
-static int skim_choose(void) {
-    int c = __atomic_load_n(&skim_choice, __ATOMIC_RELAXED);
+static int popcnt_choose(void) {
+    int c = __atomic_load_n(&popcnt_choice, __ATOMIC_RELAXED);
     if (c != 0) return c;
     unsigned int eax = 0, ebx = 0, ecx = 0, edx = 0;
     c = (__get_cpuid(1, &eax, &ebx, &ecx, &edx) && (ecx & bit_POPCNT)) ? 1 : 2;
-    __atomic_store_n(&skim_choice, c, __ATOMIC_RELAXED);
+    __atomic_store_n(&popcnt_choice, c, __ATOMIC_RELAXED);
     return c;
 }
 #endif
-
-size_t lnote_varint_skim(const uint8_t *p, size_t n, size_t need, size_t *terminators, int *long_run) {
-    *terminators = 0;
-    *long_run = 0;
-    if (p == NULL) return 0;
-#if defined(__x86_64__)
-    return skim_choose() == 1 ? skim_popcnt(p, n, need, terminators, long_run)
-                              : skim_sse2(p, n, need, terminators, long_run);
-#else
-    return skim_words(p, n, need, terminators, long_run);
-#endif
-}
-
-size_t lnote_varint_skim_portable(const uint8_t *p, size_t n, size_t need, size_t *terminators, int *long_run) {
-    *terminators = 0;
-    *long_run = 0;
-    if (p == NULL) return 0;
-    return skim_words(p, n, need, terminators, long_run);
-}
-
-// ---------------------------------------------------------------------------------------
-// The whole structure check of a plain stroke in one call (varint_end.h): the block loop of
-// the skim up to the block holding the `need`-th terminator, found there by a select of the
-// terminator mask, so no byte is walked one at a time.
 
 #include "varint_end.h"
 
@@ -250,13 +155,13 @@ static int cpu_has_avx2(void) {
     return (ebx & bit_AVX2) != 0;
 }
 
-/// 3 with AVX2, else `skim_choose()`; 0 not asked yet (a benign race, as for the skim).
+/// 3 with AVX2, else `popcnt_choose()`; 0 not asked yet (a benign race, as above).
 static int end_choice = 0;
 
 static int end_choose(void) {
     int c = __atomic_load_n(&end_choice, __ATOMIC_RELAXED);
     if (c != 0) return c;
-    c = cpu_has_avx2() ? 3 : skim_choose();
+    c = cpu_has_avx2() ? 3 : popcnt_choose();
     __atomic_store_n(&end_choice, c, __ATOMIC_RELAXED);
     return c;
 }
@@ -279,7 +184,7 @@ size_t lnote_varint_end_variant(const uint8_t *p, size_t n, size_t need, int var
     if (p == NULL || need == 0) return 0;
 #if defined(__x86_64__)
     switch (variant) {
-    case 1: if (skim_choose() == 1) return end_popcnt(p, n, need); break;
+    case 1: if (popcnt_choose() == 1) return end_popcnt(p, n, need); break;
     case 2: return end_sse2(p, n, need);
     case 3: if (end_choose() == 3) return end_avx2(p, n, need); break;
     default: break;

@@ -4,43 +4,11 @@ import Testing
 @testable import LNoteFormat
 import LNoteHandwriting
 
-/// The C bulk terminator count (`lnote_varint_skim`) and `PointStructure.end` against plain
-/// byte loops (E-006: the points end after the `count * f`-th byte < 0x80; a run of 10 or
+/// The C structure check (`lnote_varint_end`, every variant) and `PointStructure.end` against
+/// plain byte loops (E-006: the points end after the `count * f`-th byte < 0x80; a run of 10 or
 /// more bytes >= 0x80 before it is `varintOverflow`, running out is `truncated`).
-@Suite("Varint skim: the C structure-check fast path (E-006)")
-struct VarintSkimTests {
-    struct Skim: Equatable, CustomStringConvertible {
-        var consumed: Int
-        var terminators: Int
-        var longRun: Bool
-        var description: String { "consumed \(consumed), terminators \(terminators), long run \(longRun)" }
-    }
-
-    /// What the skim must report, one byte at a time: whole 64-byte blocks while one remains
-    /// and more than 64 terminators are still needed.
-    static func referenceSkim(_ bytes: [UInt8], need: Int) -> Skim {
-        var done = 0, terms = 0, run = 0
-        var long = false
-        while bytes.count - done >= 64 && terms + 64 < need {
-            for b in bytes[done ..< done + 64] {
-                if b < 0x80 { terms += 1; run = 0 } else { run += 1; if run >= 10 { long = true } }
-            }
-            done += 64
-        }
-        return Skim(consumed: done, terminators: terms, longRun: long)
-    }
-
-    static func skim(_ bytes: [UInt8], need: Int, portable: Bool) -> Skim {
-        var terms = 0
-        var long: Int32 = 0
-        let consumed = bytes.withUnsafeBufferPointer { b -> Int in
-            guard let base = b.baseAddress else { return 0 }
-            return portable ? lnote_varint_skim_portable(base, b.count, need, &terms, &long)
-                : lnote_varint_skim(base, b.count, need, &terms, &long)
-        }
-        return Skim(consumed: consumed, terminators: terms, longRun: long != 0)
-    }
-
+@Suite("Varint end: the C structure-check fast path (E-006)")
+struct VarintEndTests {
     /// `PointStructure.end` as a plain byte loop: the first failure in byte order.
     static func referenceEnd(_ bytes: [UInt8], need: Int) -> Result<Int, DecodeError> {
         var p = 0, run = 0, need = need
@@ -83,55 +51,30 @@ struct VarintSkimTests {
         return bytes
     }
 
-    @Test("E-006 skim: C and portable variants count the terminators and long runs a byte loop counts (block boundaries, needs around block multiples)")
-    func skimAgreesWithByteLoop() {
-        var g = SplitMix64(seed: 0x5C1A)
+    @Test("E-006 a run of 9 continuation bytes is a legal varint and 10 is varintOverflow at its tenth byte, at every offset of a 3-block buffer, for PointStructure.end and every variant of lnote_varint_end")
+    func runsOfTenAtEveryOffset() {
         var checked = 0
-        for _ in 0 ..< 3000 {
-            let length = Int.random(in: 0 ... 700, using: &g)
-            let bytes = Self.randomBytes(length, using: &g)
-            let blocks = Int.random(in: 0 ... 12, using: &g)
-            for need in [0, 1, 63, 64, 65, 128, 129, blocks * 64 - 1, blocks * 64, blocks * 64 + 1, Int.random(in: 0 ... 1000, using: &g)] where need >= 0 {
-                let expected = Self.referenceSkim(bytes, need: need)
-                let fast = Self.skim(bytes, need: need, portable: false)
-                let portable = Self.skim(bytes, need: need, portable: true)
-                if fast != expected || portable != expected {
-                    Issue.record("length \(length) need \(need): expected \(expected), C \(fast), portable \(portable)")
-                    return
-                }
-                checked += 1
-            }
-        }
-        #expect(checked > 30000)
-    }
-
-    @Test("E-006 skim: a run of exactly 9 continuation bytes is no long run, 10 is, at every offset of a 3-block buffer")
-    func skimFindsRunsOfTenAtEveryOffset() {
         for runLength in [9, 10, 11] {
             for at in 0 ... (192 - runLength) {
                 var bytes = [UInt8](repeating: 0x01, count: 192)
                 for i in at ..< at + runLength { bytes[i] = 0xFF }
-                for portable in [false, true] {
-                    let s = Self.skim(bytes, need: 10_000, portable: portable)
-                    #expect(s.consumed == 192)
-                    #expect(s.terminators == 192 - runLength)
-                    #expect(s.longRun == (runLength >= 10), "run \(runLength) at \(at), portable \(portable)")
+                let need = 192 - runLength  // every terminator in the buffer
+                // A run at the very end comes after the last terminator: the points end before it.
+                let trailing = at + runLength == 192
+                let expected: Result<Int, DecodeError> = trailing ? .success(at)
+                    : runLength >= 10 ? .failure(DecodeError("varintOverflow", at: at + 9)) : .success(192)
+                #expect(Self.referenceEnd(bytes, need: need) == expected)
+                if need % 5 == 0 {
+                    #expect(Self.end(bytes, count: need / 5, hasAngles: false) == expected, "run \(runLength) at \(at)")
                 }
+                for variant: Int32? in [nil, 0, 1, 2, 3] {
+                    // A varint of 5 or more bytes before the end sends the C check to the byte loop (0).
+                    #expect(Self.plainEnd(bytes, need: need, variant: variant) == (trailing ? at : 0), "run \(runLength) at \(at)")
+                }
+                checked += 1
             }
         }
-    }
-
-    @Test("E-006 skim: short buffers and small needs consume nothing; the last terminator is never consumed")
-    func skimStopsBeforeTheLastTerminator() {
-        let zeros = [UInt8](repeating: 0, count: 1000)
-        #expect(Self.skim(Array(zeros.prefix(63)), need: 1000, portable: false) == Skim(consumed: 0, terminators: 0, longRun: false))
-        #expect(Self.skim(zeros, need: 64, portable: false) == Skim(consumed: 0, terminators: 0, longRun: false))
-        #expect(Self.skim(zeros, need: 65, portable: false) == Skim(consumed: 64, terminators: 64, longRun: false))
-        #expect(Self.skim(zeros, need: 200, portable: false) == Skim(consumed: 192, terminators: 192, longRun: false))
-        #expect(Self.skim([], need: 200, portable: false) == Skim(consumed: 0, terminators: 0, longRun: false))
-        let all = [UInt8](repeating: 0x80, count: 640)
-        #expect(Self.skim(all, need: 10, portable: false) == Skim(consumed: 0, terminators: 0, longRun: false))
-        #expect(Self.skim(all, need: 100, portable: false) == Skim(consumed: 640, terminators: 0, longRun: true))
+        #expect(checked == 184 + 183 + 182)
     }
 
     @Test("E-006 PointStructure.end returns the end, or throws the code and offset, of a plain byte loop on random bytes")
