@@ -81,9 +81,10 @@ struct JournalWriterTests {
           arguments: [SyncExecution.pageActor, .ioThread])
     func groupCommitPage(execution: SyncExecution) async throws {
         let dir = TempDir(); defer { dir.remove() }
-        // 10 ms a sync: long against the scheduling of 64 tasks even on a loaded 2-core machine
-        // (at 2 ms the .ioThread case once took 54 syncs while five compilers ran beside it).
-        let fs = CountingFileSystem(POSIXFileSystem.shared, syncDelayMicroseconds: 10_000)
+        // 30 ms a sync: long against the scheduling of 64 tasks even on a loaded 2-core machine
+        // (at 2 ms the .ioThread case once took 54 syncs while five compilers ran beside it; at
+        // 10 ms it took 47 in a clean-clone CI run, where the whole suite runs in parallel).
+        let fs = CountingFileSystem(POSIXFileSystem.shared, syncDelayMicroseconds: 30_000)
         let page = try await Page.open(directory: dir.path, id: pageID, options: PageOptions(syncExecution: execution),
                                        fileSystem: fs)
         let appends = 64
