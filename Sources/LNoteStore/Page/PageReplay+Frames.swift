@@ -63,9 +63,7 @@ extension PageReplay {
         if state.appendIfNew(consume e) {
             if points == .eager { cache.store(id, body: bytes[frame.bodyRange]) }
         } else {
-            report.findings.append(RecoveryFinding(kind: ApplyNote.Kind.duplicateElement.rawValue, file: name,
-                                                   offset: frame.offset, isInformational: true,
-                                                   detail: "change names element \(id); skipped (P-006)"))
+            reportSkipped(.duplicateElement, id: id, frame: frame, name: name)
         }
         report.framesReplayed += 1
         journalFrames += 1
@@ -100,13 +98,15 @@ extension PageReplay {
         } else {
             cache.invalidate(for: change)
         }
-        for note in notes {
-            report.findings.append(RecoveryFinding(kind: note.kind.rawValue, file: name, offset: frame.offset,
-                                                   isInformational: true,
-                                                   detail: "change names element \(note.id); skipped (P-006)"))
-        }
+        for note in notes { reportSkipped(note.kind, id: note.id, frame: frame, name: name) }
         report.framesReplayed += 1
         journalFrames += 1
+    }
+
+    /// P-006: a change that names an element it cannot apply to is skipped, as information.
+    mutating func reportSkipped(_ kind: ApplyNote.Kind, id: UUIDBytes, frame: ScannedFrame, name: String) {
+        report.findings.append(RecoveryFinding(kind: kind.rawValue, file: name, offset: frame.offset, isInformational: true,
+                                               detail: "change names element \(id); skipped (P-006)"))
     }
 
     /// The frame's change, and whether it holds a stroke whose points fail (E-007). Reports
