@@ -1,0 +1,16 @@
+import Foundation
+
+extension Page {
+    /// Every stroke's points decoded for drawing the whole page: the elements as they are now
+    /// and their points in one contiguous buffer (`PagePoints`; element `i`'s are
+    /// `result[element: i]`).
+    ///
+    /// Cost: O(points) and two allocations; the decoding runs off the page's actor (which is
+    /// free for saves meanwhile), on every core for a large page (`PagePoints.parallelPointsMin`
+    /// points or more). A stroke whose bytes break a rule shows its valid points and is listed in
+    /// `damaged` (E-006); this never throws and never traps.
+    public nonisolated func pointsToDraw() async -> PagePoints {
+        let elements = await self.elements
+        return PagePoints(decoding: elements, threads: ProcessInfo.processInfo.activeProcessorCount)
+    }
+}
