@@ -82,6 +82,26 @@ enum OpenSuite {
             }
             if round > 0 { decodeNs.append(t) }
         }
+        // The same strokes' points decoded into one PagePoints from elements already loaded
+        // (points deferred): the decode `pointsToDraw()` adds to the open, on one thread and on all.
+        let threadCount = ProcessInfo.processInfo.activeProcessorCount
+        let deferred: [Element] = try bodies.map { b in
+            try b.withUnsafeBytes { raw in
+                var reader = ByteReader(raw)
+                return try ElementCodec.decode(from: &reader, points: .deferred, source: b[...])
+            }
+        }
+        var pagePointsNs: [[UInt64]] = [[], []], pagePointsCPU: [[UInt64]] = [[], []]
+        for round in 0...ctx.n(20, 5) {
+            for (k, threadsUsed) in [1, threadCount].enumerated() {
+                let c0 = ProfileSuite.cpuNanoseconds()
+                var n = 0
+                let t = BenchSystem.time { n = PagePoints(decoding: deferred, threads: threadsUsed).points.count }
+                let cpu = ProfileSuite.cpuNanoseconds() &- c0
+                guard n > 0 else { throw OperationalError("decoded no points") }
+                if round > 0 { pagePointsNs[k].append(t); pagePointsCPU[k].append(cpu) }
+            }
+        }
         let rounds = ctx.n(30, 8)
         let designs = 10
         let threads = ProcessInfo.processInfo.activeProcessorCount
@@ -167,6 +187,14 @@ enum OpenSuite {
         if let c = cases.first(where: { $0.strokes == 2_000 }) {
             r.rows.append(BenchRow(design: "decode only (ElementCodec, in memory, no I/O)", setting: c.setting,
                                    stats: LatencyStats(nanoseconds: decodeNs), x: 2_000))
+            let points = Double(deferred.reduce(0) { n, e in if case .stroke(let s) = e { return n + s.pointCount } else { return n } })
+            for (k, threadsUsed) in [1, threadCount].enumerated() {
+                let st = LatencyStats(nanoseconds: pagePointsNs[k])
+                let cpuP50 = LatencyStats(nanoseconds: pagePointsCPU[k]).p50
+                r.rows.append(BenchRow(design: "decode only into PagePoints, \(threadsUsed) thread\(threadsUsed == 1 ? "" : "s") (in memory, no I/O)",
+                                       setting: c.setting, stats: st, x: 2_000,
+                                       extra: ["cpuMicrosP50": cpuP50, "points": points, "cpuNsPerPoint": cpuP50 * 1000 / points]))
+            }
         }
         r.ratios(to: floorName)
         if let peer { r.peerPeakRSSBytes = try? peer.peakRSS(); peer.close() }
