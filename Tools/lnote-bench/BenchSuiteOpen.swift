@@ -18,6 +18,7 @@ enum OpenSuite {
     static let level2Name = "SQLite level 2: open, SELECT one BLOB of raw points per stroke, copy"
     static let readyName = "ready to draw: Page.open + Page.pointsToDraw() (one buffer, decoded on every core)"
     static let sqliteReadyName = "SQLite ready to draw (like for like): the same BLOBs read in process, decoded into PagePoints"
+    static let readyOneThreadName = "ready to draw on one thread: Page.open + PagePoints(decoding: page.elements, threads: 1)"
     static let sqliteInProcessName = "SQLite in process (LNoteSQLite): open, SELECT the same BLOBs in order, copy"
 
     static func run(_ ctx: BenchContext) async throws -> BenchSuiteResult {
@@ -103,7 +104,7 @@ enum OpenSuite {
             }
         }
         let rounds = ctx.n(30, 8)
-        let designs = 10
+        let designs = 11
         let threads = ProcessInfo.processInfo.activeProcessorCount
         var ns = [[UInt64]](repeating: [], count: cases.count * designs)
         var cpuNs = [[UInt64]](repeating: [], count: cases.count * designs)
@@ -143,6 +144,8 @@ enum OpenSuite {
                         t = try await readyToDraw(c.dir, c.id, PageOptions(readOnly: true, pointDecoding: .eager))
                     case 7:
                         t = try await readyToDrawPage(c.dir, c.id)
+                    case 10:
+                        t = try await readyToDrawPage(c.dir, c.id, threads: 1)
                     case 8:
                         guard let db = c.db else { continue }
                         t = try sqliteReadyToDraw(db, strokes: c.strokes, threads: threads)
@@ -174,10 +177,10 @@ enum OpenSuite {
         }
         for (i, c) in cases.enumerated() {
             for (d, name) in [pageName, floorName, sqliteName, eagerName, level0Name, level2Name, eagerOpenName,
-                              readyName, sqliteReadyName, sqliteInProcessName].enumerated()
+                              readyName, sqliteReadyName, sqliteInProcessName, readyOneThreadName].enumerated()
             where !ns[i * designs + d].isEmpty {
                 let st = LatencyStats(nanoseconds: ns[i * designs + d])
-                var extra: [String: Double]? = d < 2 || d == 3 || d == 6 || d == 7 ? ["fileBytes": Double(c.bytes), "MB/s": Double(c.bytes) / st.p50] : nil
+                var extra: [String: Double]? = d < 2 || d == 3 || d == 6 || d == 7 || d == 10 ? ["fileBytes": Double(c.bytes), "MB/s": Double(c.bytes) / st.p50] : nil
                 if !cpuNs[i * designs + d].isEmpty {
                     extra = (extra ?? [:]).merging(["cpuMicrosP50": LatencyStats(nanoseconds: cpuNs[i * designs + d]).p50]) { a, _ in a }
                 }
@@ -215,6 +218,7 @@ enum OpenSuite {
         r.notes += ["Page.open: list the folder, read snapshot and journal, check every CRC and every element, check the points' structure and keep their bytes (E-006, decoded on use; read-only open, closed after)",
                     "Page.open + decode every point: the same open, then `decodedPoints()` of every stroke, one [Point] each (the per-stroke way of drawing the whole page once)",
                     "ready to draw (the 16-ready targets use this row): the same open, then `Page.pointsToDraw()`: the elements taken from the page's actor, every stroke decoded off the actor into one [Point] for the page (total counted from the strokes' declared counts), in chunks of about equal point counts on every core (\(ProcessInfo.processInfo.activeProcessorCount) here) for pages of 32,768 points or more; its CPU column is process CPU time, which counts every thread (more than wall time when the decode runs in parallel)",
+                    "ready to draw on one thread: the same decode from the page's elements on the calling thread alone (what the parallel decode gains, or loses when the machine's other cores are busy)",
                     "SQLite ready to draw (like for like, 16-ready-sqlite-like): the SQLite row's database read in this process through LNoteSQLite (new read-only connection, SELECT data FROM strokes ORDER BY seq, each BLOB copied), each BLOB checked as Page.open checks an element (ElementCodec, points deferred, E-006), then decoded into one PagePoints with the same decoder and threads as pointsToDraw(); 'SQLite in process' is that read alone, beside the C peer's",
                     "SQLite: a new read-only connection, SELECT data FROM strokes ORDER BY seq, each BLOB copied out (no point decoding), connection closed; WAL checkpointed beforehand",
                     "level 0 (the snapshot-only design LNote replaces): one file of the page's points as raw 16-byte records (x, y i32, radius, pressure u16, time u32) after a table of per-stroke counts, read whole, each stroke's records copied into a [Point] (what an app draws from); no checksum",
@@ -240,6 +244,11 @@ extension OpenSuite {
                 r.targets.append(BenchTarget(id: "16-ready-level0-cpu", claim: "ready to draw (pointsToDraw) / level-0 read, process CPU time p50 (2,000 strokes)",
                                              measured: rc / lc, limit: 2,
                                              detail: "\(formatMicros(rc)) vs \(formatMicros(lc)) of CPU"))
+            }
+            if let one = r.stats(readyOneThreadName, setting) {
+                r.targets.append(BenchTarget(id: "16-ready-level0-one-thread", claim: "ready to draw on one thread p50 / level-0 read p50 (2,000 strokes)",
+                                             measured: one.p50 / l0.p50, limit: 2,
+                                             detail: "\(formatMicros(one.p50)) vs \(formatMicros(l0.p50))"))
             }
             if let perStroke = r.stats(eagerName, setting) {
                 r.targets.append(BenchTarget(id: "16-ready-perstroke-level0", claim: "ready to draw per stroke (decodedPoints()) p50 / level-0 read p50 (2,000 strokes)",
@@ -278,10 +287,16 @@ extension OpenSuite {
 
     /// Opens the page and makes it ready to draw with `Page.pointsToDraw()` (one buffer for the
     /// page, decoded on every core); the nanoseconds that took.
-    private static func readyToDrawPage(_ dir: String, _ id: UUIDBytes) async throws -> UInt64 {
+    /// With `threads`, the same decode from the page's elements on that many threads.
+    private static func readyToDrawPage(_ dir: String, _ id: UUIDBytes, threads: Int? = nil) async throws -> UInt64 {
         let t0 = BenchSystem.now()
         let page = try await Page.open(directory: dir, id: id, options: PageOptions(readOnly: true))
-        var drawn: PagePoints? = await page.pointsToDraw()
+        var drawn: PagePoints?
+        if let threads {
+            drawn = PagePoints(decoding: await page.elements, threads: threads)
+        } else {
+            drawn = await page.pointsToDraw()
+        }
         let n = drawn?.points.count ?? 0
         drawn = nil
         let t = BenchSystem.now() &- t0

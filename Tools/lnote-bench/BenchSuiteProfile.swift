@@ -85,18 +85,23 @@ enum ProfileSuite {
         let page = try await Page.open(directory: dir, id: id, options: PageOptions(readOnly: true))
         let elements = await page.elements
         try await page.close()
-        let loops: [(String, PointDecodeLoop.Kind)] = [("best", .bulk), ("baseline", .bulkBaseline), ("swift", .swift)]
+        let all = ProcessInfo.processInfo.activeProcessorCount
+        let loops: [(String, PointDecodeLoop.Kind, Int)] = [("best", .bulk, 1), ("best, \(all) threads", .bulk, all),
+                                                             ("baseline", .bulkBaseline, 1), ("swift", .swift, 1)]
+        var wall = [[Double]](repeating: [], count: loops.count)
         var cpu = [[Double]](repeating: [], count: loops.count)
         var points = 0
         for _ in 0..<rounds {
-            for (k, (_, loop)) in loops.enumerated() {
-                let c0 = cpuNanoseconds()
-                points = PagePoints(decoding: elements, threads: 1, loop: loop, chunkPointsMin: 1 << 30).points.count
+            for (k, (_, loop, threads)) in loops.enumerated() {
+                let c0 = cpuNanoseconds(), w0 = BenchSystem.now()
+                let chunk = threads == 1 ? 1 << 30 : PagePointsDecoder.chunkPointsMinDefault
+                points = PagePoints(decoding: elements, threads: threads, loop: loop, chunkPointsMin: chunk).points.count
                 cpu[k].append(Double(cpuNanoseconds() - c0) / 1000)
+                wall[k].append(Double(BenchSystem.now() - w0) / 1000)
             }
         }
-        for (k, (name, _)) in loops.enumerated() {
-            let line = "loop \(name): median CPU \(fixed(median(cpu[k]), 0)) us, \(fixed(median(cpu[k]) * 1000 / Double(max(points, 1)), 2)) ns a point"
+        for (k, (name, _, _)) in loops.enumerated() {
+            let line = "loop \(name): median CPU \(fixed(median(cpu[k]), 0)) us, wall \(fixed(median(wall[k]), 0)) us, \(fixed(median(cpu[k]) * 1000 / Double(max(points, 1)), 2)) ns a point"
             print(line)
             r.notes.append(line)
         }
