@@ -31,8 +31,8 @@ public struct PagePoints: Sendable {
         /// Why its bytes were rejected, as `Stroke.decodedPoints()` throws it.
         public let error: DecodeError
 
-        /// A damaged stroke at `element` with `error`.
-        public init(element: Int, error: DecodeError) { self.element = element; self.error = error }
+        /// A damaged stroke at `element` with `error` (the decoder and tests make them).
+        package init(element: Int, error: DecodeError) { self.element = element; self.error = error }
     }
 
     /// Pages with fewer points than this are decoded on one thread whatever `threads` says.
