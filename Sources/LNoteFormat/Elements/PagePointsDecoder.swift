@@ -26,6 +26,11 @@ package enum PagePointsDecoder {
         let failures: UnsafeMutablePointer<[Failure]>
     }
 
+    /// Decodes every stroke of `elements` into one buffer: on the calling thread alone, or in
+    /// chunks with `DispatchQueue.concurrentPerform` (the caller takes chunks too, so it never
+    /// waits on a queue it feeds; the array's initializer is synchronous, which rules out a task
+    /// group writing straight into it). Each chunk writes only its elements' slots of the buffer
+    /// and its own failure slot, both owned by this call until it returns.
     static func decode(_ elements: [Element], threads: Int, loop: PointDecodeLoop.Kind,
                        chunkPointsMin: Int = chunkPointsMinDefault) -> Result {
         // Slot starts from the declared counts: element i writes starts[i] ..< starts[i + 1].
