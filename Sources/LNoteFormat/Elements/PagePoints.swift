@@ -10,8 +10,8 @@
 /// the first bad one, as `Stroke.points` shows it (E-006), and is listed in `damaged` with the
 /// reason `Stroke.decodedPoints()` throws. Never traps on any bytes.
 ///
-/// Cost: O(points), one allocation for the points (20 bytes each in memory) and one for the
-/// ranges; with `threads` > 1 a large page (at least `PagePoints.parallelPointsMin` points) is
+/// Cost: O(points), one allocation for the points (20 bytes each in memory) and a few small
+/// ones (the ranges); with `threads` > 1 a large page (at least `PagePoints.parallelPointsMin` points) is
 /// decoded in chunks of about equal point counts on that many threads at once, so wall time
 /// drops and CPU time stays about the same.
 public struct PagePoints: Sendable {
