@@ -20,8 +20,8 @@ public actor Document {
     public nonisolated let path: String
     /// True for a read-only open: it never locks and never writes.
     public nonisolated let isReadOnly: Bool
-    nonisolated let layout: PackageLayout
-    nonisolated let fs: any FileSystem
+    package nonisolated let layout: PackageLayout
+    package nonisolated let fs: any FileSystem
     nonisolated let pageOptions: PageOptions
     nonisolated let lock: WriterLock?
     /// Observers of `updates()`.
@@ -53,10 +53,10 @@ public actor Document {
     package private(set) var setAsideFiles: [String]
     /// True when open found `manifest.json` missing or stale and rewrote it (D-031).
     public private(set) var manifestRepairedOnOpen: Bool
-    /// What the writable open's merge of sync-client conflict copies did (Spec/sync.md Y-021);
-    /// nil when the package held none. `forkUnknown` not empty: erased elements may have
-    /// returned (Y-016), worth telling the user.
-    public internal(set) var syncMerge: MergeReport?
+    /// What the writable open's merge of sync-client conflict copies did (Spec/sync.md Y-021),
+    /// as `PageOptions.conflictMerger` recorded it; nil when none ran. `LNoteSync`'s
+    /// `Document.syncMerge` reads it.
+    package var syncMergeResult: (any Sendable)?
 
     init(layout: PackageLayout, file: DocumentFile, readOnly: Bool, pageOptions: PageOptions, fs: any FileSystem,
          lock: WriterLock?, inspection: PackageInspection, setAside: [String], manifestRepaired: Bool) {
@@ -80,7 +80,7 @@ public actor Document {
     /// Opens the package at `path`: reads and validates `document.json` (links refused,
     /// size-limited, D-001, D-002, D-010, D-011). A writable open then takes the writer lock
     /// (`lockedElsewhere` if another open holds it), folds in the conflict copies a sync client
-    /// left (Spec/sync.md Y-021, reported in `syncMerge`), moves page files `document.json` does
+    /// left when `pageOptions.conflictMerger` is set (Spec/sync.md Y-021, Y-022), moves page files `document.json` does
     /// not list to `lost+found/` (D-060) and repairs a missing or stale manifest (D-031).
     ///
     /// Cost: one read of `document.json` and `manifest.json`, one listing of `pages/`; no page
@@ -90,13 +90,14 @@ public actor Document {
                             fileSystem: any FileSystem = POSIXFileSystem.shared) async throws -> Document {
         let layout = PackageLayout(root: path)
         let fs = fileSystem
-        let prepared = try await BlockingIO.run { try Self.prepare(layout: layout, readOnly: readOnly, fs: fs) }
+        let merger = pageOptions.conflictMerger
+        let prepared = try await BlockingIO.run { try Self.prepare(layout: layout, readOnly: readOnly, merger: merger, fs: fs) }
         let document = Document(layout: layout, file: prepared.file, readOnly: readOnly, pageOptions: pageOptions, fs: fs,
                                 lock: prepared.lock, inspection: prepared.inspection, setAside: prepared.setAside,
                                 manifestRepaired: prepared.manifestRepaired)
-        guard let (report, done) = prepared.merge else { return document }
+        guard let merger, let merge = prepared.merge else { return document }
         do {
-            try await document.mergeConflictCopies(report, done: done)  // Y-021
+            try await merger.finish(document, merge)  // Y-021
         } catch {
             try? await document.close()
             throw error
@@ -110,11 +111,11 @@ public actor Document {
         var lock: WriterLock?
         var setAside: [String]
         var manifestRepaired: Bool
-        /// Conflict copies to merge once the document is open, with what the document.json merge did.
-        var merge: (MergeReport, ConflictMerge.Done)?
+        /// What the conflict merger prepared, for its `finish` once the document is open.
+        var merge: (any Sendable)?
     }
 
-    static func prepare(layout: PackageLayout, readOnly: Bool, fs: any FileSystem) throws -> Prepared {
+    static func prepare(layout: PackageLayout, readOnly: Bool, merger: ConflictMerger?, fs: any FileSystem) throws -> Prepared {
         try fs.requirePackageFolders(layout)
         var file = try readDocumentFile(fs: fs, layout: layout)
         let folderName = String(layout.root.split(separator: "/").last ?? "")
@@ -129,24 +130,7 @@ public actor Document {
         let lock = WriterLock(path: layout.lockFile, fileSystem: fs)
         try lock.acquireForWrite()
         do {
-            var merge: (MergeReport, ConflictMerge.Done)?
-            if try ConflictMerge.hasConflictCopies(layout: layout, fs: fs) {
-                var report = MergeReport(path: layout.root)
-                var done: ConflictMerge.Done = []
-                if try ConflictMerge.mergeDocumentFile(layout: layout, fs: fs, report: &report, done: &done) {
-                    file = try readDocumentFile(fs: fs, layout: layout)  // Y-017: its added pages are listed
-                    inspection = try PackageInspection.inspect(fs: fs, layout: layout, listed: Set(file.pages.map(\.id)))
-                }
-                merge = (report, done)
-            }
-            let listedIDs = Set(file.pages.map(\.id))
-            let back = SetAsideRestore.candidates(fs: fs, layout: layout, listed: listedIDs, present: Set(inspection.pageFiles.keys))
-            if !back.isEmpty {  // Y-053: pages set aside before their listing arrived
-                var report = merge?.0 ?? MergeReport(path: layout.root)
-                report.pagesRestored = try SetAsideRestore.restore(fs: fs, layout: layout, names: back)
-                inspection = try PackageInspection.inspect(fs: fs, layout: layout, listed: listedIDs)
-                merge = (report, merge?.1 ?? [])
-            }
+            let merge = try merger?.prepare(layout, fs, &file, &inspection)  // Y-017, Y-053 (Y-022: none, none)
             if !inspection.hasPagesFolder {
                 try fs.ensurePackageFolder(layout.pagesDirectory)
                 inspection.hasPagesFolder = true
@@ -163,7 +147,7 @@ public actor Document {
     }
 
     /// Reads and validates `document.json` (a link is refused, D-002; size first, D-010).
-    static func readDocumentFile(fs: any FileSystem, layout: PackageLayout) throws -> DocumentFile {
+    package static func readDocumentFile(fs: any FileSystem, layout: PackageLayout) throws -> DocumentFile {
         let bytes = try fs.readRegularFile(layout.documentFile, limit: FormatLimits.documentJSONBytesMax)
         return try DocumentFile.decode(bytes, file: layout.documentFile)
     }
