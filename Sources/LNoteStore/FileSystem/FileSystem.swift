@@ -228,3 +228,9 @@ package func parentDirectory(of path: String) -> String {
 package func joinPath(_ dir: String, _ name: String) -> String {
     dir.hasSuffix("/") ? dir + name : dir + "/" + name
 }
+
+/// The last path component ("a/b/c" -> "c").
+package func lastComponent(_ path: String) -> String {
+    guard let slash = path.lastIndex(of: "/") else { return path }
+    return String(path[path.index(after: slash)...])
+}
