@@ -100,7 +100,8 @@ enum PublicSurface {
     }
 
     private static func signature(_ line: String, scope: String?) -> String {
-        var s = line
+        // `@_optimize(size)` (code-size tuning of cold API, see BenchSuiteSize) is not API.
+        var s = line.replacingOccurrences(of: "@_optimize(size) ", with: "")
         if let brace = s.firstIndex(of: "{") { s = String(s[..<brace]) }
         if let eq = s.range(of: " = ") { s = String(s[..<eq.lowerBound]) }
         let folded = s.split(whereSeparator: { $0 == " " || $0 == "\t" }).joined(separator: " ")

@@ -58,7 +58,7 @@ public actor Document {
     /// `Document.syncMerge` reads it.
     package var syncMergeResult: (any Sendable)?
 
-    init(layout: PackageLayout, file: DocumentFile, readOnly: Bool, pageOptions: PageOptions, fs: any FileSystem,
+    @_optimize(size) init(layout: PackageLayout, file: DocumentFile, readOnly: Bool, pageOptions: PageOptions, fs: any FileSystem,
          lock: WriterLock?, inspection: PackageInspection, setAside: [String], manifestRepaired: Bool) {
         id = file.id
         path = layout.root
@@ -86,7 +86,7 @@ public actor Document {
     /// Cost: one read of `document.json` and `manifest.json`, one listing of `pages/`; no page
     /// is read until asked for. `pageOptions` applies to every page (read-only when the
     /// document is).
-    public static func open(path: String, readOnly: Bool = false, pageOptions: PageOptions = PageOptions(),
+    @_optimize(size) public static func open(path: String, readOnly: Bool = false, pageOptions: PageOptions = PageOptions(),
                             fileSystem: any FileSystem = POSIXFileSystem.shared) async throws -> Document {
         let layout = PackageLayout(root: path)
         let fs = fileSystem
@@ -115,7 +115,7 @@ public actor Document {
         var merge: (any Sendable)?
     }
 
-    static func prepare(layout: PackageLayout, readOnly: Bool, merger: ConflictMerger?, fs: any FileSystem) throws -> Prepared {
+    @_optimize(size) static func prepare(layout: PackageLayout, readOnly: Bool, merger: ConflictMerger?, fs: any FileSystem) throws -> Prepared {
         try fs.requirePackageFolders(layout)
         var file = try readDocumentFile(fs: fs, layout: layout)
         let folderName = String(layout.root.split(separator: "/").last ?? "")
@@ -147,20 +147,20 @@ public actor Document {
     }
 
     /// Reads and validates `document.json` (a link is refused, D-002; size first, D-010).
-    package static func readDocumentFile(fs: any FileSystem, layout: PackageLayout) throws -> DocumentFile {
+    @_optimize(size) package static func readDocumentFile(fs: any FileSystem, layout: PackageLayout) throws -> DocumentFile {
         let bytes = try fs.readRegularFile(layout.documentFile, limit: FormatLimits.documentJSONBytesMax)
         return try DocumentFile.decode(bytes, file: layout.documentFile)
     }
 
     /// Reads `manifest.json`; nil when missing, a link, too large or unusable (D-031).
-    static func readManifest(fs: any FileSystem, layout: PackageLayout) -> ManifestFile? {
+    @_optimize(size) static func readManifest(fs: any FileSystem, layout: PackageLayout) -> ManifestFile? {
         guard let bytes = try? fs.readRegularFile(layout.manifestFile, limit: FormatLimits.manifestJSONBytesMax) else { return nil }
         return ManifestFile.decode(bytes)
     }
 
     /// Rewrites `manifest.json` from `file` when it is missing or disagrees (D-031). The caller
     /// holds the writer lock. Returns true when it wrote.
-    static func reconcileManifest(fs: any FileSystem, layout: PackageLayout, file: DocumentFile) throws -> Bool {
+    @_optimize(size) static func reconcileManifest(fs: any FileSystem, layout: PackageLayout, file: DocumentFile) throws -> Bool {
         if let manifest = readManifest(fs: fs, layout: layout), manifest.agrees(with: file) { return false }
         try fs.writePackageFile(layout.manifestFile, ManifestFile(document: file).encoded())
         return true
@@ -185,35 +185,29 @@ public actor Document {
 
     // MARK: Internals
 
-    func checkOpen() throws {
+    @_optimize(size) func checkOpen() throws {
         if closed || closing { throw LNoteError(.closed, "document \(id) is closed") }
     }
 
-    func checkWritable() throws {
+    @_optimize(size) func checkWritable() throws {
         try checkOpen()
         if isReadOnly { throw LNoteError(.readOnly, "document \(id) was opened read-only") }
     }
 
     /// Takes the writer lock (again) before a write; `readOnly` when there is none.
-    func lockForWrite() throws {
+    @_optimize(size) func lockForWrite() throws {
         guard let lock else { throw LNoteError(.readOnly, "document \(id) was opened read-only") }
         try lock.acquireForPathWrite()
     }
 
-    /// Runs `body` alone among the document's changes (structural writes, flush, close): the
-    /// actor is reentrant at every `await`, so changes take turns in call order.
-    /// Never inlined, and the turn-taking is two non-generic functions: otherwise it is copied
-    /// into each caller, or into each result type's specialization.
+    /// Waits for the turn (in call order) when another change has it, else takes it. The
+    /// document's changes (structural writes, flush, close) run in turns because the actor is
+    /// reentrant at every `await`: each starts with `await takeTurn()` and
+    /// `defer { passTurn() }`. Two plain functions rather than a generic `exclusively { }`
+    /// taking a closure, whose specialization per caller and result type cost the app about
+    /// 13 KB of async code (issue 16 item 5).
     @inline(never)
-    func exclusively<T: Sendable>(_ body: () async throws -> T) async throws -> T {
-        await takeTurn()
-        defer { passTurn() }
-        return try await body()
-    }
-
-    /// Waits for the turn (in call order) when another change has it, else takes it.
-    @inline(never)
-    private func takeTurn() async {
+    @_optimize(size) func takeTurn() async {
         if turnBusy {
             await withCheckedContinuation { turnWaiters.append($0) }
         } else {
@@ -223,14 +217,14 @@ public actor Document {
 
     /// Hands the turn to the next waiting change, or frees it.
     @inline(never)
-    private func passTurn() {
+    @_optimize(size) func passTurn() {
         if turnWaiters.isEmpty { turnBusy = false } else { turnWaiters.removeFirst().resume() }
     }
 
     /// Writes `new` as document.json, then the manifest (D-003, D-030), and adopts it. An
     /// app's change in a cancelled task throws `CancellationError` before writing; `flush()`
     /// and `close()` record what is already written even when cancelled (`cancellable: false`).
-    func commit(_ new: DocumentFile, cancellable: Bool = true) async throws {
+    @_optimize(size) func commit(_ new: DocumentFile, cancellable: Bool = true) async throws {
         if cancellable { try Task.checkCancellation() }
         try lockForWrite()
         let bytes = new.encoded()
@@ -243,7 +237,7 @@ public actor Document {
         try await BlockingIO.run { try fs.writePackageFile(layout.manifestFile, manifest) }
     }
 
-    func index(of page: UUIDBytes) throws -> Int {
+    @_optimize(size) func index(of page: UUIDBytes) throws -> Int {
         guard let i = file.pages.firstIndex(where: { $0.id == page }) else {
             throw LNoteError(.notFound, "page \(page) is not in document \(id)")
         }
