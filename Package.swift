@@ -10,6 +10,7 @@ let package = Package(
     products: [
         .library(name: "LNoteStore", targets: ["LNoteStore"]),
         .library(name: "LNoteRender", targets: ["LNoteRender"]),
+        .library(name: "LNoteSync", targets: ["LNoteSync"]),
         .library(name: "LNoteCheck", targets: ["LNoteCheck"]),
         .library(name: "LNoteSQLite", targets: ["LNoteSQLite"]),
         .executable(name: "lnote", targets: ["lnote"]),
@@ -30,8 +31,13 @@ let package = Package(
         // so an app that draws its own thumbnails does not ship it.
         .target(name: "LNoteRender", dependencies: ["LNoteStore", "LNoteFormat"], path: "Sources/LNoteRender",
                 swiftSettings: strict),
+        // The element-level merge of the conflict copies sync clients leave (Spec/sync.md): what
+        // an app gets by opening documents with `PageOptions().withSyncMerge`. Apart from the
+        // engine so an app that does not sync does not ship it.
+        .target(name: "LNoteSync", dependencies: ["LNoteStore", "LNoteFormat"], path: "Sources/LNoteSync",
+                swiftSettings: strict),
         // fsck as a library: checks, repairs, reports.
-        .target(name: "LNoteCheck", dependencies: ["LNoteStore", "LNoteFormat", "LNoteRender"], path: "Sources/LNoteCheck",
+        .target(name: "LNoteCheck", dependencies: ["LNoteStore", "LNoteFormat", "LNoteRender", "LNoteSync"], path: "Sources/LNoteCheck",
                 swiftSettings: strict),
         // Deterministic realistic handwriting (Hershey glyphs) for tests, demo and bench.
         .target(name: "LNoteHandwriting", dependencies: ["LNoteFormat"], path: "Sources/LNoteHandwriting",
@@ -52,17 +58,17 @@ let package = Package(
         .target(name: "LNoteConformance", dependencies: ["LNoteStore", "LNoteFormat"], path: "Sources/LNoteConformance",
                 swiftSettings: strict),
         // A notes client written against the public API only (`import LNoteStore`), built by CI.
-        .executableTarget(name: "notes-example", dependencies: ["LNoteStore", "LNoteRender"], path: "Tools/notes-example",
+        .executableTarget(name: "notes-example", dependencies: ["LNoteStore", "LNoteRender", "LNoteSync"], path: "Tools/notes-example",
                           swiftSettings: strict),
         // The command line that ships.
         .executableTarget(name: "lnote",
                           dependencies: ["LNoteToolSupport", "LNoteCheck", "LNoteStore", "LNoteFormat", "LNoteHandwriting",
-                                         "LNoteConformance", "LNoteSQLite", "LNoteRender"],
+                                         "LNoteConformance", "LNoteSQLite", "LNoteRender", "LNoteSync"],
                           path: "Tools/lnote", swiftSettings: strict),
         // The benchmarks (`lnote bench` runs this executable), apart from the shipped tool.
         .executableTarget(name: "lnote-bench",
                           dependencies: ["LNoteToolSupport", "LNoteStore", "LNoteFormat", "LNoteHandwriting", "LNoteSQLite",
-                                         "LNoteRender"],
+                                         "LNoteRender", "LNoteSync"],
                           path: "Tools/lnote-bench", swiftSettings: strict),
         // LNoteSimulation: FuzzRegressionTests replays saved fuzz inputs through its FuzzHarness.
         .testTarget(name: "LNoteFormatTests", dependencies: ["LNoteFormat", "LNoteHandwriting", "LNoteSimulation"]),
@@ -79,7 +85,8 @@ let package = Package(
         // (no @testable, no package access).
         .testTarget(name: "LNotePublicAPITests", dependencies: ["LNoteStore", "LNoteRender"], exclude: ["public-api.txt"]),
         // Two devices, one notebook: conflict copies, merges, a real Syncthing pair (Spec/sync.md).
-        .testTarget(name: "LNoteSyncTests", dependencies: ["lnote", "LNoteCheck", "LNoteStore", "LNoteFormat", "LNoteSimulation"]),
+        .testTarget(name: "LNoteSyncTests", dependencies: ["lnote", "LNoteCheck", "LNoteStore", "LNoteFormat", "LNoteSimulation",
+                                                         "LNoteSync"]),
         // Runs the built `lnote` and `lnote-bench` tools; depends on them so `swift test` builds them.
         .testTarget(name: "LNoteCLITests", dependencies: ["lnote", "lnote-bench", "LNoteStore", "LNoteFormat", "LNoteHandwriting", "LNoteSimulation"]),
     ],

@@ -1,5 +1,6 @@
 import LNoteFormat
 import LNoteStore
+import LNoteSync
 
 /// Checks a single journal or snapshot file (K-017): header, frames, CRCs, sequence, bodies.
 /// Repair applies to the page the file belongs to when the file sits in a package's `pages/`

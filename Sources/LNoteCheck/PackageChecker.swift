@@ -1,5 +1,6 @@
 import LNoteFormat
 import LNoteStore
+import LNoteSync
 
 /// Checks one `.lnote` package (K-011 .. K-016) and repairs it when asked (K-020 .. K-027):
 /// lock, leftover temporary files, `document.json`, pages, `manifest.json`, assets, thumbnails.

@@ -1,5 +1,6 @@
 import LNoteFormat
 import LNoteStore
+import LNoteSync
 
 /// Checks one page (its snapshot and journals, K-011) and, when asked, repairs it (K-020):
 /// replay in the chosen mode, copy every dropped byte range to `lost+found/`, write the

@@ -2,6 +2,7 @@ import LNoteCheck
 import LNoteFormat
 import LNoteSimulation
 import LNoteStore
+import LNoteSync
 import Testing
 
 /// Spec/sync.md Y-050, Y-051, Y-052: every mix of two versions of a package's files that a
@@ -16,7 +17,7 @@ struct HalfSyncedTests {
     /// flushed but open (journal ahead of the snapshot), session 3 closed (compacted).
     func versions() async throws -> (root: String, page: UUIDBytes, files: [[String: [UInt8]]]) {
         let fs = SimulatedFileSystem()
-        var options = PageOptions(durability: .none, compaction: .onCloseOnly)
+        var options = PageOptions(durability: .none, compaction: .onCloseOnly).withSyncMerge
         options.thumbnailsOnClose = false
         let first = try await NoteLibrary(folder: "/lib", fileSystem: fs).createDocument(title: "t", pageOptions: options)
         let pageID = await first.pageIDs[0]
@@ -62,7 +63,7 @@ struct HalfSyncedTests {
                 // Opens (a writer open, as an app would) and keeps what both versions hold (Y-050).
                 let d = Device(name: "H")
                 for (p, b) in mix { try d.put(p, b) }
-                var options = PageOptions(durability: .none, compaction: .onCloseOnly)
+                var options = PageOptions(durability: .none, compaction: .onCloseOnly).withSyncMerge
                 options.thumbnailsOnClose = false
                 do {
                     let doc = try await Document.open(path: root, pageOptions: options, fileSystem: d.fs)

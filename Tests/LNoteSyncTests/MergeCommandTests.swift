@@ -2,6 +2,7 @@ import Foundation
 import LNoteCheck
 import LNoteFormat
 import LNoteStore
+import LNoteSync
 import Testing
 
 /// `lnote merge` and `lnote fsck --repair` on real folders (Spec/sync.md Y-021).

@@ -2,6 +2,7 @@ import LNoteCheck
 import LNoteFormat
 import LNoteSimulation
 import LNoteStore
+import LNoteSync
 import Testing
 
 /// The rules of Spec/sync.md one at a time, on hand-made two-device packages.
@@ -48,7 +49,7 @@ struct MergeRuleTests {
     /// A device with a one-page package of `n` strokes; returns (fs, package path, page id, strokes).
     func device(strokes n: Int, seed: UInt64) async throws -> (SimulatedFileSystem, String, UUIDBytes, [Element]) {
         let fs = SimulatedFileSystem()
-        var options = PageOptions(durability: .none, compaction: .onCloseOnly)
+        var options = PageOptions(durability: .none, compaction: .onCloseOnly).withSyncMerge
         options.thumbnailsOnClose = false
         let doc = try await NoteLibrary(folder: "/lib", fileSystem: fs).createDocument(title: "t", pageOptions: options)
         let pageID = await doc.pageIDs[0]
@@ -86,7 +87,7 @@ struct MergeRuleTests {
         #expect(await reader.syncMerge == nil)
 
         // Y-021: the writable open merges before it hands the document out.
-        let doc = try await Document.open(path: root, fileSystem: d.fs)
+        let doc = try await Document.open(path: root, pageOptions: PageOptions().withSyncMerge, fileSystem: d.fs)
         let report = try #require(await doc.syncMerge)
         #expect(try await doc.page(id: pageID).elements.count == 3)
         try await doc.close()
@@ -108,7 +109,7 @@ struct MergeRuleTests {
         var rng = ScenarioRandom(seed: 99)
         let fromA = Self.stroke(&rng), fromB = Self.stroke(&rng), fragment = Self.stroke(&rng)
         let moved = Transform(a: 1, b: 0, c: 0, d: 1, tx: 40, ty: 0)
-        var options = PageOptions(durability: .none, compaction: .onCloseOnly)
+        var options = PageOptions(durability: .none, compaction: .onCloseOnly).withSyncMerge
         options.thumbnailsOnClose = false
         for (d, work) in [(a, 0), (b, 1)] {
             let doc = try await Document.open(path: root, pageOptions: options, fileSystem: d.fs)
@@ -167,7 +168,7 @@ extension MergeRuleTests {
         let journal = try #require(try fs.list(pages).first { $0.hasSuffix(".0.journal") })
         let copyName = journal.replacingOccurrences(of: ".journal", with: ".sync-conflict-20261201-120000-BBB.journal")
         let copyBytes = try fs.readFile(pages + "/" + journal)
-        var options = PageOptions(durability: .none, compaction: .onCloseOnly)
+        var options = PageOptions(durability: .none, compaction: .onCloseOnly).withSyncMerge
         options.thumbnailsOnClose = false
         // Two compactions past base 0: the original journal 0 is gone, the snapshot is at generation 3.
         var rng = ScenarioRandom(seed: 70)

@@ -3,6 +3,7 @@ import LNoteCheck
 import LNoteFormat
 import LNoteSimulation
 import LNoteStore
+import LNoteSync
 import Testing
 
 /// Spec/sync.md section 6: the package-level sync vectors, merged by a writable open.

@@ -1,6 +1,7 @@
 import LNoteFormat
 import LNoteSimulation
 import LNoteStore
+import LNoteSync
 
 extension SyncVectors {
     /// Y-013 (Syncthing name): both devices append to one journal (same salt) after sharing

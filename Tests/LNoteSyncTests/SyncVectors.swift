@@ -2,6 +2,7 @@ import Foundation
 import LNoteFormat
 import LNoteSimulation
 import LNoteStore
+import LNoteSync
 
 /// The package-level sync vectors of Spec/sync.md section 6, in `Spec/vectors-sync/`: each a
 /// package as one device holds it after a sync client left conflict copies, with the merged
@@ -41,7 +42,7 @@ enum SyncVectors {
     }
 
     static var options: PageOptions {
-        var o = PageOptions(durability: .none, compaction: .onCloseOnly)
+        var o = PageOptions(durability: .none, compaction: .onCloseOnly).withSyncMerge
         o.thumbnailsOnClose = false
         o.journalReserveBytes = 0
         return o

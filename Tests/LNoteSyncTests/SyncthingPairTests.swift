@@ -1,6 +1,7 @@
 import Foundation
 import LNoteFormat
 import LNoteStore
+import LNoteSync
 import Testing
 #if canImport(Glibc)
 import Glibc

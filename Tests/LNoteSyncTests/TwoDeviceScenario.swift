@@ -2,6 +2,7 @@ import LNoteCheck
 import LNoteFormat
 import LNoteSimulation
 import LNoteStore
+import LNoteSync
 import Foundation
 
 /// One random two-device scenario (Spec/sync.md Y-010 .. Y-016, Y-019, Y-020): both devices
@@ -31,7 +32,7 @@ struct TwoDeviceScenario {
     /// Events, kept only when LNOTE_SYNC_TRACE names this scenario's seed (debugging aid).
     var trace: [String]? = nil
     static let options: PageOptions = {
-        var o = PageOptions(durability: Durability.none, compaction: .onCloseOnly)
+        var o = PageOptions(durability: Durability.none, compaction: .onCloseOnly).withSyncMerge
         o.thumbnailsOnClose = false  // derived data; rendering dominated the run time
         return o
     }()

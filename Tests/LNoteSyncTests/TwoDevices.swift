@@ -2,6 +2,7 @@ import LNoteCheck
 import LNoteFormat
 import LNoteSimulation
 import LNoteStore
+import LNoteSync
 
 /// A small deterministic generator (SplitMix64) for the scenarios.
 struct ScenarioRandom: RandomNumberGenerator {

@@ -8,7 +8,9 @@ import LNoteToolSupport
 /// release build), then stripped. Skipped, with a note, where swiftc, strip or the build's
 /// objects are missing. A second client, the same with the engine's covers
 /// (`PageOptions.thumbnailRenderer = .grayscalePNG`), also links LNoteRender: what an app that
-/// lets the engine draw its covers ships (a row of its own; the target is on the first).
+/// lets the engine draw its covers ships (a row of its own; the target is on the first). A third,
+/// with the sync merge (`PageOptions.withSyncMerge`), also links LNoteSync: what an app whose
+/// library a sync client shares ships.
 enum SizeSuite {
     static let hello = """
     @main struct Hello { static func main() async throws { print("hello, \\(CommandLine.arguments.count)") } }
@@ -41,6 +43,11 @@ enum SizeSuite {
     }
     """
 
+    static let syncClient = coversClient
+        .replacingOccurrences(of: "import LNoteRender\n", with: "")
+        .replacingOccurrences(of: "import LNoteStore\n", with: "import LNoteStore\nimport LNoteSync\n")
+        .replacingOccurrences(of: "PageOptions().withCovers", with: "PageOptions().withSyncMerge")
+
     /// The objects of `module` in the build folder `build`: for a Swift module those of the
     /// sources it was last built from (its `sources` list), so the objects of files since moved
     /// or deleted, which the build leaves behind, are not linked; for C, every object.
@@ -71,6 +78,9 @@ enum SizeSuite {
         if withRender {
             builds.append(("covers", coversClient, flags + objects + (try Self.objects("LNoteRender", build: build))))
         }
+        if (try? fs.kind(joinPath(build, "Modules/LNoteSync.swiftmodule"))) != nil {
+            builds.append(("sync", syncClient, flags + objects + (try Self.objects("LNoteSync", build: build))))
+        }
         for (name, source, extra) in builds {
             let src = ctx.path("\(name).swift"), exe = ctx.path(name), stripped = ctx.path("\(name).stripped")
             try fs.writeFileAtomically(src, Array(source.utf8), durability: .none)
@@ -90,11 +100,16 @@ enum SizeSuite {
             r.rows.append(BenchRow(design: "size LNoteStore + LNoteRender add", setting: "covers client - hello",
                                    value: Double(covers - (sizes["hello"] ?? 0)), unit: "B"))
         }
+        if let sync = sizes["sync"] {
+            r.rows.append(BenchRow(design: "size LNoteStore + LNoteSync add", setting: "sync client - hello",
+                                   value: Double(sync - (sizes["hello"] ?? 0)), unit: "B"))
+        }
         r.targets.append(BenchTarget(id: "16-size", claim: "stripped bytes an app gains by linking LNoteStore",
                                      measured: Double(gain), limit: 1_000_000,
                                      detail: "\(gain) B (\(fixed(Double(gain) / 1_048_576, 2)) MiB): \(sizes["client"] ?? 0) B client vs \(sizes["hello"] ?? 0) B hello world"))
-        r.notes.append("client: NoteLibrary, createDocument, page(at:), flush, close; linked with the objects of LNoteStore, LNoteFormat and CCRC32C from \(build); the Swift runtime and Foundation are shared libraries on Linux, not counted")
+        r.notes.append("client: NoteLibrary, createDocument, page(at:), flush, close; linked with the objects of LNoteStore, LNoteFormat and CCRC32C from \(build); the Swift runtime and Foundation are shared libraries on Linux, not counted; the sync merge (LNoteSync) and the covers (LNoteRender) are not in it")
         r.notes.append("covers client: the same with PageOptions().withCovers (the engine draws covers: LNoteRender's rasterizer, PNG encoder and DEFLATE), also linked with LNoteRender's objects")
+        r.notes.append("sync client: the same with PageOptions().withSyncMerge (conflict copies merged on open, Spec/sync.md), also linked with LNoteSync's objects")
         return r
     }
 

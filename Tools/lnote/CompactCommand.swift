@@ -2,6 +2,7 @@ import LNoteCheck
 import LNoteFormat
 import LNoteRender
 import LNoteStore
+import LNoteSync
 import LNoteToolSupport
 
 /// `lnote compact PACKAGE`: folds every page's journal into a fresh snapshot.
@@ -22,7 +23,7 @@ enum CompactCommand: Command {
         let layout = PackageLayout(root: path)
         let document: Document
         do {
-            document = try await Document.open(path: path, pageOptions: PageOptions(compaction: .onCloseOnly).withCovers)
+            document = try await Document.open(path: path, pageOptions: PageOptions(compaction: .onCloseOnly).withCovers.withSyncMerge)
         } catch { throw OperationalError("cannot open \(Escaped.text(path)) for writing: \(Escaped.text("\(error)"))") }
         var lines: [(Int, UUIDBytes, Int)] = []
         for (i, id) in await document.pageIDs.enumerated() {

@@ -4,6 +4,7 @@ import LNoteFormat
 import LNoteHandwriting
 import LNoteRender
 import LNoteStore
+import LNoteSync
 import LNoteToolSupport
 
 /// `lnote demo [DIR]`: the main job end to end: write, crash, check, recover, render.
@@ -45,6 +46,7 @@ enum DemoCommand: Command {
         let layout = PageFit(strokes: strokes + writerBudget, seed: seed)
         var options = PageOptions(durability: .data)
         options.thumbnailRenderer = .grayscalePNG  // covers at close and after flush (LNoteRender)
+        options.conflictMerger = .elementwise  // conflict copies merged on open (LNoteSync)
         let document = try await library.createDocument(title: "Demo notebook", pageOptions: options)
         let packagePath = try await library.packagePath(document.id)
         let letterPage = try await document.page(at: 0).id

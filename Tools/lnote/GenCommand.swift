@@ -3,6 +3,7 @@ import LNoteFormat
 import LNoteHandwriting
 import LNoteRender
 import LNoteStore
+import LNoteSync
 import LNoteToolSupport
 
 /// `lnote gen FOLDER`: realistic documents of generated handwriting, made the library's way.
@@ -98,6 +99,7 @@ enum GenCommand: Command {
     static func generate(at path: String, _ settings: Settings, pageDone: (Int) -> Void) async throws -> Summary {
         var options = PageOptions(durability: .none, compaction: .onCloseOnly)
         options.thumbnailRenderer = .grayscalePNG
+        options.conflictMerger = .elementwise
         let document = try await Document.open(path: path, pageOptions: options)
         var summary = Summary()
         do {

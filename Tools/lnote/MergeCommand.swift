@@ -1,6 +1,7 @@
 import Foundation
 import LNoteCheck
 import LNoteStore
+import LNoteSync
 import LNoteToolSupport
 
 /// `lnote merge PACKAGE|LIBRARY`: folds sync-client conflict copies into packages (Spec/sync.md).

@@ -8,6 +8,7 @@ import LNoteFormat
 import LNoteHandwriting
 import LNoteRender
 import LNoteStore
+import LNoteSync
 import LNoteToolSupport
 
 /// `lnote stress PACKAGE`: appends strokes one by one and logs each acknowledged id (kill tests).
@@ -56,7 +57,7 @@ enum StressCommand: Command {
         let policy = CompactionPolicy(journalBytesMax: CompactionPolicy.default.journalBytesMax, journalFramesMax: compactFrames)
         let document: Document
         do {
-            document = try await Document.open(path: path, pageOptions: PageOptions(durability: durability, compaction: policy).withCovers)
+            document = try await Document.open(path: path, pageOptions: PageOptions(durability: durability, compaction: policy).withCovers.withSyncMerge)
         } catch { throw OperationalError("cannot open \(Escaped.text(path)) for writing: \(Escaped.text("\(error)"))") }
         guard let first = await document.documentFile.pages.first else { throw OperationalError("\(path) has no pages") }
         let page = try await document.page(id: first.id)

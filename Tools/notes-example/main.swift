@@ -1,9 +1,10 @@
-// A small notes client written against the public API only (`import LNoteStore`, and
-// `import LNoteRender` for the engine's covers): what an
+// A small notes client written against the public API only (`import LNoteStore`,
+// `import LNoteRender` for the engine's covers, `import LNoteSync` for synced libraries): what an
 // iPad app does, end to end. Run: swift run notes-example [FOLDER]
 import Foundation
 import LNoteRender  // covers drawn by the engine: PageOptions.thumbnailRenderer = .grayscalePNG
 import LNoteStore
+import LNoteSync  // conflict copies a sync client left merged on open: PageOptions.withSyncMerge
 
 /// A pen stroke as PencilKit would sample it: points in pt, seconds, force 0...1, radians.
 func penStroke(row: Int, column: Int) throws -> Stroke {
@@ -32,8 +33,9 @@ let listingTask = Task { () -> Int in  // observation: the library listing as it
     return seen
 }
 
-// 2. A document with three pages; the engine draws its covers (LNoteRender).
-let options = PageOptions().withCovers
+// 2. A document with three pages; the engine draws its covers (LNoteRender) and merges the
+// conflict copies a sync client leaves (LNoteSync).
+let options = PageOptions().withCovers.withSyncMerge
 let document = try await library.createDocument(title: "Biology", pageOptions: options)
 try await document.addPages(count: 2)
 check(await document.pageCount == 3, "three pages")
@@ -103,7 +105,7 @@ check(listing.count == 1 && listing[0].coverURL != nil && listing[0].modifiedDat
 
 // 11. Duplicate, rename the copy, delete the original; typed errors.
 let copyID = try await library.duplicateDocument(document.uuid)
-let copy = try await library.openDocument(copyID)
+let copy = try await library.openDocument(copyID, pageOptions: options)
 try await copy.setTitle("Biology (copy)")
 try await copy.close()
 try await library.deleteDocument(document.uuid)

@@ -1,4 +1,5 @@
 import LNoteStore
+import LNoteSync
 
 extension MergeReport {
     /// The report as `lnote merge` prints it, every name escaped (F-020 style).

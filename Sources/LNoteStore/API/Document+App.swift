@@ -19,13 +19,13 @@ extension Document {
     public var pageUUIDs: [UUID] { file.pages.map { UUID($0.id) } }
 
     /// Page `id` (see `page(id:)`).
-    public func page(id: UUID) async throws -> Page { try await page(id: UUIDBytes(id)) }
+    @_optimize(size) public func page(id: UUID) async throws -> Page { try await page(id: UUIDBytes(id)) }
 
     /// Places an image on page `pageID` at `frame` (pt): writes `data` as a new asset, then
     /// appends the image element (see `insertImage(_:ext:on:x:y:width:height:)`). `ext` is
     /// the file extension in any case, with or without a leading dot (`"PNG"`, `".jpg"`).
     @discardableResult
-    public func insertImage(_ data: Data, ext: String, on pageID: UUIDBytes, frame: PageRect) async throws -> ImageElement {
+    @_optimize(size) public func insertImage(_ data: Data, ext: String, on pageID: UUIDBytes, frame: PageRect) async throws -> ImageElement {
         let placed = try ImageElement(assetID: UUID(), frame: frame)
         return try await insertImage(Array(data), ext: Self.normalizedExtension(ext), on: pageID, x: placed.x, y: placed.y,
                                      width: placed.width, height: placed.height)
@@ -33,7 +33,7 @@ extension Document {
 
     /// The bytes of asset `assetID`. Throws `notFound` when there is no such asset.
     /// Cost: one listing of `assets/` and one read.
-    public func assetData(_ assetID: UUIDBytes) async throws -> Data {
+    @_optimize(size) public func assetData(_ assetID: UUIDBytes) async throws -> Data {
         guard let path = try await assetPath(assetID) else {
             throw LNoteError(.notFound, "no asset \(assetID)", file: layout.assetsDirectory)
         }
@@ -42,7 +42,7 @@ extension Document {
     }
 
     /// The URL of asset `assetID` (for an image view), nil when there is none.
-    public func assetURL(_ assetID: UUIDBytes) async throws -> URL? {
+    @_optimize(size) public func assetURL(_ assetID: UUIDBytes) async throws -> URL? {
         try await assetPath(assetID).map { URL(filePath: $0, directoryHint: .notDirectory) }
     }
 
@@ -50,26 +50,26 @@ extension Document {
     /// syncs, renames over the asset (atomic: readers see the old or the new bytes). `ext`
     /// (any case) may change the extension; the old file is removed after. Throws `notFound`
     /// for an asset that does not exist, `invalidInput` for empty or oversized data.
-    public func replaceAsset(_ assetID: UUIDBytes, with data: Data, ext: String? = nil) async throws {
+    @_optimize(size) public func replaceAsset(_ assetID: UUIDBytes, with data: Data, ext: String? = nil) async throws {
         try checkWritable()
         guard !data.isEmpty, data.count <= Self.assetBytesMax else {
             throw LNoteError(.invalidInput, "an asset must be 1 ... \(Self.assetBytesMax) bytes")
         }
         try Task.checkCancellation()
-        try await exclusively {
-            guard let old = try await assetPath(assetID) else {
-                throw LNoteError(.notFound, "no asset \(assetID)", file: layout.assetsDirectory)
-            }
-            let oldExt = PackageLayout.parseAssetName(String(old.split(separator: "/").last ?? ""))?.ext ?? "bin"
-            let target = try layout.asset(assetID, ext: ext.map(Self.normalizedExtension) ?? oldExt)
-            try lockForWrite()
-            let (fs, bytes) = (self.fs, Array(data))
-            try await BlockingIO.run {
-                try fs.writePackageFile(target, bytes, durability: .data)
-                if target != old {
-                    try fs.removeIfPresent(old)
-                    try io { try fs.syncDirectory(parentDirectory(of: old)) }
-                }
+        await takeTurn()
+        defer { passTurn() }
+        guard let old = try await assetPath(assetID) else {
+            throw LNoteError(.notFound, "no asset \(assetID)", file: layout.assetsDirectory)
+        }
+        let oldExt = PackageLayout.parseAssetName(String(old.split(separator: "/").last ?? ""))?.ext ?? "bin"
+        let target = try layout.asset(assetID, ext: ext.map(Self.normalizedExtension) ?? oldExt)
+        try lockForWrite()
+        let (fs, bytes) = (self.fs, Array(data))
+        try await BlockingIO.run {
+            try fs.writePackageFile(target, bytes, durability: .data)
+            if target != old {
+                try fs.removeIfPresent(old)
+                try io { try fs.syncDirectory(parentDirectory(of: old)) }
             }
         }
     }
@@ -79,44 +79,44 @@ extension Document {
     /// (their inverses put the elements back, but not the bytes). Throws `notFound` when
     /// there is no such asset.
     @discardableResult
-    public func deleteAsset(_ assetID: UUIDBytes) async throws -> [PageEdit] {
+    @_optimize(size) public func deleteAsset(_ assetID: UUIDBytes) async throws -> [PageEdit] {
         try checkWritable()
         try Task.checkCancellation()
-        return try await exclusively {
-            guard let path = try await assetPath(assetID) else {
-                throw LNoteError(.notFound, "no asset \(assetID)", file: layout.assetsDirectory)
-            }
-            var edits: [PageEdit] = []
-            for pageID in file.pages.map(\.id) {
-                let page = try await page(id: pageID)
-                let users = await page.elements.compactMap { e -> UUIDBytes? in
-                    if case .image(let i) = e, i.assetID == assetID { return i.id } else { return nil }
-                }
-                if !users.isEmpty { edits.append(try await page.delete(users)) }
-            }
-            try lockForWrite()
-            let fs = self.fs
-            try await BlockingIO.run {
-                try fs.removeIfPresent(path)
-                try io { try fs.syncDirectory(parentDirectory(of: path)) }
-            }
-            return edits
+        await takeTurn()
+        defer { passTurn() }
+        guard let path = try await assetPath(assetID) else {
+            throw LNoteError(.notFound, "no asset \(assetID)", file: layout.assetsDirectory)
         }
+        var edits: [PageEdit] = []
+        for pageID in file.pages.map(\.id) {
+            let page = try await page(id: pageID)
+            let users = await page.elements.compactMap { e -> UUIDBytes? in
+                if case .image(let i) = e, i.assetID == assetID { return i.id } else { return nil }
+            }
+            if !users.isEmpty { edits.append(try await page.delete(users)) }
+        }
+        try lockForWrite()
+        let fs = self.fs
+        try await BlockingIO.run {
+            try fs.removeIfPresent(path)
+            try io { try fs.syncDirectory(parentDirectory(of: path)) }
+        }
+        return edits
     }
 
     /// The URL of page `pageID`'s thumbnail (a PNG; the first page's is the cover), nil when
     /// there is none yet.
-    public func thumbnailURL(for pageID: UUIDBytes) async throws -> URL? {
+    @_optimize(size) public func thumbnailURL(for pageID: UUIDBytes) async throws -> URL? {
         try await thumbnailPath(for: pageID).map { URL(filePath: $0, directoryHint: .notDirectory) }
     }
 
     /// Stores the app's own PNG thumbnail for page `pageID` (see `storeThumbnail(_:for:)`).
-    public func storeThumbnail(_ png: Data, for pageID: UUIDBytes) async throws {
+    @_optimize(size) public func storeThumbnail(_ png: Data, for pageID: UUIDBytes) async throws {
         try await storeThumbnail(Array(png), for: pageID)
     }
 
         /// `"PNG"`, `".png"` -> `"png"` (assets are stored with lowercase extensions, D-040).
-    static func normalizedExtension(_ ext: String) -> String {
+    @_optimize(size) static func normalizedExtension(_ ext: String) -> String {
         (ext.hasPrefix(".") ? String(ext.dropFirst()) : ext).lowercased()
     }
 }

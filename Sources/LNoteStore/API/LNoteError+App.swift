@@ -52,7 +52,7 @@ extension LNoteError: LocalizedError {
     }
 
     /// `strerror(errno)` with its number, e.g. `errno 2: No such file or directory`.
-    public static func errnoText(_ errno: Int32) -> String {
+    @_optimize(size) public static func errnoText(_ errno: Int32) -> String {
         guard let text = strerror(errno) else { return "errno \(errno)" }
         return "errno \(errno): \(String(cString: text))"
     }
@@ -85,9 +85,9 @@ extension LNoteError {
 
 /// True when `error` is an `LNoteError` with this code: makes `catch LNoteError.notFound`
 /// and `case LNoteError.notFound = error` work.
-public func ~= (code: LNoteError.Code, error: any Error) -> Bool {
+@_optimize(size) public func ~= (code: LNoteError.Code, error: any Error) -> Bool {
     (error as? LNoteError)?.code == code
 }
 
 /// The same match where the error is statically an `LNoteError` (typed `throws(LNoteError)`).
-public func ~= (code: LNoteError.Code, error: LNoteError) -> Bool { error.code == code }
+@_optimize(size) public func ~= (code: LNoteError.Code, error: LNoteError) -> Bool { error.code == code }

@@ -10,7 +10,7 @@ extension NoteLibrary {
     /// A library over the folder at `folderURL` (a `file:` URL, for example inside Application
     /// Support). Nothing is read until called; `createDocument` creates the folder and any
     /// missing folder above it.
-    public init(folderURL: URL, fileSystem: any FileSystem = POSIXFileSystem.shared) {
+    @_optimize(size) public init(folderURL: URL, fileSystem: any FileSystem = POSIXFileSystem.shared) {
         self.init(folder: folderURL.path(percentEncoded: false), fileSystem: fileSystem)
     }
 
@@ -18,30 +18,30 @@ extension NoteLibrary {
     public nonisolated var folderURL: URL { URL(filePath: folder, directoryHint: .isDirectory) }
 
     /// Opens document `id` (see `openDocument(_:readOnly:pageOptions:)`).
-    public func openDocument(_ id: UUID, readOnly: Bool = false, pageOptions: PageOptions = PageOptions()) async throws -> Document {
+    @_optimize(size) public func openDocument(_ id: UUID, readOnly: Bool = false, pageOptions: PageOptions = PageOptions()) async throws -> Document {
         try await openDocument(UUIDBytes(id), readOnly: readOnly, pageOptions: pageOptions)
     }
 
     /// Copies document `id` into a new package and returns the new id.
     @discardableResult
-    public func duplicateDocument(_ id: UUID) async throws -> UUID {
+    @_optimize(size) public func duplicateDocument(_ id: UUID) async throws -> UUID {
         UUID(try await duplicateDocument(UUIDBytes(id)))
     }
 
     /// Deletes document `id` (see `deleteDocument(_:)`).
-    public func deleteDocument(_ id: UUID) async throws {
+    @_optimize(size) public func deleteDocument(_ id: UUID) async throws {
         try await deleteDocument(UUIDBytes(id))
     }
 
     /// The package folder of document `id` as a URL. Throws `notFound`.
-    public func packageURL(_ id: UUID) async throws -> URL {
+    @_optimize(size) public func packageURL(_ id: UUID) async throws -> URL {
         URL(filePath: try await packagePath(UUIDBytes(id)), directoryHint: .isDirectory)
     }
 
     /// The listing now, then again after every change this process makes to the folder
     /// (documents created, duplicated, deleted, closed, or their title or pages changed).
     /// Each value is a fresh `list()`; a listing that fails ends the stream.
-    public nonisolated func updates() -> AsyncStream<[DocumentSummary]> {
+    @_optimize(size) public nonisolated func updates() -> AsyncStream<[DocumentSummary]> {
         let notices = LibraryEvents.shared.subscribe(folder: folder)
         let (stream, continuation) = AsyncStream<[DocumentSummary]>.makeStream(bufferingPolicy: .bufferingNewest(1))
         let task = Task {

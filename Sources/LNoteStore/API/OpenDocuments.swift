@@ -12,7 +12,7 @@ package actor OpenDocuments {
     private var opening: [String: Task<Document, any Error>] = [:]
 
     /// The open document at `path`, or the one `make` opens; counts one more user.
-    package func share(path: String, _ make: @escaping @Sendable () async throws -> Document) async throws -> Document {
+    @_optimize(size) package func share(path: String, _ make: @escaping @Sendable () async throws -> Document) async throws -> Document {
         if var entry = open[path], await !entry.document.isClosed {
             entry.users += 1
             open[path] = entry
@@ -32,12 +32,12 @@ package actor OpenDocuments {
     }
 
     /// Registers a document just created (one user).
-    package func adopt(_ document: Document) {
+    @_optimize(size) package func adopt(_ document: Document) {
         open[document.path] = Entry(document: document, users: 1)
     }
 
     /// One user closes `document`: true when others still use it (the caller keeps it open).
-    package func release(_ document: Document) -> Bool {
+    @_optimize(size) package func release(_ document: Document) -> Bool {
         guard var entry = open[document.path], entry.document === document else { return false }
         entry.users -= 1
         if entry.users > 0 {

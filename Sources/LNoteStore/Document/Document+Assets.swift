@@ -13,7 +13,7 @@ extension Document {
     /// format cannot hold, before anything is written. If the append fails after the asset was
     /// written, the asset is an orphan that `close()` removes.
     @discardableResult
-    package func insertImage(_ bytes: [UInt8], ext: String, on pageID: UUIDBytes, x: Int32, y: Int32,
+    @_optimize(size) package func insertImage(_ bytes: [UInt8], ext: String, on pageID: UUIDBytes, x: Int32, y: Int32,
                             width: UInt32, height: UInt32) async throws -> ImageElement {
         try checkWritable()
         guard !bytes.isEmpty, bytes.count <= Self.assetBytesMax else {
@@ -28,25 +28,25 @@ extension Document {
             throw LNoteError(error, context: "image element: ")
         }
         // In turn with flush() and close(), so close never removes an asset being written.
-        return try await exclusively {
-            try checkWritable()
-            let page = try await page(id: pageID)
-            try Task.checkCancellation()  // before the asset is written
-            try lockForWrite()
-            let (fs, layout) = (self.fs, self.layout)
-            let assetPath = try layout.asset(element.assetID, ext: ext)
-            try await BlockingIO.run {
-                try fs.ensurePackageFolder(layout.assetsDirectory)
-                try fs.writePackageFile(assetPath, bytes, durability: .data)
-            }
-            try await page.append(.image(element))
-            return element
+        await takeTurn()
+        defer { passTurn() }
+        try checkWritable()
+        let page = try await page(id: pageID)
+        try Task.checkCancellation()  // before the asset is written
+        try lockForWrite()
+        let (fs, layout) = (self.fs, self.layout)
+        let assetPath = try layout.asset(element.assetID, ext: ext)
+        try await BlockingIO.run {
+            try fs.ensurePackageFolder(layout.assetsDirectory)
+            try fs.writePackageFile(assetPath, bytes, durability: .data)
         }
+        try await page.append(.image(element))
+        return element
     }
 
     /// The absolute path of asset `assetID` (`assets/<uuid>.<ext>`), or nil when there is no
     /// such regular file. Cost: one listing of `assets/`.
-    public func assetPath(_ assetID: UUIDBytes) async throws -> String? {
+    @_optimize(size) public func assetPath(_ assetID: UUIDBytes) async throws -> String? {
         try checkOpen()
         let (fs, layout) = (self.fs, self.layout)
         return try await BlockingIO.run { () throws -> String? in
@@ -67,7 +67,7 @@ extension Document {
     /// keeps its images). Nothing is removed when a page cannot be read cleanly or lost+found
     /// holds something unreadable: a damaged page might still refer to an asset. Cost: one
     /// listing of `assets/`; when it holds assets, one recovery per page not open.
-    func removeOrphanAssets(openElements: [UUIDBytes: [Element]]) async throws -> Int {
+    @_optimize(size) func removeOrphanAssets(openElements: [UUIDBytes: [Element]]) async throws -> Int {
         let (fs, layout, listed) = (self.fs, self.layout, file.pages.map(\.id))
         let lock = self.lock
         return try await BlockingIO.run { () throws -> Int in
@@ -83,7 +83,7 @@ extension Document {
             }
             guard !candidates.isEmpty || !leftovers.isEmpty else { return 0 }
             var referenced = Set<UUIDBytes>()
-            func collect(_ elements: [Element]) {
+            @_optimize(size) func collect(_ elements: [Element]) {
                 for case .image(let image) in elements { referenced.insert(image.assetID) }
             }
             for id in listed {

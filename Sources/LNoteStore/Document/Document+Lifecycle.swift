@@ -22,10 +22,12 @@ extension Document {
     /// saves never do. The next write takes it again; if another writer changed the package
     /// in between, that write throws `lockedElsewhere` and so does every later one (reopen the
     /// document). A read-only document does nothing.
-    public func flush() async throws {
+    @_optimize(size) public func flush() async throws {
         try checkOpen()
         guard let lock else { return }
-        try await exclusively {
+        do {
+            await takeTurn()
+            defer { passTurn() }
             try checkOpen()
             for page in pages.values {
                 try await page.flush(.data)
@@ -50,42 +52,42 @@ extension Document {
     ///
     /// A document a `NoteLibrary` shares between several opens (windows) closes when the last
     /// of them calls `close()`; the earlier calls return at once.
-    public func close() async throws {
+    @_optimize(size) public func close() async throws {
         if closed || closing { return }
         if await OpenDocuments.shared.release(self) { return }
         if closed || closing { return }
         closing = true
         await finishCovers()
-        try await exclusively {
-            for running in opening.values { _ = try? await running.value }
-            var firstError: (any Error)?
-            let observed = await observeOpenPages()
-            var states: [UUIDBytes: (PageState, UInt64, UInt64)] = [:]
-            for (pageID, page) in pages {
-                let state = await page.state
-                states[pageID] = (state, openedSequence[pageID] ?? 0, observed[pageID]?.sequence ?? 0)
-                do { try await page.close() } catch { firstError = firstError ?? error }
-            }
-            if let lock {
-                do { try await refreshPageEntries(observed) } catch { firstError = firstError ?? error }
-                if pageOptions.thumbnailsOnClose, pageOptions.thumbnailRenderer != nil {
-                    do { try await renderStaleThumbnails(closed: states) } catch { firstError = firstError ?? error }
-                }
-                do { _ = try await removeOrphanAssets(openElements: states.mapValues { $0.0.elements }) } catch {
-                    firstError = firstError ?? error
-                }
-                do { try await reconcileManifestNow() } catch { firstError = firstError ?? error }
-                lock.retire()
-            }
-            pages.removeAll()
-            closed = true
-            structureUpdates.finish()
-            LibraryEvents.shared.publish(folder: parentDirectory(of: path))
-            if let firstError { throw firstError }
+        await takeTurn()
+        defer { passTurn() }
+        for running in opening.values { _ = try? await running.value }
+        var firstError: (any Error)?
+        let observed = await observeOpenPages()
+        var states: [UUIDBytes: (PageState, UInt64, UInt64)] = [:]
+        for (pageID, page) in pages {
+            let state = await page.state
+            states[pageID] = (state, openedSequence[pageID] ?? 0, observed[pageID]?.sequence ?? 0)
+            do { try await page.close() } catch { firstError = firstError ?? error }
         }
+        if let lock {
+            do { try await refreshPageEntries(observed) } catch { firstError = firstError ?? error }
+            if pageOptions.thumbnailsOnClose, pageOptions.thumbnailRenderer != nil {
+                do { try await renderStaleThumbnails(closed: states) } catch { firstError = firstError ?? error }
+            }
+            do { _ = try await removeOrphanAssets(openElements: states.mapValues { $0.0.elements }) } catch {
+                firstError = firstError ?? error
+            }
+            do { try await reconcileManifestNow() } catch { firstError = firstError ?? error }
+            lock.retire()
+        }
+        pages.removeAll()
+        closed = true
+        structureUpdates.finish()
+        LibraryEvents.shared.publish(folder: parentDirectory(of: path))
+        if let firstError { throw firstError }
     }
 
-    func observeOpenPages() async -> [UUIDBytes: PageObservation] {
+    @_optimize(size) func observeOpenPages() async -> [UUIDBytes: PageObservation] {
         var observed: [UUIDBytes: PageObservation] = [:]
         for (pageID, page) in pages {
             observed[pageID] = PageObservation(sequence: await page.changeSequence, elementCount: await page.elementCount,
@@ -96,7 +98,7 @@ extension Document {
 
     /// Writes element counts, canvas sizes and modification times of pages that changed into
     /// document.json (D-021). Writes nothing when nothing changed.
-    func refreshPageEntries(_ observed: [UUIDBytes: PageObservation]) async throws {
+    @_optimize(size) func refreshPageEntries(_ observed: [UUIDBytes: PageObservation]) async throws {
         var new = file
         var changed = false
         let now = Timestamp.now()
@@ -121,7 +123,7 @@ extension Document {
 
     /// Rewrites manifest.json if what is on disk disagrees with document.json (D-031); takes
     /// the lock only when it writes.
-    func reconcileManifestNow() async throws {
+    @_optimize(size) func reconcileManifestNow() async throws {
         let (fs, layout, file, lock) = (self.fs, self.layout, self.file, self.lock)
         try await BlockingIO.run {
             if let manifest = Self.readManifest(fs: fs, layout: layout), manifest.agrees(with: file) { return }

@@ -10,7 +10,7 @@ extension Document {
     // MARK: Page access
 
     /// The page at `index` (see `page(id:)`). Throws `notFound` for an index out of range.
-    public func page(at index: Int) async throws -> Page {
+    @_optimize(size) public func page(at index: Int) async throws -> Page {
         try checkOpen()
         guard file.pages.indices.contains(index) else {
             throw LNoteError(.notFound, "no page at index \(index); the document has \(file.pages.count)")
@@ -22,7 +22,7 @@ extension Document {
     /// same `Page` for the same id until the document closes. Its writes pass the document's
     /// writer lock. Throws `notFound` for a page the document does not list, `invalidPath`
     /// when one of its files is a symbolic link (D-002).
-    public func page(id pageID: UUIDBytes) async throws -> Page {
+    @_optimize(size) public func page(id pageID: UUIDBytes) async throws -> Page {
         try checkOpen()
         if let page = pages[pageID] { return page }
         if let running = opening[pageID] { return try await running.value.page }
@@ -71,22 +71,22 @@ extension Document {
 
     /// Sets the title (at most 1,024 UTF-8 bytes, else `invalidInput`). Writes document.json
     /// and the manifest (two atomic writes, D-003).
-    public func setTitle(_ title: String) async throws {
+    @_optimize(size) public func setTitle(_ title: String) async throws {
         guard title.utf8.count <= DocumentFile.titleBytesMax else {
             throw LNoteError(.invalidInput, "title is \(title.utf8.count) bytes; at most \(DocumentFile.titleBytesMax)")
         }
-        try await exclusively {
-            try checkWritable()
-            var new = file
-            new.title = title
-            new.modified = Timestamp.now()
-            try await commit(new)
-        }
+        await takeTurn()
+        defer { passTurn() }
+        try checkWritable()
+        var new = file
+        new.title = title
+        new.modified = Timestamp.now()
+        try await commit(new)
     }
 
     /// Adds an empty page at the end and returns its id. See `insertPage(at:metadata:)`.
     @discardableResult
-    public func addPage(metadata: PageMetadata = .letter) async throws -> UUIDBytes {
+    @_optimize(size) public func addPage(metadata: PageMetadata = .letter) async throws -> UUIDBytes {
         try await insertPage(at: nil, metadata: metadata)
     }
 
@@ -94,24 +94,29 @@ extension Document {
     /// benchmark needs: adding pages one by one rewrites document.json each time) and returns
     /// their ids. Throws `invalidInput` past `pagesPerDocumentMax` (nothing is added).
     @discardableResult
-    public func addPages(count: Int, metadata: PageMetadata = .letter) async throws -> [UUIDBytes] {
-        let ids: [UUIDBytes] = try await exclusively {
-            try checkWritable()
-            guard count >= 0, count <= FormatLimits.pagesPerDocumentMax - file.pages.count else {
-                throw LNoteError(.invalidInput, "a document holds at most \(FormatLimits.pagesPerDocumentMax) pages (D-011)")
-            }
-            let now = Timestamp.now()
-            let ids = (0..<count).map { _ in UUIDBytes.random() }
-            guard !ids.isEmpty else { return [] }
-            var new = file
-            new.pages += ids.map { DocumentFile.PageEntry(id: $0, metadata: metadata, created: now, modified: now, elementCount: 0) }
-            new.modified = now
-            try await commit(new)
-            return ids
-        }
+    @_optimize(size) public func addPages(count: Int, metadata: PageMetadata = .letter) async throws -> [UUIDBytes] {
+        let ids = try await appendPageEntries(count: count, metadata: metadata)
         if metadata != .letter {
             for id in ids { _ = try await page(id: id) }
         }
+        return ids
+    }
+
+    /// The document.json part of `addPages`, in the document's turn.
+    @_optimize(size) private func appendPageEntries(count: Int, metadata: PageMetadata) async throws -> [UUIDBytes] {
+        await takeTurn()
+        defer { passTurn() }
+        try checkWritable()
+        guard count >= 0, count <= FormatLimits.pagesPerDocumentMax - file.pages.count else {
+            throw LNoteError(.invalidInput, "a document holds at most \(FormatLimits.pagesPerDocumentMax) pages (D-011)")
+        }
+        let now = Timestamp.now()
+        let ids = (0..<count).map { _ in UUIDBytes.random() }
+        guard !ids.isEmpty else { return [] }
+        var new = file
+        new.pages += ids.map { DocumentFile.PageEntry(id: $0, metadata: metadata, created: now, modified: now, elementCount: 0) }
+        new.modified = now
+        try await commit(new)
         return ids
     }
 
@@ -120,85 +125,90 @@ extension Document {
     /// that a canvas other than `.letter` is written to the page at once (D-023).
     /// Throws `invalidInput` for a bad index or past `pagesPerDocumentMax` (D-011).
     @discardableResult
-    public func insertPage(at index: Int, metadata: PageMetadata = .letter) async throws -> UUIDBytes {
+    @_optimize(size) public func insertPage(at index: Int, metadata: PageMetadata = .letter) async throws -> UUIDBytes {
         try await insertPage(at: Optional(index), metadata: metadata)
     }
 
-    private func insertPage(at index: Int?, metadata: PageMetadata) async throws -> UUIDBytes {
-        let pageID: UUIDBytes = try await exclusively {
-            try checkWritable()
-            let at = index ?? file.pages.count
-            guard (0...file.pages.count).contains(at) else {
-                throw LNoteError(.invalidInput, "page index \(at) out of range 0...\(file.pages.count)")
-            }
-            guard file.pages.count < FormatLimits.pagesPerDocumentMax else {
-                throw LNoteError(.invalidInput, "a document holds at most \(FormatLimits.pagesPerDocumentMax) pages (D-011)")
-            }
-            let now = Timestamp.now()
-            let pageID = UUIDBytes.random()
-            var new = file
-            new.pages.insert(DocumentFile.PageEntry(id: pageID, metadata: metadata, created: now, modified: now, elementCount: 0),
-                             at: at)
-            new.modified = now
-            try await commit(new)
-            return pageID
-        }
+    @_optimize(size) private func insertPage(at index: Int?, metadata: PageMetadata) async throws -> UUIDBytes {
+        let pageID = try await insertPageEntry(at: index, metadata: metadata)
         if metadata != .letter { _ = try await page(id: pageID) }
+        return pageID
+    }
+
+    /// The document.json part of `insertPage`, in the document's turn.
+    @_optimize(size) private func insertPageEntry(at index: Int?, metadata: PageMetadata) async throws -> UUIDBytes {
+        await takeTurn()
+        defer { passTurn() }
+        try checkWritable()
+        let at = index ?? file.pages.count
+        guard (0...file.pages.count).contains(at) else {
+            throw LNoteError(.invalidInput, "page index \(at) out of range 0...\(file.pages.count)")
+        }
+        guard file.pages.count < FormatLimits.pagesPerDocumentMax else {
+            throw LNoteError(.invalidInput, "a document holds at most \(FormatLimits.pagesPerDocumentMax) pages (D-011)")
+        }
+        let now = Timestamp.now()
+        let pageID = UUIDBytes.random()
+        var new = file
+        new.pages.insert(DocumentFile.PageEntry(id: pageID, metadata: metadata, created: now, modified: now, elementCount: 0),
+                         at: at)
+        new.modified = now
+        try await commit(new)
         return pageID
     }
 
     /// Moves the page at `from` to position `to` (both in 0 ..< pageCount). One document.json
     /// write; no page file changes.
-    public func movePage(from: Int, to: Int) async throws {
-        try await exclusively {
-            try checkWritable()
-            guard file.pages.indices.contains(from), file.pages.indices.contains(to) else {
-                throw LNoteError(.invalidInput, "page indexes \(from), \(to) out of range 0..<\(file.pages.count)")
-            }
-            guard from != to else { return }
-            var new = file
-            let entry = new.pages.remove(at: from)
-            new.pages.insert(entry, at: to)
-            new.modified = Timestamp.now()
-            try await commit(new)
+    @_optimize(size) public func movePage(from: Int, to: Int) async throws {
+        await takeTurn()
+        defer { passTurn() }
+        try checkWritable()
+        guard file.pages.indices.contains(from), file.pages.indices.contains(to) else {
+            throw LNoteError(.invalidInput, "page indexes \(from), \(to) out of range 0..<\(file.pages.count)")
         }
+        guard from != to else { return }
+        var new = file
+        let entry = new.pages.remove(at: from)
+        new.pages.insert(entry, at: to)
+        new.modified = Timestamp.now()
+        try await commit(new)
     }
 
     /// Deletes page `pageID` (D-022): closes its `Page` if open (later calls on it throw
     /// `closed`), writes document.json without it, then removes its files and thumbnail. A
     /// crash in between leaves unlisted files, set aside on the next open (D-060). Images only
     /// this page used become orphans, removed at `close()` (D-040).
-    public func deletePage(_ pageID: UUIDBytes) async throws {
-        try await exclusively {
-            try checkWritable()
-            if let running = opening[pageID] { _ = try? await running.value }
-            let at = try index(of: pageID)
-            try lockForWrite()
-            if let page = pages.removeValue(forKey: pageID) { try? await page.close() }
-            var new = file
-            new.pages.remove(at: at)
-            new.modified = Timestamp.now()
-            try await commit(new)
-            recordedSequence[pageID] = nil
-            openedSequence[pageID] = nil
-            thumbnailSequence[pageID] = nil
-            pageFiles[pageID] = nil
-            let (fs, layout) = (self.fs, self.layout)
-            try await BlockingIO.run {
-                var removed = false
-                for name in try io({ try fs.list(layout.pagesDirectory) }) {
-                    switch PageFileNames.parse(name) {
-                    case .snapshot(let id)? where id == pageID, .snapshotTemp(let id)? where id == pageID,
-                         .journal(let id, _)? where id == pageID:
-                        try fs.removeIfPresent(joinPath(layout.pagesDirectory, name))
-                        removed = true
-                    default: continue
-                    }
+    @_optimize(size) public func deletePage(_ pageID: UUIDBytes) async throws {
+        await takeTurn()
+        defer { passTurn() }
+        try checkWritable()
+        if let running = opening[pageID] { _ = try? await running.value }
+        let at = try index(of: pageID)
+        try lockForWrite()
+        if let page = pages.removeValue(forKey: pageID) { try? await page.close() }
+        var new = file
+        new.pages.remove(at: at)
+        new.modified = Timestamp.now()
+        try await commit(new)
+        recordedSequence[pageID] = nil
+        openedSequence[pageID] = nil
+        thumbnailSequence[pageID] = nil
+        pageFiles[pageID] = nil
+        let (fs, layout) = (self.fs, self.layout)
+        try await BlockingIO.run {
+            var removed = false
+            for name in try io({ try fs.list(layout.pagesDirectory) }) {
+                switch PageFileNames.parse(name) {
+                case .snapshot(let id)? where id == pageID, .snapshotTemp(let id)? where id == pageID,
+                     .journal(let id, _)? where id == pageID:
+                    try fs.removeIfPresent(joinPath(layout.pagesDirectory, name))
+                    removed = true
+                default: continue
                 }
-                if removed { try io { try fs.syncDirectory(layout.pagesDirectory) } }
-                if case .file? = try fs.entryKind(layout.thumbnail(pageID)) {
-                    try fs.removeIfPresent(layout.thumbnail(pageID))
-                }
+            }
+            if removed { try io { try fs.syncDirectory(layout.pagesDirectory) } }
+            if case .file? = try fs.entryKind(layout.thumbnail(pageID)) {
+                try fs.removeIfPresent(layout.thumbnail(pageID))
             }
         }
     }

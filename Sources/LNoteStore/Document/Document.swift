@@ -20,8 +20,8 @@ public actor Document {
     public nonisolated let path: String
     /// True for a read-only open: it never locks and never writes.
     public nonisolated let isReadOnly: Bool
-    nonisolated let layout: PackageLayout
-    nonisolated let fs: any FileSystem
+    package nonisolated let layout: PackageLayout
+    package nonisolated let fs: any FileSystem
     nonisolated let pageOptions: PageOptions
     nonisolated let lock: WriterLock?
     /// Observers of `updates()`.
@@ -53,12 +53,12 @@ public actor Document {
     package private(set) var setAsideFiles: [String]
     /// True when open found `manifest.json` missing or stale and rewrote it (D-031).
     public private(set) var manifestRepairedOnOpen: Bool
-    /// What the writable open's merge of sync-client conflict copies did (Spec/sync.md Y-021);
-    /// nil when the package held none. `forkUnknown` not empty: erased elements may have
-    /// returned (Y-016), worth telling the user.
-    public internal(set) var syncMerge: MergeReport?
+    /// What the writable open's merge of sync-client conflict copies did (Spec/sync.md Y-021),
+    /// as `PageOptions.conflictMerger` recorded it; nil when none ran. `LNoteSync`'s
+    /// `Document.syncMerge` reads it.
+    package var syncMergeResult: (any Sendable)?
 
-    init(layout: PackageLayout, file: DocumentFile, readOnly: Bool, pageOptions: PageOptions, fs: any FileSystem,
+    @_optimize(size) init(layout: PackageLayout, file: DocumentFile, readOnly: Bool, pageOptions: PageOptions, fs: any FileSystem,
          lock: WriterLock?, inspection: PackageInspection, setAside: [String], manifestRepaired: Bool) {
         id = file.id
         path = layout.root
@@ -80,23 +80,24 @@ public actor Document {
     /// Opens the package at `path`: reads and validates `document.json` (links refused,
     /// size-limited, D-001, D-002, D-010, D-011). A writable open then takes the writer lock
     /// (`lockedElsewhere` if another open holds it), folds in the conflict copies a sync client
-    /// left (Spec/sync.md Y-021, reported in `syncMerge`), moves page files `document.json` does
+    /// left when `pageOptions.conflictMerger` is set (Spec/sync.md Y-021, Y-022), moves page files `document.json` does
     /// not list to `lost+found/` (D-060) and repairs a missing or stale manifest (D-031).
     ///
     /// Cost: one read of `document.json` and `manifest.json`, one listing of `pages/`; no page
     /// is read until asked for. `pageOptions` applies to every page (read-only when the
     /// document is).
-    public static func open(path: String, readOnly: Bool = false, pageOptions: PageOptions = PageOptions(),
+    @_optimize(size) public static func open(path: String, readOnly: Bool = false, pageOptions: PageOptions = PageOptions(),
                             fileSystem: any FileSystem = POSIXFileSystem.shared) async throws -> Document {
         let layout = PackageLayout(root: path)
         let fs = fileSystem
-        let prepared = try await BlockingIO.run { try Self.prepare(layout: layout, readOnly: readOnly, fs: fs) }
+        let merger = pageOptions.conflictMerger
+        let prepared = try await BlockingIO.run { try Self.prepare(layout: layout, readOnly: readOnly, merger: merger, fs: fs) }
         let document = Document(layout: layout, file: prepared.file, readOnly: readOnly, pageOptions: pageOptions, fs: fs,
                                 lock: prepared.lock, inspection: prepared.inspection, setAside: prepared.setAside,
                                 manifestRepaired: prepared.manifestRepaired)
-        guard let (report, done) = prepared.merge else { return document }
+        guard let merger, let merge = prepared.merge else { return document }
         do {
-            try await document.mergeConflictCopies(report, done: done)  // Y-021
+            try await merger.finish(document, merge)  // Y-021
         } catch {
             try? await document.close()
             throw error
@@ -110,11 +111,11 @@ public actor Document {
         var lock: WriterLock?
         var setAside: [String]
         var manifestRepaired: Bool
-        /// Conflict copies to merge once the document is open, with what the document.json merge did.
-        var merge: (MergeReport, ConflictMerge.Done)?
+        /// What the conflict merger prepared, for its `finish` once the document is open.
+        var merge: (any Sendable)?
     }
 
-    static func prepare(layout: PackageLayout, readOnly: Bool, fs: any FileSystem) throws -> Prepared {
+    @_optimize(size) static func prepare(layout: PackageLayout, readOnly: Bool, merger: ConflictMerger?, fs: any FileSystem) throws -> Prepared {
         try fs.requirePackageFolders(layout)
         var file = try readDocumentFile(fs: fs, layout: layout)
         let folderName = String(layout.root.split(separator: "/").last ?? "")
@@ -129,24 +130,7 @@ public actor Document {
         let lock = WriterLock(path: layout.lockFile, fileSystem: fs)
         try lock.acquireForWrite()
         do {
-            var merge: (MergeReport, ConflictMerge.Done)?
-            if try ConflictMerge.hasConflictCopies(layout: layout, fs: fs) {
-                var report = MergeReport(path: layout.root)
-                var done: ConflictMerge.Done = []
-                if try ConflictMerge.mergeDocumentFile(layout: layout, fs: fs, report: &report, done: &done) {
-                    file = try readDocumentFile(fs: fs, layout: layout)  // Y-017: its added pages are listed
-                    inspection = try PackageInspection.inspect(fs: fs, layout: layout, listed: Set(file.pages.map(\.id)))
-                }
-                merge = (report, done)
-            }
-            let listedIDs = Set(file.pages.map(\.id))
-            let back = SetAsideRestore.candidates(fs: fs, layout: layout, listed: listedIDs, present: Set(inspection.pageFiles.keys))
-            if !back.isEmpty {  // Y-053: pages set aside before their listing arrived
-                var report = merge?.0 ?? MergeReport(path: layout.root)
-                report.pagesRestored = try SetAsideRestore.restore(fs: fs, layout: layout, names: back)
-                inspection = try PackageInspection.inspect(fs: fs, layout: layout, listed: listedIDs)
-                merge = (report, merge?.1 ?? [])
-            }
+            let merge = try merger?.prepare(layout, fs, &file, &inspection)  // Y-017, Y-053 (Y-022: none, none)
             if !inspection.hasPagesFolder {
                 try fs.ensurePackageFolder(layout.pagesDirectory)
                 inspection.hasPagesFolder = true
@@ -163,20 +147,20 @@ public actor Document {
     }
 
     /// Reads and validates `document.json` (a link is refused, D-002; size first, D-010).
-    static func readDocumentFile(fs: any FileSystem, layout: PackageLayout) throws -> DocumentFile {
+    @_optimize(size) package static func readDocumentFile(fs: any FileSystem, layout: PackageLayout) throws -> DocumentFile {
         let bytes = try fs.readRegularFile(layout.documentFile, limit: FormatLimits.documentJSONBytesMax)
         return try DocumentFile.decode(bytes, file: layout.documentFile)
     }
 
     /// Reads `manifest.json`; nil when missing, a link, too large or unusable (D-031).
-    static func readManifest(fs: any FileSystem, layout: PackageLayout) -> ManifestFile? {
+    @_optimize(size) static func readManifest(fs: any FileSystem, layout: PackageLayout) -> ManifestFile? {
         guard let bytes = try? fs.readRegularFile(layout.manifestFile, limit: FormatLimits.manifestJSONBytesMax) else { return nil }
         return ManifestFile.decode(bytes)
     }
 
     /// Rewrites `manifest.json` from `file` when it is missing or disagrees (D-031). The caller
     /// holds the writer lock. Returns true when it wrote.
-    static func reconcileManifest(fs: any FileSystem, layout: PackageLayout, file: DocumentFile) throws -> Bool {
+    @_optimize(size) static func reconcileManifest(fs: any FileSystem, layout: PackageLayout, file: DocumentFile) throws -> Bool {
         if let manifest = readManifest(fs: fs, layout: layout), manifest.agrees(with: file) { return false }
         try fs.writePackageFile(layout.manifestFile, ManifestFile(document: file).encoded())
         return true
@@ -201,35 +185,29 @@ public actor Document {
 
     // MARK: Internals
 
-    func checkOpen() throws {
+    @_optimize(size) func checkOpen() throws {
         if closed || closing { throw LNoteError(.closed, "document \(id) is closed") }
     }
 
-    func checkWritable() throws {
+    @_optimize(size) func checkWritable() throws {
         try checkOpen()
         if isReadOnly { throw LNoteError(.readOnly, "document \(id) was opened read-only") }
     }
 
     /// Takes the writer lock (again) before a write; `readOnly` when there is none.
-    func lockForWrite() throws {
+    @_optimize(size) func lockForWrite() throws {
         guard let lock else { throw LNoteError(.readOnly, "document \(id) was opened read-only") }
         try lock.acquireForPathWrite()
     }
 
-    /// Runs `body` alone among the document's changes (structural writes, flush, close): the
-    /// actor is reentrant at every `await`, so changes take turns in call order.
-    /// Never inlined, and the turn-taking is two non-generic functions: otherwise it is copied
-    /// into each caller, or into each result type's specialization.
+    /// Waits for the turn (in call order) when another change has it, else takes it. The
+    /// document's changes (structural writes, flush, close) run in turns because the actor is
+    /// reentrant at every `await`: each starts with `await takeTurn()` and
+    /// `defer { passTurn() }`. Two plain functions rather than a generic `exclusively { }`
+    /// taking a closure, whose specialization per caller and result type cost the app about
+    /// 13 KB of async code (issue 16 item 5).
     @inline(never)
-    func exclusively<T: Sendable>(_ body: () async throws -> T) async throws -> T {
-        await takeTurn()
-        defer { passTurn() }
-        return try await body()
-    }
-
-    /// Waits for the turn (in call order) when another change has it, else takes it.
-    @inline(never)
-    private func takeTurn() async {
+    @_optimize(size) func takeTurn() async {
         if turnBusy {
             await withCheckedContinuation { turnWaiters.append($0) }
         } else {
@@ -239,14 +217,14 @@ public actor Document {
 
     /// Hands the turn to the next waiting change, or frees it.
     @inline(never)
-    private func passTurn() {
+    @_optimize(size) func passTurn() {
         if turnWaiters.isEmpty { turnBusy = false } else { turnWaiters.removeFirst().resume() }
     }
 
     /// Writes `new` as document.json, then the manifest (D-003, D-030), and adopts it. An
     /// app's change in a cancelled task throws `CancellationError` before writing; `flush()`
     /// and `close()` record what is already written even when cancelled (`cancellable: false`).
-    func commit(_ new: DocumentFile, cancellable: Bool = true) async throws {
+    @_optimize(size) func commit(_ new: DocumentFile, cancellable: Bool = true) async throws {
         if cancellable { try Task.checkCancellation() }
         try lockForWrite()
         let bytes = new.encoded()
@@ -259,7 +237,7 @@ public actor Document {
         try await BlockingIO.run { try fs.writePackageFile(layout.manifestFile, manifest) }
     }
 
-    func index(of page: UUIDBytes) throws -> Int {
+    @_optimize(size) func index(of page: UUIDBytes) throws -> Int {
         guard let i = file.pages.firstIndex(where: { $0.id == page }) else {
             throw LNoteError(.notFound, "page \(page) is not in document \(id)")
         }

@@ -18,7 +18,7 @@ public actor NoteLibrary {
 
     /// A library over `folder` (absolute). Nothing is read until called; `createDocument`
     /// creates the folder if needed.
-    public init(folder: String, fileSystem: any FileSystem = POSIXFileSystem.shared) {
+    @_optimize(size) public init(folder: String, fileSystem: any FileSystem = POSIXFileSystem.shared) {
         self.folder = folder
         fs = fileSystem
     }
@@ -27,7 +27,7 @@ public actor NoteLibrary {
     /// listed with `error` set instead of failing the listing. Cost per package: one read of
     /// `manifest.json` and one `kind` of the cover; `document.json` is read only when the
     /// manifest is missing or unusable (`manifestRebuilt`).
-    public func list() async throws -> [DocumentSummary] {
+    @_optimize(size) public func list() async throws -> [DocumentSummary] {
         let (fs, folder) = (self.fs, self.folder)
         let summaries = try await BlockingIO.run { () throws -> [DocumentSummary] in
             guard try fs.entryKind(folder) != nil else { return [] }
@@ -49,7 +49,7 @@ public actor NoteLibrary {
         return summaries.sorted { ($0.modified, $0.title, $0.path) > ($1.modified, $1.title, $1.path) }
     }
 
-    static func summarize(fs: any FileSystem, path: String, id: UUIDBytes) throws -> DocumentSummary {
+    @_optimize(size) static func summarize(fs: any FileSystem, path: String, id: UUIDBytes) throws -> DocumentSummary {
         switch try fs.entryKind(path) {
         case .directory?: break
         case .symbolicLink?: throw LNoteError(.invalidPath, "the package is a symbolic link (D-002)", file: path)
@@ -87,7 +87,7 @@ public actor NoteLibrary {
     /// Creates a document with one empty US Letter page and opens it for writing. The package
     /// appears complete or not at all (assembled under a hidden name, then renamed; every file
     /// and folder synced). Throws `invalidInput` for a title over 1,024 UTF-8 bytes.
-    public func createDocument(title: String, pageOptions: PageOptions = PageOptions()) async throws -> Document {
+    @_optimize(size) public func createDocument(title: String, pageOptions: PageOptions = PageOptions()) async throws -> Document {
         guard title.utf8.count <= DocumentFile.titleBytesMax else {
             throw LNoteError(.invalidInput, "title is \(title.utf8.count) bytes; at most \(DocumentFile.titleBytesMax)")
         }
@@ -115,7 +115,7 @@ public actor NoteLibrary {
     /// A writable open of a document this process already has open (another window) returns
     /// the same `Document`, with the options it was first opened with; each open is balanced
     /// by one `close()`, and the document closes with the last. Read-only opens are separate.
-    public func openDocument(_ id: UUIDBytes, readOnly: Bool = false, pageOptions: PageOptions = PageOptions()) async throws -> Document {
+    @_optimize(size) public func openDocument(_ id: UUIDBytes, readOnly: Bool = false, pageOptions: PageOptions = PageOptions()) async throws -> Document {
         let path = try await packagePath(id)
         let fs = self.fs
         guard !readOnly else { return try await Document.open(path: path, readOnly: true, pageOptions: pageOptions, fileSystem: fs) }
@@ -129,7 +129,7 @@ public actor NoteLibrary {
     /// lock, temp files or lost+found. Safe while another writer works on the source: the copy
     /// holds every change acknowledged before the call (P-014). A link inside the source is
     /// refused (`invalidPath`, D-002) and the partial copy removed.
-    public func duplicateDocument(_ id: UUIDBytes) async throws -> UUIDBytes {
+    @_optimize(size) public func duplicateDocument(_ id: UUIDBytes) async throws -> UUIDBytes {
         let source = PackageLayout(root: try await packagePath(id))
         let (fs, folder) = (self.fs, self.folder)
         let newID = UUIDBytes.random()
@@ -160,7 +160,7 @@ public actor NoteLibrary {
     /// Deletes document `id`: takes its writer lock (`lockedElsewhere` while it is open for
     /// writing anywhere), renames the package to a hidden name (it leaves the listing at
     /// once, durably), then removes its files without following links.
-    public func deleteDocument(_ id: UUIDBytes) async throws {
+    @_optimize(size) public func deleteDocument(_ id: UUIDBytes) async throws {
         let path = try await packagePath(id)
         let (fs, folder) = (self.fs, self.folder)
         try await BlockingIO.run {
@@ -179,7 +179,7 @@ public actor NoteLibrary {
 
     /// The folder of document `id`: `<id>.lnote` in lowercase, or in another case (D-001).
     /// Throws `notFound` when there is none.
-    public func packagePath(_ id: UUIDBytes) async throws -> String {
+    @_optimize(size) public func packagePath(_ id: UUIDBytes) async throws -> String {
         let (fs, folder) = (self.fs, self.folder)
         return try await BlockingIO.run { () throws -> String in
             let canonical = joinPath(folder, PackageLayout.folderName(id))

@@ -9,13 +9,13 @@ extension FileSystem {
     /// Cost: one write, one file sync and one folder sync (none for `.none`). Guarantee: `path`
     /// holds either its old bytes or all of `bytes`, never a mixture, also after a power loss.
     @inline(never)
-    package func writePackageFile(_ path: String, _ bytes: [UInt8], durability: Durability = .data) throws {
+    @_optimize(size) package func writePackageFile(_ path: String, _ bytes: [UInt8], durability: Durability = .data) throws {
         try io { try writeFileAtomically(path, bytes, durability: durability) }
     }
 
     /// Removes a file (or empty folder, or symbolic link: the link itself) if it exists.
     @inline(never)
-    package func removeIfPresent(_ path: String) throws {
+    @_optimize(size) package func removeIfPresent(_ path: String) throws {
         do { try remove(path) } catch let e as FileSystemError where e.isNoEntry {
             return
         } catch {
@@ -25,14 +25,14 @@ extension FileSystem {
 
     /// What is at `path` without following a link, as an `LNoteError` on failure.
     @inline(never)
-    package func entryKind(_ path: String) throws -> FileKind? {
+    @_optimize(size) package func entryKind(_ path: String) throws -> FileKind? {
         try io { try kind(path) }
     }
 
     /// Creates `path` as a folder if missing (refusing a link or file there, D-002) and, when
     /// it was created, syncs its parent so the new entry survives a power loss (M-003).
     @inline(never)
-    package func ensurePackageFolder(_ path: String) throws {
+    @_optimize(size) package func ensurePackageFolder(_ path: String) throws {
         if try entryKind(path) == nil {
             try io { try makeDirectory(path) }
             try io { try syncDirectory(parentDirectory(of: path)) }
@@ -44,7 +44,7 @@ extension FileSystem {
     /// `.data`. Refuses a link or anything but a regular file at `from` (D-002). A file that
     /// vanished meanwhile returns false (a writer's compaction removed it, P-012).
     @inline(never)
-    package func copyRegularFile(_ from: String, to: String) throws -> Bool {
+    @_optimize(size) package func copyRegularFile(_ from: String, to: String) throws -> Bool {
         switch try entryKind(from) {
         case .file?: break
         case nil: return false
@@ -76,7 +76,7 @@ extension FileSystem {
     /// Removes `path` and everything under it without following links: a link is unlinked,
     /// only real folders are entered. Cost: one `kind` and one `remove` per entry.
     @inline(never)
-    package func removeTree(_ path: String) throws {
+    @_optimize(size) package func removeTree(_ path: String) throws {
         switch try entryKind(path) {
         case nil: return
         case .directory?:

@@ -11,7 +11,7 @@ package struct PackageFingerprint: Sendable, Equatable {
     package var document: [UInt8]?
     package var files: [String: Int64]
 
-    package static func take(fs: any FileSystem, layout: PackageLayout, pages: Set<UUIDBytes>,
+    @_optimize(size) package static func take(fs: any FileSystem, layout: PackageLayout, pages: Set<UUIDBytes>,
                              includeDocument: Bool) throws -> PackageFingerprint {
         let document = includeDocument
             ? try fs.readRegularFile(layout.documentFile, limit: FormatLimits.documentJSONBytesMax) : nil
@@ -33,7 +33,7 @@ package struct PackageFingerprint: Sendable, Equatable {
     }
 
     /// A check for `WriterLock` that throws when the package no longer matches `self`.
-    package func check(fs: any FileSystem, layout: PackageLayout, pages: Set<UUIDBytes>) -> WriterLock.Check {
+    @_optimize(size) package func check(fs: any FileSystem, layout: PackageLayout, pages: Set<UUIDBytes>) -> WriterLock.Check {
         let recorded = self
         let includeDocument = document != nil
         return {

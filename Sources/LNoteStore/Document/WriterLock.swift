@@ -29,7 +29,7 @@ package final class WriterLock: WriteGate {
     private let fs: any FileSystem
     private let state = Mutex(State())
 
-    package init(path: String, fileSystem: any FileSystem) {
+    @_optimize(size) package init(path: String, fileSystem: any FileSystem) {
         self.path = path; fs = fileSystem
     }
 
@@ -37,7 +37,7 @@ package final class WriterLock: WriteGate {
         state.withLock { s in Self.closeHandles(&s, fs) }
     }
 
-    private static func closeHandles(_ s: inout State, _ fs: any FileSystem) {
+    @_optimize(size) private static func closeHandles(_ s: inout State, _ fs: any FileSystem) {
         if let h = s.handle { try? fs.close(h) }
         if let h = s.folderHandle, h != .noFolderLock { try? fs.close(h) }
         s.handle = nil
@@ -49,7 +49,7 @@ package final class WriterLock: WriteGate {
 
     /// Takes the lock if not held. Throws `lockedElsewhere` when another open holds it, or when
     /// the package changed while it was released.
-    package func acquireForWrite() throws {
+    @_optimize(size) package func acquireForWrite() throws {
         try state.withLock { (s: inout State) throws in
             if let refusal = s.refusal { throw refusal }
             if s.handle != nil { return }
@@ -79,7 +79,7 @@ package final class WriterLock: WriteGate {
     /// `acquireForWrite`, then D-006: the package folder and its folders are still real folders
     /// (a folder swapped for a link while the writer runs is never written through by path).
     /// Cost: five `lstat`s; used before writes by path, never before an append.
-    package func acquireForPathWrite() throws {
+    @_optimize(size) package func acquireForPathWrite() throws {
         try acquireForWrite()
         try fs.requirePackageFolders(PackageLayout(root: parentDirectory(of: path)))
         try requireLockedFolderAtPath()
@@ -88,7 +88,7 @@ package final class WriterLock: WriteGate {
     /// D-072: the package path still names the folder whose lock is held (same device and
     /// inode), not another folder put there after the locked one was renamed away.
     /// Cost: one `fstat` and one `lstat`; skipped where the file system has no identities.
-    private func requireLockedFolderAtPath() throws {
+    @_optimize(size) private func requireLockedFolderAtPath() throws {
         let folder = parentDirectory(of: path)
         guard let held = state.withLock({ $0.folderHandle }), held != .noFolderLock,
               let locked = try io({ try fs.identity(held) }) else { return }
@@ -101,7 +101,7 @@ package final class WriterLock: WriteGate {
 
     /// Releases the lock (closing the handle) if held. `check` runs before the next write
     /// re-takes it. Does nothing when the lock is already released (the first check stays).
-    package func release(verifyingOnReacquire check: Check?) {
+    @_optimize(size) package func release(verifyingOnReacquire check: Check?) {
         state.withLock { s in
             guard s.handle != nil else { return }
             Self.closeHandles(&s, fs)
@@ -112,7 +112,7 @@ package final class WriterLock: WriteGate {
     /// While the lock is released, adds `make()`'s check to the ones run when it is re-taken
     /// (a page opened in the background must still be unchanged by then). Does nothing while
     /// the lock is held. `make` runs under the lock's mutex.
-    package func addCheckIfReleased(_ make: () throws -> Check) throws {
+    @_optimize(size) package func addCheckIfReleased(_ make: () throws -> Check) throws {
         try state.withLock { (s: inout State) throws in
             guard s.handle == nil, s.refusal == nil else { return }
             let added = try make()
@@ -125,7 +125,7 @@ package final class WriterLock: WriteGate {
     }
 
     /// Releases the lock for good: every later `acquireForWrite` throws `closed`.
-    package func retire() {
+    @_optimize(size) package func retire() {
         state.withLock { s in
             Self.closeHandles(&s, fs)
             s.check = nil
@@ -134,7 +134,7 @@ package final class WriterLock: WriteGate {
     }
 
     /// Locks the package folder itself (D-071): `lockedElsewhere` when another open holds it.
-    private static func takeFolder(_ folder: String, fs: any FileSystem) throws -> FileHandleNumber {
+    @_optimize(size) private static func takeFolder(_ folder: String, fs: any FileSystem) throws -> FileHandleNumber {
         guard let handle = try retryingRefusal({ try io { try fs.tryLockFolder(folder) } }) else {
             throw LNoteError(.lockedElsewhere, "open for writing elsewhere", file: folder)
         }
@@ -150,7 +150,7 @@ package final class WriterLock: WriteGate {
 
     /// `attempt` until it answers, paused between tries by `busyRetryMicroseconds`; nil when
     /// every try was refused.
-    private static func retryingRefusal<T>(_ attempt: () throws -> T?) throws -> T? {
+    @_optimize(size) private static func retryingRefusal<T>(_ attempt: () throws -> T?) throws -> T? {
         if let answer = try attempt() { return answer }
         for delay in busyRetryMicroseconds {
             SystemCall.pause(microseconds: delay)
@@ -160,7 +160,7 @@ package final class WriterLock: WriteGate {
     }
 
     /// Opens `.lock` without following a link (D-002) and tries `flock`.
-    private static func take(path: String, fs: any FileSystem) throws -> FileHandleNumber {
+    @_optimize(size) private static func take(path: String, fs: any FileSystem) throws -> FileHandleNumber {
         var handle: FileHandleNumber?
         switch try fs.entryKind(path) {
         case nil:

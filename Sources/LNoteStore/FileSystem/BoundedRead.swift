@@ -19,7 +19,7 @@ extension FileSystem {
     /// - Throws: `LNoteError.corrupt` when the bytes up to the last non-zero byte exceed
     ///   `budget`; `FileSystemError` when the file cannot be read.
     @inline(never)
-    package func readBounded(_ path: String, budget: Int = FormatLimits.pageFileBytesInMemoryMax,
+    @_optimize(size) package func readBounded(_ path: String, budget: Int = FormatLimits.pageFileBytesInMemoryMax,
                              chunkBytes: Int = BoundedPrefix.chunkBytes) throws -> BoundedFileBytes {
         let f = try open(path, .readOnly)
         defer { try? close(f) }
@@ -36,7 +36,7 @@ extension FileSystem {
 
     /// Reads every stretch that may hold data into `held`; returns the file's size, or where
     /// it ended when it shrank while read.
-    private func readRegions(_ f: FileHandleNumber, size: Int64, chunk: Int,
+    @_optimize(size) private func readRegions(_ f: FileHandleNumber, size: Int64, chunk: Int,
                              into held: inout BoundedPrefix) throws -> Int64 {
         var offset: Int64 = 0
         while offset < size, let region = try dataRegion(f, from: offset) {
@@ -73,10 +73,10 @@ package struct BoundedPrefix {
     /// The data reaches past `budget`: nothing more is held.
     private(set) var overBudget = false
 
-    init(budget: Int64) { self.budget = budget }
+    @_optimize(size) init(budget: Int64) { self.budget = budget }
 
     /// The chunk `part` read at file offset `at` (at or after every earlier chunk's end).
-    mutating func add(_ part: [UInt8], at: Int64) {
+    @_optimize(size) mutating func add(_ part: [UInt8], at: Int64) {
         if let last = Self.lastNonZero(part) {
             contentEnd = at + Int64(last) + 1
             if contentEnd > budget { overBudget = true; bytes = [] }
@@ -87,7 +87,7 @@ package struct BoundedPrefix {
     }
 
     /// Appends the first `count` bytes of `part` at offset `at`, zeros before them for a hole.
-    private mutating func hold(_ part: [UInt8], at: Int64, count: Int) {
+    @_optimize(size) private mutating func hold(_ part: [UInt8], at: Int64, count: Int) {
         if bytes.isEmpty && at == 0 && count == part.count {
             bytes = part  // the common case, a file of one chunk: no copy
             return
@@ -98,7 +98,7 @@ package struct BoundedPrefix {
 
     /// The bytes to keep of a file of `fileSize` bytes: up to one largest frame past the last
     /// non-zero byte, the zeros of holes included.
-    mutating func finish(fileSize: Int64) -> [UInt8] {
+    @_optimize(size) mutating func finish(fileSize: Int64) -> [UInt8] {
         let keep = Int(min(fileSize, contentEnd + Self.margin))
         if bytes.count > keep {
             bytes.removeLast(bytes.count - keep)
@@ -111,14 +111,14 @@ package struct BoundedPrefix {
     /// Appends `n` zero bytes (the zeros of holes: up to one largest frame, 16 MiB) as one
     /// zeroed array the bytes are copied into: no element-by-element append (seconds for 16 MiB
     /// in an unoptimized build) and no second array of the zeros.
-    static func appendZeros(_ n: Int, to bytes: inout [UInt8]) {
+    @_optimize(size) static func appendZeros(_ n: Int, to bytes: inout [UInt8]) {
         var grown = [UInt8](repeating: 0, count: bytes.count + n)
         grown.withUnsafeMutableBytes { dst in bytes.withUnsafeBytes { dst.copyMemory(from: $0) } }
         bytes = grown
     }
 
     /// Index of the last non-zero byte of `bytes`, 8 bytes at a time over zero runs.
-    static func lastNonZero(_ bytes: [UInt8]) -> Int? {
+    @_optimize(size) static func lastNonZero(_ bytes: [UInt8]) -> Int? {
         bytes.withUnsafeBytes { raw -> Int? in
             var i = raw.count
             while i >= 8, raw.loadUnaligned(fromByteOffset: i - 8, as: UInt64.self) == 0 { i -= 8 }

@@ -68,7 +68,7 @@ public protocol FileSystem: Sendable {
 
 public struct FileHandleNumber: Hashable, Sendable {
     public let raw: Int32
-    public init(_ raw: Int32) { self.raw = raw }
+    @_optimize(size) public init(_ raw: Int32) { self.raw = raw }
     /// What `tryLockFolder` returns on a file system that cannot lock folders: success with no
     /// handle to close (exclusion then rests on `.lock` alone). Closing it is not needed.
     public static let noFolderLock = FileHandleNumber(-1)
@@ -78,12 +78,12 @@ public struct FileHandleNumber: Hashable, Sendable {
 public struct FileIdentity: Hashable, Sendable {
     public var device: UInt64
     public var inode: UInt64
-    public init(device: UInt64, inode: UInt64) { self.device = device; self.inode = inode }
+    @_optimize(size) public init(device: UInt64, inode: UInt64) { self.device = device; self.inode = inode }
 }
 
 public struct OpenOptions: OptionSet, Sendable {
     public let rawValue: UInt8
-    public init(rawValue: UInt8) { self.rawValue = rawValue }
+    @_optimize(size) public init(rawValue: UInt8) { self.rawValue = rawValue }
     public static let create = OpenOptions(rawValue: 1)
     public static let exclusive = OpenOptions(rawValue: 2)
     public static let truncate = OpenOptions(rawValue: 4)
@@ -103,7 +103,7 @@ public struct FileSystemError: Error, Equatable, Sendable, CustomStringConvertib
     public var path: String
     public var errno: Int32
 
-    public init(_ operation: String, path: String, errno: Int32) {
+    @_optimize(size) public init(_ operation: String, path: String, errno: Int32) {
         self.operation = operation; self.path = path; self.errno = errno
     }
 
@@ -113,25 +113,25 @@ public struct FileSystemError: Error, Equatable, Sendable, CustomStringConvertib
 
 extension FileSystem {
     /// Default for file systems without hard links: 1.
-    public func linkCount(_ file: FileHandleNumber) throws -> Int { 1 }
+    @_optimize(size) public func linkCount(_ file: FileHandleNumber) throws -> Int { 1 }
 
     /// Default: no identity known (the D-072 check is then skipped).
-    public func identity(_ file: FileHandleNumber) throws -> FileIdentity? { nil }
+    @_optimize(size) public func identity(_ file: FileHandleNumber) throws -> FileIdentity? { nil }
     public func identity(at path: String) throws -> FileIdentity? { nil }
 
     /// Default: no holes are known, so the stretch is the rest of the file.
-    public func dataRegion(_ file: FileHandleNumber, from offset: Int64) throws -> Range<Int64>? {
+    @_optimize(size) public func dataRegion(_ file: FileHandleNumber, from offset: Int64) throws -> Range<Int64>? {
         let n = try size(file)
         return offset < n ? offset ..< n : nil
     }
 
     /// Default for file systems that cannot lock a folder: `noFolderLock` (exclusion rests on
     /// the `.lock` file alone). `POSIXFileSystem` and `SimulatedFileSystem` lock for real.
-    public func tryLockFolder(_ path: String) throws -> FileHandleNumber? { .noFolderLock }
+    @_optimize(size) public func tryLockFolder(_ path: String) throws -> FileHandleNumber? { .noFolderLock }
 
     /// Reads a whole file; `limit` caps the size accepted before allocating.
     @inline(never)
-    public func readFile(_ path: String, limit: Int = Int.max) throws -> [UInt8] {
+    @_optimize(size) public func readFile(_ path: String, limit: Int = Int.max) throws -> [UInt8] {
         let f = try open(path, .readOnly)
         defer { try? close(f) }
         let n = try size(f)
@@ -151,7 +151,7 @@ extension FileSystem {
     /// this file ahead of another file's sync and the final sync has at most two steps left
     /// (RocksDB's bytes_per_sync). What reaches the disk, and when `path` changes, is the same.
     @inline(never)
-    public func writeFileAtomically(_ path: String, _ bytes: [UInt8], durability: Durability = .data,
+    @_optimize(size) public func writeFileAtomically(_ path: String, _ bytes: [UInt8], durability: Durability = .data,
                                     writebackStep: Int = 0) throws
     {
         let temp = try writeTemporary(for: path, bytes, durability: durability, writebackStep: writebackStep)
@@ -162,7 +162,7 @@ extension FileSystem {
     /// exclusively after unlinking a leftover), runs `beforeSync` (while the kernel writes the
     /// bytes back), syncs and closes the file, and returns its path. On failure, `beforeSync`'s
     /// included, the temp file is removed and `path` is not touched (P-019).
-    package func writeTemporary(for path: String, _ bytes: [UInt8], durability: Durability,
+    @_optimize(size) package func writeTemporary(for path: String, _ bytes: [UInt8], durability: Durability,
                                 writebackStep: Int = 0, beforeSync: () throws -> Void = {}) throws -> String
     {
         let temp = path + ".tmp"
@@ -187,7 +187,7 @@ extension FileSystem {
 
     /// The second half of `writeFileAtomically`: renames the synced temp file over `path` and
     /// syncs the directory (unless `durability` is `.none`).
-    package func commitTemporary(_ temp: String, to path: String, durability: Durability) throws {
+    @_optimize(size) package func commitTemporary(_ temp: String, to path: String, durability: Durability) throws {
         try rename(temp, to: path)
         if durability != .none { try syncDirectory(parentDirectory(of: path)) }
     }
@@ -196,12 +196,12 @@ extension FileSystem {
 extension FileSystem {
     /// No write-back pacing unless a file system provides it.
     public var pacesWriteback: Bool { false }
-    public func writeback(_ file: FileHandleNumber, at offset: Int64, count: Int64, wait: Bool) throws {}
+    @_optimize(size) public func writeback(_ file: FileHandleNumber, at offset: Int64, count: Int64, wait: Bool) throws {}
 
     /// Writes `bytes` at 0 in steps of `step`, starting each step's write-back and waiting for
     /// the one before (see `writeFileAtomically`).
     @inline(never)
-    func writePaced(_ f: FileHandleNumber, _ bytes: [UInt8], step: Int) throws {
+    @_optimize(size) func writePaced(_ f: FileHandleNumber, _ bytes: [UInt8], step: Int) throws {
         try bytes.withUnsafeBytes { (all) throws in
             var offset = 0
             while offset < all.count {
@@ -217,7 +217,7 @@ extension FileSystem {
 
 /// The directory part of an absolute path ("/a/b/c" -> "/a/b"; "/a" -> "/").
 @inline(never)
-package func parentDirectory(of path: String) -> String {
+@_optimize(size) package func parentDirectory(of path: String) -> String {
     guard let slash = path.lastIndex(of: "/") else { return "." }
     if slash == path.startIndex { return "/" }
     return String(path[..<slash])
@@ -225,6 +225,12 @@ package func parentDirectory(of path: String) -> String {
 
 /// Joins a directory and a name with one slash.
 @inline(never)
-package func joinPath(_ dir: String, _ name: String) -> String {
+@_optimize(size) package func joinPath(_ dir: String, _ name: String) -> String {
     dir.hasSuffix("/") ? dir + name : dir + "/" + name
+}
+
+/// The last path component ("a/b/c" -> "c").
+@_optimize(size) package func lastComponent(_ path: String) -> String {
+    guard let slash = path.lastIndex(of: "/") else { return path }
+    return String(path[path.index(after: slash)...])
 }

@@ -101,6 +101,11 @@ public struct PageOptions: Sendable, Equatable {
     /// background (a later flush within it restarts the wait, so bursts render once).
     /// Default 0.5 s.
     public var coverDelay: Duration = .milliseconds(500)
+    /// What a writable `Document.open` runs to fold in the conflict copies a sync client left
+    /// (Spec/sync.md Y-021); nil (the default) merges nothing and leaves the copies as they
+    /// are (Y-022), so an app that does not sync carries no merge code. `import LNoteSync` and
+    /// use `PageOptions().withSyncMerge` in an app whose library a sync client shares.
+    public var conflictMerger: ConflictMerger?
 
     /// Options; every default is the one to keep when unsure.
     public init(durability: Durability = .default, compaction: CompactionPolicy = .default,

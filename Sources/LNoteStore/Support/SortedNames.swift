@@ -8,9 +8,3 @@
 package func sortedNames(_ names: [String]) -> [String] {
     names.sorted()
 }
-
-/// The indices of `keys` in ascending order of their key; equal keys keep their index order.
-@inline(never)
-package func sortedOrder(of keys: [String]) -> [Int] {
-    keys.indices.sorted { (keys[$0], $0) < (keys[$1], $1) }
-}

@@ -1,4 +1,5 @@
 import LNoteFormat
+import LNoteStore
 
 
 /// Applies a copy's branch to an open page through its writer, rewritten against the page's

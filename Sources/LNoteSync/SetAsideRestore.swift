@@ -1,3 +1,4 @@
+import LNoteStore
 import LNoteFormat
 
 /// Y-053: page files a writer set aside (D-060) because it opened the package before the

@@ -1,3 +1,5 @@
+import LNoteFormat
+import LNoteStore
 
 
 /// Recognises the conflict copies sync clients write next to the engine's files (Spec/sync.md

@@ -1,4 +1,5 @@
 import LNoteFormat
+import LNoteStore
 
 /// Folds the conflict copies a sync client left in a package into it, element by element
 /// (Spec/sync.md section 2). Runs inside every writable `Document.open` (Y-021), under the
@@ -8,6 +9,38 @@ import LNoteFormat
 /// placed is moved whole to `lost+found/` (Y-019).
 enum ConflictMerge {
     typealias Done = [(path: String, copy: MergeReport.Copy)]
+
+    /// What `prepare` did, for the page part once the document is open.
+    struct Prepared: Sendable {
+        var report: MergeReport
+        var done: Done
+    }
+
+    /// The part of Y-021 before the pages are inspected, under the writer lock: `document.json`
+    /// copies (Y-017; then `file` and `inspection` are read again, so the pages they add are
+    /// listed) and pages set aside before their listing arrived (Y-053). Nil: nothing to do.
+    static func prepare(layout: PackageLayout, fs: any FileSystem, file: inout DocumentFile,
+                        inspection: inout PackageInspection) throws -> Prepared? {
+        var merge: Prepared?
+        if try hasConflictCopies(layout: layout, fs: fs) {
+            var report = MergeReport(path: layout.root)
+            var done: Done = []
+            if try mergeDocumentFile(layout: layout, fs: fs, report: &report, done: &done) {
+                file = try Document.readDocumentFile(fs: fs, layout: layout)  // Y-017: its added pages are listed
+                inspection = try PackageInspection.inspect(fs: fs, layout: layout, listed: Set(file.pages.map(\.id)))
+            }
+            merge = Prepared(report: report, done: done)
+        }
+        let listedIDs = Set(file.pages.map(\.id))
+        let back = SetAsideRestore.candidates(fs: fs, layout: layout, listed: listedIDs, present: Set(inspection.pageFiles.keys))
+        if !back.isEmpty {  // Y-053: pages set aside before their listing arrived
+            var report = merge?.report ?? MergeReport(path: layout.root)
+            report.pagesRestored = try SetAsideRestore.restore(fs: fs, layout: layout, names: back)
+            inspection = try PackageInspection.inspect(fs: fs, layout: layout, listed: listedIDs)
+            merge = Prepared(report: report, done: merge?.done ?? [])
+        }
+        return merge
+    }
 
     /// True when the package's folders hold a conflict copy of an engine file (Y-001). Cost: one
     /// listing of the package folder, `pages/`, `assets/` and `thumbnails/`.
@@ -50,17 +83,23 @@ extension Document {
     /// The page part of the merge (Y-013 .. Y-016, Y-018, Y-019), run by `open` before the
     /// document is handed out, under the writer lock it holds: the pages' changes are synced
     /// (`.data`) before any copy is removed.
-    func mergeConflictCopies(_ started: MergeReport, done: ConflictMerge.Done) async throws {
-        var report = started
-        var done = done
+    func mergeConflictCopies(_ prepared: ConflictMerge.Prepared) async throws {
+        var report = prepared.report
+        var done = prepared.done
         let lost = LostAndFound(fs: fs, directory: layout.lostAndFoundDirectory, prefix: "merge")
         try await ConflictMerge.mergePages(document: self, listed: Set(pageIDs), layout: layout, fs: fs, report: &report,
                                            lost: lost, done: &done)
         try ConflictMerge.settle(done, layout: layout, fs: fs, report: &report, lost: lost)
         try ConflictMerge.mergeDerived(layout: layout, fs: fs, report: &report, lost: lost)
         try lost.finish(header: "merge of \(path): conflict copies that could not be placed whole (Spec/sync.md Y-019)")
-        syncMerge = report
+        syncMergeResult = report
     }
+
+    /// What the writable open's merge of sync-client conflict copies did (Spec/sync.md Y-021);
+    /// nil when the package held none or the open ran no merger (`PageOptions.withSyncMerge`,
+    /// Y-022). `forkUnknown` not empty: erased elements may have returned (Y-016), worth
+    /// telling the user.
+    public var syncMerge: MergeReport? { syncMergeResult as? MergeReport }
 }
 
 extension Document {

@@ -1,4 +1,5 @@
 import LNoteFormat
+import LNoteStore
 
 
 /// The changes one conflict copy of a page file holds that the page may lack (Y-013 .. Y-016).

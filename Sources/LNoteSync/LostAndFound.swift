@@ -1,8 +1,10 @@
 import LNoteFormat
+import LNoteStore
 
-/// One run's folder in a package's `lost+found/`: a repair's (D-060, K-021) or a sync merge's
-/// (Y-019): copies of dropped bytes, whole files moved aside, and a `report.txt` naming each
-/// with where it came from.
+/// One run's folder in a package's `lost+found/`: a repair's (K-021, LNoteCheck) or a sync
+/// merge's (Y-019): copies of dropped bytes, whole files moved aside, and a `report.txt` naming
+/// each with where it came from. It lives here, not in the engine, because only those two use
+/// it (LNoteCheck builds on this module), so an app without the sync merge does not ship it.
 ///
 /// The folder is created on first use, so a run that saves nothing leaves no trace. Nothing
 /// here is ever deleted. Names are `<prefix>-<UTC time>[-n]/` (`fsck-...`, `merge-...`).
@@ -77,10 +79,4 @@ package final class LostAndFound {
         let dir = try run()
         try io { try fs.writeFileAtomically(joinPath(dir, name), bytes, durability: .data) }
     }
-}
-
-/// The last path component ("a/b/c" -> "c").
-package func lastComponent(_ path: String) -> String {
-    guard let slash = path.lastIndex(of: "/") else { return path }
-    return String(path[path.index(after: slash)...])
 }

@@ -1,3 +1,5 @@
+import LNoteFormat
+import LNoteStore
 
 
 /// The page-list union of Y-017: the original's pages in order, then each page only the copy

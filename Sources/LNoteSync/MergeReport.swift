@@ -1,3 +1,5 @@
+import LNoteFormat
+import LNoteStore
 /// What one `SyncMerge.merge` run did (Spec/sync.md section 2).
 public struct MergeReport: Sendable, Codable, Equatable {
     public enum Action: String, Sendable, Codable {

@@ -1,4 +1,5 @@
 import LNoteFormat
+import LNoteStore
 
 extension ConflictMerge {
 
