@@ -25,6 +25,17 @@ package enum SQLiteDatabaseInfo {
         return UInt64(d.seconds) * 1_000_000_000 + UInt64(d.attoseconds / 1_000_000_000)
     }
 
+    /// The bench's SQLite peer's read, in process: a new read-only connection to the database
+    /// at `path`, `SELECT data FROM strokes ORDER BY seq`, each BLOB (an encoded element body)
+    /// copied out, the connection closed. For the open suite's like-for-like ready-to-draw row.
+    package static func strokeBlobs(path: String) throws -> [[UInt8]] {
+        let db = try SQLiteConnection(path: path, create: false, readOnly: true)
+        let query = try db.prepare("SELECT data FROM strokes ORDER BY seq")
+        var blobs: [[UInt8]] = []
+        while try query.step() { blobs.append(query.blob(0)) }
+        return blobs
+    }
+
     /// Reads one page back from an exported database, kept open between reads.
     package final class Reader {
         private let db: SQLiteConnection

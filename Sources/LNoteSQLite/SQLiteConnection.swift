@@ -15,10 +15,11 @@ package final class SQLiteConnection {
     private var db: OpaquePointer?
     package let path: String
 
-    /// Opens (creating with `create`) the database at `path`.
-    package init(path: String, create: Bool) throws {
+    /// Opens (creating with `create`; read-only with `readOnly`) the database at `path`.
+    package init(path: String, create: Bool, readOnly: Bool = false) throws {
         self.path = path
-        let flags = (create ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE : SQLITE_OPEN_READWRITE) | SQLITE_OPEN_NOMUTEX
+        let mode = readOnly ? SQLITE_OPEN_READONLY : create ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE : SQLITE_OPEN_READWRITE
+        let flags = mode | SQLITE_OPEN_NOMUTEX
         var handle: OpaquePointer?
         let rc = sqlite3_open_v2(path, &handle, flags, nil)
         guard rc == SQLITE_OK, let handle else {

@@ -14,6 +14,7 @@
 @_exported import struct LNoteFormat.ApplyNote
 @_exported import struct LNoteFormat.UUIDBytes
 @_exported import struct LNoteFormat.EncodedPoints
+@_exported import struct LNoteFormat.PagePoints
 @_exported import struct LNoteFormat.DecodeError
 @_exported import struct LNoteFormat.ElementValidationError
 @_exported import enum LNoteFormat.ReplayMode

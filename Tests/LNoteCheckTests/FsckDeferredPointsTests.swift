@@ -6,7 +6,7 @@ import Testing
 
 @Suite("fsck decodes points eagerly (E-006)")
 struct FsckDeferredPointsTests {
-    @Test("E-006 E-007 K-010 a CRC-valid frame whose points break E-002 is badPoints (damage) to fsck, and every open shows its valid prefix")
+    @Test("E-006 E-007 K-010 a CRC-valid frame whose points break E-002 is badPoints (damage) to fsck, and every open shows its valid prefix, pointsToDraw too")
     func badPointsAreBadBody() async throws {
         let f = try await FsckFixture.make()
         defer { f.remove() }
@@ -37,6 +37,12 @@ struct FsckDeferredPointsTests {
         } else {
             Issue.record("the stroke with bad points is not on the deferred page")
         }
+        // Ready to draw: the damaged stroke shows the same two points and is listed; the others all decode.
+        let drawn = await opened.pointsToDraw()
+        #expect(drawn.damaged.map(\.element) == [10])
+        #expect(drawn.damaged.first?.error.reason == "pointOutOfRange")
+        #expect(drawn[element: 10].count == 2)
+        for (i, e) in elements.enumerated() { if case .stroke(let s) = e { #expect(Array(drawn[element: i]) == s.points) } }
         try await opened.close()
     }
 }

@@ -35,12 +35,13 @@ sources_hash=$(cat "$root"/Sources/CCRC32C/*.c "$root"/Sources/CCRC32C/include/*
   "$root"/Sources/LNoteSimulation/*.swift "$root"/Sources/LNoteSimulation/*/*.swift "$0" | cksum)
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$sources_hash" ]; then
   echo "== building modules"
-  cat > "$out/modules/module.modulemap" <<MAP
-module CCRC32C {
-  header "$root/Sources/CCRC32C/include/ccrc32c.h"
-  export *
-}
-MAP
+  # Every public header of CCRC32C, as SwiftPM's generated module map has them.
+  {
+    echo "module CCRC32C {"
+    for h in "$root"/Sources/CCRC32C/include/*.h; do echo "  header \"$h\""; done
+    echo "  export *"
+    echo "}"
+  } > "$out/modules/module.modulemap"
   for c in "$root"/Sources/CCRC32C/*.c; do
     "$clang" -c -O1 -g -fsanitize=fuzzer-no-link,address -I "$root/Sources/CCRC32C/include" "$c" \
       -o "$out/obj/$(basename "$c" .c).o"

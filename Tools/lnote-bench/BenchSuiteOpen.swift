@@ -1,4 +1,6 @@
+import Foundation
 import LNoteFormat
+import LNoteSQLite
 import LNoteStore
 import LNoteToolSupport
 
@@ -14,6 +16,10 @@ enum OpenSuite {
     static let eagerOpenName = "Page.open(.eager) (points decoded during the open) + collect every point"
     static let level0Name = "level 0: read one file of raw 16-byte points, slice into [Point] per stroke"
     static let level2Name = "SQLite level 2: open, SELECT one BLOB of raw points per stroke, copy"
+    static let readyName = "ready to draw: Page.open + Page.pointsToDraw() (one buffer, decoded on every core)"
+    static let sqliteReadyName = "SQLite ready to draw (like for like): the same BLOBs read in process, decoded into PagePoints"
+    static let readyOneThreadName = "ready to draw on one thread: Page.open + PagePoints(decoding: page.elements, threads: 1)"
+    static let sqliteInProcessName = "SQLite in process (LNoteSQLite): open, SELECT the same BLOBs in order, copy"
 
     static func run(_ ctx: BenchContext) async throws -> BenchSuiteResult {
         var r = BenchSuiteResult(name: "open", title: BenchSuites.all[4].title)
@@ -77,8 +83,29 @@ enum OpenSuite {
             }
             if round > 0 { decodeNs.append(t) }
         }
+        // The same strokes' points decoded into one PagePoints from elements already loaded
+        // (points deferred): the decode `pointsToDraw()` adds to the open, on one thread and on all.
+        let threadCount = ProcessInfo.processInfo.activeProcessorCount
+        let deferred: [Element] = try bodies.map { b in
+            try b.withUnsafeBytes { raw in
+                var reader = ByteReader(raw)
+                return try ElementCodec.decode(from: &reader, points: .deferred, source: b[...])
+            }
+        }
+        var pagePointsNs: [[UInt64]] = [[], []], pagePointsCPU: [[UInt64]] = [[], []]
+        for round in 0...ctx.n(20, 5) {
+            for (k, threadsUsed) in [1, threadCount].enumerated() {
+                let c0 = ProfileSuite.cpuNanoseconds()
+                var n = 0
+                let t = BenchSystem.time { n = PagePoints(decoding: deferred, threads: threadsUsed).points.count }
+                let cpu = ProfileSuite.cpuNanoseconds() &- c0
+                guard n > 0 else { throw OperationalError("decoded no points") }
+                if round > 0 { pagePointsNs[k].append(t); pagePointsCPU[k].append(cpu) }
+            }
+        }
         let rounds = ctx.n(30, 8)
-        let designs = 7
+        let designs = 11
+        let threads = ProcessInfo.processInfo.activeProcessorCount
         var ns = [[UInt64]](repeating: [], count: cases.count * designs)
         var cpuNs = [[UInt64]](repeating: [], count: cases.count * designs)
         for round in 0...rounds {
@@ -115,6 +142,18 @@ enum OpenSuite {
                         // Ready to draw with the points decoded during the open (`.eager`): one
                         // pass over the points instead of the structure check and a decode.
                         t = try await readyToDraw(c.dir, c.id, PageOptions(readOnly: true, pointDecoding: .eager))
+                    case 7:
+                        t = try await readyToDrawPage(c.dir, c.id)
+                    case 10:
+                        t = try await readyToDrawPage(c.dir, c.id, threads: 1)
+                    case 8:
+                        guard let db = c.db else { continue }
+                        t = try sqliteReadyToDraw(db, strokes: c.strokes, threads: threads)
+                    case 9:
+                        guard let db = c.db else { continue }
+                        var n = 0
+                        t = try BenchSystem.time { n = try SQLiteDatabaseInfo.strokeBlobs(path: db).count }
+                        guard n == c.strokes else { throw OperationalError("SQLite read \(n) rows") }
                     case 5:
                         guard let peer, let db = c.db2 else { continue }
                         let f = try peer.send("read \(db)")
@@ -131,16 +170,17 @@ enum OpenSuite {
                     let cpu = ProfileSuite.cpuNanoseconds() &- cpu0
                     if round > 0 {
                         ns[i * designs + design].append(t)
-                        if design == 0 || design == 3 || design == 4 || design == 6 { cpuNs[i * designs + design].append(cpu) }
+                        if ![1, 2, 5].contains(design) { cpuNs[i * designs + design].append(cpu) }
                     }
                 }
             }
         }
         for (i, c) in cases.enumerated() {
-            for (d, name) in [pageName, floorName, sqliteName, eagerName, level0Name, level2Name, eagerOpenName].enumerated()
+            for (d, name) in [pageName, floorName, sqliteName, eagerName, level0Name, level2Name, eagerOpenName,
+                              readyName, sqliteReadyName, sqliteInProcessName, readyOneThreadName].enumerated()
             where !ns[i * designs + d].isEmpty {
                 let st = LatencyStats(nanoseconds: ns[i * designs + d])
-                var extra: [String: Double]? = d < 2 || d == 3 || d == 6 ? ["fileBytes": Double(c.bytes), "MB/s": Double(c.bytes) / st.p50] : nil
+                var extra: [String: Double]? = d < 2 || d == 3 || d == 6 || d == 7 || d == 10 ? ["fileBytes": Double(c.bytes), "MB/s": Double(c.bytes) / st.p50] : nil
                 if !cpuNs[i * designs + d].isEmpty {
                     extra = (extra ?? [:]).merging(["cpuMicrosP50": LatencyStats(nanoseconds: cpuNs[i * designs + d]).p50]) { a, _ in a }
                 }
@@ -150,6 +190,14 @@ enum OpenSuite {
         if let c = cases.first(where: { $0.strokes == 2_000 }) {
             r.rows.append(BenchRow(design: "decode only (ElementCodec, in memory, no I/O)", setting: c.setting,
                                    stats: LatencyStats(nanoseconds: decodeNs), x: 2_000))
+            let points = Double(deferred.reduce(0) { n, e in if case .stroke(let s) = e { return n + s.pointCount } else { return n } })
+            for (k, threadsUsed) in [1, threadCount].enumerated() {
+                let st = LatencyStats(nanoseconds: pagePointsNs[k])
+                let cpuP50 = LatencyStats(nanoseconds: pagePointsCPU[k]).p50
+                r.rows.append(BenchRow(design: "decode only into PagePoints, \(threadsUsed) thread\(threadsUsed == 1 ? "" : "s") (in memory, no I/O)",
+                                       setting: c.setting, stats: st, x: 2_000,
+                                       extra: ["cpuMicrosP50": cpuP50, "points": points, "cpuNsPerPoint": cpuP50 * 1000 / points]))
+            }
         }
         r.ratios(to: floorName)
         if let peer { r.peerPeakRSSBytes = try? peer.peakRSS(); peer.close() }
@@ -168,7 +216,10 @@ enum OpenSuite {
             readyTargets(c.setting, into: &r)
         }
         r.notes += ["Page.open: list the folder, read snapshot and journal, check every CRC and every element, check the points' structure and keep their bytes (E-006, decoded on use; read-only open, closed after)",
-                    "Page.open + decode every point: the same open, then `decodedPoints()` of every stroke (the cost of drawing the whole page once)",
+                    "Page.open + decode every point: the same open, then `decodedPoints()` of every stroke, one [Point] each (the per-stroke way of drawing the whole page once)",
+                    "ready to draw (the 16-ready targets use this row): the same open, then `Page.pointsToDraw()`: the elements taken from the page's actor, every stroke decoded off the actor into one [Point] for the page (total counted from the strokes' declared counts), in chunks of about equal point counts on every core (\(ProcessInfo.processInfo.activeProcessorCount) here) for pages of 32,768 points or more; its CPU column is process CPU time, which counts every thread (more than wall time when the decode runs in parallel)",
+                    "ready to draw on one thread: the same decode from the page's elements on the calling thread alone (what the parallel decode gains, or loses when the machine's other cores are busy)",
+                    "SQLite ready to draw (like for like, 16-ready-sqlite-like): the SQLite row's database read in this process through LNoteSQLite (new read-only connection, SELECT data FROM strokes ORDER BY seq, each BLOB copied), each BLOB checked as Page.open checks an element (ElementCodec, points deferred, E-006), then decoded into one PagePoints with the same decoder and threads as pointsToDraw(); 'SQLite in process' is that read alone, beside the C peer's",
                     "SQLite: a new read-only connection, SELECT data FROM strokes ORDER BY seq, each BLOB copied out (no point decoding), connection closed; WAL checkpointed beforehand",
                     "level 0 (the snapshot-only design LNote replaces): one file of the page's points as raw 16-byte records (x, y i32, radius, pressure u16, time u32) after a table of per-stroke counts, read whole, each stroke's records copied into a [Point] (what an app draws from); no checksum",
                     "SQLite level 2: the same connection pattern as the SQLite row, each row one BLOB of the stroke's raw 16-byte points (the level-2 shape of Spec/sqlite.md), copied out; no decoding needed",
@@ -178,36 +229,104 @@ enum OpenSuite {
 }
 
 extension OpenSuite {
-    /// The ready-to-draw targets: ready to draw against level 0 and the SQLite peers; open (points
-    /// deferred) against the level-2 peer.
+    /// The ready-to-draw targets: ready to draw (`Page.pointsToDraw()`) against level 0 and the
+    /// SQLite peers (their plain reads, the strict reading, and the encoded-BLOB peer made ready
+    /// to draw, like for like); the per-stroke `decodedPoints()` design and the eager open against
+    /// level 0; open (points deferred) against the level-2 peer.
     static func readyTargets(_ setting: String, into r: inout BenchSuiteResult) {
-        guard let ready = r.stats(eagerName, setting) else { return }
+        func cpu(_ name: String) -> Double? { r.row(name, setting)?.extra?["cpuMicrosP50"] }
+        guard let ready = r.stats(readyName, setting) else { return }
         if let l0 = r.stats(level0Name, setting) {
-            r.targets.append(BenchTarget(id: "16-ready-level0", claim: "ready to draw p50 / level-0 read p50 (2,000 strokes)",
+            r.targets.append(BenchTarget(id: "16-ready-level0", claim: "ready to draw (pointsToDraw) p50 / level-0 read p50 (2,000 strokes)",
                                          measured: ready.p50 / l0.p50, limit: 2,
                                          detail: "\(formatMicros(ready.p50)) vs \(formatMicros(l0.p50))"))
-            if let rc = r.row(eagerName, setting)?.extra?["cpuMicrosP50"], let lc = r.row(level0Name, setting)?.extra?["cpuMicrosP50"] {
-                r.targets.append(BenchTarget(id: "16-ready-level0-cpu", claim: "ready to draw / level-0 read, process CPU time p50 (2,000 strokes)",
+            if let rc = cpu(readyName), let lc = cpu(level0Name) {
+                r.targets.append(BenchTarget(id: "16-ready-level0-cpu", claim: "ready to draw (pointsToDraw) / level-0 read, process CPU time p50 (2,000 strokes)",
                                              measured: rc / lc, limit: 2,
                                              detail: "\(formatMicros(rc)) vs \(formatMicros(lc)) of CPU"))
             }
+            if let one = r.stats(readyOneThreadName, setting) {
+                r.targets.append(BenchTarget(id: "16-ready-level0-one-thread", claim: "ready to draw on one thread p50 / level-0 read p50 (2,000 strokes)",
+                                             measured: one.p50 / l0.p50, limit: 2,
+                                             detail: "\(formatMicros(one.p50)) vs \(formatMicros(l0.p50))"))
+            }
+            if let perStroke = r.stats(eagerName, setting) {
+                r.targets.append(BenchTarget(id: "16-ready-perstroke-level0", claim: "ready to draw per stroke (decodedPoints()) p50 / level-0 read p50 (2,000 strokes)",
+                                             measured: perStroke.p50 / l0.p50, limit: 2,
+                                             detail: "\(formatMicros(perStroke.p50)) vs \(formatMicros(l0.p50))"))
+            }
+            if let eager = r.stats(eagerOpenName, setting) {
+                r.targets.append(BenchTarget(id: "16-ready-eager-level0", claim: "ready to draw with an eager open p50 / level-0 read p50 (2,000 strokes)",
+                                             measured: eager.p50 / l0.p50, limit: 2,
+                                             detail: "\(formatMicros(eager.p50)) vs \(formatMicros(l0.p50))"))
+            }
         }
-        if let eager = r.stats(eagerOpenName, setting), let l0 = r.stats(level0Name, setting) {
-            r.targets.append(BenchTarget(id: "16-ready-eager-level0", claim: "ready to draw with an eager open p50 / level-0 read p50 (2,000 strokes)",
-                                         measured: eager.p50 / l0.p50, limit: 2,
-                                         detail: "\(formatMicros(eager.p50)) vs \(formatMicros(l0.p50))"))
-        }
-        for (id, name, what) in [("16-ready-sqlite", sqliteName, "SQLite (encoded BLOBs)"), ("16-ready-sqlite-l2", level2Name, "SQLite level 2")] {
+        for (id, name, what) in [("16-ready-sqlite", sqliteName, "SQLite (encoded BLOBs, copied, not decoded)"),
+                                 ("16-ready-sqlite-l2", level2Name, "SQLite level 2 (raw points, copied)")] {
             guard let sq = r.stats(name, setting) else { continue }
             r.targets.append(BenchTarget(id: id, claim: "\(what) read p50 / ready to draw p50 (2,000 strokes)",
                                          measured: sq.p50 / ready.p50, limit: 2, atLeast: true,
                                          detail: "\(formatMicros(sq.p50)) vs \(formatMicros(ready.p50))"))
+        }
+        if let sq = r.stats(sqliteReadyName, setting) {
+            r.targets.append(BenchTarget(id: "16-ready-sqlite-like", claim: "like for like: SQLite ready to draw p50 / ready to draw p50 (2,000 strokes)",
+                                         measured: sq.p50 / ready.p50, limit: 2, atLeast: true,
+                                         detail: "\(formatMicros(sq.p50)) vs \(formatMicros(ready.p50))"))
+            if let sc = cpu(sqliteReadyName), let rc = cpu(readyName) {
+                r.targets.append(BenchTarget(id: "16-ready-sqlite-like-cpu", claim: "like for like: SQLite ready to draw / ready to draw, process CPU time p50 (2,000 strokes)",
+                                             measured: sc / rc, limit: 2, atLeast: true,
+                                             detail: "\(formatMicros(sc)) vs \(formatMicros(rc)) of CPU"))
+            }
         }
         if let page = r.stats(pageName, setting), let sq = r.stats(level2Name, setting) {
             r.targets.append(BenchTarget(id: "16-open-sqlite-l2", claim: "SQLite level 2 read p50 / page open p50 (2,000 strokes)",
                                          measured: sq.p50 / page.p50, limit: 2, atLeast: true,
                                          detail: "\(formatMicros(sq.p50)) vs \(formatMicros(page.p50))"))
         }
+    }
+
+    /// Opens the page and makes it ready to draw with `Page.pointsToDraw()` (one buffer for the
+    /// page, decoded on every core); the nanoseconds that took.
+    /// With `threads`, the same decode from the page's elements on that many threads.
+    private static func readyToDrawPage(_ dir: String, _ id: UUIDBytes, threads: Int? = nil) async throws -> UInt64 {
+        let t0 = BenchSystem.now()
+        let page = try await Page.open(directory: dir, id: id, options: PageOptions(readOnly: true))
+        var drawn: PagePoints?
+        if let threads {
+            drawn = PagePoints(decoding: await page.elements, threads: threads)
+        } else {
+            drawn = await page.pointsToDraw()
+        }
+        let n = drawn?.points.count ?? 0
+        drawn = nil
+        let t = BenchSystem.now() &- t0
+        try await page.close()
+        guard n > 0, drawn == nil else { throw OperationalError("decoded no points") }
+        return t
+    }
+
+    /// The SQLite encoded-BLOB peer made ready to draw, in process: the same BLOBs read as the
+    /// peer reads them (new read-only connection, SELECT in order, copy), each checked as the
+    /// open checks an element (E-006, points deferred), then every point decoded into one
+    /// `PagePoints` on `threads` threads, as `pointsToDraw()` does; the nanoseconds that took.
+    private static func sqliteReadyToDraw(_ db: String, strokes: Int, threads: Int) throws -> UInt64 {
+        var n = 0
+        let t = try BenchSystem.time {
+            let blobs = try SQLiteDatabaseInfo.strokeBlobs(path: db)
+            var elements: [Element] = []
+            elements.reserveCapacity(blobs.count)
+            for b in blobs {
+                try b.withUnsafeBytes { raw in
+                    var reader = ByteReader(raw)
+                    elements.append(try ElementCodec.decode(from: &reader, points: .deferred, source: b[...]))
+                }
+            }
+            var drawn: PagePoints? = PagePoints(decoding: elements, threads: threads)
+            n = drawn?.count ?? 0
+            drawn = nil
+        }
+        guard n == strokes else { throw OperationalError("SQLite ready to draw: \(n) of \(strokes) strokes") }
+        return t
     }
 
     /// Opens the page with `options` and decodes every stroke's points, keeping them as the

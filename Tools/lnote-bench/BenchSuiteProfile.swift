@@ -10,7 +10,10 @@ import LNoteToolSupport
 
 /// A hidden suite for profilers (`perf record`, `perf stat`): the open suite's 2,000-stroke
 /// page (500 frames in the journal) opened with points deferred and every point decoded
-/// (`LNOTE_PROFILE_MODE=ready`, the default), only opened (`open`), or its level-0 file read
+/// (`LNOTE_PROFILE_MODE=ready`, the default), opened and made ready with `Page.pointsToDraw()`
+/// (`draw`; with `LNOTE_PROFILE_THREADS=N` the decode alone on N threads), its points decoded
+/// in memory with each point loop in turn (`loops`, an A/B check), only opened (`open`), or
+/// its level-0 file read
 /// (`level0`), `LNOTE_PROFILE_ROUNDS` times (default 5); `LNOTE_PROFILE_BULK=0` turns the C
 /// bulk point decoder off. Reports the process CPU time per round (less disturbed than wall
 /// time on a shared machine). Not part of the report.
@@ -28,6 +31,7 @@ enum ProfileSuite {
         let rounds = Int(env["LNOTE_PROFILE_ROUNDS"] ?? "") ?? 5
         let mode = env["LNOTE_PROFILE_MODE"] ?? "ready"
         PointBulkDecode.allowed = env["LNOTE_PROFILE_BULK"] != "0"
+        if mode == "loops" { return try await compareLoops(dir, id, rounds: rounds, into: r) }
         var points = 0
         var cpu: [Double] = [], wall: [Double] = []
         for _ in 0..<rounds {
@@ -36,6 +40,7 @@ enum ProfileSuite {
             switch mode {
             case "open": points &+= try await measuredOpen(dir, id)
             case "level0": points &+= try Level0Page.readAndSlice(level0)
+            case "draw": points &+= try await measuredDraw(dir, id)
             default: points &+= try await measured(dir, id)
             }
             cpu.append(Double(cpuNanoseconds() - c0) / 1000)
@@ -70,6 +75,56 @@ enum ProfileSuite {
             print("open \((t1 - t0) / 1000) us, elements \((t2 - t1) / 1000) us, decode \((t3 - t2) / 1000) us, close \((t4 - t3) / 1000) us")
         }
         return drawn.reduce(0) { $0 + $1.count }
+    }
+
+    /// `LNOTE_PROFILE_MODE=loops`: the page's points decoded into one `PagePoints` on one
+    /// thread with each build of the C loop in turn, rounds interleaved; prints the median CPU
+    /// time of each (an A/B check of a decoder change on a busy machine).
+    static func compareLoops(_ dir: String, _ id: UUIDBytes, rounds: Int, into result: BenchSuiteResult) async throws -> BenchSuiteResult {
+        var r = result
+        let page = try await Page.open(directory: dir, id: id, options: PageOptions(readOnly: true))
+        let elements = await page.elements
+        try await page.close()
+        let all = ProcessInfo.processInfo.activeProcessorCount
+        let loops: [(String, PointDecodeLoop.Kind, Int)] = [("best", .bulk, 1), ("best, \(all) threads", .bulk, all),
+                                                             ("baseline", .bulkBaseline, 1), ("swift", .swift, 1)]
+        var wall = [[Double]](repeating: [], count: loops.count)
+        var cpu = [[Double]](repeating: [], count: loops.count)
+        var points = 0
+        for _ in 0..<rounds {
+            for (k, (_, loop, threads)) in loops.enumerated() {
+                let c0 = cpuNanoseconds(), w0 = BenchSystem.now()
+                let chunk = threads == 1 ? 1 << 30 : PagePointsDecoder.chunkPointsMinDefault
+                points = PagePoints(decoding: elements, threads: threads, loop: loop, chunkPointsMin: chunk).points.count
+                cpu[k].append(Double(cpuNanoseconds() - c0) / 1000)
+                wall[k].append(Double(BenchSystem.now() - w0) / 1000)
+            }
+        }
+        for (k, (name, _, _)) in loops.enumerated() {
+            let line = "loop \(name): median CPU \(fixed(median(cpu[k]), 0)) us, wall \(fixed(median(wall[k]), 0)) us, \(fixed(median(cpu[k]) * 1000 / Double(max(points, 1)), 2)) ns a point"
+            print(line)
+            r.notes.append(line)
+        }
+        return r
+    }
+
+    /// One open with points deferred, then `Page.pointsToDraw()` (one buffer, parallel decode).
+    @inline(never)
+    static func measuredDraw(_ dir: String, _ id: UUIDBytes) async throws -> Int {
+        let page = try await Page.open(directory: dir, id: id, options: PageOptions(readOnly: true))
+        let env = ProcessInfo.processInfo.environment
+        let n: Int
+        if let threads = env["LNOTE_PROFILE_THREADS"].flatMap({ Int($0) }) {
+            // The decode alone, on this many threads (LNOTE_PROFILE_THREADS): prints its wall time.
+            let elements = await page.elements
+            let t0 = BenchSystem.now()
+            n = PagePoints(decoding: elements, threads: threads).points.count
+            if env["LNOTE_PROFILE_SPLIT"] == "1" { print("decode \((BenchSystem.now() - t0) / 1000) us") }
+        } else {
+            n = await page.pointsToDraw().points.count
+        }
+        try await page.close()
+        return n
     }
 
     @inline(never)

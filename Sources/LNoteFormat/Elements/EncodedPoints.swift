@@ -33,6 +33,22 @@ public struct EncodedPoints: Sendable {
         return try result.get()
     }
 
+    /// `decode()` into caller memory: writes the `count` points to `out[0 ..< count]`, which
+    /// must have room for them; on a throw `out` holds an unspecified prefix. No allocation.
+    package func decode(into out: UnsafeMutablePointer<Point>, loop: PointDecodeLoop.Kind) throws(DecodeError) {
+        let failure: DecodeError? = bytes.withUnsafeBytes { raw in
+            var r = ByteReader(raw, baseOffset: bytes.startIndex)
+            do throws(DecodeError) {
+                try PointCodec.decode(count: count, hasAngles: hasAngles, from: &r, into: out, loop: loop)
+                guard r.isAtEnd else { throw r.error("trailingBytes") }
+                return nil
+            } catch {
+                return error
+            }
+        }
+        if let failure { throw failure }
+    }
+
     /// The points before the first one that breaks a rule (all of them when none does): what a
     /// deferred stroke shows when its bytes fail to decode (E-006). Never traps.
     func decodePrefix() -> [Point] {

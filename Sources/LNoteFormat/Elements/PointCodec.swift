@@ -57,34 +57,48 @@ public enum PointCodec {
     /// loop gives the same points, offsets and errors (the differential tests check it).
     package static func decode(count: Int, hasAngles: Bool, from r: inout ByteReader,
                                loop: PointDecodeLoop.Kind) throws(DecodeError) -> [Point] {
-        let loop = PointBulkDecode.layoutMatches ? loop : .swift
         guard count >= 0, count <= r.remaining / pointBytesMin else {
             throw r.error("pointCountTooLarge")
         }
         guard count > 0 else { return [] }
-
-        let first = try firstPoint(hasAngles: hasAngles, from: &r)
-
-        // Points 1 ..< count, written in place. Point is a trivial type: on failure the
-        // written prefix needs no deinitialization, so the count is reported as 0.
-        let cursor = VarintCursor(r)
+        // Point is a trivial type: on failure the written prefix needs no deinitialization, so
+        // the count is reported as 0.
         var failure: DecodeError?
-        var endPos = cursor.pos
+        var end = r
         let out = [Point](unsafeUninitializedCapacity: count) { buffer, initialized in
             guard let p = buffer.baseAddress else { return }
-            p.initialize(to: first.point)
             do throws(DecodeError) {
-                endPos = hasAngles
-                    ? try PointDecodeLoop.run(into: p, count: count, hasAngles: true, state: first, cursor: cursor, loop: loop)
-                    : try PointDecodeLoop.run(into: p, count: count, hasAngles: false, state: first, cursor: cursor, loop: loop)
+                try decode(count: count, hasAngles: hasAngles, from: &end, into: p, loop: loop)
                 initialized = count
             } catch {
                 failure = error
             }
         }
         if let failure { throw failure }
-        r.offset = endPos
+        r = end
         return out
+    }
+
+    /// `decode` into caller memory: writes the `count` points to `out[0 ..< count]` (which must
+    /// have room for them) with every check of E-002 ... E-004, and moves `r` past them. On a
+    /// throw, `out` holds an unspecified prefix and `r` is unchanged. No allocation.
+    @inline(__always)
+    package static func decode(count: Int, hasAngles: Bool, from r: inout ByteReader,
+                               into out: UnsafeMutablePointer<Point>, loop: PointDecodeLoop.Kind) throws(DecodeError) {
+        let loop = PointBulkDecode.layoutMatches ? loop : .swift
+        guard count >= 0, count <= r.remaining / pointBytesMin else {
+            throw r.error("pointCountTooLarge")
+        }
+        guard count > 0 else { return }
+        var reader = r
+        let first = try firstPoint(hasAngles: hasAngles, from: &reader)
+        out.initialize(to: first.point)
+        let cursor = VarintCursor(reader)
+        let endPos = hasAngles
+            ? try PointDecodeLoop.run(into: out, count: count, hasAngles: true, state: first, cursor: cursor, loop: loop)
+            : try PointDecodeLoop.run(into: out, count: count, hasAngles: false, state: first, cursor: cursor, loop: loop)
+        reader.offset = endPos
+        r = reader
     }
 
     /// Reads point 0 (plain values, E-001) and checks its ranges and time (E-002, E-003);

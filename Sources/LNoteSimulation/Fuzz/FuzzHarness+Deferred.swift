@@ -8,7 +8,8 @@ extension FuzzHarness {
     /// decode to the same points; a deferred stroke declares 1 ... strokePointsMax points,
     /// shows at most that many, all of them when its points decode and fewer when they do not,
     /// and what it shows obeys E-003 and re-encodes to a prefix of its bytes (E-031); a change
-    /// that decodes deferred re-encodes to the body, byte for byte.
+    /// that decodes deferred re-encodes to the body, byte for byte; its strokes on a page decode
+    /// through `PagePoints` to what each shows alone (`checkPagePoints`).
     public static func deferredPoints(_ data: [UInt8]) -> String? {
         guard let type = data.first else { return nil }
         let body = Array(data.dropFirst())
@@ -28,7 +29,7 @@ extension FuzzHarness {
         for s in strokes {
             if let problem = checkDeferred(s, eagerAccepted: eager != nil) { return "stroke \(s.id): \(problem)" }
         }
-        return nil
+        return checkPagePoints(strokes)
     }
 
     /// The invariants of one deferred stroke.

@@ -108,7 +108,8 @@ extension FuzzHarness {
 
     /// Point codec (E-001 .. E-004). Input: a flag byte (bit 0 angles), a u16 count less one, then
     /// the encoded points. Invariants: no trap; decoded points satisfy E-002/E-003 and re-encode
-    /// to exactly the bytes consumed (E-031); the C bulk decoder and the Swift loop agree.
+    /// to exactly the bytes consumed (E-031); the C bulk decoder and the Swift loop agree; the bytes
+    /// as a deferred stroke decode through `PagePoints` as they do alone (`checkPagePoints`).
     public static func pointCodec(_ data: [UInt8]) -> String? {
         guard data.count >= 3 else { return nil }
         let hasAngles = data[0] & 1 != 0
@@ -129,6 +130,10 @@ extension FuzzHarness {
                 default: return "the bulk point decoder and the \(name) disagree: \(bulk) vs \(other)"
                 }
             }
+            // The same bytes as a deferred stroke, twice on a page, through the page-points path.
+            let stroke = Stroke(id: UUIDBytes(storage: (1, 2)), ink: .pen,
+                                encodedPoints: EncodedPoints(bytes: payload[...], count: count, hasAngles: hasAngles))
+            if let problem = checkPagePoints([stroke, stroke]) { return problem }
             guard case .success(let points) = bulk else { return nil }
             guard points.count == count else { return "decoded \(points.count) points, asked for \(count)" }
             if points.first?.time != 0 { return "first time \(points.first?.time ?? 0) is not 0 (E-003)" }
