@@ -10,7 +10,11 @@ import Testing
 final class CountingFileSystem: FileSystem, Sendable {
     let inner: any FileSystem
     let syncs = Mutex(0)
+    let writes = Mutex(0)
     let syncDelayMicroseconds: UInt32
+    /// When set, the next durable sync waits (up to 10 s) until this many writes happened in all,
+    /// so a test can make saves pile up behind one sync however the machine schedules them.
+    let holdNextSyncUntilWrites = Mutex<Int?>(nil)
 
     init(_ inner: any FileSystem, syncDelayMicroseconds: UInt32 = 0) {
         self.inner = inner
@@ -20,12 +24,18 @@ final class CountingFileSystem: FileSystem, Sendable {
     func open(_ path: String, _ options: OpenOptions) throws -> FileHandleNumber { try inner.open(path, options) }
     func close(_ file: FileHandleNumber) throws { try inner.close(file) }
     func read(_ file: FileHandleNumber, at offset: Int64, count: Int) throws -> [UInt8] { try inner.read(file, at: offset, count: count) }
-    func write(_ file: FileHandleNumber, at offset: Int64, _ bytes: UnsafeRawBufferPointer) throws { try inner.write(file, at: offset, bytes) }
+    func write(_ file: FileHandleNumber, at offset: Int64, _ bytes: UnsafeRawBufferPointer) throws {
+        try inner.write(file, at: offset, bytes)
+        writes.withLock { $0 += 1 }
+    }
     func size(_ file: FileHandleNumber) throws -> Int64 { try inner.size(file) }
     func truncate(_ file: FileHandleNumber, to size: Int64) throws { try inner.truncate(file, to: size) }
     func sync(_ file: FileHandleNumber, _ durability: Durability) throws {
         if durability != .none {
             syncs.withLock { $0 += 1 }
+            if let target = holdNextSyncUntilWrites.withLock({ h -> Int? in defer { h = nil }; return h }) {
+                for _ in 0..<10_000 where writes.withLock({ $0 }) < target { usleep(1_000) }
+            }
             if syncDelayMicroseconds > 0 { usleep(syncDelayMicroseconds) }
         }
         try inner.sync(file, durability)
@@ -81,24 +91,32 @@ struct JournalWriterTests {
           arguments: [SyncExecution.pageActor, .ioThread])
     func groupCommitPage(execution: SyncExecution) async throws {
         let dir = TempDir(); defer { dir.remove() }
-        // 30 ms a sync: long against the scheduling of 64 tasks even on a loaded 2-core machine
-        // (at 2 ms the .ioThread case once took 54 syncs while five compilers ran beside it; at
-        // 10 ms it took 47 in a clean-clone CI run, where the whole suite runs in parallel).
+        // 30 ms a sync: in the .pageActor case the saves pile up while the actor syncs.
         let fs = CountingFileSystem(POSIXFileSystem.shared, syncDelayMicroseconds: 30_000)
         let page = try await Page.open(directory: dir.path, id: pageID, options: PageOptions(syncExecution: execution),
                                        fileSystem: fs)
-        let appends = 64
+        // The first save creates the journal (its own syncs). Then the next sync is held until
+        // every later save has written its frame: on a loaded machine the 63 tasks may otherwise
+        // be scheduled one sync apart (a clean-clone CI run once saw 47 syncs for 64 saves, with
+        // the whole suite running beside it), and the test would measure the scheduler.
+        try await page.append(.stroke(makeStroke(0)))
+        let appends = 63
+        let (syncsBefore, writesBefore) = (fs.syncs.withLock { $0 }, fs.writes.withLock { $0 })
+        if execution == .ioThread { fs.holdNextSyncUntilWrites.withLock { $0 = writesBefore + appends } }
         try await withThrowingTaskGroup(of: Void.self) { group in
-            for i in 0..<appends {
+            for i in 1...appends {
                 group.addTask { try await page.append(.stroke(makeStroke(UInt64(i)))) }
             }
             try await group.waitForAll()
         }
-        // One sync for the new journal file, plus the shared syncs of the appends.
-        let syncs = fs.syncs.withLock { $0 }
+        let syncs = fs.syncs.withLock { $0 } - syncsBefore
         #expect(syncs < appends / 2, "\(execution): \(appends) concurrent saves took \(syncs) syncs")
+        if execution == .ioThread {
+            // Every frame was written while the held sync ran: the saves after it share one or two.
+            #expect(syncs <= 4, "\(appends) saves behind one held sync took \(syncs) syncs")
+        }
         let again = try await Page.open(directory: dir.path, id: pageID, options: PageOptions(readOnly: true))
-        #expect(await again.elementCount == appends)
+        #expect(await again.elementCount == appends + 1)
         try await page.close()
     }
 
