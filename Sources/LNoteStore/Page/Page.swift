@@ -23,6 +23,8 @@ public actor Page {
     nonisolated let gate: (any WriteGate)?
     /// Observers of `updates()`.
     nonisolated let updateFeed = Broadcast<PageUpdate>()
+    /// Saves in flight, which a compaction's snapshot write yields to.
+    nonisolated let traffic = SaveTraffic()
 
     /// The live page state (elements and metadata) as a value: every change applied so far,
     /// whether or not a snapshot holds it yet.
@@ -251,6 +253,8 @@ public actor Page {
     /// Waits until `journal` is durable through `end` at `level`, in this task (`inline`, no
     /// thread hand-off) or on the I/O thread. A failed sync poisons the page (W-003).
     private func sync(_ journal: JournalWriter, through end: Int64, _ level: Durability, inline: Bool) async throws {
+        traffic.begin()
+        defer { traffic.end() }
         do {
             if inline {
                 try journal.sync(through: end, level)
@@ -301,13 +305,14 @@ public actor Page {
         let (pageState, bodies, fs, id, directory) = (state, cache, self.fs, self.id, self.directory)
         let path = joinPath(directory, PageFileNames.snapshot(id)), level = max(options.durability, .data)
         // P-011 off the actor in one job, from the state as of `absorbedThrough`: the encoding
-        // runs while the actor creates the next journal, the write waits for it, and the P-019
-        // check runs while the kernel writes the temp file back.
+        // and the temp file's write run while the actor creates the next journal, the rename
+        // waits for it, and the P-019 check runs on a second thread beside the write.
         let journalReady = Latch<Bool>()
+        let traffic = self.traffic
         async let written: Void = BlockingIO.run {
             let bytes = SnapshotFile.encode(pageID: id, generation: newGeneration, nextSequence: absorbedThrough,
                                             state: pageState, cache: bodies)
-            try SnapshotWrite.run(bytes, fs: fs, path: path, level: level, journalReady: journalReady) {
+            try SnapshotWrite.run(bytes, fs: fs, path: path, level: level, journalReady: journalReady, traffic: traffic) {
                 try SnapshotGuard.verify($0, pageID: id, generation: newGeneration, nextSequence: absorbedThrough,
                                          absorbed: pageState)
             }
