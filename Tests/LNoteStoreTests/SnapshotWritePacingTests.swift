@@ -73,3 +73,52 @@ struct SnapshotWritePacingTests {
         #expect(traffic.isActive)  // within quietNanoseconds of the end
     }
 }
+
+/// The snapshot encoded in chunks, each written while the next is encoded (P-011).
+@Suite("Snapshot write: encoded and written in chunks")
+struct SnapshotChunkedWriteTests {
+    static let pageID = UUIDBytes(string: "c0a00000-0000-4000-8000-000000000031")!
+
+    static func bigState() -> PageState {
+        var state = PageState()
+        for k in 0 ..< 300 { _ = state.apply(.append(.stroke(makeStroke(UInt64(5_000 + k), points: 600)))) }
+        return state
+    }
+
+    @Test("S-002 the chunks a snapshot is encoded in end at frame boundaries and join to the bytes of the one-piece encoding")
+    func chunksJoinToTheSnapshot() {
+        let state = Self.bigState()
+        let whole = SnapshotFile.encode(pageID: Self.pageID, generation: 4, nextSequence: 301, state: state, salt: 99)
+        var chunks: [[UInt8]] = []
+        let rest = SnapshotFile.encode(pageID: Self.pageID, generation: 4, nextSequence: 301, state: state, salt: 99,
+                                       cache: EncodedBodyCache(), chunkBytes: 64 * 1024) { chunks.append($0) }
+        #expect(chunks.count >= 3)
+        #expect(chunks.allSatisfy { $0.count >= 64 * 1024 })
+        #expect(Array((chunks + [rest]).joined()) == whole)
+        for (k, chunk) in chunks.enumerated().dropFirst() {  // every chunk after the first starts with a whole frame
+            let length = Int(chunk[0]) | Int(chunk[1]) << 8 | Int(chunk[2]) << 16 | Int(chunk[3]) << 24
+            #expect(length >= 8 && length < chunk.count, "chunk \(k)")
+        }
+    }
+
+    @Test("P-011 P-019 a page whose snapshot spans several write-back steps compacts to a durable snapshot that holds it exactly, and reopens from it")
+    func bigPageCompactsInChunks() async throws {
+        let fs = SimulatedFileSystem()
+        try fs.makeDirectory("/p")
+        try fs.syncDirectory("/")
+        let page = try await Page.open(directory: "/p", id: Self.pageID, options: PageOptions(compaction: .onCloseOnly),
+                                       fileSystem: fs)
+        let state = Self.bigState()
+        try await page.apply(state.elements.map { .append($0) })
+        try await page.compact()
+        let snapshot = fs.allFiles()["/p/" + PageFileNames.snapshot(Self.pageID)] ?? []
+        #expect(snapshot.count > 3 * SnapshotFile.writebackStep)
+        let decoded = SnapshotFile.decode(snapshot, name: "s", expectedPage: Self.pageID, mode: .strict)
+        #expect(decoded.state == state)
+        #expect(fs.durableSnapshot().files["/p/" + PageFileNames.snapshot(Self.pageID)] == snapshot)
+        try await page.close()
+        let reopened = try await Page.open(directory: "/p", id: Self.pageID, options: PageOptions(replayMode: .strict),
+                                           fileSystem: fs.durableSnapshot().makeFileSystem())
+        #expect(await reopened.state == state)
+    }
+}

@@ -373,15 +373,18 @@ public actor Page {
         let newGeneration = try Self.generation(after: base)
         let (pageState, bodies, fs, id, directory) = (state, cache, self.fs, self.id, self.directory)
         let path = joinPath(directory, PageFileNames.snapshot(id)), level = max(options.durability, .data)
-        // P-011 off the actor in one job, from the state as of `absorbedThrough`: the encoding
-        // and the temp file's write run while the actor creates the next journal, the rename
-        // waits for it, and the P-019 check runs on a second thread beside the write.
+        // P-011 off the actor, from the state as of `absorbedThrough`: the encoding (in chunks,
+        // each written while the next is encoded) and the temp file's write run while the actor
+        // creates the next journal, the P-019 check follows the encoding on its thread, and
+        // the rename waits for both.
         let journalReady = Latch<Bool>()
         let traffic = self.traffic
         async let written: Void = BlockingIO.run {
-            let bytes = SnapshotFile.encode(pageID: id, generation: newGeneration, nextSequence: absorbedThrough,
-                                            state: pageState, cache: bodies)
-            try SnapshotWrite.run(bytes, fs: fs, path: path, level: level, journalReady: journalReady, traffic: traffic) {
+            try SnapshotWrite.run(encode: { emit in
+                SnapshotFile.encode(pageID: id, generation: newGeneration, nextSequence: absorbedThrough, state: pageState,
+                                    salt: UInt64.random(in: 1...UInt64.max), cache: bodies,
+                                    chunkBytes: SnapshotFile.writebackStep, emit: emit)
+            }, fs: fs, path: path, level: level, journalReady: journalReady, traffic: traffic) {
                 try SnapshotGuard.verify($0, pageID: id, generation: newGeneration, nextSequence: absorbedThrough,
                                          absorbed: pageState)
             }
