@@ -91,7 +91,7 @@ enum CompactionSuite {
         }
         try await appendsDuringCompaction(ctx, base: base, into: &r)
         r.notes += ["atomic write floor: open a temp file, pwrite the snapshot bytes (encoded beforehand), fdatasync, close, rename, fsync the directory",
-                    "Page.compact(): create the next journal (write its header, fdatasync: P-010; a page whose journal passed half its threshold adopts one prepared off the save path instead, P-022) while the snapshot is encoded in 256 KiB chunks, each written and its write-back started while the next is encoded; the P-019 check follows the encoding on its thread while the tail is written back; then the sync, the rename once the journal exists, one directory fsync for the rename and the new journal (P-021), unlink the journal before the absorbed one",
+                    "Page.compact(): create the next journal (write its header, fdatasync: P-010; a page whose journal passed half its threshold adopts one prepared off the save path instead, P-022) while the snapshot is encoded on the I/O thread, then the same atomic write with the P-019 check on a second thread during the write and sync, one directory fsync for the rename and the new journal (P-021), unlink the journal before the absorbed one",
                     "\(rounds) rounds after a warm-up; floor and compaction alternate which goes first",
                     "parts: the next journal's creation, its adoption when prepared, and the snapshot's encoding timed alone, after each 2,000-stroke round; while saves are in flight or ended under 50 ms ago the snapshot write waits for each 256 KiB step's write-back (sync_file_range on Linux) so saves' syncs never queue behind the whole file, and otherwise only starts it"]
         return r

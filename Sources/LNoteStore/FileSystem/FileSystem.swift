@@ -188,43 +188,6 @@ extension FileSystem {
         return temp
     }
 
-    /// `writeTemporary` of bytes that arrive in chunks (`chunks` returns nil after the last):
-    /// each is written as it comes and, where `pacesWriteback` and `durability` is not `.none`,
-    /// its write-back started; while `pace` says so, the chunk before it is waited for (see
-    /// `writeFileAtomically`). Then `beforeSync`, the sync and the close; on failure the temp
-    /// file is removed.
-    package func writeTemporary(for path: String, chunks: () -> [UInt8]?, durability: Durability,
-                                pace: () -> Bool = { true }, beforeSync: () throws -> Void = {}) throws -> String
-    {
-        let temp = path + ".tmp"
-        do { try remove(temp) } catch let e as FileSystemError where e.isNoEntry {}
-        let f = try open(temp, [.create, .exclusive])
-        do {
-            let paced = durability != .none && pacesWriteback
-            var offset: Int64 = 0
-            var previous: Range<Int64>?
-            while let chunk = chunks() {
-                guard !chunk.isEmpty else { continue }
-                try chunk.withUnsafeBytes { (b) throws in try write(f, at: offset, b) }
-                let range = offset ..< offset + Int64(chunk.count)
-                if paced {
-                    try writeback(f, at: range.lowerBound, count: Int64(chunk.count), wait: false)
-                    if let p = previous, pace() { try writeback(f, at: p.lowerBound, count: p.upperBound - p.lowerBound, wait: true) }
-                }
-                previous = range
-                offset = range.upperBound
-            }
-            try beforeSync()
-            try sync(f, durability)
-        } catch {
-            try? close(f)
-            try? remove(temp)
-            throw error
-        }
-        try close(f)
-        return temp
-    }
-
     /// The second half of `writeFileAtomically`: renames the synced temp file over `path` and
     /// syncs the directory (unless `durability` is `.none`).
     package func commitTemporary(_ temp: String, to path: String, durability: Durability) throws {

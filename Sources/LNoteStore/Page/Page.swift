@@ -318,6 +318,14 @@ public actor Page {
         }
     }
 
+    /// P-022: the journal prepared for the switch away from `old`, waited for if it is being
+    /// prepared; saves keep landing in `old` meanwhile (the actor is free while this waits).
+    private func preparedForSwitch(from old: JournalWriter?) async -> PreparedJournal? {
+        guard let old, old === writer, let next = try? Self.generation(after: old.header.baseGeneration) else { return nil }
+        switchPending = true
+        return await takePrepared(base: next)
+    }
+
     /// The prepared journal for `base`, once its preparation ended (P-022); nil when there is
     /// none for that base (one for another base is discarded).
     private func takePrepared(base: UInt64) async -> PreparedJournal? {
@@ -358,13 +366,7 @@ public actor Page {
     /// journal so writes continue (P-010); without (closing) the snapshot absorbs everything.
     private func runCompaction(switchingFrom old: JournalWriter?) async throws {
         defer { compaction = nil; switchPending = false }
-        // P-022: a journal being prepared for this switch is waited for first; saves keep
-        // landing in `old` meanwhile (the actor is free while this waits).
-        var prepared: PreparedJournal?
-        if let old, old === writer, let next = try? Self.generation(after: old.header.baseGeneration) {
-            switchPending = true
-            prepared = await takePrepared(base: next)
-        }
+        let prepared = await preparedForSwitch(from: old)
         try gate?.acquireForPathWrite()
         let absorbedThrough = nextSequence
         let switching = old != nil && old === writer
@@ -373,18 +375,15 @@ public actor Page {
         let newGeneration = try Self.generation(after: base)
         let (pageState, bodies, fs, id, directory) = (state, cache, self.fs, self.id, self.directory)
         let path = joinPath(directory, PageFileNames.snapshot(id)), level = max(options.durability, .data)
-        // P-011 off the actor, from the state as of `absorbedThrough`: the encoding (in chunks,
-        // each written while the next is encoded) and the temp file's write run while the actor
-        // creates the next journal, the P-019 check follows the encoding on its thread, and
-        // the rename waits for both.
+        // P-011 off the actor in one job, from the state as of `absorbedThrough`: the encoding
+        // runs while the actor creates the next journal, the write waits for it, and the P-019
+        // check runs on a second thread beside the write.
         let journalReady = Latch<Bool>()
         let traffic = self.traffic
         async let written: Void = BlockingIO.run {
-            try SnapshotWrite.run(encode: { emit in
-                SnapshotFile.encode(pageID: id, generation: newGeneration, nextSequence: absorbedThrough, state: pageState,
-                                    salt: UInt64.random(in: 1...UInt64.max), cache: bodies,
-                                    chunkBytes: SnapshotFile.writebackStep, emit: emit)
-            }, fs: fs, path: path, level: level, journalReady: journalReady, traffic: traffic) {
+            let bytes = SnapshotFile.encode(pageID: id, generation: newGeneration, nextSequence: absorbedThrough,
+                                            state: pageState, cache: bodies)
+            try SnapshotWrite.run(bytes, fs: fs, path: path, level: level, journalReady: journalReady, traffic: traffic) {
                 try SnapshotGuard.verify($0, pageID: id, generation: newGeneration, nextSequence: absorbedThrough,
                                          absorbed: pageState)
             }

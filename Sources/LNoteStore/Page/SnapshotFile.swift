@@ -15,27 +15,10 @@ package enum SnapshotFile {
     package static func encode(pageID: UUIDBytes, generation: UInt64, nextSequence: UInt64,
                                state: PageState, salt: UInt64 = UInt64.random(in: 1...UInt64.max),
                                cache: EncodedBodyCache = EncodedBodyCache()) -> [UInt8] {
-        encode(pageID: pageID, generation: generation, nextSequence: nextSequence, state: state, salt: salt, cache: cache,
-               chunkBytes: .max) { _ in }
-    }
-
-    /// `encode` in chunks: each time the bytes not yet handed out reach `chunkBytes` at the end
-    /// of a frame, `emit` gets them (so a writer can write them while the rest is encoded).
-    /// Returns the rest; every chunk emitted, then the rest, in order, are the snapshot.
-    package static func encode(pageID: UUIDBytes, generation: UInt64, nextSequence: UInt64,
-                               state: PageState, salt: UInt64, cache: EncodedBodyCache, chunkBytes: Int,
-                               emit: ([UInt8]) -> Void) -> [UInt8] {
         let header = SnapshotHeader(pageID: pageID, generation: generation, salt: salt,
                                     nextSequence: nextSequence, elementCount: UInt32(clamping: state.elements.count))
         var out = header.encoded()
-        let capacity = min(64 + state.elements.count * 1024, chunkBytes < .max / 2 ? chunkBytes + chunkBytes / 2 : .max)
-        out.reserveCapacity(capacity)
-        func flushIfFull() {
-            guard out.count >= chunkBytes else { return }
-            emit(out)
-            out = []
-            out.reserveCapacity(capacity)
-        }
+        out.reserveCapacity(64 + state.elements.count * 1024)
         var body = ByteWriter(capacity: 8192)
         var sequence: UInt64 = 1
         _ = PageChangeCodec.encodeBody(.metadata(state.metadata), into: &body)
@@ -46,13 +29,11 @@ package enum SnapshotFile {
                 cached.withUnsafeBytes {
                     FrameCodec.append(type: FrameType.elementAppend.rawValue, sequence: sequence, body: $0, salt: salt, to: &out)
                 }
-                flushIfFull()
                 continue
             }
             body.bytes.removeAll(keepingCapacity: true)
             ElementCodec.encode(element, into: &body)
             FrameCodec.append(type: FrameType.elementAppend.rawValue, sequence: sequence, body: body.bytes, salt: salt, to: &out)
-            flushIfFull()
         }
         return out
     }
