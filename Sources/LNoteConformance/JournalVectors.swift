@@ -363,25 +363,30 @@ enum JournalVectors {
                     expect: F.journal(headerValid: false, frames: refs, validEnd: b.count,
                                       findings: [F.finding("badHeader", 0, 64)], elements: [1, 2, 3]))
         }
-        do {  // J-028: at most 64 bytes with an invalid header is a torn creation, in every mode.
+        do {  // J-028: an invalid header with nothing but zeros after it is a torn creation, in every mode.
             let (full, _) = threeStrokes()
-            let torn: [(String, [UInt8])] = [
-                ("torn-journal-creation-prefix.journal", Array(full.bytes.prefix(40))),
-                ("torn-journal-creation-empty.journal", []),
-                ("torn-journal-creation-zero.journal", [UInt8](repeating: 0, count: 64)),
+            let zeros = [UInt8](repeating: 0, count: 1024)  // a prepared journal's reserve (P-022)
+            let torn: [(String, [UInt8], [String])] = [
+                ("torn-journal-creation-prefix.journal", Array(full.bytes.prefix(40)), []),
+                ("torn-journal-creation-empty.journal", [], []),
+                ("torn-journal-creation-zero.journal", [UInt8](repeating: 0, count: 64), []),
+                ("torn-journal-creation-zero-65.journal", [UInt8](repeating: 0, count: 65), []),
+                ("torn-journal-creation-prepared-zeros.journal", [UInt8](repeating: 0, count: 64) + zeros, ["P-022"]),
+                ("torn-journal-creation-prepared-header-prefix.journal", Array(full.bytes.prefix(40))
+                    + [UInt8](repeating: 0, count: 24) + zeros, ["P-022"]),
             ]
-            for (name, bytes) in torn {
+            for (name, bytes, more) in torn {
                 s.add(name, bytes)
                 for mode in [ReplayMode.salvage, .prefix, .strict] {
-                    s.entry(name, "journal", mode, rules: ["J-028", "J-027", "W-006"],
+                    s.entry(name, "journal", mode, rules: ["J-028", "J-027", "W-006"] + more,
                             expect: F.journal(headerValid: false, frames: [], validEnd: 0,
                                               findings: [F.finding("tornCreation", 0, bytes.count, torn: true)], elements: []))
                 }
             }
         }
-        do {  // J-028's bound: one byte past the header size, the invalid header is damage again (J-023).
-            let name = "bad-journal-header-zero-65.journal"
-            s.add(name, [UInt8](repeating: 0, count: 65))
+        do {  // J-028's bound: one non-zero byte after the header, the invalid header is damage again (J-023).
+            let name = "bad-journal-header-zero-then-byte.journal"
+            s.add(name, [UInt8](repeating: 0, count: 64) + [UInt8](repeating: 0, count: 1023) + [1])
             s.entry(name, "journal", .salvage, rules: ["J-028", "J-023"],
                     expect: F.journal(headerValid: false, frames: [], validEnd: 0, findings: [F.finding("badHeader", 0, 64)],
                                       elements: []))

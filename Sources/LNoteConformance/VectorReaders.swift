@@ -25,9 +25,9 @@ enum VectorReaders {
         var findings: [(Int, Int, JSONValue)] = []
         var refused = false
         if r.isTornCreation {
-            findings.append((0, 0, finding(TornCreation.kind, 0, r.bytes.count, torn: true)))  // J-028
+            findings.append((0, 0, finding(TornCreation.kind, 0, r.fileSize, torn: true)))  // J-028 (the file size, P-020)
         } else if r.headerDamage != nil {
-            findings.append((0, 0, finding("badHeader", 0, min(r.bytes.count, FormatLimits.journalHeaderBytes), torn: false)))
+            findings.append((0, 0, finding("badHeader", 0, min(r.fileSize, FormatLimits.journalHeaderBytes), torn: false)))
             if mode == .strict { refused = true }
         }
         var frames: [JSONValue] = []

@@ -773,9 +773,11 @@ class SnapshotHeader(FileHeader):
 
 
 def _torn_creation(data, h):
-    """J-028: a journal of at most 64 bytes whose header is invalid (and not an intact
-    header of another version, J-025) is a torn creation: information, no frame."""
-    return (not h.valid and len(data) <= FILE_HEADER_SIZE and not h.other_version)
+    """J-028: a journal whose header is invalid (and not an intact header of another
+    version, J-025) and which has no non-zero byte after its first 64 bytes (a file of at
+    most 64 bytes included) is a torn creation: information, no frame."""
+    return (not h.valid and not h.other_version
+            and data.count(0, FILE_HEADER_SIZE) == max(0, len(data) - FILE_HEADER_SIZE))
 
 
 def _bad_header(data, h):

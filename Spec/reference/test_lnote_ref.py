@@ -721,10 +721,20 @@ class TestJournalHeader(unittest.TestCase):
                                  (len(data), mode))
                 self.assertEqual((a["validEnd"], a["refused"], a["frames"]), (0, False, []))
 
-    def test_65_bytes_invalid_header_is_damage_J028(self):
-        a = read(bytes(65), "salvage")
-        self.assertEqual(a["findings"], [fj("badHeader", 0, 64)])
-        self.assertTrue(read(bytes(65), "strict")["refused"])
+    def test_invalid_header_then_zeros_is_torn_creation_J028_P022(self):
+        # J-028: an invalid header followed only by zeros (a prepared journal, P-022, or
+        # its header torn while adopted) holds no frame: information in every mode.
+        for data in [bytes(65), bytes(64 + 4096), journal_header()[:40] + bytes(24 + 1024)]:
+            for mode in L.MODES:
+                a = read(data, mode)
+                self.assertEqual(a["findings"], [fj("tornCreation", 0, len(data), True)], (len(data), mode))
+                self.assertEqual((a["validEnd"], a["refused"], a["frames"]), (0, False, []))
+
+    def test_invalid_header_then_a_nonzero_byte_is_damage_J028(self):
+        for data in [bytes(64) + b"\x01", bytes(64 + 1023) + b"\x01", journal_header()[:40] + bytes(24) + b"\x07"]:
+            a = read(data, "salvage")
+            self.assertEqual(a["findings"][0], fj("badHeader", 0, 64))
+            self.assertTrue(read(data, "strict")["refused"])
 
     def test_other_version_header_alone_is_not_torn_J025_J028(self):
         a = read(journal_header(version=2), "strict")

@@ -103,4 +103,28 @@ struct PageWorkloadCrashTests {
         #expect(tally.violations.isEmpty)
         #expect(tally.workloads > 2 * (17 + 17 * 17))
     }
+
+    @Test("P-022 J-028 P-013 a prepared journal: every crash state of its preparation, its adoption by a compaction, its removal at close and a reopen over a leftover placeholder keeps every acknowledged change and never shows a bad header")
+    func preparedJournalSurvivesEveryCrash() async throws {
+        let empty = try PageRun.emptyPackage()
+        let populated = try await PageRun.populatedPackage()
+        let scripts: [[PageOp]] = [
+            [.append(payload: 100, .data), .prepare],
+            [.append(payload: 100, .data), .prepare, .append(payload: 200, .data), .compact, .append(payload: 513, .data)],
+            [.append(payload: 100, .data), .prepare, .compact, .prepare, .append(payload: 4096, .data), .compact],
+            [.append(payload: 100, .none), .prepare, .append(payload: 300, .data), .close],
+            [.append(payload: 100, .data), .prepare, .reopen, .append(payload: 200, .data), .compact],
+            [.move, .prepare, .compact, .erase, .close, .reopen, .delete],
+        ]
+        var tally = CrashTally()
+        for (name, base) in [("empty", empty), ("populated", populated)] {
+            tally.merge(await Self.campaign(scripts.map { Workload(base: name, ops: $0) }, base: base, recoveryCrashEvery: 1))
+        }
+        print("prepared journals: \(tally.summary)")
+        print("prepared journals: damage findings in crash states by kind: \(tally.damageKinds.sorted { $0.key < $1.key })")
+        for v in tally.violations { print("VIOLATION \(v)") }
+        #expect(tally.violations.isEmpty)
+        #expect(tally.damageKinds["badHeader"] == nil)
+        #expect(tally.workloads == 2 * scripts.count)
+    }
 }

@@ -129,6 +129,7 @@ struct CompactionDirectorySyncTests {
             try SnapshotWrite.run([9, 9, 9, 9], fs: fs, path: path, level: .data, journalReady: notReady) { _ in }
         }
         #expect(fs.operationCount == before)
+        #expect(fs.allFiles()[path] == [1, 2, 3])
         try SnapshotWrite.run([9, 9, 9, 9], fs: fs, path: path, level: .data, journalReady: ready) { #expect($0 == [9, 9, 9, 9]) }
         #expect(fs.allFiles()[path] == [9, 9, 9, 9])
         #expect(fs.durableSnapshot().files[path] == [9, 9, 9, 9])

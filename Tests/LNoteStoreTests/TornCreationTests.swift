@@ -14,8 +14,11 @@ struct TornCreationTests {
     func tornContents(base: UInt64, first: UInt64) -> [(String, [UInt8])] {
         let header = JournalHeader(pageID: pageID, baseGeneration: base, salt: 0x1234_5678_9abc_def0,
                                    firstSequence: first).encoded()
+        let zeros = [UInt8](repeating: 0, count: 4096)  // a prepared journal's reserve (P-022)
         return [("empty", []), ("10 zeros", [UInt8](repeating: 0, count: 10)),
-                ("64 zeros", [UInt8](repeating: 0, count: 64)), ("header prefix", Array(header.prefix(47)))]
+                ("64 zeros", [UInt8](repeating: 0, count: 64)), ("header prefix", Array(header.prefix(47))),
+                ("prepared zeros", [UInt8](repeating: 0, count: 64) + zeros),
+                ("adopted header torn", Array(header.prefix(40)) + [UInt8](repeating: 0, count: 24) + zeros)]
     }
 
     func write(_ bytes: [UInt8], to path: String) throws {
@@ -87,12 +90,12 @@ struct TornCreationTests {
         }
     }
 
-    @Test("J-028 bound: a 65-byte journal with an invalid header is still badHeader damage")
+    @Test("J-028 bound: an invalid header with one non-zero byte after it is still badHeader damage")
     func longInvalidHeaderIsDamage() async throws {
         let dir = TempDir(); defer { dir.remove() }
         let pages = dir.sub("pages")
         try FileManager.default.createDirectory(atPath: pages, withIntermediateDirectories: true)
-        try write([UInt8](repeating: 0, count: 65), to: joinPath(pages, PageFileNames.journal(pageID, base: 0)))
+        try write([UInt8](repeating: 0, count: 64 + 4095) + [1], to: joinPath(pages, PageFileNames.journal(pageID, base: 0)))
         let page = try await Page.open(directory: pages, id: pageID)
         let report = await page.recoveryReport
         #expect(report.findings.map(\.kind) == ["badHeader"])
@@ -100,5 +103,75 @@ struct TornCreationTests {
         await #expect(throws: LNoteError.self) {
             _ = try await Page.open(directory: pages, id: pageID, options: PageOptions(replayMode: .strict))
         }
+    }
+
+    @Test("J-028 P-020 a 2 GiB sparse journal of zeros is a torn creation, read in bounded memory, sized to the file")
+    func hugeZeroJournalIsTornCreation() async throws {
+        let dir = TempDir(); defer { dir.remove() }
+        let pages = dir.sub("pages")
+        try FileManager.default.createDirectory(atPath: pages, withIntermediateDirectories: true)
+        let path = joinPath(pages, PageFileNames.journal(pageID, base: 0))
+        let fs = POSIXFileSystem.shared
+        let f = try fs.open(path, [.create, .truncate])
+        try fs.truncate(f, to: 2 << 30)
+        try fs.close(f)
+        let r = try JournalFileReader.read(fs: fs, directory: pages, name: PageFileNames.journal(pageID, base: 0), base: 0,
+                                           mode: .strict)
+        #expect(r.isTornCreation)
+        #expect(r.fileSize == 2 << 30)
+        #expect(r.bytes.count < 64 << 20)
+        let page = try await Page.open(directory: pages, id: pageID, options: PageOptions(replayMode: .strict))
+        let report = await page.recoveryReport
+        #expect(report.findings.map(\.kind) == ["tornCreation"])
+        #expect(report.findings.first?.bytes == 2 << 30)
+        #expect(report.isClean)
+    }
+
+    @Test("P-022 a page reopened over a prepared journal a crash left adopts it with its real header: nothing lost, no damage, the next save is in it")
+    func leftoverPreparedJournalIsAdoptedOnReopen() async throws {
+        let dir = TempDir(); defer { dir.remove() }
+        let pages = dir.sub("pages")
+        let a = makeStroke(21), b = makeStroke(22)
+        let first = try await Page.open(directory: pages, id: pageID)
+        try await first.append(.stroke(a))
+        let prepared = PreparedJournal.prepare(fs: POSIXFileSystem.shared, directory: pages, pageID: pageID, base: 1, zeroBytes: 4096)
+        #expect(prepared != nil)
+        #expect(PreparedJournal.prepare(fs: POSIXFileSystem.shared, directory: pages, pageID: pageID, base: 1, zeroBytes: 4096) == nil)
+        // Power lost: neither the page nor the prepared journal is closed.
+        let second = try await Page.open(directory: pages, id: pageID)
+        #expect(await second.elements == [.stroke(a)])
+        #expect(await second.recoveryReport.isClean)
+        try await second.append(.stroke(b))
+        let name = PageFileNames.journal(pageID, base: 1)
+        let read = try JournalFileReader.read(fs: POSIXFileSystem.shared, directory: pages, name: name, base: 1, mode: .strict)
+        #expect(read.header?.firstSequence == 2)
+        #expect(read.scan?.frames.map(\.sequence) == [2])
+        let third = try await Page.open(directory: pages, id: pageID, options: PageOptions(replayMode: .strict))
+        #expect(await third.elements == [.stroke(a), .stroke(b)])
+        #expect(await third.recoveryReport.isClean)
+    }
+
+    @Test("P-022 P-010 a compaction adopts the prepared journal (no new file, its zeros the reserve) and close removes one not adopted")
+    func compactionAdoptsPreparedJournal() async throws {
+        let dir = TempDir(); defer { dir.remove() }
+        let pages = dir.sub("pages")
+        let page = try await Page.open(directory: pages, id: pageID)
+        try await page.append(.stroke(makeStroke(31)))
+        await page.prepareNextJournal()
+        let name = PageFileNames.journal(pageID, base: 1)
+        let before = try POSIXFileSystem.shared.readFile(joinPath(pages, name))
+        #expect(before.count == 64 + JournalWriter.firstReserveStretch)
+        try await page.compact()
+        try await page.append(.stroke(makeStroke(32)))
+        let after = try POSIXFileSystem.shared.readFile(joinPath(pages, name))
+        #expect(after.count == before.count)  // the frame went into the prepared zeros
+        #expect(after[0..<64] != before[0..<64])
+        await page.prepareNextJournal()
+        #expect(FileManager.default.fileExists(atPath: joinPath(pages, PageFileNames.journal(pageID, base: 2))))
+        try await page.close()
+        #expect(!FileManager.default.fileExists(atPath: joinPath(pages, PageFileNames.journal(pageID, base: 2))))
+        let reopened = try await Page.open(directory: pages, id: pageID, options: PageOptions(replayMode: .strict))
+        #expect(await reopened.elementCount == 2)
+        #expect(await reopened.recoveryReport.isClean)
     }
 }

@@ -41,6 +41,7 @@ enum ProfileSuite {
             case "open": points &+= try await measuredOpen(dir, id)
             case "level0": points &+= try Level0Page.readAndSlice(level0)
             case "draw": points &+= try await measuredDraw(dir, id)
+            case "encode", "check", "compact": points &+= try await compactionPart(mode, dir, id)
             default: points &+= try await measured(dir, id)
             }
             cpu.append(Double(cpuNanoseconds() - c0) / 1000)
@@ -125,6 +126,41 @@ enum ProfileSuite {
         }
         try await page.close()
         return n
+    }
+
+    /// The CPU parts of a compaction (`encode`, `check`: ten times on the page as opened) or a
+    /// whole `compact` of a copy of the page.
+    @inline(never)
+    static func compactionPart(_ mode: String, _ dir: String, _ id: UUIDBytes) async throws -> Int {
+        if mode == "compact" {
+            let copy = dir + "-copy"
+            try? POSIXFileSystem.shared.removeTree(copy)
+            try POSIXFileSystem.shared.makeDirectory(copy)
+            for name in try POSIXFileSystem.shared.list(dir) {
+                try POSIXFileSystem.shared.writeFileAtomically(joinPath(copy, name), POSIXFileSystem.shared.readFile(joinPath(dir, name)))
+            }
+            let page = try await Page.open(directory: copy, id: id, options: PageOptions(compaction: .onCloseOnly))
+            let t0 = BenchSystem.now()
+            try await page.compact()
+            let t1 = BenchSystem.now()
+            try await page.close()
+            print("compact \((t1 - t0) / 1000) us")
+            return 1
+        }
+        let page = try await Page.open(directory: dir, id: id, options: PageOptions(readOnly: true))
+        let state = await page.state
+        try await page.close()
+        let bytes = SnapshotFile.encode(pageID: id, generation: 3, nextSequence: 2_501, state: state)
+        let t0 = BenchSystem.now(), c0 = cpuNanoseconds()
+        for _ in 0..<10 {
+            if mode == "encode" {
+                _ = SnapshotFile.encode(pageID: id, generation: 3, nextSequence: 2_501, state: state)
+            } else {
+                try SnapshotGuard.verify(bytes, pageID: id, generation: 3, nextSequence: 2_501, absorbed: state)
+            }
+        }
+        print("\(mode) \((BenchSystem.now() - t0) / 10_000) us wall, \((cpuNanoseconds() - c0) / 10_000) us CPU")
+        return bytes.count
     }
 
     @inline(never)

@@ -162,15 +162,18 @@ extension FileSystem {
     /// exclusively after unlinking a leftover), runs `beforeSync` (while the kernel writes the
     /// bytes back), syncs and closes the file, and returns its path. On failure, `beforeSync`'s
     /// included, the temp file is removed and `path` is not touched (P-019).
+    /// With write-back steps, `pace` is asked before each step: true waits for the step before
+    /// it (saves are waiting on the disk), false only starts the step's write-back.
     @_optimize(size) package func writeTemporary(for path: String, _ bytes: [UInt8], durability: Durability,
-                                writebackStep: Int = 0, beforeSync: () throws -> Void = {}) throws -> String
+                                writebackStep: Int = 0, pace: () -> Bool = { true },
+                                beforeSync: () throws -> Void = {}) throws -> String
     {
         let temp = path + ".tmp"
         do { try remove(temp) } catch let e as FileSystemError where e.isNoEntry {}
         let f = try open(temp, [.create, .exclusive])
         do {
             if writebackStep > 0 && bytes.count > writebackStep && durability != .none && pacesWriteback {
-                try writePaced(f, bytes, step: writebackStep)
+                try writePaced(f, bytes, step: writebackStep, pace: pace)
             } else {
                 try bytes.withUnsafeBytes { (b) throws in try write(f, at: 0, b) }
             }
@@ -198,17 +201,17 @@ extension FileSystem {
     public var pacesWriteback: Bool { false }
     @_optimize(size) public func writeback(_ file: FileHandleNumber, at offset: Int64, count: Int64, wait: Bool) throws {}
 
-    /// Writes `bytes` at 0 in steps of `step`, starting each step's write-back and waiting for
-    /// the one before (see `writeFileAtomically`).
+    /// Writes `bytes` at 0 in steps of `step`, starting each step's write-back and, when `pace`
+    /// says so, waiting for the one before (see `writeFileAtomically`).
     @inline(never)
-    @_optimize(size) func writePaced(_ f: FileHandleNumber, _ bytes: [UInt8], step: Int) throws {
+    @_optimize(size) func writePaced(_ f: FileHandleNumber, _ bytes: [UInt8], step: Int, pace: () -> Bool = { true }) throws {
         try bytes.withUnsafeBytes { (all) throws in
             var offset = 0
             while offset < all.count {
                 let n = min(step, all.count - offset)
                 try write(f, at: Int64(offset), UnsafeRawBufferPointer(rebasing: all[offset ..< offset + n]))
                 try writeback(f, at: Int64(offset), count: Int64(n), wait: false)
-                if offset >= step { try writeback(f, at: Int64(offset - step), count: Int64(step), wait: true) }
+                if offset >= step && pace() { try writeback(f, at: Int64(offset - step), count: Int64(step), wait: true) }
                 offset += n
             }
         }

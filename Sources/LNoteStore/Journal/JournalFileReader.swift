@@ -8,8 +8,9 @@ package struct JournalFileReader {
         /// The header to use: valid, or (salvage mode) the damaged one's fields (J-023).
         package var header: JournalHeader?
         package var headerDamage: String?
-        /// The file is a torn creation (J-028): at most 64 bytes, header invalid, not a sealed
-        /// header of another version. It holds no frame and is information, not damage.
+        /// The file is a torn creation (J-028): header invalid, not a sealed header of another
+        /// version, and no non-zero byte after the first 64. It holds no frame and is
+        /// information, not damage.
         package var isTornCreation = false
         /// The file's bytes up to one largest frame past its last non-zero byte (P-020); every
         /// byte from here to `fileSize` is zero. Frame offsets index into it.
@@ -34,7 +35,8 @@ package struct JournalFileReader {
         case .damaged(let h, let reason):
             result.headerDamage = reason
             // J-028: a file cut off before its header was synced holds nothing; never salvaged.
-            if read.fileSize <= FormatLimits.journalHeaderBytes, !HeaderSeal.isUnsupportedVersion(bytes, reason: reason) {
+            // The bytes held are all that may be non-zero (P-020), so zeros past them count.
+            if TornCreation.holdsNoFrame(bytes), !HeaderSeal.isUnsupportedVersion(bytes, reason: reason) {
                 result.isTornCreation = true
                 return result
             }

@@ -61,11 +61,40 @@ package final class JournalWriter: Sendable {
     }
 
     private init(fs: any FileSystem, path: String, file: FileHandleNumber, header: JournalHeader,
-                 end: Int64, durableEnd: Int64, nextSequence: UInt64, frameCount: Int, reserveBytes: Int) {
+                 end: Int64, durableEnd: Int64, nextSequence: UInt64, frameCount: Int, reserveBytes: Int,
+                 fileEnd: Int64? = nil) {
         self.fs = fs; self.path = path; self.file = file; self.header = header
         self.reserveBytes = max(0, reserveBytes)
-        state = Mutex(State(writtenEnd: end, fileEnd: end, durableEnd: [durableEnd, durableEnd, durableEnd],
+        state = Mutex(State(writtenEnd: end, fileEnd: max(end, fileEnd ?? end), durableEnd: [durableEnd, durableEnd, durableEnd],
                             nextSequence: nextSequence, frameCount: frameCount))
+    }
+
+    /// Adopts a prepared journal (P-022) as the next journal of a compaction (P-010): writes
+    /// its real header (a fresh salt, J-003) over the placeholder and, unless `durability` is
+    /// `.none`, syncs the file: data only, since its size, blocks and directory entry are
+    /// already durable. Its zeros become the reserve (W-010). Throws when the prepared file was
+    /// taken before or the write or sync fails (the file is then closed; the caller may
+    /// create the journal instead).
+    package static func adopt(_ prepared: PreparedJournal, pageID: UUIDBytes, firstSequence: UInt64,
+                              durability: Durability, reserveBytes: Int) throws -> JournalWriter {
+        guard let file = prepared.take() else {
+            throw LNoteError(.io, "prepared journal already taken", file: prepared.path)
+        }
+        let fs = prepared.fs
+        let header = JournalHeader(pageID: pageID, baseGeneration: prepared.base,
+                                   salt: UInt64.random(in: 1...UInt64.max), firstSequence: firstSequence)
+        let bytes = header.encoded()
+        do {
+            try io { try bytes.withUnsafeBytes { try fs.write(file, at: 0, $0) } }
+            if durability != .none { try io { try fs.sync(file, max(durability, .data)) } }
+        } catch {
+            try? fs.close(file)
+            throw error
+        }
+        let end = Int64(bytes.count)
+        return JournalWriter(fs: fs, path: prepared.path, file: file, header: header, end: end,
+                             durableEnd: durability == .none ? 0 : end, nextSequence: firstSequence, frameCount: 0,
+                             reserveBytes: reserveBytes, fileEnd: prepared.size)
     }
 
     /// Creates `<page>.<base>.journal` in `directory` with a fresh salt (J-003), writes its header
@@ -117,6 +146,7 @@ package final class JournalWriter: Sendable {
     package static func reopen(fs: any FileSystem, path: String, header: JournalHeader, validEnd: Int64,
                                nextSequence: UInt64, frameCount: Int, reserveBytes: Int = 0) throws -> JournalWriter {
         let file = try io { try fs.open(path, []) }
+        var header = header
         do {
             // D-005: a journal with a second name (a hard link) would be written through to it.
             let links = try io { try fs.linkCount(file) }
@@ -130,6 +160,16 @@ package final class JournalWriter: Sendable {
                 // frame's prefix followed by zeros can read back as the whole frame that
                 // recovery had discarded (its missing bytes were zeros).
                 try io { try fs.truncate(file, to: validEnd) }
+                try io { try fs.sync(file, .data) }
+            }
+            if frameCount == 0 && header.firstSequence != nextSequence {
+                // P-022: a prepared journal left by a crash still has its placeholder header;
+                // its real one is written and synced before any frame (a torn write of it,
+                // over a file of 64 bytes, is a torn creation, J-028).
+                header = JournalHeader(pageID: header.pageID, baseGeneration: header.baseGeneration,
+                                       salt: UInt64.random(in: 1...UInt64.max), firstSequence: nextSequence)
+                let bytes = header.encoded()
+                try io { try bytes.withUnsafeBytes { try fs.write(file, at: 0, $0) } }
                 try io { try fs.sync(file, .data) }
             }
         } catch {

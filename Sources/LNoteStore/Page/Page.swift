@@ -23,6 +23,8 @@ public actor Page {
     nonisolated let gate: (any WriteGate)?
     /// Observers of `updates()`.
     nonisolated let updateFeed = Broadcast<PageUpdate>()
+    /// Saves in flight, which a compaction's snapshot write yields to.
+    nonisolated let traffic = SaveTraffic()
 
     /// The live page state (elements and metadata) as a value: every change applied so far,
     /// whether or not a snapshot holds it yet.
@@ -40,6 +42,11 @@ public actor Page {
     package private(set) var journalFrames: Int
     private var damagedFiles: Set<String>
     private var compaction: Task<Void, any Error>?
+    /// The next journal being prepared, or prepared, off the path of saves (P-022).
+    private var preparation: Task<PreparedJournal?, Never>?
+    /// A compaction took the preparation and has not switched journals yet: no other may start
+    /// (it would prepare the very file the switch adopts or creates).
+    private var switchPending = false
     private var failure: LNoteError?
     private var closed = false
 
@@ -108,6 +115,16 @@ public actor Page {
     /// releases the writer lock, D-070). A write made meanwhile may start another one.
     package func waitForCompaction() async {
         while let running = compaction { _ = try? await running.value }
+        if let preparing = preparation { _ = await preparing.value }
+    }
+
+    /// Prepares the next journal now (P-022) and waits for it; the next compaction that
+    /// switches journals adopts it. Test hook for the crash tests (a page prepares on its own
+    /// once its journal is half way to the compaction threshold).
+    package func prepareNextJournal() async {
+        guard let journal = writer else { return }
+        startPreparation(after: journal)
+        if let preparing = preparation { _ = await preparing.value }
     }
 
     /// The element with this id, if it is on the page. O(1).
@@ -152,6 +169,10 @@ public actor Page {
         journalFrames += changes.count
         updateFeed.publish(PageUpdate(changes: changes, state: state))
         startCompactionIfDue(journal)
+        let policy = options.compaction  // P-022: prepare once the journal is half way to its compaction
+        if journal.frameCount >= policy.journalFramesMax / 2 || Int(journal.byteCount) >= policy.journalBytesMax / 2 {
+            startPreparation(after: journal)
+        }
         let level = durability ?? options.durability
         guard level != .none else { return }
         let inline = options.syncExecution == .pageActor
@@ -202,6 +223,10 @@ public actor Page {
         for journal in sealed + (writer.map { [$0] } ?? []) { journal.close() }
         sealed.removeAll()
         writer = nil
+        if let preparing = preparation {  // P-022: a prepared journal not adopted goes
+            preparation = nil
+            await preparing.value?.discard()
+        }
         closed = true
         updateFeed.finish()
         if let firstError { throw firstError }
@@ -251,6 +276,8 @@ public actor Page {
     /// Waits until `journal` is durable through `end` at `level`, in this task (`inline`, no
     /// thread hand-off) or on the I/O thread. A failed sync poisons the page (W-003).
     private func sync(_ journal: JournalWriter, through end: Int64, _ level: Durability, inline: Bool) async throws {
+        traffic.begin()
+        defer { traffic.end() }
         do {
             if inline {
                 try journal.sync(through: end, level)
@@ -276,6 +303,40 @@ public actor Page {
         }
     }
 
+    /// Starts preparing the journal that the next switch away from `journal` creates (P-022),
+    /// on the I/O thread, unless one is prepared or being prepared, or the journal keeps no
+    /// reserve (the prepared zeros are its first reserve, W-010).
+    private func startPreparation(after journal: JournalWriter) {
+        guard preparation == nil, !switchPending, journal === writer, options.journalReserveBytes > 0, !options.readOnly,
+              failure == nil, let base = try? Self.generation(after: journal.header.baseGeneration) else { return }
+        let (fs, directory, id) = (self.fs, self.directory, self.id)
+        let zeros = min(options.journalReserveBytes, JournalWriter.firstReserveStretch)
+        preparation = Task {
+            (try? await BlockingIO.run {
+                PreparedJournal.prepare(fs: fs, directory: directory, pageID: id, base: base, zeroBytes: zeros)
+            }) ?? nil
+        }
+    }
+
+    /// P-022: the journal prepared for the switch away from `old`, waited for if it is being
+    /// prepared; saves keep landing in `old` meanwhile (the actor is free while this waits).
+    private func preparedForSwitch(from old: JournalWriter?) async -> PreparedJournal? {
+        guard let old, old === writer, let next = try? Self.generation(after: old.header.baseGeneration) else { return nil }
+        switchPending = true
+        return await takePrepared(base: next)
+    }
+
+    /// The prepared journal for `base`, once its preparation ended (P-022); nil when there is
+    /// none for that base (one for another base is discarded).
+    private func takePrepared(base: UInt64) async -> PreparedJournal? {
+        guard let preparing = preparation else { return nil }
+        preparation = nil
+        guard let prepared = await preparing.value else { return nil }
+        if prepared.base == base { return prepared }
+        prepared.discard()
+        return nil
+    }
+
     private func recordCompactionError(_ error: any Error) {
         lastCompactionError = (error as? LNoteError) ?? LNoteError(.io, "\(error)")
     }
@@ -288,10 +349,24 @@ public actor Page {
         return next
     }
 
+    /// P-010's next journal: the prepared one adopted (P-022; its entry is durable), or else
+    /// created with its directory sync deferred to the snapshot's (P-021).
+    private func nextJournal(_ prepared: PreparedJournal?, base: UInt64, firstSequence: UInt64,
+                             level: Durability) throws -> JournalWriter {
+        if let prepared, prepared.base == base {
+            return try JournalWriter.adopt(prepared, pageID: id, firstSequence: firstSequence, durability: level,
+                                           reserveBytes: options.journalReserveBytes)
+        }
+        prepared?.discard()
+        return try JournalWriter.create(fs: fs, directory: directory, pageID: id, base: base, firstSequence: firstSequence,
+                                        durability: level, reserveBytes: options.journalReserveBytes, deferDirectorySync: true)
+    }
+
     /// The compaction protocol. With `switchingFrom` (a live page) it first starts a fresh
     /// journal so writes continue (P-010); without (closing) the snapshot absorbs everything.
     private func runCompaction(switchingFrom old: JournalWriter?) async throws {
-        defer { compaction = nil }
+        defer { compaction = nil; switchPending = false }
+        let prepared = await preparedForSwitch(from: old)
         try gate?.acquireForPathWrite()
         let absorbedThrough = nextSequence
         let switching = old != nil && old === writer
@@ -302,12 +377,13 @@ public actor Page {
         let path = joinPath(directory, PageFileNames.snapshot(id)), level = max(options.durability, .data)
         // P-011 off the actor in one job, from the state as of `absorbedThrough`: the encoding
         // runs while the actor creates the next journal, the write waits for it, and the P-019
-        // check runs while the kernel writes the temp file back.
+        // check runs on a second thread beside the write.
         let journalReady = Latch<Bool>()
+        let traffic = self.traffic
         async let written: Void = BlockingIO.run {
             let bytes = SnapshotFile.encode(pageID: id, generation: newGeneration, nextSequence: absorbedThrough,
                                             state: pageState, cache: bodies)
-            try SnapshotWrite.run(bytes, fs: fs, path: path, level: level, journalReady: journalReady) {
+            try SnapshotWrite.run(bytes, fs: fs, path: path, level: level, journalReady: journalReady, traffic: traffic) {
                 try SnapshotGuard.verify($0, pageID: id, generation: newGeneration, nextSequence: absorbedThrough,
                                          absorbed: pageState)
             }
@@ -318,9 +394,7 @@ public actor Page {
                 // P-010: new journal first, on the actor, so no append can slip between the two
                 // files. Its directory entry becomes durable with the snapshot's rename below
                 // (one directory sync for both), or by the first save in it, whichever comes first.
-                fresh = try JournalWriter.create(fs: fs, directory: directory, pageID: id, base: newGeneration,
-                                                 firstSequence: absorbedThrough, durability: level,
-                                                 reserveBytes: options.journalReserveBytes, deferDirectorySync: true)
+                fresh = try nextJournal(prepared, base: newGeneration, firstSequence: absorbedThrough, level: level)
                 sealed.append(old)
                 writer = fresh
                 highestJournalBase = newGeneration
@@ -329,9 +403,11 @@ public actor Page {
                 writer = nil
             }
         } catch {
+            switchPending = false
             journalReady.set(false)
             throw error
         }
+        switchPending = false
         journalReady.set(true)
         let toAbsorb = sealed
         let framesAbsorbed = journalFrames - (writer?.frameCount ?? 0)

@@ -22,6 +22,9 @@ enum PageOp: Hashable, Sendable, CustomStringConvertible {
     case reopen
     /// Appends an image element (the asset side is the document's job).
     case insertImage
+    /// Prepares the next journal now (P-022, `Page.prepareNextJournal`); not in the vocabulary
+    /// (a page prepares on its own only with a compaction threshold), run by its own workloads.
+    case prepare
 
     /// The payload sizes the issue names: around sectors (512) and pages (4096), and large.
     static let payloadSizes = [0, 1, 511, 512, 513, 4095, 4096, 65_536]
@@ -42,6 +45,7 @@ enum PageOp: Hashable, Sendable, CustomStringConvertible {
         case .close: return "close"
         case .reopen: return "reopen"
         case .insertImage: return "insertImage"
+        case .prepare: return "prepare"
         }
     }
 }

@@ -113,6 +113,9 @@ final class PageRun {
             guard let page, !(await page.isClosed) else { return }
             try await page.flush(.data)
             acknowledgeAll()
+        case .prepare:
+            guard let page, !(await page.isClosed) else { return }
+            await page.prepareNextJournal()
         case .append, .erase, .move, .delete, .insertImage:
             guard let page, !(await page.isClosed) else { return }
             let state = await page.state
