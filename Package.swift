@@ -42,7 +42,8 @@ let package = Package(
         // Deterministic realistic handwriting (Hershey glyphs) for tests, demo and bench.
         .target(name: "LNoteHandwriting", dependencies: ["LNoteFormat"], path: "Sources/LNoteHandwriting",
                 exclude: ["HERSHEY-ACKNOWLEDGEMENT.md"], swiftSettings: strict),
-        // Simulated file system with crash states and fault injection, for tests and fuzzing.
+        // Simulated file system with crash states and fault injection, for tests and fuzzing; the
+        // forwarding wrapper (ForwardingFileSystem) that test and bench file systems build on.
         .target(name: "LNoteSimulation", dependencies: ["LNoteStore", "LNoteFormat", "LNoteHandwriting"], path: "Sources/LNoteSimulation",
                 swiftSettings: strict),
         // The system SQLite (libsqlite3-dev on Linux, the SDK's on Apple platforms): no package dependency.
@@ -68,13 +69,13 @@ let package = Package(
         // The benchmarks (`lnote bench` runs this executable), apart from the shipped tool.
         .executableTarget(name: "lnote-bench",
                           dependencies: ["LNoteToolSupport", "LNoteStore", "LNoteFormat", "LNoteHandwriting", "LNoteSQLite",
-                                         "LNoteRender", "LNoteSync"],
+                                         "LNoteSimulation", "LNoteRender", "LNoteSync"],
                           path: "Tools/lnote-bench", swiftSettings: strict),
         // LNoteSimulation: FuzzRegressionTests replays saved fuzz inputs through its FuzzHarness.
         .testTarget(name: "LNoteFormatTests", dependencies: ["LNoteFormat", "LNoteHandwriting", "LNoteSimulation"]),
         .testTarget(name: "LNoteStoreTests", dependencies: ["LNoteStore", "LNoteFormat", "LNoteHandwriting", "LNoteSimulation",
                                                             "LNoteRender"]),
-        .testTarget(name: "LNoteCheckTests", dependencies: ["LNoteCheck", "LNoteStore", "LNoteFormat", "LNoteHandwriting",
+        .testTarget(name: "LNoteCheckTests", dependencies: ["LNoteCheck", "LNoteStore", "LNoteFormat", "LNoteHandwriting", "LNoteSimulation",
                                                             "LNoteRender"]),
         .testTarget(name: "CrashTests", dependencies: ["LNoteSimulation", "LNoteStore", "LNoteFormat", "LNoteHandwriting"],
                     exclude: ["README.md"]),

@@ -5,10 +5,10 @@ import Synchronization
 import Testing
 @testable import LNoteStore
 
-/// Counts syncs on top of another file system, optionally slowing each sync so that
+/// Counts syncs and writes on top of another file system, optionally slowing each sync so that
 /// concurrent callers pile up behind it.
-final class CountingFileSystem: FileSystem, Sendable {
-    let inner: any FileSystem
+final class CountingFileSystem: ForwardingFileSystem, Sendable {
+    let base: POSIXFileSystem
     let syncs = Mutex(0)
     let writes = Mutex(0)
     let syncDelayMicroseconds: UInt32
@@ -16,20 +16,15 @@ final class CountingFileSystem: FileSystem, Sendable {
     /// so a test can make saves pile up behind one sync however the machine schedules them.
     let holdNextSyncUntilWrites = Mutex<Int?>(nil)
 
-    init(_ inner: any FileSystem, syncDelayMicroseconds: UInt32 = 0) {
-        self.inner = inner
+    init(_ base: POSIXFileSystem, syncDelayMicroseconds: UInt32 = 0) {
+        self.base = base
         self.syncDelayMicroseconds = syncDelayMicroseconds
     }
 
-    func open(_ path: String, _ options: OpenOptions) throws -> FileHandleNumber { try inner.open(path, options) }
-    func close(_ file: FileHandleNumber) throws { try inner.close(file) }
-    func read(_ file: FileHandleNumber, at offset: Int64, count: Int) throws -> [UInt8] { try inner.read(file, at: offset, count: count) }
     func write(_ file: FileHandleNumber, at offset: Int64, _ bytes: UnsafeRawBufferPointer) throws {
-        try inner.write(file, at: offset, bytes)
+        try base.write(file, at: offset, bytes)
         writes.withLock { $0 += 1 }
     }
-    func size(_ file: FileHandleNumber) throws -> Int64 { try inner.size(file) }
-    func truncate(_ file: FileHandleNumber, to size: Int64) throws { try inner.truncate(file, to: size) }
     func sync(_ file: FileHandleNumber, _ durability: Durability) throws {
         if durability != .none {
             syncs.withLock { $0 += 1 }
@@ -38,15 +33,8 @@ final class CountingFileSystem: FileSystem, Sendable {
             }
             if syncDelayMicroseconds > 0 { usleep(syncDelayMicroseconds) }
         }
-        try inner.sync(file, durability)
+        try base.sync(file, durability)
     }
-    func rename(_ from: String, to: String) throws { try inner.rename(from, to: to) }
-    func remove(_ path: String) throws { try inner.remove(path) }
-    func makeDirectory(_ path: String) throws { try inner.makeDirectory(path) }
-    func syncDirectory(_ path: String) throws { try inner.syncDirectory(path) }
-    func list(_ path: String) throws -> [String] { try inner.list(path) }
-    func kind(_ path: String) throws -> FileKind? { try inner.kind(path) }
-    func tryLock(_ file: FileHandleNumber) throws -> Bool { try inner.tryLock(file) }
 }
 
 @Suite("Journal writer")
