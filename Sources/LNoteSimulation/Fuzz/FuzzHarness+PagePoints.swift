@@ -21,22 +21,37 @@ extension FuzzHarness {
                      PagePoints(decoding: elements, threads: 3, loop: .bulk, chunkPointsMin: 1),
                      PagePoints(decoding: elements, threads: 2, loop: .swift, chunkPointsMin: 1)]
         for page in pages {
-            var next = 0
-            var damaged: [PagePoints.Damage] = []
-            for (i, e) in elements.enumerated() {
-                let range = page.range(ofElement: i)
-                guard range.lowerBound == next else { return "page points: element \(i) starts at \(range.lowerBound), not \(next)" }
-                guard case .stroke(let s) = e else {
-                    if !range.isEmpty { return "page points: an image has points" }
-                    continue
-                }
-                next += s.pointCount
-                if Array(page[element: i]) != s.points { return "page points: element \(i) differs from the stroke's own points" }
-                do { _ = try s.decodedPoints() } catch { damaged.append(PagePoints.Damage(element: i, error: error)) }
-            }
-            if page.points.count != next { return "page points: \(page.points.count) points, declared \(next)" }
-            if page.damaged != damaged { return "page points: damaged \(page.damaged), decodedPoints() says \(damaged)" }
+            if let m = pagePointsMismatch(page, elements) { return "page points: " + m }
         }
+        return nil
+    }
+
+    /// Nil when `page` agrees with `elements` each decoded on its own, else what differs: each
+    /// element's range starts where the previous stroke's declared count ends; a stroke's points
+    /// are what `Stroke.points` shows (all, or the valid prefix, E-006) and, when it decodes,
+    /// what `decodedPoints()` gives; a stroke is listed as damaged, with `decodedPoints()`'s
+    /// error, iff that throws; images have no points. Shared by the fuzz targets and the tests.
+    public static func pagePointsMismatch(_ page: PagePoints, _ elements: [Element]) -> String? {
+        guard page.elements == elements, page.count == elements.count else { return "elements differ" }
+        var next = 0
+        var damaged: [PagePoints.Damage] = []
+        for (i, element) in elements.enumerated() {
+            let range = page.range(ofElement: i)
+            guard range.lowerBound == next else { return "element \(i) starts at \(range.lowerBound), not \(next)" }
+            guard case .stroke(let s) = element else {
+                if !range.isEmpty { return "image \(i) has points" }
+                continue
+            }
+            next += s.pointCount
+            if Array(page[element: i]) != s.points { return "element \(i): points differ from Stroke.points" }
+            do throws(DecodeError) {
+                if Array(page[element: i]) != (try s.decodedPoints()) { return "element \(i): points differ from decodedPoints()" }
+            } catch {
+                damaged.append(PagePoints.Damage(element: i, error: error))
+            }
+        }
+        if page.points.count != next { return "\(page.points.count) points, declared \(next)" }
+        if page.damaged != damaged { return "damaged \(page.damaged), decodedPoints() says \(damaged)" }
         return nil
     }
 }
