@@ -40,23 +40,9 @@ struct MergeOptInTests {
 
     @Test("Y-022 Y-053 a writable open without a conflict merger leaves set-aside page files in lost+found")
     func openWithoutMergerLeavesSetAsideFiles() async throws {
-        let fs = SimulatedFileSystem()
         var plain = PageOptions(durability: .none, compaction: .onCloseOnly)
         plain.thumbnailsOnClose = false
-        let doc = try await NoteLibrary(folder: "/lib", fileSystem: fs).createDocument(title: "t", pageOptions: plain)
-        let root = doc.path
-        try await doc.close()
-        let before = try fs.readFile(root + "/document.json")
-        let d2 = try await Document.open(path: root, pageOptions: plain, fileSystem: fs)
-        let newPage = try await d2.addPage()
-        var rng = ScenarioRandom(seed: 22)
-        let stroke = MergeRuleTests.stroke(&rng)
-        try await d2.page(id: newPage).append(stroke)
-        try await d2.close()
-        let after = try fs.readFile(root + "/document.json")
-        try fs.writeFileAtomically(root + "/document.json", before, durability: .none)
-        let early = try await Document.open(path: root, pageOptions: plain, fileSystem: fs)  // sets them aside (D-060)
-        try await early.close()
+        let (fs, root, newPage, stroke, after) = try await MergeOnOpenTests.pageSetAsideBeforeItsListing(plain, seed: 22)
         try fs.writeFileAtomically(root + "/document.json", after, durability: .none)
 
         let again = try await Document.open(path: root, pageOptions: plain, fileSystem: fs)
