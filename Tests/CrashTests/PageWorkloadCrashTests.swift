@@ -127,4 +127,22 @@ struct PageWorkloadCrashTests {
         #expect(tally.damageKinds["badHeader"] == nil)
         #expect(tally.workloads == 2 * scripts.count)
     }
+
+    @Test("P-022 J-028 P-013 a preparation between any two operations of the vocabulary keeps every acknowledged change in every crash state and never shows a bad header")
+    func preparationBetweenAnyTwoOperations() async throws {
+        let empty = try PageRun.emptyPackage()
+        let populated = try await PageRun.populatedPackage()
+        // Every [a, prepare, b] for a, b in the vocabulary: a preparation after any state an
+        // operation leaves (a sealed, closed or reopened journal included) and before any other.
+        let scripts = PageOp.vocabulary.flatMap { a in PageOp.vocabulary.map { b in [a, .prepare, b] } }
+        var tally = CrashTally()
+        for (name, base) in [("empty", empty), ("populated", populated)] {
+            tally.merge(await Self.campaign(scripts.map { Workload(base: name, ops: $0) }, base: base, recoveryCrashEvery: 61))
+        }
+        print("preparation between operations: \(tally.summary)")
+        for v in tally.violations.prefix(20) { print("VIOLATION \(v)") }
+        #expect(tally.violations.isEmpty)
+        #expect(tally.damageKinds["badHeader"] == nil)
+        #expect(tally.workloads == 2 * scripts.count)
+    }
 }
