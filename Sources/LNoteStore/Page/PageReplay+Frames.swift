@@ -55,16 +55,10 @@ extension PageReplay {
     mutating func appendElement(_ frame: ScannedFrame, of bytes: [UInt8], raw: UnsafeRawBufferPointer,
                                 name: String) -> Bool {
         guard frame.type == FrameType.elementAppend.rawValue,
-              let e = try? PageChangeCodec.decodeAppend(body: UnsafeRawBufferPointer(rebasing: raw[frame.bodyRange]),
-                                                        baseOffset: frame.bodyRange.lowerBound,
-                                                        source: points == .deferred ? bytes[frame.bodyRange] : nil)
+              let (id, added) = try? AppendFrameReplay.apply(frame, of: bytes, raw: raw, points: points,
+                                                             state: &state, cache: &cache)
         else { return false }
-        let id = e.id
-        if state.appendIfNew(consume e) {
-            if points == .eager { cache.store(id, body: bytes[frame.bodyRange]) }
-        } else {
-            reportSkipped(.duplicateElement, id: id, frame: frame, name: name)
-        }
+        if !added { reportSkipped(.duplicateElement, id: id, frame: frame, name: name) }
         report.framesReplayed += 1
         journalFrames += 1
         return true

@@ -160,22 +160,19 @@ package enum SnapshotFile {
             let wanted: FrameType = isFirst ? .pageMetadata : .elementAppend
             guard frame.type == wanted.rawValue else { return misplaced(frame) }
             do {
-                let source = points == .deferred ? bytes[frame.bodyRange] : nil
-                let body = UnsafeRawBufferPointer(rebasing: raw[frame.bodyRange])
                 if isFirst {
-                    let change = try PageChangeCodec.decode(type: frame.type, body: body, baseOffset: frame.bodyRange.lowerBound,
-                                                            source: source)
+                    let change = try PageChangeCodec.decode(type: frame.type, body: UnsafeRawBufferPointer(rebasing: raw[frame.bodyRange]),
+                                                            baseOffset: frame.bodyRange.lowerBound,
+                                                            source: points == .deferred ? bytes[frame.bodyRange] : nil)
                     guard case .metadata(let m) = change else { return misplaced(frame) }
                     state.metadata = m
                     metadataRead = true
                     return
                 }
-                // The element alone, appended in place: no change or note built per element.
-                let e = try PageChangeCodec.decodeAppend(body: body, baseOffset: frame.bodyRange.lowerBound, source: source)
-                let id = e.id
-                if state.appendIfNew(consume e) {
+                let (id, added) = try AppendFrameReplay.apply(frame, of: bytes, raw: raw, points: points,
+                                                              state: &state, cache: &cache)
+                if added {
                     elementsRead += 1
-                    if points == .eager { cache.store(id, body: bytes[frame.bodyRange]) }
                 } else {
                     report("duplicateElement", frame, "element \(id) appears twice")
                 }
