@@ -24,9 +24,9 @@ struct PointBulkDecodeTests {
             do throws(DecodeError) {
                 let p: [Point]
                 switch d {
-                case .bulk: p = try PointCodec.decode(count: count, hasAngles: hasAngles, from: &r, bulk: true)
+                case .bulk: p = try PointCodec.decode(count: count, hasAngles: hasAngles, from: &r, loop: .bulk)
                 case .bulkBaseline: p = try PointCodec.decode(count: count, hasAngles: hasAngles, from: &r, loop: .bulkBaseline)
-                case .swiftLoop: p = try PointCodec.decode(count: count, hasAngles: hasAngles, from: &r, bulk: false)
+                case .swiftLoop: p = try PointCodec.decode(count: count, hasAngles: hasAngles, from: &r, loop: .swift)
                 case .reference: p = try ReferencePointCodec.decode(count: count, hasAngles: hasAngles, from: &r)
                 }
                 return .points(p, end: r.offset)

@@ -43,7 +43,7 @@ public struct PagePoints: Sendable {
     /// calling thread until done; from an actor, call it in a nonisolated async function (as
     /// `Page.pointsToDraw()` does) so the actor stays free.
     public init(decoding elements: [Element], threads: Int = 1) {
-        let result = PagePointsDecoder.decode(elements, threads: threads, loop: PointBulkDecode.enabled ? .bulk : .swift)
+        let result = PagePointsDecoder.decode(elements, threads: threads, loop: PointBulkDecode.defaultLoop)
         self.init(elements: elements, result: result)
     }
 

@@ -43,14 +43,7 @@ public enum PointCodec {
     /// Points of a stroke without angles have azimuth and altitude 0.
     public static func decode(count: Int, hasAngles: Bool,
                               from r: inout ByteReader) throws(DecodeError) -> [Point] {
-        try decode(count: count, hasAngles: hasAngles, from: &r, bulk: PointBulkDecode.enabled)
-    }
-
-    /// `decode` with the C bulk loop (`bulk`, when `Point` has its layout) or the Swift loop
-    /// alone; both give the same points, offsets and errors (the differential tests check it).
-    package static func decode(count: Int, hasAngles: Bool, from r: inout ByteReader,
-                               bulk: Bool) throws(DecodeError) -> [Point] {
-        try decode(count: count, hasAngles: hasAngles, from: &r, loop: bulk ? .bulk : .swift)
+        try decode(count: count, hasAngles: hasAngles, from: &r, loop: PointBulkDecode.defaultLoop)
     }
 
     /// `decode` with the loop `loop` (the C loops only when `Point` has their layout); every

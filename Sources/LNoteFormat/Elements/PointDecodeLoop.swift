@@ -214,9 +214,11 @@ package enum PointBulkDecode {
         && MemoryLayout<Point>.offset(of: \Point.azimuth) == 16 && MemoryLayout<Point>.offset(of: \Point.altitude) == 18
 
     /// False runs the Swift loop alone: a hook for the bench's before/after row, set while
-    /// nothing else decodes points (tests pass `bulk: false` to `PointCodec.decode` instead).
+    /// nothing else decodes points (tests pass a `PointDecodeLoop.Kind` to `PointCodec.decode`
+    /// instead).
     package nonisolated(unsafe) static var allowed = true
 
+    /// The loop of every decode that names none (`PointCodec.decode` checks the layout).
     @inline(__always)
-    static var enabled: Bool { allowed && layoutMatches }
+    static var defaultLoop: PointDecodeLoop.Kind { allowed ? .bulk : .swift }
 }
