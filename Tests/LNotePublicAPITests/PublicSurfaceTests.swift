@@ -100,8 +100,10 @@ enum PublicSurface {
     }
 
     private static func signature(_ line: String, scope: String?) -> String {
-        // `@_optimize(size)` (code-size tuning of cold API, see BenchSuiteSize) is not API.
+        // `@_optimize(size)` (code-size tuning of cold API, see BenchSuiteSize) is not API, nor is
+        // `@_alwaysEmitIntoClient` (a thin convenience compiled into the app that calls it).
         var s = line.replacingOccurrences(of: "@_optimize(size) ", with: "")
+            .replacingOccurrences(of: "@_alwaysEmitIntoClient ", with: "")
         if let brace = s.firstIndex(of: "{") { s = String(s[..<brace]) }
         if let eq = s.range(of: " = ") { s = String(s[..<eq.lowerBound]) }
         let folded = s.split(whereSeparator: { $0 == " " || $0 == "\t" }).joined(separator: " ")

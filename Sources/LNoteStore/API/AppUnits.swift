@@ -86,21 +86,21 @@ public struct PageRect: Sendable, Equatable, Hashable {
     public var x: Double, y: Double, width: Double, height: Double
 
     /// A rectangle at (`x`, `y`) of `width` x `height` pt.
-    public init(x: Double, y: Double, width: Double, height: Double) {
+    @_alwaysEmitIntoClient public init(x: Double, y: Double, width: Double, height: Double) {
         self.x = x; self.y = y; self.width = width; self.height = height
     }
 
     /// The empty rectangle at the origin (what an empty page's content bounds are).
     public static let zero = PageRect(x: 0, y: 0, width: 0, height: 0)
     /// The right edge, in pt.
-    public var maxX: Double { x + width }
+    @_alwaysEmitIntoClient public var maxX: Double { x + width }
     /// The bottom edge, in pt.
-    public var maxY: Double { y + height }
+    @_alwaysEmitIntoClient public var maxY: Double { y + height }
     /// True when it has no area.
-    public var isEmpty: Bool { width <= 0 || height <= 0 }
+    @_alwaysEmitIntoClient public var isEmpty: Bool { width <= 0 || height <= 0 }
 
     /// True when (`px`, `py`) lies inside or on the edge.
-    public func contains(x px: Double, y py: Double) -> Bool { px >= x && px <= maxX && py >= y && py <= maxY }
+    @_alwaysEmitIntoClient public func contains(x px: Double, y py: Double) -> Bool { px >= x && px <= maxX && py >= y && py <= maxY }
 
     /// The smallest rectangle holding both.
     public func union(_ o: PageRect) -> PageRect {
@@ -118,7 +118,7 @@ extension Transform {
     }
 
     /// A move by `x`, `y` pt.
-    public static func translation(x: Double, y: Double) -> Transform { affine(a: 1, b: 0, c: 0, d: 1, tx: x, ty: y) }
+    @_alwaysEmitIntoClient public static func translation(x: Double, y: Double) -> Transform { affine(a: 1, b: 0, c: 0, d: 1, tx: x, ty: y) }
 
     /// The values in app units (`tx ty` in pt).
     public var affine: (a: Double, b: Double, c: Double, d: Double, tx: Double, ty: Double) {
@@ -158,12 +158,12 @@ extension ImageElement {
         set { id = UUIDBytes(newValue) }
     }
     /// The asset id as Foundation's `UUID`.
-    public var assetUUID: UUID { UUID(assetID) }
+    @_alwaysEmitIntoClient public var assetUUID: UUID { UUID(assetID) }
 }
 
 extension Element {
     /// The id as Foundation's `UUID`.
-    public var uuid: UUID { UUID(id) }
+    @_alwaysEmitIntoClient public var uuid: UUID { UUID(id) }
 }
 
 extension PageMetadata {

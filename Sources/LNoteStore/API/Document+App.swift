@@ -8,9 +8,9 @@ import LNoteFormat
 // Foundation types for a document: URL, UUID, Date, Data; assets as Data.
 extension Document {
     /// The package folder as a URL.
-    public nonisolated var url: URL { URL(filePath: path, directoryHint: .isDirectory) }
+    @_alwaysEmitIntoClient public nonisolated var url: URL { URL(filePath: path, directoryHint: .isDirectory) }
     /// The document id as Foundation's `UUID`.
-    public nonisolated var uuid: UUID { UUID(id) }
+    @_alwaysEmitIntoClient public nonisolated var uuid: UUID { UUID(id) }
     /// When the document was created (nil if document.json holds an unreadable time).
     public var createdDate: Date? { Timestamp.date(from: file.created) }
     /// When document.json last changed (D-020).
@@ -19,7 +19,7 @@ extension Document {
     public var pageUUIDs: [UUID] { file.pages.map { UUID($0.id) } }
 
     /// Page `id` (see `page(id:)`).
-    @_optimize(size) public func page(id: UUID) async throws -> Page { try await page(id: UUIDBytes(id)) }
+    @_alwaysEmitIntoClient public func page(id: UUID) async throws -> Page { try await page(id: UUIDBytes(id)) }
 
     /// Places an image on page `pageID` at `frame` (pt): writes `data` as a new asset, then
     /// appends the image element (see `insertImage(_:ext:on:x:y:width:height:)`). `ext` is
@@ -42,7 +42,7 @@ extension Document {
     }
 
     /// The URL of asset `assetID` (for an image view), nil when there is none.
-    @_optimize(size) public func assetURL(_ assetID: UUIDBytes) async throws -> URL? {
+    @_alwaysEmitIntoClient public func assetURL(_ assetID: UUIDBytes) async throws -> URL? {
         try await assetPath(assetID).map { URL(filePath: $0, directoryHint: .notDirectory) }
     }
 
@@ -106,12 +106,12 @@ extension Document {
 
     /// The URL of page `pageID`'s thumbnail (a PNG; the first page's is the cover), nil when
     /// there is none yet.
-    @_optimize(size) public func thumbnailURL(for pageID: UUIDBytes) async throws -> URL? {
+    @_alwaysEmitIntoClient public func thumbnailURL(for pageID: UUIDBytes) async throws -> URL? {
         try await thumbnailPath(for: pageID).map { URL(filePath: $0, directoryHint: .notDirectory) }
     }
 
     /// Stores the app's own PNG thumbnail for page `pageID` (see `storeThumbnail(_:for:)`).
-    @_optimize(size) public func storeThumbnail(_ png: Data, for pageID: UUIDBytes) async throws {
+    @_alwaysEmitIntoClient public func storeThumbnail(_ png: Data, for pageID: UUIDBytes) async throws {
         try await storeThumbnail(Array(png), for: pageID)
     }
 

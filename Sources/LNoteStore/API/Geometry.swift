@@ -23,7 +23,7 @@ extension Stroke {
 
 extension ImageElement {
     /// The area the image covers in pt, through its transform.
-    public var bounds: PageRect { frame.applying(transform) }
+    @_alwaysEmitIntoClient public var bounds: PageRect { frame.applying(transform) }
 }
 
 extension Element {
@@ -44,14 +44,14 @@ extension PageState {
     }
 
     /// The elements whose bounds contain (`x`, `y`) pt, topmost first (for a tap or an eraser).
-    public func elements(atX x: Double, y: Double) -> [Element] {
+    @_alwaysEmitIntoClient public func elements(atX x: Double, y: Double) -> [Element] {
         elements.reversed().filter { $0.bounds.contains(x: x, y: y) }
     }
 }
 
 extension Page {
     /// The union of every element's bounds in pt (see `PageState.contentBounds`).
-    public var contentBounds: PageRect { state.contentBounds }
+    @_alwaysEmitIntoClient public var contentBounds: PageRect { state.contentBounds }
 }
 
 extension PageRect {

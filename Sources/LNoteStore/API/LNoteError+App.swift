@@ -85,9 +85,9 @@ extension LNoteError {
 
 /// True when `error` is an `LNoteError` with this code: makes `catch LNoteError.notFound`
 /// and `case LNoteError.notFound = error` work.
-@_optimize(size) public func ~= (code: LNoteError.Code, error: any Error) -> Bool {
+@_alwaysEmitIntoClient public func ~= (code: LNoteError.Code, error: any Error) -> Bool {
     (error as? LNoteError)?.code == code
 }
 
 /// The same match where the error is statically an `LNoteError` (typed `throws(LNoteError)`).
-@_optimize(size) public func ~= (code: LNoteError.Code, error: LNoteError) -> Bool { error.code == code }
+@_alwaysEmitIntoClient public func ~= (code: LNoteError.Code, error: LNoteError) -> Bool { error.code == code }

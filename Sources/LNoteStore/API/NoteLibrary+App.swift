@@ -10,31 +10,31 @@ extension NoteLibrary {
     /// A library over the folder at `folderURL` (a `file:` URL, for example inside Application
     /// Support). Nothing is read until called; `createDocument` creates the folder and any
     /// missing folder above it.
-    @_optimize(size) public init(folderURL: URL, fileSystem: any FileSystem = POSIXFileSystem.shared) {
+    @_alwaysEmitIntoClient public init(folderURL: URL, fileSystem: any FileSystem = POSIXFileSystem.shared) {
         self.init(folder: folderURL.path(percentEncoded: false), fileSystem: fileSystem)
     }
 
     /// The library folder as a `file:` URL.
-    public nonisolated var folderURL: URL { URL(filePath: folder, directoryHint: .isDirectory) }
+    @_alwaysEmitIntoClient public nonisolated var folderURL: URL { URL(filePath: folder, directoryHint: .isDirectory) }
 
     /// Opens document `id` (see `openDocument(_:readOnly:pageOptions:)`).
-    @_optimize(size) public func openDocument(_ id: UUID, readOnly: Bool = false, pageOptions: PageOptions = PageOptions()) async throws -> Document {
+    @_alwaysEmitIntoClient public func openDocument(_ id: UUID, readOnly: Bool = false, pageOptions: PageOptions = PageOptions()) async throws -> Document {
         try await openDocument(UUIDBytes(id), readOnly: readOnly, pageOptions: pageOptions)
     }
 
     /// Copies document `id` into a new package and returns the new id.
     @discardableResult
-    @_optimize(size) public func duplicateDocument(_ id: UUID) async throws -> UUID {
+    @_alwaysEmitIntoClient public func duplicateDocument(_ id: UUID) async throws -> UUID {
         UUID(try await duplicateDocument(UUIDBytes(id)))
     }
 
     /// Deletes document `id` (see `deleteDocument(_:)`).
-    @_optimize(size) public func deleteDocument(_ id: UUID) async throws {
+    @_alwaysEmitIntoClient public func deleteDocument(_ id: UUID) async throws {
         try await deleteDocument(UUIDBytes(id))
     }
 
     /// The package folder of document `id` as a URL. Throws `notFound`.
-    @_optimize(size) public func packageURL(_ id: UUID) async throws -> URL {
+    @_alwaysEmitIntoClient public func packageURL(_ id: UUID) async throws -> URL {
         URL(filePath: try await packagePath(UUIDBytes(id)), directoryHint: .isDirectory)
     }
 
@@ -58,11 +58,11 @@ extension NoteLibrary {
 
 extension DocumentSummary {
     /// The document id as Foundation's `UUID` (nil for a folder not named `<uuid>.lnote`).
-    public var uuid: UUID? { id.map(UUID.init) }
+    @_alwaysEmitIntoClient public var uuid: UUID? { id.map(UUID.init) }
     /// The package folder as a URL.
-    public var url: URL { URL(filePath: path, directoryHint: .isDirectory) }
+    @_alwaysEmitIntoClient public var url: URL { URL(filePath: path, directoryHint: .isDirectory) }
     /// When document.json last changed; nil for a listing error or an unreadable time.
     public var modifiedDate: Date? { Timestamp.date(from: modified) }
     /// The cover thumbnail (a PNG) as a URL, nil when the package has none.
-    public var coverURL: URL? { coverPath.map { URL(filePath: $0, directoryHint: .notDirectory) } }
+    @_alwaysEmitIntoClient public var coverURL: URL? { coverPath.map { URL(filePath: $0, directoryHint: .notDirectory) } }
 }

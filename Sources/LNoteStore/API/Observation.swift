@@ -22,7 +22,7 @@ public struct PageUpdate: Sendable, Equatable {
     public var state: PageState
 
     /// An update (the engine makes these; apps read them).
-    public init(changes: [PageChange], state: PageState) { self.changes = changes; self.state = state }
+    @_alwaysEmitIntoClient public init(changes: [PageChange], state: PageState) { self.changes = changes; self.state = state }
 }
 
 extension Page {
@@ -47,7 +47,7 @@ public struct DocumentUpdate: Sendable, Equatable {
     public var modified: Date?
 
     /// An update (the engine makes these; apps read them).
-    public init(title: String, pageIDs: [UUIDBytes], modified: Date?) {
+    @_alwaysEmitIntoClient public init(title: String, pageIDs: [UUIDBytes], modified: Date?) {
         self.title = title; self.pageIDs = pageIDs; self.modified = modified
     }
 }

@@ -28,13 +28,13 @@ extension Page {
     /// Appends `element` on top of the page. Returns when it is durable at `durability`
     /// (default: the page's). Throws `.duplicateElement` or `.invalidInput` before writing anything.
     @discardableResult
-    public func append(_ element: Element, durability: Durability? = nil) async throws -> PageEdit {
+    @_alwaysEmitIntoClient public func append(_ element: Element, durability: Durability? = nil) async throws -> PageEdit {
         try await perform([.append(element)], durability: durability)
     }
 
     /// Appends several elements with one write and one sync.
     @discardableResult
-    public func append(contentsOf elements: [Element], durability: Durability? = nil) async throws -> PageEdit {
+    @_alwaysEmitIntoClient public func append(contentsOf elements: [Element], durability: Durability? = nil) async throws -> PageEdit {
         try await perform(elements.map { .append($0) }, durability: durability)
     }
 
@@ -42,7 +42,7 @@ extension Page {
     /// no fragments erases it entirely). Throws `.notFound` if `id` is not on the page. The
     /// edit's `removed` holds the element as it was.
     @discardableResult
-    public func erase(_ id: UUIDBytes, replacingWith fragments: [Element] = [], durability: Durability? = nil) async throws -> PageEdit {
+    @_alwaysEmitIntoClient public func erase(_ id: UUIDBytes, replacingWith fragments: [Element] = [], durability: Durability? = nil) async throws -> PageEdit {
         try await perform([.replace(target: id, fragments: fragments)], durability: durability)
     }
 
@@ -66,40 +66,40 @@ extension Page {
     /// Sets the transform of each listed element (moving a selection). The inverse sets the
     /// transforms they had (`.identity` for one that had none).
     @discardableResult
-    public func setTransforms(_ transforms: [(UUIDBytes, Transform)], durability: Durability? = nil) async throws -> PageEdit {
+    @_alwaysEmitIntoClient public func setTransforms(_ transforms: [(UUIDBytes, Transform)], durability: Durability? = nil) async throws -> PageEdit {
         try await perform([.transform(transforms)], durability: durability)
     }
 
     /// Sets one transform on every listed element.
     @discardableResult
-    public func setTransform(_ transform: Transform, for ids: [UUIDBytes], durability: Durability? = nil) async throws -> PageEdit {
+    @_alwaysEmitIntoClient public func setTransform(_ transform: Transform, for ids: [UUIDBytes], durability: Durability? = nil) async throws -> PageEdit {
         try await perform([.transform(ids.map { ($0, transform) })], durability: durability)
     }
 
     /// Removes the listed elements. Throws `.notFound` if any is missing (nothing is written).
     /// The edit's `removed` holds them; its inverse puts them back in their z-positions.
     @discardableResult
-    public func delete(_ ids: [UUIDBytes], durability: Durability? = nil) async throws -> PageEdit {
+    @_alwaysEmitIntoClient public func delete(_ ids: [UUIDBytes], durability: Durability? = nil) async throws -> PageEdit {
         try await perform([.delete(ids)], durability: durability)
     }
 
     /// Moves the listed elements, in this order, to z-position `index` of the remaining ones (E-024).
     @discardableResult
-    public func reorder(_ ids: [UUIDBytes], to index: Int, durability: Durability? = nil) async throws -> PageEdit {
+    @_alwaysEmitIntoClient public func reorder(_ ids: [UUIDBytes], to index: Int, durability: Durability? = nil) async throws -> PageEdit {
         try await perform([.reorder(index: index, ids: ids)], durability: durability)
     }
 
     /// Sets the canvas size.
     @discardableResult
-    public func setMetadata(_ metadata: PageMetadata, durability: Durability? = nil) async throws -> PageEdit {
+    @_alwaysEmitIntoClient public func setMetadata(_ metadata: PageMetadata, durability: Durability? = nil) async throws -> PageEdit {
         try await perform([.metadata(metadata)], durability: durability)
     }
 
     /// The element with this id, by Foundation `UUID`.
-    public func element(_ id: UUID) -> Element? { element(UUIDBytes(id)) }
+    @_alwaysEmitIntoClient public func element(_ id: UUID) -> Element? { element(UUIDBytes(id)) }
 
     /// The page id as Foundation's `UUID`.
-    public nonisolated var uuid: UUID { UUID(id) }
+    @_alwaysEmitIntoClient public nonisolated var uuid: UUID { UUID(id) }
 }
 
 /// Cuts a stroke at point ranges for the eraser.

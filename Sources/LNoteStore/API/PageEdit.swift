@@ -22,7 +22,7 @@ public struct PageEdit: Sendable, Equatable {
     public var removed: [Element]
 
     /// An edit of page `pageID` (the engine makes these; apps read them).
-    public init(pageID: UUIDBytes, changes: [PageChange], inverse: [PageChange], removed: [Element]) {
+    @_alwaysEmitIntoClient public init(pageID: UUIDBytes, changes: [PageChange], inverse: [PageChange], removed: [Element]) {
         self.pageID = pageID; self.changes = changes; self.inverse = inverse; self.removed = removed
     }
 }

@@ -73,5 +73,5 @@ public enum RecoveryFindingKind: String, Sendable, Equatable, CaseIterable {
 
 extension RecoveryFinding {
     /// `kind` as a value to `switch` on; `.other` for a code this version does not name.
-    public var reason: RecoveryFindingKind { RecoveryFindingKind(rawValue: kind) ?? .other }
+    @_alwaysEmitIntoClient public var reason: RecoveryFindingKind { RecoveryFindingKind(rawValue: kind) ?? .other }
 }
