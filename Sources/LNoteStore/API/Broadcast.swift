@@ -12,7 +12,10 @@ package final class Broadcast<Value: Sendable>: Sendable {
     package init() {}
 
     /// A stream that first yields `initial` (when given), then every published value until
-    /// the reader stops iterating or `finish()` is called.
+    /// the reader stops iterating or `finish()` is called. Not specialized per `Value` (nor is
+    /// `finish`): one generic copy serves pages, documents and the library (code size; both run
+    /// once a subscriber or a close, not per save).
+    @_semantics("optimize.sil.specialize.generic.never")
     package func subscribe(initial: Value?) -> AsyncStream<Value> {
         let (stream, continuation) = AsyncStream<Value>.makeStream(bufferingPolicy: .unbounded)
         if let initial { continuation.yield(initial) }
@@ -34,6 +37,7 @@ package final class Broadcast<Value: Sendable>: Sendable {
     }
 
     /// Ends every stream (the page or document closed).
+    @_semantics("optimize.sil.specialize.generic.never")
     package func finish() {
         let targets = subscribers.withLock { s in
             let all = Array(s.continuations.values)

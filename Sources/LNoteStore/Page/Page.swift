@@ -113,7 +113,7 @@ public actor Page {
 
     /// Waits until no background compaction is running (the document layer calls it before it
     /// releases the writer lock, D-070). A write made meanwhile may start another one.
-    package func waitForCompaction() async {
+    @_optimize(size) package func waitForCompaction() async {
         while let running = compaction { _ = try? await running.value }
         if let preparing = preparation { _ = await preparing.value }
     }
@@ -184,7 +184,7 @@ public actor Page {
 
     /// Makes every change written so far durable at `durability` (for example before the app
     /// is suspended, or after writes made with `.none`).
-    public func flush(_ durability: Durability = .data) async throws {
+    @_optimize(size) public func flush(_ durability: Durability = .data) async throws {
         try checkOpen()
         guard durability != .none else { return }
         for journal in sealed + (writer.map { [$0] } ?? []) {
@@ -193,7 +193,7 @@ public actor Page {
     }
 
     /// Folds the journal into a new snapshot now (P-010 .. P-012) and waits for it.
-    public func compact() async throws {
+    @_optimize(size) public func compact() async throws {
         try checkWritable()
         if let running = compaction { _ = try? await running.value }
         guard journalFrames > 0, let journal = writer ?? (try? activeWriter()) else { return }
@@ -206,7 +206,7 @@ public actor Page {
     /// and closes the files. Afterwards every call throws `.closed`. If the final compaction
     /// fails the journal is synced instead (nothing acknowledged is lost) and the error is thrown.
     /// A poisoned page closes its files and throws `.poisoned`: what it shows is not all saved.
-    public func close() async throws {
+    @_optimize(size) public func close() async throws {
         if closed { return }
         if let running = compaction { _ = try? await running.value }
         var firstError: (any Error)?
@@ -337,13 +337,13 @@ public actor Page {
         return nil
     }
 
-    private func recordCompactionError(_ error: any Error) {
+    @_optimize(size) private func recordCompactionError(_ error: any Error) {
         lastCompactionError = (error as? LNoteError) ?? LNoteError(.io, "\(error)")
     }
 
     /// `generation + 1`, or `.corrupt` when a damaged name or header put the page at the last
     /// generation (found by fuzzing: the unchecked increment trapped).
-    private static func generation(after generation: UInt64) throws -> UInt64 {
+    @_optimize(size) private static func generation(after generation: UInt64) throws -> UInt64 {
         let (next, overflow) = generation.addingReportingOverflow(1)
         if overflow { throw LNoteError(.corrupt, "generation numbers exhausted; the page's files carry a damaged generation") }
         return next
