@@ -1,7 +1,7 @@
 /// The documents a process has open for writing through a `NoteLibrary`, one per package
 /// (multi-window apps): a second open of the same package returns the same `Document` and
 /// counts one more user; `close()` closes it when the last user closes.
-package actor OpenDocuments {
+package final actor OpenDocuments {
     package static let shared = OpenDocuments()
 
     private struct Entry {

@@ -13,7 +13,7 @@ import LNoteFormat
 /// compacts the pages, renders missing thumbnails, removes orphan assets and reconciles the
 /// manifest. Afterwards every call throws `.closed`. A read-only document never locks and
 /// never writes.
-public actor Document {
+public final actor Document {
     /// The document id (the package folder is `<id>.lnote`); `uuid` gives it as `UUID`.
     public nonisolated let id: UUIDBytes
     /// The package folder (absolute).

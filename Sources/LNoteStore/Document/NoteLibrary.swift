@@ -11,7 +11,7 @@ import LNoteFormat
 ///
 /// The library keeps no state besides its folder: several libraries on one folder, or other
 /// processes, may work on it at the same time; the packages' writer locks arbitrate (D-070).
-public actor NoteLibrary {
+public final actor NoteLibrary {
     /// The library folder (absolute path); `folderURL` gives it as a URL.
     public nonisolated let folder: String
     nonisolated let fs: any FileSystem

@@ -12,7 +12,7 @@ import LNoteFormat
 ///
 /// After a failed write or sync the page is poisoned: every later write throws `.poisoned`;
 /// reopen it to replay what is on disk. After `close()` every call throws `.closed`.
-public actor Page {
+public final actor Page {
     /// The page id (its files are named after it); `uuid` gives it as `UUID`.
     public nonisolated let id: UUIDBytes
     /// The `pages/` folder holding this page's files.
