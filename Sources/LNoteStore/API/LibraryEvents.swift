@@ -7,7 +7,7 @@ package final class LibraryEvents: Sendable {
     private let feeds = Mutex([String: Broadcast<Void>]())
 
     @_optimize(size) package func publish(folder: String) {
-        let feed = feeds.withLock { $0[LibraryEvents.key(folder)] }
+        let feed = feeds.withLock { $0.coldValue(LibraryEvents.key(folder)) }
         feed?.publish(())
     }
 
@@ -15,9 +15,9 @@ package final class LibraryEvents: Sendable {
     @_optimize(size) package func subscribe(folder: String) -> AsyncStream<Void> {
         let feed = feeds.withLock { f in
             let key = LibraryEvents.key(folder)
-            if let existing = f[key] { return existing }
+            if let existing = f.coldValue(key) { return existing }
             let made = Broadcast<Void>()
-            f[key] = made
+            f.coldSet(key, made)
             return made
         }
         return feed.subscribe(initial: ())

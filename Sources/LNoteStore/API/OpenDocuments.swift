@@ -13,38 +13,45 @@ package final actor OpenDocuments {
 
     /// The open document at `path`, or the one `make` opens; counts one more user.
     @_optimize(size) package func share(path: String, _ make: @escaping @Sendable () async throws -> Document) async throws -> Document {
-        if var entry = open[path], await !entry.document.isClosed {
+        if var entry = open.coldValue(path), await !entry.document.isClosed {
             entry.users += 1
-            open[path] = entry
+            open.coldSet(path, entry)
             return entry.document
         }
-        if let running = opening[path] {
+        if let running = opening.coldValue(path) {
             let document = try await running.value
-            open[path, default: Entry(document: document, users: 0)].users += 1
+            addUser(path, document)
             return document
         }
         let task = Task { try await make() }
-        opening[path] = task
-        defer { opening[path] = nil }
+        opening.coldSet(path, task)
+        defer { opening.coldSet(path, nil) }
         let document = try await task.value
-        open[path, default: Entry(document: document, users: 0)].users += 1
+        addUser(path, document)
         return document
+    }
+
+    /// One more user of `document`, open at `path`.
+    @_optimize(size) private func addUser(_ path: String, _ document: Document) {
+        var entry = open.coldValue(path) ?? Entry(document: document, users: 0)
+        entry.users += 1
+        open.coldSet(path, entry)
     }
 
     /// Registers a document just created (one user).
     @_optimize(size) package func adopt(_ document: Document) {
-        open[document.path] = Entry(document: document, users: 1)
+        open.coldSet(document.path, Entry(document: document, users: 1))
     }
 
     /// One user closes `document`: true when others still use it (the caller keeps it open).
     @_optimize(size) package func release(_ document: Document) -> Bool {
-        guard var entry = open[document.path], entry.document === document else { return false }
+        guard var entry = open.coldValue(document.path), entry.document === document else { return false }
         entry.users -= 1
         if entry.users > 0 {
-            open[document.path] = entry
+            open.coldSet(document.path, entry)
             return true
         }
-        open[document.path] = nil
+        open.coldSet(document.path, nil)
         return false
     }
 }

@@ -70,17 +70,17 @@ extension Document {
         let (fs, layout) = (self.fs, self.layout)
         guard let renderer = pageOptions.thumbnailRenderer else { return }
         for entry in file.pages {
-            guard !Task.isCancelled, let page = pages[entry.id] else { continue }
+            guard !Task.isCancelled, let page = pages.coldValue(entry.id) else { continue }
             let now = await page.changeSequence
-            let stored = thumbnailSequence[entry.id]
+            let stored = thumbnailSequence.coldValue(entry.id)
             let exists = try await BlockingIO.run { try fs.entryKind(layout.thumbnail(entry.id)) != nil }
-            guard !exists || (stored.map { $0 != now } ?? (now != openedSequence[entry.id])) else { continue }
+            guard !exists || (stored.map { $0 != now } ?? (now != openedSequence.coldValue(entry.id))) else { continue }
             let state = await page.state
             let png = await BlockingIO.runNonThrowing {
                 renderer.render(state.elements, state.metadata, 256)
             }
             try await writeThumbnail(png, for: entry.id)
-            thumbnailSequence[entry.id] = now
+            thumbnailSequence.coldSet(entry.id, now)
         }
     }
 

@@ -66,7 +66,7 @@ extension Document {
         var states: [UUIDBytes: (PageState, UInt64, UInt64)] = [:]
         for (pageID, page) in pages {
             let state = await page.state
-            states[pageID] = (state, openedSequence[pageID] ?? 0, observed[pageID]?.sequence ?? 0)
+            states.coldSet(pageID, (state, openedSequence.coldValue(pageID) ?? 0, observed.coldValue(pageID)?.sequence ?? 0))
             do { try await page.close() } catch { firstError = firstError ?? error }
         }
         if let lock {
@@ -80,7 +80,7 @@ extension Document {
             do { try await reconcileManifestNow() } catch { firstError = firstError ?? error }
             lock.retire()
         }
-        pages.removeAll()
+        pages = [:]
         closed = true
         structureUpdates.finish()
         LibraryEvents.shared.publish(folder: parentDirectory(of: path))
@@ -90,8 +90,8 @@ extension Document {
     @_optimize(size) func observeOpenPages() async -> [UUIDBytes: PageObservation] {
         var observed: [UUIDBytes: PageObservation] = [:]
         for (pageID, page) in pages {
-            observed[pageID] = PageObservation(sequence: await page.changeSequence, elementCount: await page.elementCount,
-                                               metadata: await page.metadata)
+            observed.coldSet(pageID, PageObservation(sequence: await page.changeSequence, elementCount: await page.elementCount,
+                                                     metadata: await page.metadata))
         }
         return observed
     }
@@ -104,8 +104,8 @@ extension Document {
         let now = Timestamp.now()
         for i in new.pages.indices {
             let pageID = new.pages[i].id
-            guard let o = observed[pageID] else { continue }
-            if o.sequence != recordedSequence[pageID] {
+            guard let o = observed.coldValue(pageID) else { continue }
+            if o.sequence != recordedSequence.coldValue(pageID) {
                 new.pages[i].modified = now
                 changed = true
             }
@@ -118,7 +118,7 @@ extension Document {
         guard changed else { return }
         new.modified = now
         try await commit(new, cancellable: false)
-        for (pageID, o) in observed { recordedSequence[pageID] = o.sequence }
+        for (pageID, o) in observed { recordedSequence.coldSet(pageID, o.sequence) }
     }
 
     /// Rewrites manifest.json if what is on disk disagrees with document.json (D-031); takes

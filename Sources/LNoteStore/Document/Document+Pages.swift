@@ -24,10 +24,10 @@ extension Document {
     /// when one of its files is a symbolic link (D-002).
     @_optimize(size) public func page(id pageID: UUIDBytes) async throws -> Page {
         try checkOpen()
-        if let page = pages[pageID] { return page }
-        if let running = opening[pageID] { return try await running.value.page }
+        if let page = pages.coldValue(pageID) { return page }
+        if let running = opening.coldValue(pageID) { return try await running.value.page }
         let entry = file.pages[try index(of: pageID)]
-        let (fs, layout, options, names, lock) = (self.fs, self.layout, self.pageOptions, pageFiles[pageID] ?? [], self.lock)
+        let (fs, layout, options, names, lock) = (self.fs, self.layout, self.pageOptions, pageFiles.coldValue(pageID) ?? [], self.lock)
         let task = Task<OpenedPage, any Error> {
             try await BlockingIO.run {
                 try PackageInspection.requireRegularFiles(fs: fs, directory: layout.pagesDirectory, names: names)
@@ -47,23 +47,23 @@ extension Document {
             }
             return OpenedPage(page: page, sequence: await page.changeSequence)
         }
-        opening[pageID] = task
+        opening.coldSet(pageID, task)
         let opened: OpenedPage
         do {
             opened = try await task.value
         } catch {
-            opening[pageID] = nil
+            opening.coldSet(pageID, nil)
             throw error
         }
-        opening[pageID] = nil
+        opening.coldSet(pageID, nil)
         if closing || closed || !file.pages.contains(where: { $0.id == pageID }) {
             try? await opened.page.close()
             throw closing || closed ? LNoteError(.closed, "document \(id) is closed")
                 : LNoteError(.notFound, "page \(pageID) was deleted")
         }
-        pages[pageID] = opened.page
-        if recordedSequence[pageID] == nil { recordedSequence[pageID] = opened.sequence }
-        if openedSequence[pageID] == nil { openedSequence[pageID] = opened.sequence }
+        pages.coldSet(pageID, opened.page)
+        if recordedSequence.coldValue(pageID) == nil { recordedSequence.coldSet(pageID, opened.sequence) }
+        if openedSequence.coldValue(pageID) == nil { openedSequence.coldSet(pageID, opened.sequence) }
         return opened.page
     }
 
@@ -182,18 +182,18 @@ extension Document {
         await takeTurn()
         defer { passTurn() }
         try checkWritable()
-        if let running = opening[pageID] { _ = try? await running.value }
+        if let running = opening.coldValue(pageID) { _ = try? await running.value }
         let at = try index(of: pageID)
         try lockForWrite()
-        if let page = pages.removeValue(forKey: pageID) { try? await page.close() }
+        if let page = pages.coldRemove(pageID) { try? await page.close() }
         var new = file
         new.pages.remove(at: at)
         new.modified = Timestamp.now()
         try await commit(new)
-        recordedSequence[pageID] = nil
-        openedSequence[pageID] = nil
-        thumbnailSequence[pageID] = nil
-        pageFiles[pageID] = nil
+        recordedSequence.coldSet(pageID, nil)
+        openedSequence.coldSet(pageID, nil)
+        thumbnailSequence.coldSet(pageID, nil)
+        pageFiles.coldSet(pageID, nil)
         let (fs, layout) = (self.fs, self.layout)
         try await BlockingIO.run {
             var removed = false

@@ -28,9 +28,9 @@ extension Document {
         defer { passTurn() }
         try checkWritable()
         _ = try index(of: pageID)
-        let sequence = await pages[pageID]?.changeSequence
+        let sequence = await pages.coldValue(pageID)?.changeSequence
         try await writeThumbnail(png, for: pageID)
-        if let sequence { thumbnailSequence[pageID] = sequence }
+        if let sequence { thumbnailSequence.coldSet(pageID, sequence) }
     }
 
     /// Renders page `pageID` with `renderer` (default: `pageOptions.thumbnailRenderer`; with
@@ -50,7 +50,7 @@ extension Document {
         let (elements, metadata, sequence) = try await pageContents(pageID)
         let png = await BlockingIO.runNonThrowing { renderer.render(elements, metadata, width) }
         try await writeThumbnail(png, for: pageID)
-        if let sequence { thumbnailSequence[pageID] = sequence }
+        if let sequence { thumbnailSequence.coldSet(pageID, sequence) }
         return png
     }
 
@@ -58,11 +58,11 @@ extension Document {
     /// otherwise read from disk without opening it.
     @_optimize(size) func pageContents(_ pageID: UUIDBytes) async throws -> ([Element], PageMetadata, UInt64?) {
         let at = try index(of: pageID)
-        if let page = pages[pageID] {
+        if let page = pages.coldValue(pageID) {
             let state = await page.state
             return (state.elements, state.metadata, await page.changeSequence)
         }
-        let (fs, layout, names) = (self.fs, self.layout, pageFiles[pageID] ?? [])
+        let (fs, layout, names) = (self.fs, self.layout, pageFiles.coldValue(pageID) ?? [])
         let entry = file.pages[at]
         let state = try await BlockingIO.run { () throws -> PageState in
             guard try fs.entryKind(layout.pagesDirectory) != nil else { return PageState(metadata: entry.metadata, elements: []) }
@@ -90,12 +90,12 @@ extension Document {
         var wanted: [(UUIDBytes, PageState?)] = []
         let (fs, layout) = (self.fs, self.layout)
         for entry in file.pages {
-            guard let (state, openedAt, now) = states[entry.id] else { continue }
-            let stored = thumbnailSequence[entry.id]
+            guard let (state, openedAt, now) = states.coldValue(entry.id) else { continue }
+            let stored = thumbnailSequence.coldValue(entry.id)
             let exists = try await BlockingIO.run { try fs.entryKind(layout.thumbnail(entry.id)) != nil }
             if !exists || (stored.map { $0 != now } ?? (now != openedAt)) { wanted.append((entry.id, state)) }
         }
-        if let cover = file.pages.first, states[cover.id] == nil {
+        if let cover = file.pages.first, states.coldValue(cover.id) == nil {
             let exists = try await BlockingIO.run { try fs.entryKind(layout.thumbnail(cover.id)) != nil }
             if !exists { wanted.append((cover.id, nil)) }
         }

@@ -26,7 +26,9 @@ package struct PackageInspection: Sendable {
             case nil: continue
             }
             if listed.contains(page) {
-                result.pageFiles[page, default: []].append(name)
+                var names = result.pageFiles.coldValue(page) ?? []
+                names.append(name)
+                result.pageFiles.coldSet(page, names)
             } else {
                 result.unlisted.append(name)
             }

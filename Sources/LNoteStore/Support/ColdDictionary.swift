@@ -1,0 +1,23 @@
+/// Reads and updates of the engine's bookkeeping dictionaries that are off the hot paths (the
+/// document's open pages and their sequences, the open documents, the library's feeds), through
+/// one generic copy each instead of a specialization of the standard library's hashing, resizing
+/// and copying per key and value type: about 1.5-2 KB of code per dictionary type in every app
+/// (issue 16, item 5). A call costs a dictionary operation through type metadata, well under a
+/// microsecond, against the file-system work around each of these calls.
+extension Dictionary {
+    /// `self[key]`, not specialized.
+    @inline(never)
+    @_semantics("optimize.sil.specialize.generic.never")
+    func coldValue(_ key: Key) -> Value? { self[key] }
+
+    /// `self[key] = value` (nil removes), not specialized.
+    @inline(never)
+    @_semantics("optimize.sil.specialize.generic.never")
+    mutating func coldSet(_ key: Key, _ value: Value?) { self[key] = value }
+
+    /// `removeValue(forKey:)`, not specialized.
+    @inline(never)
+    @_semantics("optimize.sil.specialize.generic.never")
+    @discardableResult
+    mutating func coldRemove(_ key: Key) -> Value? { removeValue(forKey: key) }
+}
