@@ -12,7 +12,7 @@ package enum PageFileCleanup {
         for name in try io({ try fs.list(directory) }) {
             guard case .journal(let id, let base)? = PageFileNames.parse(name), id == pageID, base < keepFrom else { continue }
             let path = joinPath(directory, name)
-            if damaged.contains(name) {
+            if damaged.coldContains(name) {
                 let lostAndFound = joinPath(parentDirectory(of: directory), "lost+found")
                 try io { try fs.makeDirectory(lostAndFound) }
                 try io { try fs.rename(path, to: joinPath(lostAndFound, name)) }
@@ -20,7 +20,7 @@ package enum PageFileCleanup {
             } else {
                 try io { try fs.remove(path) }
             }
-            handled.insert(name)
+            handled.coldInsert(name)
         }
         return handled
     }

@@ -7,7 +7,7 @@ extension PageReplay {
         // P-016: the missing sequences the walk already reported for this file (one loss, one finding).
         var walkMissing = Set<[UInt64]>()
         for f in scan.findings {
-            if let m = f.missingSequences, !f.isTornTail { walkMissing.insert([m.lowerBound, m.upperBound]) }
+            if let m = f.missingSequences, !f.isTornTail { walkMissing.coldInsert([m.lowerBound, m.upperBound]) }
         }
         state.reserveCapacity(state.elements.count + scan.frames.count)
         r.bytes.withUnsafeBytes { raw in
@@ -27,7 +27,7 @@ extension PageReplay {
                     absorbed.note(frame, in: r.bytes, file: name)
                     continue
                 }
-                damaged.insert(name)
+                damaged.coldInsert(name)
                 report.findings.append(RecoveryFinding(kind: "sequenceRegression", file: name, offset: frame.offset,
                                                        bytes: frame.endOffset - frame.offset,
                                                        detail: "frame \(frame.sequence) already replayed"))
@@ -35,12 +35,12 @@ extension PageReplay {
                 continue
             }
             if frame.sequence > expect {
-                if !walkMissing.contains([expect, frame.sequence]) {
+                if !walkMissing.coldContains([expect, frame.sequence]) {
                     report.findings.append(RecoveryFinding(kind: "sequenceGap", file: name, offset: frame.offset, bytes: 0,
                                                            missing: expect..<frame.sequence,
                                                            detail: "frames \(expect)..<\(frame.sequence) are missing"))
                 }
-                damaged.insert(name)
+                damaged.coldInsert(name)
                 if mode != .salvage { stopped = true; break }
             }
             expected = frame.sequence + 1
@@ -80,12 +80,12 @@ extension PageReplay {
     /// Decodes and applies one frame (J-026, 6.4); a failure stops prefix replay.
     mutating func apply(_ frame: ScannedFrame, of bytes: [UInt8], name: String) {
         guard let (change, badPoints) = decode(frame, of: bytes, name: name) else {
-            damaged.insert(name)
+            damaged.coldInsert(name)
             report.framesDropped += 1
             if mode != .salvage { stopped = true }
             return
         }
-        if badPoints { damaged.insert(name) }
+        if badPoints { damaged.coldInsert(name) }
         let notes = state.apply(change)
         if case .append(let e) = change, notes.isEmpty, !badPoints {
             if points == .eager { cache.store(e.id, body: bytes[frame.bodyRange]) }

@@ -49,7 +49,7 @@ struct PageReplay {
                                           fileSize: read.fileSize)
         report.findings += decoded.findings
         report.framesDropped += decoded.elementFramesDropped
-        if decoded.findings.contains(where: { !$0.isInformational }) { damaged.insert(name) }
+        if decoded.findings.contains(where: { !$0.isInformational }) { damaged.coldInsert(name) }
         if decoded.unusable {
             if mode == .strict { throw LNoteError(.corrupt, "snapshot is damaged (strict mode)", file: name) }
             snapshotLost = true
@@ -115,7 +115,7 @@ struct PageReplay {
     mutating func checkHeader(_ r: JournalFileReader.Result, name: String,
                               base: UInt64) throws -> (JournalHeader, ScanResult)? {
         if let damage = r.headerDamage {
-            damaged.insert(name)
+            damaged.coldInsert(name)
             report.findings.append(RecoveryFinding(kind: "badHeader", file: name, offset: 0,
                                                    bytes: min(r.fileSize, FormatLimits.journalHeaderBytes),
                                                    detail: "journal header invalid: \(damage)"
@@ -125,7 +125,7 @@ struct PageReplay {
         }
         guard let header = r.header, let scan = r.scan else { return nil }
         if header.pageID != pageID {
-            damaged.insert(name)
+            damaged.coldInsert(name)
             report.findings.append(RecoveryFinding(kind: "foreignJournal", file: name, offset: HeaderField.pageIDOffset,
                                                    bytes: HeaderField.pageIDBytes,
                                                    detail: "journal belongs to page \(header.pageID) (J-005)"))
@@ -133,7 +133,7 @@ struct PageReplay {
             return nil
         }
         if header.baseGeneration != base {
-            damaged.insert(name)
+            damaged.coldInsert(name)
             report.findings.append(RecoveryFinding(kind: "baseMismatch", file: name, offset: HeaderField.baseGenerationOffset,
                                                    bytes: HeaderField.baseGenerationBytes,
                                                    detail: "header base \(header.baseGeneration) disagrees with the name"))
@@ -141,7 +141,7 @@ struct PageReplay {
         }
         for f in scan.findings {
             let finding = SnapshotFile.finding(from: f, file: name)
-            if !finding.isInformational { damaged.insert(name) }
+            if !finding.isInformational { damaged.coldInsert(name) }
             report.findings.append(finding)
             if let m = f.missingSequences, !f.isTornTail { report.framesDropped += Int(clamping: m.count) }
         }
@@ -153,7 +153,7 @@ struct PageReplay {
 
     /// P-017: a snapshot header that claims more than the page's files hold.
     mutating func reportSnapshotAhead(file: String, offset: Int?, detail: String) {
-        damaged.insert(file)
+        damaged.coldInsert(file)
         report.findings.append(RecoveryFinding(kind: "snapshotAhead", file: file, offset: offset, bytes: 0, detail: detail))
     }
 

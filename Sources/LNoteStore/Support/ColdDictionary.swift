@@ -21,3 +21,19 @@ extension Dictionary {
     @discardableResult
     mutating func coldRemove(_ key: Key) -> Value? { removeValue(forKey: key) }
 }
+
+/// The same for sets updated off the hot paths (the names of damaged files and the missing
+/// sequence ranges a page's open notes, found only in damaged pages; the journals a cleanup
+/// handled).
+extension Set {
+    /// `insert(member).inserted`, not specialized.
+    @inline(never)
+    @_semantics("optimize.sil.specialize.generic.never")
+    @discardableResult
+    mutating func coldInsert(_ member: Element) -> Bool { insert(member).inserted }
+
+    /// `contains(member)`, not specialized.
+    @inline(never)
+    @_semantics("optimize.sil.specialize.generic.never")
+    func coldContains(_ member: Element) -> Bool { contains(member) }
+}
