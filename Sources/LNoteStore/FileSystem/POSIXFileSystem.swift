@@ -69,7 +69,7 @@ public struct POSIXFileSystem: FileSystem {
                 throw FileSystemError("open", path: path, errno: error.errno)
             }
         }
-        Self.openPaths.withLock { $0[fd] = path }
+        Self.openPaths.withLock { $0.coldSet(fd, path) }
         return FileHandleNumber(fd)
     }
 
@@ -80,7 +80,7 @@ public struct POSIXFileSystem: FileSystem {
 
     /// close(2); EINTR counts as closed.
     public func close(_ file: FileHandleNumber) throws {
-        let path = Self.openPaths.withLock { $0.removeValue(forKey: file.raw) }
+        let path = Self.openPaths.withLock { $0.coldRemove(file.raw) }
         do {
             try SystemCall.close(file.raw)
         } catch {
@@ -253,7 +253,7 @@ public struct POSIXFileSystem: FileSystem {
             try? SystemCall.close(fd)
             return nil
         }
-        Self.openPaths.withLock { $0[fd] = path }
+        Self.openPaths.withLock { $0.coldSet(fd, path) }
         return FileHandleNumber(fd)
     }
 
@@ -268,7 +268,7 @@ public struct POSIXFileSystem: FileSystem {
     }
 
     private func error(_ operation: String, _ file: FileHandleNumber, _ code: Int32) -> FileSystemError {
-        let path = Self.openPaths.withLock { $0[file.raw] }
+        let path = Self.openPaths.withLock { $0.coldValue(file.raw) }
         return FileSystemError(operation, path: path ?? Self.describe(file), errno: code)
     }
 
