@@ -53,7 +53,7 @@ package enum PageRecovery {
             default: break
             }
         }
-        files.journals.sort { $0.base < $1.base }
+        files.journals = files.journals.coldSorted { $0.base < $1.base }
         return files
     }
 

@@ -37,3 +37,14 @@ extension Set {
     @_semantics("optimize.sil.specialize.generic.never")
     func coldContains(_ member: Element) -> Bool { contains(member) }
 }
+
+extension Array {
+    /// `sorted(by:)` for short or cold lists (a page's journals, a library listing), not
+    /// specialized per element type: the standard library's merge sort is about 2-3 KB of
+    /// code per element type it is specialized for.
+    @inline(never)
+    @_semantics("optimize.sil.specialize.generic.never")
+    func coldSorted(by areInIncreasingOrder: (Element, Element) throws -> Bool) rethrows -> [Element] {
+        try sorted(by: areInIncreasingOrder)
+    }
+}
