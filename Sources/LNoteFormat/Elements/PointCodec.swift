@@ -22,14 +22,20 @@ public enum PointCodec {
     /// validate: points whose first time is not 0 or whose times decrease encode to bytes a
     /// reader rejects (E-003); run `ElementValidator` before writing.
     public static func encode(_ points: [Point], hasAngles: Bool, into w: inout ByteWriter) {
+        encode(points, hasAngles: hasAngles, into: &w, loop: PointEncodeLoop.defaultKind)
+    }
+
+    /// `encode` with the loop `loop` (the C loops only when `Point` has their layout); every
+    /// loop writes the same bytes (the differential tests check it).
+    package static func encode(_ points: [Point], hasAngles: Bool, into w: inout ByteWriter, loop: PointEncodeLoop.Kind) {
         guard !points.isEmpty else { return }
         // Grow geometrically: reserving the exact size per stroke would copy the whole buffer
         // for every stroke appended to a large one.
         let needed = w.count + points.count * (hasAngles ? 8 : 6)
         if needed > w.bytes.capacity { w.bytes.reserveCapacity(max(needed, 2 * w.bytes.capacity)) }
         points.withUnsafeBufferPointer { src in
-            if hasAngles { PointEncodeLoop.run(src, hasAngles: true, into: &w) }
-            else { PointEncodeLoop.run(src, hasAngles: false, into: &w) }
+            if hasAngles { PointEncodeLoop.run(src, hasAngles: true, into: &w, kind: loop) }
+            else { PointEncodeLoop.run(src, hasAngles: false, into: &w, kind: loop) }
         }
     }
 
