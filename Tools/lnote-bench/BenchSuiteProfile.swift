@@ -113,7 +113,8 @@ enum ProfileSuite {
     /// `LNOTE_PROFILE_MODE=hot`: every stroke's points decoded, one thread, into one small buffer
     /// reused for every stroke (stays in cache: the decoder's compute alone, without the page
     /// buffer's memory traffic), against the same decode into one page buffer;
-    /// `pointencode`: every stroke's points encoded (`PointCodec.encode`) into one reused writer.
+    /// `pointencode`: every stroke's points encoded (`PointCodec.encode`) into one reused writer
+    /// (with `LNOTE_PROFILE_BULK=0` by the Swift loop alone, an A/B check of the C encode loop).
     static func codecOnly(_ mode: String, _ dir: String, _ id: UUIDBytes, rounds: Int,
                           into result: BenchSuiteResult) async throws -> BenchSuiteResult {
         var r = result
@@ -138,9 +139,10 @@ enum ProfileSuite {
             if mode == "hot" {
                 for e in encoded { try e.decode(into: scratch, loop: .bulk); sink &+= Int(scratch[0].x) }
             } else {
+                let loop: PointEncodeLoop.Kind = PointBulkDecode.allowed ? .bulk : .swift
                 for d in decoded {
                     w.bytes.removeAll(keepingCapacity: true)
-                    PointCodec.encode(d.points, hasAngles: d.angles, into: &w)
+                    PointCodec.encode(d.points, hasAngles: d.angles, into: &w, loop: loop)
                     sink &+= w.count
                 }
             }
