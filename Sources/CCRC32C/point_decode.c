@@ -9,9 +9,9 @@
 // loop stops before it and reports how far it got.
 //
 // Speed (issue 16): about 96% of the points of real handwriting have five one-byte fields.
-// `block` takes up to 32 of them at once: the zigzag (G-005) of all 160 (224) bytes, one
-// 8-byte word at a time, into a stack buffer; the number of leading points without a byte >=
-// 0x80; one range proof for the block (x, y and time cannot leave their ranges in 32 points
+// `block` takes up to 32 of them at once: in one pass over their 160 (224) bytes, 16 at a
+// time, the zigzag (G-005) of every byte into a stack buffer and the first byte >= 0x80
+// (`pmovmskb` on x86-64), which bounds the leading points of one-byte fields; one range proof for the block (x, y and time cannot leave their ranges in 32 points
 // of deltas in -64 ... 63 from the current state); then per point, in two vectors of four
 // int32 lanes, two sign-extending loads, four adds, three ORs that collect the checks of
 // radius, pressure, angles and time's velocity, and two shuffled stores (about 21
@@ -34,6 +34,7 @@
 
 #if defined(__x86_64__)
 #  include <cpuid.h>
+#  include <emmintrin.h>
 #endif
 
 typedef struct {
@@ -76,6 +77,21 @@ INLINE uint64_t high_bits(uint64_t w) {
     return (lanes * 0x0102040810204080ULL) >> 56;
 }
 
+/// Bit i set when byte i of `v` is >= 0x80 (one `pmovmskb` on x86-64; on other targets the
+/// 8-byte halves' high bits gathered by one multiply each).
+INLINE uint64_t high_mask16(u8x16 v) {
+#if defined(__SSE2__)
+    return (uint64_t)(uint32_t)_mm_movemask_epi8((__m128i)v);
+#else
+    typedef uint64_t u64x2 __attribute__((vector_size(16)));
+    u64x2 w = (u64x2)v;
+#  if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    w[0] = __builtin_bswap64(w[0]); w[1] = __builtin_bswap64(w[1]);
+#  endif
+    return high_bits(w[0]) | high_bits(w[1]) << 8;
+#endif
+}
+
 INLINE int64_t unzigzag(uint64_t u) {
     return (int64_t)(u >> 1) ^ -(int64_t)(u & 1);
 }
@@ -100,31 +116,32 @@ INLINE void store(lnote_point_out *o, int64_t x, int64_t y, int64_t r, int64_t p
 /// radius, pressure and angles move by at most 64 * BLOCK from values below 2^16.
 INLINE size_t block(const uint8_t *p, size_t n, dstate *s, lnote_point_out *o, const int angles) {
     const int F = angles ? 7 : 5;
-    const int W = BLOCK * F / 8;  // words of 8 bytes
-    // One spare word: the last point's second load reads 3 bytes past the block (masked off).
-    uint64_t zz[BLOCK * 7 / 8 + 1];
+    // The chunks of 16 bytes the n points' loads touch (a point's second load reads 3 bytes
+    // past it), at most the BLOCK points' bytes: 10 chunks (14 with angles).
+    int chunks = (int)((n * (size_t)F + 3 + 15) / 16);
+    if (chunks > BLOCK * F / 16) chunks = BLOCK * F / 16;
+    // One spare chunk: the last point's second load reads 3 bytes past it (masked off).
+    u8x16 zz[BLOCK * 7 / 16 + 1];
     size_t k = n;
-    // The first byte >= 0x80 ends the run of one-byte points. Found before any other work, so
-    // a stroke of multi-byte deltas (wide strokes) pays one load a point here, not a block.
-    for (int j = 0; j < W; j++) {
-        uint64_t h = load64(p + 8 * j) & 0x8080808080808080ULL;
+    // One pass, 16 bytes at a time: the zigzag (G-005) of every byte, each byte below 0x80
+    // becoming its value as int8 (bytes >= 0x80 give garbage no point reads), and the first
+    // byte >= 0x80, which ends the run of one-byte points. A stroke of multi-byte deltas (wide
+    // strokes) stops at its first chunk.
+    int j = 0;
+    while (j < chunks) {
+        u8x16 v;
+        memcpy(&v, p + 16 * j, 16);
+        zz[j] = (v >> 1) ^ (u8x16)(-(v & 1));
+        uint64_t h = high_mask16(v);
+        j++;
         if (h) {
-            size_t first = 8 * (size_t)j + ((size_t)__builtin_ctzll(h) >> 3);
+            size_t first = 16 * (size_t)(j - 1) + (size_t)__builtin_ctzll(h);
             if (first / (size_t)F < k) k = first / (size_t)F;
             break;
         }
     }
     if (k == 0) return 0;
-    // Zigzag (G-005) of the words the k points' loads touch (a point's second load reads 3
-    // bytes past it), every byte below 0x80 at once: each becomes its value as int8.
-    int words = (int)((k * (size_t)F + 3 + 7) / 8);
-    if (words > W) words = W;
-    for (int j = 0; j < words; j++) {
-        uint64_t w;
-        memcpy(&w, p + 8 * j, 8);
-        zz[j] = ((w >> 1) & 0x3F3F3F3F3F3F3F3FULL) ^ ((w & 0x0101010101010101ULL) * 0xFF);
-    }
-    zz[words] = 0;
+    memset(&zz[j], 0, sizeof zz[j]);
     // The range proof: after j <= BLOCK points of deltas in -64 ... 63, x is within
     // 64 * j(j+1)/2 <= REACH of x + j vx, which lies between x and x + BLOCK vx; the same for
     // y, and time (vt >= 0, checked per point) is at most t + BLOCK vt + REACH. It also keeps

@@ -32,6 +32,7 @@ enum ProfileSuite {
         let mode = env["LNOTE_PROFILE_MODE"] ?? "ready"
         PointBulkDecode.allowed = env["LNOTE_PROFILE_BULK"] != "0"
         if mode == "loops" { return try await compareLoops(dir, id, rounds: rounds, into: r) }
+        if mode == "hot" || mode == "pointencode" { return try await codecOnly(mode, dir, id, rounds: rounds, into: r) }
         var points = 0
         var cpu: [Double] = [], wall: [Double] = []
         for _ in 0..<rounds {
@@ -103,6 +104,65 @@ enum ProfileSuite {
         }
         for (k, (name, _, _)) in loops.enumerated() {
             let line = "loop \(name): median CPU \(fixed(median(cpu[k]), 0)) us, wall \(fixed(median(wall[k]), 0)) us, \(fixed(median(cpu[k]) * 1000 / Double(max(points, 1)), 2)) ns a point"
+            print(line)
+            r.notes.append(line)
+        }
+        return r
+    }
+
+    /// `LNOTE_PROFILE_MODE=hot`: every stroke's points decoded, one thread, into one small buffer
+    /// reused for every stroke (stays in cache: the decoder's compute alone, without the page
+    /// buffer's memory traffic), against the same decode into one page buffer;
+    /// `pointencode`: every stroke's points encoded (`PointCodec.encode`) into one reused writer
+    /// (with `LNOTE_PROFILE_BULK=0` by the Swift loop alone, an A/B check of the C encode loop).
+    static func codecOnly(_ mode: String, _ dir: String, _ id: UUIDBytes, rounds: Int,
+                          into result: BenchSuiteResult) async throws -> BenchSuiteResult {
+        var r = result
+        let page = try await Page.open(directory: dir, id: id, options: PageOptions(readOnly: true))
+        let elements = await page.elements
+        try await page.close()
+        var encoded: [EncodedPoints] = []
+        var decoded: [(points: [Point], angles: Bool)] = []
+        for case .stroke(let s) in elements {
+            if let e = s.encodedPoints { encoded.append(e) }
+            decoded.append((try s.decodedPoints(), s.hasAngles))
+        }
+        let total = decoded.reduce(0) { $0 + $1.points.count }
+        let longest = decoded.reduce(0) { max($0, $1.points.count) }
+        var cpu: [[Double]] = [[], []]
+        var sink = 0
+        let scratch = UnsafeMutablePointer<Point>.allocate(capacity: max(longest, 1))
+        defer { scratch.deallocate() }
+        var w = ByteWriter(capacity: 1 << 16)
+        for _ in 0..<rounds {
+            var c0 = cpuNanoseconds()
+            if mode == "hot" {
+                for e in encoded { try e.decode(into: scratch, loop: .bulk); sink &+= Int(scratch[0].x) }
+            } else {
+                let loop: PointEncodeLoop.Kind = PointBulkDecode.allowed ? .bulk : .swift
+                for d in decoded {
+                    w.bytes.removeAll(keepingCapacity: true)
+                    PointCodec.encode(d.points, hasAngles: d.angles, into: &w, loop: loop)
+                    sink &+= w.count
+                }
+            }
+            cpu[0].append(Double(cpuNanoseconds() - c0) / 1000)
+            c0 = cpuNanoseconds()
+            if mode == "hot" {
+                sink &+= PagePoints(decoding: elements, threads: 1, loop: .bulk, chunkPointsMin: 1 << 30).points.count
+            } else {
+                for d in decoded {
+                    var fresh = ByteWriter(capacity: 4096)
+                    PointCodec.encode(d.points, hasAngles: d.angles, into: &fresh)
+                    sink &+= fresh.count
+                }
+            }
+            cpu[1].append(Double(cpuNanoseconds() - c0) / 1000)
+        }
+        let names = mode == "hot" ? ["decode into one reused small buffer", "decode into one page buffer (PagePoints, 1 thread)"]
+                                  : ["encode into one reused writer", "encode into a fresh 4 KiB writer each"]
+        for k in 0..<2 {
+            let line = "\(names[k]): median CPU \(fixed(median(cpu[k]), 0)) us, \(fixed(median(cpu[k]) * 1000 / Double(max(total, 1)), 2)) ns a point (\(total) points, sink \(sink & 1))"
             print(line)
             r.notes.append(line)
         }

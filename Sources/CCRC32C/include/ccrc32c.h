@@ -25,6 +25,17 @@ size_t lnote_points_decode_plain(const uint8_t *base, size_t end, size_t *pos, v
 /// the CPU check picks where it can), so tests on x86-64 check both. A test hook.
 size_t lnote_points_decode_plain_baseline(const uint8_t *base, size_t end, size_t *pos, void *out, size_t count,
                                           int has_angles, lnote_point_acc *acc);
+/// Encodes points `from ..< to` (`from` >= 2) of the 20-byte points at `points` (the layout
+/// above) in the encoding of E-001 while each point is plain: every field a one-byte varint and
+/// the values of the point and the two before it in the range where 32-bit lanes are exact (x,
+/// y in [-2^29, 2^29), time below 2^30, radius, pressure and angles below 2^15). Writes 5 bytes
+/// a point (7 with angles) at `out`, byte for byte those of the reference encoder, and stops
+/// before the first other point; returns the points written. `out` must have room for
+/// `(to - from) * 7 + 8` bytes (each point stores 8). Reads only points `from - 2 ..< to`.
+/// On x86-64 it runs an SSE4.1 build when CPUID reports SSE4.1 and SSSE3.
+size_t lnote_points_encode_plain(const void *points, size_t from, size_t to, int has_angles, uint8_t *out);
+/// The same loop compiled for the target's baseline only (a test hook, as for the decoder).
+size_t lnote_points_encode_plain_baseline(const void *points, size_t from, size_t to, int has_angles, uint8_t *out);
 /// Write-back pacing (writeback.c; Linux sync_file_range, elsewhere no-ops returning 0):
 /// 1 when the calls do something on this platform.
 int lnote_writeback_supported(void);

@@ -8,9 +8,10 @@
 /// Cost: encode and decode are one pass, O(points), with no per-point allocation. Decode
 /// allocates the output once, after checking the count against the bytes that remain (E-004),
 /// and writes it in place (`PointDecodeLoop`); encode writes through a scratch buffer
-/// (`PointEncodeLoop`). Both take a fast path for points whose fields are one-byte varints;
-/// decode hands runs of points whose fields are varints of at most 3 bytes to the C loop
-/// `lnote_points_decode_plain` (CCRC32C/point_decode.c).
+/// (`PointEncodeLoop`). Both take a fast path for points whose fields are one-byte varints:
+/// encode hands runs of them to the C loop `lnote_points_encode_plain`
+/// (CCRC32C/point_encode.c); decode hands runs of points whose fields are varints of at most
+/// 3 bytes to the C loop `lnote_points_decode_plain` (CCRC32C/point_decode.c).
 public enum PointCodec {
     /// The smallest encoding of one point: five one-byte varints (E-004).
     public static let pointBytesMin = FormatLimits.pointBytesMin
@@ -22,14 +23,20 @@ public enum PointCodec {
     /// validate: points whose first time is not 0 or whose times decrease encode to bytes a
     /// reader rejects (E-003); run `ElementValidator` before writing.
     public static func encode(_ points: [Point], hasAngles: Bool, into w: inout ByteWriter) {
+        encode(points, hasAngles: hasAngles, into: &w, loop: PointEncodeLoop.defaultKind)
+    }
+
+    /// `encode` with the loop `loop` (the C loops only when `Point` has their layout); every
+    /// loop writes the same bytes (the differential tests check it).
+    package static func encode(_ points: [Point], hasAngles: Bool, into w: inout ByteWriter, loop: PointEncodeLoop.Kind) {
         guard !points.isEmpty else { return }
         // Grow geometrically: reserving the exact size per stroke would copy the whole buffer
         // for every stroke appended to a large one.
         let needed = w.count + points.count * (hasAngles ? 8 : 6)
         if needed > w.bytes.capacity { w.bytes.reserveCapacity(max(needed, 2 * w.bytes.capacity)) }
         points.withUnsafeBufferPointer { src in
-            if hasAngles { PointEncodeLoop.run(src, hasAngles: true, into: &w) }
-            else { PointEncodeLoop.run(src, hasAngles: false, into: &w) }
+            if hasAngles { PointEncodeLoop.run(src, hasAngles: true, into: &w, kind: loop) }
+            else { PointEncodeLoop.run(src, hasAngles: false, into: &w, kind: loop) }
         }
     }
 

@@ -109,7 +109,9 @@ extension FuzzHarness {
     /// Point codec (E-001 .. E-004). Input: a flag byte (bit 0 angles), a u16 count less one, then
     /// the encoded points. Invariants: no trap; decoded points satisfy E-002/E-003 and re-encode
     /// to exactly the bytes consumed (E-031); the C bulk decoder and the Swift loop agree; the bytes
-    /// as a deferred stroke decode through `PagePoints` as they do alone (`checkPagePoints`).
+    /// as a deferred stroke decode through `PagePoints` as they do alone (`checkPagePoints`); the
+    /// encoder's C bulk loops and Swift loop write the same bytes for the payload read as raw
+    /// points (`checkEncodeLoops`).
     public static func pointCodec(_ data: [UInt8]) -> String? {
         guard data.count >= 3 else { return nil }
         let hasAngles = data[0] & 1 != 0
@@ -130,6 +132,8 @@ extension FuzzHarness {
                 default: return "the bulk point decoder and the \(name) disagree: \(bulk) vs \(other)"
                 }
             }
+            // The encoder's loops on the same bytes read as raw points.
+            if let problem = checkEncodeLoops(payload, hasAngles: hasAngles) { return problem }
             // The same bytes as a deferred stroke, twice on a page, through the page-points path.
             let stroke = Stroke(id: UUIDBytes(storage: (1, 2)), ink: .pen,
                                 encodedPoints: EncodedPoints(bytes: payload[...], count: count, hasAngles: hasAngles))
