@@ -380,7 +380,7 @@ public actor Page {
         // check runs on a second thread beside the write.
         let journalReady = Latch<Bool>()
         let traffic = self.traffic
-        async let written: Void = BlockingIO.run {
+        async let written: Void = SnapshotWrite.job(yieldingTo: traffic) {
             let bytes = SnapshotFile.encode(pageID: id, generation: newGeneration, nextSequence: absorbedThrough,
                                             state: pageState, cache: bodies)
             try SnapshotWrite.run(bytes, fs: fs, path: path, level: level, journalReady: journalReady, traffic: traffic) {
