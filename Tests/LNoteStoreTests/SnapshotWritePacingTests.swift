@@ -104,6 +104,54 @@ struct SnapshotWritePacingTests {
         #expect(waited >= 20_000_000 && waited < 30_000_000_000)
     }
 
+    /// The simulated file system, recording each file and directory sync.
+    final class SyncLog: Sendable {
+        let list = Mutex<[String]>([])
+    }
+
+    struct SyncRecorder: ForwardingFileSystem {
+        let base: SimulatedFileSystem
+        let log = SyncLog()
+        func sync(_ file: FileHandleNumber, _ durability: Durability) throws {
+            log.list.withLock { $0.append("sync") }
+            try base.sync(file, durability)
+        }
+        func syncDirectory(_ path: String) throws {
+            log.list.withLock { $0.append("syncDirectory") }
+            try base.syncDirectory(path)
+        }
+    }
+
+    @Test("P-022 preparing the next journal yields before each of its three syncs, and with a save in flight syncs nothing until it ended")
+    func preparationYieldsToSaves() async throws {
+        let fs = SimulatedFileSystem()
+        try fs.makeDirectory("/p")
+        try fs.syncDirectory("/")
+        let recorder = SyncRecorder(base: fs)
+        let id = UUIDBytes(storage: (7, 9))
+        let prepared = PreparedJournal.prepare(fs: recorder, directory: "/p", pageID: id, base: 3, zeroBytes: 4096) {
+            recorder.log.list.withLock { $0.append("yield") }
+        }
+        #expect(prepared != nil)
+        #expect(recorder.log.list.withLock { $0 } == ["yield", "sync", "yield", "sync", "yield", "syncDirectory"])
+        prepared?.discard()
+
+        let second = SyncRecorder(base: fs)
+        let traffic = SaveTraffic(longestYieldNanoseconds: 60_000_000_000)
+        traffic.begin()
+        let done = Latch<Bool>()
+        BackgroundThread.start {
+            let p = PreparedJournal.prepare(fs: second, directory: "/p", pageID: id, base: 4, zeroBytes: 4096,
+                                            yield: traffic.waitForSaveEnd)
+            done.set(p != nil)
+        }
+        try await Task.sleep(nanoseconds: 50_000_000)
+        #expect(second.log.list.withLock { $0 }.isEmpty)
+        traffic.end()
+        #expect(done.wait() == true)
+        #expect(second.log.list.withLock { $0 } == ["sync", "sync", "syncDirectory"])
+    }
+
     @Test("SaveTraffic is active while a save is in flight and for a quiet interval after the last one, not before any")
     func saveTrafficWindow() {
         let traffic = SaveTraffic()
