@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Dispatch
 import LNoteFormat
 import LNoteSimulation
 import LNoteStore
@@ -29,24 +35,121 @@ struct SnapshotWritePacingTests {
         return PacingRecorder(base: fs)
     }
 
-    @Test("P-011 a snapshot written while saves are active waits for each step's write-back; written alone it only starts them, and the bytes are the same")
+    @Test("P-011 a snapshot written while saves are active goes in 64 KiB steps each waited for; written alone, in 256 KiB steps only started; the bytes are the same")
     func pacingFollowsSaveTraffic() throws {
         let bytes = (0 ..< 1_000_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
         for saving in [true, false] {
             let fs = try Self.recorder()
             let traffic = SaveTraffic()
-            if saving { traffic.begin() }
+            if saving { traffic.begin(); traffic.end() }  // a save just ended: active, none in flight
             let ready = Latch<Bool>()
             ready.set(true)
             try SnapshotWrite.run(bytes, fs: fs, path: "/p/s.content", level: .data, journalReady: ready, traffic: traffic) {
                 #expect($0.count == bytes.count)
             }
             let calls = fs.log.list.withLock { $0 }
-            let step = Int64(SnapshotFile.writebackStep)
-            #expect(calls.filter { !$0.wait }.map(\.offset) == [0, step, 2 * step, 3 * step])
-            #expect(calls.filter(\.wait).map(\.offset) == (saving ? [0, step, 2 * step] : []))
+            let step = saving ? SnapshotWrite.yieldingStep : SnapshotFile.writebackStep
+            #expect(calls.map(\.offset) == Array(stride(from: Int64(0), to: Int64(bytes.count), by: step)))
+            #expect(calls.allSatisfy { $0.wait == saving })
             #expect(fs.base.durableSnapshot().files["/p/s.content"] == bytes)
         }
+    }
+
+    @Test("P-011 while a save's sync is in flight the snapshot write issues no write-back step; the first goes once that save ended")
+    func writeWaitsForTheSaveInFlight() async throws {
+        let bytes = [UInt8](repeating: 7, count: 300_000)
+        let fs = try Self.recorder()
+        let traffic = SaveTraffic(longestYieldNanoseconds: 60_000_000_000)
+        traffic.begin()
+        let ready = Latch<Bool>()
+        ready.set(true)
+        let done = Latch<Bool>()
+        BackgroundThread.start {
+            let ok = (try? SnapshotWrite.run(bytes, fs: fs, path: "/p/s.content", level: .data, journalReady: ready,
+                                             traffic: traffic) { _ in }) != nil
+            done.set(ok)
+        }
+        try await Task.sleep(nanoseconds: 50_000_000)
+        #expect(fs.log.list.withLock { $0.count } == 0)
+        traffic.end()
+        #expect(done.wait() == true)
+        let calls = fs.log.list.withLock { $0 }
+        #expect(calls.count == 5 && calls.allSatisfy(\.wait))
+        #expect(fs.base.durableSnapshot().files["/p/s.content"] == bytes)
+    }
+
+    @Test("SaveTraffic.waitForSaveEnd returns at once with no save in flight, after the save in flight ends, and at the latest after its longest yield")
+    func waitForSaveEnd() throws {
+        let quiet = SaveTraffic()
+        let t0 = DispatchTime.now().uptimeNanoseconds
+        quiet.waitForSaveEnd()
+        #expect(DispatchTime.now().uptimeNanoseconds - t0 < 1_000_000_000)
+
+        let traffic = SaveTraffic(longestYieldNanoseconds: 60_000_000_000)
+        traffic.begin()
+        let ended = Mutex(false)
+        BackgroundThread.start {
+            usleep(30_000)
+            ended.withLock { $0 = true }
+            traffic.end()
+        }
+        traffic.waitForSaveEnd()
+        #expect(ended.withLock { $0 })
+
+        let stuck = SaveTraffic(longestYieldNanoseconds: 20_000_000)
+        stuck.begin()
+        let t1 = DispatchTime.now().uptimeNanoseconds
+        stuck.waitForSaveEnd()
+        let waited = DispatchTime.now().uptimeNanoseconds - t1
+        #expect(waited >= 20_000_000 && waited < 30_000_000_000)
+    }
+
+    /// The simulated file system, recording each file and directory sync.
+    final class SyncLog: Sendable {
+        let list = Mutex<[String]>([])
+    }
+
+    struct SyncRecorder: ForwardingFileSystem {
+        let base: SimulatedFileSystem
+        let log = SyncLog()
+        func sync(_ file: FileHandleNumber, _ durability: Durability) throws {
+            log.list.withLock { $0.append("sync") }
+            try base.sync(file, durability)
+        }
+        func syncDirectory(_ path: String) throws {
+            log.list.withLock { $0.append("syncDirectory") }
+            try base.syncDirectory(path)
+        }
+    }
+
+    @Test("P-022 preparing the next journal yields before each of its three syncs, and with a save in flight syncs nothing until it ended")
+    func preparationYieldsToSaves() async throws {
+        let fs = SimulatedFileSystem()
+        try fs.makeDirectory("/p")
+        try fs.syncDirectory("/")
+        let recorder = SyncRecorder(base: fs)
+        let id = UUIDBytes(storage: (7, 9))
+        let prepared = PreparedJournal.prepare(fs: recorder, directory: "/p", pageID: id, base: 3, zeroBytes: 4096) {
+            recorder.log.list.withLock { $0.append("yield") }
+        }
+        #expect(prepared != nil)
+        #expect(recorder.log.list.withLock { $0 } == ["yield", "sync", "yield", "sync", "yield", "syncDirectory"])
+        prepared?.discard()
+
+        let second = SyncRecorder(base: fs)
+        let traffic = SaveTraffic(longestYieldNanoseconds: 60_000_000_000)
+        traffic.begin()
+        let done = Latch<Bool>()
+        BackgroundThread.start {
+            let p = PreparedJournal.prepare(fs: second, directory: "/p", pageID: id, base: 4, zeroBytes: 4096,
+                                            yield: traffic.waitForSaveEnd)
+            done.set(p != nil)
+        }
+        try await Task.sleep(nanoseconds: 50_000_000)
+        #expect(second.log.list.withLock { $0 }.isEmpty)
+        traffic.end()
+        #expect(done.wait() == true)
+        #expect(second.log.list.withLock { $0 } == ["sync", "sync", "syncDirectory"])
     }
 
     @Test("SaveTraffic is active while a save is in flight and for a quiet interval after the last one, not before any")
@@ -57,5 +160,20 @@ struct SnapshotWritePacingTests {
         #expect(traffic.isActive)
         traffic.end()
         #expect(traffic.isActive)  // within quietNanoseconds of the end
+    }
+
+    @Test("BackgroundThread runs the job on a thread of its own below the caller's CPU priority (Linux: nice raised by 10) and hands back its result and its error")
+    func backgroundThread() async throws {
+        #if os(Linux)
+        let which = __priority_which_t(PRIO_PROCESS.rawValue)
+        let mine = getpriority(which, 0)
+        let theirs = try await BackgroundThread.run { getpriority(which, 0) }
+        #expect(theirs == min(19, mine + BackgroundThread.niceIncrement))
+        #expect(getpriority(which, 0) == mine)
+        #endif
+        #expect(try await BackgroundThread.run { 41 + 1 } == 42)
+        await #expect(throws: LNoteError.self) {
+            try await BackgroundThread.run { () throws -> Int in throw LNoteError(.io, "x") }
+        }
     }
 }

@@ -93,7 +93,8 @@ enum CompactionSuite {
         r.notes += ["atomic write floor: open a temp file, pwrite the snapshot bytes (encoded beforehand), fdatasync, close, rename, fsync the directory",
                     "Page.compact(): create the next journal (write its header, fdatasync: P-010; a page whose journal passed half its threshold adopts one prepared off the save path instead, P-022) while the snapshot is encoded on the I/O thread, then the same atomic write with the P-019 check on a second thread during the write and sync, one directory fsync for the rename and the new journal (P-021), unlink the journal before the absorbed one",
                     "\(rounds) rounds after a warm-up; floor and compaction alternate which goes first",
-                    "parts: the next journal's creation, its adoption when prepared, and the snapshot's encoding timed alone, after each 2,000-stroke round; while saves are in flight or ended under 50 ms ago the snapshot write waits for each 256 KiB step's write-back (sync_file_range on Linux) so saves' syncs never queue behind the whole file, and otherwise only starts it"]
+                    "parts: the next journal's creation, its adoption when prepared, and the snapshot's encoding timed alone, after each 2,000-stroke round",
+                    "while saves are in flight or ended under 50 ms ago (every background compaction of the every-10-frames rows), the encoding, the P-019 check and the write run on threads below the saves' CPU priority (Linux: nice +10), and every I/O step of the snapshot write (each 64 KiB of write-back, sync_file_range on Linux, waited for before the next; the sync; the rename; the directory sync) waits until the save in flight, if any, ended (at most 4 ms), so a save's sync queues behind at most one step; otherwise (Page.compact() alone) the write starts each 256 KiB step's write-back without waiting"]
         return r
     }
 

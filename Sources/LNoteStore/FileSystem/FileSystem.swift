@@ -147,9 +147,8 @@ extension FileSystem {
     ///
     /// `writebackStep` > 0 (where `pacesWriteback`, for a durable write larger than a step)
     /// writes the bytes in steps of that size and starts each step's write-back as it is
-    /// written, waiting for the step before, so the disk never queues more than two steps of
-    /// this file ahead of another file's sync and the final sync has at most two steps left
-    /// (RocksDB's bytes_per_sync). What reaches the disk, and when `path` changes, is the same.
+    /// written, so the final sync has little left to flush (RocksDB's bytes_per_sync). What
+    /// reaches the disk, and when `path` changes, is the same.
     @inline(never)
     @_optimize(size) public func writeFileAtomically(_ path: String, _ bytes: [UInt8], durability: Durability = .data,
                                     writebackStep: Int = 0) throws
@@ -162,10 +161,10 @@ extension FileSystem {
     /// exclusively after unlinking a leftover), runs `beforeSync` (while the kernel writes the
     /// bytes back), syncs and closes the file, and returns its path. On failure, `beforeSync`'s
     /// included, the temp file is removed and `path` is not touched (P-019).
-    /// With write-back steps, `pace` is asked before each step: true waits for the step before
-    /// it (saves are waiting on the disk), false only starts the step's write-back.
+    /// With write-back steps, `pacing` yields them to foreground syncs (see `WritebackPacing`);
+    /// its `yield` also runs before the file's sync.
     @_optimize(size) package func writeTemporary(for path: String, _ bytes: [UInt8], durability: Durability,
-                                writebackStep: Int = 0, pace: () -> Bool = { true },
+                                writebackStep: Int = 0, pacing: WritebackPacing = .steady,
                                 beforeSync: () throws -> Void = {}) throws -> String
     {
         let temp = path + ".tmp"
@@ -173,11 +172,12 @@ extension FileSystem {
         let f = try open(temp, [.create, .exclusive])
         do {
             if writebackStep > 0 && bytes.count > writebackStep && durability != .none && pacesWriteback {
-                try writePaced(f, bytes, step: writebackStep, pace: pace)
+                try writePaced(f, bytes, step: writebackStep, pacing: pacing)
             } else {
                 try bytes.withUnsafeBytes { (b) throws in try write(f, at: 0, b) }
             }
             try beforeSync()
+            if durability != .none { pacing.yield() }
             try sync(f, durability)
         } catch {
             try? close(f)
@@ -201,21 +201,41 @@ extension FileSystem {
     public var pacesWriteback: Bool { false }
     @_optimize(size) public func writeback(_ file: FileHandleNumber, at offset: Int64, count: Int64, wait: Bool) throws {}
 
-    /// Writes `bytes` at 0 in steps of `step`, starting each step's write-back and, when `pace`
-    /// says so, waiting for the one before (see `writeFileAtomically`).
+    /// Writes `bytes` at 0 in steps. While `pacing.active()` says no foreground sync is active,
+    /// a step is `step` bytes whose write-back is started and not waited for. While one is, a
+    /// step is `pacing.yieldingStep` bytes, written after `pacing.yield()` and waited for
+    /// before the next, so a foreground sync queues behind at most that one step.
     @inline(never)
-    @_optimize(size) func writePaced(_ f: FileHandleNumber, _ bytes: [UInt8], step: Int, pace: () -> Bool = { true }) throws {
+    @_optimize(size) func writePaced(_ f: FileHandleNumber, _ bytes: [UInt8], step: Int, pacing: WritebackPacing = .steady) throws {
         try bytes.withUnsafeBytes { (all) throws in
             var offset = 0
             while offset < all.count {
-                let n = min(step, all.count - offset)
+                let yielding = pacing.active()
+                if yielding { pacing.yield() }
+                let n = min(yielding ? max(1, pacing.yieldingStep) : step, all.count - offset)
                 try write(f, at: Int64(offset), UnsafeRawBufferPointer(rebasing: all[offset ..< offset + n]))
-                try writeback(f, at: Int64(offset), count: Int64(n), wait: false)
-                if offset >= step && pace() { try writeback(f, at: Int64(offset - step), count: Int64(step), wait: true) }
+                try writeback(f, at: Int64(offset), count: Int64(n), wait: yielding)
                 offset += n
             }
         }
     }
+}
+
+/// How a paced write (`writeTemporary` with write-back steps) yields to foreground syncs:
+/// `active` is asked before each step, `yield` blocks until the foreground sync in flight, if
+/// any, ended, and `yieldingStep` is the step size while they are active. The compaction's
+/// snapshot write passes its page's `SaveTraffic`.
+package struct WritebackPacing {
+    package var active: () -> Bool
+    package var yield: () -> Void
+    package var yieldingStep: Int
+
+    package init(active: @escaping () -> Bool, yield: @escaping () -> Void, yieldingStep: Int) {
+        self.active = active; self.yield = yield; self.yieldingStep = yieldingStep
+    }
+
+    /// No foreground traffic: full steps, nothing waited for.
+    package static var steady: WritebackPacing { WritebackPacing(active: { false }, yield: {}, yieldingStep: 0) }
 }
 
 /// The directory part of an absolute path ("/a/b/c" -> "/a/b"; "/a" -> "/").

@@ -22,9 +22,11 @@ package final class PreparedJournal: Sendable {
     /// (firstSequence 1, a fresh salt) and syncs it, writes `zeroBytes` of zeros after it and
     /// syncs them, then syncs `directory`. Nil when a file of that name exists or any step
     /// fails (what was created is removed again; left behind after a crash it is a state of
-    /// P-022).
+    /// P-022). `yield` runs before each of the three syncs (each commits file-system metadata):
+    /// the page passes its `SaveTraffic.waitForSaveEnd`, so each goes right after a save's
+    /// sync ended instead of in front of the next one's.
     package static func prepare(fs: any FileSystem, directory: String, pageID: UUIDBytes, base: UInt64,
-                                zeroBytes: Int) -> PreparedJournal? {
+                                zeroBytes: Int, yield: () -> Void = {}) -> PreparedJournal? {
         let path = joinPath(directory, PageFileNames.journal(pageID, base: base))
         guard case .some(.none) = try? fs.kind(path), let file = try? fs.open(path, [.create, .exclusive]) else { return nil }
         let placeholder = JournalHeader(pageID: pageID, baseGeneration: base, salt: UInt64.random(in: 1...UInt64.max),
@@ -32,6 +34,7 @@ package final class PreparedJournal: Sendable {
         let header = Int64(placeholder.count)
         do {
             try placeholder.withUnsafeBytes { try fs.write(file, at: 0, $0) }
+            yield()
             try fs.sync(file, .data)  // a valid header before the file grows: grown garbage is a torn tail
             let zeros = [UInt8](repeating: 0, count: 4096)
             var offset = header
@@ -40,7 +43,9 @@ package final class PreparedJournal: Sendable {
                 try zeros.withUnsafeBytes { try fs.write(file, at: offset, UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
                 offset += Int64(n)
             }
+            yield()
             try fs.sync(file, .data)
+            yield()
             try fs.syncDirectory(directory)
         } catch {
             try? fs.close(file)

@@ -305,15 +305,17 @@ public final actor Page {
 
     /// Starts preparing the journal that the next switch away from `journal` creates (P-022),
     /// on the I/O thread, unless one is prepared or being prepared, or the journal keeps no
-    /// reserve (the prepared zeros are its first reserve, W-010).
+    /// reserve (the prepared zeros are its first reserve, W-010). Each of its syncs waits for
+    /// the save in flight, if any, to end first (`SaveTraffic`).
     private func startPreparation(after journal: JournalWriter) {
         guard preparation == nil, !switchPending, journal === writer, options.journalReserveBytes > 0, !options.readOnly,
               failure == nil, let base = try? Self.generation(after: journal.header.baseGeneration) else { return }
-        let (fs, directory, id) = (self.fs, self.directory, self.id)
+        let (fs, directory, id, traffic) = (self.fs, self.directory, self.id, self.traffic)
         let zeros = min(options.journalReserveBytes, JournalWriter.firstReserveStretch)
         preparation = Task {
             (try? await BlockingIO.run {
-                PreparedJournal.prepare(fs: fs, directory: directory, pageID: id, base: base, zeroBytes: zeros)
+                PreparedJournal.prepare(fs: fs, directory: directory, pageID: id, base: base, zeroBytes: zeros,
+                                        yield: traffic.waitForSaveEnd)
             }) ?? nil
         }
     }
@@ -380,7 +382,7 @@ public final actor Page {
         // check runs on a second thread beside the write.
         let journalReady = Latch<Bool>()
         let traffic = self.traffic
-        async let written: Void = BlockingIO.run {
+        async let written: Void = SnapshotWrite.job(yieldingTo: traffic) {
             let bytes = SnapshotFile.encode(pageID: id, generation: newGeneration, nextSequence: absorbedThrough,
                                             state: pageState, cache: bodies)
             try SnapshotWrite.run(bytes, fs: fs, path: path, level: level, journalReady: journalReady, traffic: traffic) {
