@@ -224,7 +224,7 @@ struct CompactionFastPathTests {
     /// The simulated file system, saying that replaced files keep their blocks until closed.
     struct Holding: ForwardingFileSystem {
         let base: SimulatedFileSystem
-        var freesReplacedFilesAtClose: Bool { true }
+        var overlapsCalls: Bool { true }
     }
 
     static func stroke(_ n: UInt8) -> Stroke {
@@ -300,5 +300,69 @@ struct CompactionFastPathTests {
         let again = try await Page.open(directory: pages, id: Self.pageID, options: PageOptions(readOnly: true))
         #expect(await again.elementCount == 6)
         try await again.close()
+    }
+
+    // MARK: The snapshot written beside the next journal's creation
+
+    @Test("P-011 P-019 overlapped with the next journal's creation, the temp file is written and synced first; the rename waits for the journal and the check, and either failing removes the temp file")
+    func overlappedWriteWaitsBeforeRename() throws {
+        let fs = SimulatedFileSystem()
+        try fs.makeDirectory("/p")
+        try fs.syncDirectory("/")
+        let path = "/p/" + PageFileNames.snapshot(Self.pageID)
+        try fs.writeFileAtomically(path, [1, 2, 3], durability: .data)
+        let failed = Latch<Bool>()
+        failed.set(false)
+        let start = fs.operationCount
+        #expect(throws: LNoteError.self) {
+            try SnapshotWrite.run([9, 9, 9, 9], fs: fs, path: path, level: .data, journalReady: failed, overlapJournal: true) { _ in }
+        }
+        let log = Array(fs.operationLog[start...])
+        #expect(log.contains { $0.contains("pwrite \(path).tmp") }, "written before the journal's verdict: \(log)")
+        #expect(log.contains { $0.contains("fsync \(path).tmp") }, "\(log)")
+        #expect(fs.allFiles()[path + ".tmp"] == nil)
+        #expect(fs.allFiles()[path] == [1, 2, 3])
+        let ready = Latch<Bool>()
+        ready.set(true)
+        #expect(throws: LNoteError.self) {
+            try SnapshotWrite.run([9, 9, 9, 9], fs: fs, path: path, level: .data, journalReady: ready, overlapJournal: true) { _ in
+                throw LNoteError(.corrupt, "refused by the test")
+            }
+        }
+        #expect(fs.allFiles()[path + ".tmp"] == nil)
+        #expect(fs.allFiles()[path] == [1, 2, 3])
+        try SnapshotWrite.run([9, 9, 9, 9], fs: fs, path: path, level: .data, journalReady: ready, overlapJournal: true) { _ in }
+        #expect(fs.durableSnapshot().files[path] == [9, 9, 9, 9])
+    }
+
+    @Test("P-011 P-013 P-021 a compaction with no save waiting overlaps its calls (snapshot beside the next journal, replaced snapshot held): every crash state keeps every acknowledged change")
+    func overlappedCompactionCrashStates() async throws {
+        for round in 0..<4 {
+            let sim = SimulatedFileSystem()
+            try sim.makeDirectory("/p")
+            try sim.syncDirectory("/")
+            let fs = Holding(base: sim)
+            let page = try await Page.open(directory: "/p", id: Self.pageID, options: PageOptions(compaction: .onCloseOnly), fileSystem: fs)
+            try await page.append(.stroke(Self.stroke(1)), durability: .data)
+            try await page.compact()
+            try await page.append(.stroke(Self.stroke(2)), durability: .data)
+            try await Task.sleep(for: .milliseconds(SaveTraffic.quietNanoseconds / 1_000_000 + 20))  // no save recent: overlap
+            let start = sim.operationCount
+            try await page.compact()
+            try await page.append(.stroke(Self.stroke(3)), durability: .data)
+            await page.waitForCompaction()
+            let end = sim.operationCount
+            var states = 0
+            for state in sim.crashStates() where state.point >= start {
+                states += 1
+                let r = try PageRecovery.recover(fs: state.makeFileSystem(), directory: "/p", pageID: Self.pageID, mode: .salvage)
+                let ids = Set(r.state.elements.map(\.id))
+                let needed = (state.point >= end ? [1, 2, 3] : [1, 2]).map { Self.stroke(UInt8($0)).id }
+                #expect(needed.allSatisfy { ids.contains($0) }, "round \(round): \(state)")
+                #expect(!r.report.findings.contains { !$0.isInformational }, "round \(round): \(state): \(r.report.findings)")
+            }
+            #expect(states > 1)
+            try await page.close()
+        }
     }
 }

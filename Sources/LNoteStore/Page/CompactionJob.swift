@@ -21,7 +21,7 @@ package struct CompactionJob: Sendable {
     /// What the job leaves to the page.
     package struct Outcome: Sendable {
         /// The snapshot the rename replaced, still open so the rename did not free its blocks;
-        /// closing it frees them (`FileSystem.freesReplacedFilesAtClose`).
+        /// closing it frees them (`FileSystem.overlapsCalls`).
         package var replaced: FileHandleNumber?
         /// P-012's outcome: the damaged files handled, or why removal failed (the snapshot is
         /// in place either way).
@@ -30,19 +30,23 @@ package struct CompactionJob: Sendable {
 
     package var snapshotPath: String { joinPath(directory, PageFileNames.snapshot(pageID)) }
 
-    /// Encodes the snapshot, writes it once `journalReady` holds true (`SnapshotWrite.run`),
-    /// then removes obsolete journals. Throws what `SnapshotWrite.run` throws; nothing is held
+    /// Encodes the snapshot, writes it and renames it once `journalReady` holds true
+    /// (`SnapshotWrite.run`), then removes obsolete journals. Throws what `SnapshotWrite.run` throws; nothing is held
     /// open then.
     package func run(journalReady: Latch<Bool>) throws -> Outcome {
         let path = snapshotPath
         // Held across the rename where that defers freeing its blocks; a missing file, or
         // anything but a regular file, is simply not held.
-        let replaced = fs.freesReplacedFilesAtClose ? try? fs.open(path, .readOnly) : nil
+        let replaced = fs.overlapsCalls ? try? fs.open(path, .readOnly) : nil
         do {
             let bytes = SnapshotFile.encode(pageID: pageID, generation: generation, nextSequence: nextSequence,
                                             state: state, cache: cache)
             let (id, generation, nextSequence, state) = (pageID, generation, nextSequence, state)
-            try SnapshotWrite.run(bytes, fs: fs, path: path, level: level, journalReady: journalReady, traffic: traffic) {
+            // With no save in flight or recent, nothing waits on the next journal's creation:
+            // the snapshot is written beside it (P-011).
+            let overlap = fs.overlapsCalls && !(traffic?.isActive ?? false)
+            try SnapshotWrite.run(bytes, fs: fs, path: path, level: level, journalReady: journalReady, traffic: traffic,
+                                  overlapJournal: overlap) {
                 try SnapshotGuard.verify($0, pageID: id, generation: generation, nextSequence: nextSequence,
                                          absorbed: state)
             }
