@@ -37,6 +37,7 @@ extension ForwardingFileSystem {
     public func identity(_ file: FileHandleNumber) throws -> FileIdentity? { try base.identity(file) }
     public func identity(at path: String) throws -> FileIdentity? { try base.identity(at: path) }
     public var pacesWriteback: Bool { base.pacesWriteback }
+    public var overlapsCalls: Bool { base.overlapsCalls }
     public func writeback(_ file: FileHandleNumber, at offset: Int64, count: Int64, wait: Bool) throws {
         try base.writeback(file, at: offset, count: count, wait: wait)
     }

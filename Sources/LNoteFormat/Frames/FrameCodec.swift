@@ -61,6 +61,34 @@ public enum FrameCodec {
         }
     }
 
+    /// Appends one frame holding `sequence` and the body `writeBody` writes, straight into
+    /// `out` (no body buffer in between): the same bytes as `append` with that body, for one
+    /// copy of the body instead of two; the checksum runs over the body where it lies, while
+    /// it is still in cache. Traps as `append` does.
+    public static func append(type: UInt8, sequence: UInt64, salt: UInt64, to out: inout [UInt8],
+                              body writeBody: (inout ByteWriter) -> Void) {
+        precondition(type != 0, "frame type 0 is never valid (F-004)")
+        let start = out.count
+        var w = ByteWriter()
+        swap(&w.bytes, &out)  // a move: `out` stays uniquely referenced, nothing is copied
+        w.u32(0)  // length, patched below
+        w.u32(0)  // crc, patched below
+        w.u8(type)
+        w.u64(sequence)
+        writeBody(&w)
+        swap(&w.bytes, &out)
+        let payloadCount = out.count - start - FormatLimits.frameHeaderBytes
+        precondition(payloadCount - FormatLimits.sequenceBytes <= bodyBytesMax,
+                     "frame body of \(payloadCount - FormatLimits.sequenceBytes) bytes exceeds bodyBytesMax")
+        let length = UInt32(payloadCount)
+        out.withUnsafeMutableBytes { raw in
+            raw.storeBytes(of: length.littleEndian, toByteOffset: start, as: UInt32.self)
+            let crc = frameCRC(salt: salt, length: length, type: type,
+                               payload: UnsafeRawBufferPointer(rebasing: raw[(start + FormatLimits.frameHeaderBytes)...]))
+            raw.storeBytes(of: crc.littleEndian, toByteOffset: start + 4, as: UInt32.self)
+        }
+    }
+
     /// `append` for a body held in an array. Traps as `append` does.
     public static func append(type: UInt8, sequence: UInt64, body: [UInt8], salt: UInt64,
                               to out: inout [UInt8]) {

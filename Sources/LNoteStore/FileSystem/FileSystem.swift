@@ -64,6 +64,13 @@ public protocol FileSystem: Sendable {
     /// cache): starts write-back of `count` bytes at `offset` without waiting, or with `wait`
     /// also waits until it is done. The default does nothing.
     func writeback(_ file: FileHandleNumber, at offset: Int64, count: Int64, wait: Bool) throws
+    /// True when the engine may overlap calls on this file system to hide the device's
+    /// latency: write and sync a compaction's snapshot while the next journal is created
+    /// (P-011), and hold the snapshot a rename replaces open until after `compact()` returns,
+    /// so freeing its blocks (POSIX: at the last close) is off the compaction's path. The
+    /// default is false: a workload's calls come in one order (the simulator's crash campaigns
+    /// enumerate that order).
+    var overlapsCalls: Bool { get }
 }
 
 public struct FileHandleNumber: Hashable, Sendable {
@@ -199,6 +206,8 @@ extension FileSystem {
 extension FileSystem {
     /// No write-back pacing unless a file system provides it.
     public var pacesWriteback: Bool { false }
+    /// No overlapped calls unless a file system allows them.
+    public var overlapsCalls: Bool { false }
     @_optimize(size) public func writeback(_ file: FileHandleNumber, at offset: Int64, count: Int64, wait: Bool) throws {}
 
     /// Writes `bytes` at 0 in steps. While `pacing.active()` says no foreground sync is active,

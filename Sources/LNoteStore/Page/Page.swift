@@ -44,6 +44,9 @@ public final actor Page {
     private var compaction: Task<Void, any Error>?
     /// The next journal being prepared, or prepared, off the path of saves (P-022).
     private var preparation: Task<PreparedJournal?, Never>?
+    /// Closing the snapshots compactions replaced (held open across the rename so it did not
+    /// free their blocks on the compaction's path), after the compaction returned.
+    private var releasing: Task<Void, Never>?
     /// A compaction took the preparation and has not switched journals yet: no other may start
     /// (it would prepare the very file the switch adopts or creates).
     private var switchPending = false
@@ -116,6 +119,7 @@ public final actor Page {
     @_optimize(size) package func waitForCompaction() async {
         while let running = compaction { _ = try? await running.value }
         if let preparing = preparation { _ = await preparing.value }
+        await releasing?.value
     }
 
     /// Prepares the next journal now (P-022) and waits for it; the next compaction that
@@ -227,6 +231,7 @@ public final actor Page {
             preparation = nil
             await preparing.value?.discard()
         }
+        await releasing?.value
         closed = true
         updateFeed.finish()
         if let firstError { throw firstError }
@@ -375,21 +380,15 @@ public final actor Page {
         let base = switching ? old?.header.baseGeneration ?? generation
             : writer?.header.baseGeneration ?? highestJournalBase.map { max($0, generation) } ?? generation
         let newGeneration = try Self.generation(after: base)
-        let (pageState, bodies, fs, id, directory) = (state, cache, self.fs, self.id, self.directory)
-        let path = joinPath(directory, PageFileNames.snapshot(id)), level = max(options.durability, .data)
+        let level = max(options.durability, .data)
+        let job = CompactionJob(fs: fs, directory: directory, pageID: id, generation: newGeneration,
+                                nextSequence: absorbedThrough, state: state, cache: cache, level: level,
+                                traffic: traffic, damaged: damagedFiles)
         // P-011 off the actor in one job, from the state as of `absorbedThrough`: the encoding
-        // runs while the actor creates the next journal, the write waits for it, and the P-019
-        // check runs on a second thread beside the write.
+        // runs while the actor creates the next journal, the write waits for it, the P-019
+        // check runs on a second thread beside the write, and P-012 follows the directory sync.
         let journalReady = Latch<Bool>()
-        let traffic = self.traffic
-        async let written: Void = SnapshotWrite.job(yieldingTo: traffic) {
-            let bytes = SnapshotFile.encode(pageID: id, generation: newGeneration, nextSequence: absorbedThrough,
-                                            state: pageState, cache: bodies)
-            try SnapshotWrite.run(bytes, fs: fs, path: path, level: level, journalReady: journalReady, traffic: traffic) {
-                try SnapshotGuard.verify($0, pageID: id, generation: newGeneration, nextSequence: absorbedThrough,
-                                         absorbed: pageState)
-            }
-        }
+        async let written = SnapshotWrite.job(yieldingTo: traffic) { try job.run(journalReady: journalReady) }
         var fresh: JournalWriter?
         do {
             if switching, let old {
@@ -413,8 +412,9 @@ public final actor Page {
         journalReady.set(true)
         let toAbsorb = sealed
         let framesAbsorbed = journalFrames - (writer?.frameCount ?? 0)
+        let outcome: CompactionJob.Outcome
         do {
-            try await written
+            outcome = try await written
         } catch let failed as SnapshotWrite.DirectorySyncFailed {
             fresh?.poison(failed.error)  // its entry may be gone with the failed sync (M-006)
             throw failed.error
@@ -431,12 +431,20 @@ public final actor Page {
         }
         sealed.removeAll { journal in toAbsorb.contains { $0 === journal } }
         if writer == nil { highestJournalBase = max(highestJournalBase ?? 0, newGeneration - 1) }
-        // P-012: remove journals older than the one just absorbed; damaged files go to lost+found.
-        let damaged = damagedFiles
-        let handled = try await BlockingIO.run {
-            try PageFileCleanup.removeObsolete(fs: fs, directory: directory, pageID: id, keepFrom: newGeneration - 1,
-                                               damaged: damaged)
+        if let replaced = outcome.replaced { release(replaced) }
+        // P-012 (run by the job): journals older than the one just absorbed were removed;
+        // damaged files went to lost+found.
+        damagedFiles.subtract(try outcome.cleanup.get())
+    }
+
+    /// Closes `file`, a snapshot a compaction replaced, on the I/O thread after the compaction
+    /// returns: the close frees its blocks (on ext4 with `discard`, a wait for the device).
+    /// `close()` and `waitForCompaction()` wait for it.
+    private func release(_ file: FileHandleNumber) {
+        let (previous, fs) = (releasing, self.fs)
+        releasing = Task {
+            await previous?.value
+            _ = try? await BlockingIO.run { try fs.close(file) }
         }
-        damagedFiles.subtract(handled)
     }
 }

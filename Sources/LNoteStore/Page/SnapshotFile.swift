@@ -19,10 +19,12 @@ package enum SnapshotFile {
                                     nextSequence: nextSequence, elementCount: UInt32(clamping: state.elements.count))
         var out = header.encoded()
         out.reserveCapacity(64 + state.elements.count * 1024)
-        var body = ByteWriter(capacity: 8192)
         var sequence: UInt64 = 1
-        _ = PageChangeCodec.encodeBody(.metadata(state.metadata), into: &body)
-        FrameCodec.append(type: FrameType.pageMetadata.rawValue, sequence: sequence, body: body.bytes, salt: salt, to: &out)
+        FrameCodec.append(type: FrameType.pageMetadata.rawValue, sequence: sequence, salt: salt, to: &out) {
+            _ = PageChangeCodec.encodeBody(.metadata(state.metadata), into: &$0)
+        }
+        // Each body is written once, into `out` (a deferred stroke's points are one copy of
+        // the bytes read), and checksummed there.
         for element in state.elements {
             sequence += 1
             if let cached = cache[element.id] {
@@ -31,9 +33,9 @@ package enum SnapshotFile {
                 }
                 continue
             }
-            body.bytes.removeAll(keepingCapacity: true)
-            ElementCodec.encode(element, into: &body)
-            FrameCodec.append(type: FrameType.elementAppend.rawValue, sequence: sequence, body: body.bytes, salt: salt, to: &out)
+            FrameCodec.append(type: FrameType.elementAppend.rawValue, sequence: sequence, salt: salt, to: &out) {
+                ElementCodec.encode(element, into: &$0)
+            }
         }
         return out
     }

@@ -8,31 +8,97 @@ import LNoteFormat
 /// P-019: before a new snapshot replaces the old one, the compactor checks the bytes it is about
 /// to write against the state it absorbed, and refuses to switch when they disagree.
 package enum SnapshotGuard {
-    /// Decodes `bytes` (deferred points, so copied strokes are compared by their bytes) and
-    /// checks: no damage finding, the header's generation and nextSequence, the element count,
-    /// the ids in z-order, then every element and the canvas (equality is the digest).
+    /// Reads `bytes` as a reader would, frame by frame, with strokes' points deferred (so
+    /// copied strokes are compared by their bytes, their structure checked, E-006), and
+    /// compares each frame with what it must hold the moment it is decoded, without rebuilding
+    /// a page state: a valid header of this page with the generation, nextSequence and element
+    /// count intended; every frame intact (no damage finding of the scanner);
+    /// the canvas at sequence 1; then one `elementAppend` per absorbed element, in z-order,
+    /// each with that element's id and contents (equality is the digest). Distinct ids in
+    /// `state` make every id appear once, so a reader finds exactly `state`.
     /// - Throws: `LNoteError.corrupt` naming the first disagreement.
     package static func verify(_ bytes: [UInt8], pageID: UUIDBytes, generation: UInt64, nextSequence: UInt64,
                                absorbed state: PageState) throws {
         let name = PageFileNames.snapshot(pageID)
-        let decoded = SnapshotFile.decode(bytes, name: name, expectedPage: pageID, mode: .salvage, points: .deferred)
         func refuse(_ why: String) -> LNoteError {
             LNoteError(.corrupt, "new snapshot disagrees with what it absorbs: \(why); the old snapshot is kept (P-019)", file: name)
         }
-        if let damage = decoded.findings.first(where: { !$0.isInformational }) { throw refuse("\(damage.kind)") }
-        guard let h = decoded.header, !decoded.unusable else { throw refuse("unreadable header") }
+        guard case .valid(let h) = bytes.withUnsafeBytes({ SnapshotHeader.decode($0) }), h.pageID == pageID else {
+            throw refuse("unreadable header")
+        }
         guard h.generation == generation, h.nextSequence == nextSequence else {
             throw refuse("header generation \(h.generation), nextSequence \(h.nextSequence)")
         }
-        guard decoded.state.elements.count == state.elements.count, Int(h.elementCount) == state.elements.count else {
-            throw refuse("\(decoded.state.elements.count) elements, \(state.elements.count) absorbed")
+        guard Int(h.elementCount) == state.elements.count else {
+            throw refuse("header counts \(h.elementCount) elements, \(state.elements.count) absorbed")
         }
-        for (a, b) in zip(decoded.state.elements, state.elements) where a.id != b.id {
-            throw refuse("element \(a.id) where \(b.id) belongs")
+        var match = FrameMatch(bytes: bytes, state: state)
+        let scan = bytes.withUnsafeBytes { raw in
+            FrameScanner.scan(raw, from: FormatLimits.snapshotHeaderBytes, salt: h.salt, firstSequence: 1,
+                              mode: .salvage, fileSize: bytes.count) { match.take($0, raw: raw) }
         }
-        guard decoded.state.metadata == state.metadata else { throw refuse("canvas differs") }
-        for (a, b) in zip(decoded.state.elements, state.elements) where !same(a, b) {
-            throw refuse("element \(b.id) contents differ")
+        if let refused = scan.refused { throw refuse("\(refused.kind.rawValue)") }
+        // Damage, as the reader judges it: a torn tail and an unknown ancillary frame are
+        // information (the page read is the same), anything else refuses.
+        if let finding = scan.findings.first(where: { !$0.isTornTail && $0.kind != .unknownAncillaryType }) {
+            throw refuse("\(finding.kind.rawValue)")
+        }
+        if let disagreement = match.disagreement { throw refuse(disagreement) }
+        guard match.framesTaken == state.elements.count + 1 else {
+            throw refuse("\(max(0, match.framesTaken - 1)) element frames, \(state.elements.count) absorbed")
+        }
+    }
+
+    /// The frames of a snapshot compared, as the scan takes them, with the state it absorbs.
+    private struct FrameMatch {
+        let bytes: [UInt8]
+        let state: PageState
+        var framesTaken = 0
+        var disagreement: String?
+
+        init(bytes: [UInt8], state: PageState) { self.bytes = bytes; self.state = state }
+
+        /// Frame `framesTaken` (sequence `framesTaken + 1`, S-002): the canvas first, then the
+        /// element at index `framesTaken - 1`. Notes the first disagreement and skips the rest.
+        mutating func take(_ frame: ScannedFrame, raw: UnsafeRawBufferPointer) {
+            defer { framesTaken += 1 }
+            guard disagreement == nil else { return }
+            let k = framesTaken
+            guard frame.sequence == UInt64(k + 1) else {
+                disagreement = "frame of sequence \(frame.sequence) where \(k + 1) belongs"
+                return
+            }
+            let body = UnsafeRawBufferPointer(rebasing: raw[frame.bodyRange])
+            if k == 0 {
+                guard frame.type == FrameType.pageMetadata.rawValue,
+                      case .metadata(let m)? = try? PageChangeCodec.decode(type: frame.type, body: body,
+                                                                          baseOffset: frame.bodyRange.lowerBound) else {
+                    disagreement = "no canvas at sequence 1"
+                    return
+                }
+                if m != state.metadata { disagreement = "canvas differs" }
+                return
+            }
+            guard k <= state.elements.count else {
+                disagreement = "more element frames than the \(state.elements.count) elements absorbed"
+                return
+            }
+            guard frame.type == FrameType.elementAppend.rawValue else {
+                disagreement = "frame type \(frame.type) at sequence \(frame.sequence)"
+                return
+            }
+            let expected = state.elements[k - 1]
+            do {
+                let e = try PageChangeCodec.decodeAppend(body: body, baseOffset: frame.bodyRange.lowerBound,
+                                                         source: bytes[frame.bodyRange])
+                if e.id != expected.id {
+                    disagreement = "element \(e.id) where \(expected.id) belongs"
+                } else if !SnapshotGuard.same(e, expected) {
+                    disagreement = "element \(expected.id) contents differ"
+                }
+            } catch {
+                disagreement = "element \(expected.id): \(error)"
+            }
         }
     }
 

@@ -1,0 +1,64 @@
+import LNoteFormat
+
+/// The part of a compaction that runs off the page's actor, as one job on the I/O thread: the
+/// snapshot's encoding and atomic write with its P-019 check (P-011), then the removal of
+/// obsolete journals (P-012) right after the directory sync, with no hop back to the actor
+/// between the two.
+package struct CompactionJob: Sendable {
+    package let fs: any FileSystem
+    package let directory: String
+    package let pageID: UUIDBytes
+    package let generation: UInt64
+    /// The snapshot absorbs every change before this sequence.
+    package let nextSequence: UInt64
+    package let state: PageState
+    package let cache: EncodedBodyCache
+    package let level: Durability
+    package let traffic: SaveTraffic?
+    /// Journal files to move to `lost+found/` instead of deleting them (P-012).
+    package let damaged: Set<String>
+
+    /// What the job leaves to the page.
+    package struct Outcome: Sendable {
+        /// The snapshot the rename replaced, still open so the rename did not free its blocks;
+        /// closing it frees them (`FileSystem.overlapsCalls`).
+        package var replaced: FileHandleNumber?
+        /// P-012's outcome: the damaged files handled, or why removal failed (the snapshot is
+        /// in place either way).
+        package var cleanup: Result<Set<String>, any Error>
+    }
+
+    package var snapshotPath: String { joinPath(directory, PageFileNames.snapshot(pageID)) }
+
+    /// Encodes the snapshot, writes it and renames it once `journalReady` holds true
+    /// (`SnapshotWrite.run`), then removes obsolete journals. Throws what `SnapshotWrite.run` throws; nothing is held
+    /// open then.
+    package func run(journalReady: Latch<Bool>) throws -> Outcome {
+        let path = snapshotPath
+        // Held across the rename where that defers freeing its blocks; a missing file, or
+        // anything but a regular file, is simply not held.
+        let replaced = fs.overlapsCalls ? try? fs.open(path, .readOnly) : nil
+        do {
+            let bytes = SnapshotFile.encode(pageID: pageID, generation: generation, nextSequence: nextSequence,
+                                            state: state, cache: cache)
+            let (id, generation, nextSequence, state) = (pageID, generation, nextSequence, state)
+            // With no save in flight or recent, nothing waits on the next journal's creation:
+            // the snapshot is written beside it (P-011).
+            let overlap = fs.overlapsCalls && !(traffic?.isActive ?? false)
+            try SnapshotWrite.run(bytes, fs: fs, path: path, level: level, journalReady: journalReady, traffic: traffic,
+                                  overlapJournal: overlap) {
+                try SnapshotGuard.verify($0, pageID: id, generation: generation, nextSequence: nextSequence,
+                                         absorbed: state)
+            }
+        } catch {
+            if let replaced { try? fs.close(replaced) }
+            throw error
+        }
+        // P-012, after the directory sync made the new snapshot durable.
+        let cleanup = Result {
+            try PageFileCleanup.removeObsolete(fs: fs, directory: directory, pageID: pageID,
+                                               keepFrom: generation - 1, damaged: damaged)
+        }
+        return Outcome(replaced: replaced, cleanup: cleanup)
+    }
+}
