@@ -67,7 +67,15 @@ import Testing
             usleep(2_000)
         }
         // A non-empty folder at the snapshot's temp name: every compaction of the page fails.
-        try FileManager.default.createDirectory(atPath: package + "/pages/\(page).content.tmp/blocker", withIntermediateDirectories: true)
+        // A compaction running now may hold that name as its temp file for a moment (creating
+        // the folder then fails with ENOTDIR): retry until the folder stands.
+        let blocker = package + "/pages/\(page).content.tmp/blocker"
+        var placed = false
+        while !placed && Date() < deadline.addingTimeInterval(30) {
+            placed = (try? FileManager.default.createDirectory(atPath: blocker, withIntermediateDirectories: true)) != nil
+            if !placed { usleep(500) }
+        }
+        try #require(placed, "the blocking folder could be created")
         running.process.waitUntilExit()
         let r = running.finish()
         try? FileManager.default.removeItem(atPath: package + "/pages/\(page).content.tmp")
