@@ -46,7 +46,7 @@ public final actor NoteLibrary {
             }
             return out
         }
-        return summaries.coldSorted { ($0.modified, $0.title, $0.path) > ($1.modified, $1.title, $1.path) }
+        return summaries.sorted { ($0.modified, $0.title, $0.path) > ($1.modified, $1.title, $1.path) }
     }
 
     @_optimize(size) static func summarize(fs: any FileSystem, path: String, id: UUIDBytes) throws -> DocumentSummary {
