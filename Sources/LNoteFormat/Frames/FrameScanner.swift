@@ -207,7 +207,7 @@ struct FrameWalk {
 
     mutating func report(_ finding: ScanFinding) {
         findings.append(finding)
-        if mode == .strict, refused == nil, !finding.isTornTail, finding.kind != .unknownAncillaryType {
+        if mode == .strict, refused == nil, finding.isDamage {
             refused = finding
         }
     }

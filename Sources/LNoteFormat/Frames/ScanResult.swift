@@ -70,6 +70,11 @@ public struct ScanFinding: Sendable, Equatable {
         self.missingSequences = missingSequences
         self.isTornTail = isTornTail
     }
+
+    /// Damage: anything but a torn tail (the trace of a crash, J-012) and a skipped unknown
+    /// ancillary frame (F-011), after which a reader reads the same page. Strict mode refuses
+    /// on damage, and so does a compaction's check of its own snapshot (P-019).
+    package var isDamage: Bool { !isTornTail && kind != .unknownAncillaryType }
 }
 
 extension ScanResult {

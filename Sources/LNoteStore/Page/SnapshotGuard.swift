@@ -38,9 +38,8 @@ package enum SnapshotGuard {
                               mode: .salvage, fileSize: bytes.count) { match.take($0, raw: raw) }
         }
         if let refused = scan.refused { throw refuse("\(refused.kind.rawValue)") }
-        // Damage, as the reader judges it: a torn tail and an unknown ancillary frame are
-        // information (the page read is the same), anything else refuses.
-        if let finding = scan.findings.first(where: { !$0.isTornTail && $0.kind != .unknownAncillaryType }) {
+        // Damage, as the reader judges it (a torn tail or a skipped ancillary frame is not).
+        if let finding = scan.findings.first(where: \.isDamage) {
             throw refuse("\(finding.kind.rawValue)")
         }
         if let disagreement = match.disagreement { throw refuse(disagreement) }
