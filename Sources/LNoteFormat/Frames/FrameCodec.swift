@@ -40,25 +40,7 @@ public enum FrameCodec {
     public static func append(type: UInt8, sequence: UInt64, body: UnsafeRawBufferPointer,
                               salt: UInt64, to out: inout [UInt8]) {
         precondition(body.count <= bodyBytesMax, "frame body of \(body.count) bytes exceeds bodyBytesMax")
-        precondition(type != 0, "frame type 0 is never valid (F-004)")
-        let length = UInt32(FormatLimits.sequenceBytes + body.count)
-        let start = out.count
-        // Grow geometrically: reserving the exact size on every call would copy the whole
-        // buffer for each frame appended to a long one (a snapshot, a batch).
-        let needed = start + FormatLimits.frameHeaderBytes + Int(length)
-        if out.capacity < needed { out.reserveCapacity(Swift.max(needed, out.capacity * 2)) }
-        withUnsafeBytes(of: length.littleEndian) { out.append(contentsOf: $0) }
-        out.append(contentsOf: [0, 0, 0, 0] as [UInt8])  // crc, patched below
-        out.append(type)
-        withUnsafeBytes(of: sequence.littleEndian) { out.append(contentsOf: $0) }
-        out.append(contentsOf: body)
-        let crc = out.withUnsafeBytes { raw in
-            frameCRC(salt: salt, length: length, type: type,
-                     payload: UnsafeRawBufferPointer(rebasing: raw[(start + FormatLimits.frameHeaderBytes)...]))
-        }
-        withUnsafeBytes(of: crc.littleEndian) { crcBytes in
-            for i in 0..<4 { out[start + 4 + i] = crcBytes[i] }
-        }
+        append(type: type, sequence: sequence, salt: salt, to: &out) { $0.bytes.append(contentsOf: body) }
     }
 
     /// Appends one frame holding `sequence` and the body `writeBody` writes, straight into
