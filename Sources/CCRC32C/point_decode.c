@@ -29,11 +29,11 @@
 // The sums need no overflow checks: between points |x|, |y| < 2^31, |vx|, |vy| < 2^32,
 // 0 <= t, vt < 2^32 and a 3-byte delta is below 2^20 in magnitude.
 #include "ccrc32c.h"
+#include "cpu_features.h"
 
 #include <string.h>
 
 #if defined(__x86_64__)
-#  include <cpuid.h>
 #  include <emmintrin.h>
 #endif
 
@@ -298,24 +298,12 @@ static size_t run_sse41(const uint8_t *base, size_t end, size_t *pos, void *out,
     if (has_angles) return run(base, end, pos, (lnote_point_out *)out, count, acc, 1);
     return run(base, end, pos, (lnote_point_out *)out, count, acc, 0);
 }
-
-/// 1 with SSE4.1 and SSSE3, 2 without, 0 not asked yet (a benign race: every thread gets the same).
-static int decode_choice = 0;
-
-static int decode_choose(void) {
-    int c = __atomic_load_n(&decode_choice, __ATOMIC_RELAXED);
-    if (c != 0) return c;
-    unsigned int eax = 0, ebx = 0, ecx = 0, edx = 0;
-    c = (__get_cpuid(1, &eax, &ebx, &ecx, &edx) && (ecx & bit_SSE4_1) && (ecx & bit_SSSE3)) ? 1 : 2;
-    __atomic_store_n(&decode_choice, c, __ATOMIC_RELAXED);
-    return c;
-}
 #endif
 
 size_t lnote_points_decode_plain(const uint8_t *base, size_t end, size_t *pos, void *out, size_t count,
                                  int has_angles, lnote_point_acc *acc) {
 #if defined(__x86_64__)
-    if (decode_choose() == 1) return run_sse41(base, end, pos, out, count, has_angles, acc);
+    if (lnote_cpu_has_sse41_ssse3()) return run_sse41(base, end, pos, out, count, has_angles, acc);
 #endif
     return run_base(base, end, pos, out, count, has_angles, acc);
 }

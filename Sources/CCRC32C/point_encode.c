@@ -19,12 +19,9 @@
 // The vector code is clang's portable vector extensions: NEON on arm64; on x86-64 it is built
 // for the SSE2 baseline and for SSE4.1 + SSSE3, and CPUID picks one at first use.
 #include "ccrc32c.h"
+#include "cpu_features.h"
 
 #include <string.h>
-
-#if defined(__x86_64__)
-#  include <cpuid.h>
-#endif
 
 #define INLINE static inline __attribute__((always_inline))
 
@@ -144,18 +141,6 @@ static size_t encode_sse41(const void *pts, size_t from, size_t to, int has_angl
     if (has_angles) return encode((const uint8_t *)pts, from, to, out, 1);
     return encode((const uint8_t *)pts, from, to, out, 0);
 }
-
-/// 1 with SSE4.1 and SSSE3, 2 without, 0 not asked yet (a benign race: every thread gets the same).
-static int encode_choice = 0;
-
-static int encode_choose(void) {
-    int c = __atomic_load_n(&encode_choice, __ATOMIC_RELAXED);
-    if (c != 0) return c;
-    unsigned int eax = 0, ebx = 0, ecx = 0, edx = 0;
-    c = (__get_cpuid(1, &eax, &ebx, &ecx, &edx) && (ecx & bit_SSE4_1) && (ecx & bit_SSSE3)) ? 1 : 2;
-    __atomic_store_n(&encode_choice, c, __ATOMIC_RELAXED);
-    return c;
-}
 #endif
 
 size_t lnote_points_encode_plain(const void *points, size_t from, size_t to, int has_angles, uint8_t *out) {
@@ -164,7 +149,7 @@ size_t lnote_points_encode_plain(const void *points, size_t from, size_t to, int
     return 0;  // the lanes above assume little-endian memory; the Swift loop writes every point
 #else
 #  if defined(__x86_64__)
-    if (encode_choose() == 1) return encode_sse41(points, from, to, has_angles, out);
+    if (lnote_cpu_has_sse41_ssse3()) return encode_sse41(points, from, to, has_angles, out);
 #  endif
     return encode_base(points, from, to, has_angles, out);
 #endif

@@ -1,0 +1,12 @@
+// Run-time CPU feature checks shared by the vector loops of CCRC32C (x86-64 only). Private to
+// the CCRC32C target.
+#ifndef LNOTE_CPU_FEATURES_H
+#define LNOTE_CPU_FEATURES_H
+
+#if defined(__x86_64__)
+/// 1 when the CPU has SSE4.1 and SSSE3 (the point decoder's and encoder's faster builds),
+/// else 0. CPUID is asked once; later calls read the cached answer.
+int lnote_cpu_has_sse41_ssse3(void);
+#endif
+
+#endif
