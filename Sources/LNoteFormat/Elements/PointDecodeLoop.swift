@@ -37,10 +37,8 @@ struct PointAccumulators {
 /// Cost: no allocation; about 21 instructions a point in the C loop's blocks of one-byte
 /// points (2.5 ns a point on the bench machine), about 40 on the one-point paths.
 package enum PointDecodeLoop {
-    /// Which loop takes the points: the Swift loop alone, with the C bulk loop (the CPU's best
-    /// build of it), or with the C loop's baseline build (a test hook: on x86-64 the default
-    /// runs the SSE4.1 build where the CPU has it).
-    package enum Kind: Sendable { case swift, bulk, bulkBaseline }
+    /// Which loop takes the points (`PointLoopKind`).
+    package typealias Kind = PointLoopKind
 
     /// Decodes points 1 ..< count into `out[1 ..< count]` from `cursor`; returns the position
     /// after the last point. `out` must have room for `count` points.

@@ -17,9 +17,8 @@ import CCRC32C
 /// Never traps: all arithmetic is on values derived from 32-bit fields (no 64-bit overflow),
 /// and a point is written only when `pointBytesMax` bytes of scratch remain.
 package enum PointEncodeLoop {
-    /// Which loop writes the points: the Swift loop alone, with the C bulk loop (the CPU's best
-    /// build of it), or with its baseline build (a test hook, as `PointDecodeLoop.Kind`).
-    package enum Kind: Sendable { case swift, bulk, bulkBaseline }
+    /// Which loop writes the points (`PointLoopKind`).
+    package typealias Kind = PointLoopKind
 
     /// The loop of every encode that names none: the C bulk loop when `Point` has its layout.
     static var defaultKind: Kind { PointBulkDecode.layoutMatches ? .bulk : .swift }
