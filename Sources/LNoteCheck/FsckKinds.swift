@@ -11,7 +11,7 @@ public enum FsckFindingKind: String, Sendable, Equatable, CaseIterable {
     case duplicateElement, missingElement, badPoints, snapshotAhead
     // The package's.
     case documentMissing, documentInvalid, staleManifest, staleElementCount, unlistedPage, missingAsset
-    case orphanAsset, missingThumbnail, staleThumbnail, leftoverTemp, staleLock, lockedElsewhere, symlink
+    case orphanAsset, missingThumbnail, staleThumbnail, badThumbnail, leftoverTemp, staleLock, lockedElsewhere, symlink
     case unknownFile, folderNameMismatch, ioError, tooManyErrors, notRegularFile, notAFolder, hardLink
     // The library's.
     case stagingLeftover

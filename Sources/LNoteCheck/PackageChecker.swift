@@ -313,17 +313,28 @@ struct PackageChecker {
         return document
     }
 
-    /// K-027: copies the file at `path` whole to lost+found before a repair replaces it; a file
+    /// K-027: puts the file at `path` whole in lost+found before a repair replaces it: a copy,
+    /// or, for a file larger than `preserveCopyBytesMax` (a sparse giant, junk grown past every
+    /// limit), the file itself, moved there unread, so no size is too large to set aside. A file
     /// that cannot be read stops the repair step (nothing is replaced unseen).
     private func preserve(_ path: String, shown: String, lostAndFound: LostAndFound, reason: String) throws {
-        guard (try? fs.kind(path)) != nil else { return }
+        guard let kind = try? fs.kind(path) else { return }
+        if case .file(let size) = kind, size > Int64(Self.preserveCopyBytesMax) {
+            try repairStep("move \(lastComponent(path)) to lost+found") {
+                try lostAndFound.move(path, shownAs: shown, reason: "\(size) bytes, too large to copy; " + reason)
+            }
+            return
+        }
         let old = try repairStep("read \(lastComponent(path)) before replacing it") {
-            try fs.readRegularFile(path, limit: FormatLimits.documentJSONBytesMax)
+            try fs.readRegularFile(path, limit: Self.preserveCopyBytesMax)
         }
         try repairStep("copy \(lastComponent(path)) to lost+found") {
             try lostAndFound.copyWhole(old, from: shown, reason: reason)
         }
     }
+
+    /// The largest JSON file or thumbnail `preserve` copies; a larger one is moved (K-027).
+    static let preserveCopyBytesMax = FormatLimits.documentJSONBytesMax
 
     private func markCorrected(kinds: Set<String>, file: String, action: FsckAction) {
         run.updateFindings { f in
@@ -459,8 +470,9 @@ struct PackageChecker {
                 continue
             }
             let exists = found != nil
-            guard !exists || repaired.contains(id) else { continue }
-            let kind = exists ? "staleThumbnail" : "missingThumbnail"
+            let unusable = exists ? unusableThumbnail(path, found) : nil
+            guard !exists || repaired.contains(id) || unusable != nil else { continue }
+            let kind = unusable != nil ? "badThumbnail" : exists ? "staleThumbnail" : "missingThumbnail"
             var action = FsckAction.none
             if repair, let render = run.options.thumbnailRenderer, let state = states[id] {
                 do {
@@ -471,7 +483,24 @@ struct PackageChecker {
                 } catch { try run.failure(shown, error) }
             }
             try run.info(kind, shown, action: action,
-                         exists ? "thumbnail of a repaired page" : "derived file missing (D-050); regenerated on repair")
+                         unusable.map { $0 + " (D-051); regenerated on repair" }
+                             ?? (exists ? "thumbnail of a repaired page" : "derived file missing (D-050); regenerated on repair"))
         }
     }
+
+    /// Why the thumbnail at `path` is no PNG an app can load (D-051), or nil when it may be one:
+    /// larger than `Document.thumbnailBytesMax`, or not starting with the PNG signature. Reads
+    /// the first 8 bytes only; a file that cannot be opened or read is left to the app.
+    private func unusableThumbnail(_ path: String, _ kind: FileKind?) -> String? {
+        guard case .file(let size)? = kind else { return nil }
+        if size > Int64(Document.thumbnailBytesMax) {
+            return "\(size) bytes, larger than the \(Document.thumbnailBytesMax) a thumbnail may have"
+        }
+        guard let handle = try? fs.open(path, .readOnly) else { return nil }
+        defer { try? fs.close(handle) }
+        guard let head = try? fs.read(handle, at: 0, count: Self.pngSignature.count) else { return nil }
+        return head == Self.pngSignature ? nil : "not a PNG: it does not start with the PNG signature"
+    }
+
+    static let pngSignature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
 }

@@ -99,13 +99,14 @@ struct PageChecker {
     private func rewrite(_ recovered: PageRecovery.Result, findings: [RecoveryFinding]) throws -> UInt64 {
         let fs = run.fs
         let snapshotName = PageFileNames.snapshot(pageID)
-        var fileBytes: [String: [UInt8]] = [:]
-        func bytes(of name: String) -> [UInt8]? {
-            if let b = fileBytes[name] { return b }
-            let b = try? fs.readBounded(joinPath(directory, name)).bytes  // the zeros past it are not held (P-020)
-            fileBytes[name] = b
+        var files: [String: BoundedFileBytes] = [:]
+        func read(_ name: String) -> BoundedFileBytes? {
+            if let b = files[name] { return b }
+            let b = try? fs.readBounded(joinPath(directory, name))  // the zeros past it are not held (P-020)
+            files[name] = b
             return b
         }
+        func bytes(of name: String) -> [UInt8]? { read(name)?.bytes }
         // Files whose damage keeps them out of the live set: every file named by an error.
         var retire = recovered.damagedFiles
         for f in findings where !f.isInformational { retire.insert(f.file) }
@@ -129,13 +130,14 @@ struct PageChecker {
         }
         // K-027: the old snapshot, damaged or not, is copied whole before it is replaced.
         if (try? fs.kind(joinPath(directory, snapshotName))) != nil {
-            guard let b = bytes(of: snapshotName) else {
+            guard let b = read(snapshotName) else {
                 throw RepairStepFailure(step: "read \(snapshotName) before replacing it",
                                         underlying: LNoteError(.io, "unreadable", file: joinPath(directory, snapshotName)))
             }
             try repairStep("copy \(snapshotName) to lost+found") {
-                try lostAndFound.copyWhole(b, from: prefix + snapshotName,
-                                           reason: retire.contains(snapshotName) ? "damaged snapshot replaced by fsck" : "snapshot replaced by fsck's rebuilt page")
+                try lostAndFound.copyWhole(b.bytes, from: prefix + snapshotName,
+                                           reason: retire.contains(snapshotName) ? "damaged snapshot replaced by fsck" : "snapshot replaced by fsck's rebuilt page",
+                                           fileSize: b.fileSize)
             }
         }
         // 2. The rebuilt page, as a snapshot above every journal's base (P-003: all are absorbed).

@@ -51,11 +51,18 @@ package final class LostAndFound {
         return name
     }
 
-    /// Writes a whole copy of a file that is about to be replaced (`<file name>`).
-    package func copyWhole(_ bytes: [UInt8], from file: String, reason: String) throws {
+    /// Writes a whole copy of a file that is about to be replaced (`<file name>`). `fileSize`,
+    /// when larger than `bytes`, is the file's size on disk: a page file is held without its zero
+    /// tail (P-020), and the report says so rather than give the shorter copy as the whole file.
+    package func copyWhole(_ bytes: [UInt8], from file: String, reason: String, fileSize: Int? = nil) throws {
         let name = lastComponent(file)
         try write(bytes, as: name)
-        lines.append("\(name): copy of \(file) (\(bytes.count) bytes) before it was replaced: \(reason)")
+        let size = if let fileSize, fileSize > bytes.count {
+            "its first \(bytes.count) bytes; the other \(fileSize - bytes.count) of its \(fileSize) bytes are zeros, P-020"
+        } else {
+            "\(bytes.count) bytes"
+        }
+        lines.append("\(name): copy of \(file) (\(size)) before it was replaced: \(reason)")
     }
 
     /// Moves the file at `path` (shown as `file`) into the run folder under its own name.

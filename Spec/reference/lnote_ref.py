@@ -1585,7 +1585,30 @@ def check_package(path, mode="salvage"):
         if pid not in thumbs:
             rep.add("missingThumbnail", "thumbnails/%s.png" % pid, severity="info",
                     detail="thumbnail missing (K-026)")
+        else:
+            why = unusable_thumbnail(os.path.join(path, "thumbnails", pid + ".png"))
+            if why:
+                rep.add("badThumbnail", "thumbnails/%s.png" % pid, severity="info",
+                        detail=why + " (D-051, K-026)")
     return rep
+
+
+THUMBNAIL_BYTES_MAX = 4 << 20                                                   # D-051
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
+def unusable_thumbnail(file):
+    """Why a thumbnail is no PNG an app can load (D-051), or None: larger than
+    4 MiB, or not starting with the PNG signature. Reads 8 bytes at most."""
+    try:
+        size = os.stat(file).st_size
+        if size > THUMBNAIL_BYTES_MAX:
+            return "%d bytes, larger than %d" % (size, THUMBNAIL_BYTES_MAX)
+        with open(file, "rb") as f:
+            head = f.read(len(PNG_SIGNATURE))
+    except OSError:
+        return None
+    return None if head == PNG_SIGNATURE else "not a PNG"
 
 
 def _package_actual(path):

@@ -1324,12 +1324,12 @@ def make_package(path, pages, listed=None, counts=None, manifest=True, thumbnail
         os.makedirs(os.path.join(path, "thumbnails"))
         for pid in listed:
             with open(os.path.join(path, "thumbnails", pid + ".png"), "wb") as f:
-                f.write(b"\x89PNG")
+                f.write(b"\x89PNG\r\n\x1a\n")                             # D-051: the signature
     if assets:
         os.makedirs(os.path.join(path, "assets"))
         for name in assets:
             with open(os.path.join(path, "assets", name), "wb") as f:
-                f.write(b"\x89PNG")
+                f.write(b"\x89PNG\r\n\x1a\n")                             # D-051: the signature
 
 
 class TestPackage(unittest.TestCase):
@@ -1373,6 +1373,19 @@ class TestPackage(unittest.TestCase):
         self.assertEqual(rep.status, 0)
         self.assertEqual(self.kinds(rep, "info"),
                          ["missingThumbnail", "orphanAsset", "staleElementCount", "staleLock"])
+
+    def test_bad_thumbnail_is_information_D051_K026(self):
+        self.make()
+        self.put("thumbnails/%s.png" % PAGE, b"not an image")
+        rep = self.check()
+        self.assertEqual((rep.status, self.kinds(rep, "info")), (0, ["badThumbnail"]))
+        full = os.path.join(self.path, "thumbnails", PAGE + ".png")
+        os.truncate(full, 0)
+        with open(full, "wb") as f:
+            f.write(b"\x89PNG\r\n\x1a\n")
+        self.assertEqual(self.kinds(self.check(), "info"), [])
+        os.truncate(full, (4 << 20) + 1)                                # sparse, past the limit
+        self.assertEqual(self.kinds(self.check(), "info"), ["badThumbnail"])
 
     def test_lock_held_elsewhere_is_information_K015(self):
         import fcntl

@@ -46,6 +46,11 @@ import Darwin
         var mustRefuse: Set<Command>
         /// True when fsck must report the object.
         var fsckReports = true
+        /// The exit status `fsck --repair` must give, when the object is one repair can put right.
+        var repairExit: Int32? = nil
+        /// Commands that may rebuild `manifest.json` in place of an unusable one without keeping
+        /// its bytes: the library listing (D-031; the manifest is a cache of document.json).
+        var rebuildsManifest: Set<Command> = []
         var setup: (HostileFixture) throws -> Void
     }
 
@@ -130,6 +135,19 @@ import Darwin
             Hostile(name: "5 GiB sparse snapshot", clues: ["zeroFill"], mustRefuse: [], fsckReports: false, setup: { f in
                 guard truncate(f.path("pages/\(f.pageIDs[0]).content"), 5 << 30) == 0 else { throw POSIXError(.EIO) }
             }),
+            // K-027: a JSON file past every read limit is moved aside unread when repair replaces it.
+            Hostile(name: "100 GiB sparse manifest.json", clues: ["staleManifest"], mustRefuse: [], repairExit: 1,
+                    rebuildsManifest: [.ls], setup: { f in
+                guard truncate(f.path("manifest.json"), 100 << 30) == 0 else { throw POSIXError(.EIO) }
+            }),
+            Hostile(name: "100 GiB sparse document.json", clues: ["documentInvalid", "the limit is"], mustRefuse: readersAndWriters,
+                    repairExit: 1, setup: { f in
+                        guard truncate(f.path("document.json"), 100 << 30) == 0 else { throw POSIXError(.EIO) }
+                    }),
+            // D-051: information for fsck (a derived file), re-rendered by repair after it is moved aside.
+            Hostile(name: "100 GiB sparse thumbnail", clues: ["badThumbnail"], mustRefuse: [], fsckReports: false, repairExit: 0, setup: { f in
+                guard truncate(f.path("thumbnails/\(f.pageIDs[0]).png"), 100 << 30) == 0 else { throw POSIXError(.EIO) }
+            }),
             Hostile(name: "foreign document.json", clues: ["folderNameMismatch", "disagrees with the folder name"],
                     mustRefuse: readersAndWriters, setup: { f in
                         var doc = try Tool.json(String(contentsOfFile: f.path("document.json"), encoding: .utf8))
@@ -211,7 +229,8 @@ import Darwin
         #expect(HostileFixture.tree(f.parent, skipping: f.package) == outsideBefore, "\(cell): something outside the package changed")
         if !command.isWriter {
             let after = Set(HostileFixture.contents(f.package).values)
-            for (path, bytes) in insideBefore where !after.contains(bytes) {
+            let rebuilt = object.rebuildsManifest.contains(command) ? f.path("manifest.json") : nil
+            for (path, bytes) in insideBefore where !after.contains(bytes) && path != rebuilt {
                 Issue.record("\(cell): the bytes of \(path) are gone (not in the package nor its lost+found)")
             }
         }
@@ -223,6 +242,9 @@ import Darwin
             // A check leaves it (4); a repair corrects what the engine owns (1) or leaves it (4).
             let reported = command == .repair ? r.status & 5 != 0 : r.status & 4 != 0
             #expect(clue && reported, "\(cell): fsck must report the object; status \(r.status): \(output)")
+        }
+        if command == .repair, let want = object.repairExit {
+            #expect(r.status == want, "\(cell): repair must put it right (exit \(want)); status \(r.status): \(output)")
         }
         if r.status != 0 && !command.isFsck {
             #expect(r.stderr.hasPrefix("Error:"), "\(cell): a failure must be a clear 'Error:' line: \(output)")

@@ -113,6 +113,101 @@ import Testing
         #expect(try f.check().infos("missingThumbnail").isEmpty)
     }
 
+    @Test("D-051 K-026 K-027 a thumbnail that is not a PNG, or larger than thumbnailBytesMax, is badThumbnail; repair sets the old file aside and re-renders it")
+    func badThumbnails() async throws {
+        let f = try await FsckFixture.make(pages: 3, journalStrokes: 0)
+        defer { f.remove() }
+        let names = f.pageIDs.map { "thumbnails/\($0).png" }
+        let junk = Array("not an image".utf8)
+        try f.write(names[0], junk)                                  // no PNG signature
+        try f.write(names[1], [])                                    // empty
+        let sparse = Int64(Document.thumbnailBytesMax) + 1 + (32 << 20)  // a sparse giant: moved, not copied
+        #expect(truncate(f.path(names[2]), off_t(sparse)) == 0)
+        let report = try f.check()
+        #expect(report.status == 0, "a derived file: information")
+        #expect(Set(report.infos("badThumbnail").map(\.file)) == Set(names))
+        #expect(report.infos("badThumbnail").allSatisfy { $0.action == .none })
+        #expect(try await Self.thumbnailPath(f, page: 2) == nil, "D-051: no path to a thumbnail an app would load whole")
+        #expect(try await Self.thumbnailPath(f, page: 0) != nil)
+
+        let repaired = try f.check(repair: true)
+        #expect(repaired.status == 0)
+        #expect(repaired.infos("badThumbnail").count == 3 && repaired.infos("badThumbnail").allSatisfy { $0.action == .regenerated })
+        for name in names { #expect(try f.read(name).starts(with: [0x89, 0x50, 0x4E, 0x47])) }
+        let saved = try Self.lostAndFoundSizes(f)
+        #expect(saved["\(f.pageIDs[0]).png"] == Int64(junk.count))
+        #expect(saved["\(f.pageIDs[1]).png"] == 0)
+        #expect(saved["\(f.pageIDs[2]).png"] == sparse, "the giant is moved whole, unread")
+        #expect(try f.check().infos("badThumbnail").isEmpty)
+        #expect(try f.check(repair: true).status == 0, "K-024")
+    }
+
+    @Test("K-027 K-022 K-023 D-010 a manifest.json or document.json past every read limit (a sparse giant) is moved to lost+found unread, then rebuilt: no operational error, nothing lost")
+    func giantJSONFilesAreMovedAside() async throws {
+        for name in ["manifest.json", "document.json"] {
+            let f = try await FsckFixture.make(pages: 2, journalStrokes: 0)
+            defer { f.remove() }
+            let giant = Int64(100) << 30
+            #expect(truncate(f.path(name), off_t(giant)) == 0)
+            let report = try f.check()
+            #expect(report.status == FsckReport.uncorrected, "\(name)")
+            let repaired = try f.check(repair: true)
+            #expect(repaired.status == FsckReport.corrected, "\(name): \(repaired.findings.map(\.detail))")
+            #expect(repaired.findings.allSatisfy { $0.kind != "ioError" }, "\(name)")
+            #expect(try Self.lostAndFoundSizes(f)[name] == giant, "\(name): moved whole")
+            #expect(try DocumentFile.decode(try f.read("document.json")).pages.count == 2, "\(name)")
+            #expect(ManifestFile.decode(try f.read("manifest.json")) != nil, "\(name)")
+            #expect(try f.check().status == 0, "\(name)")
+        }
+    }
+
+    @Test("K-021 K-027 P-020 a rebuilt page's old snapshot with a giant zero tail is copied without the zeros, and report.txt gives both sizes")
+    func snapshotCopyWithZeroTailSaysSo() async throws {
+        let f = try await FsckFixture.make()
+        defer { f.remove() }
+        let page = f.pageIDs[0]
+        let snapshot = "pages/\(PageFileNames.snapshot(page))"
+        let held = try f.read(snapshot).count
+        let giant = Int64(5) << 30
+        #expect(truncate(f.path(snapshot), off_t(giant)) == 0)
+        var journal = try f.read("pages/" + f.journalName(page, base: 1))
+        journal[64 + 20] ^= 0x40  // the first frame's CRC fails, frames follow: damage, so the page is rebuilt
+        try f.write("pages/" + f.journalName(page, base: 1), journal)
+        #expect(try f.check(repair: true).status == FsckReport.corrected)
+        let report = try Self.lostAndFoundReport(f)
+        let line = try #require(report.split(separator: "\n").first { $0.hasPrefix(PageFileNames.snapshot(page) + ":") })
+        #expect(line.contains("of its \(giant) bytes are zeros"), "\(line)")
+        let copied = try #require(try Self.lostAndFoundSizes(f)[PageFileNames.snapshot(page)])
+        #expect(copied >= Int64(held) && copied < giant)
+        #expect(line.contains("its first \(copied) bytes"), "\(line)")
+    }
+
+    /// The sizes of the files in the package's lost+found run folders, never reading them.
+    static func lostAndFoundSizes(_ f: FsckFixture) throws -> [String: Int64] {
+        var out: [String: Int64] = [:]
+        let base = f.path("lost+found")
+        for run in try FileManager.default.contentsOfDirectory(atPath: base) {
+            for name in try FileManager.default.contentsOfDirectory(atPath: base + "/" + run) {
+                let attributes = try FileManager.default.attributesOfItem(atPath: base + "/" + run + "/" + name)
+                out[name] = (attributes[.size] as? NSNumber)?.int64Value
+            }
+        }
+        return out
+    }
+
+    static func lostAndFoundReport(_ f: FsckFixture) throws -> String {
+        let base = f.path("lost+found")
+        let runs = try FileManager.default.contentsOfDirectory(atPath: base)
+        return try runs.map { try String(contentsOfFile: base + "/" + $0 + "/report.txt", encoding: .utf8) }.joined()
+    }
+
+    static func thumbnailPath(_ f: FsckFixture, page: Int) async throws -> String? {
+        let document = try await Document.open(path: f.root, readOnly: true)
+        let path = try await document.thumbnailPath(for: f.pageIDs[page])
+        try await document.close()
+        return path
+    }
+
     @Test("D-003 K-016 K-027 repair moves the engine's leftover temporary files to lost+found and touches nothing else")
     func leftoverTemps() async throws {
         let f = try await FsckFixture.make()

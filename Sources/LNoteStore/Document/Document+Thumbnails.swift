@@ -6,13 +6,14 @@ extension Document {
     static let pngSignature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
 
     /// The absolute path of page `pageID`'s thumbnail (the first page's is the cover, D-050),
-    /// or nil when there is none.
+    /// or nil when there is none or it is larger than `thumbnailBytesMax` (D-051: an app would
+    /// load it whole; render or store a new one).
     @_optimize(size) public func thumbnailPath(for pageID: UUIDBytes) async throws -> String? {
         try checkOpen()
         _ = try index(of: pageID)
         let (fs, path) = (self.fs, layout.thumbnail(pageID))
         return try await BlockingIO.run { () throws -> String? in
-            if case .file? = try fs.entryKind(path) { return path }
+            if case .file(let size)? = try fs.entryKind(path), size <= Int64(Self.thumbnailBytesMax) { return path }
             return nil
         }
     }
