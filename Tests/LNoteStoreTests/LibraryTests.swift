@@ -6,6 +6,25 @@ import LNoteRender
 
 @Suite("Note library")
 struct LibraryTests {
+    @Test("D-051 a cover larger than thumbnailBytesMax (a sparse giant) is no cover: neither the listing nor thumbnailPath gives its path")
+    func giantCoverIsNoCover() async throws {
+        let dir = TempDir("lib-cover"); defer { dir.remove() }
+        let library = NoteLibrary(folder: dir.path + "/Notes")
+        let doc = try await library.createDocument(title: "Cover", pageOptions: PageOptions().withCovers)
+        try await doc.page(at: 0).append(.stroke(makeStroke(1)))
+        let first = await doc.pageIDs[0]
+        try await doc.close()
+        let cover = doc.path + "/thumbnails/\(first).png"
+        #expect(try await library.list().first?.coverPath == cover)
+        #expect(truncate(cover, off_t(Document.thumbnailBytesMax)) == 0)
+        #expect(try await library.list().first?.coverPath == cover, "at the limit it is still a cover")
+        #expect(truncate(cover, off_t(Document.thumbnailBytesMax + 1) << 10) == 0)
+        #expect(try await library.list().first?.coverPath == nil)
+        let reopened = try await library.openDocument(doc.id, readOnly: true)
+        #expect(try await reopened.thumbnailPath(for: first) == nil)
+        try await reopened.close()
+    }
+
     @Test("D-032 create, list, duplicate and delete documents; no staging names or lock are left or copied")
     func lifecycle() async throws {
         let dir = TempDir("lib"); defer { dir.remove() }

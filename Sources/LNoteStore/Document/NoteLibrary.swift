@@ -78,7 +78,9 @@ public final actor NoteLibrary {
         // The cover only counts when thumbnails/ is a real folder (a link is never followed, D-002).
         if let cover = manifest.cover, case .directory? = try fs.entryKind(layout.thumbnailsDirectory) {
             let candidate = joinPath(path, cover)
-            if case .file? = try fs.entryKind(candidate) { coverPath = candidate }
+            if case .file(let size)? = try fs.entryKind(candidate), size <= Int64(Document.thumbnailBytesMax) {
+                coverPath = candidate  // D-051: never a cover an app would load whole
+            }
         }
         return DocumentSummary(id: id, path: path, title: manifest.title, modified: manifest.modified,
                                pageCount: manifest.pageCount, coverPath: coverPath, manifestRebuilt: rebuilt, error: nil)
