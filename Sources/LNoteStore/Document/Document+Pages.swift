@@ -195,7 +195,7 @@ extension Document {
         thumbnailSequence.coldSet(pageID, nil)
         pageFiles.coldSet(pageID, nil)
         let (fs, layout) = (self.fs, self.layout)
-        try await BlockingIO.run {
+        @Sendable @_optimize(size) func removeFiles() throws {
             var removed = false
             for name in try io({ try fs.list(layout.pagesDirectory) }) {
                 switch PageFileNames.parse(name) {
@@ -211,5 +211,6 @@ extension Document {
                 try fs.removeIfPresent(layout.thumbnail(pageID))
             }
         }
+        try await BlockingIO.run(removeFiles)
     }
 }
