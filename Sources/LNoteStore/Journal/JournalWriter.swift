@@ -60,7 +60,7 @@ package final class JournalWriter: Sendable {
         package let end: Int64
         package let sequences: Range<UInt64>
         /// The encoded body of every `.append` written, in order (for `EncodedBodyCache`).
-        package var appendedBodies: [(UUIDBytes, ArraySlice<UInt8>)] = []
+        package internal(set) var appendedBodies: [(UUIDBytes, ArraySlice<UInt8>)] = []
     }
 
     private init(fs: any FileSystem, path: String, file: FileHandleNumber, header: JournalHeader,
