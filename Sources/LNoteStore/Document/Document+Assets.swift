@@ -1,5 +1,8 @@
 import LNoteFormat
 
+// Cold code: `@_optimize(size)` per function (no type-level form exists); the blocking bodies
+// handed to `BlockingIO.run` are nested functions, since a closure keeps the speed setting.
+
 extension Document {
     /// Largest asset `insertImage` accepts (256 MiB).
     public static let assetBytesMax = 256 << 20

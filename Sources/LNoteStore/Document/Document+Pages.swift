@@ -1,5 +1,8 @@
 import LNoteFormat
 
+// Cold code: `@_optimize(size)` per function (no type-level form exists); the blocking bodies
+// handed to `BlockingIO.run` are nested functions, since a closure keeps the speed setting.
+
 /// A page as opened for the cache, with what the document needs to know about it at once.
 struct OpenedPage: Sendable {
     var page: Page

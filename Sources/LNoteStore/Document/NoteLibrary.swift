@@ -1,5 +1,8 @@
 import LNoteFormat
 
+// Cold code: `@_optimize(size)` per function (no type-level form exists); the blocking bodies
+// handed to `BlockingIO.run` are nested functions, since a closure keeps the speed setting.
+
 /// A folder of `.lnote` packages: list, create, open, duplicate and delete documents.
 ///
 /// Listing reads only each package's `manifest.json` and checks its cover thumbnail exists; a
