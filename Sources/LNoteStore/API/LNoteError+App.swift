@@ -44,7 +44,7 @@ public enum ValidationReason: String, Sendable, Equatable, CaseIterable {
 extension LNoteError: LocalizedError {
     /// The message for people: what failed, the file and offset when known, and the system's
     /// text for `errno` (for example "No such file or directory").
-    public var errorDescription: String? {
+    @_optimize(size) public var errorDescription: String? {
         var s = message
         if let errno, !message.contains(Self.errnoText(errno)) { s += " (\(Self.errnoText(errno)))" }
         if let file { s += " [\(file)" + (offset.map { " @\($0)" } ?? "") + "]" }

@@ -1,5 +1,8 @@
 import LNoteFormat
 
+// Cold code: `@_optimize(size)` per function (no type-level form exists); the blocking bodies
+// handed to `BlockingIO.run` are nested functions, since a closure keeps the speed setting.
+
 extension Document {
     /// Largest asset `insertImage` accepts (256 MiB).
     public static let assetBytesMax = 256 << 20
@@ -49,7 +52,7 @@ extension Document {
     @_optimize(size) public func assetPath(_ assetID: UUIDBytes) async throws -> String? {
         try checkOpen()
         let (fs, layout) = (self.fs, self.layout)
-        return try await BlockingIO.run { () throws -> String? in
+        @Sendable @_optimize(size) func find() throws -> String? {
             guard case .directory? = try fs.entryKind(layout.assetsDirectory) else { return nil }
             for name in try io({ try fs.list(layout.assetsDirectory) }) {
                 guard let parsed = PackageLayout.parseAssetName(name), parsed.id == assetID else { continue }
@@ -58,6 +61,7 @@ extension Document {
             }
             return nil
         }
+        return try await BlockingIO.run(find)
     }
 
     /// Removes assets no page refers to (D-040) and leftover `*.tmp` files in `assets/`.
@@ -70,7 +74,7 @@ extension Document {
     @_optimize(size) func removeOrphanAssets(openElements: [UUIDBytes: [Element]]) async throws -> Int {
         let (fs, layout, listed) = (self.fs, self.layout, file.pages.map(\.id))
         let lock = self.lock
-        return try await BlockingIO.run { () throws -> Int in
+        @Sendable @_optimize(size) func sweep() throws -> Int {
             guard case .directory? = try fs.entryKind(layout.assetsDirectory) else { return 0 }
             var candidates: [(name: String, id: UUIDBytes)] = []
             var leftovers: [String] = []
@@ -119,5 +123,6 @@ extension Document {
             try io { try fs.syncDirectory(layout.assetsDirectory) }
             return orphans.count
         }
+        return try await BlockingIO.run(sweep)
     }
 }

@@ -1,5 +1,8 @@
 import LNoteFormat
 
+// Cold code: `@_optimize(size)` per function (no type-level form exists); the blocking bodies
+// handed to `BlockingIO.run` are nested functions, since a closure keeps the speed setting.
+
 /// A page as opened for the cache, with what the document needs to know about it at once.
 struct OpenedPage: Sendable {
     var page: Page
@@ -195,7 +198,7 @@ extension Document {
         thumbnailSequence.coldSet(pageID, nil)
         pageFiles.coldSet(pageID, nil)
         let (fs, layout) = (self.fs, self.layout)
-        try await BlockingIO.run {
+        @Sendable @_optimize(size) func removeFiles() throws {
             var removed = false
             for name in try io({ try fs.list(layout.pagesDirectory) }) {
                 switch PageFileNames.parse(name) {
@@ -211,5 +214,6 @@ extension Document {
                 try fs.removeIfPresent(layout.thumbnail(pageID))
             }
         }
+        try await BlockingIO.run(removeFiles)
     }
 }

@@ -8,10 +8,10 @@ import LNoteFormat
 /// `document.json` version 1 (spec 10.1): the source of truth for a document's title and pages.
 package struct DocumentFile: Sendable, Equatable {
     public struct PageEntry: Sendable, Equatable {
-        public var id: UUIDBytes
+        public internal(set) var id: UUIDBytes
         public var metadata: PageMetadata
-        public var created: String
-        public var modified: String
+        public internal(set) var created: String
+        public internal(set) var modified: String
         public var elementCount: Int
 
         @_optimize(size) public init(id: UUIDBytes, metadata: PageMetadata, created: String, modified: String, elementCount: Int) {
@@ -30,9 +30,9 @@ package struct DocumentFile: Sendable, Equatable {
     public static let timestampBytesMax = 64
 
     public var id: UUIDBytes
-    public var title: String
-    public var created: String
-    public var modified: String
+    public internal(set) var title: String
+    public internal(set) var created: String
+    public internal(set) var modified: String
     public var pages: [PageEntry]
 
     @_optimize(size) public init(id: UUIDBytes, title: String, created: String, modified: String, pages: [PageEntry]) {
@@ -161,13 +161,13 @@ package struct DocumentFile: Sendable, Equatable {
 
 /// `manifest.json` version 1 (spec 10.2): what a library listing needs, a cache of document.json.
 package struct ManifestFile: Sendable, Equatable, Codable {
-    public var format: String
-    public var version: Int
-    public var id: String
+    public internal(set) var format: String
+    public internal(set) var version: Int
+    public internal(set) var id: String
     public var title: String
-    public var modified: String
+    public internal(set) var modified: String
     public var pageCount: Int
-    public var cover: String?
+    public internal(set) var cover: String?
 
     public static let formatName = "lnote.manifest"
 

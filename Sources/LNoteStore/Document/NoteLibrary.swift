@@ -1,5 +1,8 @@
 import LNoteFormat
 
+// Cold code: `@_optimize(size)` per function (no type-level form exists); the blocking bodies
+// handed to `BlockingIO.run` are nested functions, since a closure keeps the speed setting.
+
 /// A folder of `.lnote` packages: list, create, open, duplicate and delete documents.
 ///
 /// Listing reads only each package's `manifest.json` and checks its cover thumbnail exists; a
@@ -95,7 +98,7 @@ public final actor NoteLibrary {
         }
         let (fs, folder) = (self.fs, self.folder)
         let id = UUIDBytes.random()
-        let path = try await BlockingIO.run { () throws -> String in
+        @Sendable @_optimize(size) func assemble() throws -> String {
             try fs.makeDirectories(folder)  // a fresh app's Application Support may not exist yet
             return try StagingFolder.assemble(fs: fs, folder: folder, id: id) { layout in
                 try io { try fs.makeDirectory(layout.pagesDirectory) }
@@ -104,6 +107,7 @@ public final actor NoteLibrary {
                                     pages: [.init(id: .random(), metadata: .letter, created: now, modified: now, elementCount: 0)])
             }
         }
+        let path = try await BlockingIO.run(assemble)
         let document = try await Document.open(path: path, pageOptions: pageOptions, fileSystem: fs)
         await OpenDocuments.shared.adopt(document)
         LibraryEvents.shared.publish(folder: folder)
@@ -135,7 +139,7 @@ public final actor NoteLibrary {
         let source = PackageLayout(root: try await packagePath(id))
         let (fs, folder) = (self.fs, self.folder)
         let newID = UUIDBytes.random()
-        try await BlockingIO.run {
+        @Sendable @_optimize(size) func copy() throws {
             let original = try Document.readDocumentFile(fs: fs, layout: source)
             _ = try StagingFolder.assemble(fs: fs, folder: folder, id: newID) { target in
                 for (from, to) in [(source.pagesDirectory, target.pagesDirectory), (source.assetsDirectory, target.assetsDirectory),
@@ -155,6 +159,7 @@ public final actor NoteLibrary {
                 return copy
             }
         }
+        try await BlockingIO.run(copy)
         LibraryEvents.shared.publish(folder: folder)
         return newID
     }
@@ -165,7 +170,7 @@ public final actor NoteLibrary {
     @_optimize(size) public func deleteDocument(_ id: UUIDBytes) async throws {
         let path = try await packagePath(id)
         let (fs, folder) = (self.fs, self.folder)
-        try await BlockingIO.run {
+        @Sendable @_optimize(size) func remove() throws {
             try fs.requireDirectory(path, create: false)
             let lock = WriterLock(path: PackageLayout(root: path).lockFile, fileSystem: fs)
             try lock.acquireForWrite()
@@ -176,6 +181,7 @@ public final actor NoteLibrary {
             try io { try fs.syncDirectory(folder) }
             try fs.removeTree(trash)
         }
+        try await BlockingIO.run(remove)
         LibraryEvents.shared.publish(folder: folder)
     }
 
@@ -183,7 +189,7 @@ public final actor NoteLibrary {
     /// Throws `notFound` when there is none.
     @_optimize(size) public func packagePath(_ id: UUIDBytes) async throws -> String {
         let (fs, folder) = (self.fs, self.folder)
-        return try await BlockingIO.run { () throws -> String in
+        @Sendable @_optimize(size) func resolve() throws -> String {
             let canonical = joinPath(folder, PackageLayout.folderName(id))
             if try fs.entryKind(canonical) != nil { return canonical }
             if try fs.entryKind(folder) != nil {
@@ -193,5 +199,6 @@ public final actor NoteLibrary {
             }
             throw LNoteError(.notFound, "no document \(id) in the library", file: folder)
         }
+        return try await BlockingIO.run(resolve)
     }
 }

@@ -8,8 +8,8 @@ import LNoteFormat
 /// named pages. Appends grow a journal and compactions rename files, so any change another
 /// writer makes to those pages changes the fingerprint.
 package struct PackageFingerprint: Sendable, Equatable {
-    package var document: [UInt8]?
-    package var files: [String: Int64]
+    package internal(set) var document: [UInt8]?
+    package internal(set) var files: [String: Int64]
 
     @_optimize(size) package static func take(fs: any FileSystem, layout: PackageLayout, pages: Set<UUIDBytes>,
                              includeDocument: Bool) throws -> PackageFingerprint {

@@ -3,11 +3,11 @@ import LNoteFormat
 /// What opening a document finds in its package folders, before any page is read.
 package struct PackageInspection: Sendable {
     /// Names in `pages/` of each listed page (for the link check when the page opens, D-002).
-    package var pageFiles: [UUIDBytes: [String]] = [:]
+    package internal(set) var pageFiles: [UUIDBytes: [String]] = [:]
     /// Page files in `pages/` of pages `document.json` does not list (D-060).
-    package var unlisted: [String] = []
+    package internal(set) var unlisted: [String] = []
     /// True when `pages/` exists.
-    package var hasPagesFolder = false
+    package internal(set) var hasPagesFolder = false
 
     /// Checks the package's folders (a link where a folder is expected is `invalidPath`,
     /// D-002) and sorts the names in `pages/`. Cost: one `kind` per folder, one listing of

@@ -5,8 +5,8 @@ import LNoteFormat
 /// zero, so a scan of `bytes` told the real size (`FrameScanner.scan(..., fileSize:)`) finds
 /// exactly what a scan of the whole file finds.
 package struct BoundedFileBytes: Sendable {
-    package var bytes: [UInt8]
-    package var fileSize: Int
+    package internal(set) var bytes: [UInt8]
+    package internal(set) var fileSize: Int
 }
 
 extension FileSystem {

@@ -235,9 +235,9 @@ extension FileSystem {
 /// any, ended, and `yieldingStep` is the step size while they are active. The compaction's
 /// snapshot write passes its page's `SaveTraffic`.
 package struct WritebackPacing {
-    package var active: () -> Bool
-    package var yield: () -> Void
-    package var yieldingStep: Int
+    package internal(set) var active: () -> Bool
+    package internal(set) var yield: () -> Void
+    package internal(set) var yieldingStep: Int
 
     package init(active: @escaping () -> Bool, yield: @escaping () -> Void, yieldingStep: Int) {
         self.active = active; self.yield = yield; self.yieldingStep = yieldingStep

@@ -3,21 +3,21 @@ import LNoteFormat
 /// Reads one journal file: header (J-002, J-023) and frames (J-010 .. J-022).
 package struct JournalFileReader {
     package struct Result: Sendable {
-        package var name: String
-        package var base: UInt64
+        package internal(set) var name: String
+        package internal(set) var base: UInt64
         /// The header to use: valid, or (salvage mode) the damaged one's fields (J-023).
-        package var header: JournalHeader?
-        package var headerDamage: String?
+        package internal(set) var header: JournalHeader?
+        package internal(set) var headerDamage: String?
         /// The file is a torn creation (J-028): header invalid, not a sealed header of another
         /// version, and no non-zero byte after the first 64. It holds no frame and is
         /// information, not damage.
-        package var isTornCreation = false
+        package internal(set) var isTornCreation = false
         /// The file's bytes up to one largest frame past its last non-zero byte (P-020); every
         /// byte from here to `fileSize` is zero. Frame offsets index into it.
-        package var bytes: [UInt8]
+        package internal(set) var bytes: [UInt8]
         /// The file's size on disk.
-        package var fileSize: Int = 0
-        package var scan: ScanResult?
+        package internal(set) var fileSize: Int = 0
+        package internal(set) var scan: ScanResult?
     }
 
     /// Reads and scans `directory/name`. A missing or unreadable header yields `header == nil`

@@ -22,10 +22,10 @@ package struct CompactionJob: Sendable {
     package struct Outcome: Sendable {
         /// The snapshot the rename replaced, still open so the rename did not free its blocks;
         /// closing it frees them (`FileSystem.overlapsCalls`).
-        package var replaced: FileHandleNumber?
+        package internal(set) var replaced: FileHandleNumber?
         /// P-012's outcome: the damaged files handled, or why removal failed (the snapshot is
         /// in place either way).
-        package var cleanup: Result<Set<String>, any Error>
+        package internal(set) var cleanup: Result<Set<String>, any Error>
     }
 
     package var snapshotPath: String { joinPath(directory, PageFileNames.snapshot(pageID)) }

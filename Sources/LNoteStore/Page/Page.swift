@@ -1,5 +1,9 @@
 import LNoteFormat
 
+// `@_optimize(size)` (a per-function attribute; no type-level form exists) marks the cold
+// paths: open's public forwarder, the first writer, compaction's orchestration on the actor
+// (the encoding, check and write it runs stay speed-optimized), close, flush.
+
 /// One open page: its elements in z-order, and the journal every change lands in first.
 ///
 /// Every write validates its input, appends one frame per change to the page's journal with a
@@ -79,7 +83,7 @@ public final actor Page {
     /// replays the journals (section 5). A page with no files opens empty. Cost: one read of
     /// each file; no writes until the first change.
     /// - Throws: `.corrupt` in strict mode on damage; `.io` when files can't be read.
-    public static func open(directory: String, id: UUIDBytes, options: PageOptions = PageOptions(),
+    @_optimize(size) public static func open(directory: String, id: UUIDBytes, options: PageOptions = PageOptions(),
                             fileSystem: any FileSystem = POSIXFileSystem.shared) async throws -> Page {
         try await open(directory: directory, id: id, options: options, fileSystem: fileSystem, gate: nil)
     }
@@ -125,7 +129,7 @@ public final actor Page {
     /// Prepares the next journal now (P-022) and waits for it; the next compaction that
     /// switches journals adopts it. Test hook for the crash tests (a page prepares on its own
     /// once its journal is half way to the compaction threshold).
-    package func prepareNextJournal() async {
+    @_optimize(size) package func prepareNextJournal() async {
         guard let journal = writer else { return }
         startPreparation(after: journal)
         if let preparing = preparation { _ = await preparing.value }
@@ -261,6 +265,11 @@ public final actor Page {
     /// The journal to append to, opening or creating it on first use (P-005).
     private func activeWriter() throws -> JournalWriter {
         if let writer { return writer }
+        return try openWriter()
+    }
+
+    /// `activeWriter()`'s first use, once per page session (size-optimized: cold).
+    @_optimize(size) private func openWriter() throws -> JournalWriter {
         let journal: JournalWriter
         if let target = appendTarget {
             journal = try JournalWriter.reopen(fs: fs, path: joinPath(directory, target.name), header: target.header,
@@ -312,7 +321,7 @@ public final actor Page {
     /// on the I/O thread, unless one is prepared or being prepared, or the journal keeps no
     /// reserve (the prepared zeros are its first reserve, W-010). Each of its syncs waits for
     /// the save in flight, if any, to end first (`SaveTraffic`).
-    private func startPreparation(after journal: JournalWriter) {
+    @_optimize(size) private func startPreparation(after journal: JournalWriter) {
         guard preparation == nil, !switchPending, journal === writer, options.journalReserveBytes > 0, !options.readOnly,
               failure == nil, let base = try? Self.generation(after: journal.header.baseGeneration) else { return }
         let (fs, directory, id, traffic) = (self.fs, self.directory, self.id, self.traffic)
@@ -327,7 +336,7 @@ public final actor Page {
 
     /// P-022: the journal prepared for the switch away from `old`, waited for if it is being
     /// prepared; saves keep landing in `old` meanwhile (the actor is free while this waits).
-    private func preparedForSwitch(from old: JournalWriter?) async -> PreparedJournal? {
+    @_optimize(size) private func preparedForSwitch(from old: JournalWriter?) async -> PreparedJournal? {
         guard let old, old === writer, let next = try? Self.generation(after: old.header.baseGeneration) else { return nil }
         switchPending = true
         return await takePrepared(base: next)
@@ -335,7 +344,7 @@ public final actor Page {
 
     /// The prepared journal for `base`, once its preparation ended (P-022); nil when there is
     /// none for that base (one for another base is discarded).
-    private func takePrepared(base: UInt64) async -> PreparedJournal? {
+    @_optimize(size) private func takePrepared(base: UInt64) async -> PreparedJournal? {
         guard let preparing = preparation else { return nil }
         preparation = nil
         guard let prepared = await preparing.value else { return nil }
@@ -358,8 +367,8 @@ public final actor Page {
 
     /// P-010's next journal: the prepared one adopted (P-022; its entry is durable), or else
     /// created with its directory sync deferred to the snapshot's (P-021).
-    private func nextJournal(_ prepared: PreparedJournal?, base: UInt64, firstSequence: UInt64,
-                             level: Durability) throws -> JournalWriter {
+    @_optimize(size) private func nextJournal(_ prepared: PreparedJournal?, base: UInt64, firstSequence: UInt64,
+                                              level: Durability) throws -> JournalWriter {
         if let prepared, prepared.base == base {
             return try JournalWriter.adopt(prepared, pageID: id, firstSequence: firstSequence, durability: level,
                                            reserveBytes: options.journalReserveBytes)
@@ -371,7 +380,7 @@ public final actor Page {
 
     /// The compaction protocol. With `switchingFrom` (a live page) it first starts a fresh
     /// journal so writes continue (P-010); without (closing) the snapshot absorbs everything.
-    private func runCompaction(switchingFrom old: JournalWriter?) async throws {
+    @_optimize(size) private func runCompaction(switchingFrom old: JournalWriter?) async throws {
         defer { compaction = nil; switchPending = false }
         let prepared = await preparedForSwitch(from: old)
         try gate?.acquireForPathWrite()
@@ -440,7 +449,7 @@ public final actor Page {
     /// Closes `file`, a snapshot a compaction replaced, on the I/O thread after the compaction
     /// returns: the close frees its blocks (on ext4 with `discard`, a wait for the device).
     /// `close()` and `waitForCompaction()` wait for it.
-    private func release(_ file: FileHandleNumber) {
+    @_optimize(size) private func release(_ file: FileHandleNumber) {
         let (previous, fs) = (releasing, self.fs)
         releasing = Task {
             await previous?.value

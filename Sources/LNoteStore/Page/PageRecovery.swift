@@ -8,31 +8,31 @@ import LNoteFormat
 package enum PageRecovery {
     /// Where a writer continues after recovery (P-005).
     package struct AppendTarget: Sendable {
-        package var name: String
-        package var header: JournalHeader
-        package var validEnd: Int64
-        package var frameCount: Int
+        package internal(set) var name: String
+        package internal(set) var header: JournalHeader
+        package internal(set) var validEnd: Int64
+        package internal(set) var frameCount: Int
     }
 
     package struct Result: Sendable {
-        package var state: PageState
-        package var report: RecoveryReport
+        package internal(set) var state: PageState
+        package internal(set) var report: RecoveryReport
         /// Generation of the snapshot used (0: none).
-        package var generation: UInt64
+        package internal(set) var generation: UInt64
         /// The sequence number the next change gets.
-        package var nextSequence: UInt64
+        package internal(set) var nextSequence: UInt64
         /// Journal to append to, if one with a valid header builds on the snapshot.
-        package var appendTarget: AppendTarget?
+        package internal(set) var appendTarget: AppendTarget?
         /// Highest base generation of any journal file of the page (nil: none).
-        package var highestJournalBase: UInt64?
+        package internal(set) var highestJournalBase: UInt64?
         /// Journals with base < generation: already absorbed, kept for copy safety.
-        package var retainedJournals: [String]
+        package internal(set) var retainedJournals: [String]
         /// Files with damage a compaction must not silently delete.
-        package var damagedFiles: Set<String>
+        package internal(set) var damagedFiles: Set<String>
         /// Journal frames the page holds beyond the snapshot.
-        package var journalFrames: Int
+        package internal(set) var journalFrames: Int
         /// Encoded bodies of the elements as read, for the compactor (`EncodedBodyCache`).
-        package var cache: EncodedBodyCache
+        package internal(set) var cache: EncodedBodyCache
     }
 
     /// The page's files in `pages/` (P-015): its snapshot, its journals sorted by the base in

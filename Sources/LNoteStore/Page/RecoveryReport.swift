@@ -56,5 +56,5 @@ public struct RecoveryReport: Sendable, Equatable {
     @_optimize(size) public init() {}
 
     /// No damage: at most torn tails and other information.
-    public var isClean: Bool { findings.allSatisfy(\.isInformational) }
+    @_optimize(size) public var isClean: Bool { findings.allSatisfy(\.isInformational) }
 }

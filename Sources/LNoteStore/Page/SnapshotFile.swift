@@ -41,14 +41,14 @@ package enum SnapshotFile {
     }
 
     package struct Decoded: Sendable {
-        package var header: SnapshotHeader?
-        package var state: PageState
-        package var findings: [RecoveryFinding]
-        package var elementFramesDropped: Int
+        package internal(set) var header: SnapshotHeader?
+        package internal(set) var state: PageState
+        package internal(set) var findings: [RecoveryFinding]
+        package internal(set) var elementFramesDropped: Int
         /// True when the snapshot could not be used at all (strict refusal or no usable header).
-        package var unusable: Bool
+        package internal(set) var unusable: Bool
         /// The encoded bodies of the elements read (for the compactor).
-        package var cache = EncodedBodyCache()
+        package internal(set) var cache = EncodedBodyCache()
     }
 
     /// Decodes a snapshot with the salvage rules of S-003: a damaged element frame loses that
