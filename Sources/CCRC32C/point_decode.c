@@ -34,7 +34,7 @@
 #include <string.h>
 
 #if defined(__x86_64__)
-#  include <emmintrin.h>
+#  include <immintrin.h>
 #endif
 
 typedef struct {
@@ -104,24 +104,15 @@ INLINE void store(lnote_point_out *o, int64_t x, int64_t y, int64_t r, int64_t p
     memcpy(o, &v, sizeof v);
 }
 
-/// Decodes up to `n` (<= BLOCK) points at `p` whose fields are all one-byte varints into `o`;
-/// returns how many (0 when the first is not such a point, or when the block's range proof or
-/// checks fail: `step` then takes the points one by one). Reads p[0 ..< BLOCK * fields].
-///
-/// The running values live in two vectors of four int32 lanes: A = x, y, radius, pressure
-/// and B = time, azimuth, altitude, 0, with the velocities of the second-order lanes (x, y,
-/// time) beside them. A point is two sign-extending loads of its zigzagged deltas, four adds
-/// (velocities kept or dropped per lane by a mask), three ORs for the checks and two
-/// shuffles and stores. The lanes cannot wrap: the range proof bounds x, y and time, and
-/// radius, pressure and angles move by at most 64 * BLOCK from values below 2^16.
-INLINE size_t block(const uint8_t *p, size_t n, dstate *s, lnote_point_out *o, const int angles) {
-    const int F = angles ? 7 : 5;
+/// The zigzag (G-005) of the bytes of up to `n` (<= BLOCK) points at `p` into `zz`, and how many
+/// leading points have fields that are all one-byte varints (0 when the first has not). Reads
+/// p[0 ..< BLOCK * F]; writes zz[0 ..< chunks + 1] (the last chunk zeroed: a point's loads read
+/// 3 bytes past it).
+INLINE size_t zigzag_run(const uint8_t *p, size_t n, const int F, u8x16 *zz) {
     // The chunks of 16 bytes the n points' loads touch (a point's second load reads 3 bytes
     // past it), at most the BLOCK points' bytes: 10 chunks (14 with angles).
     int chunks = (int)((n * (size_t)F + 3 + 15) / 16);
     if (chunks > BLOCK * F / 16) chunks = BLOCK * F / 16;
-    // One spare chunk: the last point's second load reads 3 bytes past it (masked off).
-    u8x16 zz[BLOCK * 7 / 16 + 1];
     size_t k = n;
     // One pass, 16 bytes at a time: the zigzag (G-005) of every byte, each byte below 0x80
     // becoming its value as int8 (bytes >= 0x80 give garbage no point reads), and the first
@@ -142,14 +133,36 @@ INLINE size_t block(const uint8_t *p, size_t n, dstate *s, lnote_point_out *o, c
     }
     if (k == 0) return 0;
     memset(&zz[j], 0, sizeof zz[j]);
-    // The range proof: after j <= BLOCK points of deltas in -64 ... 63, x is within
-    // 64 * j(j+1)/2 <= REACH of x + j vx, which lies between x and x + BLOCK vx; the same for
-    // y, and time (vt >= 0, checked per point) is at most t + BLOCK vt + REACH. It also keeps
-    // |vx|, |vy|, vt below 2^28, so every lane fits int32.
+    return k;
+}
+
+/// The range proof of a block: after j <= BLOCK points of deltas in -64 ... 63, x is within
+/// 64 * j(j+1)/2 <= REACH of x + j vx, which lies between x and x + BLOCK vx; the same for y,
+/// and time (vt >= 0, checked per point) is at most t + BLOCK vt + REACH. It also keeps |vx|,
+/// |vy|, vt below 2^28, so every lane fits int32.
+INLINE int block_in_range(const dstate *s) {
     const int64_t lo = INT32_MIN + REACH, span = (int64_t)INT32_MAX - REACH - lo;
     uint64_t pre = (uint64_t)(s->x - lo) | (uint64_t)(s->x + BLOCK * s->vx - lo)
                  | (uint64_t)(s->y - lo) | (uint64_t)(s->y + BLOCK * s->vy - lo);
-    if (pre > (uint64_t)span || s->t + BLOCK * s->vt + REACH > 0xFFFFFFFFLL) return 0;
+    return pre <= (uint64_t)span && s->t + BLOCK * s->vt + REACH <= 0xFFFFFFFFLL;
+}
+
+/// Decodes up to `n` (<= BLOCK) points at `p` whose fields are all one-byte varints into `o`;
+/// returns how many (0 when the first is not such a point, or when the block's range proof or
+/// checks fail: `step` then takes the points one by one). Reads p[0 ..< BLOCK * fields].
+///
+/// The running values live in two vectors of four int32 lanes: A = x, y, radius, pressure
+/// and B = time, azimuth, altitude, 0, with the velocities of the second-order lanes (x, y,
+/// time) beside them. A point is two sign-extending loads of its zigzagged deltas, four adds
+/// (velocities kept or dropped per lane by a mask), three ORs for the checks and two
+/// shuffles and stores. The lanes cannot wrap: the range proof bounds x, y and time, and
+/// radius, pressure and angles move by at most 64 * BLOCK from values below 2^16.
+INLINE size_t block(const uint8_t *p, size_t n, dstate *s, lnote_point_out *o, const int angles) {
+    const int F = angles ? 7 : 5;
+    // One spare chunk: the last point's second load reads 3 bytes past it (masked off).
+    u8x16 zz[BLOCK * 7 / 16 + 1];
+    size_t k = zigzag_run(p, n, F, zz);
+    if (k == 0 || !block_in_range(s)) return 0;
     const int8_t *d = (const int8_t *)zz;
     i32x4 pa = { (int32_t)s->x, (int32_t)s->y, (int32_t)s->r, (int32_t)s->pr };
     i32x4 va = { (int32_t)s->vx, (int32_t)s->vy, 0, 0 };
@@ -189,6 +202,63 @@ INLINE size_t block(const uint8_t *p, size_t n, dstate *s, lnote_point_out *o, c
     return k;
 }
 
+typedef uint32_t u32x8 __attribute__((vector_size(32)));
+typedef int32_t i32x8 __attribute__((vector_size(32)));
+typedef int8_t i8x8 __attribute__((vector_size(8)));
+typedef uint8_t u8x32 __attribute__((vector_size(32)));
+
+/// `block` with every running value in one vector of eight 32-bit lanes (AVX2 builds only):
+/// P = x, y, radius, pressure, time, azimuth, altitude, - and V = the velocities of x, y and
+/// time in their lanes, 0 elsewhere. A point is one sign-extending load of its 8 zigzagged
+/// bytes (lanes past its fields take the next point's: they are never stored or checked), an
+/// AND and three adds (P += V + d, V += d's second-order lanes), two ORs for the checks and
+/// one in-lane shuffle to the 20-byte layout in two stores of 16 bytes (the last 8 land on the
+/// next point's slot, written after): about 12 instructions a point. Only the point that may be
+/// the last of the slot (`left` points of room) stores exactly its 20 bytes. Same results as `block`; lanes are
+/// unsigned, so nothing overflows.
+INLINE size_t block8(const uint8_t *p, size_t n, size_t left, dstate *s, lnote_point_out *o, const int angles) {
+    const int F = angles ? 7 : 5;
+    u8x16 zz[BLOCK * 7 / 16 + 1];
+    size_t k = zigzag_run(p, n, F, zz);
+    if (k == 0 || !block_in_range(s)) return 0;
+    const uint8_t *d = (const uint8_t *)zz;
+    u32x8 P = { (uint32_t)s->x, (uint32_t)s->y, (uint32_t)s->r, (uint32_t)s->pr, (uint32_t)s->t,
+                (uint32_t)s->az, (uint32_t)s->al, 0 };
+    u32x8 V = { (uint32_t)s->vx, (uint32_t)s->vy, 0, 0, (uint32_t)s->vt, 0, 0, 0 };
+    const u32x8 keep = { ~0u, ~0u, 0, 0, ~0u, 0, 0, 0 };
+    const u8x32 zero = { 0 };
+    u32x8 acc = { 0 }, accv = acc;
+    const size_t wide = k == left ? k - 1 : k;  // points whose 32-byte store stays in the slot
+    for (size_t i = 0; i < k; i++, d += F) {
+        i8x8 raw;
+        memcpy(&raw, d, 8);
+        u32x8 dv = (u32x8)__builtin_convertvector(raw, i32x8);
+        u32x8 t = V + dv;
+        V += dv & keep;
+        P += t;
+        acc |= P; accv |= V;
+        // In each 16-byte half (one in-lane byte shuffle): x y radius pressure (bytes 0-9, 12-13)
+        // and time azimuth altitude (16-19, 20-21, 24-25), stored at 0 and 12 (the second
+        // store overwrites the first's 4 spare bytes).
+        u8x32 q = angles
+            ? __builtin_shufflevector((u8x32)P, zero, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 13, -1, -1, -1, -1,
+                                      16, 17, 18, 19, 20, 21, 24, 25, -1, -1, -1, -1, -1, -1, -1, -1)
+            : __builtin_shufflevector((u8x32)P, zero, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 13, -1, -1, -1, -1,
+                                      16, 17, 18, 19, 48, 48, 48, 48, -1, -1, -1, -1, -1, -1, -1, -1);
+        uint8_t *at = (uint8_t *)(o + i);
+        memcpy(at, &q, 16);
+        if (__builtin_expect(i < wide, 1)) memcpy(at + 12, (const uint8_t *)&q + 16, 16);
+        else memcpy(at + 12, (const uint8_t *)&q + 16, 8);
+    }
+    // Radius, pressure and angles in [0, 2^16); time's velocity not negative.
+    uint32_t bad = (acc[2] | acc[3] | (angles ? acc[5] | acc[6] : 0)) >> 16;
+    if (bad | (accv[4] >> 31)) return 0;
+    s->x = (int32_t)P[0]; s->y = (int32_t)P[1]; s->vx = (int32_t)V[0]; s->vy = (int32_t)V[1];
+    s->r = P[2]; s->pr = P[3]; s->t = P[4]; s->vt = V[4];
+    s->az = angles ? P[5] : 0; s->al = angles ? P[6] : 0;
+    return k;
+}
+
 /// Decodes one plain point at `p` (fields: minimal varints of 1 to 3 bytes, values in range,
 /// time not decreasing) into `o`; returns its length, or 0 (nothing changed) for any other
 /// point. Reads p[0 ..< 24] (32 with angles).
@@ -225,11 +295,150 @@ INLINE size_t step(const uint8_t *p, dstate *s, lnote_point_out *o, const int an
     return st;
 }
 
+#if defined(__x86_64__)
+/// The block of points whose fields are varints of 1 or 2 bytes (no angles), in AVX2 (`block8v`).
+/// Its range proof allows deltas up to 2^13 in magnitude (a 2-byte zigzag varint).
+enum { REACH2 = 8192 * BLOCK * (BLOCK + 1) / 2, BLOCK8V_READS = BLOCK * 10 + 16 };
+
+INLINE int block_in_range2(const dstate *s) {
+    const int64_t lo = INT32_MIN + REACH2, span = (int64_t)INT32_MAX - REACH2 - lo;
+    uint64_t pre = (uint64_t)(s->x - lo) | (uint64_t)(s->x + BLOCK * s->vx - lo)
+                 | (uint64_t)(s->y - lo) | (uint64_t)(s->y + BLOCK * s->vy - lo);
+    return pre <= (uint64_t)span && s->t + BLOCK * s->vt + REACH2 <= 0xFFFFFFFFLL;
+}
+
+/// For the continuation bits of a point's first 10 bytes (5 fields, no angles): bit k set when
+/// field k is a 2-byte varint, 0xFF when a field has 3 bytes or more. For each such pattern,
+/// the byte shuffle that puts field k's bytes in 16-bit lane k (the high byte zero for a 1-byte
+/// field; lanes 5-7 zero) and the point's length. Built once at first use (`tables_ready`).
+static uint8_t two_byte_fields[1024];
+static __attribute__((aligned(16))) uint8_t two_byte_shuffle[32][16];
+static uint8_t two_byte_length[32];
+/// 0 not built, 1 being built by one thread (the others use the one-byte blocks meanwhile), 2 built.
+static int tables_state = 0;
+
+static void build_tables(void) {
+    for (unsigned m = 0; m < 1024; m++) {
+        unsigned pos = 0, pattern = 0;
+        for (unsigned k = 0; k < 5 && pattern != 0xFF; k++) {
+            if (!((m >> pos) & 1)) { pos += 1; continue; }
+            if ((m >> (pos + 1)) & 1) pattern = 0xFF;  // a third byte: not this block's
+            else { pattern |= 1u << k; pos += 2; }
+        }
+        two_byte_fields[m] = (uint8_t)pattern;
+    }
+    for (unsigned pattern = 0; pattern < 32; pattern++) {
+        uint8_t *sh = two_byte_shuffle[pattern];
+        memset(sh, 0x80, 16);  // 0x80: a zero byte
+        unsigned pos = 0;
+        for (unsigned k = 0; k < 5; k++) {
+            sh[2 * k] = (uint8_t)pos;
+            if ((pattern >> k) & 1) { sh[2 * k + 1] = (uint8_t)(pos + 1); pos += 2; } else pos += 1;
+        }
+        two_byte_length[pattern] = (uint8_t)pos;
+    }
+}
+
+/// 1 when the tables are built; the first caller builds them (no thread waits: a caller that
+/// finds them being built is told 0 and decodes without them).
+static int tables_ready(void) {
+    int st = __atomic_load_n(&tables_state, __ATOMIC_ACQUIRE);
+    if (st == 2) return 1;
+    int expected = 0;
+    if (st == 0 && __atomic_compare_exchange_n(&tables_state, &expected, 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+        build_tables();
+        __atomic_store_n(&tables_state, 2, __ATOMIC_RELEASE);
+        return 1;
+    }
+    return 0;
+}
+
+/// Decodes up to `n` (<= BLOCK) points at `p` without angles whose fields are all varints of 1
+/// or 2 bytes into `o` (`left` points of room); returns how many and their bytes in `*used`
+/// (0 when the first is not such a point, or when the block's range proof or checks fail:
+/// `step` then takes the points one by one, so results and errors stay exact). Reads
+/// p[0 ..< BLOCK8V_READS].
+///
+/// Per point one 16-byte load and its continuation bits (`pmovmskb`). A point of five 1-byte
+/// fields (about 96% of handwriting) is zigzagged as bytes and sign-extended to eight int32
+/// lanes; any other goes through the tables: one shuffle puts each field's 1 or 2 bytes in a
+/// 16-bit lane, two masks join their 7-bit groups, the zigzag and a sign extension follow. A
+/// 2-byte field whose high byte is 0 (not minimal, G-003) is collected and fails the block.
+/// The running values are `block8`'s (P, V), the checks the same: radius and pressure in
+/// [0, 2^16), time's velocity not negative, x, y, time in range by the proof for deltas of
+/// 2^13. Unlike `block8`, a point of 2-byte fields does not end the block, so the block's
+/// setup is paid once per 32 points.
+__attribute__((target("avx2"), noinline))
+static size_t block8v(const uint8_t *p, size_t n, size_t left, dstate *s, lnote_point_out *o, size_t *used) {
+    *used = 0;
+    if (!block_in_range2(s)) return 0;
+    __m256i P = _mm256_setr_epi32((int32_t)s->x, (int32_t)s->y, (int32_t)s->r, (int32_t)s->pr,
+                                  (int32_t)(uint32_t)s->t, 0, 0, 0);
+    __m256i V = _mm256_setr_epi32((int32_t)s->vx, (int32_t)s->vy, 0, 0, (int32_t)s->vt, 0, 0, 0);
+    const __m256i keep = _mm256_setr_epi32(-1, -1, 0, 0, -1, 0, 0, 0);
+    // x y radius pressure (bytes 0-9, 12-13) and time (16-19) with zero angles, per half.
+    const __m256i pack = _mm256_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 13, -1, -1, -1, -1,
+                                          0, 1, 2, 3, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1);
+    const __m128i low7 = _mm_set1_epi8(0x7F), one8 = _mm_set1_epi8(1);
+    const __m128i low7w = _mm_set1_epi16(0x7F), high7w = _mm_set1_epi16(0x3F80), one16 = _mm_set1_epi16(1);
+    const __m128i hi1 = _mm_set1_epi16(0x100), zero = _mm_setzero_si128();
+    __m256i acc = _mm256_setzero_si256(), accv = acc;
+    __m128i nonminimal = zero;
+    size_t q = 0, i = 0;
+    for (; i < n; i++) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(p + q));
+        unsigned m = (unsigned)_mm_movemask_epi8(v);
+        __m256i d;
+        if (__builtin_expect((m & 0x1F) == 0, 1)) {
+            __m128i z = _mm_xor_si128(_mm_and_si128(_mm_srli_epi16(v, 1), low7),
+                                      _mm_sub_epi8(zero, _mm_and_si128(v, one8)));
+            d = _mm256_cvtepi8_epi32(z);
+            q += 5;
+        } else {
+            unsigned pattern = two_byte_fields[m & 0x3FF];
+            if (pattern == 0xFF) break;
+            __m128i w = _mm_shuffle_epi8(v, _mm_load_si128((const __m128i *)two_byte_shuffle[pattern]));
+            __m128i val = _mm_or_si128(_mm_and_si128(w, low7w), _mm_and_si128(_mm_srli_epi16(w, 1), high7w));
+            // A 2-byte field (bit 7 of its lane's low byte) whose high byte is 0: lane below 0x100.
+            nonminimal = _mm_or_si128(nonminimal, _mm_and_si128(_mm_sub_epi16(w, hi1), _mm_slli_epi16(w, 8)));
+            __m128i z = _mm_xor_si128(_mm_srli_epi16(val, 1), _mm_sub_epi16(zero, _mm_and_si128(val, one16)));
+            d = _mm256_cvtepi16_epi32(z);
+            q += two_byte_length[pattern];
+        }
+        __m256i t = _mm256_add_epi32(V, d);
+        V = _mm256_add_epi32(V, _mm256_and_si256(d, keep));
+        P = _mm256_add_epi32(P, t);
+        acc = _mm256_or_si256(acc, P);
+        accv = _mm256_or_si256(accv, V);
+        __m256i out = _mm256_shuffle_epi8(P, pack);
+        uint8_t *at = (uint8_t *)(o + i);
+        _mm_storeu_si128((__m128i *)at, _mm256_castsi256_si128(out));
+        // Time and zero angles at 12; 8 more bytes onto the next point's slot when there is one.
+        if (__builtin_expect(i + 1 < left, 1)) _mm_storeu_si128((__m128i *)(at + 12), _mm256_extracti128_si256(out, 1));
+        else _mm_storel_epi64((__m128i *)(at + 12), _mm256_extracti128_si256(out, 1));
+    }
+    if (i == 0) return 0;
+    int32_t a[8], av[8], pv[8], vv[8];
+    _mm256_storeu_si256((__m256i *)a, acc);
+    _mm256_storeu_si256((__m256i *)av, accv);
+    _mm256_storeu_si256((__m256i *)pv, P);
+    _mm256_storeu_si256((__m256i *)vv, V);
+    // Radius and pressure in [0, 2^16); time's velocity not negative; every varint minimal.
+    uint32_t bad = (((uint32_t)a[2] | (uint32_t)a[3]) >> 16) | ((uint32_t)av[4] >> 31)
+                 | ((uint32_t)_mm_movemask_epi8(nonminimal) & 0xAAAA);
+    if (bad) return 0;
+    s->x = pv[0]; s->y = pv[1]; s->vx = vv[0]; s->vy = vv[1]; s->r = pv[2]; s->pr = pv[3];
+    s->t = (uint32_t)pv[4]; s->vt = vv[4]; s->az = 0; s->al = 0;
+    *used = q;
+    return i;
+}
+#endif
+
 /// Decodes plain points while one starts at or before `pmax` (every load of `block` and `step`
 /// from there must be in bounds) and points remain. Returns 0 when it stopped before a point
 /// that is not plain, 1 when it ran out of points or of room.
 INLINE int phase(const uint8_t **p_io, const uint8_t *pmax, lnote_point_out **o_io, lnote_point_out *o_end,
-                 dstate *s, const int angles) {
+                 dstate *s, const int angles, const int wide) {
     const size_t F = angles ? 7 : 5;
     const uint8_t *p = *p_io;
     lnote_point_out *o = *o_io;
@@ -237,8 +446,17 @@ INLINE int phase(const uint8_t **p_io, const uint8_t *pmax, lnote_point_out **o_
     while (o < o_end && p <= pmax) {
         size_t left = (size_t)(o_end - o);
         size_t n = left < BLOCK ? left : BLOCK;
-        size_t k = block(p, n, s, o, angles);
-        p += k * F;
+        size_t k, used;
+#if defined(__x86_64__)
+        if (wide == 2 && !angles) {
+            k = block8v(p, n, left, s, o, &used);
+        } else
+#endif
+        {
+            k = wide ? block8(p, n, left, s, o, angles) : block(p, n, s, o, angles);
+            used = k * F;
+        }
+        p += used;
         o += k;
         if (k == n) continue;
         if (p > pmax) break;
@@ -253,8 +471,13 @@ INLINE int phase(const uint8_t **p_io, const uint8_t *pmax, lnote_point_out **o_
 }
 
 INLINE size_t run(const uint8_t *base, size_t end, size_t *pos_io, lnote_point_out *out, size_t count,
-                  lnote_point_acc *a, const int angles) {
-    const size_t safe = BLOCK * (angles ? 7 : 5);  // bytes a block reads (a step reads fewer)
+                  lnote_point_acc *a, const int angles, const int wide) {
+    // Bytes a block reads (a step reads fewer).
+#if defined(__x86_64__)
+    const size_t safe = wide == 2 && !angles ? BLOCK8V_READS : BLOCK * (angles ? 7 : 5);
+#else
+    const size_t safe = BLOCK * (angles ? 7 : 5);
+#endif
     size_t pos = *pos_io;
     if (pos > end || count == 0) return 0;
     dstate s = { a->x, a->y, a->vx, a->vy, a->radius, a->pressure, a->time, a->vt,
@@ -263,15 +486,15 @@ INLINE size_t run(const uint8_t *base, size_t end, size_t *pos_io, lnote_point_o
     lnote_point_out *o = out;
     lnote_point_out *const o_end = out + count;
     int more = 1;
-    if (end - pos >= safe) more = phase(&p, base + end - safe, &o, o_end, &s, angles);
+    if (end - pos >= safe) more = phase(&p, base + end - safe, &o, o_end, &s, angles, wide);
     if (more && o < o_end && p < base + end) {
         // A point may start at buf[rem - 1] at most and a block reads `safe` bytes from there.
-        uint8_t buf[2 * BLOCK * 7];
+        uint8_t buf[2 * (BLOCK * 10 + 16)];
         size_t rem = (size_t)(base + end - p);  // below `safe`
         memcpy(buf, p, rem);
         memset(buf + rem, 0x80, safe);
         const uint8_t *q = buf;
-        phase(&q, buf + rem - 1, &o, o_end, &s, angles);
+        phase(&q, buf + rem - 1, &o, o_end, &s, angles, wide);
         p += q - buf;
     }
     a->x = s.x; a->y = s.y; a->vx = s.vx; a->vy = s.vy; a->time = s.t; a->vt = s.vt;
@@ -284,8 +507,8 @@ INLINE size_t run(const uint8_t *base, size_t end, size_t *pos_io, lnote_point_o
 /// The loops compiled for the target's baseline (SSE2 on x86-64, NEON on arm64).
 static size_t run_base(const uint8_t *base, size_t end, size_t *pos, void *out, size_t count,
                        int has_angles, lnote_point_acc *acc) {
-    if (has_angles) return run(base, end, pos, (lnote_point_out *)out, count, acc, 1);
-    return run(base, end, pos, (lnote_point_out *)out, count, acc, 0);
+    if (has_angles) return run(base, end, pos, (lnote_point_out *)out, count, acc, 1, 0);
+    return run(base, end, pos, (lnote_point_out *)out, count, acc, 0, 0);
 }
 
 #if defined(__x86_64__)
@@ -295,13 +518,31 @@ static size_t run_base(const uint8_t *base, size_t end, size_t *pos, void *out, 
 __attribute__((target("sse4.1,ssse3")))
 static size_t run_sse41(const uint8_t *base, size_t end, size_t *pos, void *out, size_t count,
                         int has_angles, lnote_point_acc *acc) {
-    if (has_angles) return run(base, end, pos, (lnote_point_out *)out, count, acc, 1);
-    return run(base, end, pos, (lnote_point_out *)out, count, acc, 0);
+    if (has_angles) return run(base, end, pos, (lnote_point_out *)out, count, acc, 1, 0);
+    return run(base, end, pos, (lnote_point_out *)out, count, acc, 0, 0);
+}
+
+/// The same loops with `block8` (AVX2): one vector of eight lanes a point instead of two of
+/// four, about half the instructions of the SSE4.1 block. Chosen through CPUID (and XGETBV).
+__attribute__((target("avx2")))
+static size_t run_avx2(const uint8_t *base, size_t end, size_t *pos, void *out, size_t count,
+                       int has_angles, lnote_point_acc *acc) {
+    if (has_angles) return run(base, end, pos, (lnote_point_out *)out, count, acc, 1, 1);
+    if (tables_ready()) return run(base, end, pos, (lnote_point_out *)out, count, acc, 0, 2);
+    return run(base, end, pos, (lnote_point_out *)out, count, acc, 0, 1);
 }
 #endif
 
 size_t lnote_points_decode_plain(const uint8_t *base, size_t end, size_t *pos, void *out, size_t count,
                                  int has_angles, lnote_point_acc *acc) {
+#if defined(__x86_64__)
+    if (lnote_cpu_has_avx2()) return run_avx2(base, end, pos, out, count, has_angles, acc);
+#endif
+    return lnote_points_decode_plain_narrow(base, end, pos, out, count, has_angles, acc);
+}
+
+size_t lnote_points_decode_plain_narrow(const uint8_t *base, size_t end, size_t *pos, void *out, size_t count,
+                                        int has_angles, lnote_point_acc *acc) {
 #if defined(__x86_64__)
     if (lnote_cpu_has_sse41_ssse3()) return run_sse41(base, end, pos, out, count, has_angles, acc);
 #endif

@@ -78,11 +78,10 @@ package enum PointDecodeLoop {
                 var acc = lnote_point_acc(x: x, y: y, vx: vx, vy: vy, radius: rp & 0xFFFF, pressure: rp >> 32,
                                           time: t, vt: vt, azimuth: aa & 0xFFFF, altitude: aa >> 32)
                 var pos = p - base
-                let k = loop == .bulk
-                    ? lnote_points_decode_plain(base, cursor.end, &pos, UnsafeMutableRawPointer(o), oEnd - o,
-                                                hasAngles ? 1 : 0, &acc)
-                    : lnote_points_decode_plain_baseline(base, cursor.end, &pos, UnsafeMutableRawPointer(o), oEnd - o,
-                                                         hasAngles ? 1 : 0, &acc)
+                let out = UnsafeMutableRawPointer(o), room = oEnd - o, angles: Int32 = hasAngles ? 1 : 0
+                let k = loop == .bulk ? lnote_points_decode_plain(base, cursor.end, &pos, out, room, angles, &acc)
+                    : loop == .bulkNarrow ? lnote_points_decode_plain_narrow(base, cursor.end, &pos, out, room, angles, &acc)
+                    : lnote_points_decode_plain_baseline(base, cursor.end, &pos, out, room, angles, &acc)
                 if k > 0 {
                     x = acc.x; y = acc.y; vx = acc.vx; vy = acc.vy; t = acc.time; vt = acc.vt
                     rp = acc.radius | acc.pressure << 32
