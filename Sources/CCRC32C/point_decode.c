@@ -25,7 +25,12 @@
 // same loops run to the end with every load in bounds; a 0x80 byte never ends a varint, so no
 // point is taken past the real end.
 // The vector code is clang's portable vector extensions: NEON on arm64; on x86-64 it is built
-// twice, for the SSE2 baseline and for SSE4.1 + SSSE3, and CPUID picks one at first use.
+// three times, for the SSE2 baseline, for SSE4.1 + SSSE3 and for AVX2, and CPUID picks one at
+// first use. The AVX2 build keeps the running values in one vector of eight lanes (`block8`)
+// and, for strokes without angles, takes points of 1- and 2-byte fields in the same block
+// (`block8v`: per point a 16-byte load, its continuation bits, and for a point with 2-byte
+// fields a shuffle from a table of the 32 layouts), so those points no longer end a block:
+// about 30% less CPU than the SSE4.1 build on the bench's handwriting.
 // The sums need no overflow checks: between points |x|, |y| < 2^31, |vx|, |vy| < 2^32,
 // 0 <= t, vt < 2^32 and a 3-byte delta is below 2^20 in magnitude.
 #include "ccrc32c.h"

@@ -34,8 +34,10 @@ struct PointAccumulators {
 /// before any other, which then takes the path above; its points and the decoders' are the
 /// same by construction (differential tests and the point fuzz target check it).
 ///
-/// Cost: no allocation; about 21 instructions a point in the C loop's blocks of one-byte
-/// points (2.5 ns a point on the bench machine), about 40 on the one-point paths.
+/// Cost: no allocation; in the C loop's blocks about 21 instructions a point with SSE4.1, about
+/// 12-15 with AVX2 (which also keeps points of 2-byte fields in its blocks for strokes without
+/// angles); about 40 on the one-point paths. About 1.5-2 ns a point in the AVX2 blocks on the
+/// bench machine, 2.8-3 ns over a whole page with its page buffer.
 package enum PointDecodeLoop {
     /// Which loop takes the points (`PointLoopKind`).
     package typealias Kind = PointLoopKind
