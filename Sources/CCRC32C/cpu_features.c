@@ -16,4 +16,26 @@ int lnote_cpu_has_sse41_ssse3(void) {
     }
     return c == 1;
 }
+
+/// 1 with AVX2 usable (the CPU has it, CPUID leaf 7, and the OS saves the YMM registers,
+/// XGETBV), 2 without, 0 not asked yet (the same benign race).
+static int avx2 = 0;
+
+int lnote_cpu_has_avx2(void) {
+    int c = __atomic_load_n(&avx2, __ATOMIC_RELAXED);
+    if (c == 0) {
+        unsigned int eax = 0, ebx = 0, ecx = 0, edx = 0;
+        c = 2;
+        if (__get_cpuid(1, &eax, &ebx, &ecx, &edx) && (ecx & bit_OSXSAVE) && (ecx & bit_AVX)
+            && __get_cpuid_max(0, 0) >= 7) {
+            unsigned int lo = 0, hi = 0;
+            __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+            (void)hi;
+            __cpuid_count(7, 0, eax, ebx, ecx, edx);
+            if ((lo & 6) == 6 && (ebx & bit_AVX2)) c = 1;
+        }
+        __atomic_store_n(&avx2, c, __ATOMIC_RELAXED);
+    }
+    return c == 1;
+}
 #endif

@@ -7,6 +7,9 @@
 /// 1 when the CPU has SSE4.1 and SSSE3 (the point decoder's and encoder's faster builds),
 /// else 0. CPUID is asked once; later calls read the cached answer.
 int lnote_cpu_has_sse41_ssse3(void);
+/// 1 when AVX2 is usable (the CPU has it and the OS saves the YMM registers): the point
+/// decoder's widest build. Asked once, as above.
+int lnote_cpu_has_avx2(void);
 #endif
 
 #endif

@@ -31,8 +31,9 @@ struct PointBlockDecodeTests {
         }
     }
 
-    /// The C loop from after point 0 with the dispatched and the baseline build: the same
-    /// count, position, state and points. Nil when they agree.
+    /// The C loop from after point 0 with the dispatched build (AVX2 where the CPU has it), the
+    /// 128-bit one and the baseline build: the same count, position, state and points, and
+    /// nothing written past the room given. Nil when they agree.
     static func cBuildsDisagree(_ bytes: [UInt8], count: Int, hasAngles: Bool) -> String? {
         bytes.withUnsafeBytes { raw -> String? in
             var r = ByteReader(raw)
@@ -44,16 +45,21 @@ struct PointBlockDecodeTests {
                 var acc = lnote_point_acc(x: first.x, y: first.y, vx: 0, vy: 0, radius: first.radius, pressure: first.pressure,
                                           time: 0, vt: 0, azimuth: first.azimuth, altitude: first.altitude)
                 var pos = start
-                var out = [Point](repeating: Point(x: 7, y: 7, radius: 7, pressure: 7, time: 7), count: count - 1)
+                // One guard point after the room the loop is given: it must stay untouched.
+                let guardPoint = Point(x: 7, y: 7, radius: 7, pressure: 7, time: 7)
+                var out = [Point](repeating: guardPoint, count: count)
                 let k = out.withUnsafeMutableBytes { o in
                     loop(raw.baseAddress?.assumingMemoryBound(to: UInt8.self), raw.count, &pos, o.baseAddress, count - 1,
                          hasAngles ? 1 : 0, &acc)
                 }
                 let state = [acc.x, acc.y, acc.vx, acc.vy, acc.radius, acc.pressure, acc.time, acc.vt, acc.azimuth, acc.altitude]
-                return (k, pos, state, Array(out.prefix(k)))
+                return (out[count - 1] == guardPoint ? k : -1, pos, state, Array(out.prefix(k)))
             }
             let a = run(lnote_points_decode_plain), b = run(lnote_points_decode_plain_baseline)
+            let c = run(lnote_points_decode_plain_narrow)
+            if a.0 < 0 || b.0 < 0 || c.0 < 0 { return "a C build wrote past its room" }
             if a.0 != b.0 || a.1 != b.1 || a.2 != b.2 || a.3 != b.3 { return "C builds: \(a.0) points at \(a.1) vs \(b.0) at \(b.1)" }
+            if a.0 != c.0 || a.1 != c.1 || a.2 != c.2 || a.3 != c.3 { return "C builds: \(a.0) points at \(a.1) vs narrow \(c.0) at \(c.1)" }
             if a.1 > raw.count { return "C loop read past the end: \(a.1) > \(raw.count)" }
             return nil
         }
@@ -65,7 +71,7 @@ struct PointBlockDecodeTests {
             let o = { (d: PointBulkDecodeTests.Decoder) in
                 PointBulkDecodeTests.brief(PointBulkDecodeTests.outcome(bytes, count: count, hasAngles: hasAngles, d))
             }
-            return "bulk \(o(.bulk)), baseline \(o(.bulkBaseline)), Swift loop \(o(.swiftLoop)), reference \(o(.reference))"
+            return "bulk \(o(.bulk)), narrow \(o(.bulkNarrow)), baseline \(o(.bulkBaseline)), Swift loop \(o(.swiftLoop)), reference \(o(.reference))"
         }
         return cBuildsDisagree(bytes, count: count, hasAngles: hasAngles)
     }
@@ -267,6 +273,60 @@ struct PointBlockDecodeTests {
         #expect(failures.isEmpty, "\(failures.prefix(5))")
         #expect(decoded > 5_000)
         for reason in ["pointOutOfRange", "timeDecreasing", "truncated", "varintNotMinimal"] {
+            #expect(reasons[reason, default: 0] > 0, "streams reach \(reason)")
+        }
+    }
+
+    @Test("E-001..E-004 dense 2-byte fields inside blocks (the AVX2 block of 1- and 2-byte fields): edges, non-minimal and 3-byte fields agree")
+    func denseTwoByteFields() {
+        var g = SplitMix64(seed: 0x16_0106)
+        var failures: [String] = []
+        var reasons: [String: Int] = [:]
+        var decoded = 0, twoByte = 0
+        let maxX = Int64(Int32.max), minX = Int64(Int32.min)
+        // The block's range proof for deltas of 2^13: 8192 * 32 * 33 / 2 from the int32 edges.
+        let reach: Int64 = 8192 * 528
+        for k in 0..<6_000 {
+            let n = 1 + Int(g.next() % 120)
+            var deltas = Self.smallDeltas(n - 1, &g)
+            // Every point has a chance of 2-byte fields (deltas of magnitude 64 ... 8191).
+            let rate = [1, 2, 4, 16][Int(g.next() % 4)]
+            for i in deltas.indices where g.next() % UInt64(rate) == 0 {
+                for f in 0..<5 where g.next() % 3 == 0 {
+                    let magnitude = Int64.random(in: 64...8191, using: &g)
+                    deltas[i][f] = f == 4 ? Int64.random(in: -3...3, using: &g) * magnitude / 8 : (g.next() % 2 == 0 ? magnitude : -magnitude - 1)
+                    twoByte += 1
+                }
+            }
+            // Point 0 near an edge of x (around the proof's bound) or of radius and pressure.
+            let x = [Int64(1000), maxX - reach + Int64.random(in: -20_000...20_000, using: &g),
+                     minX + reach + Int64.random(in: -20_000...20_000, using: &g)][Int(g.next() % 3)]
+            let r = [UInt64(300), UInt64(g.next() % 9000), 65535 - UInt64(g.next() % 9000)][Int(g.next() % 3)]
+            var bytes = Self.stream(x: x, r: r, p: r, hasAngles: false, deltas: deltas)
+            // Sometimes a non-minimal 2-byte field (high byte 0) or a 3-byte field at a random point.
+            if k % 5 == 0, deltas.count > 2 {
+                let at = Int(g.next() % UInt64(deltas.count))
+                var b = Self.stream(x: x, r: r, p: r, hasAngles: false, deltas: Array(deltas[..<at]))
+                let f = Int(g.next() % 5)
+                for j in 0..<5 {
+                    b += j == f ? (k % 10 == 0 ? [0x80 | UInt8(g.next() % 128), 0x00] : svarintBytes(Int64(1 << 14) + 5))
+                                : svarintBytes(deltas[at][j])
+                }
+                for d in deltas[(at + 1)...] { for v in d.prefix(5) { b += svarintBytes(v) } }
+                bytes = b
+            }
+            if g.next() % 8 == 0 { bytes.removeLast(min(bytes.count, Int(g.next() % 12))) }
+            let count = g.next() % 10 == 0 ? n + 1 : n
+            if let d = Self.disagreement(bytes, count: count, hasAngles: false) { failures.append("stream \(k): \(d)") }
+            switch PointBulkDecodeTests.outcome(bytes, count: count, hasAngles: false, .bulk) {
+            case .failed(let e): reasons[e.reason, default: 0] += 1
+            case .points: decoded += 1
+            }
+        }
+        #expect(failures.isEmpty, "\(failures.prefix(5))")
+        #expect(decoded > 500)
+        #expect(twoByte > 50_000)
+        for reason in ["pointOutOfRange", "timeDecreasing", "varintNotMinimal"] {
             #expect(reasons[reason, default: 0] > 0, "streams reach \(reason)")
         }
     }

@@ -16,7 +16,7 @@ struct PointBulkDecodeTests {
         case failed(DecodeError)
     }
 
-    enum Decoder { case bulk, bulkBaseline, swiftLoop, reference }
+    enum Decoder { case bulk, bulkNarrow, bulkBaseline, swiftLoop, reference }
 
     static func outcome(_ bytes: [UInt8], count: Int, hasAngles: Bool, _ d: Decoder) -> Outcome {
         bytes.withUnsafeBytes { raw in
@@ -25,6 +25,7 @@ struct PointBulkDecodeTests {
                 let p: [Point]
                 switch d {
                 case .bulk: p = try PointCodec.decode(count: count, hasAngles: hasAngles, from: &r, loop: .bulk)
+                case .bulkNarrow: p = try PointCodec.decode(count: count, hasAngles: hasAngles, from: &r, loop: .bulkNarrow)
                 case .bulkBaseline: p = try PointCodec.decode(count: count, hasAngles: hasAngles, from: &r, loop: .bulkBaseline)
                 case .swiftLoop: p = try PointCodec.decode(count: count, hasAngles: hasAngles, from: &r, loop: .swift)
                 case .reference: p = try ReferencePointCodec.decode(count: count, hasAngles: hasAngles, from: &r)
@@ -34,13 +35,14 @@ struct PointBulkDecodeTests {
         }
     }
 
-    /// True when all four decoders (the C loop's two builds, the Swift loop, the reference)
+    /// True when all five decoders (the C loop's three builds, the Swift loop, the reference)
     /// give the same outcome.
     static func agree(_ bytes: [UInt8], count: Int, hasAngles: Bool) -> Bool {
         let a = outcome(bytes, count: count, hasAngles: hasAngles, .bulk)
         return a == outcome(bytes, count: count, hasAngles: hasAngles, .swiftLoop)
             && a == outcome(bytes, count: count, hasAngles: hasAngles, .reference)
             && a == outcome(bytes, count: count, hasAngles: hasAngles, .bulkBaseline)
+            && a == outcome(bytes, count: count, hasAngles: hasAngles, .bulkNarrow)
     }
 
     /// A short form of an outcome for failure messages.

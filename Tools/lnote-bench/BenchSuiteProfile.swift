@@ -89,7 +89,8 @@ enum ProfileSuite {
         try await page.close()
         let all = ProcessInfo.processInfo.activeProcessorCount
         let loops: [(String, PointDecodeLoop.Kind, Int)] = [("best", .bulk, 1), ("best, \(all) threads", .bulk, all),
-                                                             ("baseline", .bulkBaseline, 1), ("swift", .swift, 1)]
+                                                             ("128-bit", .bulkNarrow, 1), ("baseline", .bulkBaseline, 1),
+                                                             ("swift", .swift, 1)]
         var wall = [[Double]](repeating: [], count: loops.count)
         var cpu = [[Double]](repeating: [], count: loops.count)
         var points = 0

@@ -18,9 +18,14 @@ typedef struct lnote_point_acc {
 /// decreasing, all its bytes before `end`. Stops before the first other point; returns the
 /// points written, advances `*pos` past them and updates `*acc`. Reads only
 /// `base[*pos ..< end]`; writes only `out[0 ..< count]`. Never fails: what it leaves, the
-/// caller decodes. On x86-64 it runs an SSE4.1 build when CPUID reports SSE4.1 and SSSE3.
+/// caller decodes. On x86-64 it runs an AVX2 build when CPUID reports AVX2 (and the OS saves
+/// its registers), else an SSE4.1 build when CPUID reports SSE4.1 and SSSE3.
 size_t lnote_points_decode_plain(const uint8_t *base, size_t end, size_t *pos, void *out, size_t count,
                                  int has_angles, lnote_point_acc *acc);
+/// The same loop without the AVX2 build (SSE4.1 where the CPU has it, else the baseline), so
+/// tests on an AVX2 CPU check the 128-bit build too. A test hook.
+size_t lnote_points_decode_plain_narrow(const uint8_t *base, size_t end, size_t *pos, void *out, size_t count,
+                                        int has_angles, lnote_point_acc *acc);
 /// The same loop compiled for the target's baseline only (on x86-64 without the SSE4.1 variant
 /// the CPU check picks where it can), so tests on x86-64 check both. A test hook.
 size_t lnote_points_decode_plain_baseline(const uint8_t *base, size_t end, size_t *pos, void *out, size_t count,
@@ -34,6 +39,10 @@ size_t lnote_points_decode_plain_baseline(const uint8_t *base, size_t end, size_
 /// `(to - from) * 7 + 8` bytes (each point stores 8). Reads only points `from - 2 ..< to`.
 /// On x86-64 it runs an SSE4.1 build when CPUID reports SSE4.1 and SSSE3.
 size_t lnote_points_encode_plain(const void *points, size_t from, size_t to, int has_angles, uint8_t *out);
+/// The same loop without the AVX2 build (SSE4.1 where the CPU has it, else the baseline), so
+/// tests on an AVX2 CPU check the 128-bit build too. A test hook.
+size_t lnote_points_decode_plain_narrow(const uint8_t *base, size_t end, size_t *pos, void *out, size_t count,
+                                        int has_angles, lnote_point_acc *acc);
 /// The same loop compiled for the target's baseline only (a test hook, as for the decoder).
 size_t lnote_points_encode_plain_baseline(const void *points, size_t from, size_t to, int has_angles, uint8_t *out);
 /// Write-back pacing (writeback.c; Linux sync_file_range, elsewhere no-ops returning 0):

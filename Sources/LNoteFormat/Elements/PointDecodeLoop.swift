@@ -34,8 +34,10 @@ struct PointAccumulators {
 /// before any other, which then takes the path above; its points and the decoders' are the
 /// same by construction (differential tests and the point fuzz target check it).
 ///
-/// Cost: no allocation; about 21 instructions a point in the C loop's blocks of one-byte
-/// points (2.5 ns a point on the bench machine), about 40 on the one-point paths.
+/// Cost: no allocation; in the C loop's blocks about 21 instructions a point with SSE4.1, about
+/// 12-15 with AVX2 (which also keeps points of 2-byte fields in its blocks for strokes without
+/// angles); about 40 on the one-point paths. About 1.5-2 ns a point in the AVX2 blocks on the
+/// bench machine, 2.8-3 ns over a whole page with its page buffer.
 package enum PointDecodeLoop {
     /// Which loop takes the points (`PointLoopKind`).
     package typealias Kind = PointLoopKind
@@ -78,11 +80,10 @@ package enum PointDecodeLoop {
                 var acc = lnote_point_acc(x: x, y: y, vx: vx, vy: vy, radius: rp & 0xFFFF, pressure: rp >> 32,
                                           time: t, vt: vt, azimuth: aa & 0xFFFF, altitude: aa >> 32)
                 var pos = p - base
-                let k = loop == .bulk
-                    ? lnote_points_decode_plain(base, cursor.end, &pos, UnsafeMutableRawPointer(o), oEnd - o,
-                                                hasAngles ? 1 : 0, &acc)
-                    : lnote_points_decode_plain_baseline(base, cursor.end, &pos, UnsafeMutableRawPointer(o), oEnd - o,
-                                                         hasAngles ? 1 : 0, &acc)
+                let out = UnsafeMutableRawPointer(o), room = oEnd - o, angles: Int32 = hasAngles ? 1 : 0
+                let k = loop == .bulk ? lnote_points_decode_plain(base, cursor.end, &pos, out, room, angles, &acc)
+                    : loop == .bulkNarrow ? lnote_points_decode_plain_narrow(base, cursor.end, &pos, out, room, angles, &acc)
+                    : lnote_points_decode_plain_baseline(base, cursor.end, &pos, out, room, angles, &acc)
                 if k > 0 {
                     x = acc.x; y = acc.y; vx = acc.vx; vy = acc.vy; t = acc.time; vt = acc.vt
                     rp = acc.radius | acc.pressure << 32

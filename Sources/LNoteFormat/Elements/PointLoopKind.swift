@@ -1,6 +1,8 @@
 /// Which loop encodes or decodes a stroke's points (`PointEncodeLoop.Kind`,
 /// `PointDecodeLoop.Kind`): the Swift loop alone, with the C bulk loop (the CPU's best build
 /// of it), or with the C loop's baseline build (a test hook: on x86-64 the default runs the
-/// SSE4.1 build where the CPU has it). Every kind gives the same bytes and points (the
-/// differential tests and the point fuzz target check it).
-package enum PointLoopKind: Sendable { case swift, bulk, bulkBaseline }
+/// SSE4.1 build where the CPU has it, and the decoder the AVX2 build where it has that). `bulkNarrow`, a test
+/// hook of the decoder, is the C loop's 128-bit build (SSE4.1 where the CPU has it) even where
+/// the AVX2 one runs; the encoder takes it as `bulkBaseline`. Every kind gives the same bytes
+/// and points (the differential tests and the point fuzz target check it).
+package enum PointLoopKind: Sendable { case swift, bulk, bulkBaseline, bulkNarrow }

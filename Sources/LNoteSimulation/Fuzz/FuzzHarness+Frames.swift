@@ -118,14 +118,16 @@ extension FuzzHarness {
         let count = (Int(data[1]) | (Int(data[2]) << 8)) + 1
         let payload = Array(data[3...])
         return payload.withUnsafeBytes { raw -> String? in
-            // The C bulk loop (the default; on x86-64 its SSE4.1 build where the CPU has it), its
-            // baseline build and the Swift loop alone give the same outcome: the same points
-            // and end, or the same error at the same offset.
-            var reader = ByteReader(raw), plain = ByteReader(raw), base = ByteReader(raw)
+            // The C bulk loop (the default; on x86-64 its AVX2 build, else its SSE4.1 build, where
+            // the CPU has it), its 128-bit and baseline builds and the Swift loop alone give the
+            // same outcome: the same points and end, or the same error at the same offset.
+            var reader = ByteReader(raw), plain = ByteReader(raw), base = ByteReader(raw), narrowReader = ByteReader(raw)
             let bulk = Result { () throws(DecodeError) in try PointCodec.decode(count: count, hasAngles: hasAngles, from: &reader, loop: .bulk) }
             let swiftLoop = Result { () throws(DecodeError) in try PointCodec.decode(count: count, hasAngles: hasAngles, from: &plain, loop: .swift) }
             let baseline = Result { () throws(DecodeError) in try PointCodec.decode(count: count, hasAngles: hasAngles, from: &base, loop: .bulkBaseline) }
-            for (name, other, end) in [("Swift loop", swiftLoop, plain.offset), ("baseline C build", baseline, base.offset)] {
+            let narrow = Result { () throws(DecodeError) in try PointCodec.decode(count: count, hasAngles: hasAngles, from: &narrowReader, loop: .bulkNarrow) }
+            for (name, other, end) in [("Swift loop", swiftLoop, plain.offset), ("baseline C build", baseline, base.offset),
+                                       ("128-bit C build", narrow, narrowReader.offset)] {
                 switch (bulk, other) {
                 case (.success(let a), .success(let b)) where a == b && reader.offset == end: break
                 case (.failure(let a), .failure(let b)) where a == b: break
