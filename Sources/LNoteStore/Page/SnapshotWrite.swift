@@ -22,10 +22,11 @@ package enum SnapshotWrite {
     /// check passed and `journalReady` holds true, renames it over `path` and syncs the
     /// directory. False (the next journal could not be created, P-010) or a failed check
     /// removes the temp file; both throw and `path` keeps its bytes.
-    /// While `saving` (saves active when the compaction started, `SaveTraffic`), the check runs at low CPU priority
-    /// and every I/O step (each `yieldingStep` of the write-back, the sync, the rename, the
-    /// directory sync) waits for the save in flight, if any, to end first and is done before
-    /// the next.
+    /// `saving`: saves were active when the compaction started (`SaveTraffic.isActive`, asked
+    /// once by the caller); it picks the order of the write and the journal below. While saves
+    /// are active (then, or since), the check runs at low CPU priority and every I/O step (each
+    /// `yieldingStep` of the write-back, the sync, the rename, the directory sync) waits for
+    /// the save in flight, if any, to end first and is done before the next.
     /// Unless `overlapJournal`, the write itself waits for the journal: a new journal's first sync commits file-system metadata, and on
     /// ext4 with a journal (data=ordered) that commit first writes back whatever of the
     /// snapshot is allocated by then (measured: 7.6 ms instead of 0.4 ms), which saves waiting
@@ -69,7 +70,7 @@ package enum SnapshotWrite {
                     checked.set(.failed(error))
                 }
             }
-            if saving {
+            if saving || traffic?.isActive == true {  // saves may have started since the compaction did
                 BackgroundThread.start(runCheck)
             } else {
                 DispatchQueue.global(qos: .userInitiated).async(execute: runCheck)
@@ -85,23 +86,8 @@ package enum SnapshotWrite {
         } ?? .steady
         let temp: String
         do {
-            if case .encoding(var encoder) = source, overlapJournal && fs.pacesWriteback && level != .none {
-                temp = try io { try writeStreaming(&encoder, fs: fs, path: path, level: level, pacing: pacing, started: startCheck) }
-            } else {
-                let bytes: [UInt8]
-                switch source {
-                case .bytes(let b): bytes = b
-                case .encoding(var encoder):
-                    encoder.encode()
-                    bytes = encoder.bytes
-                }
-                startCheck(bytes)
-                if !overlapJournal { try waitForJournal() }
-                temp = try io {
-                    try fs.writeTemporary(for: path, bytes, durability: level, writebackStep: SnapshotFile.writebackStep,
-                                          pacing: pacing)
-                }
-            }
+            temp = try writeTemporary(source, fs: fs, path: path, level: level, overlapJournal: overlapJournal, pacing: pacing,
+                                      started: startCheck, waitForJournal: waitForJournal)
         } catch {
             if checkStarted { _ = checked.wait() }  // the check's thread holds the bytes and `check` until it ends
             throw error
@@ -115,14 +101,39 @@ package enum SnapshotWrite {
             throw error
         }
         // The rename and the directory sync each commit the file system's journal (ext4): each
-        // goes right after a save's sync ended, like every step of the write.
-        if saving { traffic?.waitForSaveEnd() }
+        // goes right after the save in flight, if any, ended, like every step of the write
+        // (also when saves started after the compaction did).
+        traffic?.waitForSaveEnd()
         try io { try fs.rename(temp, to: path) }
-        if saving { traffic?.waitForSaveEnd() }
+        traffic?.waitForSaveEnd()
         do {
             try io { try fs.syncDirectory(parentDirectory(of: path)) }
         } catch {
             throw DirectorySyncFailed(error: error)
+        }
+    }
+
+    /// The temp file of `source` (P-011): written as it is encoded where the write overlaps the
+    /// journal and the file system starts write-back, otherwise encoded first and written in
+    /// paced steps after the journal (unless `overlapJournal`). `started` gets the complete
+    /// bytes as soon as they are, for the check.
+    private static func writeTemporary(_ source: Source, fs: any FileSystem, path: String, level: Durability,
+                                       overlapJournal: Bool, pacing: WritebackPacing, started: ([UInt8]) -> Void,
+                                       waitForJournal: () throws -> Void) throws -> String {
+        if case .encoding(var encoder) = source, overlapJournal && fs.pacesWriteback && level != .none {
+            return try io { try writeStreaming(&encoder, fs: fs, path: path, level: level, pacing: pacing, started: started) }
+        }
+        let bytes: [UInt8]
+        switch source {
+        case .bytes(let b): bytes = b
+        case .encoding(var encoder):
+            encoder.encode()
+            bytes = encoder.bytes
+        }
+        started(bytes)
+        if !overlapJournal { try waitForJournal() }
+        return try io {
+            try fs.writeTemporary(for: path, bytes, durability: level, writebackStep: SnapshotFile.writebackStep, pacing: pacing)
         }
     }
 
