@@ -15,7 +15,8 @@ enum CompactionSuite {
         try BenchPages.makeDirectories(ctx.directory)
         let base = StrokePool(seed: 61, count: ctx.n(1000, 300))
         let sizes = ctx.quick ? [2_000] : [100, 1_000, 2_000]
-        let rounds = ctx.n(12, 4)
+        // LNOTE_COMPACTION_ROUNDS: more rounds for A/B runs on a noisy machine.
+        let rounds = getenv("LNOTE_COMPACTION_ROUNDS").flatMap { Int(String(cString: $0)) } ?? ctx.n(12, 4)
         var compactNs = [[UInt64]](repeating: [], count: sizes.count)
         var floorNs = [[UInt64]](repeating: [], count: sizes.count)
         var snapshotBytes = [Int](repeating: 0, count: sizes.count)
@@ -97,7 +98,7 @@ enum CompactionSuite {
         }
         try await appendsDuringCompaction(ctx, base: base, into: &r)
         r.notes += ["atomic write floor: open a temp file, pwrite the snapshot bytes (encoded beforehand), fdatasync, close, rename, fsync the directory",
-                    "Page.compact(): create the next journal (write its header, fdatasync: P-010; a page whose journal passed half its threshold adopts one prepared off the save path instead, P-022) while the snapshot is encoded on the I/O thread (each body written once into the output), then the same atomic write with the P-019 check (frame by frame against the page state) on a second thread during the write and sync, one directory fsync for the rename and the new journal (P-021), then in the same I/O job the journals before the absorbed one are listed and unlinked (P-012); with no save in flight or ended under 50 ms ago (this row) the temp file is written and synced beside the next journal's creation and only the rename waits for it (P-011), otherwise (the save rows below) the write waits for the journal",
+                    "Page.compact(): create the next journal (write its header, fdatasync: P-010; a page whose journal passed half its threshold adopts one prepared off the save path instead, P-022) while the snapshot is encoded on the I/O thread (each body written once into the output), then the same atomic write with the P-019 check (frame by frame against the page state) on a second thread during the write and sync, one directory fsync for the rename and the new journal (P-021), then in the same I/O job the journals before the absorbed one are listed and unlinked (P-012); with no save in flight or ended under 50 ms ago (this row) the temp file is written and synced beside the next journal's creation and only the rename waits for it (P-011), and it is written as it is encoded (each 256 KiB encoded is written and its write-back started while the next is encoded, so the encoding overlaps the disk's write-back), otherwise (the save rows below) the write waits for the journal",
                     "the snapshot the rename replaces is held open across it and closed after compact() returns (on ext4 mounted with discard, as here, freeing a 1.4 MB file waits for the device's discard, 1-4 ms, inside the rename otherwise); the bench waits for that close (its own row) before the floor of the round runs; the floor's rename replaces no file",
                     "\(rounds) rounds after a warm-up; floor and compaction alternate which goes first",
                     "parts: the next journal's creation, its adoption when prepared, and the snapshot's encoding timed alone, after each 2,000-stroke round",

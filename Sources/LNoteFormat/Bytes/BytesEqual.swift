@@ -12,7 +12,18 @@ package func bytesEqual(_ a: ArraySlice<UInt8>, _ b: ArraySlice<UInt8>) -> Bool 
     return a.withUnsafeBytes { x in
         b.withUnsafeBytes { y in
             guard let p = x.baseAddress, let q = y.baseAddress else { return x.count == y.count }
-            return memcmp(p, q, x.count) == 0
+            return p == q || memcmp(p, q, x.count) == 0
+        }
+    }
+}
+
+extension ByteReader {
+    /// True when the bytes from `offset` to the end are exactly `other`'s (one `memcmp`).
+    package func restEquals(_ other: ArraySlice<UInt8>) -> Bool {
+        guard offset >= 0, remaining == other.count else { return false }
+        return other.withUnsafeBytes { y in
+            guard let q = y.baseAddress, let p = bytes.baseAddress else { return y.count == 0 }
+            return memcmp(p + offset, q, y.count) == 0
         }
     }
 }

@@ -74,8 +74,14 @@ public enum ElementCodec {
         try decode(from: &r, source: points == .deferred ? source : nil)
     }
 
-    /// The decoder; `source` non-nil selects deferred points (E-006).
-    static func decode(from r: inout ByteReader, source: ArraySlice<UInt8>?) throws(DecodeError) -> Element {
+    /// The decoder; `source` non-nil selects deferred points (E-006). `known`: the points a
+    /// stroke is expected to hold (the P-019 check), whose structure the decoder checked when
+    /// it made them; when the points' bytes here are those same bytes (same count and angle
+    /// flag), the structure walk gives what it gave for them, so it is skipped and the stroke
+    /// gets `known` as its points (the same bytes). Any other bytes get the full walk: the
+    /// outcome, accepted or which error, is the same either way.
+    static func decode(from r: inout ByteReader, source: ArraySlice<UInt8>?,
+                       known: EncodedPoints? = nil) throws(DecodeError) -> Element {
         let kind = try r.u8()
         switch kind {
         case strokeKind:
@@ -102,12 +108,18 @@ public enum ElementCodec {
                 // E-006: structure only; E-004's bound first, as the eager decoder.
                 guard Int(count) <= r.remaining / PointCodec.pointBytesMin else { throw r.error("pointCountTooLarge") }
                 let start = r.offset
+                if let known, known.structureChecked, known.count == Int(count), known.hasAngles == hasAngles,
+                   known.bytes.count == r.remaining, r.restEquals(known.bytes) {
+                    r.offset = r.bytes.count
+                    return .stroke(Stroke(id: id, ink: ink, transform: transform, encodedPoints: known))
+                }
                 let end = try PointStructure.end(count: Int(count), hasAngles: hasAngles, in: r.bytes, from: start,
                                                  baseOffset: r.baseOffset)
                 r.offset = end
                 let bytes = source[(source.startIndex + start) ..< (source.startIndex + end)]
                 return .stroke(Stroke(id: id, ink: ink, transform: transform,
-                                      encodedPoints: EncodedPoints(bytes: bytes, count: Int(count), hasAngles: hasAngles)))
+                                      encodedPoints: EncodedPoints(bytes: bytes, count: Int(count), hasAngles: hasAngles,
+                                                                   structureChecked: true)))
             }
             let points = try PointCodec.decode(count: Int(count), hasAngles: hasAngles, from: &r)
             return .stroke(Stroke(id: id, ink: ink, transform: transform, hasAngles: hasAngles,

@@ -12,9 +12,17 @@ public struct EncodedPoints: Sendable {
     public let count: Int
     /// True when the points carry pen angles.
     public let hasAngles: Bool
+    /// True when the decoder made these points after walking their structure (E-006): the
+    /// bytes are exactly `count` points' varints, so the same bytes elsewhere pass that walk
+    /// too (`ElementCodec.decode(from:source:known:)` skips it for them).
+    package let structureChecked: Bool
 
     package init(bytes: ArraySlice<UInt8>, count: Int, hasAngles: Bool) {
-        self.bytes = bytes; self.count = count; self.hasAngles = hasAngles
+        self.init(bytes: bytes, count: count, hasAngles: hasAngles, structureChecked: false)
+    }
+
+    init(bytes: ArraySlice<UInt8>, count: Int, hasAngles: Bool, structureChecked: Bool) {
+        self.bytes = bytes; self.count = count; self.hasAngles = hasAngles; self.structureChecked = structureChecked
     }
 
     /// Every point, with every check of E-002 ... E-004; throws the codec's reason (E-030), at

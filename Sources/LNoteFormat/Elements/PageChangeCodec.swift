@@ -141,11 +141,15 @@ public enum PageChangeCodec {
 
     /// The element of an `elementAppend` body (`body`, at `baseOffset` in the file), as
     /// `decode` returns it in `.append`, without the change around it (readers of snapshots,
-    /// which hold nothing else). `source` as in `decode`.
+    /// which hold nothing else). `source` as in `decode`; `known` as in
+    /// `ElementCodec.decode(from:source:known:)` (the same outcome, with less work when the
+    /// points are those bytes).
     package static func decodeAppend(body: UnsafeRawBufferPointer, baseOffset: Int,
-                                     source: ArraySlice<UInt8>?) throws(DecodeError) -> Element {
+                                     source: ArraySlice<UInt8>?, known: EncodedPoints? = nil) throws(DecodeError) -> Element {
         var r = ByteReader(body, baseOffset: baseOffset)
-        return try decodeAppend(&r, source: source)
+        let e = try ElementCodec.decode(from: &r, source: source, known: known)
+        guard r.isAtEnd else { throw r.error("trailingBytes") }
+        return e
     }
 
     /// The element, then F-012: nothing after it.

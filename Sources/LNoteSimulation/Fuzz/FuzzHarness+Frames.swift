@@ -69,6 +69,30 @@ extension FuzzHarness {
         return nil
     }
 
+    /// P-019 on a snapshot re-encoded from a deferred read (its strokes' points are the bytes
+    /// the decoder walked, so the check compares them by their bytes first): the check accepts
+    /// exactly when the snapshot reads back, deferred, with no damage finding as the page it
+    /// absorbed; and it refuses the same snapshot against the page with its last element gone.
+    static func checkGuard(_ bytes: [UInt8], header h: SnapshotHeader, absorbed state: PageState,
+                           readBack: SnapshotFile.Decoded) -> String? {
+        let accepted = (try? SnapshotGuard.verify(bytes, pageID: h.pageID, generation: h.generation, nextSequence: h.nextSequence,
+                                                  absorbed: state)) != nil
+        let reference = !readBack.unusable && !readBack.findings.contains { !$0.isInformational }
+            && readBack.state.elements.count == state.elements.count
+            && zip(readBack.state.elements, state.elements).allSatisfy { $0.id == $1.id && SnapshotGuard.same($0, $1) }
+            && readBack.state.metadata == state.metadata
+        if accepted != reference { return "the P-019 check says \(accepted), reading the snapshot back says \(reference)" }
+        var fewer = state
+        if let last = state.elements.last {
+            _ = fewer.apply(.delete([last.id]))
+            if (try? SnapshotGuard.verify(bytes, pageID: h.pageID, generation: h.generation, nextSequence: h.nextSequence,
+                                          absorbed: fewer)) != nil {
+                return "the P-019 check accepts a snapshot holding an element the page does not"
+            }
+        }
+        return nil
+    }
+
     /// Snapshot decoder (section 7, S-001 .. S-005). Input: a flag byte (bits 0-1 mode, bit 2 fix
     /// checksums), then the snapshot file. Invariants: no trap; a snapshot decoded without any
     /// finding re-encodes, with its own salt, to exactly its bytes; read with deferred points
@@ -98,6 +122,7 @@ extension FuzzHarness {
                                             state: lazy.state, salt: h.salt)
             let lazyAgain = SnapshotFile.decode(again, name: "again.content", expectedPage: nil, mode: .salvage, points: .deferred)
             if lazyAgain.state != lazy.state { return "a deferred page re-encoded reads back different (E-006)" }
+            if let problem = checkGuard(again, header: h, absorbed: lazy.state, readBack: lazyAgain) { return problem }
             let eagerAgain = SnapshotFile.decode(again, name: "again.content", expectedPage: nil, mode: .salvage)
             if decoded.findings.isEmpty, eagerAgain.state != decoded.state {
                 return "a clean snapshot read deferred and re-encoded reads back different eagerly"

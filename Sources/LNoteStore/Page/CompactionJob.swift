@@ -15,6 +15,8 @@ package struct CompactionJob: Sendable {
     package let cache: EncodedBodyCache
     package let level: Durability
     package let traffic: SaveTraffic?
+    /// Saves were active when the compaction started (`SaveTraffic.isActive`, asked once).
+    package let saving: Bool
     /// Journal files to move to `lost+found/` instead of deleting them (P-012).
     package let damaged: Set<String>
 
@@ -39,14 +41,13 @@ package struct CompactionJob: Sendable {
         // anything but a regular file, is simply not held.
         let replaced = fs.overlapsCalls ? try? fs.open(path, .readOnly) : nil
         do {
-            let bytes = SnapshotFile.encode(pageID: pageID, generation: generation, nextSequence: nextSequence,
-                                            state: state, cache: cache)
+            let encoder = SnapshotEncoder(pageID: pageID, generation: generation, nextSequence: nextSequence,
+                                          state: state, cache: cache)
             let (id, generation, nextSequence, state) = (pageID, generation, nextSequence, state)
             // With no save in flight or recent, nothing waits on the next journal's creation:
             // the snapshot is written beside it (P-011).
-            let overlap = fs.overlapsCalls && !(traffic?.isActive ?? false)
-            try SnapshotWrite.run(bytes, fs: fs, path: path, level: level, journalReady: journalReady, traffic: traffic,
-                                  overlapJournal: overlap) {
+            try SnapshotWrite.run(encoder, fs: fs, path: path, level: level, journalReady: journalReady, traffic: traffic,
+                                  saving: saving, overlapJournal: fs.overlapsCalls && !saving) {
                 try SnapshotGuard.verify($0, pageID: id, generation: generation, nextSequence: nextSequence,
                                          absorbed: state)
             }

@@ -390,14 +390,15 @@ public final actor Page {
             : writer?.header.baseGeneration ?? highestJournalBase.map { max($0, generation) } ?? generation
         let newGeneration = try Self.generation(after: base)
         let level = max(options.durability, .data)
+        let saving = traffic.isActive  // asked once: the job's thread, the write's order and the check's priority follow it
         let job = CompactionJob(fs: fs, directory: directory, pageID: id, generation: newGeneration,
                                 nextSequence: absorbedThrough, state: state, cache: cache, level: level,
-                                traffic: traffic, damaged: damagedFiles)
+                                traffic: traffic, saving: saving, damaged: damagedFiles)
         // P-011 off the actor in one job, from the state as of `absorbedThrough`: the encoding
         // runs while the actor creates the next journal, the write waits for it, the P-019
         // check runs on a second thread beside the write, and P-012 follows the directory sync.
         let journalReady = Latch<Bool>()
-        async let written = SnapshotWrite.job(yieldingTo: traffic) { try job.run(journalReady: journalReady) }
+        async let written = SnapshotWrite.job(saving: saving) { try job.run(journalReady: journalReady) }
         var fresh: JournalWriter?
         do {
             if switching, let old {

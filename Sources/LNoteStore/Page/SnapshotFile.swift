@@ -15,29 +15,10 @@ package enum SnapshotFile {
     package static func encode(pageID: UUIDBytes, generation: UInt64, nextSequence: UInt64,
                                state: PageState, salt: UInt64 = UInt64.random(in: 1...UInt64.max),
                                cache: EncodedBodyCache = EncodedBodyCache()) -> [UInt8] {
-        let header = SnapshotHeader(pageID: pageID, generation: generation, salt: salt,
-                                    nextSequence: nextSequence, elementCount: UInt32(clamping: state.elements.count))
-        var out = header.encoded()
-        out.reserveCapacity(64 + state.elements.count * 1024)
-        var sequence: UInt64 = 1
-        FrameCodec.append(type: FrameType.pageMetadata.rawValue, sequence: sequence, salt: salt, to: &out) {
-            _ = PageChangeCodec.encodeBody(.metadata(state.metadata), into: &$0)
-        }
-        // Each body is written once, into `out` (a deferred stroke's points are one copy of
-        // the bytes read), and checksummed there.
-        for element in state.elements {
-            sequence += 1
-            if let cached = cache[element.id] {
-                cached.withUnsafeBytes {
-                    FrameCodec.append(type: FrameType.elementAppend.rawValue, sequence: sequence, body: $0, salt: salt, to: &out)
-                }
-                continue
-            }
-            FrameCodec.append(type: FrameType.elementAppend.rawValue, sequence: sequence, salt: salt, to: &out) {
-                ElementCodec.encode(element, into: &$0)
-            }
-        }
-        return out
+        var encoder = SnapshotEncoder(pageID: pageID, generation: generation, nextSequence: nextSequence, state: state,
+                                      salt: salt, cache: cache)
+        encoder.encode()
+        return encoder.bytes
     }
 
     package struct Decoded: Sendable {
