@@ -174,10 +174,7 @@ extension FileSystem {
                                 writebackStep: Int = 0, pacing: WritebackPacing = .steady,
                                 beforeSync: () throws -> Void = {}) throws -> String
     {
-        let temp = path + ".tmp"
-        do { try remove(temp) } catch let e as FileSystemError where e.isNoEntry {}
-        let f = try open(temp, [.create, .exclusive])
-        do {
+        try withTemporaryFile(for: path) { f in
             if writebackStep > 0 && bytes.count > writebackStep && durability != .none && pacesWriteback {
                 try writePaced(f, bytes, step: writebackStep, pacing: pacing)
             } else {
@@ -186,6 +183,18 @@ extension FileSystem {
             try beforeSync()
             if durability != .none { pacing.yield() }
             try sync(f, durability)
+        }
+    }
+
+    /// `<path>.tmp`, created exclusively after unlinking a leftover (a link there is removed,
+    /// never followed, D-002), handed to `fill`, then closed; its path is returned. When `fill`
+    /// throws, the file is closed and removed and the error rethrown.
+    @_optimize(size) package func withTemporaryFile(for path: String, _ fill: (FileHandleNumber) throws -> Void) throws -> String {
+        let temp = path + ".tmp"
+        do { try remove(temp) } catch let e as FileSystemError where e.isNoEntry {}
+        let f = try open(temp, [.create, .exclusive])
+        do {
+            try fill(f)
         } catch {
             try? close(f)
             try? remove(temp)

@@ -13,10 +13,7 @@ extension FileSystem {
                                 streaming produceNext: (_ step: Int, _ write: (UnsafeRawBufferPointer) throws -> Void) throws -> Bool)
         throws -> String
     {
-        let temp = path + ".tmp"
-        do { try remove(temp) } catch let e as FileSystemError where e.isNoEntry {}
-        let f = try open(temp, [.create, .exclusive])
-        do {
+        try withTemporaryFile(for: path) { f in
             let startsWriteback = durability != .none && pacesWriteback
             var offset: Int64 = 0
             var complete = false
@@ -32,12 +29,6 @@ extension FileSystem {
             }
             if durability != .none { pacing.yield() }
             try sync(f, durability)
-        } catch {
-            try? close(f)
-            try? remove(temp)
-            throw error
         }
-        try close(f)
-        return temp
     }
 }
