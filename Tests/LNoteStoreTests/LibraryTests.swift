@@ -25,6 +25,37 @@ struct LibraryTests {
         try await reopened.close()
     }
 
+    @Test("D-032 P-014 duplicating a document whose asset is a sparse giant copies its data and keeps its holes: same size and bytes, no disk filled")
+    func duplicateKeepsHoles() async throws {
+        let dir = TempDir("lib-sparse"); defer { dir.remove() }
+        let library = NoteLibrary(folder: dir.path + "/Notes")
+        let doc = try await library.createDocument(title: "Sparse")
+        let image = try await doc.insertImage([1, 2, 3, 4], ext: "png", on: doc.pageIDs[0], x: 0, y: 0, width: 50, height: 50)
+        try await doc.close()
+        let asset = try #require(try await library.openDocument(doc.id, readOnly: true).assetPath(image.assetID))
+        let giant: Int64 = 100 << 30, middle: Int64 = 50 << 30
+        let marker = Data("data in the middle of the holes".utf8)
+        let handle = try #require(FileHandle(forWritingAtPath: asset))
+        try handle.seek(toOffset: UInt64(middle))
+        try handle.write(contentsOf: marker)
+        try handle.truncate(atOffset: UInt64(giant))
+        try handle.close()
+
+        let copyID = try await library.duplicateDocument(doc.id)
+        let copied = try await library.packagePath(copyID) + "/assets/" + (asset as NSString).lastPathComponent
+        var info = stat()
+        #expect(stat(copied, &info) == 0)
+        #expect(Int64(info.st_size) == giant)
+        #expect(Int64(info.st_blocks) * 512 < 64 << 20, "the holes stay holes: \(info.st_blocks) blocks")
+        let read = try #require(FileHandle(forReadingAtPath: copied))
+        #expect(try read.read(upToCount: 4) == Data([1, 2, 3, 4]))
+        try read.seek(toOffset: UInt64(middle))
+        #expect(try read.read(upToCount: marker.count) == marker)
+        try read.seek(toOffset: UInt64(giant - 8))
+        #expect(try read.read(upToCount: 16) == Data(repeating: 0, count: 8))
+        try read.close()
+    }
+
     @Test("D-032 create, list, duplicate and delete documents; no staging names or lock are left or copied")
     func lifecycle() async throws {
         let dir = TempDir("lib"); defer { dir.remove() }

@@ -42,7 +42,11 @@ extension FileSystem {
 
     /// Copies the regular file `from` to the new file `to` in 1 MiB pieces and syncs it at
     /// `.data`. Refuses a link or anything but a regular file at `from` (D-002). A file that
-    /// vanished meanwhile returns false (a writer's compaction removed it, P-012).
+    /// vanished meanwhile returns false (a writer's compaction removed it, P-012). Holes stay
+    /// holes: only the stretches `dataRegion` reports are read and written, at their offsets,
+    /// and the copy is given the source's size, so a sparse giant (a 100 GiB asset that uses
+    /// no disk) is copied in a moment without filling the disk. A file that grows during the
+    /// copy is copied at least up to its size when the copy began (P-014).
     @inline(never)
     @_optimize(size) package func copyRegularFile(_ from: String, to: String) throws -> Bool {
         switch try entryKind(from) {
@@ -56,14 +60,21 @@ extension FileSystem {
         defer { try? close(source) }
         let target = try io { try open(to, [.create, .exclusive]) }
         do {
+            let size = try io { try self.size(source) }
             var offset: Int64 = 0
-            while true {
-                let chunk = try io { try read(source, at: offset, count: 1 << 20) }
-                if chunk.isEmpty { break }
-                try io { try chunk.withUnsafeBytes { try write(target, at: offset, $0) } }
-                offset += Int64(chunk.count)
-                if chunk.count < 1 << 20 { break }
+            var shrank = false
+            copying: while let region = try io({ try dataRegion(source, from: offset) }),
+                           region.lowerBound >= offset, !region.isEmpty {
+                offset = region.lowerBound
+                while offset < region.upperBound {
+                    let count = Int(min(Int64(1 << 20), region.upperBound - offset))
+                    let chunk = try io { try read(source, at: offset, count: count) }
+                    if !chunk.isEmpty { try io { try chunk.withUnsafeBytes { try write(target, at: offset, $0) } } }
+                    offset += Int64(chunk.count)
+                    if chunk.count < count { shrank = true; break copying }  // it shrank while copied
+                }
             }
+            if !shrank && offset < size { try io { try truncate(target, to: size) } }  // a trailing hole
             try io { try sync(target, .data) }
         } catch {
             try? close(target)
