@@ -493,14 +493,12 @@ struct PackageChecker {
     /// the first 8 bytes only; a file that cannot be opened or read is left to the app.
     private func unusableThumbnail(_ path: String, _ kind: FileKind?) -> String? {
         guard case .file(let size)? = kind else { return nil }
-        if size > Int64(Document.thumbnailBytesMax) {
+        if !Document.thumbnailSizeIsUsable(size) {
             return "\(size) bytes, larger than the \(Document.thumbnailBytesMax) a thumbnail may have"
         }
         guard let handle = try? fs.open(path, .readOnly) else { return nil }
         defer { try? fs.close(handle) }
-        guard let head = try? fs.read(handle, at: 0, count: Self.pngSignature.count) else { return nil }
-        return head == Self.pngSignature ? nil : "not a PNG: it does not start with the PNG signature"
+        guard let head = try? fs.read(handle, at: 0, count: Document.pngSignature.count) else { return nil }
+        return head == Document.pngSignature ? nil : "not a PNG: it does not start with the PNG signature"
     }
-
-    static let pngSignature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
 }

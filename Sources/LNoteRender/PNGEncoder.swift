@@ -1,3 +1,5 @@
+import LNoteStore
+
 /// PNG files (ISO/IEC 15948) from 8-bit grayscale rasters: signature, IHDR, one IDAT, IEND.
 ///
 /// At 8 bits each row gets the filter (None, Sub, Up, Average or Paeth) with the smallest sum
@@ -5,8 +7,6 @@
 /// filtered rows go through `Deflate`.
 /// Cost: O(width x height) plus compression.
 package enum PNGEncoder {
-    package static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
-
     /// Encodes `pixels` (row-major, `width * height` gray levels, 0 black) as a PNG of
     /// `bitDepth` 1, 2, 4 or 8 bits per pixel; lower depths round each pixel to the nearest
     /// of 2, 4 or 16 evenly spaced levels. Traps if `pixels.count != width * height`, a
@@ -14,7 +14,7 @@ package enum PNGEncoder {
     package static func grayscale(width: Int, height: Int, pixels: [UInt8], bitDepth: Int = 8) -> [UInt8] {
         precondition(width >= 1 && height >= 1 && pixels.count == width * height)
         precondition([1, 2, 4, 8].contains(bitDepth))
-        var out = signature
+        var out = Document.pngSignature  // the signature D-051 checks thumbnails for
         var ihdr: [UInt8] = []
         append32(UInt32(width), to: &ihdr)
         append32(UInt32(height), to: &ihdr)

@@ -3,7 +3,10 @@ import LNoteFormat
 extension Document {
     /// Largest thumbnail `storeThumbnail` accepts (4 MiB).
     public static let thumbnailBytesMax = 4 << 20
-    static let pngSignature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+    package static let pngSignature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+
+    /// D-051: a thumbnail file of `size` bytes is one an app may load whole.
+    package static func thumbnailSizeIsUsable(_ size: Int64) -> Bool { size <= Int64(thumbnailBytesMax) }
 
     /// The absolute path of page `pageID`'s thumbnail (the first page's is the cover, D-050),
     /// or nil when there is none or it is larger than `thumbnailBytesMax` (D-051: an app would
@@ -13,7 +16,7 @@ extension Document {
         _ = try index(of: pageID)
         let (fs, path) = (self.fs, layout.thumbnail(pageID))
         return try await BlockingIO.run { () throws -> String? in
-            if case .file(let size)? = try fs.entryKind(path), size <= Int64(Self.thumbnailBytesMax) { return path }
+            if case .file(let size)? = try fs.entryKind(path), Self.thumbnailSizeIsUsable(size) { return path }
             return nil
         }
     }

@@ -81,7 +81,7 @@ public final actor NoteLibrary {
         // The cover only counts when thumbnails/ is a real folder (a link is never followed, D-002).
         if let cover = manifest.cover, case .directory? = try fs.entryKind(layout.thumbnailsDirectory) {
             let candidate = joinPath(path, cover)
-            if case .file(let size)? = try fs.entryKind(candidate), size <= Int64(Document.thumbnailBytesMax) {
+            if case .file(let size)? = try fs.entryKind(candidate), Document.thumbnailSizeIsUsable(size) {
                 coverPath = candidate  // D-051: never a cover an app would load whole
             }
         }
