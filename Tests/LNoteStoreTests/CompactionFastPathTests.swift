@@ -227,6 +227,21 @@ struct CompactionFastPathTests {
         var overlapsCalls: Bool { true }
     }
 
+    /// A page on a simulated disk (through `Holding`) with one stroke compacted into its first
+    /// snapshot (nothing to hold then) and a second in its journal: the next compaction replaces
+    /// a snapshot.
+    static func pageWithSnapshotAndJournal() async throws -> (SimulatedFileSystem, Page) {
+        let sim = SimulatedFileSystem()
+        try sim.makeDirectory("/p")
+        try sim.syncDirectory("/")
+        let page = try await Page.open(directory: "/p", id: pageID, options: PageOptions(compaction: .onCloseOnly),
+                                       fileSystem: Holding(base: sim))
+        try await page.append(.stroke(stroke(1)), durability: .data)
+        try await page.compact()
+        try await page.append(.stroke(stroke(2)), durability: .data)
+        return (sim, page)
+    }
+
     static func stroke(_ n: UInt8) -> Stroke {
         Stroke(id: UUIDBytes(string: "e1e00000-0000-4000-8000-0000000000\(String(format: "%02x", n))")!, ink: .pen,
                points: [Point(x: Int32(n), y: 2, radius: 3, pressure: 4, time: 0), Point(x: 9, y: 9, radius: 3, pressure: 4, time: 8)])
@@ -234,14 +249,7 @@ struct CompactionFastPathTests {
 
     @Test("P-011 P-013 the snapshot a compaction replaces is held open across the rename and closed after: every crash state keeps every acknowledged change")
     func replacedSnapshotIsHeldThenClosed() async throws {
-        let sim = SimulatedFileSystem()
-        try sim.makeDirectory("/p")
-        try sim.syncDirectory("/")
-        let fs = Holding(base: sim)
-        let page = try await Page.open(directory: "/p", id: Self.pageID, options: PageOptions(compaction: .onCloseOnly), fileSystem: fs)
-        try await page.append(.stroke(Self.stroke(1)), durability: .data)
-        try await page.compact()  // the first snapshot: nothing to hold
-        try await page.append(.stroke(Self.stroke(2)), durability: .data)
+        let (sim, page) = try await Self.pageWithSnapshotAndJournal()
         let start = sim.operationCount
         try await page.compact()
         await page.waitForCompaction()
@@ -338,14 +346,7 @@ struct CompactionFastPathTests {
     @Test("P-011 P-013 P-021 a compaction with no save waiting overlaps its calls (snapshot beside the next journal, replaced snapshot held): every crash state keeps every acknowledged change")
     func overlappedCompactionCrashStates() async throws {
         for round in 0..<4 {
-            let sim = SimulatedFileSystem()
-            try sim.makeDirectory("/p")
-            try sim.syncDirectory("/")
-            let fs = Holding(base: sim)
-            let page = try await Page.open(directory: "/p", id: Self.pageID, options: PageOptions(compaction: .onCloseOnly), fileSystem: fs)
-            try await page.append(.stroke(Self.stroke(1)), durability: .data)
-            try await page.compact()
-            try await page.append(.stroke(Self.stroke(2)), durability: .data)
+            let (sim, page) = try await Self.pageWithSnapshotAndJournal()
             try await Task.sleep(for: .milliseconds(SaveTraffic.quietNanoseconds / 1_000_000 + 20))  // no save recent: overlap
             let start = sim.operationCount
             try await page.compact()
