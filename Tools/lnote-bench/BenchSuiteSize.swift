@@ -96,6 +96,7 @@ enum SizeSuite {
         r.rows.append(BenchRow(design: "hello world, stripped", setting: "swiftc -O", value: Double(sizes["hello"] ?? 0), unit: "B"))
         r.rows.append(BenchRow(design: "client linking LNoteStore, stripped", setting: "swiftc -O", value: Double(sizes["client"] ?? 0), unit: "B"))
         r.rows.append(BenchRow(design: "size LNoteStore adds", setting: "client - hello", value: Double(gain), unit: "B"))
+        r.rows += sectionRows(client: ctx.path("client.stripped"), hello: ctx.path("hello.stripped"), gain: gain)
         if let covers = sizes["covers"] {
             r.rows.append(BenchRow(design: "size LNoteStore + LNoteRender add", setting: "covers client - hello",
                                    value: Double(covers - (sizes["hello"] ?? 0)), unit: "B"))
@@ -111,6 +112,29 @@ enum SizeSuite {
         r.notes.append("covers client: the same with PageOptions().withCovers (the engine draws covers: LNoteRender's rasterizer, PNG encoder and DEFLATE), also linked with LNoteRender's objects")
         r.notes.append("sync client: the same with PageOptions().withSyncMerge (conflict copies merged on open, Spec/sync.md), also linked with LNoteSync's objects")
         return r
+    }
+
+    /// Where the client's bytes beyond hello world's are, by ELF section: code, unwind tables
+    /// (an ELF cost: `.eh_frame` holds a record for every function; Mach-O's compact unwind is
+    /// smaller), dynamic relocations and the rest. Information only; the target is on the total.
+    static func sectionRows(client: String, hello: String, gain total: Int) -> [BenchRow] {
+        let fs = POSIXFileSystem.shared
+        guard let c = (try? fs.readFile(client)).flatMap(ELFSections.sizes(of:)),
+              let h = (try? fs.readFile(hello)).flatMap(ELFSections.sizes(of:)) else { return [] }
+        let groups: [(String, [String])] = [
+            ("code (.text)", [".text"]),
+            ("unwind tables (.eh_frame, .eh_frame_hdr)", [".eh_frame", ".eh_frame_hdr"]),
+            ("dynamic relocations (.rela.dyn, .rela.plt)", [".rela.dyn", ".rela.plt"]),
+            ("Swift metadata and reflection (swift5_*)", Array(Set(c.keys).union(h.keys).filter { $0.hasPrefix("swift5_") })),
+        ]
+        var rows: [BenchRow] = [], listed = 0
+        for (name, sections) in groups {
+            let gain = sections.reduce(0) { $0 + (c[$1] ?? 0) - (h[$1] ?? 0) }
+            listed += gain
+            rows.append(BenchRow(design: "  of which \(name)", setting: "client - hello", value: Double(gain), unit: "B"))
+        }
+        rows.append(BenchRow(design: "  of which the rest (read-only data, symbols, headers, padding)", setting: "client - hello", value: Double(total - listed), unit: "B"))
+        return rows
     }
 
     /// The first executable `name` on PATH.
