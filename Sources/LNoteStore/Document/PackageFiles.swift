@@ -61,20 +61,12 @@ extension FileSystem {
         let target = try io { try open(to, [.create, .exclusive]) }
         do {
             let size = try io { try self.size(source) }
-            var offset: Int64 = 0
-            var shrank = false
-            copying: while let region = try io({ try dataRegion(source, from: offset) }),
-                           region.lowerBound >= offset, !region.isEmpty {
-                offset = region.lowerBound
-                while offset < region.upperBound {
-                    let count = Int(min(Int64(1 << 20), region.upperBound - offset))
-                    let chunk = try io { try read(source, at: offset, count: count) }
-                    if !chunk.isEmpty { try io { try chunk.withUnsafeBytes { try write(target, at: offset, $0) } } }
-                    offset += Int64(chunk.count)
-                    if chunk.count < count { shrank = true; break copying }  // it shrank while copied
+            let walk = try io {
+                try forEachDataChunk(source, limit: nil, chunk: 1 << 20) { chunk, at in
+                    if !chunk.isEmpty { try chunk.withUnsafeBytes { try write(target, at: at, $0) } }
                 }
             }
-            if !shrank && offset < size { try io { try truncate(target, to: size) } }  // a trailing hole
+            if !walk.shrank && walk.end < size { try io { try truncate(target, to: size) } }  // a trailing hole
             try io { try sync(target, .data) }
         } catch {
             try? close(target)

@@ -26,7 +26,8 @@ extension FileSystem {
         let size = try self.size(f)
         guard size > 0 else { return BoundedFileBytes(bytes: [], fileSize: 0) }
         var held = BoundedPrefix(budget: Int64(budget))
-        let end = try readRegions(f, size: size, chunk: max(chunkBytes, 1), into: &held)
+        let walk = try forEachDataChunk(f, limit: size, chunk: chunkBytes) { part, at in held.add(part, at: at) }
+        let end = walk.shrank ? walk.end : size  // where a file that shrank while read ended
         guard !held.overBudget else {
             throw LNoteError(.corrupt, "page file holds data up to byte \(held.contentEnd) of \(size); readers hold at most "
                              + "\(budget) bytes of a page file in memory (P-020)", file: path)
@@ -34,25 +35,30 @@ extension FileSystem {
         return BoundedFileBytes(bytes: held.finish(fileSize: end), fileSize: Int(clamping: end))
     }
 
-    /// Reads every stretch that may hold data into `held`; returns the file's size, or where
-    /// it ended when it shrank while read.
-    @_optimize(size) private func readRegions(_ f: FileHandleNumber, size: Int64, chunk: Int,
-                             into held: inout BoundedPrefix) throws -> Int64 {
+    /// Reads the stretches of `f` that may hold data (`dataRegion`; holes are skipped) in order,
+    /// in chunks of at most `chunk` bytes, and gives each to `body` with its offset: up to
+    /// `limit`, or with nil to the file's end wherever it is when reached (a file that grows
+    /// is followed). Each byte is read once. Returns where the walk ended (the end of the last
+    /// stretch read) and whether a read came back short: the file shrank while read, and
+    /// `end` is where its bytes ended.
+    @_optimize(size) func forEachDataChunk(_ f: FileHandleNumber, limit: Int64?, chunk: Int,
+                                                   _ body: (_ part: [UInt8], _ at: Int64) throws -> Void) throws
+        -> (end: Int64, shrank: Bool) {
         var offset: Int64 = 0
-        while offset < size, let region = try dataRegion(f, from: offset) {
+        while limit.map({ offset < $0 }) ?? true, let region = try dataRegion(f, from: offset) {
             guard region.lowerBound >= offset, !region.isEmpty else { break }
             var at = region.lowerBound
-            let stop = min(region.upperBound, size)
+            let stop = limit.map { min(region.upperBound, $0) } ?? region.upperBound
             while at < stop {
-                let wanted = Int(min(Int64(chunk), stop - at))
+                let wanted = Int(min(Int64(max(chunk, 1)), stop - at))
                 let part = try read(f, at: at, count: wanted)
-                held.add(part, at: at)
+                try body(part, at)
                 at += Int64(part.count)
-                if part.count < wanted { return at }  // the file shrank while read: what is there
+                if part.count < wanted { return (at, true) }
             }
             offset = stop
         }
-        return size
+        return (offset, false)
     }
 }
 
