@@ -179,17 +179,6 @@ package enum SnapshotWrite {
         }
     }
 
-    /// Starts a compaction's off-actor job (encoding and writing the snapshot) at once and
-    /// returns its result to await: while saves are active (`saving`: `SaveTraffic.isActive`
-    /// when the compaction started), on a thread whose CPU priority is below theirs
-    /// (`BackgroundThread`), otherwise on the I/O queue.
-    package static func start<T: Sendable>(saving: Bool, _ body: @escaping @Sendable () throws -> T) -> PendingResult<T> {
-        let pending = PendingResult<T>()
-        let work: @Sendable () -> Void = { pending.set(Result { try body() }) }
-        if saving { BackgroundThread.start(work) } else { BlockingIO.start(work) }
-        return pending
-    }
-
     private enum CheckOutcome: Sendable {
         case passed
         case failed(any Error)
