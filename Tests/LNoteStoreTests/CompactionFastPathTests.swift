@@ -219,6 +219,87 @@ struct CompactionFastPathTests {
         #expect(refused > cases / 2, "\(refused) of \(cases) refused")
     }
 
+    /// The decode-and-compare step the field-by-field stroke comparison shortcuts: the body
+    /// decoded as the P-019 check decodes it (deferred, `known` points), then compared.
+    static func plainStrokeMatch(_ body: [UInt8], expected: Stroke) -> Bool {
+        body.withUnsafeBytes { raw in
+            guard let e = try? PageChangeCodec.decodeAppend(body: raw, baseOffset: 0, source: body[...],
+                                                            known: expected.encodedPoints) else { return false }
+            return e.id == expected.id && SnapshotGuard.same(e, .stroke(expected))
+        }
+    }
+
+    /// Deferred strokes of every shape the comparison reads: ink types well known, ASCII and
+    /// not, widths up to UInt32.max, transforms (with -0), angles, 1 to 400 points.
+    static func shapedStroke(_ seed: UInt64) throws -> Stroke {
+        var rng = SplitMix(seed &+ 77)
+        let base = makeStroke(rng.next(), points: Int(rng.next() % 400) + 1)
+        var s = base
+        switch seed % 4 {
+        case 0: break
+        case 1: s.ink = Ink(type: "F\u{FC}ller-\u{1F58B}", red: 9, green: 8, blue: 7, alpha: 6, width: UInt32.max)
+        case 2: s.ink = Ink(type: "marker-\(seed)", red: 1, green: 2, blue: 3, alpha: 4, width: UInt32(seed * 1000))
+        default: s.ink = Ink(type: String(repeating: "x", count: 64), red: 0, green: 0, blue: 0, alpha: 0, width: 0)
+        }
+        if seed % 3 == 1 { s.transform = .translation(Float(seed) * 0.5, -0.0) }
+        if seed % 5 == 2 {
+            let points = base.points.map { p in var q = p; q.azimuth = UInt16(truncatingIfNeeded: rng.next() % 6283); return q }
+            s = Stroke(id: base.id, ink: s.ink, transform: s.transform, hasAngles: true, points: points)
+        }
+        var w = ByteWriter()
+        ElementCodec.encode(.stroke(s), into: &w)
+        return try deferred(w.bytes)
+    }
+
+    @Test("P-019 the field-by-field comparison of an unchanged deferred stroke says yes only where decoding and comparing does, and always for the stroke's own bytes")
+    func strokeBodyMatchAgainstDecoding() throws {
+        var cases = 0, bothRefused = 0
+        for seed in 0..<120 as Range<UInt64> {
+            var rng = SplitMix(seed &+ 5000)
+            let expected = try Self.shapedStroke(seed)
+            let known = try #require(expected.encodedPoints)
+            #expect(known.structureChecked)
+            var w = ByteWriter()
+            ElementCodec.encode(.stroke(expected), into: &w)
+            let body = w.bytes
+            func fast(_ b: [UInt8], _ k: EncodedPoints = known) -> Bool {
+                b.withUnsafeBytes { ElementCodec.strokeBodyMatches($0, baseOffset: 0, expected: expected, known: k) }
+            }
+            #expect(fast(body), "seed \(seed): the stroke's own bytes")
+            #expect(Self.plainStrokeMatch(body, expected: expected))
+            // Points not walked by a decoder: never the shortcut.
+            #expect(!fast(body, EncodedPoints(bytes: known.bytes, count: known.count, hasAngles: known.hasAngles)))
+            var variants: [[UInt8]] = []
+            // Every byte before the points and 24 in them, each changed; cuts and additions.
+            let header = min(body.count, body.count - known.bytes.count + 2)
+            for i in 0..<header { var d = body; d[i] ^= UInt8(truncatingIfNeeded: rng.next() % 255 + 1); variants.append(d) }
+            for _ in 0..<24 {
+                var d = body
+                d[Int(rng.next() % UInt64(body.count))] ^= UInt8(1 << (rng.next() % 8))
+                variants.append(d)
+            }
+            variants.append(Array(body.dropLast()))
+            variants.append(body + [0])
+            variants.append(Array(body.dropFirst()))
+            // The stroke re-encoded with one field changed (valid bodies of another stroke).
+            var other = expected
+            other.ink.width &+= 1
+            for changed in [other, Stroke(id: UUIDBytes.random(using: &rng), ink: expected.ink, transform: expected.transform,
+                                          encodedPoints: known)] {
+                var v = ByteWriter(); ElementCodec.encode(.stroke(changed), into: &v); variants.append(v.bytes)
+            }
+            var moved = expected; moved.transform = expected.transform == nil ? .translation(0, 0) : nil
+            var m = ByteWriter(); ElementCodec.encode(.stroke(moved), into: &m); variants.append(m.bytes)
+            for v in variants {
+                let f = fast(v), p = Self.plainStrokeMatch(v, expected: expected)
+                #expect(!f || p, "seed \(seed), case \(cases): the shortcut accepted what decoding refuses")
+                if !f && !p { bothRefused += 1 }
+                cases += 1
+            }
+        }
+        #expect(bothRefused > cases / 2, "\(bothRefused) of \(cases) refused by both")
+    }
+
     // MARK: The replaced snapshot held open
 
     /// The simulated file system, saying that replaced files keep their blocks until closed.

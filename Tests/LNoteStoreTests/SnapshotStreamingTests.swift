@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import LNoteFormat
 import LNoteSimulation
 import Synchronization
@@ -18,16 +23,38 @@ struct SnapshotStreamingTests {
         let writebacks = Mutex<[(offset: Int64, count: Int64, wait: Bool)]>([])
         let tempWrites = Atomic<Int>(0)
         let tempHandles = Mutex<Set<Int32>>([])
+        /// The threads that wrote a temp file, and those that synced one.
+        let writeThreads = Mutex<Set<UInt>>([])
+        let syncThreads = Mutex<[UInt]>([])
+    }
+
+    /// The calling thread, as a number.
+    static func threadID() -> UInt {
+        #if canImport(Darwin)
+        UInt(bitPattern: pthread_self())
+        #else
+        UInt(pthread_self())
+        #endif
     }
 
     struct Streaming: ForwardingFileSystem {
         let base: SimulatedFileSystem
         let record = Record()
         let failWrite: Int?
+        /// Makes the sync of a temp file fail.
+        var failSync = false
         var pacesWriteback: Bool { true }
         var overlapsCalls: Bool { true }
 
         init(base: SimulatedFileSystem, failWrite: Int? = nil) { self.base = base; self.failWrite = failWrite }
+
+        func sync(_ file: FileHandleNumber, _ durability: Durability) throws {
+            if record.tempHandles.withLock({ $0.contains(file.raw) }) {
+                record.syncThreads.withLock { $0.append(SnapshotStreamingTests.threadID()) }
+                if failSync { throw FileSystemError("fdatasync", path: "test", errno: FileSystemErrno.ioError) }
+            }
+            try base.sync(file, durability)
+        }
 
         func writeback(_ file: FileHandleNumber, at offset: Int64, count: Int64, wait: Bool) throws {
             record.writebacks.withLock { $0.append((offset, count, wait)) }
@@ -41,6 +68,7 @@ struct SnapshotStreamingTests {
 
         func write(_ file: FileHandleNumber, at offset: Int64, _ bytes: UnsafeRawBufferPointer) throws {
             if record.tempHandles.withLock({ $0.contains(file.raw) }) {
+                record.writeThreads.withLock { _ = $0.insert(SnapshotStreamingTests.threadID()) }
                 let n = record.tempWrites.add(1, ordering: .relaxed).newValue
                 if n == failWrite { throw FileSystemError("pwrite", path: "test", errno: FileSystemErrno.ioError) }
             }
@@ -159,6 +187,39 @@ struct SnapshotStreamingTests {
         }
         #expect(fs.base.allFiles()["/p/s.content.tmp"] == nil)
         #expect(fs.base.allFiles()["/p/s.content"].map { $0 == [1, 2, 3] } == true)
+    }
+
+    @Test("P-011 P-019 written as it is encoded, the check runs on the writing thread while the temp file's sync runs on another; a failed sync is thrown once the check ended, the temp file removed and the old snapshot kept")
+    func streamedCheckBesideSync() throws {
+        let state = try Self.page(strokes: 120)
+        let expected = SnapshotFile.encode(pageID: Self.pageID, generation: 2, nextSequence: 121, state: state, salt: 5)
+        for failSync in [false, true] {
+            var fs = try Self.filesystem()
+            fs.failSync = failSync
+            try fs.base.writeFileAtomically("/p/s.content", [1, 2, 3], durability: .data)
+            let ready = Latch<Bool>()
+            ready.set(true)
+            let checked = Mutex<(thread: UInt, bytes: [UInt8])?>(nil)
+            let run = {
+                try SnapshotWrite.run(SnapshotEncoder(pageID: Self.pageID, generation: 2, nextSequence: 121, state: state, salt: 5),
+                                      fs: fs, path: "/p/s.content", level: .data, journalReady: ready, overlapJournal: true) { bytes in
+                    checked.withLock { $0 = (Self.threadID(), bytes) }
+                }
+            }
+            if failSync {
+                #expect(throws: LNoteError.self) { try run() }
+                #expect(fs.base.allFiles()["/p/s.content.tmp"] == nil)
+                #expect(fs.base.allFiles()["/p/s.content"].map { $0 == [1, 2, 3] } == true)
+            } else {
+                try run()
+                #expect(fs.base.durableSnapshot().files["/p/s.content"].map { $0 == expected } == true)
+            }
+            let check = try #require(checked.withLock { $0 }, "failSync \(failSync): the check ran")
+            #expect(check.bytes == expected)
+            #expect(fs.record.writeThreads.withLock { $0 } == [check.thread], "failSync \(failSync)")
+            let syncs = fs.record.syncThreads.withLock { $0 }
+            #expect(syncs.count == 1 && syncs.allSatisfy { $0 != check.thread }, "failSync \(failSync)")
+        }
     }
 
     @Test("P-011 P-013 P-021 a compaction that writes its snapshot as it encodes it: every crash state keeps every acknowledged change, with no damage")

@@ -32,6 +32,16 @@ package struct CompactionJob: Sendable {
 
     package var snapshotPath: String { joinPath(directory, PageFileNames.snapshot(pageID)) }
 
+    /// Starts `run` at once and returns its outcome to await: while saves are active
+    /// (`saving`), on a thread whose CPU priority is below theirs (`BackgroundThread`),
+    /// otherwise on the I/O queue.
+    @_optimize(size) package func start(journalReady: Latch<Bool>) -> PendingCompaction {
+        let pending = PendingCompaction()
+        let work: @Sendable () -> Void = { pending.set(Result { try run(journalReady: journalReady) }) }
+        if saving { BackgroundThread.start(work) } else { BlockingIO.start(work) }
+        return pending
+    }
+
     /// Encodes the snapshot, writes it and renames it once `journalReady` holds true
     /// (`SnapshotWrite.run`), then removes obsolete journals. Throws what `SnapshotWrite.run` throws; nothing is held
     /// open then.

@@ -398,7 +398,7 @@ public final actor Page {
         // runs while the actor creates the next journal, the write waits for it, the P-019
         // check runs on a second thread beside the write, and P-012 follows the directory sync.
         let journalReady = Latch<Bool>()
-        async let written = SnapshotWrite.job(saving: saving) { try job.run(journalReady: journalReady) }
+        let written = job.start(journalReady: journalReady)
         var fresh: JournalWriter?
         do {
             if switching, let old {
@@ -416,6 +416,7 @@ public final actor Page {
         } catch {
             switchPending = false
             journalReady.set(false)
+            _ = try? await written.outcome  // the job removes its temp file; nothing of it outlives the compaction
             throw error
         }
         switchPending = false
@@ -424,7 +425,7 @@ public final actor Page {
         let framesAbsorbed = journalFrames - (writer?.frameCount ?? 0)
         let outcome: CompactionJob.Outcome
         do {
-            outcome = try await written
+            outcome = try await written.outcome
         } catch let failed as SnapshotWrite.DirectorySyncFailed {
             fresh?.poison(failed.error)  // its entry may be gone with the failed sync (M-006)
             throw failed.error

@@ -87,6 +87,12 @@ package enum SnapshotGuard {
                 return
             }
             let expected = state.elements[k - 1]
+            // An unchanged deferred stroke, field by field against the state (the same outcome
+            // as the decode and comparison below, which run whenever this says no).
+            if case .stroke(let t) = expected, let known = t.encodedPoints,
+               ElementCodec.strokeBodyMatches(body, baseOffset: frame.bodyRange.lowerBound, expected: t, known: known) {
+                return
+            }
             do {
                 // An unchanged stroke's points, read deferred, are compared by their bytes
                 // before any walk of their structure (the decoder walked it when it read them).

@@ -76,6 +76,16 @@ package enum SnapshotWrite {
                 DispatchQueue.global(qos: .userInitiated).async(execute: runCheck)
             }
         }
+        // Run on this thread (the streamed write runs it while its sync runs on another).
+        func checkHere(_ bytes: [UInt8]) {
+            checkStarted = true
+            do {
+                try check(bytes)
+                checked.set(.passed)
+            } catch {
+                checked.set(.failed(error))
+            }
+        }
         func waitForJournal() throws {
             guard journalReady.wait() == true else {
                 throw LNoteError(.io, "the next journal could not be created; no snapshot written (P-010)", file: path)
@@ -87,7 +97,7 @@ package enum SnapshotWrite {
         let temp: String
         do {
             temp = try writeTemporary(source, fs: fs, path: path, level: level, overlapJournal: overlapJournal, pacing: pacing,
-                                      started: startCheck, waitForJournal: waitForJournal)
+                                      started: startCheck, checkHere: checkHere, waitForJournal: waitForJournal)
         } catch {
             if checkStarted { _ = checked.wait() }  // the check's thread holds the bytes and `check` until it ends
             throw error
@@ -116,13 +126,15 @@ package enum SnapshotWrite {
     /// The temp file of `source` (P-011): written as it is encoded where the write overlaps the
     /// journal and the file system starts write-back, otherwise encoded first and written in
     /// paced steps after the journal (unless `overlapJournal`). `started` gets the complete
-    /// bytes for the check: before the write when encoded first, after the last part's write
-    /// when written as encoded.
+    /// bytes for the check on another thread before the write when encoded first; written as
+    /// encoded, `checkHere` checks them on this thread while the temp file's sync runs.
     private static func writeTemporary(_ source: Source, fs: any FileSystem, path: String, level: Durability,
                                        overlapJournal: Bool, pacing: WritebackPacing, started: ([UInt8]) -> Void,
-                                       waitForJournal: () throws -> Void) throws -> String {
+                                       checkHere: ([UInt8]) -> Void, waitForJournal: () throws -> Void) throws -> String {
         if case .encoding(var encoder) = source, overlapJournal && fs.pacesWriteback && level != .none {
-            return try io { try writeStreaming(&encoder, fs: fs, path: path, level: level, pacing: pacing, started: started) }
+            return try io {
+                try writeStreaming(&encoder, fs: fs, path: path, level: level, pacing: pacing, started: started, checkHere: checkHere)
+            }
         }
         let bytes: [UInt8]
         switch source {
@@ -139,30 +151,32 @@ package enum SnapshotWrite {
     }
 
     /// The temp file written while `encoder` encodes, a write-back step at a time
-    /// (`streamingStep`, or `yieldingStep` while saves are active); `started` gets the
-    /// complete bytes once their last part is written, so the check's thread runs while this
-    /// one waits in the sync instead of taking the core it needs for that write (median of
-    /// 123 compactions: 4.41 ms against 5.11 ms with the check started before the last write).
+    /// (`streamingStep`, or `yieldingStep` while saves are active); once the last part is
+    /// written, `checkHere` checks the complete bytes on this thread while the sync runs on
+    /// another (`FileSystem.syncBeside`); if saves became active meanwhile, `started` checks
+    /// them on a thread below the saves' priority instead, as the other paths do. Before, the check's thread was woken after the
+    /// last write and this one synced: on this 2-core VM the woken check often took this
+    /// thread's core, and the sync started a median 0.5-0.8 ms after the last write
+    /// (timeline of 31 compactions per build). Before that, the check started before the last
+    /// write (median of 123 compactions: 5.11 ms against 4.41 ms).
     /// Tried and not kept: holding the first write until the next journal was created (its
     /// metadata commit then found no snapshot blocks to write first, 1.0 ms instead of 2.2 ms,
     /// but the write waited for it: 5.65 ms against 5.00 ms).
     private static func writeStreaming(_ encoder: inout SnapshotEncoder, fs: any FileSystem, path: String, level: Durability,
-                                       pacing: WritebackPacing, started: ([UInt8]) -> Void) throws -> String {
+                                       pacing: WritebackPacing, started: ([UInt8]) -> Void,
+                                       checkHere: ([UInt8]) -> Void) throws -> String {
         var written = 0
-        return try fs.writeTemporary(for: path, durability: level, writebackStep: streamingStep, pacing: pacing) { step, write in
+        var complete: [UInt8]?
+        return try fs.writeTemporary(for: path, durability: level, writebackStep: streamingStep, pacing: pacing,
+                                     whileSyncing: { if let complete { checkHere(complete) } }) { step, write in
             encoder.encode(until: written + step)
             try encoder.bytes.withUnsafeBytes { all in try write(UnsafeRawBufferPointer(rebasing: all[written...])) }
-            if encoder.isComplete { started(encoder.bytes) }
+            if encoder.isComplete {
+                if pacing.active() { started(encoder.bytes) } else { complete = encoder.bytes }
+            }
             written = encoder.bytes.count
             return encoder.isComplete
         }
-    }
-
-    /// Runs a compaction's off-actor job (encoding and writing the snapshot): while saves are
-    /// active (`saving`: `SaveTraffic.isActive` when the compaction started), on a thread whose
-    /// CPU priority is below theirs (`BackgroundThread`), otherwise on the I/O queue.
-    package static func job<T: Sendable>(saving: Bool, _ body: @escaping @Sendable () throws -> T) async throws -> T {
-        saving ? try await BackgroundThread.run(body) : try await BlockingIO.run(body)
     }
 
     private enum CheckOutcome: Sendable {

@@ -18,6 +18,11 @@ package enum BlockingIO {
         return result as! T  // runErased returns what `body` returned: the cast cannot fail
     }
 
+    /// Starts `body` on the I/O queue and returns at once.
+    package static func start(_ body: @escaping @Sendable () -> Void) {
+        queue.async(execute: body)
+    }
+
     @inline(never)
     private static func runErased(_ body: @escaping @Sendable () throws -> any Sendable) async throws -> any Sendable {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<any Sendable, any Error>) in
