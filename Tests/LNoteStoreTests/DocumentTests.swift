@@ -275,6 +275,17 @@ struct DocumentTests {
         try await check.close()
     }
 
+    @Test("D-070 a refusal names what differs from the fingerprint: document.json, files that appeared, vanished or changed size, at most four and a count of the rest")
+    func fingerprintDifferences() {
+        let old = PackageFingerprint(document: [1, 2], files: ["p.content": 10, "p.1.journal": 5, "p.2.journal": 7])
+        #expect(old.differences(from: old).isEmpty)
+        let now = PackageFingerprint(document: [1, 2, 3], files: ["p.content": 12, "p.2.journal": 7, "p.3.journal": 64])
+        #expect(now.differences(from: old) == ["document.json changed (2 -> 3 bytes)", "pages/p.1.journal vanished (was 5 bytes)",
+                                               "pages/p.3.journal appeared (64 bytes)", "pages/p.content 10 -> 12 bytes"])
+        #expect(now.differences(from: old, shown: 2) == ["document.json changed (2 -> 3 bytes)", "pages/p.1.journal vanished (was 5 bytes)",
+                                                         "and 2 more"])
+    }
+
     @Test("D-070 after another writer changed the package while the lock was released, the first writer refuses to write")
     func staleWriterRefuses() async throws {
         let dir = TempDir("doc"); defer { dir.remove() }
@@ -290,6 +301,9 @@ struct DocumentTests {
 
         let refused = await #expect(throws: LNoteError.self) { try await page.append(.stroke(makeStroke(3))) }
         #expect(refused?.code == .lockedElsewhere)
+        // The refusal names what changed: document.json and the page's files.
+        let message = refused?.message ?? "", pageID = await first.pageIDs[0]
+        #expect(message.contains("document.json changed") && message.contains("pages/\(pageID)"), "\(message)")
         // And it stays refused, for pages and structure alike; nothing of the second writer is lost.
         await #expect(throws: LNoteError.self) { try await page.append(.stroke(makeStroke(4))) }
         await #expect(throws: LNoteError.self) { try await first.setTitle("late") }

@@ -39,8 +39,28 @@ package struct PackageFingerprint: Sendable, Equatable {
         return {
             let now = try PackageFingerprint.take(fs: fs, layout: layout, pages: pages, includeDocument: includeDocument)
             guard now == recorded else {
-                throw LNoteError(.lockedElsewhere, "the package changed while the lock was released", file: layout.root)
+                throw LNoteError(.lockedElsewhere, "the package changed while the lock was released: "
+                                 + now.differences(from: recorded).joined(separator: "; "), file: layout.root)
             }
         }
+    }
+
+    /// What differs from `old`, one phrase each, at most `shown` of them (and how many more):
+    /// so a refusal names what another writer changed.
+    @_optimize(size) package func differences(from old: PackageFingerprint, shown: Int = 4) -> [String] {
+        var out: [String] = []
+        if document != old.document {
+            out.append("document.json changed (\(old.document?.count ?? 0) -> \(document?.count ?? 0) bytes)")
+        }
+        for name in Set(files.keys).union(old.files.keys).sorted() {
+            switch (old.files[name], files[name]) {
+            case (nil, let now?): out.append("pages/\(name) appeared (\(now) bytes)")
+            case (let was?, nil): out.append("pages/\(name) vanished (was \(was) bytes)")
+            case (let was?, let now?) where was != now: out.append("pages/\(name) \(was) -> \(now) bytes")
+            default: continue
+            }
+        }
+        guard out.count > shown else { return out }
+        return out.prefix(shown) + ["and \(out.count - shown) more"]
     }
 }

@@ -63,8 +63,9 @@ package final class WriterLock: WriteGate {
                 do { try check() } catch {
                     try? fs.close(handle)
                     if folder != .noFolderLock { try? fs.close(folder) }
+                    let found = (error as? LNoteError)?.message ?? "\(error)"
                     let refusal = LNoteError(.lockedElsewhere,
-                                             "the package was changed by another writer while this one was in the background (D-070); reopen the document",
+                                             "the package was changed by another writer while this one was in the background (D-070; \(found)); reopen the document",
                                              file: path)
                     s.refusal = refusal
                     throw refusal
