@@ -42,7 +42,7 @@ extension FileSystem {
     /// stretch read) and whether a read came back short: the file shrank while read, and
     /// `end` is where its bytes ended.
     @_optimize(size) func forEachDataChunk(_ f: FileHandleNumber, limit: Int64?, chunk: Int,
-                                                   _ body: (_ part: [UInt8], _ at: Int64) throws -> Void) throws
+                                           _ body: (_ part: [UInt8], _ at: Int64) throws -> Void) throws
         -> (end: Int64, shrank: Bool) {
         var offset: Int64 = 0
         while limit.map({ offset < $0 }) ?? true, let region = try dataRegion(f, from: offset) {

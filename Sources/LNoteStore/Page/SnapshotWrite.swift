@@ -60,16 +60,18 @@ package enum SnapshotWrite {
                             overlapJournal: Bool, check: @escaping @Sendable ([UInt8]) throws -> Void) throws {
         let checked = Latch<CheckOutcome>()
         var checkStarted = false
+        // The check of `bytes`, its outcome handed to `checked`, on whichever thread calls it.
+        @Sendable func checkAndRecord(_ bytes: [UInt8]) {
+            do {
+                try check(bytes)
+                checked.set(.passed)
+            } catch {
+                checked.set(.failed(error))
+            }
+        }
         func startCheck(_ bytes: [UInt8]) {
             checkStarted = true
-            let runCheck: @Sendable () -> Void = {
-                do {
-                    try check(bytes)
-                    checked.set(.passed)
-                } catch {
-                    checked.set(.failed(error))
-                }
-            }
+            let runCheck: @Sendable () -> Void = { checkAndRecord(bytes) }
             if saving || traffic?.isActive == true {  // saves may have started since the compaction did
                 BackgroundThread.start(runCheck)
             } else {
@@ -79,12 +81,7 @@ package enum SnapshotWrite {
         // Run on this thread (the streamed write runs it while its sync runs on another).
         func checkHere(_ bytes: [UInt8]) {
             checkStarted = true
-            do {
-                try check(bytes)
-                checked.set(.passed)
-            } catch {
-                checked.set(.failed(error))
-            }
+            checkAndRecord(bytes)
         }
         func waitForJournal() throws {
             guard journalReady.wait() == true else {
