@@ -360,12 +360,13 @@ package final class JournalWriter: Sendable {
     package var isPoisoned: Bool { state.withLock { $0.failure != nil && !$0.absorbed } }
 
     /// Closes the file once no sync is running, first cutting an unused reserve (W-010) unless
-    /// the writer failed. Later writes throw `.closed`.
-    @_optimize(size) package func close() {
+    /// the writer failed or the caller may not write (`cuttingReserve` false: it does not hold
+    /// the writer lock, D-073). Later writes throw `.closed`.
+    @_optimize(size) package func close(cuttingReserve: Bool = true) {
         syncGate.withLock { _ in
             let (wasOpen, cutAt) = state.withLock { (s: inout State) -> (Bool, Int64?) in
                 defer { s.closed = true }
-                let cut = !s.closed && s.failure == nil && s.fileEnd > s.writtenEnd ? s.writtenEnd : nil
+                let cut = cuttingReserve && !s.closed && s.failure == nil && s.fileEnd > s.writtenEnd ? s.writtenEnd : nil
                 return (!s.closed, cut)
             }
             if let cutAt { try? fs.truncate(file, to: cutAt) }

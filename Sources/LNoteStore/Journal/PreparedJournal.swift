@@ -74,6 +74,13 @@ package final class PreparedJournal: Sendable {
         try? fs.remove(path)
     }
 
+    /// Closes a prepared journal no writer adopted and leaves the file: for a page that may
+    /// not write now (D-073); the file is a state of P-022 the next writer handles.
+    @_optimize(size) package func closeKeepingFile() {
+        guard let file = take() else { return }
+        try? fs.close(file)
+    }
+
     deinit {
         if let file = take() { try? fs.close(file) }
     }

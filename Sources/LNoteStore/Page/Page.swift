@@ -203,8 +203,10 @@ public final actor Page {
     /// Folds the journal into a new snapshot now (P-010 .. P-012) and waits for it.
     @_optimize(size) public func compact() async throws {
         try checkWritable()
-        if let running = compaction { _ = try? await running.value }
-        guard journalFrames > 0, let journal = writer ?? (try? activeWriter()) else { return }
+        while let running = compaction { _ = try? await running.value }  // one started meanwhile is awaited too
+        guard journalFrames > 0 else { return }
+        try gate?.acquireForWrite()  // D-073: opening the journal to switch from may cut its tail
+        guard let journal = writer ?? (try? activeWriter()) else { return }
         let task = Task { try await self.runCompaction(switchingFrom: journal) }
         compaction = task
         try await task.value
@@ -228,13 +230,16 @@ public final actor Page {
                 }
             }
         }
-        for journal in sealed + (writer.map { [$0] } ?? []) { journal.close() }
+        let prepared = await takeUnadoptedPreparation()
+        // D-073: cutting the reserves and removing the prepared journal are writes, made only
+        // with the writer lock (re-taken if a flush released it). Without it (another writer
+        // has the package) the files stay as they are: states every reader knows (W-010, P-022).
+        let journals = sealed + (writer.map { [$0] } ?? [])
+        let mayWrite = (prepared != nil || journals.contains { $0.reserveRemaining > 0 }) && holdsWriteGateForClose()
+        for journal in journals { journal.close(cuttingReserve: mayWrite) }
         sealed.removeAll()
         writer = nil
-        if let preparing = preparation {  // P-022: a prepared journal not adopted goes
-            preparation = nil
-            await preparing.value?.discard()
-        }
+        if mayWrite { prepared?.discard() } else { prepared?.closeKeepingFile() }
         await releasing?.value
         closed = true
         updateFeed.finish()
@@ -248,6 +253,22 @@ public final actor Page {
     }
 
     // MARK: Internals
+
+    /// The journal prepared for a switch that will not come (P-022), once its preparation ended.
+    @_optimize(size) private func takeUnadoptedPreparation() async -> PreparedJournal? {
+        guard let preparing = preparation else { return nil }
+        preparation = nil
+        return await preparing.value
+    }
+
+    /// Whether `close()` may change the page's files (D-073): a writable page whose gate, if
+    /// any, lets it write by path now.
+    @_optimize(size) private func holdsWriteGateForClose() -> Bool {
+        guard !options.readOnly else { return false }
+        guard let gate else { return true }
+        do { try gate.acquireForPathWrite() } catch { return false }
+        return true
+    }
 
     private func checkOpen() throws {
         if closed { throw LNoteError(.closed, "page \(id) is closed") }
@@ -326,10 +347,12 @@ public final actor Page {
               failure == nil, let base = try? Self.generation(after: journal.header.baseGeneration) else { return }
         let (fs, directory, id, traffic) = (self.fs, self.directory, self.id, self.traffic)
         let zeros = min(options.journalReserveBytes, JournalWriter.firstReserveStretch)
+        let gate = self.gate
         preparation = Task {
             (try? await BlockingIO.run {
-                PreparedJournal.prepare(fs: fs, directory: directory, pageID: id, base: base, zeroBytes: zeros,
-                                        yield: traffic.waitForSaveEnd)
+                try gate?.acquireForPathWrite()  // D-073: the file is created under the writer lock
+                return PreparedJournal.prepare(fs: fs, directory: directory, pageID: id, base: base, zeroBytes: zeros,
+                                               yield: traffic.waitForSaveEnd)
             }) ?? nil
         }
     }
@@ -382,8 +405,8 @@ public final actor Page {
     /// journal so writes continue (P-010); without (closing) the snapshot absorbs everything.
     @_optimize(size) private func runCompaction(switchingFrom old: JournalWriter?) async throws {
         defer { compaction = nil; switchPending = false }
+        try gate?.acquireForPathWrite()  // D-073: before anything here changes a file (a prepared journal discarded)
         let prepared = await preparedForSwitch(from: old)
-        try gate?.acquireForPathWrite()
         let absorbedThrough = nextSequence
         let switching = old != nil && old === writer
         let base = switching ? old?.header.baseGeneration ?? generation
