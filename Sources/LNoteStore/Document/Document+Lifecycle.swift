@@ -15,7 +15,8 @@ extension Document {
     /// In order: each open page is synced at `.data` and its background compaction awaited;
     /// element counts, canvas sizes and times of changed pages are written to document.json
     /// (only if something changed); a stale manifest is rewritten (D-031); the lock is
-    /// released (D-070). Then the covers are scheduled: `pageOptions.coverDelay` (0.5 s) later
+    /// released (D-070) once no save or compaction is changing files (D-073; saves still
+    /// running after 100 ms keep it). Then the covers are scheduled: `pageOptions.coverDelay` (0.5 s) later
     /// a background task renders the thumbnails of open pages changed since their last one
     /// (once per change; a later flush within the delay merges with it; `waitForCovers()`
     /// awaits it; `close()` cancels or finishes it). `flush()` does not wait for them and

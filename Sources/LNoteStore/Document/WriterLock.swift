@@ -7,7 +7,7 @@ import Synchronization
 /// `.lock` while a writer runs cannot let a second writer in, because the folder cannot be
 /// deleted while it holds the package and its lock belongs to the folder's inode.
 ///
-/// `release(verifyingOnReacquire:)` lets it go (for backgrounding); the next write takes it
+/// `releaseIfIdle(_:)` lets it go (for backgrounding); the next write takes it
 /// again and first runs the check given at release, which fails when another writer changed
 /// the package meanwhile: from then on every write throws `lockedElsewhere` (the open handles
 /// hold a stale view; reopen the document).
@@ -23,6 +23,9 @@ package final class WriterLock: WriteGate {
         var folderHandle: FileHandleNumber?
         var check: Check?
         var refusal: LNoteError?
+        /// Changes begun with `beginWrite` and not ended: the lock is not released meanwhile.
+        var writing = 0
+        var releases = 0
     }
 
     package let path: String
@@ -46,35 +49,58 @@ package final class WriterLock: WriteGate {
 
     /// True while this process holds the lock through this object.
     package var isHeld: Bool { state.withLock { $0.handle != nil } }
+    /// How many times `releaseIfIdle` released the lock.
+    package var releases: Int { state.withLock { $0.releases } }
 
     /// Takes the lock if not held. Throws `lockedElsewhere` when another open holds it, or when
     /// the package changed while it was released.
     @_optimize(size) package func acquireForWrite() throws {
+        try state.withLock { (s: inout State) throws in try takeIfReleased(&s) }
+    }
+
+    /// `acquireForWrite`, counting one more change in progress until `endWrite()` (D-073):
+    /// `releaseIfIdle` keeps the lock while any runs. With `byPath`, D-006 and D-072 as in
+    /// `acquireForPathWrite`. Cost while held: two uncontended mutex sections.
+    @_optimize(size) package func beginWrite(byPath: Bool) throws {
         try state.withLock { (s: inout State) throws in
-            if let refusal = s.refusal { throw refusal }
-            if s.handle != nil { return }
-            let folder = try Self.takeFolder(parentDirectory(of: path), fs: fs)
-            let handle: FileHandleNumber
-            do { handle = try Self.take(path: path, fs: fs) } catch {
-                if folder != .noFolderLock { try? fs.close(folder) }
-                throw error
-            }
-            if let check = s.check {
-                do { try check() } catch {
-                    try? fs.close(handle)
-                    if folder != .noFolderLock { try? fs.close(folder) }
-                    let found = (error as? LNoteError)?.message ?? "\(error)"
-                    let refusal = LNoteError(.lockedElsewhere,
-                                             "the package was changed by another writer while this one was in the background (D-070; \(found)); reopen the document",
-                                             file: path)
-                    s.refusal = refusal
-                    throw refusal
-                }
-                s.check = nil
-            }
-            s.handle = handle
-            s.folderHandle = folder
+            try takeIfReleased(&s)
+            s.writing += 1
         }
+        guard byPath else { return }
+        do { try checkFoldersForPathWrite() } catch {
+            endWrite()
+            throw error
+        }
+    }
+
+    /// Ends a change `beginWrite(byPath:)` started.
+    package func endWrite() { state.withLock { $0.writing -= 1 } }
+
+    /// Takes the lock into `s` unless held, first running the check a release left (D-070).
+    @_optimize(size) private func takeIfReleased(_ s: inout State) throws {
+        if let refusal = s.refusal { throw refusal }
+        if s.handle != nil { return }
+        let folder = try Self.takeFolder(parentDirectory(of: path), fs: fs)
+        let handle: FileHandleNumber
+        do { handle = try Self.take(path: path, fs: fs) } catch {
+            if folder != .noFolderLock { try? fs.close(folder) }
+            throw error
+        }
+        if let check = s.check {
+            do { try check() } catch {
+                try? fs.close(handle)
+                if folder != .noFolderLock { try? fs.close(folder) }
+                let found = (error as? LNoteError)?.message ?? "\(error)"
+                let refusal = LNoteError(.lockedElsewhere,
+                                         "the package was changed by another writer while this one was in the background (D-070; \(found)); reopen the document",
+                                         file: path)
+                s.refusal = refusal
+                throw refusal
+            }
+            s.check = nil
+        }
+        s.handle = handle
+        s.folderHandle = folder
     }
 
     /// `acquireForWrite`, then D-006: the package folder and its folders are still real folders
@@ -82,6 +108,10 @@ package final class WriterLock: WriteGate {
     /// Cost: five `lstat`s; used before writes by path, never before an append.
     @_optimize(size) package func acquireForPathWrite() throws {
         try acquireForWrite()
+        try checkFoldersForPathWrite()
+    }
+
+    @_optimize(size) private func checkFoldersForPathWrite() throws {
         try fs.requirePackageFolders(PackageLayout(root: parentDirectory(of: path)))
         try requireLockedFolderAtPath()
     }
@@ -100,13 +130,20 @@ package final class WriterLock: WriteGate {
         }
     }
 
-    /// Releases the lock (closing the handle) if held. `check` runs before the next write
-    /// re-takes it. Does nothing when the lock is already released (the first check stays).
-    @_optimize(size) package func release(verifyingOnReacquire check: Check?) {
-        state.withLock { s in
-            guard s.handle != nil else { return }
+    /// Releases the lock (closing the handles) unless a change begun with `beginWrite` still
+    /// runs: then it keeps it and returns false (D-073). `fingerprint` runs under the lock's
+    /// mutex, so no change begins between it and the release; the check it returns runs
+    /// before the next write re-takes the lock. True when released, or already released (the
+    /// first check stays).
+    @_optimize(size) package func releaseIfIdle(_ fingerprint: () throws -> Check) throws -> Bool {
+        try state.withLock { (s: inout State) throws -> Bool in
+            guard s.handle != nil else { return true }
+            guard s.writing == 0 else { return false }
+            let check = try fingerprint()
             Self.closeHandles(&s, fs)
             s.check = check
+            s.releases += 1
+            return true
         }
     }
 

@@ -118,10 +118,12 @@ public final actor Page {
     /// document layer can tell which pages changed since it last looked (D-021).
     package var changeSequence: UInt64 { nextSequence }
 
-    /// Waits until no background compaction is running (the document layer calls it before it
-    /// releases the writer lock, D-070). A write made meanwhile may start another one.
+    /// Waits for the background compaction, journal preparation and snapshot release running
+    /// now (the document layer calls it before it releases the writer lock, D-070). Saves made
+    /// meanwhile may start more; it does not wait for those, so saves that go on cannot hold a
+    /// flush (they keep the lock instead, D-073).
     @_optimize(size) package func waitForCompaction() async {
-        while let running = compaction { _ = try? await running.value }
+        if let running = compaction { _ = try? await running.value }
         if let preparing = preparation { _ = await preparing.value }
         await releasing?.value
     }
@@ -155,15 +157,7 @@ public final actor Page {
                 _ = scratch.apply(change)
             }
         }
-        try gate?.acquireForWrite()
-        let journal = try activeWriter()
-        let ticket: JournalWriter.Ticket
-        do {
-            ticket = try journal.write(changes, extendReserve: (durability ?? options.durability) != .none)
-        } catch let e as LNoteError {
-            if e.code == .poisoned || e.code == .io { failure = e }
-            throw e
-        }
+        let (journal, ticket) = try writeFrames(changes, extendReserve: (durability ?? options.durability) != .none)
         var bodies = ticket.appendedBodies.makeIterator()
         for change in changes {
             _ = state.apply(change)
@@ -190,6 +184,19 @@ public final actor Page {
         try await sync(journal, through: ticket.end, level, inline: inline)
     }
 
+    /// Writes `changes` as frames of the active journal, inside one change of the gate (D-073).
+    private func writeFrames(_ changes: [PageChange], extendReserve: Bool) throws -> (JournalWriter, JournalWriter.Ticket) {
+        try gate?.beginWrite(byPath: false)
+        defer { gate?.endWrite() }
+        let journal = try activeWriter()
+        do {
+            return (journal, try journal.write(changes, extendReserve: extendReserve))
+        } catch let e as LNoteError {
+            if e.code == .poisoned || e.code == .io { failure = e }
+            throw e
+        }
+    }
+
     /// Makes every change written so far durable at `durability` (for example before the app
     /// is suspended, or after writes made with `.none`).
     @_optimize(size) public func flush(_ durability: Durability = .data) async throws {
@@ -205,8 +212,13 @@ public final actor Page {
         try checkWritable()
         while let running = compaction { _ = try? await running.value }  // one started meanwhile is awaited too
         guard journalFrames > 0 else { return }
-        try gate?.acquireForWrite()  // D-073: opening the journal to switch from may cut its tail
-        guard let journal = writer ?? (try? activeWriter()) else { return }
+        let journal: JournalWriter
+        if let writer { journal = writer } else {
+            try gate?.beginWrite(byPath: false)  // D-073: opening the journal to switch from may cut its tail
+            defer { gate?.endWrite() }
+            guard let opened = try? activeWriter() else { return }
+            journal = opened
+        }
         let task = Task { try await self.runCompaction(switchingFrom: journal) }
         compaction = task
         try await task.value
@@ -235,11 +247,12 @@ public final actor Page {
         // with the writer lock (re-taken if a flush released it). Without it (another writer
         // has the package) the files stay as they are: states every reader knows (W-010, P-022).
         let journals = sealed + (writer.map { [$0] } ?? [])
-        let mayWrite = (prepared != nil || journals.contains { $0.reserveRemaining > 0 }) && holdsWriteGateForClose()
+        let mayWrite = (prepared != nil || journals.contains { $0.reserveRemaining > 0 }) && beginWriteForClose()
         for journal in journals { journal.close(cuttingReserve: mayWrite) }
         sealed.removeAll()
         writer = nil
         if mayWrite { prepared?.discard() } else { prepared?.closeKeepingFile() }
+        if mayWrite { gate?.endWrite() }
         await releasing?.value
         closed = true
         updateFeed.finish()
@@ -262,11 +275,11 @@ public final actor Page {
     }
 
     /// Whether `close()` may change the page's files (D-073): a writable page whose gate, if
-    /// any, lets it write by path now.
-    @_optimize(size) private func holdsWriteGateForClose() -> Bool {
+    /// any, lets it write by path now (a change begun; the caller ends it).
+    @_optimize(size) private func beginWriteForClose() -> Bool {
         guard !options.readOnly else { return false }
         guard let gate else { return true }
-        do { try gate.acquireForPathWrite() } catch { return false }
+        do { try gate.beginWrite(byPath: true) } catch { return false }
         return true
     }
 
@@ -350,7 +363,8 @@ public final actor Page {
         let gate = self.gate
         preparation = Task {
             (try? await BlockingIO.run {
-                try gate?.acquireForPathWrite()  // D-073: the file is created under the writer lock
+                try gate?.beginWrite(byPath: true)  // D-073: the file is created under the writer lock
+                defer { gate?.endWrite() }
                 return PreparedJournal.prepare(fs: fs, directory: directory, pageID: id, base: base, zeroBytes: zeros,
                                                yield: traffic.waitForSaveEnd)
             }) ?? nil
@@ -405,7 +419,8 @@ public final actor Page {
     /// journal so writes continue (P-010); without (closing) the snapshot absorbs everything.
     @_optimize(size) private func runCompaction(switchingFrom old: JournalWriter?) async throws {
         defer { compaction = nil; switchPending = false }
-        try gate?.acquireForPathWrite()  // D-073: before anything here changes a file (a prepared journal discarded)
+        try gate?.beginWrite(byPath: true)  // D-073: before anything here changes a file (a prepared journal discarded)
+        defer { gate?.endWrite() }
         let prepared = await preparedForSwitch(from: old)
         let absorbedThrough = nextSequence
         let switching = old != nil && old === writer

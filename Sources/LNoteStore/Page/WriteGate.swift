@@ -1,12 +1,10 @@
-/// Something a page asks before every write, such as the document's writer lock (D-070).
+/// What a page asks before it changes its files, such as the document's writer lock (D-070).
 package protocol WriteGate: Sendable {
-    /// Throws when the page must not write now (for example `lockedElsewhere`).
-    func acquireForWrite() throws
-    /// Before a write by path (a snapshot, a new journal, a removal; not an append through an
-    /// open file): also checks that the package's folders are still real folders (D-006).
-    func acquireForPathWrite() throws
-}
-
-extension WriteGate {
-    package func acquireForPathWrite() throws { try acquireForWrite() }
+    /// Starts a change of the page's files; throws when the page must not write now (for
+    /// example `lockedElsewhere`). With `byPath` (a snapshot, a new journal, a removal; not an
+    /// append through an open file) it also checks that the package's folders are still real
+    /// folders (D-006). Until the matching `endWrite()` the lock is not released (D-073).
+    func beginWrite(byPath: Bool) throws
+    /// Ends a change that `beginWrite(byPath:)` started.
+    func endWrite()
 }
