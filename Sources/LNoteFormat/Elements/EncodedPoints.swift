@@ -67,6 +67,7 @@ public struct EncodedPoints: Sendable {
     /// ending at the bytes' end): true then, the points being those `decode()` gives; false for
     /// any other bytes (and where `Point` lacks the C layout), `out` holding an unspecified
     /// prefix. No allocation; never traps.
+    @inline(__always)
     package func decodePlain(into out: UnsafeMutablePointer<Point>) -> Bool {
         guard PointBulkDecode.layoutMatches else { return false }
         return bytes.withUnsafeBytes { raw in
