@@ -38,4 +38,26 @@ int lnote_cpu_has_avx2(void) {
     }
     return c == 1;
 }
+
+/// 1 with AVX-512 F, VL, BW and VBMI usable, 2 without, 0 not asked yet (the same benign race).
+static int avx512vbmi = 0;
+
+int lnote_cpu_has_avx512vbmi(void) {
+    int c = __atomic_load_n(&avx512vbmi, __ATOMIC_RELAXED);
+    if (c == 0) {
+        c = 2;
+        if (lnote_cpu_has_avx2()) {
+            unsigned int eax = 0, ebx = 0, ecx = 0, edx = 0, lo = 0, hi = 0;
+            __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+            (void)hi;
+            __cpuid_count(7, 0, eax, ebx, ecx, edx);
+            // XCR0 bits 1, 2 (SSE, YMM) and 5-7 (opmask, ZMM 0-15 high halves, ZMM 16-31).
+            int os = (lo & 0xE6) == 0xE6;
+            int cpu = (ebx & bit_AVX512F) && (ebx & bit_AVX512VL) && (ebx & bit_AVX512BW) && (ecx & bit_AVX512VBMI);
+            if (os && cpu) c = 1;
+        }
+        __atomic_store_n(&avx512vbmi, c, __ATOMIC_RELAXED);
+    }
+    return c == 1;
+}
 #endif

@@ -10,6 +10,9 @@ int lnote_cpu_has_sse41_ssse3(void);
 /// 1 when AVX2 is usable (the CPU has it and the OS saves the YMM registers): the point
 /// decoder's widest build. Asked once, as above.
 int lnote_cpu_has_avx2(void);
+/// 1 when AVX2 and AVX-512 F, VL, BW and VBMI are usable (the CPU has them and the OS saves the
+/// YMM, opmask and ZMM registers): the point decoder's AVX-512 block. Asked once, as above.
+int lnote_cpu_has_avx512vbmi(void);
 #endif
 
 #endif

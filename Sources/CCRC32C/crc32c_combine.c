@@ -48,3 +48,21 @@ const lnote_crc_shift_tables *lnote_crc_shift_tables_get(void) {
     pthread_once(&tables_once, build_all);
     return &tables;
 }
+
+static uint32_t clmul_shifts[LNOTE_CRC_CLMUL_MAX + 1];
+static pthread_once_t clmul_once = PTHREAD_ONCE_INIT;
+
+static void build_clmul(void) {
+    // x^0 is bit 31; x^(64 j - 33) for j = 1, 2, ... is x^31, then 64 more factors of x each.
+    uint32_t v = 0x80000000u;
+    for (int i = 0; i < 64 - 33; i++) v = times_x(v);
+    for (int j = 1; j <= LNOTE_CRC_CLMUL_MAX; j++) {
+        clmul_shifts[j] = v;
+        for (int i = 0; i < 64; i++) v = times_x(v);
+    }
+}
+
+const uint32_t *lnote_crc_clmul_shifts_get(void) {
+    pthread_once(&clmul_once, build_clmul);
+    return clmul_shifts;
+}

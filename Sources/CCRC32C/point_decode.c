@@ -301,8 +301,8 @@ INLINE int phase(const uint8_t **p_io, const uint8_t *pmax, lnote_point_out **o_
         size_t n = left < BLOCK ? left : BLOCK;
         size_t k, used;
 #if defined(__x86_64__)
-        if (wide == 2 && !angles) {
-            k = lnote_points_block8v(p, n, left, s, o, &used);
+        if (wide >= 2 && !angles) {
+            k = wide == 3 ? lnote_points_block8v512(p, n, left, s, o, &used) : lnote_points_block8v(p, n, left, s, o, &used);
         } else
 #endif
         {
@@ -327,7 +327,7 @@ INLINE size_t run(const uint8_t *base, size_t end, size_t *pos_io, lnote_point_o
                   lnote_point_acc *a, const int angles, const int wide) {
     // Bytes a block reads (a step reads fewer).
 #if defined(__x86_64__)
-    const size_t safe = wide == 2 && !angles ? LNOTE_BLOCK8V_READS : BLOCK * (angles ? 7 : 5);
+    const size_t safe = wide >= 2 && !angles ? LNOTE_BLOCK8V_READS : BLOCK * (angles ? 7 : 5);
 #else
     const size_t safe = BLOCK * (angles ? 7 : 5);
 #endif
@@ -377,11 +377,16 @@ static size_t run_sse41(const uint8_t *base, size_t end, size_t *pos, void *out,
 
 /// The same loops with `block8` (AVX2): one vector of eight lanes a point instead of two of
 /// four, about half the instructions of the SSE4.1 block. Chosen through CPUID (and XGETBV).
+/// Strokes without angles take `lnote_points_block8v`, or with `avx512` (and the CPU's
+/// AVX-512 VL, BW and VBMI) `lnote_points_block8v512`.
 __attribute__((target("avx2")))
 static size_t run_avx2(const uint8_t *base, size_t end, size_t *pos, void *out, size_t count,
-                       int has_angles, lnote_point_acc *acc) {
+                       int has_angles, lnote_point_acc *acc, int avx512) {
     if (has_angles) return run(base, end, pos, (lnote_point_out *)out, count, acc, 1, 1);
-    if (lnote_point_tables_ready()) return run(base, end, pos, (lnote_point_out *)out, count, acc, 0, 2);
+    if (lnote_point_tables_ready()) {
+        if (avx512 && lnote_cpu_has_avx512vbmi()) return run(base, end, pos, (lnote_point_out *)out, count, acc, 0, 3);
+        return run(base, end, pos, (lnote_point_out *)out, count, acc, 0, 2);
+    }
     return run(base, end, pos, (lnote_point_out *)out, count, acc, 0, 1);
 }
 #endif
@@ -389,7 +394,15 @@ static size_t run_avx2(const uint8_t *base, size_t end, size_t *pos, void *out, 
 size_t lnote_points_decode_plain(const uint8_t *base, size_t end, size_t *pos, void *out, size_t count,
                                  int has_angles, lnote_point_acc *acc) {
 #if defined(__x86_64__)
-    if (lnote_cpu_has_avx2()) return run_avx2(base, end, pos, out, count, has_angles, acc);
+    if (lnote_cpu_has_avx2()) return run_avx2(base, end, pos, out, count, has_angles, acc, 1);
+#endif
+    return lnote_points_decode_plain_narrow(base, end, pos, out, count, has_angles, acc);
+}
+
+size_t lnote_points_decode_plain_avx2(const uint8_t *base, size_t end, size_t *pos, void *out, size_t count,
+                                      int has_angles, lnote_point_acc *acc) {
+#if defined(__x86_64__)
+    if (lnote_cpu_has_avx2()) return run_avx2(base, end, pos, out, count, has_angles, acc, 0);
 #endif
     return lnote_points_decode_plain_narrow(base, end, pos, out, count, has_angles, acc);
 }
@@ -405,4 +418,45 @@ size_t lnote_points_decode_plain_narrow(const uint8_t *base, size_t end, size_t 
 size_t lnote_points_decode_plain_baseline(const uint8_t *base, size_t end, size_t *pos, void *out, size_t count,
                                           int has_angles, lnote_point_acc *acc) {
     return run_base(base, end, pos, out, count, has_angles, acc);
+}
+
+/// One varint of point 0 at `p[*at ..< len]`, of at most 5 bytes and minimal (G-003); 0 (and
+/// nothing moved) for any other.
+INLINE int first_field(const uint8_t *p, size_t len, size_t *at, uint64_t *value) {
+    uint64_t v = 0;
+    size_t i = *at;
+    for (unsigned shift = 0; shift < 35; shift += 7) {
+        if (i >= len) return 0;
+        uint8_t b = p[i++];
+        v |= (uint64_t)(b & 0x7F) << shift;
+        if (b < 0x80) {
+            if (b == 0 && shift > 0) return 0;  // not minimal
+            *value = v;
+            *at = i;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+int lnote_points_decode_stroke(const uint8_t *p, size_t len, size_t count, int has_angles, void *out) {
+    if (p == NULL || count == 0 || count > len / 5) return 0;
+    uint64_t f[7] = { 0 };
+    const int fields = has_angles ? 7 : 5;
+    size_t at = 0;
+    for (int k = 0; k < fields; k++) {
+        if (!first_field(p, len, &at, &f[k])) return 0;
+    }
+    // Point 0 (E-001): x and y as zigzag varints, the rest plain; its ranges and time 0 (E-002,
+    // E-003).
+    int64_t x = unzigzag(f[0]), y = unzigzag(f[1]);
+    uint64_t bad = ((uint64_t)(x + 0x80000000LL) | (uint64_t)(y + 0x80000000LL)) >> 32;
+    bad |= (f[2] | f[3] | f[5] | f[6]) >> 16;
+    if (bad || f[4] != 0) return 0;
+    lnote_point_out *o = (lnote_point_out *)out;
+    store(o, x, y, (int64_t)f[2], (int64_t)f[3], 0, (int64_t)f[5], (int64_t)f[6]);
+    if (count == 1) return at == len;
+    lnote_point_acc acc = { x, y, 0, 0, (int64_t)f[2], (int64_t)f[3], 0, 0, (int64_t)f[5], (int64_t)f[6] };
+    size_t k = lnote_points_decode_plain(p, len, &at, o + 1, count - 1, has_angles, &acc);
+    return k == count - 1 && at == len;
 }

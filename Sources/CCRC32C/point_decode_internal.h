@@ -35,7 +35,11 @@ int lnote_point_tables_ready(void);
 /// tables (`lnote_point_tables_ready`).
 size_t lnote_points_block8v(const uint8_t *p, size_t n, size_t left, dstate *s, lnote_point_out *o, size_t *used);
 
-/// The bytes `lnote_points_block8v` reads from its start.
+/// `lnote_points_block8v` with AVX-512 (VL, BW, VBMI) on ymm registers; the same results. Needs
+/// those features (`lnote_cpu_has_avx512vbmi`) and the tables.
+size_t lnote_points_block8v512(const uint8_t *p, size_t n, size_t left, dstate *s, lnote_point_out *o, size_t *used);
+
+/// The bytes `lnote_points_block8v` (and `lnote_points_block8v512`) reads from its start.
 enum { LNOTE_BLOCK8V_READS = BLOCK * 10 + 16 };
 #endif
 

@@ -34,4 +34,11 @@ public enum CRC32C {
         guard isHardwareAccelerated else { return nil }
         return lnote_crc32c_hw_extend(crc, bytes.baseAddress, bytes.count)
     }
+
+    /// `hardwareExtend` with the streams of fixed sizes only (a test hook: on x86-64 with
+    /// PCLMULQDQ `extend` fits the streams to the buffer instead), or nil without the instruction.
+    package static func hardwareExtendFixedStreams(_ crc: UInt32, _ bytes: UnsafeRawBufferPointer) -> UInt32? {
+        guard isHardwareAccelerated else { return nil }
+        return lnote_crc32c_hw_extend_tiers(crc, bytes.baseAddress, bytes.count)
+    }
 }

@@ -94,6 +94,36 @@ struct CRC32CTests {
         #expect(compared == (CRC32C.isHardwareAccelerated ? 4_000 : 0))
     }
 
+    @Test("the streams fitted to the buffer (PCLMULQDQ) agree with the fixed streams and the portable code at every length up to 1,200 bytes and around every block boundary")
+    func fittedStreamsMatchFixedStreams() throws {
+        var rng = FramesTestRNG(seed: 15)
+        let pool = rng.bytes(3 * 4096 * 3 + 800)
+        var lengths = Array(0...1_200)
+        for blocks in 1...2 {
+            let b = blocks * 3 * 4096
+            lengths += [b - 49, b - 48, b - 47, b - 25, b - 24, b - 23, b - 1, b, b + 1, b + 23, b + 24, b + 47, b + 48, b + 49]
+        }
+        lengths += [5_000, 12_287, 20_000, pool.count - 8]
+        var compared = 0
+        try pool.withUnsafeBytes { raw in
+            for length in lengths {
+                for start in [0, 1, 3, 7] {
+                    let slice = UnsafeRawBufferPointer(rebasing: raw[start..<(start + length)])
+                    let seed = UInt32(truncatingIfNeeded: length &* 2_654_435_761)
+                    let portable = CRC32C.portableExtend(seed, slice)
+                    #expect(CRC32C.extend(seed, slice) == portable, "length \(length) start \(start)")
+                    guard CRC32C.isHardwareAccelerated else { continue }
+                    let fitted = try #require(CRC32C.hardwareExtend(seed, slice))
+                    let fixed = try #require(CRC32C.hardwareExtendFixedStreams(seed, slice))
+                    #expect(fitted == portable, "length \(length) start \(start)")
+                    #expect(fixed == portable, "length \(length) start \(start)")
+                    compared += 1
+                }
+            }
+        }
+        #expect(compared == (CRC32C.isHardwareAccelerated ? lengths.count * 4 : 0))
+    }
+
     @Test("hardware and portable agree on buffers long enough for the interleaved streams")
     func hardwareMatchesPortableOnLongBuffers() {
         var rng = FramesTestRNG(seed: 14)

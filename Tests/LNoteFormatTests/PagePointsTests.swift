@@ -81,7 +81,7 @@ struct PagePointsTests {
     }
 
     @Test("E-006 random and adversarial pages decode to each stroke's own points and errors, with every loop and thread count",
-          arguments: [PointDecodeLoop.Kind.bulk, .bulkNarrow, .bulkBaseline, .swift])
+          arguments: [PointDecodeLoop.Kind.bulk, .bulkAVX2, .bulkNarrow, .bulkBaseline, .swift])
     func randomPagesAgree(loop: PointDecodeLoop.Kind) {
         var damaged = 0, pointsTotal = 0
         defer {

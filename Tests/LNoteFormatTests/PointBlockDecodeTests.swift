@@ -56,8 +56,9 @@ struct PointBlockDecodeTests {
                 return (out[count - 1] == guardPoint ? k : -1, pos, state, Array(out.prefix(k)))
             }
             let a = run(lnote_points_decode_plain), b = run(lnote_points_decode_plain_baseline)
-            let c = run(lnote_points_decode_plain_narrow)
-            if a.0 < 0 || b.0 < 0 || c.0 < 0 { return "a C build wrote past its room" }
+            let c = run(lnote_points_decode_plain_narrow), d = run(lnote_points_decode_plain_avx2)
+            if a.0 < 0 || b.0 < 0 || c.0 < 0 || d.0 < 0 { return "a C build wrote past its room" }
+            if a.0 != d.0 || a.1 != d.1 || a.2 != d.2 || a.3 != d.3 { return "C builds: \(a.0) points at \(a.1) vs AVX2 \(d.0) at \(d.1)" }
             if a.0 != b.0 || a.1 != b.1 || a.2 != b.2 || a.3 != b.3 { return "C builds: \(a.0) points at \(a.1) vs \(b.0) at \(b.1)" }
             if a.0 != c.0 || a.1 != c.1 || a.2 != c.2 || a.3 != c.3 { return "C builds: \(a.0) points at \(a.1) vs narrow \(c.0) at \(c.1)" }
             if a.1 > raw.count { return "C loop read past the end: \(a.1) > \(raw.count)" }
@@ -71,7 +72,7 @@ struct PointBlockDecodeTests {
             let o = { (d: PointBulkDecodeTests.Decoder) in
                 PointBulkDecodeTests.brief(PointBulkDecodeTests.outcome(bytes, count: count, hasAngles: hasAngles, d))
             }
-            return "bulk \(o(.bulk)), narrow \(o(.bulkNarrow)), baseline \(o(.bulkBaseline)), Swift loop \(o(.swiftLoop)), reference \(o(.reference))"
+            return "bulk \(o(.bulk)), AVX2 \(o(.bulkAVX2)), narrow \(o(.bulkNarrow)), baseline \(o(.bulkBaseline)), Swift loop \(o(.swiftLoop)), reference \(o(.reference))"
         }
         return cBuildsDisagree(bytes, count: count, hasAngles: hasAngles)
     }

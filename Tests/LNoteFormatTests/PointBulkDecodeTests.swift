@@ -16,7 +16,7 @@ struct PointBulkDecodeTests {
         case failed(DecodeError)
     }
 
-    enum Decoder { case bulk, bulkNarrow, bulkBaseline, swiftLoop, reference }
+    enum Decoder { case bulk, bulkAVX2, bulkNarrow, bulkBaseline, swiftLoop, reference }
 
     static func outcome(_ bytes: [UInt8], count: Int, hasAngles: Bool, _ d: Decoder) -> Outcome {
         bytes.withUnsafeBytes { raw in
@@ -25,6 +25,7 @@ struct PointBulkDecodeTests {
                 let p: [Point]
                 switch d {
                 case .bulk: p = try PointCodec.decode(count: count, hasAngles: hasAngles, from: &r, loop: .bulk)
+                case .bulkAVX2: p = try PointCodec.decode(count: count, hasAngles: hasAngles, from: &r, loop: .bulkAVX2)
                 case .bulkNarrow: p = try PointCodec.decode(count: count, hasAngles: hasAngles, from: &r, loop: .bulkNarrow)
                 case .bulkBaseline: p = try PointCodec.decode(count: count, hasAngles: hasAngles, from: &r, loop: .bulkBaseline)
                 case .swiftLoop: p = try PointCodec.decode(count: count, hasAngles: hasAngles, from: &r, loop: .swift)
@@ -35,7 +36,7 @@ struct PointBulkDecodeTests {
         }
     }
 
-    /// True when all five decoders (the C loop's three builds, the Swift loop, the reference)
+    /// True when all six decoders (the C loop's four builds, the Swift loop, the reference)
     /// give the same outcome.
     static func agree(_ bytes: [UInt8], count: Int, hasAngles: Bool) -> Bool {
         let a = outcome(bytes, count: count, hasAngles: hasAngles, .bulk)
@@ -43,6 +44,7 @@ struct PointBulkDecodeTests {
             && a == outcome(bytes, count: count, hasAngles: hasAngles, .reference)
             && a == outcome(bytes, count: count, hasAngles: hasAngles, .bulkBaseline)
             && a == outcome(bytes, count: count, hasAngles: hasAngles, .bulkNarrow)
+            && a == outcome(bytes, count: count, hasAngles: hasAngles, .bulkAVX2)
     }
 
     /// A short form of an outcome for failure messages.
@@ -145,6 +147,82 @@ struct PointBulkDecodeTests {
             if !Self.agree(bytes, count: n, hasAngles: hasAngles) { bad += 1 }
         }
         #expect(bad == 0)
+    }
+
+    /// `EncodedPoints.decodePlain` (one C call a stroke) on `bytes`: the points, or nil when it
+    /// declined them.
+    static func wholeStroke(_ bytes: [UInt8], count: Int, hasAngles: Bool) -> [Point]? {
+        guard count >= 1, count <= bytes.count / PointCodec.pointBytesMin else { return nil }
+        let e = EncodedPoints(bytes: bytes[...], count: count, hasAngles: hasAngles)
+        var taken = false
+        let points = [Point](unsafeUninitializedCapacity: count) { buffer, initialized in
+            guard let base = buffer.baseAddress else { return }
+            taken = e.decodePlain(into: base)
+            initialized = taken ? count : 0
+        }
+        return taken ? points : nil
+    }
+
+    @Test("E-006 the whole-stroke C path (decodePlain) takes valid strokes and gives the reference decoder's points; on random, mutated and cut bytes it takes only what the reference decodes to exactly those points with no byte left")
+    func wholeStrokeMatchesReference() {
+        var g = SplitMix64(seed: 0x16_0051)
+        var taken = 0, validTaken = 0, declined = 0, wrong: [String] = []
+        for k in 0..<4_000 {
+            let hasAngles = k % 3 == 0
+            let n = 1 + Int(g.next() % 200)
+            let points = PointCodecDifferentialTests.smoothPoints(n, hasAngles: hasAngles, nearEdges: k % 7 == 0, using: &g)
+            let valid = ReferencePointCodec.encode(points, hasAngles: hasAngles)
+            let variant = k % 4
+            let bytes = variant == 0 ? valid : variant == 1 ? PointCodecDifferentialTests.mutate(valid, using: &g)
+                : variant == 2 ? valid + [UInt8(g.next() % 0x80)] : Array(valid.dropLast(1 + Int(g.next() % 6)))
+            let count = variant == 3 || g.next() % 9 != 0 ? n : max(1, n + Int(g.next() % 3) - 1)
+            guard let fast = Self.wholeStroke(bytes, count: count, hasAngles: hasAngles) else {
+                declined += 1
+                continue
+            }
+            taken += 1
+            // The reference decoder on the same bytes as a deferred stroke decodes them: every
+            // point, then no byte left (E-006 / EncodedPoints.decode()).
+            let reference = Self.outcome(bytes, count: count, hasAngles: hasAngles, .reference)
+            if reference != .points(fast, end: bytes.count) { wrong.append("stroke \(k): \(Self.brief(reference))") }
+            if variant == 0 && fast == points { validTaken += 1 }
+        }
+        #expect(wrong.isEmpty, "\(wrong.prefix(5))")
+        // About half the valid strokes have a jump of time (a 4-byte field), which the path leaves
+        // to the exact one too.
+        #expect(validTaken > 150, "valid strokes take the path (\(validTaken))")
+        #expect(declined > 1_000, "damaged strokes are left to the exact path (\(declined))")
+        #expect(taken > 200)
+    }
+
+    @Test("E-001 E-002 E-003 strokes whose times pass 2^31 and 2^32 inside a block of 1- and 2-byte fields (the AVX-512 block's range proof) decode as the reference decodes them")
+    func timesPastTwoToThe31() {
+        var g = SplitMix64(seed: 0x16_0031)
+        var decoded = 0, outOfRange = 0, disagreements: [String] = []
+        for k in 0..<400 {
+            // Point 1 jumps time to just below 2^31 (or 2^32); point 2 brings its velocity back
+            // to a few ms; then up to 70 points of 1- and 2-byte fields keep it climbing.
+            let top: Int64 = k % 4 == 3 ? 1 << 32 : 1 << 31
+            let jump = top - Int64(g.next() % 4_000) - 1
+            let velocity = Int64(g.next() % (k % 2 == 0 ? 60 : 3_000))
+            var bytes = Self.svarintBytes5(hasAngles: false)
+            bytes += [2, 1, 0, 0] + svarintBytes(jump)
+            bytes += [1, 3, 0, 0] + svarintBytes(velocity - jump)
+            let n = 3 + Int(g.next() % 70)
+            for _ in 3..<n {
+                let dx = Int64.random(in: (g.next() % 3 == 0 ? -3_000...3_000 : -60...60), using: &g)
+                bytes += svarintBytes(dx) + [2, 0, 1] + svarintBytes(Int64.random(in: -2...(g.next() % 3 == 0 ? 600 : 40), using: &g))
+            }
+            bytes += [UInt8](repeating: 5, count: Int(g.next() % 40))
+            if !Self.agree(bytes, count: n, hasAngles: false) { disagreements.append("stroke \(k), \(n) points") }
+            switch Self.outcome(bytes, count: n, hasAngles: false, .bulk) {
+            case .points: decoded += 1
+            case .failed(let e): if e.reason == "pointOutOfRange" { outOfRange += 1 }
+            }
+        }
+        #expect(disagreements.isEmpty, "\(disagreements.prefix(5))")
+        #expect(decoded > 100, "strokes with times past 2^31 decode")
+        #expect(outOfRange > 20, "strokes with times past 2^32 fail")
     }
 
     @Test("E-001 the C loop takes plain points of 2- and 3-byte fields and stops before a non-minimal varint")

@@ -35,7 +35,12 @@ enum ProfileSuite {
         if mode == "hot" || mode == "pointencode" { return try await codecOnly(mode, dir, id, rounds: rounds, into: r) }
         var points = 0
         var cpu: [Double] = [], wall: [Double] = []
+        // LNOTE_PROFILE_EVICT=MiB: before each round (not timed) that many MiB are written and read,
+        // so the round starts with cold caches as a round of the open suite does.
+        let evictBytes = (Int(env["LNOTE_PROFILE_EVICT"] ?? "") ?? 0) << 20
+        var evict = [UInt8](repeating: 1, count: evictBytes)
         for _ in 0..<rounds {
+            if evictBytes > 0 { points &+= evictCaches(&evict) }
             let c0 = cpuNanoseconds()
             let w0 = BenchSystem.now()
             switch mode {
@@ -52,6 +57,17 @@ enum ProfileSuite {
         print(line)
         r.notes.append(line)
         return r
+    }
+
+    /// Writes and reads every cache line of `buffer` (0 returned, so the work is kept).
+    @inline(never)
+    static func evictCaches(_ buffer: inout [UInt8]) -> Int {
+        var sum = 0
+        buffer.withUnsafeMutableBufferPointer { b in
+            var i = 0
+            while i < b.count { b[i] &+= 1; sum &+= Int(b[i]); i += 64 }
+        }
+        return sum & 0
     }
 
     static func cpuNanoseconds() -> UInt64 {
@@ -89,7 +105,8 @@ enum ProfileSuite {
         try await page.close()
         let all = ProcessInfo.processInfo.activeProcessorCount
         let loops: [(String, PointDecodeLoop.Kind, Int)] = [("best", .bulk, 1), ("best, \(all) threads", .bulk, all),
-                                                             ("128-bit", .bulkNarrow, 1), ("baseline", .bulkBaseline, 1),
+                                                             ("AVX2 without AVX-512", .bulkAVX2, 1), ("128-bit", .bulkNarrow, 1),
+                                                             ("baseline", .bulkBaseline, 1),
                                                              ("swift", .swift, 1)]
         var wall = [[Double]](repeating: [], count: loops.count)
         var cpu = [[Double]](repeating: [], count: loops.count)
@@ -173,6 +190,7 @@ enum ProfileSuite {
     /// One open with points deferred, then `Page.pointsToDraw()` (one buffer, parallel decode).
     @inline(never)
     static func measuredDraw(_ dir: String, _ id: UUIDBytes) async throws -> Int {
+        let t0 = BenchSystem.now()
         let page = try await Page.open(directory: dir, id: id, options: PageOptions(readOnly: true))
         let env = ProcessInfo.processInfo.environment
         let n: Int
@@ -182,6 +200,18 @@ enum ProfileSuite {
             let t0 = BenchSystem.now()
             n = PagePoints(decoding: elements, threads: threads).points.count
             if env["LNOTE_PROFILE_SPLIT"] == "1" { print("decode \((BenchSystem.now() - t0) / 1000) us") }
+        } else if env["LNOTE_PROFILE_SPLIT"] == "1" {
+            // Where a round's wall time goes: the open, the hop to the elements, the decode, the
+            // release of the page's points.
+            let t1 = BenchSystem.now()
+            let elements = await page.elements
+            let t2 = BenchSystem.now()
+            var drawn: PagePoints? = PagePoints(decoding: elements, threads: ProcessInfo.processInfo.activeProcessorCount)
+            let t3 = BenchSystem.now()
+            n = drawn?.points.count ?? 0
+            drawn = nil
+            let t4 = BenchSystem.now()
+            print("open \((t1 - t0) / 1000) us, elements \((t2 - t1) / 1000) us, decode \((t3 - t2) / 1000) us, release \((t4 - t3) / 1000) us")
         } else {
             n = await page.pointsToDraw().points.count
         }

@@ -7,6 +7,9 @@ int lnote_crc32c_hw_available(void);
 /// Extends `crc` (a finished CRC-32C value) over `len` bytes using the hardware instruction.
 /// Only call when lnote_crc32c_hw_available() returned 1.
 uint32_t lnote_crc32c_hw_extend(uint32_t crc, const void *data, size_t len);
+/// `lnote_crc32c_hw_extend` with the streams of fixed sizes only, also where the CPU has
+/// PCLMULQDQ (a test hook: both must agree). Only call when lnote_crc32c_hw_available() returned 1.
+uint32_t lnote_crc32c_hw_extend_tiers(uint32_t crc, const void *data, size_t len);
 /// The running values of a stroke's point decode (Spec/format.md E-001): the last point's
 /// fields and the x, y and time velocities, each in its range of section 6.1.
 typedef struct lnote_point_acc {
@@ -19,9 +22,23 @@ typedef struct lnote_point_acc {
 /// points written, advances `*pos` past them and updates `*acc`. Reads only
 /// `base[*pos ..< end]`; writes only `out[0 ..< count]`. Never fails: what it leaves, the
 /// caller decodes. On x86-64 it runs an AVX2 build when CPUID reports AVX2 (and the OS saves
-/// its registers), else an SSE4.1 build when CPUID reports SSE4.1 and SSSE3.
+/// its registers), else an SSE4.1 build when CPUID reports SSE4.1 and SSSE3; the AVX2 build
+/// takes strokes without angles in an AVX-512 block where CPUID reports AVX-512 F, VL, BW and
+/// VBMI (and the OS saves their registers).
 size_t lnote_points_decode_plain(const uint8_t *base, size_t end, size_t *pos, void *out, size_t count,
                                  int has_angles, lnote_point_acc *acc);
+/// A whole stroke's `count` points (Spec/format.md E-001 ... E-003) from the `len` codec bytes
+/// at `p` into `out` (room for `count` points) when every point is plain: point 0's fields
+/// minimal varints of at most 5 bytes in range with time 0, the others as
+/// `lnote_points_decode_plain` takes them, and the last ending exactly at `len`. Returns 1
+/// then, the points being those the reference decoder gives; 0 for any other bytes, with
+/// `out` holding an unspecified prefix (the caller decodes them on the exact path, which finds
+/// the error). Reads only `p[0 ..< len]`.
+int lnote_points_decode_stroke(const uint8_t *p, size_t len, size_t count, int has_angles, void *out);
+/// The same loop without the AVX-512 block (the AVX2 build's own block where the CPU has
+/// AVX2), so tests on an AVX-512 CPU check that block too. A test hook.
+size_t lnote_points_decode_plain_avx2(const uint8_t *base, size_t end, size_t *pos, void *out, size_t count,
+                                      int has_angles, lnote_point_acc *acc);
 /// The same loop without the AVX2 build (SSE4.1 where the CPU has it, else the baseline), so
 /// tests on an AVX2 CPU check the 128-bit build too. A test hook.
 size_t lnote_points_decode_plain_narrow(const uint8_t *base, size_t end, size_t *pos, void *out, size_t count,

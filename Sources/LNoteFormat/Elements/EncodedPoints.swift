@@ -1,3 +1,5 @@
+import CCRC32C
+
 /// A stroke's points still in the bytes they were read from (E-006): a slice of the buffer the
 /// reader loaded, holding exactly the point codec bytes (E-001) of `count` points.
 ///
@@ -44,6 +46,9 @@ public struct EncodedPoints: Sendable {
     /// `decode()` into caller memory: writes the `count` points to `out[0 ..< count]`, which
     /// must have room for them; on a throw `out` holds an unspecified prefix. No allocation.
     package func decode(into out: UnsafeMutablePointer<Point>, loop: PointDecodeLoop.Kind) throws(DecodeError) {
+        // The whole stroke in one C call when every point is plain (every real stroke): the
+        // points the path below gives. Any other bytes take that path, which finds the error.
+        if loop == .bulk, decodePlain(into: out) { return }
         let failure: DecodeError? = bytes.withUnsafeBytes { raw in
             var r = ByteReader(raw, baseOffset: bytes.startIndex)
             do throws(DecodeError) {
@@ -55,6 +60,19 @@ public struct EncodedPoints: Sendable {
             }
         }
         if let failure { throw failure }
+    }
+
+    /// All `count` points into `out[0 ..< count]` in one C call (`lnote_points_decode_stroke`)
+    /// when every point is plain (fields of at most 3 bytes after point 0's, in range, the last
+    /// ending at the bytes' end): true then, the points being those `decode()` gives; false for
+    /// any other bytes (and where `Point` lacks the C layout), `out` holding an unspecified
+    /// prefix. No allocation; never traps.
+    @inline(__always)
+    package func decodePlain(into out: UnsafeMutablePointer<Point>) -> Bool {
+        guard PointBulkDecode.layoutMatches else { return false }
+        return bytes.withUnsafeBytes { raw in
+            lnote_points_decode_stroke(raw.baseAddress, raw.count, count, hasAngles ? 1 : 0, UnsafeMutableRawPointer(out))
+        } == 1
     }
 
     /// The points before the first one that breaks a rule (all of them when none does): what a

@@ -1,3 +1,4 @@
+import CCRC32C
 import Dispatch
 
 /// How `PagePoints` is built: a plan from the strokes' declared counts (E-006), one buffer,
@@ -34,13 +35,18 @@ package enum PagePointsDecoder {
     static func decode(_ elements: [Element], threads: Int, loop: PointDecodeLoop.Kind,
                        chunkPointsMin: Int = chunkPointsMinDefault) -> Result {
         // Slot starts from the declared counts: element i writes starts[i] ..< starts[i + 1].
+        // With the C loop, each deferred stroke's bytes are noted too (`PlainView`), read in the
+        // same pass, so the decode hands them to C without touching the element again.
         var starts = [Int](repeating: 0, count: elements.count + 1)
+        let plain = loop == .bulk && PointBulkDecode.layoutMatches
+        var views = [PlainView](repeating: PlainView(bytes: nil, length: 0, hasAngles: 0), count: plain ? elements.count : 0)
         var total = 0
-        for (i, e) in elements.enumerated() {
-            if case .stroke(let s) = e { total += s.pointCount }
+        for i in elements.indices {
+            total += elements[i].declaredPointCount
             starts[i + 1] = total
+            if plain, let v = elements[i].plainView { views[i] = v }
         }
-        let slotStarts = starts
+        let slotStarts = starts, plainViews = views
         let bounds = chunkBounds(slotStarts, threads: threads, chunkPointsMin: max(1, chunkPointsMin))
         let chunks = bounds.count - 1
         var failures = [[Failure]](repeating: [], count: chunks)
@@ -51,9 +57,12 @@ package enum PagePointsDecoder {
                 let target = Target(points: base, failures: slotBase)
                 let run: @Sendable (Int) -> Void = { c in
                     target.failures[c] = decodeChunk(elements, bounds[c] ..< bounds[c + 1], starts: slotStarts,
-                                                     into: target.points, loop: loop)
+                                                     views: plainViews, into: target.points, loop: loop)
                 }
-                if chunks == 1 { run(0) } else { DispatchQueue.concurrentPerform(iterations: chunks, execute: run) }
+                // The views point into the elements' buffers, which `elements` keeps, unchanged.
+                withExtendedLifetime(elements) {
+                    if chunks == 1 { run(0) } else { DispatchQueue.concurrentPerform(iterations: chunks, execute: run) }
+                }
             }
             initialized = total
         }
@@ -88,33 +97,76 @@ package enum PagePointsDecoder {
 
     /// Decodes elements `range` into their slots of `out`; returns the strokes that failed.
     /// A failed stroke's slot gets its valid prefix (E-006) and zeros after it.
-    static func decodeChunk(_ elements: [Element], _ range: Range<Int>, starts: [Int],
+    /// `views`: each element's `PlainView` (empty: none). A stroke whose every point is plain
+    /// is decoded by one C call on its view, without touching its element (no copy of the
+    /// stroke, so no retain and release of the buffer every stroke shares); any other goes
+    /// through `Element.decodePoints`, the exact path.
+    static func decodeChunk(_ elements: [Element], _ range: Range<Int>, starts: [Int], views: [PlainView] = [],
                             into out: UnsafeMutablePointer<Point>, loop: PointDecodeLoop.Kind) -> [Failure] {
         var failed: [Failure] = []
         for i in range {
-            guard case .stroke(let s) = elements[i] else { continue }
-            let slot = out + starts[i]
-            let slotCount = starts[i + 1] - starts[i]
-            switch s.storage {
-            case .decoded(let p):
-                p.withUnsafeBufferPointer { src in
-                    if let b = src.baseAddress { slot.initialize(from: b, count: min(src.count, slotCount)) }
-                }
-            case .encoded(let e):
-                do throws(DecodeError) {
-                    try e.decode(into: slot, loop: loop)
-                } catch {
-                    let prefix = e.decodePrefix()
-                    let shown = min(prefix.count, slotCount)
-                    prefix.withUnsafeBufferPointer { src in
-                        if let b = src.baseAddress { slot.initialize(from: b, count: shown) }
-                    }
-                    (slot + shown).initialize(repeating: Point(x: 0, y: 0, radius: 0, pressure: 0, time: 0),
-                                              count: slotCount - shown)
-                    failed.append(Failure(element: i, error: error, shown: shown))
-                }
+            let slot = out + starts[i], room = starts[i + 1] - starts[i]
+            if i < views.count, let bytes = views[i].bytes,
+               lnote_points_decode_stroke(bytes, views[i].length, room, views[i].hasAngles, UnsafeMutableRawPointer(slot)) == 1 {
+                continue
+            }
+            if let (error, shown) = elements[i].decodePoints(into: slot, room: room, loop: loop) {
+                failed.append(Failure(element: i, error: error, shown: shown))
             }
         }
         return failed
+    }
+
+    /// Where a deferred stroke's codec bytes are, for the C decoder: valid while the element
+    /// that holds them is (its slice keeps the buffer, which nothing changes). Only read, by
+    /// the chunks of one decode call, which keeps the elements alive: safe to share.
+    struct PlainView: @unchecked Sendable {
+        var bytes: UnsafeRawPointer?
+        var length: Int
+        var hasAngles: Int32
+    }
+}
+
+extension Element {
+    /// A deferred stroke's bytes for the C decoder; nil for an image or decoded points.
+    var plainView: PagePointsDecoder.PlainView? {
+        guard case .stroke(let s) = self, case .encoded(let e) = s.storage else { return nil }
+        return e.bytes.withUnsafeBytes { raw in
+            PagePointsDecoder.PlainView(bytes: raw.baseAddress, length: raw.count, hasAngles: e.hasAngles ? 1 : 0)
+        }
+    }
+
+    /// A stroke's declared point count (E-006), 0 for an image; nothing decoded.
+    var declaredPointCount: Int {
+        if case .stroke(let s) = self { return s.pointCount }
+        return 0
+    }
+
+    /// A stroke's points into `slot[0 ..< room]` (`room`: its declared count): all of them, or
+    /// for bytes that break a rule the points before the first bad one and zeros after it,
+    /// with the reason and how many it shows (E-006). Nothing for an image.
+    func decodePoints(into slot: UnsafeMutablePointer<Point>, room: Int,
+                      loop: PointDecodeLoop.Kind) -> (DecodeError, Int)? {
+        guard case .stroke(let s) = self else { return nil }
+        switch s.storage {
+        case .decoded(let p):
+            p.withUnsafeBufferPointer { src in
+                if let b = src.baseAddress { slot.initialize(from: b, count: min(src.count, room)) }
+            }
+            return nil
+        case .encoded(let e):
+            do throws(DecodeError) {
+                try e.decode(into: slot, loop: loop)
+                return nil
+            } catch {
+                let prefix = e.decodePrefix()
+                let shown = min(prefix.count, room)
+                prefix.withUnsafeBufferPointer { src in
+                    if let b = src.baseAddress { slot.initialize(from: b, count: shown) }
+                }
+                (slot + shown).initialize(repeating: Point(x: 0, y: 0, radius: 0, pressure: 0, time: 0), count: room - shown)
+                return (error, shown)
+            }
+        }
     }
 }

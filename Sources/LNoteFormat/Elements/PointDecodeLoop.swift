@@ -83,6 +83,7 @@ package enum PointDecodeLoop {
                 let out = UnsafeMutableRawPointer(o), room = oEnd - o, angles: Int32 = hasAngles ? 1 : 0
                 let k = loop == .bulk ? lnote_points_decode_plain(base, cursor.end, &pos, out, room, angles, &acc)
                     : loop == .bulkNarrow ? lnote_points_decode_plain_narrow(base, cursor.end, &pos, out, room, angles, &acc)
+                    : loop == .bulkAVX2 ? lnote_points_decode_plain_avx2(base, cursor.end, &pos, out, room, angles, &acc)
                     : lnote_points_decode_plain_baseline(base, cursor.end, &pos, out, room, angles, &acc)
                 if k > 0 {
                     x = acc.x; y = acc.y; vx = acc.vx; vy = acc.vy; t = acc.time; vt = acc.vt

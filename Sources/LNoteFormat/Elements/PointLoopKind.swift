@@ -3,6 +3,8 @@
 /// of it), or with the C loop's baseline build (a test hook: on x86-64 the default runs the
 /// SSE4.1 build where the CPU has it, and the decoder the AVX2 build where it has that). `bulkNarrow`, a test
 /// hook of the decoder, is the C loop's 128-bit build (SSE4.1 where the CPU has it) even where
-/// the AVX2 one runs; the encoder takes it as `bulkBaseline`. Every kind gives the same bytes
-/// and points (the differential tests and the point fuzz target check it).
-package enum PointLoopKind: Sendable { case swift, bulk, bulkBaseline, bulkNarrow }
+/// the AVX2 one runs; the encoder takes it as `bulkBaseline`. `bulkAVX2`, a test hook of the
+/// decoder, is the C loop's AVX2 build without its AVX-512 block (the default on a CPU with
+/// AVX-512 VL, BW and VBMI); the encoder takes it as `bulkBaseline` too. Every kind gives the
+/// same bytes and points (the differential tests and the point fuzz target check it).
+package enum PointLoopKind: Sendable { case swift, bulk, bulkBaseline, bulkNarrow, bulkAVX2 }

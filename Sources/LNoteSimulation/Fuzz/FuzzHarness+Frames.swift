@@ -143,28 +143,44 @@ extension FuzzHarness {
         let count = (Int(data[1]) | (Int(data[2]) << 8)) + 1
         let payload = Array(data[3...])
         return payload.withUnsafeBytes { raw -> String? in
-            // The C bulk loop (the default; on x86-64 its AVX2 build, else its SSE4.1 build, where
-            // the CPU has it), its 128-bit and baseline builds and the Swift loop alone give the
-            // same outcome: the same points and end, or the same error at the same offset.
+            // The C bulk loop (the default; on x86-64 its AVX2 build, with its AVX-512 block where
+            // the CPU has that, else its SSE4.1 build, where the CPU has it), its AVX2 build
+            // without the AVX-512 block, its 128-bit and baseline builds and the Swift loop alone
+            // give the same outcome: the same points and end, or the same error at the same offset.
             var reader = ByteReader(raw), plain = ByteReader(raw), base = ByteReader(raw), narrowReader = ByteReader(raw)
+            var avx2Reader = ByteReader(raw)
             let bulk = Result { () throws(DecodeError) in try PointCodec.decode(count: count, hasAngles: hasAngles, from: &reader, loop: .bulk) }
             let swiftLoop = Result { () throws(DecodeError) in try PointCodec.decode(count: count, hasAngles: hasAngles, from: &plain, loop: .swift) }
             let baseline = Result { () throws(DecodeError) in try PointCodec.decode(count: count, hasAngles: hasAngles, from: &base, loop: .bulkBaseline) }
             let narrow = Result { () throws(DecodeError) in try PointCodec.decode(count: count, hasAngles: hasAngles, from: &narrowReader, loop: .bulkNarrow) }
+            let avx2 = Result { () throws(DecodeError) in try PointCodec.decode(count: count, hasAngles: hasAngles, from: &avx2Reader, loop: .bulkAVX2) }
             for (name, other, end) in [("Swift loop", swiftLoop, plain.offset), ("baseline C build", baseline, base.offset),
-                                       ("128-bit C build", narrow, narrowReader.offset)] {
+                                       ("128-bit C build", narrow, narrowReader.offset),
+                                       ("AVX2 C build without its AVX-512 block", avx2, avx2Reader.offset)] {
                 switch (bulk, other) {
                 case (.success(let a), .success(let b)) where a == b && reader.offset == end: break
                 case (.failure(let a), .failure(let b)) where a == b: break
                 default: return "the bulk point decoder and the \(name) disagree: \(bulk) vs \(other)"
                 }
             }
+            // The whole-stroke C path: when it takes the bytes, they are exactly `count` points
+            // (no byte left) and its points are the Swift loop's.
+            let stroke = EncodedPoints(bytes: payload[...], count: count, hasAngles: hasAngles)
+            let taken = count > payload.count / PointCodec.pointBytesMin ? []
+                : [Point](unsafeUninitializedCapacity: count) { buffer, initialized in
+                    guard let base = buffer.baseAddress, stroke.decodePlain(into: base) else { return }
+                    initialized = count
+                }
+            if !taken.isEmpty {
+                guard case .success(let points) = swiftLoop, plain.offset == payload.count, points == taken else {
+                    return "the whole-stroke C path took bytes the Swift loop gives \(swiftLoop) for (end \(plain.offset) of \(payload.count))"
+                }
+            }
             // The encoder's loops on the same bytes read as raw points.
             if let problem = checkEncodeLoops(payload, hasAngles: hasAngles) { return problem }
             // The same bytes as a deferred stroke, twice on a page, through the page-points path.
-            let stroke = Stroke(id: UUIDBytes(storage: (1, 2)), ink: .pen,
-                                encodedPoints: EncodedPoints(bytes: payload[...], count: count, hasAngles: hasAngles))
-            if let problem = checkPagePoints([stroke, stroke]) { return problem }
+            let deferred = Stroke(id: UUIDBytes(storage: (1, 2)), ink: .pen, encodedPoints: stroke)
+            if let problem = checkPagePoints([deferred, deferred]) { return problem }
             guard case .success(let points) = bulk else { return nil }
             guard points.count == count else { return "decoded \(points.count) points, asked for \(count)" }
             if points.first?.time != 0 { return "first time \(points.first?.time ?? 0) is not 0 (E-003)" }
