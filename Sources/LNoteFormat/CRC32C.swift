@@ -29,6 +29,20 @@ public enum CRC32C {
         return portableExtend(crc, bytes)
     }
 
+    /// Copies `source` to `destination` (at least as long, not overlapping) and returns
+    /// `extend(crc, source)`: on the CPU's CRC instruction one pass loads each word once
+    /// (checksumming bytes as they are copied instead of reading them again after).
+    public static func copyExtend(_ crc: UInt32, _ source: UnsafeRawBufferPointer,
+                                  to destination: UnsafeMutableRawBufferPointer) -> UInt32 {
+        precondition(destination.count >= source.count, "copy destination shorter than its source")
+        guard let from = source.baseAddress, let to = destination.baseAddress else { return crc }
+        if isHardwareAccelerated {
+            return lnote_crc32c_hw_copy_extend(crc, to, from, source.count)
+        }
+        to.copyMemory(from: from, byteCount: source.count)
+        return portableExtend(crc, source)
+    }
+
     /// `extend` on the CPU's CRC instruction, or nil when this CPU has none (test hook).
     package static func hardwareExtend(_ crc: UInt32, _ bytes: UnsafeRawBufferPointer) -> UInt32? {
         guard isHardwareAccelerated else { return nil }

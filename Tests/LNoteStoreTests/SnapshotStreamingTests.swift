@@ -118,7 +118,7 @@ struct SnapshotStreamingTests {
 
     // MARK: The streamed write
 
-    @Test("P-011 written as it is encoded: the file holds the encoder's bytes, each part of at least 1 MiB has its write-back started, and the check gets the complete bytes")
+    @Test("P-011 written as it is encoded: the file holds the encoder's bytes, each part of at least 1 MiB but the last has its write-back started (the last is left to the sync), and the check gets the complete bytes")
     func streamedWrite() throws {
         let fs = try Self.filesystem()
         let state = try Self.page(strokes: 200)
@@ -134,12 +134,15 @@ struct SnapshotStreamingTests {
         #expect(fs.base.durableSnapshot().files["/p/s.content"].map { $0 == expected } == true)
         #expect(checked.withLock { $0 == expected })
         let calls = fs.record.writebacks.withLock { $0 }
-        #expect(calls.count >= 3 && calls.allSatisfy { !$0.wait })
+        #expect(calls.count >= 2 && calls.allSatisfy { !$0.wait })
         #expect(calls.first?.offset == 0)
         for (a, b) in zip(calls, calls.dropFirst()) {
-            #expect(b.offset == a.offset + a.count && a.count >= Int64(SnapshotWrite.streamingStep))
+            #expect(b.offset == a.offset + a.count)
         }
-        #expect(calls.last.map { $0.offset + $0.count } == Int64(expected.count))
+        #expect(calls.allSatisfy { $0.count >= Int64(SnapshotWrite.streamingStep) })
+        // The last part, written after the last call's range, had no write-back of its own.
+        let covered = calls.last.map { $0.offset + $0.count } ?? 0
+        #expect(covered < Int64(expected.count) && covered >= Int64(expected.count - 2 * SnapshotWrite.streamingStep))
     }
 
     @Test("P-011 written as it is encoded while saves are active: parts of at least 64 KiB, each written after the save in flight ended and its write-back waited for")
@@ -240,7 +243,8 @@ struct SnapshotStreamingTests {
         let start = sim.operationCount
         try await page.compact()
         await page.waitForCompaction()
-        #expect(fs.record.writebacks.withLock { $0.count } >= 2, "the snapshot was written in parts")
+        // Written in parts: every part but the last has its write-back started.
+        #expect(fs.record.writebacks.withLock { $0.count } >= 1, "the snapshot was written in parts")
         // Lighter than the defaults (the files are large): fewer subsets and cuts per point.
         var options = CrashOptions(seed: 16)
         options.points = start ..< sim.operationCount + 1

@@ -46,9 +46,13 @@ public struct ByteWriter: Sendable {
     }
 
     public mutating func string(_ s: String) {
-        let utf8 = Array(s.utf8)
-        varint(UInt64(utf8.count))
-        bytes.append(contentsOf: utf8)
+        // The UTF-8 bytes where the string holds them (a copy only for a bridged string), not
+        // an array allocated for each string: one per element of a snapshot.
+        var s = s
+        s.withUTF8 { utf8 in
+            varint(UInt64(utf8.count))
+            bytes.append(contentsOf: utf8)
+        }
     }
 
     public mutating func uuid(_ u: UUIDBytes) {

@@ -23,6 +23,14 @@ public enum ElementCodec {
     /// or more than 64 bytes, non-finite transform, ...) encodes to bytes a reader rejects.
     /// Run `ElementValidator.validate` before writing (STYLE: paired checks). Never traps.
     public static func encode(_ e: Element, into w: inout ByteWriter) {
+        if let points = encodeHead(e, into: &w) { w.bytes.append(contentsOf: points) }
+    }
+
+    /// Appends `e` as `encode` does, except the points of a stroke whose points are deferred
+    /// (E-006): those are returned instead, the bytes that complete the encoding (its last
+    /// field). Nil when everything was appended. The snapshot encoder copies them into the
+    /// frame while checksumming them (`FrameCodec.appendHead`).
+    package static func encodeHead(_ e: Element, into w: inout ByteWriter) -> ArraySlice<UInt8>? {
         switch e {
         case .stroke(let s):
             w.u8(strokeKind)
@@ -42,7 +50,7 @@ public enum ElementCodec {
             case .encoded(let e):
                 // Deferred points (E-006): the bytes read are the canonical encoding (E-031).
                 w.varint(UInt64(e.count))
-                w.bytes.append(contentsOf: e.bytes)
+                return e.bytes
             }
         case .image(let im):
             w.u8(imageKind)
@@ -53,6 +61,7 @@ public enum ElementCodec {
             w.u8(im.transform != nil ? flagHasTransform : 0)
             if let t = im.transform { encodeTransform(t, into: &w) }
         }
+        return nil
     }
 
     /// Decodes one element, checking E-010, E-012 and the point rules E-002 ... E-004.

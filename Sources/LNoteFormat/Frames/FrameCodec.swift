@@ -4,6 +4,9 @@
 /// (F-001) and `crc = crc32c(salt_le8 ++ length_le4 ++ type_u8 ++ payload)` (F-003).
 /// Cost: one pass of CRC-32C over the payload. Reading frames is `FrameScanner`'s job.
 public enum FrameCodec {
+    /// Zeros that make room for a tail in `appendHead`.
+    private static let zeros = [UInt8](repeating: 0, count: 16 * 1024)
+
     /// The largest body `append` accepts: the payload limit less the sequence (F-002).
     public static let bodyBytesMax = FormatLimits.payloadBytesMax - FormatLimits.sequenceBytes
 
@@ -49,6 +52,18 @@ public enum FrameCodec {
     /// it is still in cache. Traps as `append` does.
     public static func append(type: UInt8, sequence: UInt64, salt: UInt64, to out: inout [UInt8],
                               body writeBody: (inout ByteWriter) -> Void) {
+        appendHead(type: type, sequence: sequence, salt: salt, to: &out) { w -> ArraySlice<UInt8>? in
+            writeBody(&w)
+            return nil
+        }
+    }
+
+    /// `append` of the body `writeHead` writes followed by the bytes it returns (the tail; nil
+    /// for none), which are copied into `out` while they are checksummed, in one pass (a
+    /// deferred stroke's points or a body the page holds, most of a snapshot's bytes): the
+    /// same bytes as `append` with the whole body. Traps as `append` does.
+    package static func appendHead(type: UInt8, sequence: UInt64, salt: UInt64, to out: inout [UInt8],
+                                   body writeHead: (inout ByteWriter) -> ArraySlice<UInt8>?) {
         precondition(type != 0, "frame type 0 is never valid (F-004)")
         let start = out.count
         var w = ByteWriter()
@@ -57,16 +72,29 @@ public enum FrameCodec {
         w.u32(0)  // crc, patched below
         w.u8(type)
         w.u64(sequence)
-        writeBody(&w)
+        let tail = writeHead(&w)
         swap(&w.bytes, &out)
-        let payloadCount = out.count - start - FormatLimits.frameHeaderBytes
+        let headEnd = out.count
+        let tailCount = tail?.count ?? 0
+        let payloadCount = headEnd - start - FormatLimits.frameHeaderBytes + tailCount
         precondition(payloadCount - FormatLimits.sequenceBytes <= bodyBytesMax,
                      "frame body of \(payloadCount - FormatLimits.sequenceBytes) bytes exceeds bodyBytesMax")
         let length = UInt32(payloadCount)
+        // Room for the tail (Array has no uninitialized append): zeros copied from a small
+        // buffer, which stays in cache, then overwritten.
+        var grown = 0
+        while grown < tailCount {
+            let n = min(tailCount - grown, zeros.count)
+            zeros.withUnsafeBytes { out.append(contentsOf: UnsafeRawBufferPointer(rebasing: $0[..<n])) }
+            grown += n
+        }
         out.withUnsafeMutableBytes { raw in
             raw.storeBytes(of: length.littleEndian, toByteOffset: start, as: UInt32.self)
-            let crc = frameCRC(salt: salt, length: length, type: type,
-                               payload: UnsafeRawBufferPointer(rebasing: raw[(start + FormatLimits.frameHeaderBytes)...]))
+            var crc = frameCRC(salt: salt, length: length, type: type,
+                               payload: UnsafeRawBufferPointer(rebasing: raw[(start + FormatLimits.frameHeaderBytes) ..< headEnd]))
+            if let tail, tailCount > 0 {
+                crc = tail.withUnsafeBytes { CRC32C.copyExtend(crc, $0, to: UnsafeMutableRawBufferPointer(rebasing: raw[headEnd...])) }
+            }
             raw.storeBytes(of: crc.littleEndian, toByteOffset: start + 4, as: UInt32.self)
         }
     }

@@ -4,8 +4,9 @@ extension FileSystem {
     /// `writeTemporary` for bytes produced while they are written: `produceNext(step, write)`
     /// produces about `step` more bytes, hands them to `write` (any number of times), and
     /// returns true once the bytes are complete. Each part is written after what was written
-    /// before and, where `pacesWriteback`, its write-back started, so the disk writes the
-    /// first parts while the rest is produced; `pacing` works as for `writePaced` (while it
+    /// before and, where `pacesWriteback`, each step's write-back started once it was
+    /// produced (but the last one's, left to the sync), so the disk writes the first parts
+    /// while the rest is produced; `pacing` works as for `writePaced` (while it
     /// is active a step is `pacing.yieldingStep`, produced after `pacing.yield()` and its
     /// write-back waited for). Then the file is synced and closed, and its path returned. The
     /// file's bytes are the parts in order, so what a crash can leave is what `writeTemporary`
@@ -24,11 +25,17 @@ extension FileSystem {
             while !complete {
                 let yielding = startsWriteback && pacing.active()
                 if yielding { pacing.yield() }
+                let stepStart = offset
                 complete = try produceNext(yielding ? max(1, pacing.yieldingStep) : max(1, writebackStep)) { part in
                     guard part.count > 0 else { return }
                     try write(f, at: offset, part)
-                    if startsWriteback { try writeback(f, at: offset, count: Int64(part.count), wait: yielding) }
                     offset += Int64(part.count)
+                }
+                // The last step's write-back is left to the sync right after, which runs on
+                // another thread beside `whileSyncing` (started here, it held this thread for
+                // the block layer's submission first), unless saves wait for each step.
+                if startsWriteback && offset > stepStart && (!complete || yielding) {
+                    try writeback(f, at: stepStart, count: offset - stepStart, wait: yielding)
                 }
             }
             if durability != .none { pacing.yield() }

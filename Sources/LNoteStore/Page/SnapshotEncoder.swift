@@ -41,14 +41,10 @@ package struct SnapshotEncoder {
             let element = elements[next]
             next += 1
             let sequence = UInt64(next) + 1  // the canvas is sequence 1 (S-002)
-            if let cached = cache[element.id] {
-                cached.withUnsafeBytes {
-                    FrameCodec.append(type: FrameType.elementAppend.rawValue, sequence: sequence, body: $0, salt: salt, to: &bytes)
-                }
-            } else {
-                FrameCodec.append(type: FrameType.elementAppend.rawValue, sequence: sequence, salt: salt, to: &bytes) {
-                    ElementCodec.encode(element, into: &$0)
-                }
+            // A cached body, or a deferred stroke's points, is copied while it is checksummed.
+            FrameCodec.appendHead(type: FrameType.elementAppend.rawValue, sequence: sequence, salt: salt, to: &bytes) {
+                if let cached = cache[element.id] { return cached }
+                return ElementCodec.encodeHead(element, into: &$0)
             }
         }
     }
