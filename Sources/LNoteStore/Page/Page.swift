@@ -210,7 +210,12 @@ public final actor Page {
     /// Folds the journal into a new snapshot now (P-010 .. P-012) and waits for it.
     @_optimize(size) public func compact() async throws {
         try checkWritable()
-        while let running = compaction { _ = try? await running.value }  // one started meanwhile is awaited too
+        if let running = compaction { _ = try? await running.value }
+        // One a save started meanwhile folds the journal too: wait for it instead of starting another.
+        if let started = compaction {
+            try await started.value
+            return
+        }
         guard journalFrames > 0 else { return }
         let journal: JournalWriter
         if let writer { journal = writer } else {
