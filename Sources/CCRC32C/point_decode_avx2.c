@@ -72,6 +72,19 @@ typedef struct {
     size_t left;
 } block8v_state;
 
+/// A point's 20 bytes, `out`'s low 20, stored at `o + i`: as 32 (12 onto the next point's
+/// slot) when there is one.
+__attribute__((target("avx2"), always_inline))
+static inline void store_point(__m256i out, const block8v_state *k, lnote_point_out *o, size_t i) {
+    uint8_t *at = (uint8_t *)(o + i);
+    if (__builtin_expect(i + 1 < k->left, 1)) {
+        _mm256_storeu_si256((__m256i *)at, out);
+    } else {
+        _mm_storeu_si128((__m128i *)at, _mm256_castsi256_si128(out));
+        _mm_storeu_si32(at + 16, _mm256_extracti128_si256(out, 1));
+    }
+}
+
 /// One point of the block: its deltas `d` (eight int32 lanes) added (P += V + d, V += d's
 /// second-order lanes), the checks collected, and its 20 bytes stored at `o + i`: as 32 (12
 /// onto the next point's slot) when there is one.
@@ -84,14 +97,7 @@ static inline void advance(__m256i d, const block8v_state *k, __m256i *P, __m256
     *acc = _mm256_or_si256(*acc, *P);
     *accv = _mm256_or_si256(*accv, *V);
     // The 20 bytes in order: an in-lane shuffle, then time and angles moved to dword 3.
-    __m256i out = _mm256_permutevar8x32_epi32(_mm256_shuffle_epi8(*P, k->pack), k->gather);
-    uint8_t *at = (uint8_t *)(o + i);
-    if (__builtin_expect(i + 1 < k->left, 1)) {
-        _mm256_storeu_si256((__m256i *)at, out);
-    } else {
-        _mm_storeu_si128((__m128i *)at, _mm256_castsi256_si128(out));
-        _mm_storeu_si32(at + 16, _mm256_extracti128_si256(out, 1));
-    }
+    store_point(_mm256_permutevar8x32_epi32(_mm256_shuffle_epi8(*P, k->pack), k->gather), k, o, i);
 }
 
 /// The AVX-512 features `advance512` and `lnote_points_block8v512` use (on ymm registers).
@@ -109,14 +115,7 @@ static inline void advance512(__m256i d, const block8v_state *k, __m256i *P, __m
     *V = _mm256_mask_add_epi32(*V, (__mmask8)0x13, *V, d);  // lanes x, y, time
     *P = _mm256_add_epi32(*P, t);
     *acc = _mm256_ternarylogic_epi32(*acc, *P, *V, 0xFE);
-    __m256i out = _mm256_maskz_permutexvar_epi8((__mmask32)0xFFFF, k->pack, *P);
-    uint8_t *at = (uint8_t *)(o + i);
-    if (__builtin_expect(i + 1 < k->left, 1)) {
-        _mm256_storeu_si256((__m256i *)at, out);
-    } else {
-        _mm_storeu_si128((__m128i *)at, _mm256_castsi256_si128(out));
-        _mm_storeu_si32(at + 16, _mm256_extracti128_si256(out, 1));
-    }
+    store_point(_mm256_maskz_permutexvar_epi8((__mmask32)0xFFFF, k->pack, *P), k, o, i);
 }
 
 /// The body of `lnote_points_block8v` and `lnote_points_block8v512`: `ADVANCE` takes a point,
