@@ -83,23 +83,4 @@ extension Document {
             thumbnailSequence.coldSet(entry.id, now)
         }
     }
-
-    /// Releases the writer lock as `flush()` does (D-070), fingerprinting the package so the
-    /// next write notices another writer's changes.
-    /// A save or compaction still changing files keeps the lock (D-073): the release is tried
-    /// again after it, about every millisecond, at most 100 times (saves that go on longer keep
-    /// the lock, as they would re-take it anyway).
-    @_optimize(size) func releaseLockAfterFlush(_ lock: WriterLock) async throws {
-        let (fs, layout, open) = (self.fs, self.layout, Set(pages.keys))
-        for _ in 0..<100 {
-            let released = try await BlockingIO.run {
-                try lock.releaseIfIdle {
-                    try PackageFingerprint.take(fs: fs, layout: layout, pages: open, includeDocument: true)
-                        .check(fs: fs, layout: layout, pages: open)
-                }
-            }
-            if released { return }
-            try? await Task.sleep(nanoseconds: 1_000_000)
-        }
-    }
 }
