@@ -384,7 +384,11 @@ struct PackageChecker {
     // MARK: Pages not in document.json (K-013)
 
     private func handleUnlisted(_ id: UUIDBytes, names: [String], lostAndFound: LostAndFound, repair: Bool) throws {
-        let salvage = try? PageRecovery.recover(fs: fs, directory: layout.pagesDirectory, pageID: id, mode: .salvage)
+        var kinds: [String: FileKind] = [:]
+        for name in names { kinds[name] = try? fs.kind(joinPath(layout.pagesDirectory, name)) }
+        // A page with a link or a FIFO among its files is not read (K-030): its count is 0.
+        let readable = names.allSatisfy { PackageEntries.problem(kinds[$0], wantsFolder: false) == nil }
+        let salvage = readable ? try? PageRecovery.recover(fs: fs, directory: layout.pagesDirectory, pageID: id, mode: .salvage) : nil
         run.pages.append(FsckPage(id: id.description, package: prefix, elements: salvage?.state.elements.count ?? 0,
                                   framesReplayed: salvage?.report.framesReplayed ?? 0,
                                   framesDropped: salvage?.report.framesDropped ?? 0,
@@ -400,8 +404,14 @@ struct PackageChecker {
                     action = .movedToLostAndFound
                 } catch { try run.failure(prefix + "pages/" + name, error) }
             }
-            try run.error("unlistedPage", prefix + "pages/" + name, action: action,
-                          "page \(id) (\(salvage?.state.elements.count ?? 0) elements) is not listed in document.json (D-060)")
+            let unlisted = "page \(id) (\(salvage?.state.elements.count ?? 0) elements) is not listed in document.json (D-060)"
+            // K-030 names what sits there when it is not a regular file (never read or followed;
+            // the move is a rename of the link or FIFO itself, as a writer's D-060 set-aside is).
+            if let problem = kinds[name].flatMap({ PackageEntries.problem($0, wantsFolder: false) }) {
+                try run.error(problem.kind, prefix + "pages/" + name, action: action, problem.detail + "; " + unlisted)
+            } else {
+                try run.error("unlistedPage", prefix + "pages/" + name, action: action, unlisted)
+            }
         }
     }
 
