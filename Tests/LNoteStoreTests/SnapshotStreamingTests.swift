@@ -106,13 +106,48 @@ struct SnapshotStreamingTests {
             var parts = SnapshotEncoder(pageID: Self.pageID, generation: 3, nextSequence: 9, state: state, salt: seed | 1, cache: cache)
             var calls = 0
             while !parts.isComplete {
-                let before = parts.bytes.count
+                let before = parts.encodedCount
                 parts.encode(until: before + 1 + Int(rng.next() % 5_000))
-                #expect(parts.isComplete || parts.bytes.count > before, "seed \(seed): a part added nothing")
+                #expect(parts.isComplete || parts.encodedCount > before, "seed \(seed): a part added nothing")
                 calls += 1
             }
             #expect(parts.bytes == whole ? true : false, "seed \(seed), \(calls) parts")
             #expect(calls >= min(1, state.elements.count))
+            // Both are the plain encoder's bytes (each body encoded into a buffer, then appended).
+            let plain = CompactionFastPathTests.referenceEncode(generation: 3, nextSequence: 9, state: state, salt: seed | 1, cache: cache)
+            #expect(whole == plain ? true : false, "seed \(seed)")
+        }
+    }
+
+    @Test("S-002 E-006 E-031 the encoder sized up front gives the plain encoder's bytes on pages all deferred, all decoded, all cached and empty, in parts or at once")
+    func wholePagesMatchReference() throws {
+        var rng = SplitMix(78)
+        let deferred = try Self.page(strokes: 30, seed: 9)
+        var decoded = PageState(metadata: PageMetadata(width: 1, height: UInt32.max), elements: [])
+        for i in 0..<30 { _ = decoded.appendIfNew(.stroke(makeStroke(UInt64(7_000 + i), points: 1 + i * 37))) }
+        var cached = EncodedBodyCache()
+        for e in deferred.elements {  // every body held, deferred strokes and all
+            var w = ByteWriter()
+            ElementCodec.encode(e, into: &w)
+            cached.store(e.id, body: w.bytes[...])
+        }
+        let pages: [(String, PageState, EncodedBodyCache)] = [
+            ("deferred", deferred, EncodedBodyCache()), ("decoded", decoded, EncodedBodyCache()), ("cached", deferred, cached),
+            ("empty", PageState(metadata: .letter, elements: []), EncodedBodyCache()),
+        ]
+        for (name, state, cache) in pages {
+            let plain = CompactionFastPathTests.referenceEncode(generation: 7, nextSequence: 40, state: state, salt: 3, cache: cache)
+            let whole = SnapshotFile.encode(pageID: Self.pageID, generation: 7, nextSequence: 40, state: state, salt: 3, cache: cache)
+            #expect(whole == plain ? true : false, "\(name)")
+            var parts = SnapshotEncoder(pageID: Self.pageID, generation: 7, nextSequence: 40, state: state, salt: 3, cache: cache)
+            var seen: [UInt8] = []
+            while !parts.isComplete {
+                parts.encode(until: parts.encodedCount + Int(rng.next() % 300_000))
+                parts.withEncodedBytes { seen = Array($0) }
+                #expect(plain.starts(with: seen), "\(name): a part differs")
+            }
+            #expect(parts.bytes == plain ? true : false, "\(name)")
+            #expect(parts.encodedCount == plain.count)
         }
     }
 
