@@ -148,6 +148,16 @@ struct SnapshotStreamingTests {
             }
             #expect(parts.bytes == plain ? true : false, "\(name)")
             #expect(parts.encodedCount == plain.count)
+            // A copy made before the first part (as `SnapshotWrite.run` makes one) and the
+            // original each encode the whole snapshot, into buffers of their own.
+            let original = SnapshotEncoder(pageID: Self.pageID, generation: 7, nextSequence: 40, state: state, salt: 3, cache: cache)
+            var copy = original
+            copy.encode(until: 100_000)
+            var rest = original
+            rest.encode()
+            copy.encode()
+            #expect(copy.bytes == plain && rest.bytes == plain, "\(name)")
+            original.withEncodedBytes { #expect(Array($0) == Array(plain.prefix($0.count)) && $0.count == original.encodedCount) }
         }
     }
 

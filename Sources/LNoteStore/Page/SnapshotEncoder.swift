@@ -4,13 +4,19 @@ import LNoteFormat
 /// write the frames encoded so far while it encodes the rest (the encoding then overlaps the
 /// disk's write-back instead of coming before it). The bytes are the same whatever the parts.
 ///
-/// `init` sizes the whole file and reserves it once; each part writes its frames in place
+/// `init` sizes the whole file, the first part reserves it once, and each part writes its frames in place
 /// (`ElementFrameWriter`), so a frame costs no array growth, zero fill, uniqueness check or
 /// dictionary look-up (measured on the 2,000-stroke page: see `encode(until:)`).
 package struct SnapshotEncoder {
-    /// The whole snapshot, sized at `init`: its first `encodedCount` bytes are encoded (the
-    /// header, then whole frames); the rest is written by `encode` before anyone reads it.
-    private var buffer: [UInt8]
+    /// The header and the metadata frame, encoded at `init`.
+    private let head: [UInt8]
+    /// The whole snapshot's size, counted at `init`.
+    private let total: Int
+    /// The whole snapshot, reserved by the first `encode` (so a copy of the encoder made
+    /// before, as a caller passing it on makes, shares no buffer that a write would copy):
+    /// its first `encodedCount` bytes are encoded (the header, then whole frames); the rest
+    /// is written by `encode` before anyone reads it. Empty until then.
+    private var buffer: [UInt8] = []
     /// Bytes of `buffer` encoded so far.
     package private(set) var encodedCount: Int
     private let state: PageState
@@ -52,12 +58,8 @@ package struct SnapshotEncoder {
             total += size ?? 0
         }
         self.bodies = bodies
-        // Left uninitialized past the head (UInt8 is trivial): every byte is written by
-        // `encode` before `bytes` or `withEncodedBytes` hands it out.
-        buffer = [UInt8](unsafeUninitializedCapacity: total) { raw, count in
-            _ = raw.initialize(from: head)
-            count = total
-        }
+        self.head = head
+        self.total = total
         encodedCount = head.count
     }
 
@@ -67,12 +69,12 @@ package struct SnapshotEncoder {
     /// The complete snapshot. Only once `isComplete` (programmer error otherwise).
     package var bytes: [UInt8] {
         precondition(isComplete, "the snapshot is not encoded yet")
-        return buffer
+        return buffer.isEmpty ? head : buffer
     }
 
     /// Calls `body` with the bytes encoded so far.
     package func withEncodedBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
-        try buffer.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[..<encodedCount])) }
+        try (buffer.isEmpty ? head : buffer).withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[..<encodedCount])) }
     }
 
     /// Encodes one `elementAppend` frame per element, in z-order, until at least `count` bytes
@@ -81,6 +83,15 @@ package struct SnapshotEncoder {
     package mutating func encode(until count: Int = .max) {
         let elements = state.elements
         guard next < elements.count else { return }
+        if buffer.isEmpty {
+            // Left uninitialized past the head (UInt8 is trivial): every byte is written below
+            // before `bytes` or `withEncodedBytes` hands it out.
+            let (head, total) = (self.head, self.total)
+            buffer = [UInt8](unsafeUninitializedCapacity: total) { raw, count in
+                _ = raw.initialize(from: head)
+                count = total
+            }
+        }
         let (bodies, saltCRC, start) = (self.bodies, self.saltCRC, encodedCount)
         var next = self.next
         let end = buffer.withUnsafeMutableBytes { raw -> Int in
