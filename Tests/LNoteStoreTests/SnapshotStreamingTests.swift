@@ -119,7 +119,7 @@ struct SnapshotStreamingTests {
         }
     }
 
-    @Test("S-002 E-006 E-031 the encoder sized up front gives the plain encoder's bytes on pages all deferred, all decoded, all cached and empty, in parts or at once")
+    @Test("S-002 E-006 E-031 the encoder, sized up front or appending, gives the plain encoder's bytes on pages all deferred, all decoded, all cached, empty and mixed, in parts or at once")
     func wholePagesMatchReference() throws {
         var rng = SplitMix(78)
         let deferred = try Self.page(strokes: 30, seed: 9)
@@ -131,9 +131,20 @@ struct SnapshotStreamingTests {
             ElementCodec.encode(e, into: &w)
             cached.store(e.id, body: w.bytes[...])
         }
+        // Deferred strokes with decoded ones among them: encoded by appending unless every
+        // decoded one has its body cached (then sized up front).
+        var mixed = deferred
+        var mixedCache = EncodedBodyCache()
+        for e in decoded.elements.prefix(5) {
+            _ = mixed.appendIfNew(e)
+            var w = ByteWriter()
+            ElementCodec.encode(e, into: &w)
+            mixedCache.store(e.id, body: w.bytes[...])
+        }
         let pages: [(String, PageState, EncodedBodyCache)] = [
             ("deferred", deferred, EncodedBodyCache()), ("decoded", decoded, EncodedBodyCache()), ("cached", deferred, cached),
             ("empty", PageState(metadata: .letter, elements: []), EncodedBodyCache()),
+            ("mixed", mixed, EncodedBodyCache()), ("mixed, decoded ones cached", mixed, mixedCache),
         ]
         for (name, state, cache) in pages {
             let plain = CompactionFastPathTests.referenceEncode(generation: 7, nextSequence: 40, state: state, salt: 3, cache: cache)

@@ -4,33 +4,38 @@ import LNoteFormat
 /// write the frames encoded so far while it encodes the rest (the encoding then overlaps the
 /// disk's write-back instead of coming before it). The bytes are the same whatever the parts.
 ///
-/// `init` sizes the whole file, the first part reserves it once, and each part writes its frames in place
-/// (`ElementFrameWriter`), so a frame costs no array growth, zero fill, uniqueness check or
-/// dictionary look-up (measured on the 2,000-stroke page: see `encode(until:)`).
+/// `init` sizes the whole file, the first part reserves it once, and each part writes its
+/// frames in place (`ElementFrameWriter`), so a frame costs no array growth, zero fill,
+/// uniqueness check or dictionary look-up. A page holding a stroke whose points are decoded
+/// and whose body is not cached (only encoding its points tells its size) is encoded instead
+/// by appending each frame to a growing array (`FrameCodec.appendHead`), the points encoded
+/// straight into it: encoding such bodies into a buffer of their own at `init` and copying
+/// them made a page of 2,000 decoded strokes 1.6x slower to encode (bench part row).
 package struct SnapshotEncoder {
     /// The header and the metadata frame, encoded at `init`.
     private let head: [UInt8]
-    /// The whole snapshot's size, counted at `init`.
-    private let total: Int
-    /// The whole snapshot, reserved by the first `encode` (so a copy of the encoder made
-    /// before, as a caller passing it on makes, shares no buffer that a write would copy):
-    /// its first `encodedCount` bytes are encoded (the header, then whole frames); the rest
-    /// is written by `encode` before anyone reads it. Empty until then.
+    /// The whole snapshot's size, counted at `init`; nil when it is encoded by appending.
+    private let total: Int?
+    /// The snapshot, reserved by the first `encode` (so a copy of the encoder made before, as
+    /// a caller passing it on makes, shares no buffer that a write would copy): its first
+    /// `encodedCount` bytes are encoded (the header, then whole frames). Sized (`total`), the
+    /// rest is written by `encode` before anyone reads it. Empty until then.
     private var buffer: [UInt8] = []
     /// Bytes of `buffer` encoded so far.
     package private(set) var encodedCount: Int
     private let state: PageState
+    private let cache: EncodedBodyCache
+    private let salt: UInt64
     private let saltCRC: UInt32
-    /// The body of each element whose encoding is held already (a cached body, or a stroke
-    /// with decoded points encoded at `init`), by index; nil when there is none.
-    private var bodies: [ArraySlice<UInt8>?]?
+    /// Sized: the cached body of each element that has one, by index; nil when none has.
+    private let bodies: [ArraySlice<UInt8>?]?
     /// Elements encoded so far; the metadata frame is written at `init`.
     private var next = 0
 
     /// The header and the `pageMetadata` frame (S-002); the size of every element's frame.
     package init(pageID: UUIDBytes, generation: UInt64, nextSequence: UInt64, state: PageState,
                  salt: UInt64 = UInt64.random(in: 1...UInt64.max), cache: EncodedBodyCache = EncodedBodyCache()) {
-        self.state = state
+        self.state = state; self.cache = cache; self.salt = salt
         saltCRC = FrameCodec.saltCRC(salt)
         let elements = state.elements
         let header = SnapshotHeader(pageID: pageID, generation: generation, salt: salt,
@@ -39,23 +44,21 @@ package struct SnapshotEncoder {
         FrameCodec.append(type: FrameType.pageMetadata.rawValue, sequence: 1, salt: salt, to: &head) {
             _ = PageChangeCodec.encodeBody(.metadata(state.metadata), into: &$0)
         }
-        var total = head.count
+        var total: Int? = head.count
         var bodies: [ArraySlice<UInt8>?]?
         let lookUp = !cache.bodies.isEmpty
         for (i, e) in elements.enumerated() {
-            var body = lookUp ? cache[e.id] : nil
-            var size = ElementFrameWriter.frameSize(e, body: body)
-            if size == nil {  // a stroke with decoded points and no cached body: encoded here
-                var w = ByteWriter()
-                ElementCodec.encode(e, into: &w)
-                body = w.bytes[...]
-                size = ElementFrameWriter.frameSize(e, body: body)
+            let body = lookUp ? cache[e.id] : nil
+            guard let size = ElementFrameWriter.frameSize(e, body: body) else {
+                total = nil  // decoded points with no cached body: encoded by appending
+                bodies = nil
+                break
             }
+            total? += size
             if let body {
                 if bodies == nil { bodies = [ArraySlice<UInt8>?](repeating: nil, count: elements.count) }
                 bodies?[i] = body
             }
-            total += size ?? 0
         }
         self.bodies = bodies
         self.head = head
@@ -81,12 +84,17 @@ package struct SnapshotEncoder {
     /// are encoded or every element is. Each body is written once, in place (a cached body or a
     /// deferred stroke's points is one copy of the bytes held), and checksummed as it is copied.
     package mutating func encode(until count: Int = .max) {
+        guard next < state.elements.count else { return }
+        if let total { encodeSized(total: total, until: count) } else { encodeAppending(until: count) }
+    }
+
+    /// `encode` into the buffer sized at `init`.
+    private mutating func encodeSized(total: Int, until count: Int) {
         let elements = state.elements
-        guard next < elements.count else { return }
         if buffer.isEmpty {
             // Left uninitialized past the head (UInt8 is trivial): every byte is written below
             // before `bytes` or `withEncodedBytes` hands it out.
-            let (head, total) = (self.head, self.total)
+            let head = self.head
             buffer = [UInt8](unsafeUninitializedCapacity: total) { raw, count in
                 _ = raw.initialize(from: head)
                 count = total
@@ -108,5 +116,25 @@ package struct SnapshotEncoder {
         self.next = next
         encodedCount = end
         if isComplete { precondition(encodedCount == buffer.count, "the snapshot's size was miscounted") }
+    }
+
+    /// `encode` by appending each frame to `buffer`, the body written straight into it (a
+    /// cached body or a deferred stroke's points copied while checksummed).
+    private mutating func encodeAppending(until count: Int) {
+        let elements = state.elements
+        if buffer.isEmpty {
+            buffer = head
+            buffer.reserveCapacity(64 + elements.count * 1024)
+        }
+        while next < elements.count && buffer.count < count {
+            let element = elements[next]
+            next += 1
+            let sequence = UInt64(next) + 1  // the canvas is sequence 1 (S-002)
+            FrameCodec.appendHead(type: FrameType.elementAppend.rawValue, sequence: sequence, salt: salt, to: &buffer) {
+                if let cached = cache[element.id] { return cached }
+                return ElementCodec.encodeHead(element, into: &$0)
+            }
+        }
+        encodedCount = buffer.count
     }
 }
