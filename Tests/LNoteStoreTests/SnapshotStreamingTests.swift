@@ -106,19 +106,75 @@ struct SnapshotStreamingTests {
             var parts = SnapshotEncoder(pageID: Self.pageID, generation: 3, nextSequence: 9, state: state, salt: seed | 1, cache: cache)
             var calls = 0
             while !parts.isComplete {
-                let before = parts.bytes.count
+                let before = parts.encodedCount
                 parts.encode(until: before + 1 + Int(rng.next() % 5_000))
-                #expect(parts.isComplete || parts.bytes.count > before, "seed \(seed): a part added nothing")
+                #expect(parts.isComplete || parts.encodedCount > before, "seed \(seed): a part added nothing")
                 calls += 1
             }
             #expect(parts.bytes == whole ? true : false, "seed \(seed), \(calls) parts")
             #expect(calls >= min(1, state.elements.count))
+            // Both are the plain encoder's bytes (each body encoded into a buffer, then appended).
+            let plain = CompactionFastPathTests.referenceEncode(generation: 3, nextSequence: 9, state: state, salt: seed | 1, cache: cache)
+            #expect(whole == plain ? true : false, "seed \(seed)")
+        }
+    }
+
+    @Test("S-002 E-006 E-031 the encoder, sized up front or appending, gives the plain encoder's bytes on pages all deferred, all decoded, all cached, empty and mixed, in parts or at once")
+    func wholePagesMatchReference() throws {
+        var rng = SplitMix(78)
+        let deferred = try Self.page(strokes: 30, seed: 9)
+        var decoded = PageState(metadata: PageMetadata(width: 1, height: UInt32.max), elements: [])
+        for i in 0..<30 { _ = decoded.appendIfNew(.stroke(makeStroke(UInt64(7_000 + i), points: 1 + i * 37))) }
+        var cached = EncodedBodyCache()
+        for e in deferred.elements {  // every body held, deferred strokes and all
+            var w = ByteWriter()
+            ElementCodec.encode(e, into: &w)
+            cached.store(e.id, body: w.bytes[...])
+        }
+        // Deferred strokes with decoded ones among them: encoded by appending unless every
+        // decoded one has its body cached (then sized up front).
+        var mixed = deferred
+        var mixedCache = EncodedBodyCache()
+        for e in decoded.elements.prefix(5) {
+            _ = mixed.appendIfNew(e)
+            var w = ByteWriter()
+            ElementCodec.encode(e, into: &w)
+            mixedCache.store(e.id, body: w.bytes[...])
+        }
+        let pages: [(String, PageState, EncodedBodyCache)] = [
+            ("deferred", deferred, EncodedBodyCache()), ("decoded", decoded, EncodedBodyCache()), ("cached", deferred, cached),
+            ("empty", PageState(metadata: .letter, elements: []), EncodedBodyCache()),
+            ("mixed", mixed, EncodedBodyCache()), ("mixed, decoded ones cached", mixed, mixedCache),
+        ]
+        for (name, state, cache) in pages {
+            let plain = CompactionFastPathTests.referenceEncode(generation: 7, nextSequence: 40, state: state, salt: 3, cache: cache)
+            let whole = SnapshotFile.encode(pageID: Self.pageID, generation: 7, nextSequence: 40, state: state, salt: 3, cache: cache)
+            #expect(whole == plain ? true : false, "\(name)")
+            var parts = SnapshotEncoder(pageID: Self.pageID, generation: 7, nextSequence: 40, state: state, salt: 3, cache: cache)
+            var seen: [UInt8] = []
+            while !parts.isComplete {
+                parts.encode(until: parts.encodedCount + Int(rng.next() % 300_000))
+                parts.withEncodedBytes { seen = Array($0) }
+                #expect(plain.starts(with: seen), "\(name): a part differs")
+            }
+            #expect(parts.bytes == plain ? true : false, "\(name)")
+            #expect(parts.encodedCount == plain.count)
+            // A copy made before the first part (as `SnapshotWrite.run` makes one) and the
+            // original each encode the whole snapshot, into buffers of their own.
+            let original = SnapshotEncoder(pageID: Self.pageID, generation: 7, nextSequence: 40, state: state, salt: 3, cache: cache)
+            var copy = original
+            copy.encode(until: 100_000)
+            var rest = original
+            rest.encode()
+            copy.encode()
+            #expect(copy.bytes == plain && rest.bytes == plain, "\(name)")
+            original.withEncodedBytes { #expect(Array($0) == Array(plain.prefix($0.count)) && $0.count == original.encodedCount) }
         }
     }
 
     // MARK: The streamed write
 
-    @Test("P-011 written as it is encoded: the file holds the encoder's bytes, each part of at least 1 MiB but the last has its write-back started (the last is left to the sync), and the check gets the complete bytes")
+    @Test("P-011 written as it is encoded: the file holds the encoder's bytes, each part of at least 1 MiB but the last, every part has its write-back started before the sync, the last included, and the check gets the complete bytes")
     func streamedWrite() throws {
         let fs = try Self.filesystem()
         let state = try Self.page(strokes: 200)
@@ -139,10 +195,11 @@ struct SnapshotStreamingTests {
         for (a, b) in zip(calls, calls.dropFirst()) {
             #expect(b.offset == a.offset + a.count)
         }
-        #expect(calls.allSatisfy { $0.count >= Int64(SnapshotWrite.streamingStep) })
-        // The last part, written after the last call's range, had no write-back of its own.
+        #expect(calls.dropLast().allSatisfy { $0.count >= Int64(SnapshotWrite.streamingStep) })
+        // The last part has its write-back started too (not left to the sync's thread).
         let covered = calls.last.map { $0.offset + $0.count } ?? 0
-        #expect(covered < Int64(expected.count) && covered >= Int64(expected.count - 2 * SnapshotWrite.streamingStep))
+        #expect(covered == Int64(expected.count))
+        #expect((calls.last?.count ?? 0) <= Int64(2 * SnapshotWrite.streamingStep))
     }
 
     @Test("P-011 written as it is encoded while saves are active: parts of at least 64 KiB, each written after the save in flight ended and its write-back waited for")

@@ -23,7 +23,7 @@ public enum FrameCodec {
 
     /// The CRC-32C of the 8 salt bytes that start every frame checksum of a file (F-003);
     /// a reader computes it once per file and continues it with `frameCRC(saltCRC:...)`.
-    static func saltCRC(_ salt: UInt64) -> UInt32 {
+    package static func saltCRC(_ salt: UInt64) -> UInt32 {
         withUnsafeBytes(of: salt.littleEndian) { CRC32C.checksum($0) }
     }
 

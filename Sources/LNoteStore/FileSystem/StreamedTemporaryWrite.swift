@@ -5,8 +5,8 @@ extension FileSystem {
     /// produces about `step` more bytes, hands them to `write` (any number of times), and
     /// returns true once the bytes are complete. Each part is written after what was written
     /// before and, where `pacesWriteback`, each step's write-back started once it was
-    /// produced (but the last one's, left to the sync), so the disk writes the first parts
-    /// while the rest is produced; `pacing` works as for `writePaced` (while it
+    /// produced (the last one's too, before the sync is handed to another thread), so the disk
+    /// writes the first parts while the rest is produced; `pacing` works as for `writePaced` (while it
     /// is active a step is `pacing.yieldingStep`, produced after `pacing.yield()` and its
     /// write-back waited for). Then the file is synced and closed, and its path returned. The
     /// file's bytes are the parts in order, so what a crash can leave is what `writeTemporary`
@@ -31,10 +31,12 @@ extension FileSystem {
                     try write(f, at: offset, part)
                     offset += Int64(part.count)
                 }
-                // The last step's write-back is left to the sync right after, which runs on
-                // another thread beside `whileSyncing` (started here, it held this thread for
-                // the block layer's submission first), unless saves wait for each step.
-                if startsWriteback && offset > stepStart && (!complete || yielding) {
+                // The last step's write-back is started here too, not left to the sync on the
+                // thread woken below: the disk then starts on it without waiting for that
+                // thread to run (timeline of 128 compactions of the 2,000-stroke page, each
+                // way, twice: rename done a median 3.04 / 3.26 ms after compact() began,
+                // against 3.23 / 3.41 ms with the last step left to the sync).
+                if startsWriteback && offset > stepStart {
                     try writeback(f, at: stepStart, count: offset - stepStart, wait: yielding)
                 }
             }

@@ -3,49 +3,138 @@ import LNoteFormat
 /// The snapshot bytes of `SnapshotFile.encode`, produced a part at a time, so a writer can
 /// write the frames encoded so far while it encodes the rest (the encoding then overlaps the
 /// disk's write-back instead of coming before it). The bytes are the same whatever the parts.
+///
+/// `init` sizes the whole file, the first part reserves it once, and each part writes its
+/// frames in place (`ElementFrameWriter`), so a frame costs no array growth, zero fill,
+/// uniqueness check or dictionary look-up. A page holding a stroke whose points are decoded
+/// and whose body is not cached (only encoding its points tells its size) is encoded instead
+/// by appending each frame to a growing array (`FrameCodec.appendHead`), the points encoded
+/// straight into it: encoding such bodies into a buffer of their own at `init` and copying
+/// them made a page of 2,000 decoded strokes 1.6x slower to encode (bench part row).
 package struct SnapshotEncoder {
-    /// The bytes encoded so far: the header, then whole frames.
-    package private(set) var bytes: [UInt8]
+    /// The header and the metadata frame, encoded at `init`.
+    private let head: [UInt8]
+    /// The whole snapshot's size, counted at `init`; nil when it is encoded by appending.
+    private let total: Int?
+    /// The snapshot, reserved by the first `encode` (so a copy of the encoder made before, as
+    /// a caller passing it on makes, shares no buffer that a write would copy): its first
+    /// `encodedCount` bytes are encoded (the header, then whole frames). Sized (`total`), the
+    /// rest is written by `encode` before anyone reads it. Empty until then.
+    private var buffer: [UInt8] = []
+    /// Bytes of `buffer` encoded so far.
+    package private(set) var encodedCount: Int
     private let state: PageState
     private let cache: EncodedBodyCache
     private let salt: UInt64
+    private let saltCRC: UInt32
+    /// Sized: the cached body of each element that has one, by index; nil when none has.
+    private let bodies: [ArraySlice<UInt8>?]?
     /// Elements encoded so far; the metadata frame is written at `init`.
     private var next = 0
 
-    /// The header and the `pageMetadata` frame (S-002).
+    /// The header and the `pageMetadata` frame (S-002); the size of every element's frame.
     package init(pageID: UUIDBytes, generation: UInt64, nextSequence: UInt64, state: PageState,
                  salt: UInt64 = UInt64.random(in: 1...UInt64.max), cache: EncodedBodyCache = EncodedBodyCache()) {
         self.state = state; self.cache = cache; self.salt = salt
+        saltCRC = FrameCodec.saltCRC(salt)
+        let elements = state.elements
         let header = SnapshotHeader(pageID: pageID, generation: generation, salt: salt,
-                                    nextSequence: nextSequence, elementCount: UInt32(clamping: state.elements.count))
-        bytes = header.encoded()
-        bytes.reserveCapacity(capacity)
-        FrameCodec.append(type: FrameType.pageMetadata.rawValue, sequence: 1, salt: salt, to: &bytes) {
+                                    nextSequence: nextSequence, elementCount: UInt32(clamping: elements.count))
+        var head = header.encoded()
+        FrameCodec.append(type: FrameType.pageMetadata.rawValue, sequence: 1, salt: salt, to: &head) {
             _ = PageChangeCodec.encodeBody(.metadata(state.metadata), into: &$0)
         }
+        var total: Int? = head.count
+        var bodies: [ArraySlice<UInt8>?]?
+        let lookUp = !cache.bodies.isEmpty
+        for (i, e) in elements.enumerated() {
+            let body = lookUp ? cache[e.id] : nil
+            guard let size = ElementFrameWriter.frameSize(e, body: body) else {
+                total = nil  // decoded points with no cached body: encoded by appending
+                bodies = nil
+                break
+            }
+            total? += size
+            if let body {
+                if bodies == nil { bodies = [ArraySlice<UInt8>?](repeating: nil, count: elements.count) }
+                bodies?[i] = body
+            }
+        }
+        self.bodies = bodies
+        self.head = head
+        self.total = total
+        encodedCount = head.count
     }
 
-    /// The room reserved for the bytes (a copy of the encoder reserves it again).
-    private var capacity: Int { 64 + state.elements.count * 1024 }
-
-    /// True once every element's frame is in `bytes`.
+    /// True once every element's frame is encoded.
     package var isComplete: Bool { next == state.elements.count }
 
-    /// Appends one `elementAppend` frame per element, in z-order, until `bytes` holds at least
-    /// `count` bytes or every element. Each body is written once, into `bytes` (a cached body
-    /// or a deferred stroke's points is one copy of the bytes read), and checksummed there.
+    /// The complete snapshot. Only once `isComplete` (programmer error otherwise).
+    package var bytes: [UInt8] {
+        precondition(isComplete, "the snapshot is not encoded yet")
+        return buffer.isEmpty ? head : buffer
+    }
+
+    /// Calls `body` with the bytes encoded so far.
+    package func withEncodedBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        try (buffer.isEmpty ? head : buffer).withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[..<encodedCount])) }
+    }
+
+    /// Encodes one `elementAppend` frame per element, in z-order, until at least `count` bytes
+    /// are encoded or every element is. Each body is written once, in place (a cached body or a
+    /// deferred stroke's points is one copy of the bytes held), and checksummed as it is copied.
     package mutating func encode(until count: Int = .max) {
+        guard next < state.elements.count else { return }
+        if let total { encodeSized(total: total, until: count) } else { encodeAppending(until: count) }
+    }
+
+    /// `encode` into the buffer sized at `init`.
+    private mutating func encodeSized(total: Int, until count: Int) {
         let elements = state.elements
-        if next < elements.count { bytes.reserveCapacity(capacity) }
-        while next < elements.count && bytes.count < count {
+        if buffer.isEmpty {
+            // Left uninitialized past the head (UInt8 is trivial): every byte is written below
+            // before `bytes` or `withEncodedBytes` hands it out.
+            let head = self.head
+            buffer = [UInt8](unsafeUninitializedCapacity: total) { raw, count in
+                _ = raw.initialize(from: head)
+                count = total
+            }
+        }
+        let (bodies, saltCRC, start) = (self.bodies, self.saltCRC, encodedCount)
+        var next = self.next
+        let end = buffer.withUnsafeMutableBytes { raw -> Int in
+            // `raw` holds the header at least (64 bytes), so it has a base address.
+            guard let origin = raw.baseAddress else { return start }
+            var w = RawByteWriter(UnsafeMutableRawBufferPointer(rebasing: raw[start...]))
+            while next < elements.count && w.position - origin < count {
+                // The canvas is sequence 1 (S-002).
+                ElementFrameWriter.write(elements[next], body: bodies?[next], sequence: UInt64(next) + 2, saltCRC: saltCRC, into: &w)
+                next += 1
+            }
+            return w.position - origin
+        }
+        self.next = next
+        encodedCount = end
+        if isComplete { precondition(encodedCount == buffer.count, "the snapshot's size was miscounted") }
+    }
+
+    /// `encode` by appending each frame to `buffer`, the body written straight into it (a
+    /// cached body or a deferred stroke's points copied while checksummed).
+    private mutating func encodeAppending(until count: Int) {
+        let elements = state.elements
+        if buffer.isEmpty {
+            buffer = head
+            buffer.reserveCapacity(64 + elements.count * 1024)
+        }
+        while next < elements.count && buffer.count < count {
             let element = elements[next]
             next += 1
             let sequence = UInt64(next) + 1  // the canvas is sequence 1 (S-002)
-            // A cached body, or a deferred stroke's points, is copied while it is checksummed.
-            FrameCodec.appendHead(type: FrameType.elementAppend.rawValue, sequence: sequence, salt: salt, to: &bytes) {
+            FrameCodec.appendHead(type: FrameType.elementAppend.rawValue, sequence: sequence, salt: salt, to: &buffer) {
                 if let cached = cache[element.id] { return cached }
                 return ElementCodec.encodeHead(element, into: &$0)
             }
         }
+        encodedCount = buffer.count
     }
 }

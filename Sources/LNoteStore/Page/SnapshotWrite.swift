@@ -167,11 +167,11 @@ package enum SnapshotWrite {
         return try fs.writeTemporary(for: path, durability: level, writebackStep: streamingStep, pacing: pacing,
                                      whileSyncing: { if let complete { checkHere(complete) } }) { step, write in
             encoder.encode(until: written + step)
-            try encoder.bytes.withUnsafeBytes { all in try write(UnsafeRawBufferPointer(rebasing: all[written...])) }
+            try encoder.withEncodedBytes { all in try write(UnsafeRawBufferPointer(rebasing: all[written...])) }
             if encoder.isComplete {
                 if pacing.active() { started(encoder.bytes) } else { complete = encoder.bytes }
             }
-            written = encoder.bytes.count
+            written = encoder.encodedCount
             return encoder.isComplete
         }
     }
