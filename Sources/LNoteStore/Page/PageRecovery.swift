@@ -33,6 +33,9 @@ package enum PageRecovery {
         package internal(set) var journalFrames: Int
         /// Encoded bodies of the elements as read, for the compactor (`EncodedBodyCache`).
         package internal(set) var cache: EncodedBodyCache
+        /// Every point of the page (`recover(... toDraw: true)`): `PagePoints(decoding:
+        /// state.elements)`; nil when not asked for, or when the page had to be read again.
+        package internal(set) var drawn: PagePoints? = nil
     }
 
     /// The page's files in `pages/` (P-015): its snapshot, its journals sorted by the base in
@@ -64,11 +67,36 @@ package enum PageRecovery {
     /// - Throws: `LNoteError.corrupt` in strict mode on any damage other than a torn tail
     ///   (J-022: strict refuses exactly when salvage would report damage);
     ///   `LNoteError.io` when files cannot be read.
+    ///
+    /// `toDraw` (salvage mode with deferred points only): the page is also made ready to draw,
+    /// `Result.drawn` being `PagePoints(decoding: state.elements, threads: threads)`. Appended
+    /// strokes are read without E-006's structure check, which the decode makes redundant for
+    /// every stroke that decodes; the others are checked after it (`PendingPointChecks`), and
+    /// when one fails the page is read again with every check at load (and `drawn` is nil).
+    /// Everything but `drawn` is what the same call without `toDraw` returns.
     package static func recover(fs: any FileSystem, directory: String, pageID: UUIDBytes,
-                                mode: ReplayMode, points: PointDecoding = .eager) throws -> Result {
+                                mode: ReplayMode, points: PointDecoding = .eager, toDraw: Bool = false,
+                                threads: Int = 1) throws -> Result {
         let files = try listFiles(fs: fs, directory: directory, pageID: pageID)
-        var replay = PageReplay(fs: fs, directory: directory, pageID: pageID, mode: mode,
-                                points: mode == .salvage ? points : .eager)
+        let points = mode == .salvage ? points : .eager
+        if toDraw, points == .deferred {
+            let pending = PendingPointChecks()
+            var result = try replay(fs: fs, directory: directory, pageID: pageID, mode: mode, points: points,
+                                    files: files, pending: pending)
+            let drawn = PagePoints(decoding: result.state.elements, threads: threads)
+            if pending.confirmed(by: drawn) {
+                result.drawn = drawn
+                return result
+            }
+        }
+        return try replay(fs: fs, directory: directory, pageID: pageID, mode: mode, points: points, files: files, pending: nil)
+    }
+
+    /// The replay of section 5 over `files`; `pending` as in `PageReplay.pending`.
+    private static func replay(fs: any FileSystem, directory: String, pageID: UUIDBytes, mode: ReplayMode,
+                               points: PointDecoding, files: PageFiles, pending: PendingPointChecks?) throws -> Result {
+        var replay = PageReplay(fs: fs, directory: directory, pageID: pageID, mode: mode, points: points)
+        replay.pending = pending
         for name in files.temporaries {
             replay.report.findings.append(RecoveryFinding(kind: "leftoverTemp", file: name, isInformational: true,
                                                           detail: "temporary file of an interrupted snapshot write"))
