@@ -20,6 +20,8 @@ package final class PendingPointChecks {
         package let length: Int
         package let count: Int
         package let hasAngles: Bool
+        /// Where `ahead` decodes its points (an index in its buffer), or -1 (not decoded ahead).
+        package let slot: Int
     }
 
     /// One open owns it and nothing reenters it: exempt from dynamic exclusivity checks,
@@ -27,12 +29,18 @@ package final class PendingPointChecks {
     @exclusivity(unchecked) package private(set) var records: [Record] = []
     @exclusivity(unchecked) private var owners: [[UInt8]] = []
 
-    package init() {}
+    /// Decodes the noted strokes on another thread while the page is read (`DrawAhead`), or nil.
+    let ahead: DrawAhead?
 
-    /// Notes a stroke whose points are taken to be the `length` bytes at `bytes`.
+    package init(ahead: DrawAhead? = nil) { self.ahead = ahead }
+
+    /// Notes a stroke whose points are taken to be the `length` bytes at `bytes` (and hands it
+    /// to `ahead`, which decodes it into the next free slots of its buffer).
     @inline(__always)
     package func note(_ bytes: UnsafeRawPointer, length: Int, count: Int, hasAngles: Bool) {
-        records.append(Record(bytes: bytes, length: length, count: count, hasAngles: hasAngles))
+        let slot = ahead?.place(count) ?? -1
+        records.append(Record(bytes: bytes, length: length, count: count, hasAngles: hasAngles, slot: slot))
+        if let ahead, records.count - ahead.batchStart >= DrawAhead.batchRecords { ahead.dispatch(records) }
     }
 
     /// Keeps `bytes`, a file buffer records may point into, alive as long as these checks.

@@ -90,12 +90,15 @@ public struct PageOptions: Sendable, Equatable {
     public var pointDecoding: PointDecoding
     /// Open ready to draw: with `.salvage` and `.deferred` (the defaults), the open also decodes
     /// every point into the one buffer the first `Page.pointsToDraw()` returns (when nothing
-    /// changed meanwhile), on every core, and skips the structure check of E-006 for the
-    /// strokes that decode, for which it is redundant (the others are checked after the decode;
-    /// if one fails, the page is read again with every check at load): the same page, the
-    /// same strokes accepted and refused, the same findings and points as without it, with one
-    /// pass less over the points. Set it when the page is drawn whole right after opening. The
-    /// buffer is held by the page until that call or `close()`. Default false.
+    /// changed meanwhile). On a machine of two cores or more the strokes are decoded on a
+    /// second core while the open reads on (`DrawAhead`), into the places they take when the
+    /// page's strokes are the ones read, in order (a journal of appends); otherwise after the
+    /// read, on every core. The structure check of E-006 is skipped for strokes that decode, for
+    /// which it is redundant (the others are checked after the decode; if one fails, the page
+    /// is read again with every check at load): the same page, the same strokes accepted and
+    /// refused, the same findings and points as without it. Set it when the page is drawn whole
+    /// right after opening; the buffer is held by the page until that call or `close()`.
+    /// Default false.
     public var pointsToDrawAtOpen: Bool
     /// Whether a document renders the thumbnails of changed pages by itself: at `close()`, and
     /// in the background after `flush()` (D-050; they are derived and may be regenerated at any

@@ -76,21 +76,52 @@ package enum PageRecovery {
     /// Everything but `drawn` is what the same call without `toDraw` returns.
     package static func recover(fs: any FileSystem, directory: String, pageID: UUIDBytes,
                                 mode: ReplayMode, points: PointDecoding = .eager, toDraw: Bool = false,
-                                threads: Int = 1) throws -> Result {
+                                threads: Int = 1, drawBoundLimit: Int = .max) throws -> Result {
         let files = try listFiles(fs: fs, directory: directory, pageID: pageID)
         let points = mode == .salvage ? points : .eager
         if toDraw, points == .deferred {
-            let pending = PendingPointChecks()
-            var result = try replay(fs: fs, directory: directory, pageID: pageID, mode: mode, points: points,
-                                    files: files, pending: pending)
-            let drawn = PagePoints(decoding: result.state.elements, threads: threads)
-            if pending.confirmed(by: drawn) {
-                result.drawn = drawn
-                return result
+            let read = { (pending: PendingPointChecks) in
+                try replay(fs: fs, directory: directory, pageID: pageID, mode: mode, points: points, files: files, pending: pending)
+            }
+            var ready: (result: Result, drawn: PagePoints?, confirmed: Bool)
+            if threads > 1, let bound = drawBound(fs: fs, directory: directory, files: files) {
+                // Decoded on a second core while the page is read (`DrawAhead`). `drawBoundLimit`:
+                // a test hook, a buffer too small for the page (as when a file grew since sized).
+                ready = try PagePoints.readAhead(bound: min(bound, drawBoundLimit), threads: threads, read: read,
+                                                 elements: { $0.state.elements })
+            } else {
+                let pending = PendingPointChecks()
+                let result = try read(pending)
+                let drawn = PagePoints(decoding: result.state.elements, threads: threads)
+                ready = pending.confirmed(by: drawn) ? (result, drawn, true) : (result, nil, false)
+            }
+            if ready.confirmed {
+                ready.result.drawn = ready.drawn
+                return ready.result
             }
         }
         return try replay(fs: fs, directory: directory, pageID: pageID, mode: mode, points: points, files: files, pending: nil)
     }
+
+    /// Points a page's files can hold at most (every point takes at least 5 bytes, E-004): the
+    /// room of the buffer `DrawAhead` decodes into while the page is read (only what is
+    /// written is touched). Nil (decode after the read instead) when a file cannot be sized or
+    /// the bound passes `drawBoundMax`.
+    static func drawBound(fs: any FileSystem, directory: String, files: PageFiles) -> Int? {
+        var bytes: Int64 = 0
+        for name in (files.snapshot.map { [$0] } ?? []) + files.journals.map(\.name) {
+            guard let f = try? fs.open(joinPath(directory, name), .readOnly) else { return nil }
+            defer { try? fs.close(f) }
+            guard let size = try? fs.size(f), size >= 0 else { return nil }
+            bytes += min(size, Int64(FormatLimits.pageFileBytesInMemoryMax))
+        }
+        let bound = Int(bytes / Int64(PointCodec.pointBytesMin))
+        return bound > 0 && bound <= drawBoundMax ? bound : nil
+    }
+
+    /// The largest buffer decoded into while a page is read, in points (160 MB of `Point`s):
+    /// larger pages are decoded after the read, from their strokes' declared counts.
+    static let drawBoundMax = 8 << 20
 
     /// The replay of section 5 over `files`; `pending` as in `PageReplay.pending`.
     private static func replay(fs: any FileSystem, directory: String, pageID: UUIDBytes, mode: ReplayMode,
