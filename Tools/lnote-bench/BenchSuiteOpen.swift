@@ -16,7 +16,7 @@ enum OpenSuite {
     static let eagerOpenName = "Page.open(.eager) (points decoded during the open) + collect every point"
     static let level0Name = "level 0: read one file of raw 16-byte points, slice into [Point] per stroke"
     static let level2Name = "SQLite level 2: open, SELECT one BLOB of raw points per stroke, copy"
-    static let readyName = "ready to draw: Page.open(pointsToDrawAtOpen) + Page.pointsToDraw() (one buffer, decoded as read)"
+    static let readyName = "ready to draw: Page.open(pointsToDrawAtOpen) + Page.pointsToDraw() (one buffer, decoded while read)"
     static let sqliteReadyName = "SQLite ready to draw (like for like): the same BLOBs read in process, decoded into PagePoints"
     static let readyOneThreadName = "ready to draw on one thread: Page.open + PagePoints(decoding: page.elements, threads: 1)"
     static let sqliteInProcessName = "SQLite in process (LNoteSQLite): open, SELECT the same BLOBs in order, copy"
@@ -217,7 +217,7 @@ enum OpenSuite {
         }
         r.notes += ["Page.open: list the folder, read snapshot and journal, check every CRC and every element, check the points' structure and keep their bytes (E-006, decoded on use; read-only open, closed after)",
                     "Page.open + decode every point: the same open, then `decodedPoints()` of every stroke, one [Point] each (the per-stroke way of drawing the whole page once)",
-                    "ready to draw (the 16-ready targets use this row): the page opened with `PageOptions.pointsToDrawAtOpen`: every stroke's points decoded as the open reads them (the decode standing in for E-006's structure check, one pass over the points) into one [Point] for the page, which `Page.pointsToDraw()` then returns (the page unchanged since the open); on the opening thread; its CPU column is process CPU time",
+                    "ready to draw (the 16-ready targets use this row): the page opened with `PageOptions.pointsToDrawAtOpen`: the strokes decoded on a second core while the open reads on, in batches, into one [Point] for the page at the places they take (E-006's structure check skipped for the strokes that decode, checked after for the others), which `Page.pointsToDraw()` then returns (the page unchanged since the open); its CPU column is process CPU time, which counts every thread",
                     "ready to draw on one thread: the same decode from the page's elements on the calling thread alone (what the parallel decode gains, or loses when the machine's other cores are busy)",
                     "SQLite ready to draw (like for like, 16-ready-sqlite-like): the SQLite row's database read in this process through LNoteSQLite (new read-only connection, SELECT data FROM strokes ORDER BY seq, each BLOB copied), each BLOB checked as Page.open checks an element (ElementCodec, points deferred, E-006), then decoded into one PagePoints with the same decoder and threads as pointsToDraw(); 'SQLite in process' is that read alone, beside the C peer's",
                     "SQLite: a new read-only connection, SELECT data FROM strokes ORDER BY seq, each BLOB copied out (no point decoding), connection closed; WAL checkpointed beforehand",
