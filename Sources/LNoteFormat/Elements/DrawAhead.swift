@@ -8,9 +8,11 @@ import Synchronization
 /// usual page). The open's thread, working through the frames, and the decode, the larger
 /// part of making a page ready to draw, then overlap on two cores.
 ///
-/// Batches of `batchRecords` strokes go to a serial queue as the open notes them; each is
-/// claimed once (by the queue's thread, or by the open's when it is done reading and the
-/// batch is still waiting), so a busy machine costs no more than one thread's decode. Only
+/// Batches of `batchRecords` strokes go to a serial queue as the open notes them; their
+/// strokes are claimed one at a time (an atomic counter per batch) by the queue's thread and,
+/// once it is done reading, by the open's, which so takes over whatever the other has not
+/// started: on a busy machine the open waits at most for the one stroke a preempted queue
+/// thread holds, not for its batch. Only
 /// the one C call (`lnote_points_decode_stroke`) runs ahead: a stroke it does not take is left
 /// to `finish(...)` (its points decoded on the exact path, its structure checked). When the
 /// page's elements are not the strokes read, in order, the buffer is not used.
@@ -24,15 +26,23 @@ package final class DrawAhead: @unchecked Sendable {
     /// open's thread to take the last ones itself without waiting long.
     package static let batchRecords = 128
 
-    /// A batch of strokes to decode; claimed by one thread only.
+    /// A batch of strokes to decode; each stroke is claimed by one thread (`next`), which
+    /// decodes it, sets its flag in `failed` when the C call does not take it, then counts
+    /// it in `done` (releasing both).
     final class Batch: @unchecked Sendable {
         let first: Int
         let records: [PendingPointChecks.Record]
-        let claimed = Atomic<Bool>(false)
-        /// Indices (in the open's records) of the strokes the C call did not take; written by
-        /// the claimer, read after `finish` waited.
-        var failed: [Int] = []
-        init(first: Int, records: [PendingPointChecks.Record]) { self.first = first; self.records = records }
+        let next = Atomic<Int>(0)
+        let done = Atomic<Int>(0)
+        /// 1 for a stroke the C call did not take; each flag written by its stroke's claimer only.
+        let failed: UnsafeMutablePointer<UInt8>
+        init(first: Int, records: [PendingPointChecks.Record]) {
+            self.first = first
+            self.records = records
+            failed = .allocate(capacity: max(records.count, 1))
+            failed.initialize(repeating: 0, count: max(records.count, 1))
+        }
+        deinit { failed.deallocate() }
     }
 
     private let out: UnsafeMutablePointer<Point>
@@ -70,37 +80,50 @@ package final class DrawAhead: @unchecked Sendable {
         batches.append(batch)
         group.enter()
         queue.async { [self] in
-            if !batch.claimed.exchange(true, ordering: .acquiringAndReleasing) { Self.decode(batch, into: out) }
+            Self.decode(batch, into: out)
             group.leave()
         }
     }
 
-    /// Decodes every batch's strokes the C call takes into their slots; the others' record indices.
+    /// Claims the batch's strokes one at a time until none is left and decodes each into its
+    /// slot (a stroke without one is only counted), flagging those the C call does not take.
     private static func decode(_ batch: Batch, into out: UnsafeMutablePointer<Point>) {
-        for (k, r) in batch.records.enumerated() where r.slot >= 0 {
-            if lnote_points_decode_stroke(r.bytes, r.length, r.count, r.hasAngles ? 1 : 0, UnsafeMutableRawPointer(out + r.slot)) != 1 {
-                batch.failed.append(batch.first + k)
+        let n = batch.records.count
+        while true {
+            let k = batch.next.wrappingAdd(1, ordering: .relaxed).oldValue
+            guard k < n else { return }
+            let r = batch.records[k]
+            if r.slot >= 0,
+               lnote_points_decode_stroke(r.bytes, r.length, r.count, r.hasAngles ? 1 : 0, UnsafeMutableRawPointer(out + r.slot)) != 1 {
+                batch.failed[k] = 1
             }
+            batch.done.wrappingAdd(1, ordering: .releasing)
         }
     }
 
-    /// After the open read everything: decodes the strokes not yet sent and every batch the
-    /// queue has not started, on this thread, then waits for the one it is decoding. Returns
-    /// the record indices the C call did not take (in order). Call it once, always (it is
-    /// what keeps `out` and the bytes in use until no batch runs).
+    /// After the open read everything: decodes the strokes not yet sent, then every stroke
+    /// of the batches the queue's thread has not claimed (the latest batches first), on this
+    /// thread; then waits for the strokes that thread holds, if any. Returns the record
+    /// indices the C call did not take (in order). Call it once, always: when it returns, no
+    /// stroke is being decoded, so `out` and the bytes may go (a queue block still running
+    /// finds nothing left to claim and touches only its batch and this object, which it holds).
     package func finish(_ records: [PendingPointChecks.Record]) -> [Int] {
         if batchStart < records.count {
             let last = Batch(first: batchStart, records: Array(records[batchStart...]))
             batchStart = records.count
-            last.claimed.store(true, ordering: .releasing)
             batches.append(last)
             Self.decode(last, into: out)
         }
-        for batch in batches.reversed() where !batch.claimed.exchange(true, ordering: .acquiringAndReleasing) {
-            Self.decode(batch, into: out)
+        for batch in batches.reversed() { Self.decode(batch, into: out) }
+        if !batches.allSatisfy({ $0.done.load(ordering: .acquiring) == $0.records.count }) {
+            group.wait()  // the queue's thread is inside a stroke: its block ends after it
         }
-        group.wait()
-        return batches.flatMap(\.failed).sorted()
+        var failed: [Int] = []
+        for batch in batches {
+            _ = batch.done.load(ordering: .acquiring)  // the flags written before each count
+            for k in 0..<batch.records.count where batch.failed[k] != 0 { failed.append(batch.first + k) }
+        }
+        return failed
     }
 }
 
