@@ -8,7 +8,7 @@ import Synchronization
 /// usual page). The open's thread, working through the frames, and the decode, the larger
 /// part of making a page ready to draw, then overlap on two cores.
 ///
-/// Batches of `batchRecords` strokes go to a serial queue as the open notes them; their
+/// Batches of strokes (`firstBatchRecords`, then `batchRecords`) go to a serial queue as the open notes them; their
 /// strokes are claimed one at a time (an atomic counter per batch) by the queue's thread and,
 /// once it is done reading, by the open's, which so takes over whatever the other has not
 /// started: on a busy machine the open waits at most for the one stroke a preempted queue
@@ -22,9 +22,12 @@ import Synchronization
 /// the bytes the records point into (`PendingPointChecks.keep`) outlive every batch:
 /// `finish` waits for them all. Never traps; never writes outside `out[0 ..< capacity]`.
 package final class DrawAhead: @unchecked Sendable {
-    /// Strokes a batch takes: about 90 us of decoding for handwriting, small enough for the
-    /// open's thread to take the last ones itself without waiting long.
-    package static let batchRecords = 128
+    /// Strokes a batch takes: few batches, as each wakes the queue's thread (a context switch
+    /// on each side, about 8 a page with batches of 128); the first is smaller, so the other
+    /// core starts early. Strokes are claimed one at a time, so the last batch's size does not
+    /// make the open wait.
+    package static let batchRecords = 512
+    package static let firstBatchRecords = 96
 
     /// A batch of strokes to decode; each stroke is claimed by one thread (`next`), which
     /// decodes it, sets its flag in `failed` when the C call does not take it, then counts
@@ -52,6 +55,8 @@ package final class DrawAhead: @unchecked Sendable {
     @exclusivity(unchecked) package private(set) var placed = 0
     /// The first record not yet in a batch.
     @exclusivity(unchecked) package private(set) var batchStart = 0
+    /// The record count at which the next batch is sent.
+    @exclusivity(unchecked) package private(set) var dispatchAt = DrawAhead.firstBatchRecords
     @exclusivity(unchecked) private var batches: [Batch] = []
     private let group = DispatchGroup()
     private let queue = DispatchQueue(label: "lnote.draw-ahead")
@@ -77,6 +82,7 @@ package final class DrawAhead: @unchecked Sendable {
         guard batchStart < records.count else { return }
         let batch = Batch(first: batchStart, records: Array(records[batchStart...]))
         batchStart = records.count
+        dispatchAt = records.count + Self.batchRecords
         batches.append(batch)
         group.enter()
         queue.async { [self] in

@@ -40,7 +40,7 @@ package final class PendingPointChecks {
     package func note(_ bytes: UnsafeRawPointer, length: Int, count: Int, hasAngles: Bool) {
         let slot = ahead?.place(count) ?? -1
         records.append(Record(bytes: bytes, length: length, count: count, hasAngles: hasAngles, slot: slot))
-        if let ahead, records.count - ahead.batchStart >= DrawAhead.batchRecords { ahead.dispatch(records) }
+        if let ahead, records.count >= ahead.dispatchAt { ahead.dispatch(records) }
     }
 
     /// Keeps `bytes`, a file buffer records may point into, alive as long as these checks.
