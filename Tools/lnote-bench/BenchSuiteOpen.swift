@@ -16,7 +16,7 @@ enum OpenSuite {
     static let eagerOpenName = "Page.open(.eager) (points decoded during the open) + collect every point"
     static let level0Name = "level 0: read one file of raw 16-byte points, slice into [Point] per stroke"
     static let level2Name = "SQLite level 2: open, SELECT one BLOB of raw points per stroke, copy"
-    static let readyName = "ready to draw: Page.open + Page.pointsToDraw() (one buffer, decoded on every core)"
+    static let readyName = "ready to draw: Page.open(pointsToDrawAtOpen) + Page.pointsToDraw() (one buffer, decoded while read)"
     static let sqliteReadyName = "SQLite ready to draw (like for like): the same BLOBs read in process, decoded into PagePoints"
     static let readyOneThreadName = "ready to draw on one thread: Page.open + PagePoints(decoding: page.elements, threads: 1)"
     static let sqliteInProcessName = "SQLite in process (LNoteSQLite): open, SELECT the same BLOBs in order, copy"
@@ -217,7 +217,7 @@ enum OpenSuite {
         }
         r.notes += ["Page.open: list the folder, read snapshot and journal, check every CRC and every element, check the points' structure and keep their bytes (E-006, decoded on use; read-only open, closed after)",
                     "Page.open + decode every point: the same open, then `decodedPoints()` of every stroke, one [Point] each (the per-stroke way of drawing the whole page once)",
-                    "ready to draw (the 16-ready targets use this row): the same open, then `Page.pointsToDraw()`: the elements taken from the page's actor, every stroke decoded off the actor into one [Point] for the page (total counted from the strokes' declared counts), in chunks of about equal point counts on every core (\(ProcessInfo.processInfo.activeProcessorCount) here) for pages of 32,768 points or more; its CPU column is process CPU time, which counts every thread (more than wall time when the decode runs in parallel)",
+                    "ready to draw (the 16-ready targets use this row): the page opened with `PageOptions.pointsToDrawAtOpen`: the strokes decoded on a second core while the open reads on, in batches, into one [Point] for the page at the places they take (E-006's structure check skipped for the strokes that decode, checked after for the others), which `Page.pointsToDraw()` then returns (the page unchanged since the open); its CPU column is process CPU time, which counts every thread",
                     "ready to draw on one thread: the same decode from the page's elements on the calling thread alone (what the parallel decode gains, or loses when the machine's other cores are busy)",
                     "SQLite ready to draw (like for like, 16-ready-sqlite-like): the SQLite row's database read in this process through LNoteSQLite (new read-only connection, SELECT data FROM strokes ORDER BY seq, each BLOB copied), each BLOB checked as Page.open checks an element (ElementCodec, points deferred, E-006), then decoded into one PagePoints with the same decoder and threads as pointsToDraw(); 'SQLite in process' is that read alone, beside the C peer's",
                     "SQLite: a new read-only connection, SELECT data FROM strokes ORDER BY seq, each BLOB copied out (no point decoding), connection closed; WAL checkpointed beforehand",
@@ -285,12 +285,12 @@ extension OpenSuite {
         }
     }
 
-    /// Opens the page and makes it ready to draw with `Page.pointsToDraw()` (one buffer for the
-    /// page, decoded on every core); the nanoseconds that took.
-    /// With `threads`, the same decode from the page's elements on that many threads.
+    /// Opens the page ready to draw (`PageOptions.pointsToDrawAtOpen`: every point decoded as
+    /// read, into one buffer) and takes it with `Page.pointsToDraw()`; the nanoseconds that took.
+    /// With `threads`, a deferred open, then the decode from the page's elements on that many threads.
     private static func readyToDrawPage(_ dir: String, _ id: UUIDBytes, threads: Int? = nil) async throws -> UInt64 {
         let t0 = BenchSystem.now()
-        let page = try await Page.open(directory: dir, id: id, options: PageOptions(readOnly: true))
+        let page = try await Page.open(directory: dir, id: id, options: PageOptions(readOnly: true, pointsToDrawAtOpen: threads == nil))
         var drawn: PagePoints?
         if let threads {
             drawn = PagePoints(decoding: await page.elements, threads: threads)

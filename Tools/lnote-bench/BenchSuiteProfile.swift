@@ -32,6 +32,7 @@ enum ProfileSuite {
         let mode = env["LNOTE_PROFILE_MODE"] ?? "ready"
         PointBulkDecode.allowed = env["LNOTE_PROFILE_BULK"] != "0"
         if mode == "loops" { return try await compareLoops(dir, id, rounds: rounds, into: r) }
+        if mode == "readyab" { return try await compareReady(dir, id, rounds: rounds, into: r) }
         if mode == "hot" || mode == "pointencode" { return try await codecOnly(mode, dir, id, rounds: rounds, into: r) }
         var points = 0
         var cpu: [Double] = [], wall: [Double] = []
@@ -128,6 +129,32 @@ enum ProfileSuite {
         return r
     }
 
+    /// `LNOTE_PROFILE_MODE=readyab`: ready to draw three ways, rounds interleaved (an A/B check
+    /// on a busy machine): a deferred open then `pointsToDraw()` on every core, the same decode
+    /// on one thread, and an open with `pointsToDrawAtOpen`; prints each one's median CPU and wall time.
+    static func compareReady(_ dir: String, _ id: UUIDBytes, rounds: Int, into result: BenchSuiteResult) async throws -> BenchSuiteResult {
+        var r = result
+        let names = ["deferred open + pointsToDraw()", "deferred open + decode on 1 thread", "open with pointsToDrawAtOpen + pointsToDraw()"]
+        var wall = [[Double]](repeating: [], count: names.count), cpu = wall
+        var points = 0
+        for _ in 0..<rounds {
+            for k in names.indices {
+                let c0 = cpuNanoseconds(), w0 = BenchSystem.now()
+                let page = try await Page.open(directory: dir, id: id, options: PageOptions(readOnly: true, pointsToDrawAtOpen: k == 2))
+                points = k == 1 ? PagePoints(decoding: await page.elements, threads: 1).points.count : await page.pointsToDraw().points.count
+                cpu[k].append(Double(cpuNanoseconds() - c0) / 1000)
+                wall[k].append(Double(BenchSystem.now() - w0) / 1000)
+                try await page.close()
+            }
+        }
+        for k in names.indices {
+            let line = "\(names[k]): median CPU \(fixed(median(cpu[k]), 0)) us, wall \(fixed(median(wall[k]), 0)) us (\(points) points)"
+            print(line)
+            r.notes.append(line)
+        }
+        return r
+    }
+
     /// `LNOTE_PROFILE_MODE=hot`: every stroke's points decoded, one thread, into one small buffer
     /// reused for every stroke (stays in cache: the decoder's compute alone, without the page
     /// buffer's memory traffic), against the same decode into one page buffer;
@@ -191,8 +218,10 @@ enum ProfileSuite {
     @inline(never)
     static func measuredDraw(_ dir: String, _ id: UUIDBytes) async throws -> Int {
         let t0 = BenchSystem.now()
-        let page = try await Page.open(directory: dir, id: id, options: PageOptions(readOnly: true))
         let env = ProcessInfo.processInfo.environment
+        // LNOTE_PROFILE_ATOPEN=1: opened ready to draw (`pointsToDrawAtOpen`), points decoded as read.
+        let page = try await Page.open(directory: dir, id: id,
+                                       options: PageOptions(readOnly: true, pointsToDrawAtOpen: env["LNOTE_PROFILE_ATOPEN"] == "1"))
         let n: Int
         if let threads = env["LNOTE_PROFILE_THREADS"].flatMap({ Int($0) }) {
             // The decode alone, on this many threads (LNOTE_PROFILE_THREADS): prints its wall time.

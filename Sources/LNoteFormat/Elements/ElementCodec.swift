@@ -89,8 +89,13 @@ public enum ElementCodec {
     /// flag), the structure walk gives what it gave for them, so it is skipped and the stroke
     /// gets `known` as its points (the same bytes). Any other bytes get the full walk: the
     /// outcome, accepted or which error, is the same either way.
+    ///
+    /// `pending` (deferred points only, for an element that is a whole body): the points are
+    /// taken to run to the end of `r`'s bytes without the structure walk, and noted in
+    /// `pending`, whose caller must confirm them (`PendingPointChecks`) before it uses the
+    /// element; the walk would give this same element exactly when they are confirmed.
     static func decode(from r: inout ByteReader, source: ArraySlice<UInt8>?,
-                       known: EncodedPoints? = nil) throws(DecodeError) -> Element {
+                       known: EncodedPoints? = nil, pending: PendingPointChecks? = nil) throws(DecodeError) -> Element {
         let kind = try r.u8()
         switch kind {
         case strokeKind:
@@ -122,8 +127,14 @@ public enum ElementCodec {
                     r.offset = r.bytes.count
                     return .stroke(Stroke(id: id, ink: ink, transform: transform, encodedPoints: known))
                 }
-                let end = try PointStructure.end(count: Int(count), hasAngles: hasAngles, in: r.bytes, from: start,
+                let end: Int
+                if let pending, let base = r.bytes.baseAddress {
+                    end = r.bytes.count  // to be confirmed: where the walk ends for points that decode
+                    pending.note(base + start, length: end - start, count: Int(count), hasAngles: hasAngles)
+                } else {
+                    end = try PointStructure.end(count: Int(count), hasAngles: hasAngles, in: r.bytes, from: start,
                                                  baseOffset: r.baseOffset)
+                }
                 r.offset = end
                 let bytes = source[(source.startIndex + start) ..< (source.startIndex + end)]
                 return .stroke(Stroke(id: id, ink: ink, transform: transform,

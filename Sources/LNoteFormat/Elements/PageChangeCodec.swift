@@ -143,11 +143,13 @@ public enum PageChangeCodec {
     /// `decode` returns it in `.append`, without the change around it (readers of snapshots,
     /// which hold nothing else). `source` as in `decode`; `known` as in
     /// `ElementCodec.decode(from:source:known:)` (the same outcome, with less work when the
-    /// points are those bytes).
+    /// points are those bytes); `pending` as in `ElementCodec.decode(from:source:known:pending:)`
+    /// (the structure walk left to be confirmed).
     package static func decodeAppend(body: UnsafeRawBufferPointer, baseOffset: Int,
-                                     source: ArraySlice<UInt8>?, known: EncodedPoints? = nil) throws(DecodeError) -> Element {
+                                     source: ArraySlice<UInt8>?, known: EncodedPoints? = nil,
+                                     pending: PendingPointChecks? = nil) throws(DecodeError) -> Element {
         var r = ByteReader(body, baseOffset: baseOffset)
-        let e = try ElementCodec.decode(from: &r, source: source, known: known)
+        let e = try ElementCodec.decode(from: &r, source: source, known: known, pending: pending)
         guard r.isAtEnd else { throw r.error("trailingBytes") }
         return e
     }

@@ -55,10 +55,15 @@ public struct PagePoints: Sendable {
     }
 
     private init(elements: [Element], result: PagePointsDecoder.Result) {
+        self.init(elements: elements, points: result.points, ranges: result.ranges, damaged: result.damaged)
+    }
+
+    /// The parts as they are (the decoders make them).
+    init(elements: [Element], points: [Point], ranges: [Range<Int>], damaged: [Damage]) {
         self.elements = elements
-        self.points = result.points
-        self.ranges = result.ranges
-        self.damaged = result.damaged
+        self.points = points
+        self.ranges = ranges
+        self.damaged = damaged
     }
 
     /// The number of elements.

@@ -12,9 +12,33 @@ extension FuzzHarness {
     /// Open-plus-fsck of a mutated valid package. Input: a mutation script (see `FuzzMutation`)
     /// applied to a valid page (a snapshot of generation 1 and a journal holding later changes).
     /// Invariants: recovery never traps; salvage never refuses; every mode's findings are
-    /// reported (recovery in salvage mode run twice gives the same page and report); the page
+    /// reported (recovery in salvage mode run twice gives the same page and report); recovery
+    /// ready to draw gives the deferred page, report and points (`drawAtOpenDiffers`); the page
     /// then opens for writing, takes a change and closes, and reopening shows exactly the salvaged
     /// page plus that change.
+    /// E-006's one pass (`PageOptions.pointsToDrawAtOpen`): the open ready to draw, on one
+    /// thread and with the decode ahead on a second, gives the deferred open's page and report,
+    /// and when it has the points, those `PagePoints(decoding:)` gives.
+    static func drawAtOpenDiffers(_ fs: any FileSystem) -> String? {
+        guard let lazy = try? PageRecovery.recover(fs: fs, directory: packagePages, pageID: packagePageID, mode: .salvage,
+                                                   points: .deferred) else { return "deferred salvage recovery threw" }
+        let expected = PagePoints(decoding: lazy.state.elements)
+        for threads in [1, 2] {
+            guard let fast = try? PageRecovery.recover(fs: fs, directory: packagePages, pageID: packagePageID, mode: .salvage,
+                                                       points: .deferred, toDraw: true, threads: threads) else {
+                return "recovery ready to draw threw (\(threads) threads)"
+            }
+            if fast.state != lazy.state || fast.report != lazy.report {
+                return "recovery ready to draw differs from the deferred one (\(threads) threads)"
+            }
+            if let drawn = fast.drawn, drawn.points != expected.points || drawn.damaged != expected.damaged
+                || !(0..<drawn.count).allSatisfy({ drawn.range(ofElement: $0) == expected.range(ofElement: $0) }) {
+                return "points drawn at open differ from PagePoints(decoding:) (\(threads) threads)"
+            }
+        }
+        return nil
+    }
+
     public static func packageOpen(_ data: [UInt8]) async -> String? {
         let fs = FuzzPackage.make()
         FuzzMutation.apply(data, to: fs, directory: packagePages)
@@ -28,6 +52,7 @@ extension FuzzHarness {
            again.state != salvaged.state || again.report != salvaged.report {
             return "salvage recovery is not deterministic"
         }
+        if let failure = drawAtOpenDiffers(fs) { return failure }
         for mode in [ReplayMode.prefix, .strict] {
             _ = try? PageRecovery.recover(fs: fs, directory: packagePages, pageID: packagePageID, mode: mode)
         }

@@ -11,12 +11,16 @@ enum AppendFrameReplay {
     /// The body of an element added with its points decoded is kept in `cache` for the next
     /// compaction. Returns the id and whether the element was added; throws the body's decode
     /// error with `state` and `cache` unchanged.
+    /// `pending` (deferred points): a stroke's structure walk left to be confirmed
+    /// (`PendingPointChecks`), also when the element is not added (its body must still pass).
     @inline(__always)
     static func apply(_ frame: ScannedFrame, of bytes: [UInt8], raw: UnsafeRawBufferPointer, points: PointDecoding,
-                      state: inout PageState, cache: inout EncodedBodyCache) throws(DecodeError) -> (id: UUIDBytes, added: Bool) {
+                      state: inout PageState, cache: inout EncodedBodyCache,
+                      pending: PendingPointChecks? = nil) throws(DecodeError) -> (id: UUIDBytes, added: Bool) {
         let e = try PageChangeCodec.decodeAppend(body: UnsafeRawBufferPointer(rebasing: raw[frame.bodyRange]),
                                                  baseOffset: frame.bodyRange.lowerBound,
-                                                 source: points == .deferred ? bytes[frame.bodyRange] : nil)
+                                                 source: points == .deferred ? bytes[frame.bodyRange] : nil,
+                                                 pending: points == .deferred ? pending : nil)
         let id = e.id
         guard state.appendIfNew(consume e) else { return (id, false) }
         if points == .eager { cache.store(id, body: bytes[frame.bodyRange]) }

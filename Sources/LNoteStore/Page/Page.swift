@@ -1,3 +1,4 @@
+import Foundation
 import LNoteFormat
 
 // `@_optimize(size)` (a per-function attribute; no type-level form exists) marks the cold
@@ -56,6 +57,9 @@ public final actor Page {
     private var switchPending = false
     private var failure: LNoteError?
     private var closed = false
+    /// Every point of the page as the open decoded them (`PageOptions.pointsToDrawAtOpen`),
+    /// until `pointsToDraw()` takes them or `close()`.
+    private var drawnAtOpen: PagePoints?
 
     /// What opening the page found: torn tails, damage, frames replayed.
     public private(set) var recoveryReport: RecoveryReport
@@ -77,6 +81,7 @@ public final actor Page {
         journalFrames = recovered.journalFrames
         damagedFiles = recovered.damagedFiles
         recoveryReport = recovered.report
+        drawnAtOpen = recovered.drawn
     }
 
     /// Opens page `id` stored in `directory` (a package's `pages/`): reads the snapshot and
@@ -93,7 +98,8 @@ public final actor Page {
                              gate: (any WriteGate)?) async throws -> Page {
         let recover = { @Sendable in
             try PageRecovery.recover(fs: fileSystem, directory: directory, pageID: id, mode: options.replayMode,
-                                     points: options.pointDecoding)
+                                     points: options.pointDecoding, toDraw: options.pointsToDrawAtOpen,
+                                     threads: ProcessInfo.processInfo.activeProcessorCount)
         }
         // The same choice as for syncs: in the caller's task (no thread hand-off), or on the
         // I/O thread.
@@ -105,6 +111,19 @@ public final actor Page {
 
     /// Every element, in z-order.
     public var elements: [Element] { state.elements }
+
+    /// The elements, and the points the open decoded for them (`PageOptions.pointsToDrawAtOpen`)
+    /// when the elements are still those the open read: handed out once, then dropped.
+    func elementsToDraw() -> (elements: [Element], drawn: PagePoints?) {
+        let elements = state.elements
+        guard let drawn = drawnAtOpen else { return (elements, nil) }
+        drawnAtOpen = nil
+        // `drawn` holds the open's element array, so any change since made the page's array a
+        // new one: the same storage means the same elements.
+        let same = drawn.elements.count == elements.count
+            && drawn.elements.withUnsafeBufferPointer { $0.baseAddress } == elements.withUnsafeBufferPointer { $0.baseAddress }
+        return (elements, same ? drawn : nil)
+    }
     /// The number of elements, without copying them.
     public var elementCount: Int { state.elements.count }
     /// The canvas size.
@@ -235,6 +254,7 @@ public final actor Page {
     /// A poisoned page closes its files and throws `.poisoned`: what it shows is not all saved.
     @_optimize(size) public func close() async throws {
         if closed { return }
+        drawnAtOpen = nil
         if let running = compaction { _ = try? await running.value }
         var firstError: (any Error)?
         if !options.readOnly && failure == nil && journalFrames > 0 {

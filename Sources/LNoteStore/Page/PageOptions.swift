@@ -88,6 +88,18 @@ public struct PageOptions: Sendable, Equatable {
     /// at open and decodes on use; `.eager` decodes and checks every point at open. Only
     /// `.salvage` defers: `.prefix` and `.strict` always decode eagerly.
     public var pointDecoding: PointDecoding
+    /// Open ready to draw: with `.salvage` and `.deferred` (the defaults), the open also decodes
+    /// every point into the one buffer the first `Page.pointsToDraw()` returns (when nothing
+    /// changed meanwhile). On a machine of two cores or more the strokes are decoded on a
+    /// second core while the open reads on (`DrawAhead`), into the places they take when the
+    /// page's strokes are the ones read, in order (a journal of appends); otherwise after the
+    /// read, on every core. The structure check of E-006 is skipped for strokes that decode, for
+    /// which it is redundant (the others are checked after the decode; if one fails, the page
+    /// is read again with every check at load): the same page, the same strokes accepted and
+    /// refused, the same findings and points as without it. Set it when the page is drawn whole
+    /// right after opening; the buffer is held by the page until that call or `close()`.
+    /// Default false.
+    public var pointsToDrawAtOpen: Bool
     /// Whether a document renders the thumbnails of changed pages by itself: at `close()`, and
     /// in the background after `flush()` (D-050; they are derived and may be regenerated at any
     /// time). Default true; the two-device model test turns it off to run thousands of
@@ -111,11 +123,12 @@ public struct PageOptions: Sendable, Equatable {
     public init(durability: Durability = .default, compaction: CompactionPolicy = .default,
                 replayMode: ReplayMode = .salvage, readOnly: Bool = false,
                 syncExecution: SyncExecution = PageOptions.defaultSyncExecution, journalReserveBytes: Int = PageOptions.defaultJournalReserveBytes,
-                pointDecoding: PointDecoding = .deferred) {
+                pointDecoding: PointDecoding = .deferred, pointsToDrawAtOpen: Bool = false) {
         self.durability = durability; self.compaction = compaction; self.replayMode = replayMode
         self.readOnly = readOnly || replayMode != .salvage
         self.syncExecution = syncExecution
         self.journalReserveBytes = max(0, journalReserveBytes)
         self.pointDecoding = pointDecoding
+        self.pointsToDrawAtOpen = pointsToDrawAtOpen
     }
 }

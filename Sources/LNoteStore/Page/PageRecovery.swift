@@ -33,6 +33,9 @@ package enum PageRecovery {
         package internal(set) var journalFrames: Int
         /// Encoded bodies of the elements as read, for the compactor (`EncodedBodyCache`).
         package internal(set) var cache: EncodedBodyCache
+        /// Every point of the page (`recover(... toDraw: true)`): `PagePoints(decoding:
+        /// state.elements)`; nil when not asked for, or when the page had to be read again.
+        package internal(set) var drawn: PagePoints? = nil
     }
 
     /// The page's files in `pages/` (P-015): its snapshot, its journals sorted by the base in
@@ -64,11 +67,67 @@ package enum PageRecovery {
     /// - Throws: `LNoteError.corrupt` in strict mode on any damage other than a torn tail
     ///   (J-022: strict refuses exactly when salvage would report damage);
     ///   `LNoteError.io` when files cannot be read.
+    ///
+    /// `toDraw` (salvage mode with deferred points only): the page is also made ready to draw,
+    /// `Result.drawn` being `PagePoints(decoding: state.elements, threads: threads)`. Appended
+    /// strokes are read without E-006's structure check, which the decode makes redundant for
+    /// every stroke that decodes; the others are checked after it (`PendingPointChecks`), and
+    /// when one fails the page is read again with every check at load (and `drawn` is nil).
+    /// Everything but `drawn` is what the same call without `toDraw` returns.
     package static func recover(fs: any FileSystem, directory: String, pageID: UUIDBytes,
-                                mode: ReplayMode, points: PointDecoding = .eager) throws -> Result {
+                                mode: ReplayMode, points: PointDecoding = .eager, toDraw: Bool = false,
+                                threads: Int = 1, drawBoundLimit: Int = .max) throws -> Result {
         let files = try listFiles(fs: fs, directory: directory, pageID: pageID)
-        var replay = PageReplay(fs: fs, directory: directory, pageID: pageID, mode: mode,
-                                points: mode == .salvage ? points : .eager)
+        let points = mode == .salvage ? points : .eager
+        if toDraw, points == .deferred {
+            let read = { (pending: PendingPointChecks) in
+                try replay(fs: fs, directory: directory, pageID: pageID, mode: mode, points: points, files: files, pending: pending)
+            }
+            var ready: (result: Result, drawn: PagePoints?, confirmed: Bool)
+            if threads > 1, let bound = drawBound(fs: fs, directory: directory, files: files) {
+                // Decoded on a second core while the page is read (`DrawAhead`). `drawBoundLimit`:
+                // a test hook, a buffer too small for the page (as when a file grew since sized).
+                ready = try PagePoints.readAhead(bound: min(bound, drawBoundLimit), threads: threads, read: read,
+                                                 elements: { $0.state.elements })
+            } else {
+                let pending = PendingPointChecks()
+                let result = try read(pending)
+                let drawn = PagePoints(decoding: result.state.elements, threads: threads)
+                ready = pending.confirmed(by: drawn) ? (result, drawn, true) : (result, nil, false)
+            }
+            if ready.confirmed {
+                ready.result.drawn = ready.drawn
+                return ready.result
+            }
+        }
+        return try replay(fs: fs, directory: directory, pageID: pageID, mode: mode, points: points, files: files, pending: nil)
+    }
+
+    /// Points a page's files can hold at most (every point takes at least 5 bytes, E-004): the
+    /// room of the buffer `DrawAhead` decodes into while the page is read (only what is
+    /// written is touched). Nil (decode after the read instead) when a file cannot be sized or
+    /// the bound passes `drawBoundMax`.
+    static func drawBound(fs: any FileSystem, directory: String, files: PageFiles) -> Int? {
+        var bytes: Int64 = 0
+        for name in (files.snapshot.map { [$0] } ?? []) + files.journals.map(\.name) {
+            guard let f = try? fs.open(joinPath(directory, name), .readOnly) else { return nil }
+            defer { try? fs.close(f) }
+            guard let size = try? fs.size(f), size >= 0 else { return nil }
+            bytes += min(size, Int64(FormatLimits.pageFileBytesInMemoryMax))
+        }
+        let bound = Int(bytes / Int64(PointCodec.pointBytesMin))
+        return bound > 0 && bound <= drawBoundMax ? bound : nil
+    }
+
+    /// The largest buffer decoded into while a page is read, in points (160 MB of `Point`s):
+    /// larger pages are decoded after the read, from their strokes' declared counts.
+    static let drawBoundMax = 8 << 20
+
+    /// The replay of section 5 over `files`; `pending` as in `PageReplay.pending`.
+    private static func replay(fs: any FileSystem, directory: String, pageID: UUIDBytes, mode: ReplayMode,
+                               points: PointDecoding, files: PageFiles, pending: PendingPointChecks?) throws -> Result {
+        var replay = PageReplay(fs: fs, directory: directory, pageID: pageID, mode: mode, points: points)
+        replay.pending = pending
         for name in files.temporaries {
             replay.report.findings.append(RecoveryFinding(kind: "leftoverTemp", file: name, isInformational: true,
                                                           detail: "temporary file of an interrupted snapshot write"))

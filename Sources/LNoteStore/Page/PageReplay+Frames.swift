@@ -56,7 +56,7 @@ extension PageReplay {
                                 name: String) -> Bool {
         guard frame.type == FrameType.elementAppend.rawValue,
               let (id, added) = try? AppendFrameReplay.apply(frame, of: bytes, raw: raw, points: points,
-                                                             state: &state, cache: &cache)
+                                                             state: &state, cache: &cache, pending: pending)
         else { return false }
         if !added { reportSkipped(.duplicateElement, id: id, frame: frame, name: name) }
         report.framesReplayed += 1

@@ -36,6 +36,9 @@ struct PageReplay {
     var retained: [String] = []
     var appendTarget: PageRecovery.AppendTarget?
     var journalFrames = 0
+    /// The structure checks left for after the decode, when the open makes the page ready to
+    /// draw (`PendingPointChecks`); nil otherwise.
+    var pending: PendingPointChecks?
 
     init(fs: any FileSystem, directory: String, pageID: UUIDBytes, mode: ReplayMode, points: PointDecoding) {
         self.fs = fs; self.directory = directory; self.pageID = pageID; self.mode = mode; self.points = points
@@ -45,8 +48,9 @@ struct PageReplay {
     /// Section 7 and P-008: a usable snapshot gives the starting state, `G` and `S`.
     mutating func loadSnapshot(_ name: String) throws {
         let read = try io { try fs.readBounded(joinPath(directory, name)) }
+        pending?.keep(read.bytes)
         let decoded = SnapshotFile.decode(read.bytes, name: name, expectedPage: pageID, mode: mode, points: points,
-                                          fileSize: read.fileSize)
+                                          fileSize: read.fileSize, pending: pending)
         report.findings += decoded.findings
         report.framesDropped += decoded.elementFramesDropped
         if decoded.findings.contains(where: { !$0.isInformational }) { damaged.coldInsert(name) }
@@ -91,6 +95,7 @@ struct PageReplay {
             }
             if mode != .salvage { r = try JournalFileReader.read(fs: fs, directory: directory, name: name, base: base, mode: mode) }
         }
+        pending?.keep(r.bytes)
         if r.isTornCreation {
             // J-028: created but its header never reached the disk; nothing in it was acknowledged.
             report.findings.append(TornCreation.finding(file: name, size: r.fileSize, reason: r.headerDamage))

@@ -39,7 +39,7 @@ package enum SnapshotFile {
     /// strokes carry their bytes).
     /// `fileSize`: the file's size when `bytes` hold only its first bytes and zeros follow (P-020).
     package static func decode(_ bytes: [UInt8], name: String, expectedPage: UUIDBytes?, mode: ReplayMode,
-                               points: PointDecoding = .eager, fileSize: Int? = nil) -> Decoded {
+                               points: PointDecoding = .eager, fileSize: Int? = nil, pending: PendingPointChecks? = nil) -> Decoded {
         let size = max(bytes.count, fileSize ?? 0)
         var findings: [RecoveryFinding] = []
         let state = PageState(metadata: .letter, elements: [])
@@ -50,6 +50,7 @@ package enum SnapshotFile {
         // Each frame is decoded the moment the scan takes it, while its bytes are in cache from
         // the checksum; on a strict refusal what was decoded is dropped.
         var replay = FrameReplay(name: name, mode: mode, points: points, state: state, findings: [])
+        replay.pending = pending
         let reserve = FrameReplay.reservation(elementCount: h.elementCount, bytes: bytes.count)
         replay.state.reserveCapacity(reserve)
         if points == .eager { replay.cache.reserveCapacity(reserve) }
@@ -109,6 +110,8 @@ package enum SnapshotFile {
         var state: PageState
         var findings: [RecoveryFinding]
         var cache = EncodedBodyCache()
+        /// The structure checks left for after the decode (`PendingPointChecks`), when the open makes the page ready to draw.
+        var pending: PendingPointChecks?
         var elementsRead = 0
         var metadataRead = false
         var dropped = 0
@@ -153,7 +156,7 @@ package enum SnapshotFile {
                     return
                 }
                 let (id, added) = try AppendFrameReplay.apply(frame, of: bytes, raw: raw, points: points,
-                                                              state: &state, cache: &cache)
+                                                              state: &state, cache: &cache, pending: pending)
                 if added {
                     elementsRead += 1
                 } else {
