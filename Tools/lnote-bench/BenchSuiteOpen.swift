@@ -19,6 +19,7 @@ enum OpenSuite {
     static let readyName = "ready to draw: Page.open(pointsToDrawAtOpen) + Page.pointsToDraw() (one buffer, decoded while read)"
     static let sqliteReadyName = "SQLite ready to draw (like for like): the same BLOBs read in process, decoded into PagePoints"
     static let readyOneThreadName = "ready to draw on one thread: Page.open + PagePoints(decoding: page.elements, threads: 1)"
+    static let readyDefaultName = "ready to draw, default open: Page.open + Page.pointsToDraw() (decoded after the open, on every core)"
     static let sqliteInProcessName = "SQLite in process (LNoteSQLite): open, SELECT the same BLOBs in order, copy"
 
     static func run(_ ctx: BenchContext) async throws -> BenchSuiteResult {
@@ -104,7 +105,7 @@ enum OpenSuite {
             }
         }
         let rounds = ctx.n(30, 8)
-        let designs = 11
+        let designs = 12
         let threads = ProcessInfo.processInfo.activeProcessorCount
         var ns = [[UInt64]](repeating: [], count: cases.count * designs)
         var cpuNs = [[UInt64]](repeating: [], count: cases.count * designs)
@@ -146,6 +147,8 @@ enum OpenSuite {
                         t = try await readyToDrawPage(c.dir, c.id)
                     case 10:
                         t = try await readyToDrawPage(c.dir, c.id, threads: 1)
+                    case 11:
+                        t = try await readyToDrawPage(c.dir, c.id, atOpen: false)
                     case 8:
                         guard let db = c.db else { continue }
                         t = try sqliteReadyToDraw(db, strokes: c.strokes, threads: threads)
@@ -177,10 +180,10 @@ enum OpenSuite {
         }
         for (i, c) in cases.enumerated() {
             for (d, name) in [pageName, floorName, sqliteName, eagerName, level0Name, level2Name, eagerOpenName,
-                              readyName, sqliteReadyName, sqliteInProcessName, readyOneThreadName].enumerated()
+                              readyName, sqliteReadyName, sqliteInProcessName, readyOneThreadName, readyDefaultName].enumerated()
             where !ns[i * designs + d].isEmpty {
                 let st = LatencyStats(nanoseconds: ns[i * designs + d])
-                var extra: [String: Double]? = d < 2 || d == 3 || d == 6 || d == 7 || d == 10 ? ["fileBytes": Double(c.bytes), "MB/s": Double(c.bytes) / st.p50] : nil
+                var extra: [String: Double]? = d < 2 || d == 3 || d == 6 || d == 7 || d >= 10 ? ["fileBytes": Double(c.bytes), "MB/s": Double(c.bytes) / st.p50] : nil
                 if !cpuNs[i * designs + d].isEmpty {
                     extra = (extra ?? [:]).merging(["cpuMicrosP50": LatencyStats(nanoseconds: cpuNs[i * designs + d]).p50]) { a, _ in a }
                 }
@@ -218,6 +221,7 @@ enum OpenSuite {
         r.notes += ["Page.open: list the folder, read snapshot and journal, check every CRC and every element, check the points' structure and keep their bytes (E-006, decoded on use; read-only open, closed after)",
                     "Page.open + decode every point: the same open, then `decodedPoints()` of every stroke, one [Point] each (the per-stroke way of drawing the whole page once)",
                     "ready to draw (the 16-ready targets use this row): the page opened with `PageOptions.pointsToDrawAtOpen`: the strokes decoded on a second core while the open reads on, in batches, into one [Point] for the page at the places they take (E-006's structure check skipped for the strokes that decode, checked after for the others), which `Page.pointsToDraw()` then returns (the page unchanged since the open); its CPU column is process CPU time, which counts every thread",
+                    "ready to draw, default open: the page opened without `pointsToDrawAtOpen` (points deferred), then `Page.pointsToDraw()`: every stroke decoded off the page's actor into one [Point], in chunks on every core for pages of 32,768 points or more (what an app that does not set the option gets)",
                     "ready to draw on one thread: the same decode from the page's elements on the calling thread alone (what the parallel decode gains, or loses when the machine's other cores are busy)",
                     "SQLite ready to draw (like for like, 16-ready-sqlite-like): the SQLite row's database read in this process through LNoteSQLite (new read-only connection, SELECT data FROM strokes ORDER BY seq, each BLOB copied), each BLOB checked as Page.open checks an element (ElementCodec, points deferred, E-006), then decoded into one PagePoints with the same decoder and threads as pointsToDraw(); 'SQLite in process' is that read alone, beside the C peer's",
                     "SQLite: a new read-only connection, SELECT data FROM strokes ORDER BY seq, each BLOB copied out (no point decoding), connection closed; WAL checkpointed beforehand",
@@ -287,10 +291,12 @@ extension OpenSuite {
 
     /// Opens the page ready to draw (`PageOptions.pointsToDrawAtOpen`: every point decoded as
     /// read, into one buffer) and takes it with `Page.pointsToDraw()`; the nanoseconds that took.
-    /// With `threads`, a deferred open, then the decode from the page's elements on that many threads.
-    private static func readyToDrawPage(_ dir: String, _ id: UUIDBytes, threads: Int? = nil) async throws -> UInt64 {
+    /// With `threads`, a deferred open, then the decode from the page's elements on that many threads;
+    /// without `atOpen`, the default open, then `Page.pointsToDraw()` (decoded after the open).
+    private static func readyToDrawPage(_ dir: String, _ id: UUIDBytes, threads: Int? = nil, atOpen: Bool = true) async throws -> UInt64 {
         let t0 = BenchSystem.now()
-        let page = try await Page.open(directory: dir, id: id, options: PageOptions(readOnly: true, pointsToDrawAtOpen: threads == nil))
+        let page = try await Page.open(directory: dir, id: id,
+                                       options: PageOptions(readOnly: true, pointsToDrawAtOpen: threads == nil && atOpen))
         var drawn: PagePoints?
         if let threads {
             drawn = PagePoints(decoding: await page.elements, threads: threads)
