@@ -79,6 +79,9 @@ extension Document {
             var candidates: [(name: String, id: UUIDBytes)] = []
             var leftovers: [String] = []
             for name in try io({ try fs.list(layout.assetsDirectory) }) {
+                // D-041: only regular files are the engine's to remove; a link, FIFO or folder
+                // at an asset name is left alone (D-002, D-004) for fsck to report (K-030).
+                guard case .file? = try fs.entryKind(joinPath(layout.assetsDirectory, name)) else { continue }
                 if let parsed = PackageLayout.parseAssetName(name) {
                     candidates.append((name, parsed.id))
                 } else if name.hasSuffix(".tmp") {

@@ -1,0 +1,45 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+import LNoteFormat
+import LNoteStore
+import Testing
+
+/// D-041: the close's orphan sweep (D-040) removes only regular files. Whatever else sits at an
+/// asset name (a link, a FIFO, a folder) is not the engine's: it is left alone, as every
+/// object of that kind in the package is (D-002, D-004), and fsck reports it (K-030).
+@Suite struct OrphanAssetObjectsTests {
+    @Test("D-041 D-040 D-002 D-004 close removes orphan asset files but leaves links, FIFOs and folders at asset names, and closes cleanly")
+    func foreignObjectsAtAssetNames() async throws {
+        let dir = TempDir("doc"); defer { dir.remove() }
+        let doc = try await NoteLibrary(folder: dir.path).createDocument(title: "t")
+        let pageID = await doc.pageIDs[0]
+        let kept = try await doc.insertImage([1, 2, 3], ext: "jpg", on: pageID, x: 0, y: 0, width: 10, height: 10)
+        let assets = doc.path + "/assets/"
+        let outside = dir.path + "/outside.png"
+        try Data([7, 7, 7]).write(to: URL(fileURLWithPath: outside))
+        let link = assets + "\(UUIDBytes.random()).png"
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: outside)
+        let fifo = assets + "\(UUIDBytes.random()).png"
+        #expect(mkfifo(fifo, 0o644) == 0)
+        let folder = assets + "\(UUIDBytes.random()).png"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+        try Data([1]).write(to: URL(fileURLWithPath: folder + "/inside"))
+        let orphanFile = assets + "\(UUIDBytes.random()).heic"
+        try Data([9]).write(to: URL(fileURLWithPath: orphanFile))
+
+        try await doc.close()
+
+        func kind(_ path: String) throws -> FileKind? { try POSIXFileSystem.shared.kind(path) }
+        #expect(try kind(link) == .symbolicLink)
+        #expect(try kind(fifo) == .other)
+        #expect(try kind(folder) == .directory)
+        #expect(try kind(folder + "/inside") == .file(size: 1))
+        #expect(try POSIXFileSystem.shared.readFile(outside) == [7, 7, 7])
+        #expect(try kind(orphanFile) == nil, "a regular orphan file is still removed")
+        #expect(try kind(assets + "\(kept.assetID).jpg") == .file(size: 3))
+    }
+}
