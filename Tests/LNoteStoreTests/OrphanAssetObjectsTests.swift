@@ -42,4 +42,44 @@ import Testing
         #expect(try kind(orphanFile) == nil, "a regular orphan file is still removed")
         #expect(try kind(assets + "\(kept.assetID).jpg") == .file(size: 3))
     }
+
+    @Test("D-041 D-022 D-060 deletePage removes its regular files only; a folder or link at one of its names stays and is set aside at the next open")
+    func foreignObjectsAtDeletedPageNames() async throws {
+        let dir = TempDir("doc"); defer { dir.remove() }
+        let library = NoteLibrary(folder: dir.path)
+        let doc = try await library.createDocument(title: "t")
+        let doomed = try await doc.addPage()
+        let page = try await doc.page(id: doomed)
+        let ink = Ink(type: "pen", red: 0, green: 0, blue: 0, alpha: 255, width: 10)
+        try await page.append(.stroke(Stroke(id: UUIDBytes.random(), ink: ink, points: [Point(x: 1, y: 2, radius: 3, pressure: 500, time: 0)])),
+                              durability: .data)
+        try await page.flush()
+        let pages = doc.path + "/pages/"
+        let journals = try FileManager.default.contentsOfDirectory(atPath: pages).filter { $0.hasPrefix(doomed.description) }
+        #expect(!journals.isEmpty)
+        let folder = pages + PageFileNames.journal(doomed, base: 77)
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+        try Data([1]).write(to: URL(fileURLWithPath: folder + "/inside"))
+        let outside = dir.path + "/outside.journal"
+        try Data([5, 5]).write(to: URL(fileURLWithPath: outside))
+        let link = pages + PageFileNames.journal(doomed, base: 79)
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: outside)
+
+        try await doc.deletePage(doomed)
+
+        func kind(_ path: String) throws -> FileKind? { try POSIXFileSystem.shared.kind(path) }
+        for name in journals { #expect(try kind(pages + name) == nil, "the page's regular files are removed") }
+        #expect(try kind(folder) == .directory)
+        #expect(try kind(link) == .symbolicLink)
+        #expect(try POSIXFileSystem.shared.readFile(outside) == [5, 5])
+        try await doc.close()
+        // The next writer sets the leftover names aside (D-060), moving the objects themselves.
+        let again = try await library.openDocument(doc.id)
+        #expect(try kind(folder) == nil && kind(link) == nil)
+        let lost = doc.path + "/lost+found/"
+        #expect(try kind(lost + PageFileNames.journal(doomed, base: 77)) == .directory)
+        #expect(try kind(lost + PageFileNames.journal(doomed, base: 79)) == .symbolicLink)
+        try await again.close()
+        #expect(try POSIXFileSystem.shared.readFile(outside) == [5, 5])
+    }
 }

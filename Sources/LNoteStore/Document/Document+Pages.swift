@@ -179,7 +179,8 @@ extension Document {
 
     /// Deletes page `pageID` (D-022): closes its `Page` if open (later calls on it throw
     /// `closed`), writes document.json without it, then removes its files and thumbnail. A
-    /// crash in between leaves unlisted files, set aside on the next open (D-060). Images only
+    /// crash in between leaves unlisted files, set aside on the next open (D-060), as is
+    /// anything at its file names that is not a regular file (D-041). Images only
     /// this page used become orphans, removed at `close()` (D-040).
     @_optimize(size) public func deletePage(_ pageID: UUIDBytes) async throws {
         await takeTurn()
@@ -204,7 +205,11 @@ extension Document {
                 switch PageFileNames.parse(name) {
                 case .snapshot(let id)? where id == pageID, .snapshotTemp(let id)? where id == pageID,
                      .journal(let id, _)? where id == pageID:
-                    try fs.removeIfPresent(joinPath(layout.pagesDirectory, name))
+                    // D-041: a link, FIFO or folder at the name is not the engine's to remove;
+                    // left as an unlisted name, the next writer's open sets it aside (D-060).
+                    let path = joinPath(layout.pagesDirectory, name)
+                    guard case .file? = try fs.entryKind(path) else { continue }
+                    try fs.removeIfPresent(path)
                     removed = true
                 default: continue
                 }
