@@ -82,6 +82,18 @@ enum FuzzBytes {
         }
     }
 
+    /// Whether the frames from offset 64 on, walked by their stored lengths as
+    /// `fixChecksums` walks them, include a `padding` frame (F-011 table): skipped without a
+    /// finding, so a clean file holding one has bytes no encoder writes back.
+    static func hasPadding(_ bytes: [UInt8]) -> Bool {
+        var offset = 64
+        while let length = u32(bytes, offset), bytes.count - offset - 9 >= Int(length), length >= 8 {
+            if bytes[offset + 8] == FrameType.padding.rawValue { return true }
+            offset += 9 + Int(length)
+        }
+        return false
+    }
+
     /// A change body must re-encode to itself (E-031); returns a finding when it does not.
     static func checkCanonical(type: UInt8, body: UnsafeRawBufferPointer) -> String? {
         guard let change = try? PageChangeCodec.decode(type: type, body: body, baseOffset: 0) else { return nil }
