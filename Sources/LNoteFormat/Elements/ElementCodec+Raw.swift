@@ -27,36 +27,10 @@ extension ElementCodec {
     /// Traps (programmer error) for a stroke whose points are decoded (`headSize` is nil) or
     /// when `w` has less room.
     package static func encodeHead(_ e: Element, into w: inout RawByteWriter) -> ArraySlice<UInt8>? {
-        switch e {
-        case .stroke(let s):
-            guard case .encoded(let points) = s.storage else { preconditionFailure("a stroke with decoded points has no head size") }
-            w.u8(strokeKind)
-            w.uuid(s.id)
-            w.string(s.ink.type)
-            w.u8(s.ink.red); w.u8(s.ink.green); w.u8(s.ink.blue); w.u8(s.ink.alpha)
-            w.varint(UInt64(s.ink.width))
-            var flags: UInt8 = 0
-            if s.transform != nil { flags |= flagHasTransform }
-            if s.hasAngles { flags |= flagHasAngles }
-            w.u8(flags)
-            if let t = s.transform { encodeTransform(t, into: &w) }
-            // Deferred points (E-006): the bytes read are the canonical encoding (E-031).
-            w.varint(UInt64(points.count))
-            return points.bytes
-        case .image(let im):
-            w.u8(imageKind)
-            w.uuid(im.id)
-            w.uuid(im.assetID)
-            w.svarint(Int64(im.x)); w.svarint(Int64(im.y))
-            w.varint(UInt64(im.width)); w.varint(UInt64(im.height))
-            w.u8(im.transform != nil ? flagHasTransform : 0)
-            if let t = im.transform { encodeTransform(t, into: &w) }
-            return nil
-        }
-    }
-
-    /// The 6 x f32 of a transform (6.3), as `encodeTransform(_:into:)` writes them.
-    static func encodeTransform(_ t: Transform, into w: inout RawByteWriter) {
-        w.f32(t.a); w.f32(t.b); w.f32(t.c); w.f32(t.d); w.f32(t.tx); w.f32(t.ty)
+        guard let s = encodeFields(e, into: &w) else { return nil }
+        guard case .encoded(let points) = s.storage else { preconditionFailure("a stroke with decoded points has no head size") }
+        // Deferred points (E-006): the bytes read are the canonical encoding (E-031).
+        w.varint(UInt64(points.count))
+        return points.bytes
     }
 }

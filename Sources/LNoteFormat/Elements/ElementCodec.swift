@@ -31,6 +31,25 @@ public enum ElementCodec {
     /// field). Nil when everything was appended. The snapshot encoder copies them into the
     /// frame while checksumming them (`FrameCodec.appendHead`).
     package static func encodeHead(_ e: Element, into w: inout ByteWriter) -> ArraySlice<UInt8>? {
+        guard let s = encodeFields(e, into: &w) else { return nil }
+        switch s.storage {
+        case .decoded(let points):
+            w.varint(UInt64(points.count))
+            PointCodec.encode(points, hasAngles: s.hasAngles, into: &w)
+            return nil
+        case .encoded(let e):
+            // Deferred points (E-006): the bytes read are the canonical encoding (E-031).
+            w.varint(UInt64(e.count))
+            return e.bytes
+        }
+    }
+
+    /// Writes `e` in the encoding of 6.3 up to a stroke's point count: all of an image (nil
+    /// returned), or a stroke's fields before its points (the stroke returned, for the caller
+    /// to write the count and points as its writer can). One body for both writers
+    /// (`encodeHead(_:into:)` of `ByteWriter` and of `RawByteWriter`).
+    @inline(__always)
+    static func encodeFields<W: FieldWriter>(_ e: Element, into w: inout W) -> Stroke? {
         switch e {
         case .stroke(let s):
             w.u8(strokeKind)
@@ -43,15 +62,7 @@ public enum ElementCodec {
             if s.hasAngles { flags |= flagHasAngles }
             w.u8(flags)
             if let t = s.transform { encodeTransform(t, into: &w) }
-            switch s.storage {
-            case .decoded(let points):
-                w.varint(UInt64(points.count))
-                PointCodec.encode(points, hasAngles: s.hasAngles, into: &w)
-            case .encoded(let e):
-                // Deferred points (E-006): the bytes read are the canonical encoding (E-031).
-                w.varint(UInt64(e.count))
-                return e.bytes
-            }
+            return s
         case .image(let im):
             w.u8(imageKind)
             w.uuid(im.id)
@@ -60,8 +71,8 @@ public enum ElementCodec {
             w.varint(UInt64(im.width)); w.varint(UInt64(im.height))
             w.u8(im.transform != nil ? flagHasTransform : 0)
             if let t = im.transform { encodeTransform(t, into: &w) }
+            return nil
         }
-        return nil
     }
 
     /// Decodes one element, checking E-010, E-012 and the point rules E-002 ... E-004.
@@ -163,8 +174,9 @@ public enum ElementCodec {
         }
     }
 
-    /// Appends the 6 x f32 of a transform (6.3).
-    static func encodeTransform(_ t: Transform, into w: inout ByteWriter) {
+    /// Writes the 6 x f32 of a transform (6.3).
+    @inline(__always)
+    static func encodeTransform<W: FieldWriter>(_ t: Transform, into w: inout W) {
         w.f32(t.a); w.f32(t.b); w.f32(t.c); w.f32(t.d); w.f32(t.tx); w.f32(t.ty)
     }
 
