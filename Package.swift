@@ -1,8 +1,24 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.2
 // LNote: a journal-first write-ahead page engine. No package dependencies.
 import PackageDescription
 
 let strict: [SwiftSetting] = [.enableUpcomingFeature("ExistentialAny")]
+// What an app ships of the engine (the size suite of `lnote bench`, target 16-size). Tools 6.2
+// lets a package that depends on this one by version use these flags (SwiftPM no longer refuses
+// unsafe flags in dependencies from 6.2 on).
+// - Dead stripping: the linker of an app's release build (SwiftPM's `--gc-sections`, Xcode's
+//   `-dead_strip`) drops the engine's functions the app never reaches. That takes one ELF
+//   section per function on Linux (Mach-O has it already), and public functions not marked as
+//   used (`-internalize-at-link`: without it swiftc keeps every public function of a module
+//   alive, in case code outside the link calls it; a shared library still exports them).
+// - The engine compiled for size; its hot paths (decoding, checking and encoding pages) are
+//   marked `@_optimize(speed)` function by function, found with `perf` on the profile workloads.
+let sections: [SwiftSetting] = [
+    .unsafeFlags(["-function-sections"], .when(platforms: [.linux])),
+    .unsafeFlags(["-Xfrontend", "-internalize-at-link"], .when(configuration: .release)),
+]
+let cSections: [CSetting] = [.unsafeFlags(["-ffunction-sections", "-fdata-sections"], .when(platforms: [.linux]))]
+let small: [SwiftSetting] = [.unsafeFlags(["-Osize"], .when(configuration: .release))]
 
 let package = Package(
     name: "LNote",
@@ -19,23 +35,23 @@ let package = Package(
     targets: [
         // The C parts of the format layer: hardware CRC-32C (SSE4.2 / ARMv8 CRC, chosen at run
         // time) and the varint skim that checks a stroke's point stream without decoding it.
-        .target(name: "CCRC32C", path: "Sources/CCRC32C"),
+        .target(name: "CCRC32C", path: "Sources/CCRC32C", cSettings: cSections),
         // Bytes <-> values, pure: no file I/O. Mirrors Spec/format.md.
         .target(name: "LNoteFormat", dependencies: ["CCRC32C"], path: "Sources/LNoteFormat",
-                swiftSettings: strict),
+                swiftSettings: strict + sections + small),
         // The engine: file-system layer, journal, pages, documents.
         .target(name: "LNoteStore", dependencies: ["LNoteFormat"], path: "Sources/LNoteStore",
-                swiftSettings: strict),
+                swiftSettings: strict + sections + small),
         // Page thumbnails as grayscale PNG (rasterizer, PNG encoder, DEFLATE): the covers an app
         // gets by setting `PageOptions.thumbnailRenderer = .grayscalePNG`. Apart from the engine
         // so an app that draws its own thumbnails does not ship it.
         .target(name: "LNoteRender", dependencies: ["LNoteStore", "LNoteFormat"], path: "Sources/LNoteRender",
-                swiftSettings: strict),
+                swiftSettings: strict + sections),
         // The element-level merge of the conflict copies sync clients leave (Spec/sync.md): what
         // an app gets by opening documents with `PageOptions().withSyncMerge`. Apart from the
         // engine so an app that does not sync does not ship it.
         .target(name: "LNoteSync", dependencies: ["LNoteStore", "LNoteFormat"], path: "Sources/LNoteSync",
-                swiftSettings: strict),
+                swiftSettings: strict + sections + small),
         // fsck as a library: checks, repairs, reports.
         .target(name: "LNoteCheck", dependencies: ["LNoteStore", "LNoteFormat", "LNoteRender", "LNoteSync"], path: "Sources/LNoteCheck",
                 swiftSettings: strict),

@@ -22,7 +22,7 @@ public enum CRC32C {
 
     /// Continues a checksum: given `crc == checksum(a)`, returns `checksum(a ++ bytes)`.
     @inlinable
-    public static func extend(_ crc: UInt32, _ bytes: UnsafeRawBufferPointer) -> UInt32 {
+    @_optimize(speed) public static func extend(_ crc: UInt32, _ bytes: UnsafeRawBufferPointer) -> UInt32 {
         if isHardwareAccelerated {
             return lnote_crc32c_hw_extend(crc, bytes.baseAddress, bytes.count)
         }
@@ -32,7 +32,7 @@ public enum CRC32C {
     /// Copies `source` to `destination` (at least as long, not overlapping) and returns
     /// `extend(crc, source)`: on the CPU's CRC instruction one pass loads each word once
     /// (checksumming bytes as they are copied instead of reading them again after).
-    public static func copyExtend(_ crc: UInt32, _ source: UnsafeRawBufferPointer,
+    @_optimize(speed) public static func copyExtend(_ crc: UInt32, _ source: UnsafeRawBufferPointer,
                                   to destination: UnsafeMutableRawBufferPointer) -> UInt32 {
         precondition(destination.count >= source.count, "copy destination shorter than its source")
         guard let from = source.baseAddress, let to = destination.baseAddress else { return crc }

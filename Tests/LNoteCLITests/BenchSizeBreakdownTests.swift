@@ -35,5 +35,10 @@ import Testing
         #expect(try #require(value("  of which unwind tables (.eh_frame, .eh_frame_hdr)")) > 0)
         #endif
         #expect(total > 100_000)
+        // Dead stripping only removes: every object linked whole is at least the stripped link.
+        #expect(try #require(value("size LNoteStore adds, every object linked whole (no dead stripping)")) >= total)
+        // The example notes client (more of the API, covers and sync merge) links more than the small client.
+        let example = try #require(value("size an app like Tools/notes-example gains (LNoteStore, LNoteRender, LNoteSync)"))
+        #expect(example > total)
     }
 }

@@ -19,7 +19,7 @@ package func bytesEqual(_ a: ArraySlice<UInt8>, _ b: ArraySlice<UInt8>) -> Bool 
 
 extension ByteReader {
     /// True when the bytes from `offset` to the end are exactly `other`'s (one `memcmp`).
-    package func restEquals(_ other: ArraySlice<UInt8>) -> Bool {
+    @_optimize(speed) package func restEquals(_ other: ArraySlice<UInt8>) -> Bool {
         guard offset >= 0, remaining == other.count else { return false }
         return other.withUnsafeBytes { y in
             guard let q = y.baseAddress, let p = bytes.baseAddress else { return y.count == 0 }

@@ -53,7 +53,7 @@ package struct RawByteWriter {
     @inline(__always) package mutating func svarint(_ value: Int64) { varint(Self.zigzag(value)) }
 
     /// A length-prefixed UTF-8 string (G-006), as `ByteWriter.string`.
-    package mutating func string(_ s: String) {
+    @_optimize(speed) package mutating func string(_ s: String) {
         var s = s
         s.withUTF8 { utf8 in
             varint(UInt64(utf8.count))

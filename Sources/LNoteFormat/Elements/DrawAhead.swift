@@ -93,7 +93,7 @@ package final class DrawAhead: @unchecked Sendable {
 
     /// Claims the batch's strokes one at a time until none is left and decodes each into its
     /// slot (a stroke without one is only counted), flagging those the C call does not take.
-    private static func decode(_ batch: Batch, into out: UnsafeMutablePointer<Point>) {
+    @_optimize(speed) private static func decode(_ batch: Batch, into out: UnsafeMutablePointer<Point>) {
         let n = batch.records.count
         while true {
             let k = batch.next.wrappingAdd(1, ordering: .relaxed).oldValue

@@ -5,7 +5,7 @@ extension ElementCodec {
     /// The size of what `encodeHead` writes for `e` (`head`) and of the bytes it returns
     /// (`tail`: a deferred stroke's points, 0 for an image), counted without writing; nil for a
     /// stroke whose points are decoded (only encoding them tells their size).
-    package static func headSize(_ e: Element) -> (head: Int, tail: Int)? {
+    @_optimize(speed) package static func headSize(_ e: Element) -> (head: Int, tail: Int)? {
         switch e {
         case .stroke(let s):
             guard case .encoded(let points) = s.storage else { return nil }
@@ -26,7 +26,7 @@ extension ElementCodec {
     /// same bytes, and the same tail returned (a deferred stroke's points, nil for an image).
     /// Traps (programmer error) for a stroke whose points are decoded (`headSize` is nil) or
     /// when `w` has less room.
-    package static func encodeHead(_ e: Element, into w: inout RawByteWriter) -> ArraySlice<UInt8>? {
+    @_optimize(speed) package static func encodeHead(_ e: Element, into w: inout RawByteWriter) -> ArraySlice<UInt8>? {
         guard let s = encodeFields(e, into: &w) else { return nil }
         guard case .encoded(let points) = s.storage else { preconditionFailure("a stroke with decoded points has no head size") }
         // Deferred points (E-006): the bytes read are the canonical encoding (E-031).

@@ -30,7 +30,7 @@ public enum ElementCodec {
     /// (E-006): those are returned instead, the bytes that complete the encoding (its last
     /// field). Nil when everything was appended. The snapshot encoder copies them into the
     /// frame while checksumming them (`FrameCodec.appendHead`).
-    package static func encodeHead(_ e: Element, into w: inout ByteWriter) -> ArraySlice<UInt8>? {
+    @_optimize(speed) package static func encodeHead(_ e: Element, into w: inout ByteWriter) -> ArraySlice<UInt8>? {
         guard let s = encodeFields(e, into: &w) else { return nil }
         switch s.storage {
         case .decoded(let points):
@@ -105,7 +105,7 @@ public enum ElementCodec {
     /// taken to run to the end of `r`'s bytes without the structure walk, and noted in
     /// `pending`, whose caller must confirm them (`PendingPointChecks`) before it uses the
     /// element; the walk would give this same element exactly when they are confirmed.
-    static func decode(from r: inout ByteReader, source: ArraySlice<UInt8>?,
+    @_optimize(speed) static func decode(from r: inout ByteReader, source: ArraySlice<UInt8>?,
                        known: EncodedPoints? = nil, pending: PendingPointChecks? = nil) throws(DecodeError) -> Element {
         let kind = try r.u8()
         switch kind {
@@ -194,7 +194,7 @@ extension ByteReader {
     /// An ink type: `byteCount` bytes of valid UTF-8 (G-006), else `badUTF8`; the length is
     /// checked first. The well-known types (`Ink.wellKnownType`) come back as their literals,
     /// without building a string per stroke.
-    mutating func inkType(byteCount n: Int) throws(DecodeError) -> String {
+    @_optimize(speed) mutating func inkType(byteCount n: Int) throws(DecodeError) -> String {
         guard n >= 0, n <= remaining else { throw error("truncated") }
         let slice = UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + n)]).bindMemory(to: UInt8.self)
         if let known = Ink.wellKnownType(slice) {

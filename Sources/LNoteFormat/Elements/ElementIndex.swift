@@ -66,7 +66,7 @@ struct ElementIndex: Sendable {
 
     /// Sets the position of `id`; returns the old one, or nil when `id` was not held.
     @discardableResult
-    mutating func updateValue(_ position: Int, forKey id: UUIDBytes) -> Int? {
+    @_optimize(speed) mutating func updateValue(_ position: Int, forKey id: UUIDBytes) -> Int? {
         if 2 * (count + 1) > slots.count { rehash(to: max(8, 2 * slots.count)) }
         let (i, found) = find(id)
         if found {

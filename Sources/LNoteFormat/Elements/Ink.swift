@@ -16,7 +16,7 @@ public struct Ink: Equatable, Hashable, Sendable {
 
     /// The well-known tool name spelled by `bytes`, as a literal (no allocation, no
     /// reference count), or nil for any other bytes.
-    static func wellKnownType(_ b: UnsafeBufferPointer<UInt8>) -> String? {
+    @_optimize(speed) static func wellKnownType(_ b: UnsafeBufferPointer<UInt8>) -> String? {
         func spells(_ word: StaticString) -> Bool {
             // Byte by byte on constants: the compiler unrolls it, no buffer call per stroke.
             guard word.utf8CodeUnitCount == b.count else { return false }

@@ -145,7 +145,7 @@ public enum PageChangeCodec {
     /// `ElementCodec.decode(from:source:known:)` (the same outcome, with less work when the
     /// points are those bytes); `pending` as in `ElementCodec.decode(from:source:known:pending:)`
     /// (the structure walk left to be confirmed).
-    package static func decodeAppend(body: UnsafeRawBufferPointer, baseOffset: Int,
+    @_optimize(speed) package static func decodeAppend(body: UnsafeRawBufferPointer, baseOffset: Int,
                                      source: ArraySlice<UInt8>?, known: EncodedPoints? = nil,
                                      pending: PendingPointChecks? = nil) throws(DecodeError) -> Element {
         var r = ByteReader(body, baseOffset: baseOffset)
@@ -155,7 +155,7 @@ public enum PageChangeCodec {
     }
 
     /// The element, then F-012: nothing after it.
-    private static func decodeAppend(_ r: inout ByteReader, source: ArraySlice<UInt8>?) throws(DecodeError) -> Element {
+    @_optimize(speed) private static func decodeAppend(_ r: inout ByteReader, source: ArraySlice<UInt8>?) throws(DecodeError) -> Element {
         let e = try ElementCodec.decode(from: &r, source: source)
         guard r.isAtEnd else { throw r.error("trailingBytes") }
         return e

@@ -32,7 +32,7 @@ package enum PagePointsDecoder {
     /// waits on a queue it feeds; the array's initializer is synchronous, which rules out a task
     /// group writing straight into it). Each chunk writes only its elements' slots of the buffer
     /// and its own failure slot, both owned by this call until it returns.
-    static func decode(_ elements: [Element], threads: Int, loop: PointDecodeLoop.Kind,
+    @_optimize(speed) static func decode(_ elements: [Element], threads: Int, loop: PointDecodeLoop.Kind,
                        chunkPointsMin: Int = chunkPointsMinDefault) -> Result {
         // Slot starts from the declared counts: element i writes starts[i] ..< starts[i + 1].
         // With the C loop, each deferred stroke's bytes are noted too (`PlainView`), read in the

@@ -70,7 +70,7 @@ public struct PageState: Sendable, Equatable {
 
     /// E-020 as `apply(.append(e))`, for readers replaying many appends: returns false, and
     /// changes nothing, when the id is already on the page (a `duplicateElement` note).
-    package mutating func appendIfNew(_ e: consuming Element) -> Bool {
+    @_optimize(speed) package mutating func appendIfNew(_ e: consuming Element) -> Bool {
         guard insertPosition(of: e.id) else { return false }
         elements.append(e)
         return true

@@ -28,7 +28,7 @@ public enum PointCodec {
 
     /// `encode` with the loop `loop` (the C loops only when `Point` has their layout); every
     /// loop writes the same bytes (the differential tests check it).
-    package static func encode(_ points: [Point], hasAngles: Bool, into w: inout ByteWriter, loop: PointEncodeLoop.Kind) {
+    @_optimize(speed) package static func encode(_ points: [Point], hasAngles: Bool, into w: inout ByteWriter, loop: PointEncodeLoop.Kind) {
         guard !points.isEmpty else { return }
         // Grow geometrically: reserving the exact size per stroke would copy the whole buffer
         // for every stroke appended to a large one.
@@ -55,7 +55,7 @@ public enum PointCodec {
 
     /// `decode` with the loop `loop` (the C loops only when `Point` has their layout); every
     /// loop gives the same points, offsets and errors (the differential tests check it).
-    package static func decode(count: Int, hasAngles: Bool, from r: inout ByteReader,
+    @_optimize(speed) package static func decode(count: Int, hasAngles: Bool, from r: inout ByteReader,
                                loop: PointDecodeLoop.Kind) throws(DecodeError) -> [Point] {
         guard count >= 0, count <= r.remaining / pointBytesMin else {
             throw r.error("pointCountTooLarge")
@@ -83,7 +83,7 @@ public enum PointCodec {
     /// have room for them) with every check of E-002 ... E-004, and moves `r` past them. On a
     /// throw, `out` holds an unspecified prefix and `r` is unchanged. No allocation.
     @inline(__always)
-    package static func decode(count: Int, hasAngles: Bool, from r: inout ByteReader,
+    @_optimize(speed) package static func decode(count: Int, hasAngles: Bool, from r: inout ByteReader,
                                into out: UnsafeMutablePointer<Point>, loop: PointDecodeLoop.Kind) throws(DecodeError) {
         let loop = PointBulkDecode.layoutMatches ? loop : .swift
         guard count >= 0, count <= r.remaining / pointBytesMin else {

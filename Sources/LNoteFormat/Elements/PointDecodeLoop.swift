@@ -45,7 +45,7 @@ package enum PointDecodeLoop {
     /// Decodes points 1 ..< count into `out[1 ..< count]` from `cursor`; returns the position
     /// after the last point. `out` must have room for `count` points.
     @inline(__always)
-    static func run(into out: UnsafeMutablePointer<Point>, count: Int, hasAngles: Bool,
+    @_optimize(speed) static func run(into out: UnsafeMutablePointer<Point>, count: Int, hasAngles: Bool,
                     state: PointAccumulators, cursor: VarintCursor, loop: Kind) throws(DecodeError) -> Int {
         var i = 1
         guard let base = cursor.base else {

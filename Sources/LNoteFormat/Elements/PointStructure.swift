@@ -16,7 +16,7 @@ enum PointStructure {
     /// `fields` is 5, or 7 with angles. Throws `truncated` when the bytes end first and
     /// `varintOverflow` when a varint runs longer than 10 bytes (G-003, at its tenth byte);
     /// the finer rules (minimal varints, ranges, times) are left to the decode.
-    static func end(count: Int, hasAngles: Bool, in raw: UnsafeRawBufferPointer, from start: Int,
+    @_optimize(speed) static func end(count: Int, hasAngles: Bool, in raw: UnsafeRawBufferPointer, from start: Int,
                     baseOffset: Int) throws(DecodeError) -> Int {
         let end = raw.count
         let need = count &* (hasAngles ? 7 : 5)

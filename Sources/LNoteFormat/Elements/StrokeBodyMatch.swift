@@ -17,7 +17,7 @@ extension ElementCodec {
     /// `known`'s bytes, structure-checked (`EncodedPoints.structureChecked`), with the same
     /// count and angle flag, up to the body's end (no trailing byte). False says nothing:
     /// the caller then decodes and compares as before, so the outcome is the same either way.
-    package static func strokeBodyMatches(_ body: UnsafeRawBufferPointer, baseOffset: Int, expected: Stroke,
+    @_optimize(speed) package static func strokeBodyMatches(_ body: UnsafeRawBufferPointer, baseOffset: Int, expected: Stroke,
                                           known: EncodedPoints) -> Bool {
         guard known.structureChecked, known.hasAngles == expected.hasAngles, known.count == expected.pointCount,
               let base = body.baseAddress else { return false }

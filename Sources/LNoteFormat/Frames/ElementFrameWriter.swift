@@ -21,7 +21,7 @@ package enum ElementFrameWriter {
     /// room for `frameSize(e, body:)` bytes (not nil). Traps (programmer error) when it has
     /// less room or the body is longer than `FrameCodec.bodyBytesMax` (F-002), as `append`
     /// does.
-    package static func write(_ e: Element, body: ArraySlice<UInt8>?, sequence: UInt64, saltCRC: UInt32,
+    @_optimize(speed) package static func write(_ e: Element, body: ArraySlice<UInt8>?, sequence: UInt64, saltCRC: UInt32,
                               into w: inout RawByteWriter) {
         // length u32 and crc u32 (both stored below), type u8, sequence u64.
         let frame = w.claim(FormatLimits.frameHeaderBytes + FormatLimits.sequenceBytes)

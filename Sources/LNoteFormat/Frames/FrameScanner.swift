@@ -171,7 +171,7 @@ struct FrameWalk {
     /// so checksumming them directly is linear; only failed checks are waste. After the
     /// first failed check of a long payload, long payloads are checked through `RangeCRC`
     /// (one extra CRC pass and n/64 bytes, then constant time per check).
-    mutating func checksumMatches(at p: Int, length: Int) -> Bool {
+    @_optimize(speed) mutating func checksumMatches(at p: Int, length: Int) -> Bool {
         let stored = u32(at: p + 4)
         guard length > Self.directCRCBytesMax, longChecksumFailed else {
             let matches = stored == FrameCodec.frameCRC(saltCRC: saltCRC, frame: base + p, length: length)
@@ -228,7 +228,7 @@ struct FrameWalk {
         }
     }
 
-    mutating func walkFrames(_ taken: (ScannedFrame) -> Void) {
+    @_optimize(speed) mutating func walkFrames(_ taken: (ScannedFrame) -> Void) {
         while position < count {
             let p = position
             let probed = probe(p)
@@ -275,7 +275,7 @@ struct FrameWalk {
     }
 
     /// Accepts a valid frame whose sequence is in the window and at least `expected` (J-018).
-    mutating func take(_ frame: FrameCandidate, _ taken: (ScannedFrame) -> Void) {
+    @_optimize(speed) mutating func take(_ frame: FrameCandidate, _ taken: (ScannedFrame) -> Void) {
         if FrameType.isCritical(frame.type) {
             guard FrameType(rawValue: frame.type) != nil else {  // F-010
                 report(ScanFinding(kind: .unknownCriticalType, offset: frame.offset, bytes: fileEnd - frame.offset))

@@ -45,7 +45,7 @@ struct RangeCRC {
     }
 
     /// `CRC32C.extend(crc, bytes[a ..< e])`. Requires `0 <= a <= e <= count`.
-    func extend(_ crc: UInt32, from a: Int, to e: Int) -> UInt32 {
+    @_optimize(speed) func extend(_ crc: UInt32, from a: Int, to e: Int) -> UInt32 {
         // raw(s, B) = shift(s, |B|) ^ raw(0, B) and raw(0, bytes[a..<e]) = R(e) ^ shift(R(a), e - a).
         ~(GF2.shift(~crc ^ register(at: a), bytes: UInt64(e - a)) ^ register(at: e))
     }

@@ -52,7 +52,7 @@ extension PageReplay {
     /// The common frame, an `elementAppend` whose body decodes, applied as `apply` does but
     /// without building a change; false (nothing done) for any other frame, which `apply`
     /// then decodes and reports.
-    mutating func appendElement(_ frame: ScannedFrame, of bytes: [UInt8], raw: UnsafeRawBufferPointer,
+    @_optimize(speed) mutating func appendElement(_ frame: ScannedFrame, of bytes: [UInt8], raw: UnsafeRawBufferPointer,
                                 name: String) -> Bool {
         guard frame.type == FrameType.elementAppend.rawValue,
               let (id, added) = try? AppendFrameReplay.apply(frame, of: bytes, raw: raw, points: points,
@@ -78,7 +78,7 @@ extension PageReplay {
     }
 
     /// Decodes and applies one frame (J-026, 6.4); a failure stops prefix replay.
-    mutating func apply(_ frame: ScannedFrame, of bytes: [UInt8], name: String) {
+    @_optimize(speed) mutating func apply(_ frame: ScannedFrame, of bytes: [UInt8], name: String) {
         guard let (change, badPoints) = decode(frame, of: bytes, name: name) else {
             damaged.coldInsert(name)
             report.framesDropped += 1
@@ -105,7 +105,7 @@ extension PageReplay {
 
     /// The frame's change, and whether it holds a stroke whose points fail (E-007). Reports
     /// `badBody` or `badPoints`.
-    mutating func decode(_ frame: ScannedFrame, of bytes: [UInt8], name: String) -> (PageChange, Bool)? {
+    @_optimize(speed) mutating func decode(_ frame: ScannedFrame, of bytes: [UInt8], name: String) -> (PageChange, Bool)? {
         do {
             return (try PageChangeDecoding.decode(frame, of: bytes, points: points), false)
         } catch {
@@ -126,7 +126,7 @@ extension PageReplay {
 
 /// Decodes a scanned frame's body from the bytes it was read from.
 enum PageChangeDecoding {
-    static func decode(_ frame: ScannedFrame, of bytes: [UInt8], points: PointDecoding) throws(DecodeError) -> PageChange {
+    @_optimize(speed) static func decode(_ frame: ScannedFrame, of bytes: [UInt8], points: PointDecoding) throws(DecodeError) -> PageChange {
         try PageChangeCodec.decode(type: frame.type, body: bytes[frame.bodyRange], points: points)
     }
 }

@@ -33,7 +33,7 @@ package struct SnapshotEncoder {
     private var next = 0
 
     /// The header and the `pageMetadata` frame (S-002); the size of every element's frame.
-    package init(pageID: UUIDBytes, generation: UInt64, nextSequence: UInt64, state: PageState,
+    @_optimize(speed) package init(pageID: UUIDBytes, generation: UInt64, nextSequence: UInt64, state: PageState,
                  salt: UInt64 = UInt64.random(in: 1...UInt64.max), cache: EncodedBodyCache = EncodedBodyCache()) {
         self.state = state; self.cache = cache; self.salt = salt
         saltCRC = FrameCodec.saltCRC(salt)
@@ -89,7 +89,7 @@ package struct SnapshotEncoder {
     }
 
     /// `encode` into the buffer sized at `init`.
-    private mutating func encodeSized(total: Int, until count: Int) {
+    @_optimize(speed) private mutating func encodeSized(total: Int, until count: Int) {
         let elements = state.elements
         if buffer.isEmpty {
             // Left uninitialized past the head (UInt8 is trivial): every byte is written below

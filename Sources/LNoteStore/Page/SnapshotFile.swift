@@ -141,7 +141,7 @@ package enum SnapshotFile {
 
         /// One frame: the metadata at sequence 1, an element append after it (S-002, S-007:
         /// placement is checked before the body, so a misplaced frame is never decoded).
-        mutating func apply(_ frame: ScannedFrame, in bytes: [UInt8], raw: UnsafeRawBufferPointer) {
+        @_optimize(speed) mutating func apply(_ frame: ScannedFrame, in bytes: [UInt8], raw: UnsafeRawBufferPointer) {
             let isFirst = frame.sequence == 1
             let wanted: FrameType = isFirst ? .pageMetadata : .elementAppend
             guard frame.type == wanted.rawValue else { return misplaced(frame) }

@@ -59,7 +59,7 @@ package enum SnapshotGuard {
 
         /// Frame `framesTaken` (sequence `framesTaken + 1`, S-002): the canvas first, then the
         /// element at index `framesTaken - 1`. Notes the first disagreement and skips the rest.
-        mutating func take(_ frame: ScannedFrame, raw: UnsafeRawBufferPointer) {
+        @_optimize(speed) mutating func take(_ frame: ScannedFrame, raw: UnsafeRawBufferPointer) {
             defer { framesTaken += 1 }
             guard disagreement == nil else { return }
             let k = framesTaken
@@ -115,7 +115,7 @@ package enum SnapshotGuard {
     /// check most of a compaction's CPU (2,000 strokes: about 60% of the snapshot's encode,
     /// check and write). `Point` is five integer fields without padding, so equal bytes are
     /// equal points.
-    package static func same(_ a: Element, _ b: Element) -> Bool {
+    @_optimize(speed) package static func same(_ a: Element, _ b: Element) -> Bool {
         guard case .stroke(let s) = a, case .stroke(let t) = b, MemoryLayout<Point>.size == 20,
               MemoryLayout<Point>.stride == 20 else { return a == b }
         guard s.id == t.id, s.ink == t.ink, s.transform == t.transform, s.hasAngles == t.hasAngles,
