@@ -125,7 +125,7 @@ extension ConflictMerge {
             }
             let d = SnapshotFile.decode(bytes, name: c.copy, expectedPage: nil, mode: .salvage)
             if d.unusable { b.unreadable.append("snapshot unusable") }
-            b.unreadable += d.findings.map { "\($0.kind) at \($0.offset)" }
+            b.unreadable += d.findings.map { f in f.offset.map { "\(f.kind) at \($0)" } ?? f.kind }
             b.isSnapshot = true
             b.snapshotState = d.state
             return (b, "snapshot generation \(d.header?.generation ?? 0) with \(d.state.elements.count) element(s)")

@@ -1,3 +1,4 @@
+import Foundation
 import LNoteCheck
 import LNoteFormat
 import LNoteSimulation
@@ -99,6 +100,27 @@ struct MergeRuleTests {
         #expect(kept.contains { $0.key.hasSuffix(copyName) && $0.value == [UInt8](repeating: 0x41, count: 200) })
         #expect(kept.contains { $0.key.hasSuffix("\(asset) 2.png") && $0.value == [9, 9, 9] })
         #expect(kept.contains { $0.key.hasSuffix("report.txt") })
+    }
+
+    @Test("Y-018 a damaged snapshot copy: its damage is named with its offset in the report, the copy kept in lost+found")
+    func damagedSnapshotCopyNamed() async throws {
+        let (fs, root, pageID, _) = try await device(strokes: 3, seed: 7)
+        let d = Device(name: "A")
+        for (p, b) in fs.allFiles() { try d.put(p, b) }
+        let snapshot = try #require(try d.fs.list(root + "/pages").first { $0.hasSuffix(".content") })
+        var bytes = try d.fs.readFile(root + "/pages/" + snapshot)
+        bytes[bytes.count - 3] ^= 0xFF  // inside the last frame: its CRC fails (F-010)
+        let copyName = snapshot.replacingOccurrences(of: ".content", with: ".sync-conflict-20261201-120000-CCC.content")
+        try d.put(root + "/pages/" + copyName, bytes)
+        let doc = try await Document.open(path: root, pageOptions: PageOptions().withSyncMerge, fileSystem: d.fs)
+        let report = try #require(await doc.syncMerge)
+        #expect(try await doc.page(id: pageID).elements.count == 3)
+        try await doc.close()
+        let copy = try #require(report.copies.first { $0.name == copyName })
+        #expect(copy.action == .lostAndFound)
+        #expect(copy.detail.contains("not placed: "), "\(copy.detail)")
+        #expect(!copy.detail.contains("Optional("), "\(copy.detail)")
+        #expect(copy.detail.range(of: #" at [0-9]+"#, options: .regularExpression) != nil, "\(copy.detail)")
     }
 
     @Test("Y-010 Y-011 Y-012 Y-013 Y-020 Y-030 two devices fork one journal: both branches kept, erases stay, same result on both, rerun changes nothing")
