@@ -14,7 +14,7 @@ let strict: [SwiftSetting] = [.enableUpcomingFeature("ExistentialAny")]
 // - The engine compiled for size; its hot paths (decoding, checking and encoding pages) are
 //   marked `@_optimize(speed)` function by function, found with `perf` on the profile workloads.
 let sections: [SwiftSetting] = [
-    .unsafeFlags(["-function-sections"], .when(platforms: [.linux])),
+    .unsafeFlags(["-Xfrontend", "-function-sections"], .when(platforms: [.linux])),
     .unsafeFlags(["-Xfrontend", "-internalize-at-link"], .when(configuration: .release)),
 ]
 let cSections: [CSetting] = [.unsafeFlags(["-ffunction-sections", "-fdata-sections"], .when(platforms: [.linux]))]

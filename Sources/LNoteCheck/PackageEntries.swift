@@ -68,7 +68,7 @@ struct RepairStepFailure: Error, CustomStringConvertible {
 }
 
 /// Runs one named repair step; its failure names the step (K-031).
-func repairStep<T>(_ step: String, _ body: () throws -> T) throws -> T {
+@discardableResult func repairStep<T>(_ step: String, _ body: () throws -> T) throws -> T {
     do { return try body() } catch let e as ErrorLimitReached { throw e } catch let e as RepairStepFailure { throw e } catch {
         throw RepairStepFailure(step: step, underlying: error)
     }

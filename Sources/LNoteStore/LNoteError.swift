@@ -1,4 +1,3 @@
-// `@_optimize(size)` (per function; no type-level form exists): building and describing errors is cold.
 
 /// The one error type the engine's public API throws: a stable code to `catch` on, a message for
 /// people, and where it applies (file and byte offset) when that is known.
@@ -44,7 +43,7 @@ public struct LNoteError: Error, Sendable, Equatable, CustomStringConvertible {
     /// An error with `code` and `message`, and where it applies when known. Never inlined: it
     /// is built at over a hundred throw sites.
     @inline(never)
-    @_optimize(size) public init(_ code: Code, _ message: String, file: String? = nil, offset: Int? = nil, errno: Int32? = nil,
+    public init(_ code: Code, _ message: String, file: String? = nil, offset: Int? = nil, errno: Int32? = nil,
                 reason: ValidationReason? = nil) {
         self.code = code; self.message = message; self.file = file; self.offset = offset; self.errno = errno
         self.reason = reason
@@ -52,7 +51,7 @@ public struct LNoteError: Error, Sendable, Equatable, CustomStringConvertible {
 
     /// A symbolic link met by an O_NOFOLLOW open, or a FIFO, socket or device where a file
     /// belongs, is `invalidPath` (D-002, D-004); every other failure is `io`.
-    @_optimize(size) package init(_ e: FileSystemError) {
+    package init(_ e: FileSystemError) {
         if e.errno == FileSystemErrno.notRegularFile {
             self.init(.invalidPath, "not a regular file (D-004)", file: e.path)
         } else if e.errno == FileSystemErrno.symbolicLink {
@@ -63,12 +62,12 @@ public struct LNoteError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     /// An element the format cannot hold, as `invalidInput` with the validator's typed reason.
-    @_optimize(size) package init(_ e: ElementValidationError, context: String = "") {
+    package init(_ e: ElementValidationError, context: String = "") {
         self.init(.invalidInput, context + e.description, reason: ValidationReason(rawValue: e.code) ?? .other)
     }
 
     /// `code: message [file @offset]`, for logs.
-    @_optimize(size) public var description: String {
+    public var description: String {
         var s = "\(code.rawValue): \(message)"
         if let file { s += " [\(file)" + (offset.map { " @\($0)" } ?? "") + "]" }
         return s
@@ -87,7 +86,7 @@ extension LNoteError {
     /// `error` as an `LNoteError`: a `FileSystemError` converted, an `LNoteError` as it is,
     /// anything else as `.io` with its description.
     @inline(never)
-    @_optimize(size) package static func converting(_ error: any Error) -> LNoteError {
+    package static func converting(_ error: any Error) -> LNoteError {
         if let e = error as? FileSystemError { return LNoteError(e) }
         if let e = error as? LNoteError { return e }
         return LNoteError(.io, "\(error)")

@@ -152,7 +152,7 @@ struct HostileFixture {
         let handle = FileHandle(forReadingAtPath: path)
         defer { try? handle?.close() }
         let head = (try? handle?.read(upToCount: 1 << 20)) ?? Data()
-        return "\(size) large \(fnv(head ?? Data()))"
+        return "\(size) large \(fnv(head))"
     }
 
     /// The regular files' contents under `folder` (links not followed); a file above

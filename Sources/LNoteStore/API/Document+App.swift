@@ -25,7 +25,7 @@ extension Document {
     /// appends the image element (see `insertImage(_:ext:on:x:y:width:height:)`). `ext` is
     /// the file extension in any case, with or without a leading dot (`"PNG"`, `".jpg"`).
     @discardableResult
-    @_optimize(size) public func insertImage(_ data: Data, ext: String, on pageID: UUIDBytes, frame: PageRect) async throws -> ImageElement {
+    public func insertImage(_ data: Data, ext: String, on pageID: UUIDBytes, frame: PageRect) async throws -> ImageElement {
         let placed = try ImageElement(assetID: UUID(), frame: frame)
         return try await insertImage(Array(data), ext: Self.normalizedExtension(ext), on: pageID, x: placed.x, y: placed.y,
                                      width: placed.width, height: placed.height)
@@ -33,7 +33,7 @@ extension Document {
 
     /// The bytes of asset `assetID`. Throws `notFound` when there is no such asset.
     /// Cost: one listing of `assets/` and one read.
-    @_optimize(size) public func assetData(_ assetID: UUIDBytes) async throws -> Data {
+    public func assetData(_ assetID: UUIDBytes) async throws -> Data {
         guard let path = try await assetPath(assetID) else {
             throw LNoteError(.notFound, "no asset \(assetID)", file: layout.assetsDirectory)
         }
@@ -50,7 +50,7 @@ extension Document {
     /// syncs, renames over the asset (atomic: readers see the old or the new bytes). `ext`
     /// (any case) may change the extension; the old file is removed after. Throws `notFound`
     /// for an asset that does not exist, `invalidInput` for empty or oversized data.
-    @_optimize(size) public func replaceAsset(_ assetID: UUIDBytes, with data: Data, ext: String? = nil) async throws {
+    public func replaceAsset(_ assetID: UUIDBytes, with data: Data, ext: String? = nil) async throws {
         try checkWritable()
         guard !data.isEmpty, data.count <= Self.assetBytesMax else {
             throw LNoteError(.invalidInput, "an asset must be 1 ... \(Self.assetBytesMax) bytes")
@@ -79,7 +79,7 @@ extension Document {
     /// (their inverses put the elements back, but not the bytes). Throws `notFound` when
     /// there is no such asset.
     @discardableResult
-    @_optimize(size) public func deleteAsset(_ assetID: UUIDBytes) async throws -> [PageEdit] {
+    public func deleteAsset(_ assetID: UUIDBytes) async throws -> [PageEdit] {
         try checkWritable()
         try Task.checkCancellation()
         await takeTurn()
@@ -116,7 +116,7 @@ extension Document {
     }
 
         /// `"PNG"`, `".png"` -> `"png"` (assets are stored with lowercase extensions, D-040).
-    @_optimize(size) static func normalizedExtension(_ ext: String) -> String {
+    static func normalizedExtension(_ ext: String) -> String {
         (ext.hasPrefix(".") ? String(ext.dropFirst()) : ext).lowercased()
     }
 }

@@ -44,7 +44,7 @@ public enum ValidationReason: String, Sendable, Equatable, CaseIterable {
 extension LNoteError: LocalizedError {
     /// The message for people: what failed, the file and offset when known, and the system's
     /// text for `errno` (for example "No such file or directory").
-    @_optimize(size) public var errorDescription: String? {
+    public var errorDescription: String? {
         var s = message
         if let errno, !message.contains(Self.errnoText(errno)) { s += " (\(Self.errnoText(errno)))" }
         if let file { s += " [\(file)" + (offset.map { " @\($0)" } ?? "") + "]" }
@@ -52,7 +52,7 @@ extension LNoteError: LocalizedError {
     }
 
     /// `strerror(errno)` with its number, e.g. `errno 2: No such file or directory`.
-    @_optimize(size) public static func errnoText(_ errno: Int32) -> String {
+    public static func errnoText(_ errno: Int32) -> String {
         guard let text = strerror(errno) else { return "errno \(errno)" }
         return "errno \(errno): \(String(cString: text))"
     }

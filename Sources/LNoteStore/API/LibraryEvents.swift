@@ -6,13 +6,13 @@ package final class LibraryEvents: Sendable {
     package static let shared = LibraryEvents()
     private let feeds = Mutex([String: Broadcast<Void>]())
 
-    @_optimize(size) package func publish(folder: String) {
+    package func publish(folder: String) {
         let feed = feeds.withLock { $0.coldValue(LibraryEvents.key(folder)) }
         feed?.publish(())
     }
 
     /// A stream of notices for `folder` (one per change; the reader re-lists).
-    @_optimize(size) package func subscribe(folder: String) -> AsyncStream<Void> {
+    package func subscribe(folder: String) -> AsyncStream<Void> {
         let feed = feeds.withLock { f in
             let key = LibraryEvents.key(folder)
             if let existing = f.coldValue(key) { return existing }
@@ -23,7 +23,7 @@ package final class LibraryEvents: Sendable {
         return feed.subscribe(initial: ())
     }
 
-    @_optimize(size) private static func key(_ folder: String) -> String {
+    private static func key(_ folder: String) -> String {
         var s = folder
         while s.count > 1, s.hasSuffix("/") { s.removeLast() }
         return s

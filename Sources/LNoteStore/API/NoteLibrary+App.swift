@@ -41,7 +41,7 @@ extension NoteLibrary {
     /// The listing now, then again after every change this process makes to the folder
     /// (documents created, duplicated, deleted, closed, or their title or pages changed).
     /// Each value is a fresh `list()`; a listing that fails ends the stream.
-    @_optimize(size) public nonisolated func updates() -> AsyncStream<[DocumentSummary]> {
+    public nonisolated func updates() -> AsyncStream<[DocumentSummary]> {
         let notices = LibraryEvents.shared.subscribe(folder: folder)
         let (stream, continuation) = AsyncStream<[DocumentSummary]>.makeStream(bufferingPolicy: .bufferingNewest(1))
         let task = Task {

@@ -12,7 +12,7 @@ package final actor OpenDocuments {
     private var opening: [String: Task<Document, any Error>] = [:]
 
     /// The open document at `path`, or the one `make` opens; counts one more user.
-    @_optimize(size) package func share(path: String, _ make: @escaping @Sendable () async throws -> Document) async throws -> Document {
+    package func share(path: String, _ make: @escaping @Sendable () async throws -> Document) async throws -> Document {
         if var entry = open.coldValue(path), await !entry.document.isClosed {
             entry.users += 1
             open.coldSet(path, entry)
@@ -32,19 +32,19 @@ package final actor OpenDocuments {
     }
 
     /// One more user of `document`, open at `path`.
-    @_optimize(size) private func addUser(_ path: String, _ document: Document) {
+    private func addUser(_ path: String, _ document: Document) {
         var entry = open.coldValue(path) ?? Entry(document: document, users: 0)
         entry.users += 1
         open.coldSet(path, entry)
     }
 
     /// Registers a document just created (one user).
-    @_optimize(size) package func adopt(_ document: Document) {
+    package func adopt(_ document: Document) {
         open.coldSet(document.path, Entry(document: document, users: 1))
     }
 
     /// One user closes `document`: true when others still use it (the caller keeps it open).
-    @_optimize(size) package func release(_ document: Document) -> Bool {
+    package func release(_ document: Document) -> Bool {
         guard var entry = open.coldValue(document.path), entry.document === document else { return false }
         entry.users -= 1
         if entry.users > 0 {

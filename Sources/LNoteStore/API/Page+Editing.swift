@@ -55,7 +55,7 @@ extension Page {
     /// as it was, `inverse` puts it back. Throws `notFound` when `id` is not a stroke on the
     /// page, `invalidInput` for a range outside its points (nothing is written).
     @discardableResult
-    @_optimize(size) public func erase(_ id: UUIDBytes, pointRanges: [Range<Int>], durability: Durability? = nil) async throws -> PageEdit {
+    public func erase(_ id: UUIDBytes, pointRanges: [Range<Int>], durability: Durability? = nil) async throws -> PageEdit {
         guard case .stroke(let stroke)? = element(id) else {
             throw LNoteError(.notFound, "no stroke \(id) on page \(self.id)")
         }

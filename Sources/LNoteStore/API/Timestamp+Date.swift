@@ -7,9 +7,9 @@ import Foundation
 extension Timestamp {
     /// Parses a D-020 timestamp (`2026-11-29T23:03:18.123Z`, fraction optional) to a `Date`;
     /// nil for anything else. Never traps.
-    @_optimize(size) package static func date(from text: String) -> Date? {
+    package static func date(from text: String) -> Date? {
         let u = Array(text.utf8)
-        @_optimize(size) func number(_ from: Int, _ count: Int) -> Int64? {
+        func number(_ from: Int, _ count: Int) -> Int64? {
             guard from + count <= u.count else { return nil }
             var v: Int64 = 0
             for c in u[from..<(from + count)] {
@@ -35,7 +35,7 @@ extension Timestamp {
     }
 
     /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
-    @_optimize(size) private static func daysFromCivil(_ y0: Int64, _ m: Int64, _ d: Int64) -> Int64 {
+    private static func daysFromCivil(_ y0: Int64, _ m: Int64, _ d: Int64) -> Int64 {
         let y = m <= 2 ? y0 - 1 : y0
         let era = (y >= 0 ? y : y - 399) / 400
         let yoe = y - era * 400

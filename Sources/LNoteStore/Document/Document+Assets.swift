@@ -1,7 +1,5 @@
 import LNoteFormat
 
-// Cold code: `@_optimize(size)` per function (no type-level form exists); the blocking bodies
-// handed to `BlockingIO.run` are nested functions, since a closure keeps the speed setting.
 
 extension Document {
     /// Largest asset `insertImage` accepts (256 MiB).
@@ -16,7 +14,7 @@ extension Document {
     /// format cannot hold, before anything is written. If the append fails after the asset was
     /// written, the asset is an orphan that `close()` removes.
     @discardableResult
-    @_optimize(size) package func insertImage(_ bytes: [UInt8], ext: String, on pageID: UUIDBytes, x: Int32, y: Int32,
+    package func insertImage(_ bytes: [UInt8], ext: String, on pageID: UUIDBytes, x: Int32, y: Int32,
                             width: UInt32, height: UInt32) async throws -> ImageElement {
         try checkWritable()
         guard !bytes.isEmpty, bytes.count <= Self.assetBytesMax else {
@@ -49,10 +47,10 @@ extension Document {
 
     /// The absolute path of asset `assetID` (`assets/<uuid>.<ext>`), or nil when there is no
     /// such regular file. Cost: one listing of `assets/`.
-    @_optimize(size) public func assetPath(_ assetID: UUIDBytes) async throws -> String? {
+    public func assetPath(_ assetID: UUIDBytes) async throws -> String? {
         try checkOpen()
         let (fs, layout) = (self.fs, self.layout)
-        @Sendable @_optimize(size) func find() throws -> String? {
+        @Sendable func find() throws -> String? {
             guard case .directory? = try fs.entryKind(layout.assetsDirectory) else { return nil }
             for name in try io({ try fs.list(layout.assetsDirectory) }) {
                 guard let parsed = PackageLayout.parseAssetName(name), parsed.id == assetID else { continue }
@@ -71,10 +69,10 @@ extension Document {
     /// keeps its images). Nothing is removed when a page cannot be read cleanly or lost+found
     /// holds something unreadable: a damaged page might still refer to an asset. Cost: one
     /// listing of `assets/`; when it holds assets, one recovery per page not open.
-    @_optimize(size) func removeOrphanAssets(openElements: [UUIDBytes: [Element]]) async throws -> Int {
+    func removeOrphanAssets(openElements: [UUIDBytes: [Element]]) async throws -> Int {
         let (fs, layout, listed) = (self.fs, self.layout, file.pages.map(\.id))
         let lock = self.lock
-        @Sendable @_optimize(size) func sweep() throws -> Int {
+        @Sendable func sweep() throws -> Int {
             guard case .directory? = try fs.entryKind(layout.assetsDirectory) else { return 0 }
             var candidates: [(name: String, id: UUIDBytes)] = []
             var leftovers: [String] = []
@@ -90,7 +88,7 @@ extension Document {
             }
             guard !candidates.isEmpty || !leftovers.isEmpty else { return 0 }
             var referenced = Set<UUIDBytes>()
-            @_optimize(size) func collect(_ elements: [Element]) {
+            func collect(_ elements: [Element]) {
                 for case .image(let image) in elements { referenced.insert(image.assetID) }
             }
             for id in listed {

@@ -9,7 +9,7 @@ extension Document {
     /// `close()` cancels a pending task, or waits for one already rendering, before it closes.
     /// Nothing is scheduled when `pageOptions.thumbnailsOnClose` is false or there is no
     /// `pageOptions.thumbnailRenderer`.
-    @_optimize(size) func scheduleCovers() {
+    func scheduleCovers() {
         guard pageOptions.thumbnailsOnClose, pageOptions.thumbnailRenderer != nil, lock != nil else { return }
         coverTask?.cancel()
         coverGeneration &+= 1
@@ -21,14 +21,14 @@ extension Document {
         }
     }
 
-    @_optimize(size) private func coverTaskEnded(_ generation: UInt64) {
+    private func coverTaskEnded(_ generation: UInt64) {
         if generation == coverGeneration { coverPending = false }
     }
 
     /// Waits until the covers scheduled by `flush()` are rendered (or cancelled by `close()`):
     /// after it returns, `thumbnailURL(for:)` and a library listing show the covers of the
     /// pages changed before the flush. Returns at once when none is pending.
-    @_optimize(size) public func waitForCovers() async {
+    public func waitForCovers() async {
         while coverPending, let task = coverTask { await task.value }
     }
 
@@ -36,7 +36,7 @@ extension Document {
     public var coversPending: Bool { coverPending }
 
     /// Cancels a pending cover task, or waits for one already rendering (called by `close()`).
-    @_optimize(size) func finishCovers() async {
+    func finishCovers() async {
         guard let task = coverTask else { return }
         task.cancel()
         await task.value
@@ -48,7 +48,7 @@ extension Document {
     /// close). Saves do not take that turn, so they are never delayed. The writer lock, if
     /// `flush()` released it, is taken for the thumbnail writes and released again. Errors are
     /// dropped: thumbnails are derived, and `close()` renders stale ones again.
-    @_optimize(size) func renderCoversNow() async {
+    func renderCoversNow() async {
         guard !closing, !closed else { return }
         await takeTurn()
         defer { passTurn() }
@@ -66,7 +66,7 @@ extension Document {
     /// recorded), so repeated flushes without writes render nothing; the rendering runs on the
     /// I/O thread. Stops between pages when its task is cancelled. Cost: one render per
     /// changed page (256 px wide).
-    @_optimize(size) func renderChangedThumbnails() async throws {
+    func renderChangedThumbnails() async throws {
         let (fs, layout) = (self.fs, self.layout)
         guard let renderer = pageOptions.thumbnailRenderer else { return }
         for entry in file.pages {

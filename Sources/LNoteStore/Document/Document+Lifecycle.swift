@@ -23,7 +23,7 @@ extension Document {
     /// saves never do. The next write takes it again; if another writer changed the package
     /// in between, that write throws `lockedElsewhere` and so does every later one (reopen the
     /// document). A read-only document does nothing.
-    @_optimize(size) public func flush() async throws {
+    public func flush() async throws {
         try checkOpen()
         guard let lock else { return }
         do {
@@ -53,7 +53,7 @@ extension Document {
     ///
     /// A document a `NoteLibrary` shares between several opens (windows) closes when the last
     /// of them calls `close()`; the earlier calls return at once.
-    @_optimize(size) public func close() async throws {
+    public func close() async throws {
         if closed || closing { return }
         if await OpenDocuments.shared.release(self) { return }
         if closed || closing { return }
@@ -88,7 +88,7 @@ extension Document {
         if let firstError { throw firstError }
     }
 
-    @_optimize(size) func observeOpenPages() async -> [UUIDBytes: PageObservation] {
+    func observeOpenPages() async -> [UUIDBytes: PageObservation] {
         var observed: [UUIDBytes: PageObservation] = [:]
         for (pageID, page) in pages {
             observed.coldSet(pageID, PageObservation(sequence: await page.changeSequence, elementCount: await page.elementCount,
@@ -99,7 +99,7 @@ extension Document {
 
     /// Writes element counts, canvas sizes and modification times of pages that changed into
     /// document.json (D-021). Writes nothing when nothing changed.
-    @_optimize(size) func refreshPageEntries(_ observed: [UUIDBytes: PageObservation]) async throws {
+    func refreshPageEntries(_ observed: [UUIDBytes: PageObservation]) async throws {
         var new = file
         var changed = false
         let now = Timestamp.now()
@@ -124,7 +124,7 @@ extension Document {
 
     /// Rewrites manifest.json if what is on disk disagrees with document.json (D-031); takes
     /// the lock only when it writes.
-    @_optimize(size) func reconcileManifestNow() async throws {
+    func reconcileManifestNow() async throws {
         let (fs, layout, file, lock) = (self.fs, self.layout, self.file, self.lock)
         try await BlockingIO.run {
             if let manifest = Self.readManifest(fs: fs, layout: layout), manifest.agrees(with: file) { return }
@@ -139,7 +139,7 @@ extension Document {
     /// A save or compaction still changing files keeps the lock (D-073): the release is tried
     /// again after it, about every millisecond, at most 100 times (saves that go on longer keep
     /// the lock, as they would re-take it anyway).
-    @_optimize(size) func releaseLockAfterFlush(_ lock: WriterLock) async throws {
+    func releaseLockAfterFlush(_ lock: WriterLock) async throws {
         let (fs, layout, open) = (self.fs, self.layout, Set(pages.keys))
         for _ in 0..<100 {
             let released = try await BlockingIO.run {

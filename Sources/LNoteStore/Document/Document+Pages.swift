@@ -1,7 +1,5 @@
 import LNoteFormat
 
-// Cold code: `@_optimize(size)` per function (no type-level form exists); the blocking bodies
-// handed to `BlockingIO.run` are nested functions, since a closure keeps the speed setting.
 
 /// A page as opened for the cache, with what the document needs to know about it at once.
 struct OpenedPage: Sendable {
@@ -13,7 +11,7 @@ extension Document {
     // MARK: Page access
 
     /// The page at `index` (see `page(id:)`). Throws `notFound` for an index out of range.
-    @_optimize(size) public func page(at index: Int) async throws -> Page {
+    public func page(at index: Int) async throws -> Page {
         try checkOpen()
         guard file.pages.indices.contains(index) else {
             throw LNoteError(.notFound, "no page at index \(index); the document has \(file.pages.count)")
@@ -25,7 +23,7 @@ extension Document {
     /// same `Page` for the same id until the document closes. Its writes pass the document's
     /// writer lock. Throws `notFound` for a page the document does not list, `invalidPath`
     /// when one of its files is a symbolic link (D-002).
-    @_optimize(size) public func page(id pageID: UUIDBytes) async throws -> Page {
+    public func page(id pageID: UUIDBytes) async throws -> Page {
         try checkOpen()
         if let page = pages.coldValue(pageID) { return page }
         if let running = opening.coldValue(pageID) { return try await running.value.page }
@@ -74,7 +72,7 @@ extension Document {
 
     /// Sets the title (at most 1,024 UTF-8 bytes, else `invalidInput`). Writes document.json
     /// and the manifest (two atomic writes, D-003).
-    @_optimize(size) public func setTitle(_ title: String) async throws {
+    public func setTitle(_ title: String) async throws {
         guard title.utf8.count <= DocumentFile.titleBytesMax else {
             throw LNoteError(.invalidInput, "title is \(title.utf8.count) bytes; at most \(DocumentFile.titleBytesMax)")
         }
@@ -89,7 +87,7 @@ extension Document {
 
     /// Adds an empty page at the end and returns its id. See `insertPage(at:metadata:)`.
     @discardableResult
-    @_optimize(size) public func addPage(metadata: PageMetadata = .letter) async throws -> UUIDBytes {
+    public func addPage(metadata: PageMetadata = .letter) async throws -> UUIDBytes {
         try await insertPage(at: nil, metadata: metadata)
     }
 
@@ -97,7 +95,7 @@ extension Document {
     /// benchmark needs: adding pages one by one rewrites document.json each time) and returns
     /// their ids. Throws `invalidInput` past `pagesPerDocumentMax` (nothing is added).
     @discardableResult
-    @_optimize(size) public func addPages(count: Int, metadata: PageMetadata = .letter) async throws -> [UUIDBytes] {
+    public func addPages(count: Int, metadata: PageMetadata = .letter) async throws -> [UUIDBytes] {
         let ids = try await appendPageEntries(count: count, metadata: metadata)
         if metadata != .letter {
             for id in ids { _ = try await page(id: id) }
@@ -106,7 +104,7 @@ extension Document {
     }
 
     /// The document.json part of `addPages`, in the document's turn.
-    @_optimize(size) private func appendPageEntries(count: Int, metadata: PageMetadata) async throws -> [UUIDBytes] {
+    private func appendPageEntries(count: Int, metadata: PageMetadata) async throws -> [UUIDBytes] {
         await takeTurn()
         defer { passTurn() }
         try checkWritable()
@@ -128,18 +126,18 @@ extension Document {
     /// that a canvas other than `.letter` is written to the page at once (D-023).
     /// Throws `invalidInput` for a bad index or past `pagesPerDocumentMax` (D-011).
     @discardableResult
-    @_optimize(size) public func insertPage(at index: Int, metadata: PageMetadata = .letter) async throws -> UUIDBytes {
+    public func insertPage(at index: Int, metadata: PageMetadata = .letter) async throws -> UUIDBytes {
         try await insertPage(at: Optional(index), metadata: metadata)
     }
 
-    @_optimize(size) private func insertPage(at index: Int?, metadata: PageMetadata) async throws -> UUIDBytes {
+    private func insertPage(at index: Int?, metadata: PageMetadata) async throws -> UUIDBytes {
         let pageID = try await insertPageEntry(at: index, metadata: metadata)
         if metadata != .letter { _ = try await page(id: pageID) }
         return pageID
     }
 
     /// The document.json part of `insertPage`, in the document's turn.
-    @_optimize(size) private func insertPageEntry(at index: Int?, metadata: PageMetadata) async throws -> UUIDBytes {
+    private func insertPageEntry(at index: Int?, metadata: PageMetadata) async throws -> UUIDBytes {
         await takeTurn()
         defer { passTurn() }
         try checkWritable()
@@ -162,7 +160,7 @@ extension Document {
 
     /// Moves the page at `from` to position `to` (both in 0 ..< pageCount). One document.json
     /// write; no page file changes.
-    @_optimize(size) public func movePage(from: Int, to: Int) async throws {
+    public func movePage(from: Int, to: Int) async throws {
         await takeTurn()
         defer { passTurn() }
         try checkWritable()
@@ -182,7 +180,7 @@ extension Document {
     /// crash in between leaves unlisted files, set aside on the next open (D-060), as is
     /// anything at its file names that is not a regular file (D-041). Images only
     /// this page used become orphans, removed at `close()` (D-040).
-    @_optimize(size) public func deletePage(_ pageID: UUIDBytes) async throws {
+    public func deletePage(_ pageID: UUIDBytes) async throws {
         await takeTurn()
         defer { passTurn() }
         try checkWritable()
@@ -199,7 +197,7 @@ extension Document {
         thumbnailSequence.coldSet(pageID, nil)
         pageFiles.coldSet(pageID, nil)
         let (fs, layout) = (self.fs, self.layout)
-        @Sendable @_optimize(size) func removeFiles() throws {
+        @Sendable func removeFiles() throws {
             var removed = false
             for name in try io({ try fs.list(layout.pagesDirectory) }) {
                 switch PageFileNames.parse(name) {

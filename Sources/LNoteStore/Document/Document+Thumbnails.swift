@@ -11,7 +11,7 @@ extension Document {
     /// The absolute path of page `pageID`'s thumbnail (the first page's is the cover, D-050),
     /// or nil when there is none or it is larger than `thumbnailBytesMax` (D-051: an app would
     /// load it whole; render or store a new one).
-    @_optimize(size) public func thumbnailPath(for pageID: UUIDBytes) async throws -> String? {
+    public func thumbnailPath(for pageID: UUIDBytes) async throws -> String? {
         try checkOpen()
         _ = try index(of: pageID)
         let (fs, path) = (self.fs, layout.thumbnail(pageID))
@@ -24,7 +24,7 @@ extension Document {
     /// Stores the app's own thumbnail for page `pageID` as `thumbnails/<page>.png` (atomic
     /// write, D-050). Throws `invalidInput` unless `png` starts with the PNG signature and is at
     /// most `thumbnailBytesMax`. `close()` keeps it unless the page changes afterwards.
-    @_optimize(size) public func storeThumbnail(_ png: [UInt8], for pageID: UUIDBytes) async throws {
+    public func storeThumbnail(_ png: [UInt8], for pageID: UUIDBytes) async throws {
         guard png.count <= Self.thumbnailBytesMax, png.starts(with: Self.pngSignature) else {
             throw LNoteError(.invalidInput, "a thumbnail must be a PNG of at most \(Self.thumbnailBytesMax) bytes")
         }
@@ -43,7 +43,7 @@ extension Document {
     /// when there is no renderer. Cost: reading the page if it is not open, and the rendering
     /// (`.grayscalePNG`: about 25 KB and well under a second for a full page at 256 px).
     @discardableResult
-    @_optimize(size) public func renderThumbnail(for pageID: UUIDBytes, width: Int = 256,
+    public func renderThumbnail(for pageID: UUIDBytes, width: Int = 256,
                                 renderer: ThumbnailRenderer? = nil) async throws -> [UInt8] {
         guard let renderer = renderer ?? pageOptions.thumbnailRenderer else {
             throw LNoteError(.invalidInput, "no thumbnail renderer: set PageOptions.thumbnailRenderer (LNoteRender's .grayscalePNG) or pass one")
@@ -60,7 +60,7 @@ extension Document {
 
     /// A page's elements and canvas: from its `Page` when open (with its change sequence),
     /// otherwise read from disk without opening it.
-    @_optimize(size) func pageContents(_ pageID: UUIDBytes) async throws -> ([Element], PageMetadata, UInt64?) {
+    func pageContents(_ pageID: UUIDBytes) async throws -> ([Element], PageMetadata, UInt64?) {
         let at = try index(of: pageID)
         if let page = pages.coldValue(pageID) {
             let state = await page.state
@@ -78,7 +78,7 @@ extension Document {
         return (state.elements, unchanged ? entry.metadata : state.metadata, nil)
     }
 
-    @_optimize(size) func writeThumbnail(_ png: [UInt8], for pageID: UUIDBytes) async throws {
+    func writeThumbnail(_ png: [UInt8], for pageID: UUIDBytes) async throws {
         try lockForWrite()
         let (fs, layout) = (self.fs, self.layout)
         try await BlockingIO.run {
@@ -89,7 +89,7 @@ extension Document {
 
     /// At close: renders the thumbnail of every page that was open and changed since its
     /// thumbnail was stored (or has none), and the cover when it is missing (D-050).
-    @_optimize(size) func renderStaleThumbnails(closed states: [UUIDBytes: (PageState, UInt64, UInt64)]) async throws {
+    func renderStaleThumbnails(closed states: [UUIDBytes: (PageState, UInt64, UInt64)]) async throws {
         guard let renderer = pageOptions.thumbnailRenderer else { return }
         var wanted: [(UUIDBytes, PageState?)] = []
         let (fs, layout) = (self.fs, self.layout)
@@ -116,7 +116,7 @@ extension Document {
 
 extension BlockingIO {
     /// Runs CPU-heavy work (rendering) off the caller's actor.
-    @_optimize(size) static func runNonThrowing<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+    static func runNonThrowing<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
         do { return try await run { body() } } catch { return body() }
     }
 }

@@ -58,7 +58,7 @@ public final actor Document {
     /// `Document.syncMerge` reads it.
     package var syncMergeResult: (any Sendable)?
 
-    @_optimize(size) init(layout: PackageLayout, file: DocumentFile, readOnly: Bool, pageOptions: PageOptions, fs: any FileSystem,
+    init(layout: PackageLayout, file: DocumentFile, readOnly: Bool, pageOptions: PageOptions, fs: any FileSystem,
          lock: WriterLock?, inspection: PackageInspection, setAside: [String], manifestRepaired: Bool) {
         id = file.id
         path = layout.root
@@ -86,7 +86,7 @@ public final actor Document {
     /// Cost: one read of `document.json` and `manifest.json`, one listing of `pages/`; no page
     /// is read until asked for. `pageOptions` applies to every page (read-only when the
     /// document is).
-    @_optimize(size) public static func open(path: String, readOnly: Bool = false, pageOptions: PageOptions = PageOptions(),
+    public static func open(path: String, readOnly: Bool = false, pageOptions: PageOptions = PageOptions(),
                             fileSystem: any FileSystem = POSIXFileSystem.shared) async throws -> Document {
         let layout = PackageLayout(root: path)
         let fs = fileSystem
@@ -115,7 +115,7 @@ public final actor Document {
         var merge: (any Sendable)?
     }
 
-    @_optimize(size) static func prepare(layout: PackageLayout, readOnly: Bool, merger: ConflictMerger?, fs: any FileSystem) throws -> Prepared {
+    static func prepare(layout: PackageLayout, readOnly: Bool, merger: ConflictMerger?, fs: any FileSystem) throws -> Prepared {
         try fs.requirePackageFolders(layout)
         var file = try readDocumentFile(fs: fs, layout: layout)
         let folderName = String(layout.root.split(separator: "/").last ?? "")
@@ -147,20 +147,20 @@ public final actor Document {
     }
 
     /// Reads and validates `document.json` (a link is refused, D-002; size first, D-010).
-    @_optimize(size) package static func readDocumentFile(fs: any FileSystem, layout: PackageLayout) throws -> DocumentFile {
+    package static func readDocumentFile(fs: any FileSystem, layout: PackageLayout) throws -> DocumentFile {
         let bytes = try fs.readRegularFile(layout.documentFile, limit: FormatLimits.documentJSONBytesMax)
         return try DocumentFile.decode(bytes, file: layout.documentFile)
     }
 
     /// Reads `manifest.json`; nil when missing, a link, too large or unusable (D-031).
-    @_optimize(size) static func readManifest(fs: any FileSystem, layout: PackageLayout) -> ManifestFile? {
+    static func readManifest(fs: any FileSystem, layout: PackageLayout) -> ManifestFile? {
         guard let bytes = try? fs.readRegularFile(layout.manifestFile, limit: FormatLimits.manifestJSONBytesMax) else { return nil }
         return ManifestFile.decode(bytes)
     }
 
     /// Rewrites `manifest.json` from `file` when it is missing or disagrees (D-031). The caller
     /// holds the writer lock. Returns true when it wrote.
-    @_optimize(size) static func reconcileManifest(fs: any FileSystem, layout: PackageLayout, file: DocumentFile) throws -> Bool {
+    static func reconcileManifest(fs: any FileSystem, layout: PackageLayout, file: DocumentFile) throws -> Bool {
         if let manifest = readManifest(fs: fs, layout: layout), manifest.agrees(with: file) { return false }
         try fs.writePackageFile(layout.manifestFile, ManifestFile(document: file).encoded())
         return true
@@ -185,17 +185,17 @@ public final actor Document {
 
     // MARK: Internals
 
-    @_optimize(size) func checkOpen() throws {
+    func checkOpen() throws {
         if closed || closing { throw LNoteError(.closed, "document \(id) is closed") }
     }
 
-    @_optimize(size) func checkWritable() throws {
+    func checkWritable() throws {
         try checkOpen()
         if isReadOnly { throw LNoteError(.readOnly, "document \(id) was opened read-only") }
     }
 
     /// Takes the writer lock (again) before a write; `readOnly` when there is none.
-    @_optimize(size) func lockForWrite() throws {
+    func lockForWrite() throws {
         guard let lock else { throw LNoteError(.readOnly, "document \(id) was opened read-only") }
         try lock.acquireForPathWrite()
     }
@@ -207,7 +207,7 @@ public final actor Document {
     /// taking a closure, whose specialization per caller and result type cost the app about
     /// 13 KB of async code (issue 16 item 5).
     @inline(never)
-    @_optimize(size) func takeTurn() async {
+    func takeTurn() async {
         if turnBusy {
             await withCheckedContinuation { turnWaiters.append($0) }
         } else {
@@ -217,14 +217,14 @@ public final actor Document {
 
     /// Hands the turn to the next waiting change, or frees it.
     @inline(never)
-    @_optimize(size) func passTurn() {
+    func passTurn() {
         if turnWaiters.isEmpty { turnBusy = false } else { turnWaiters.removeFirst().resume() }
     }
 
     /// Writes `new` as document.json, then the manifest (D-003, D-030), and adopts it. An
     /// app's change in a cancelled task throws `CancellationError` before writing; `flush()`
     /// and `close()` record what is already written even when cancelled (`cancellable: false`).
-    @_optimize(size) func commit(_ new: DocumentFile, cancellable: Bool = true) async throws {
+    func commit(_ new: DocumentFile, cancellable: Bool = true) async throws {
         if cancellable { try Task.checkCancellation() }
         try lockForWrite()
         let bytes = new.encoded()
@@ -237,7 +237,7 @@ public final actor Document {
         try await BlockingIO.run { try fs.writePackageFile(layout.manifestFile, manifest) }
     }
 
-    @_optimize(size) func index(of page: UUIDBytes) throws -> Int {
+    func index(of page: UUIDBytes) throws -> Int {
         guard let i = file.pages.firstIndex(where: { $0.id == page }) else {
             throw LNoteError(.notFound, "page \(page) is not in document \(id)")
         }

@@ -22,13 +22,13 @@ public struct DocumentSummary: Sendable, Equatable {
     public var error: String?
 
     /// A summary (the library makes these; apps read them).
-    @_optimize(size) public init(id: UUIDBytes?, path: String, title: String, modified: String, pageCount: Int, coverPath: String?,
+    public init(id: UUIDBytes?, path: String, title: String, modified: String, pageCount: Int, coverPath: String?,
                 manifestRebuilt: Bool, error: String?) {
         self.id = id; self.path = path; self.title = title; self.modified = modified; self.pageCount = pageCount
         self.coverPath = coverPath; self.manifestRebuilt = manifestRebuilt; self.error = error
     }
 
-    @_optimize(size) static func failure(id: UUIDBytes?, path: String, _ error: any Error) -> DocumentSummary {
+    static func failure(id: UUIDBytes?, path: String, _ error: any Error) -> DocumentSummary {
         DocumentSummary(id: id, path: path, title: "", modified: "", pageCount: 0, coverPath: nil, manifestRebuilt: false,
                         error: (error as? LNoteError)?.description ?? "\(error)")
     }

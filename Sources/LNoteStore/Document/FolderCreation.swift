@@ -1,7 +1,7 @@
 extension FileSystem {
     /// Creates `folder` and every missing folder above it (`mkdir -p`), syncing each parent
     /// whose listing changed so the new folders survive power loss. What exists is left alone.
-    @_optimize(size) package func makeDirectories(_ folder: String) throws {
+    package func makeDirectories(_ folder: String) throws {
         var missing: [String] = []
         var path = folder
         while try entryKind(path) == nil {

@@ -1,7 +1,5 @@
 import LNoteFormat
 
-// Cold code: `@_optimize(size)` per function (no type-level form exists); the blocking bodies
-// handed to `BlockingIO.run` are nested functions, since a closure keeps the speed setting.
 
 /// A folder of `.lnote` packages: list, create, open, duplicate and delete documents.
 ///
@@ -21,7 +19,7 @@ public final actor NoteLibrary {
 
     /// A library over `folder` (absolute). Nothing is read until called; `createDocument`
     /// creates the folder if needed.
-    @_optimize(size) public init(folder: String, fileSystem: any FileSystem = POSIXFileSystem.shared) {
+    public init(folder: String, fileSystem: any FileSystem = POSIXFileSystem.shared) {
         self.folder = folder
         fs = fileSystem
     }
@@ -30,7 +28,7 @@ public final actor NoteLibrary {
     /// listed with `error` set instead of failing the listing. Cost per package: one read of
     /// `manifest.json` and one `kind` of the cover; `document.json` is read only when the
     /// manifest is missing or unusable (`manifestRebuilt`).
-    @_optimize(size) public func list() async throws -> [DocumentSummary] {
+    public func list() async throws -> [DocumentSummary] {
         let (fs, folder) = (self.fs, self.folder)
         let summaries = try await BlockingIO.run { () throws -> [DocumentSummary] in
             guard try fs.entryKind(folder) != nil else { return [] }
@@ -52,7 +50,7 @@ public final actor NoteLibrary {
         return summaries.sorted { ($0.modified, $0.title, $0.path) > ($1.modified, $1.title, $1.path) }
     }
 
-    @_optimize(size) static func summarize(fs: any FileSystem, path: String, id: UUIDBytes) throws -> DocumentSummary {
+    static func summarize(fs: any FileSystem, path: String, id: UUIDBytes) throws -> DocumentSummary {
         switch try fs.entryKind(path) {
         case .directory?: break
         case .symbolicLink?: throw LNoteError(.invalidPath, "the package is a symbolic link (D-002)", file: path)
@@ -92,13 +90,13 @@ public final actor NoteLibrary {
     /// Creates a document with one empty US Letter page and opens it for writing. The package
     /// appears complete or not at all (assembled under a hidden name, then renamed; every file
     /// and folder synced). Throws `invalidInput` for a title over 1,024 UTF-8 bytes.
-    @_optimize(size) public func createDocument(title: String, pageOptions: PageOptions = PageOptions()) async throws -> Document {
+    public func createDocument(title: String, pageOptions: PageOptions = PageOptions()) async throws -> Document {
         guard title.utf8.count <= DocumentFile.titleBytesMax else {
             throw LNoteError(.invalidInput, "title is \(title.utf8.count) bytes; at most \(DocumentFile.titleBytesMax)")
         }
         let (fs, folder) = (self.fs, self.folder)
         let id = UUIDBytes.random()
-        @Sendable @_optimize(size) func assemble() throws -> String {
+        @Sendable func assemble() throws -> String {
             try fs.makeDirectories(folder)  // a fresh app's Application Support may not exist yet
             return try StagingFolder.assemble(fs: fs, folder: folder, id: id) { layout in
                 try io { try fs.makeDirectory(layout.pagesDirectory) }
@@ -121,7 +119,7 @@ public final actor NoteLibrary {
     /// A writable open of a document this process already has open (another window) returns
     /// the same `Document`, with the options it was first opened with; each open is balanced
     /// by one `close()`, and the document closes with the last. Read-only opens are separate.
-    @_optimize(size) public func openDocument(_ id: UUIDBytes, readOnly: Bool = false, pageOptions: PageOptions = PageOptions()) async throws -> Document {
+    public func openDocument(_ id: UUIDBytes, readOnly: Bool = false, pageOptions: PageOptions = PageOptions()) async throws -> Document {
         let path = try await packagePath(id)
         let fs = self.fs
         guard !readOnly else { return try await Document.open(path: path, readOnly: true, pageOptions: pageOptions, fileSystem: fs) }
@@ -135,11 +133,11 @@ public final actor NoteLibrary {
     /// lock, temp files or lost+found. Safe while another writer works on the source: the copy
     /// holds every change acknowledged before the call (P-014). A link inside the source is
     /// refused (`invalidPath`, D-002) and the partial copy removed.
-    @_optimize(size) public func duplicateDocument(_ id: UUIDBytes) async throws -> UUIDBytes {
+    public func duplicateDocument(_ id: UUIDBytes) async throws -> UUIDBytes {
         let source = PackageLayout(root: try await packagePath(id))
         let (fs, folder) = (self.fs, self.folder)
         let newID = UUIDBytes.random()
-        @Sendable @_optimize(size) func copy() throws {
+        @Sendable func copy() throws {
             let original = try Document.readDocumentFile(fs: fs, layout: source)
             _ = try StagingFolder.assemble(fs: fs, folder: folder, id: newID) { target in
                 for (from, to) in [(source.pagesDirectory, target.pagesDirectory), (source.assetsDirectory, target.assetsDirectory),
@@ -167,10 +165,10 @@ public final actor NoteLibrary {
     /// Deletes document `id`: takes its writer lock (`lockedElsewhere` while it is open for
     /// writing anywhere), renames the package to a hidden name (it leaves the listing at
     /// once, durably), then removes its files without following links.
-    @_optimize(size) public func deleteDocument(_ id: UUIDBytes) async throws {
+    public func deleteDocument(_ id: UUIDBytes) async throws {
         let path = try await packagePath(id)
         let (fs, folder) = (self.fs, self.folder)
-        @Sendable @_optimize(size) func remove() throws {
+        @Sendable func remove() throws {
             try fs.requireDirectory(path, create: false)
             let lock = WriterLock(path: PackageLayout(root: path).lockFile, fileSystem: fs)
             try lock.acquireForWrite()
@@ -187,9 +185,9 @@ public final actor NoteLibrary {
 
     /// The folder of document `id`: `<id>.lnote` in lowercase, or in another case (D-001).
     /// Throws `notFound` when there is none.
-    @_optimize(size) public func packagePath(_ id: UUIDBytes) async throws -> String {
+    public func packagePath(_ id: UUIDBytes) async throws -> String {
         let (fs, folder) = (self.fs, self.folder)
-        @Sendable @_optimize(size) func resolve() throws -> String {
+        @Sendable func resolve() throws -> String {
             let canonical = joinPath(folder, PackageLayout.folderName(id))
             if try fs.entryKind(canonical) != nil { return canonical }
             if try fs.entryKind(folder) != nil {

@@ -9,13 +9,13 @@ extension FileSystem {
     /// Cost: one write, one file sync and one folder sync (none for `.none`). Guarantee: `path`
     /// holds either its old bytes or all of `bytes`, never a mixture, also after a power loss.
     @inline(never)
-    @_optimize(size) package func writePackageFile(_ path: String, _ bytes: [UInt8], durability: Durability = .data) throws {
+    package func writePackageFile(_ path: String, _ bytes: [UInt8], durability: Durability = .data) throws {
         try io { try writeFileAtomically(path, bytes, durability: durability) }
     }
 
     /// Removes a file (or empty folder, or symbolic link: the link itself) if it exists.
     @inline(never)
-    @_optimize(size) package func removeIfPresent(_ path: String) throws {
+    package func removeIfPresent(_ path: String) throws {
         do { try remove(path) } catch let e as FileSystemError where e.isNoEntry {
             return
         } catch {
@@ -25,14 +25,14 @@ extension FileSystem {
 
     /// What is at `path` without following a link, as an `LNoteError` on failure.
     @inline(never)
-    @_optimize(size) package func entryKind(_ path: String) throws -> FileKind? {
+    package func entryKind(_ path: String) throws -> FileKind? {
         try io { try kind(path) }
     }
 
     /// Creates `path` as a folder if missing (refusing a link or file there, D-002) and, when
     /// it was created, syncs its parent so the new entry survives a power loss (M-003).
     @inline(never)
-    @_optimize(size) package func ensurePackageFolder(_ path: String) throws {
+    package func ensurePackageFolder(_ path: String) throws {
         if try entryKind(path) == nil {
             try io { try makeDirectory(path) }
             try io { try syncDirectory(parentDirectory(of: path)) }
@@ -48,7 +48,7 @@ extension FileSystem {
     /// no disk) is copied in a moment without filling the disk. A file that grows during the
     /// copy is copied at least up to its size when the copy began (P-014).
     @inline(never)
-    @_optimize(size) package func copyRegularFile(_ from: String, to: String) throws -> Bool {
+    package func copyRegularFile(_ from: String, to: String) throws -> Bool {
         switch try entryKind(from) {
         case .file?: break
         case nil: return false
@@ -79,7 +79,7 @@ extension FileSystem {
     /// Removes `path` and everything under it without following links: a link is unlinked,
     /// only real folders are entered. Cost: one `kind` and one `remove` per entry.
     @inline(never)
-    @_optimize(size) package func removeTree(_ path: String) throws {
+    package func removeTree(_ path: String) throws {
         switch try entryKind(path) {
         case nil: return
         case .directory?:

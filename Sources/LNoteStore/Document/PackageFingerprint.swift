@@ -11,7 +11,7 @@ package struct PackageFingerprint: Sendable, Equatable {
     package internal(set) var document: [UInt8]?
     package internal(set) var files: [String: Int64]
 
-    @_optimize(size) package static func take(fs: any FileSystem, layout: PackageLayout, pages: Set<UUIDBytes>,
+    package static func take(fs: any FileSystem, layout: PackageLayout, pages: Set<UUIDBytes>,
                              includeDocument: Bool) throws -> PackageFingerprint {
         let document = includeDocument
             ? try fs.readRegularFile(layout.documentFile, limit: FormatLimits.documentJSONBytesMax) : nil
@@ -33,7 +33,7 @@ package struct PackageFingerprint: Sendable, Equatable {
     }
 
     /// A check for `WriterLock` that throws when the package no longer matches `self`.
-    @_optimize(size) package func check(fs: any FileSystem, layout: PackageLayout, pages: Set<UUIDBytes>) -> WriterLock.Check {
+    package func check(fs: any FileSystem, layout: PackageLayout, pages: Set<UUIDBytes>) -> WriterLock.Check {
         let recorded = self
         let includeDocument = document != nil
         return {
@@ -47,7 +47,7 @@ package struct PackageFingerprint: Sendable, Equatable {
 
     /// What differs from `old`, one phrase each, at most `shown` of them (and how many more):
     /// so a refusal names what another writer changed.
-    @_optimize(size) package func differences(from old: PackageFingerprint, shown: Int = 4) -> [String] {
+    package func differences(from old: PackageFingerprint, shown: Int = 4) -> [String] {
         var out: [String] = []
         if document != old.document {
             out.append("document.json changed (\(old.document?.count ?? 0) -> \(document?.count ?? 0) bytes)")

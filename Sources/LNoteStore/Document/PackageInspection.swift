@@ -12,7 +12,7 @@ package struct PackageInspection: Sendable {
     /// Checks the package's folders (a link where a folder is expected is `invalidPath`,
     /// D-002) and sorts the names in `pages/`. Cost: one `kind` per folder, one listing of
     /// `pages/`; no file is opened.
-    @_optimize(size) package static func inspect(fs: any FileSystem, layout: PackageLayout, listed: Set<UUIDBytes>) throws -> PackageInspection {
+    package static func inspect(fs: any FileSystem, layout: PackageLayout, listed: Set<UUIDBytes>) throws -> PackageInspection {
         var result = PackageInspection()
         for folder in [layout.pagesDirectory, layout.assetsDirectory, layout.thumbnailsDirectory, layout.lostAndFoundDirectory] {
             if try fs.entryKind(folder) != nil { try fs.requireDirectory(folder, create: false) }
@@ -38,7 +38,7 @@ package struct PackageInspection: Sendable {
 
     /// Throws `invalidPath` when one of `names` in `pages/` is not a regular file (a symbolic
     /// link is never followed, D-002). Cost: one `kind` per name (a page has two or three).
-    @_optimize(size) package static func requireRegularFiles(fs: any FileSystem, directory: String, names: [String]) throws {
+    package static func requireRegularFiles(fs: any FileSystem, directory: String, names: [String]) throws {
         for name in names {
             let path = joinPath(directory, name)
             switch try fs.entryKind(path) {
@@ -51,7 +51,7 @@ package struct PackageInspection: Sendable {
 
     /// Moves `names` from `pages/` to `lost+found/` (D-060), never overwriting: a name taken
     /// there gets a `.<n>` suffix. Syncs both folders. Returns the names given in lost+found.
-    @_optimize(size) package static func setAside(fs: any FileSystem, layout: PackageLayout, names: [String]) throws -> [String] {
+    package static func setAside(fs: any FileSystem, layout: PackageLayout, names: [String]) throws -> [String] {
         guard !names.isEmpty else { return [] }
         try fs.ensurePackageFolder(layout.lostAndFoundDirectory)
         var moved: [String] = []

@@ -6,7 +6,7 @@ package struct PackageLayout: Sendable, Equatable {
     /// Absolute path of the `<uuid>.lnote` folder.
     public let root: String
 
-    @_optimize(size) public init(root: String) { self.root = root }
+    public init(root: String) { self.root = root }
 
     public static let documentFileName = "document.json"
     public static let manifestFileName = "manifest.json"
@@ -23,11 +23,11 @@ package struct PackageLayout: Sendable, Equatable {
     public var lostAndFoundDirectory: String { joinPath(root, Self.lostAndFoundName) }
 
     /// `thumbnails/<page>.png`
-    @_optimize(size) public func thumbnail(_ page: UUIDBytes) -> String { joinPath(thumbnailsDirectory, Self.thumbnailName(page)) }
+    public func thumbnail(_ page: UUIDBytes) -> String { joinPath(thumbnailsDirectory, Self.thumbnailName(page)) }
     public static func thumbnailName(_ page: UUIDBytes) -> String { "\(page).png" }
 
     /// `assets/<asset>.<ext>`; `ext` must satisfy `isValidAssetExtension` (D-040).
-    @_optimize(size) public func asset(_ id: UUIDBytes, ext: String) throws -> String {
+    public func asset(_ id: UUIDBytes, ext: String) throws -> String {
         guard Self.isValidAssetExtension(ext) else {
             throw LNoteError(.invalidPath, "asset extension '\(ext)' must be 1-8 characters a-z or 0-9 (D-040)")
         }
@@ -35,13 +35,13 @@ package struct PackageLayout: Sendable, Equatable {
     }
 
     /// 1-8 characters `[a-z0-9]` (D-040).
-    @_optimize(size) public static func isValidAssetExtension(_ ext: String) -> Bool {
+    public static func isValidAssetExtension(_ ext: String) -> Bool {
         let u = Array(ext.utf8)
         return (1...8).contains(u.count) && u.allSatisfy { (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) }
     }
 
     /// Parses an asset file name `<uuid>.<ext>`; nil for anything else.
-    @_optimize(size) public static func parseAssetName(_ name: String) -> (id: UUIDBytes, ext: String)? {
+    public static func parseAssetName(_ name: String) -> (id: UUIDBytes, ext: String)? {
         let parts = name.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 2, let id = UUIDBytes(string: String(parts[0])), String(parts[0]) == id.description,
               isValidAssetExtension(String(parts[1])) else { return nil }
@@ -49,19 +49,19 @@ package struct PackageLayout: Sendable, Equatable {
     }
 
     /// The document id a package folder name denotes (`<uuid>.lnote`, either case, D-001).
-    @_optimize(size) public static func documentID(fromFolderName name: String) -> UUIDBytes? {
+    public static func documentID(fromFolderName name: String) -> UUIDBytes? {
         guard name.hasSuffix("." + packageExtension) else { return nil }
         return UUIDBytes(string: String(name.dropLast(packageExtension.count + 1)))
     }
 
-    @_optimize(size) public static func folderName(_ id: UUIDBytes) -> String { "\(id).\(packageExtension)" }
+    public static func folderName(_ id: UUIDBytes) -> String { "\(id).\(packageExtension)" }
 }
 
 extension FileSystem {
     /// Checks that `path` is a real directory, not a symbolic link (D-002), creating it when
     /// `create` is true and it is missing.
     @inline(never)
-    @_optimize(size) package func requireDirectory(_ path: String, create: Bool) throws {
+    package func requireDirectory(_ path: String, create: Bool) throws {
         switch try io({ try kind(path) }) {
         case .directory?: return
         case .symbolicLink?: throw LNoteError(.invalidPath, "symbolic link where a folder is expected (D-002)", file: path)
@@ -75,7 +75,7 @@ extension FileSystem {
     /// that exists (`pages/`, `assets/`, `thumbnails/`, `lost+found/`) is one too. Every reader
     /// calls this before it opens a file of the package. Cost: five `lstat`s.
     @inline(never)
-    @_optimize(size) package func requirePackageFolders(_ layout: PackageLayout) throws {
+    package func requirePackageFolders(_ layout: PackageLayout) throws {
         switch try entryKind(layout.root) {
         case .directory?: break
         case nil: throw LNoteError(.notFound, "no document package here", file: layout.root)
@@ -89,7 +89,7 @@ extension FileSystem {
 
     /// Reads a regular file of at most `limit` bytes, refusing symbolic links (D-002, D-010).
     @inline(never)
-    @_optimize(size) package func readRegularFile(_ path: String, limit: Int) throws -> [UInt8] {
+    package func readRegularFile(_ path: String, limit: Int) throws -> [UInt8] {
         switch try io({ try kind(path) }) {
         case .file(let size)?:
             guard size <= Int64(limit) else {

@@ -15,12 +15,12 @@ package enum StagingFolder {
     }
 
     /// `.<uuid>.lnote-creating` or `.<uuid>.lnote-deleting`.
-    @_optimize(size) package static func name(_ id: UUIDBytes, _ purpose: Purpose) -> String {
+    package static func name(_ id: UUIDBytes, _ purpose: Purpose) -> String {
         ".\(PackageLayout.folderName(id))-\(purpose.rawValue)"
     }
 
     /// The document id and purpose of a staging folder's name; nil for any other name.
-    @_optimize(size) package static func parse(_ name: String) -> (UUIDBytes, Purpose)? {
+    package static func parse(_ name: String) -> (UUIDBytes, Purpose)? {
         guard name.hasPrefix(".") else { return nil }
         for purpose in [Purpose.creating, .deleting] where name.hasSuffix("-" + purpose.rawValue) {
             let folderName = String(name.dropFirst().dropLast(purpose.rawValue.count + 1))
@@ -36,7 +36,7 @@ package enum StagingFolder {
     /// staging package and returns its document; this writes `document.json` and
     /// `manifest.json` from it. On failure the partial folder is removed. Returns the
     /// package's path.
-    @_optimize(size) package static func assemble(fs: any FileSystem, folder: String, id: UUIDBytes,
+    package static func assemble(fs: any FileSystem, folder: String, id: UUIDBytes,
                                  build: (PackageLayout) throws -> DocumentFile) throws -> String {
         let staging = joinPath(folder, name(id, .creating))
         let layout = PackageLayout(root: staging)
@@ -60,7 +60,7 @@ package enum StagingFolder {
     }
 
     /// The names of the staging folders in `folder`, sorted (links are not followed).
-    @_optimize(size) package static func names(fs: any FileSystem, folder: String) -> [String] {
+    package static func names(fs: any FileSystem, folder: String) -> [String] {
         guard let names = try? fs.list(folder) else { return [] }
         return sortedNames(names).filter { parse($0) != nil && (try? fs.entryKind(joinPath(folder, $0))) == .directory }
     }
@@ -68,7 +68,7 @@ package enum StagingFolder {
     /// True when no process holds the lock of the staging folder at `path` (or it has no lock
     /// file). Creates nothing, so a check-only caller changes nothing on disk; a link in the
     /// lock's place is never followed and counts as held.
-    @_optimize(size) package static func isAbandoned(fs: any FileSystem, path: String) -> Bool {
+    package static func isAbandoned(fs: any FileSystem, path: String) -> Bool {
         // D-071: the folder's own lock is the creator's; a held one means at work, whatever `.lock` says.
         guard let folderLock = try? fs.tryLockFolder(path) else { return false }
         if folderLock != .noFolderLock { try? fs.close(folderLock) }
@@ -85,7 +85,7 @@ package enum StagingFolder {
 
     /// Removes the staging folder at `path` if its lock can be taken; false when its process
     /// is at work. Throws when the removal fails.
-    @_optimize(size) package static func removeIfAbandoned(fs: any FileSystem, path: String) throws -> Bool {
+    package static func removeIfAbandoned(fs: any FileSystem, path: String) throws -> Bool {
         let lock = WriterLock(path: PackageLayout(root: path).lockFile, fileSystem: fs)
         guard (try? lock.acquireForWrite()) != nil else { return false }
         defer { lock.retire() }
@@ -96,7 +96,7 @@ package enum StagingFolder {
     /// Removes every staging folder in `folder` whose lock no one holds (D-033); the names of
     /// those removed. Failures leave a folder for the next sweep and never fail the caller.
     @discardableResult
-    @_optimize(size) package static func removeLeftovers(fs: any FileSystem, folder: String) -> [String] {
+    package static func removeLeftovers(fs: any FileSystem, folder: String) -> [String] {
         names(fs: fs, folder: folder).filter { (try? removeIfAbandoned(fs: fs, path: joinPath(folder, $0))) == true }
     }
 }

@@ -15,9 +15,9 @@ public struct ThumbnailRenderer: Sendable, Equatable {
     /// document's actor, on the engine's I/O queue; must not trap on any element values.
     public let render: @Sendable (_ elements: [Element], _ metadata: PageMetadata, _ width: Int) -> [UInt8]
 
-    @_optimize(size) public init(name: String, render: @escaping @Sendable (_ elements: [Element], _ metadata: PageMetadata, _ width: Int) -> [UInt8]) {
+    public init(name: String, render: @escaping @Sendable (_ elements: [Element], _ metadata: PageMetadata, _ width: Int) -> [UInt8]) {
         self.name = name; self.render = render
     }
 
-    @_optimize(size) public static func == (a: ThumbnailRenderer, b: ThumbnailRenderer) -> Bool { a.name == b.name }
+    public static func == (a: ThumbnailRenderer, b: ThumbnailRenderer) -> Bool { a.name == b.name }
 }

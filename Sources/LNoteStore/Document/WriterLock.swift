@@ -32,7 +32,7 @@ package final class WriterLock: WriteGate {
     private let fs: any FileSystem
     private let state = Mutex(State())
 
-    @_optimize(size) package init(path: String, fileSystem: any FileSystem) {
+    package init(path: String, fileSystem: any FileSystem) {
         self.path = path; fs = fileSystem
     }
 
@@ -40,7 +40,7 @@ package final class WriterLock: WriteGate {
         state.withLock { s in Self.closeHandles(&s, fs) }
     }
 
-    @_optimize(size) private static func closeHandles(_ s: inout State, _ fs: any FileSystem) {
+    private static func closeHandles(_ s: inout State, _ fs: any FileSystem) {
         if let h = s.handle { try? fs.close(h) }
         if let h = s.folderHandle, h != .noFolderLock { try? fs.close(h) }
         s.handle = nil
@@ -54,14 +54,14 @@ package final class WriterLock: WriteGate {
 
     /// Takes the lock if not held. Throws `lockedElsewhere` when another open holds it, or when
     /// the package changed while it was released.
-    @_optimize(size) package func acquireForWrite() throws {
+    package func acquireForWrite() throws {
         try state.withLock { (s: inout State) throws in try takeIfReleased(&s) }
     }
 
     /// `acquireForWrite`, counting one more change in progress until `endWrite()` (D-073):
     /// `releaseIfIdle` keeps the lock while any runs. With `byPath`, D-006 and D-072 as in
     /// `acquireForPathWrite`. Cost while held: two uncontended mutex sections.
-    @_optimize(size) package func beginWrite(byPath: Bool) throws {
+    package func beginWrite(byPath: Bool) throws {
         try state.withLock { (s: inout State) throws in
             try takeIfReleased(&s)
             s.writing += 1
@@ -77,7 +77,7 @@ package final class WriterLock: WriteGate {
     package func endWrite() { state.withLock { $0.writing -= 1 } }
 
     /// Takes the lock into `s` unless held, first running the check a release left (D-070).
-    @_optimize(size) private func takeIfReleased(_ s: inout State) throws {
+    private func takeIfReleased(_ s: inout State) throws {
         if let refusal = s.refusal { throw refusal }
         if s.handle != nil { return }
         let folder = try Self.takeFolder(parentDirectory(of: path), fs: fs)
@@ -106,12 +106,12 @@ package final class WriterLock: WriteGate {
     /// `acquireForWrite`, then D-006: the package folder and its folders are still real folders
     /// (a folder swapped for a link while the writer runs is never written through by path).
     /// Cost: five `lstat`s; used before writes by path, never before an append.
-    @_optimize(size) package func acquireForPathWrite() throws {
+    package func acquireForPathWrite() throws {
         try acquireForWrite()
         try checkFoldersForPathWrite()
     }
 
-    @_optimize(size) private func checkFoldersForPathWrite() throws {
+    private func checkFoldersForPathWrite() throws {
         try fs.requirePackageFolders(PackageLayout(root: parentDirectory(of: path)))
         try requireLockedFolderAtPath()
     }
@@ -119,7 +119,7 @@ package final class WriterLock: WriteGate {
     /// D-072: the package path still names the folder whose lock is held (same device and
     /// inode), not another folder put there after the locked one was renamed away.
     /// Cost: one `fstat` and one `lstat`; skipped where the file system has no identities.
-    @_optimize(size) private func requireLockedFolderAtPath() throws {
+    private func requireLockedFolderAtPath() throws {
         let folder = parentDirectory(of: path)
         guard let held = state.withLock({ $0.folderHandle }), held != .noFolderLock,
               let locked = try io({ try fs.identity(held) }) else { return }
@@ -135,7 +135,7 @@ package final class WriterLock: WriteGate {
     /// mutex, so no change begins between it and the release; the check it returns runs
     /// before the next write re-takes the lock. True when released, or already released (the
     /// first check stays).
-    @_optimize(size) package func releaseIfIdle(_ fingerprint: () throws -> Check) throws -> Bool {
+    package func releaseIfIdle(_ fingerprint: () throws -> Check) throws -> Bool {
         try state.withLock { (s: inout State) throws -> Bool in
             guard s.handle != nil else { return true }
             guard s.writing == 0 else { return false }
@@ -150,7 +150,7 @@ package final class WriterLock: WriteGate {
     /// While the lock is released, adds `make()`'s check to the ones run when it is re-taken
     /// (a page opened in the background must still be unchanged by then). Does nothing while
     /// the lock is held. `make` runs under the lock's mutex.
-    @_optimize(size) package func addCheckIfReleased(_ make: () throws -> Check) throws {
+    package func addCheckIfReleased(_ make: () throws -> Check) throws {
         try state.withLock { (s: inout State) throws in
             guard s.handle == nil, s.refusal == nil else { return }
             let added = try make()
@@ -163,7 +163,7 @@ package final class WriterLock: WriteGate {
     }
 
     /// Releases the lock for good: every later `acquireForWrite` throws `closed`.
-    @_optimize(size) package func retire() {
+    package func retire() {
         state.withLock { s in
             Self.closeHandles(&s, fs)
             s.check = nil
@@ -172,7 +172,7 @@ package final class WriterLock: WriteGate {
     }
 
     /// Locks the package folder itself (D-071): `lockedElsewhere` when another open holds it.
-    @_optimize(size) private static func takeFolder(_ folder: String, fs: any FileSystem) throws -> FileHandleNumber {
+    private static func takeFolder(_ folder: String, fs: any FileSystem) throws -> FileHandleNumber {
         guard let handle = try retryingRefusal({ try io { try fs.tryLockFolder(folder) } }) else {
             throw LNoteError(.lockedElsewhere, "open for writing elsewhere", file: folder)
         }
@@ -188,7 +188,7 @@ package final class WriterLock: WriteGate {
 
     /// `attempt` until it answers, paused between tries by `busyRetryMicroseconds`; nil when
     /// every try was refused.
-    @_optimize(size) private static func retryingRefusal<T>(_ attempt: () throws -> T?) throws -> T? {
+    private static func retryingRefusal<T>(_ attempt: () throws -> T?) throws -> T? {
         if let answer = try attempt() { return answer }
         for delay in busyRetryMicroseconds {
             SystemCall.pause(microseconds: delay)
@@ -198,7 +198,7 @@ package final class WriterLock: WriteGate {
     }
 
     /// Opens `.lock` without following a link (D-002) and tries `flock`.
-    @_optimize(size) private static func take(path: String, fs: any FileSystem) throws -> FileHandleNumber {
+    private static func take(path: String, fs: any FileSystem) throws -> FileHandleNumber {
         var handle: FileHandleNumber?
         switch try fs.entryKind(path) {
         case nil:

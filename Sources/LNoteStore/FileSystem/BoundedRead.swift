@@ -19,7 +19,7 @@ extension FileSystem {
     /// - Throws: `LNoteError.corrupt` when the bytes up to the last non-zero byte exceed
     ///   `budget`; `FileSystemError` when the file cannot be read.
     @inline(never)
-    @_optimize(size) package func readBounded(_ path: String, budget: Int = FormatLimits.pageFileBytesInMemoryMax,
+    package func readBounded(_ path: String, budget: Int = FormatLimits.pageFileBytesInMemoryMax,
                              chunkBytes: Int = BoundedPrefix.chunkBytes) throws -> BoundedFileBytes {
         let f = try open(path, .readOnly)
         defer { try? close(f) }
@@ -41,7 +41,7 @@ extension FileSystem {
     /// is followed). Each byte is read once. Returns where the walk ended (the end of the last
     /// stretch read) and whether a read came back short: the file shrank while read, and
     /// `end` is where its bytes ended.
-    @_optimize(size) func forEachDataChunk(_ f: FileHandleNumber, limit: Int64?, chunk: Int,
+    func forEachDataChunk(_ f: FileHandleNumber, limit: Int64?, chunk: Int,
                                            _ body: (_ part: [UInt8], _ at: Int64) throws -> Void) throws
         -> (end: Int64, shrank: Bool) {
         var offset: Int64 = 0
@@ -79,10 +79,10 @@ package struct BoundedPrefix {
     /// The data reaches past `budget`: nothing more is held.
     private(set) var overBudget = false
 
-    @_optimize(size) init(budget: Int64) { self.budget = budget }
+    init(budget: Int64) { self.budget = budget }
 
     /// The chunk `part` read at file offset `at` (at or after every earlier chunk's end).
-    @_optimize(size) mutating func add(_ part: [UInt8], at: Int64) {
+    mutating func add(_ part: [UInt8], at: Int64) {
         if let last = Self.lastNonZero(part) {
             contentEnd = at + Int64(last) + 1
             if contentEnd > budget { overBudget = true; bytes = [] }
@@ -93,7 +93,7 @@ package struct BoundedPrefix {
     }
 
     /// Appends the first `count` bytes of `part` at offset `at`, zeros before them for a hole.
-    @_optimize(size) private mutating func hold(_ part: [UInt8], at: Int64, count: Int) {
+    private mutating func hold(_ part: [UInt8], at: Int64, count: Int) {
         if bytes.isEmpty && at == 0 && count == part.count {
             bytes = part  // the common case, a file of one chunk: no copy
             return
@@ -104,7 +104,7 @@ package struct BoundedPrefix {
 
     /// The bytes to keep of a file of `fileSize` bytes: up to one largest frame past the last
     /// non-zero byte, the zeros of holes included.
-    @_optimize(size) mutating func finish(fileSize: Int64) -> [UInt8] {
+    mutating func finish(fileSize: Int64) -> [UInt8] {
         let keep = Int(min(fileSize, contentEnd + Self.margin))
         if bytes.count > keep {
             bytes.removeLast(bytes.count - keep)
@@ -117,14 +117,14 @@ package struct BoundedPrefix {
     /// Appends `n` zero bytes (the zeros of holes: up to one largest frame, 16 MiB) as one
     /// zeroed array the bytes are copied into: no element-by-element append (seconds for 16 MiB
     /// in an unoptimized build) and no second array of the zeros.
-    @_optimize(size) static func appendZeros(_ n: Int, to bytes: inout [UInt8]) {
+    static func appendZeros(_ n: Int, to bytes: inout [UInt8]) {
         var grown = [UInt8](repeating: 0, count: bytes.count + n)
         grown.withUnsafeMutableBytes { dst in bytes.withUnsafeBytes { dst.copyMemory(from: $0) } }
         bytes = grown
     }
 
     /// Index of the last non-zero byte of `bytes`, 8 bytes at a time over zero runs.
-    @_optimize(size) static func lastNonZero(_ bytes: [UInt8]) -> Int? {
+    static func lastNonZero(_ bytes: [UInt8]) -> Int? {
         bytes.withUnsafeBytes { raw -> Int? in
             var i = raw.count
             while i >= 8, raw.loadUnaligned(fromByteOffset: i - 8, as: UInt64.self) == 0 { i -= 8 }

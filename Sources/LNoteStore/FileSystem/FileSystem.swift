@@ -75,7 +75,7 @@ public protocol FileSystem: Sendable {
 
 public struct FileHandleNumber: Hashable, Sendable {
     public let raw: Int32
-    @_optimize(size) public init(_ raw: Int32) { self.raw = raw }
+    public init(_ raw: Int32) { self.raw = raw }
     /// What `tryLockFolder` returns on a file system that cannot lock folders: success with no
     /// handle to close (exclusion then rests on `.lock` alone). Closing it is not needed.
     public static let noFolderLock = FileHandleNumber(-1)
@@ -85,12 +85,12 @@ public struct FileHandleNumber: Hashable, Sendable {
 public struct FileIdentity: Hashable, Sendable {
     public var device: UInt64
     public var inode: UInt64
-    @_optimize(size) public init(device: UInt64, inode: UInt64) { self.device = device; self.inode = inode }
+    public init(device: UInt64, inode: UInt64) { self.device = device; self.inode = inode }
 }
 
 public struct OpenOptions: OptionSet, Sendable {
     public let rawValue: UInt8
-    @_optimize(size) public init(rawValue: UInt8) { self.rawValue = rawValue }
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
     public static let create = OpenOptions(rawValue: 1)
     public static let exclusive = OpenOptions(rawValue: 2)
     public static let truncate = OpenOptions(rawValue: 4)
@@ -110,7 +110,7 @@ public struct FileSystemError: Error, Equatable, Sendable, CustomStringConvertib
     public var path: String
     public var errno: Int32
 
-    @_optimize(size) public init(_ operation: String, path: String, errno: Int32) {
+    public init(_ operation: String, path: String, errno: Int32) {
         self.operation = operation; self.path = path; self.errno = errno
     }
 
@@ -120,25 +120,25 @@ public struct FileSystemError: Error, Equatable, Sendable, CustomStringConvertib
 
 extension FileSystem {
     /// Default for file systems without hard links: 1.
-    @_optimize(size) public func linkCount(_ file: FileHandleNumber) throws -> Int { 1 }
+    public func linkCount(_ file: FileHandleNumber) throws -> Int { 1 }
 
     /// Default: no identity known (the D-072 check is then skipped).
-    @_optimize(size) public func identity(_ file: FileHandleNumber) throws -> FileIdentity? { nil }
+    public func identity(_ file: FileHandleNumber) throws -> FileIdentity? { nil }
     public func identity(at path: String) throws -> FileIdentity? { nil }
 
     /// Default: no holes are known, so the stretch is the rest of the file.
-    @_optimize(size) public func dataRegion(_ file: FileHandleNumber, from offset: Int64) throws -> Range<Int64>? {
+    public func dataRegion(_ file: FileHandleNumber, from offset: Int64) throws -> Range<Int64>? {
         let n = try size(file)
         return offset < n ? offset ..< n : nil
     }
 
     /// Default for file systems that cannot lock a folder: `noFolderLock` (exclusion rests on
     /// the `.lock` file alone). `POSIXFileSystem` and `SimulatedFileSystem` lock for real.
-    @_optimize(size) public func tryLockFolder(_ path: String) throws -> FileHandleNumber? { .noFolderLock }
+    public func tryLockFolder(_ path: String) throws -> FileHandleNumber? { .noFolderLock }
 
     /// Reads a whole file; `limit` caps the size accepted before allocating.
     @inline(never)
-    @_optimize(size) public func readFile(_ path: String, limit: Int = Int.max) throws -> [UInt8] {
+    public func readFile(_ path: String, limit: Int = Int.max) throws -> [UInt8] {
         let f = try open(path, .readOnly)
         defer { try? close(f) }
         let n = try size(f)
@@ -157,7 +157,7 @@ extension FileSystem {
     /// written, so the final sync has little left to flush (RocksDB's bytes_per_sync). What
     /// reaches the disk, and when `path` changes, is the same.
     @inline(never)
-    @_optimize(size) public func writeFileAtomically(_ path: String, _ bytes: [UInt8], durability: Durability = .data,
+    public func writeFileAtomically(_ path: String, _ bytes: [UInt8], durability: Durability = .data,
                                     writebackStep: Int = 0) throws
     {
         let temp = try writeTemporary(for: path, bytes, durability: durability, writebackStep: writebackStep)
@@ -170,7 +170,7 @@ extension FileSystem {
     /// included, the temp file is removed and `path` is not touched (P-019).
     /// With write-back steps, `pacing` yields them to foreground syncs (see `WritebackPacing`);
     /// its `yield` also runs before the file's sync.
-    @_optimize(size) package func writeTemporary(for path: String, _ bytes: [UInt8], durability: Durability,
+    package func writeTemporary(for path: String, _ bytes: [UInt8], durability: Durability,
                                 writebackStep: Int = 0, pacing: WritebackPacing = .steady,
                                 beforeSync: () throws -> Void = {}) throws -> String
     {
@@ -189,7 +189,7 @@ extension FileSystem {
     /// `<path>.tmp`, created exclusively after unlinking a leftover (a link there is removed,
     /// never followed, D-002), handed to `fill`, then closed; its path is returned. When `fill`
     /// throws, the file is closed and removed and the error rethrown.
-    @_optimize(size) package func withTemporaryFile(for path: String, _ fill: (FileHandleNumber) throws -> Void) throws -> String {
+    package func withTemporaryFile(for path: String, _ fill: (FileHandleNumber) throws -> Void) throws -> String {
         let temp = path + ".tmp"
         do { try remove(temp) } catch let e as FileSystemError where e.isNoEntry {}
         let f = try open(temp, [.create, .exclusive])
@@ -206,7 +206,7 @@ extension FileSystem {
 
     /// The second half of `writeFileAtomically`: renames the synced temp file over `path` and
     /// syncs the directory (unless `durability` is `.none`).
-    @_optimize(size) package func commitTemporary(_ temp: String, to path: String, durability: Durability) throws {
+    package func commitTemporary(_ temp: String, to path: String, durability: Durability) throws {
         try rename(temp, to: path)
         if durability != .none { try syncDirectory(parentDirectory(of: path)) }
     }
@@ -217,14 +217,14 @@ extension FileSystem {
     public var pacesWriteback: Bool { false }
     /// No overlapped calls unless a file system allows them.
     public var overlapsCalls: Bool { false }
-    @_optimize(size) public func writeback(_ file: FileHandleNumber, at offset: Int64, count: Int64, wait: Bool) throws {}
+    public func writeback(_ file: FileHandleNumber, at offset: Int64, count: Int64, wait: Bool) throws {}
 
     /// Writes `bytes` at 0 in steps. While `pacing.active()` says no foreground sync is active,
     /// a step is `step` bytes whose write-back is started and not waited for. While one is, a
     /// step is `pacing.yieldingStep` bytes, written after `pacing.yield()` and waited for
     /// before the next, so a foreground sync queues behind at most that one step.
     @inline(never)
-    @_optimize(size) func writePaced(_ f: FileHandleNumber, _ bytes: [UInt8], step: Int, pacing: WritebackPacing = .steady) throws {
+    func writePaced(_ f: FileHandleNumber, _ bytes: [UInt8], step: Int, pacing: WritebackPacing = .steady) throws {
         try bytes.withUnsafeBytes { (all) throws in
             var offset = 0
             while offset < all.count {
@@ -258,7 +258,7 @@ package struct WritebackPacing {
 
 /// The directory part of an absolute path ("/a/b/c" -> "/a/b"; "/a" -> "/").
 @inline(never)
-@_optimize(size) package func parentDirectory(of path: String) -> String {
+package func parentDirectory(of path: String) -> String {
     guard let slash = path.lastIndex(of: "/") else { return "." }
     if slash == path.startIndex { return "/" }
     return String(path[..<slash])
@@ -266,12 +266,12 @@ package struct WritebackPacing {
 
 /// Joins a directory and a name with one slash.
 @inline(never)
-@_optimize(size) package func joinPath(_ dir: String, _ name: String) -> String {
+package func joinPath(_ dir: String, _ name: String) -> String {
     dir.hasSuffix("/") ? dir + name : dir + "/" + name
 }
 
 /// The last path component ("a/b/c" -> "c").
-@_optimize(size) package func lastComponent(_ path: String) -> String {
+package func lastComponent(_ path: String) -> String {
     guard let slash = path.lastIndex(of: "/") else { return path }
     return String(path[path.index(after: slash)...])
 }

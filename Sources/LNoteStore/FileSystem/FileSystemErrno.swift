@@ -43,7 +43,7 @@ public enum FileSystemErrno {
 
     /// `No space left on device (errno 28)`: the C library's text and the number; for
     /// `notRegularFile`, `not a regular file`.
-    @_optimize(size) public static func text(_ code: Int32) -> String {
+    public static func text(_ code: Int32) -> String {
         if code == notRegularFile { return "not a regular file" }
         guard code > 0, let c = strerror(code) else { return "errno \(code)" }
         return String(cString: c) + " (errno \(code))"

@@ -1,8 +1,6 @@
 import LNoteFormat
 import Synchronization
 
-// `@_optimize(size)` (per function; no type-level form exists) on the cold paths: a journal's
-// creation, adoption, reopening, poisoning and close (once per journal); write and sync stay fast.
 
 /// Appends change frames to one journal file and makes them durable, sharing syncs between
 /// concurrent callers (group commit).
@@ -78,7 +76,7 @@ package final class JournalWriter: Sendable {
     /// already durable. Its zeros become the reserve (W-010). Throws when the prepared file was
     /// taken before or the write or sync fails (the file is then closed; the caller may
     /// create the journal instead).
-    @_optimize(size) package static func adopt(_ prepared: PreparedJournal, pageID: UUIDBytes, firstSequence: UInt64,
+    package static func adopt(_ prepared: PreparedJournal, pageID: UUIDBytes, firstSequence: UInt64,
                               durability: Durability, reserveBytes: Int) throws -> JournalWriter {
         guard let file = prepared.take() else {
             throw LNoteError(.io, "prepared journal already taken", file: prepared.path)
@@ -108,7 +106,7 @@ package final class JournalWriter: Sendable {
     /// acknowledge a frame of this file syncs it first (W-006), unless the caller synced the
     /// directory meanwhile and said so (`directoryEntryIsDurable`). A compaction passes it so
     /// that its snapshot's directory sync also makes this entry durable (P-010).
-    @_optimize(size) package static func create(fs: any FileSystem, directory: String, pageID: UUIDBytes, base: UInt64,
+    package static func create(fs: any FileSystem, directory: String, pageID: UUIDBytes, base: UInt64,
                                firstSequence: UInt64, durability: Durability, reserveBytes: Int = 0,
                                deferDirectorySync: Bool = false) throws -> JournalWriter {
         let header = JournalHeader(pageID: pageID, baseGeneration: base,
@@ -142,11 +140,11 @@ package final class JournalWriter: Sendable {
 
     /// Poisons the writer (W-003): a sync its frames depend on failed elsewhere (the directory
     /// sync that was to make its entry durable, P-021). Later writes and syncs throw.
-    @_optimize(size) package func poison(_ error: LNoteError) { state.withLock { if $0.failure == nil { $0.failure = error } } }
+    package func poison(_ error: LNoteError) { state.withLock { if $0.failure == nil { $0.failure = error } } }
 
     /// Opens an existing journal for appending after recovery read it: cuts a torn tail at
     /// `validEnd` (J-013) and continues at `nextSequence`.
-    @_optimize(size) package static func reopen(fs: any FileSystem, path: String, header: JournalHeader, validEnd: Int64,
+    package static func reopen(fs: any FileSystem, path: String, header: JournalHeader, validEnd: Int64,
                                nextSequence: UInt64, frameCount: Int, reserveBytes: Int = 0) throws -> JournalWriter {
         let file = try io { try fs.open(path, []) }
         var header = header
@@ -362,7 +360,7 @@ package final class JournalWriter: Sendable {
     /// Closes the file once no sync is running, first cutting an unused reserve (W-010) unless
     /// the writer failed or the caller may not write (`cuttingReserve` false: it does not hold
     /// the writer lock, D-073). Later writes throw `.closed`.
-    @_optimize(size) package func close(cuttingReserve: Bool = true) {
+    package func close(cuttingReserve: Bool = true) {
         syncGate.withLock { _ in
             let (wasOpen, cutAt) = state.withLock { (s: inout State) -> (Bool, Int64?) in
                 defer { s.closed = true }

@@ -1,7 +1,6 @@
 import LNoteFormat
 import Synchronization
 
-// `@_optimize(size)` (per function; no type-level form exists): preparing a journal is cold.
 
 /// The next journal, prepared off the path of any save (P-022) so that a compaction's switch
 /// (P-010) writes a header over synced bytes and syncs data only: no new inode, no block
@@ -27,7 +26,7 @@ package final class PreparedJournal: Sendable {
     /// P-022). `yield` runs before each of the three syncs (each commits file-system metadata):
     /// the page passes its `SaveTraffic.waitForSaveEnd`, so each goes right after a save's
     /// sync ended instead of in front of the next one's.
-    @_optimize(size) package static func prepare(fs: any FileSystem, directory: String, pageID: UUIDBytes, base: UInt64,
+    package static func prepare(fs: any FileSystem, directory: String, pageID: UUIDBytes, base: UInt64,
                                 zeroBytes: Int, yield: () -> Void = {}) -> PreparedJournal? {
         let path = joinPath(directory, PageFileNames.journal(pageID, base: base))
         guard case .some(.none) = try? fs.kind(path), let file = try? fs.open(path, [.create, .exclusive]) else { return nil }
@@ -68,7 +67,7 @@ package final class PreparedJournal: Sendable {
 
     /// Closes and removes a prepared journal no writer adopted (P-022: at close; the removal
     /// needs no directory sync).
-    @_optimize(size) package func discard() {
+    package func discard() {
         guard let file = take() else { return }
         try? fs.close(file)
         try? fs.remove(path)
@@ -76,7 +75,7 @@ package final class PreparedJournal: Sendable {
 
     /// Closes a prepared journal no writer adopted and leaves the file: for a page that may
     /// not write now (D-073); the file is a state of P-022 the next writer handles.
-    @_optimize(size) package func closeKeepingFile() {
+    package func closeKeepingFile() {
         guard let file = take() else { return }
         try? fs.close(file)
     }

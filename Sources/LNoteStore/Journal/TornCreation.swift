@@ -1,6 +1,5 @@
 import LNoteFormat
 
-// `@_optimize(size)` (per function; no type-level form exists): torn creations are found only in damaged pages.
 
 /// The finding for a journal cut off at creation (J-028): a file whose header is invalid and
 /// whose bytes after the header's 64 are all zero (none, or a prepared journal's zeros,
@@ -10,7 +9,7 @@ package enum TornCreation {
 
     /// True when no byte after the first 64 of `bytes` is non-zero (J-028's shape; the header
     /// is judged separately).
-    @_optimize(size) package static func holdsNoFrame(_ bytes: [UInt8]) -> Bool {
+    package static func holdsNoFrame(_ bytes: [UInt8]) -> Bool {
         guard bytes.count > FormatLimits.journalHeaderBytes else { return true }
         return bytes.withUnsafeBufferPointer { b in
             var any: UInt8 = 0
@@ -20,7 +19,7 @@ package enum TornCreation {
     }
 
     /// The `tornCreation` finding for `file` of `size` bytes (offset 0, bytes: the size).
-    @_optimize(size) package static func finding(file: String, size: Int, reason: String?) -> RecoveryFinding {
+    package static func finding(file: String, size: Int, reason: String?) -> RecoveryFinding {
         RecoveryFinding(kind: kind, file: file, offset: 0, bytes: size, isTornTail: true,
                         detail: "journal created but its header was never synced (\(reason ?? "invalid")); holds no frame (J-028)")
     }

@@ -35,7 +35,7 @@ package struct CompactionJob: Sendable {
     /// Starts `run` at once and returns its outcome to await: while saves are active
     /// (`saving`), on a thread whose CPU priority is below theirs (`BackgroundThread`),
     /// otherwise on the I/O queue.
-    @_optimize(size) package func start(journalReady: Latch<Bool>) -> PendingCompaction {
+    package func start(journalReady: Latch<Bool>) -> PendingCompaction {
         let pending = PendingCompaction()
         let work: @Sendable () -> Void = { pending.set(Result { try run(journalReady: journalReady) }) }
         if saving { BackgroundThread.start(work) } else { BlockingIO.start(work) }

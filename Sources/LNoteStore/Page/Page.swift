@@ -1,9 +1,6 @@
 import Foundation
 import LNoteFormat
 
-// `@_optimize(size)` (a per-function attribute; no type-level form exists) marks the cold
-// paths: open's public forwarder, the first writer, compaction's orchestration on the actor
-// (the encoding, check and write it runs stay speed-optimized), close, flush.
 
 /// One open page: its elements in z-order, and the journal every change lands in first.
 ///
@@ -88,7 +85,7 @@ public final actor Page {
     /// replays the journals (section 5). A page with no files opens empty. Cost: one read of
     /// each file; no writes until the first change.
     /// - Throws: `.corrupt` in strict mode on damage; `.io` when files can't be read.
-    @_optimize(size) public static func open(directory: String, id: UUIDBytes, options: PageOptions = PageOptions(),
+    public static func open(directory: String, id: UUIDBytes, options: PageOptions = PageOptions(),
                             fileSystem: any FileSystem = POSIXFileSystem.shared) async throws -> Page {
         try await open(directory: directory, id: id, options: options, fileSystem: fileSystem, gate: nil)
     }
@@ -141,7 +138,7 @@ public final actor Page {
     /// now (the document layer calls it before it releases the writer lock, D-070). Saves made
     /// meanwhile may start more; it does not wait for those, so saves that go on cannot hold a
     /// flush (they keep the lock instead, D-073).
-    @_optimize(size) package func waitForCompaction() async {
+    package func waitForCompaction() async {
         if let running = compaction { _ = try? await running.value }
         if let preparing = preparation { _ = await preparing.value }
         await releasing?.value
@@ -150,7 +147,7 @@ public final actor Page {
     /// Prepares the next journal now (P-022) and waits for it; the next compaction that
     /// switches journals adopts it. Test hook for the crash tests (a page prepares on its own
     /// once its journal is half way to the compaction threshold).
-    @_optimize(size) package func prepareNextJournal() async {
+    package func prepareNextJournal() async {
         guard let journal = writer else { return }
         startPreparation(after: journal)
         if let preparing = preparation { _ = await preparing.value }
@@ -218,7 +215,7 @@ public final actor Page {
 
     /// Makes every change written so far durable at `durability` (for example before the app
     /// is suspended, or after writes made with `.none`).
-    @_optimize(size) public func flush(_ durability: Durability = .data) async throws {
+    public func flush(_ durability: Durability = .data) async throws {
         try checkOpen()
         guard durability != .none else { return }
         for journal in sealed + (writer.map { [$0] } ?? []) {
@@ -227,7 +224,7 @@ public final actor Page {
     }
 
     /// Folds the journal into a new snapshot now (P-010 .. P-012) and waits for it.
-    @_optimize(size) public func compact() async throws {
+    public func compact() async throws {
         try checkWritable()
         if let running = compaction { _ = try? await running.value }
         // One a save started meanwhile folds the journal too: wait for it instead of starting another.
@@ -252,7 +249,7 @@ public final actor Page {
     /// and closes the files. Afterwards every call throws `.closed`. If the final compaction
     /// fails the journal is synced instead (nothing acknowledged is lost) and the error is thrown.
     /// A poisoned page closes its files and throws `.poisoned`: what it shows is not all saved.
-    @_optimize(size) public func close() async throws {
+    public func close() async throws {
         if closed { return }
         drawnAtOpen = nil
         if let running = compaction { _ = try? await running.value }
@@ -293,7 +290,7 @@ public final actor Page {
     // MARK: Internals
 
     /// The journal prepared for a switch that will not come (P-022), once its preparation ended.
-    @_optimize(size) private func takeUnadoptedPreparation() async -> PreparedJournal? {
+    private func takeUnadoptedPreparation() async -> PreparedJournal? {
         guard let preparing = preparation else { return nil }
         preparation = nil
         return await preparing.value
@@ -301,7 +298,7 @@ public final actor Page {
 
     /// Whether `close()` may change the page's files (D-073): a writable page whose gate, if
     /// any, lets it write by path now (a change begun; the caller ends it).
-    @_optimize(size) private func beginWriteForClose() -> Bool {
+    private func beginWriteForClose() -> Bool {
         guard !options.readOnly else { return false }
         guard let gate else { return true }
         do { try gate.beginWrite(byPath: true) } catch { return false }
@@ -328,7 +325,7 @@ public final actor Page {
     }
 
     /// `activeWriter()`'s first use, once per page session (size-optimized: cold).
-    @_optimize(size) private func openWriter() throws -> JournalWriter {
+    private func openWriter() throws -> JournalWriter {
         let journal: JournalWriter
         if let target = appendTarget {
             journal = try JournalWriter.reopen(fs: fs, path: joinPath(directory, target.name), header: target.header,
@@ -380,7 +377,7 @@ public final actor Page {
     /// on the I/O thread, unless one is prepared or being prepared, or the journal keeps no
     /// reserve (the prepared zeros are its first reserve, W-010). Each of its syncs waits for
     /// the save in flight, if any, to end first (`SaveTraffic`).
-    @_optimize(size) private func startPreparation(after journal: JournalWriter) {
+    private func startPreparation(after journal: JournalWriter) {
         guard preparation == nil, !switchPending, journal === writer, options.journalReserveBytes > 0, !options.readOnly,
               failure == nil, let base = try? Self.generation(after: journal.header.baseGeneration) else { return }
         let (fs, directory, id, traffic) = (self.fs, self.directory, self.id, self.traffic)
@@ -398,7 +395,7 @@ public final actor Page {
 
     /// P-022: the journal prepared for the switch away from `old`, waited for if it is being
     /// prepared; saves keep landing in `old` meanwhile (the actor is free while this waits).
-    @_optimize(size) private func preparedForSwitch(from old: JournalWriter?) async -> PreparedJournal? {
+    private func preparedForSwitch(from old: JournalWriter?) async -> PreparedJournal? {
         guard let old, old === writer, let next = try? Self.generation(after: old.header.baseGeneration) else { return nil }
         switchPending = true
         return await takePrepared(base: next)
@@ -406,7 +403,7 @@ public final actor Page {
 
     /// The prepared journal for `base`, once its preparation ended (P-022); nil when there is
     /// none for that base (one for another base is discarded).
-    @_optimize(size) private func takePrepared(base: UInt64) async -> PreparedJournal? {
+    private func takePrepared(base: UInt64) async -> PreparedJournal? {
         guard let preparing = preparation else { return nil }
         preparation = nil
         guard let prepared = await preparing.value else { return nil }
@@ -415,13 +412,13 @@ public final actor Page {
         return nil
     }
 
-    @_optimize(size) private func recordCompactionError(_ error: any Error) {
+    private func recordCompactionError(_ error: any Error) {
         lastCompactionError = (error as? LNoteError) ?? LNoteError(.io, "\(error)")
     }
 
     /// `generation + 1`, or `.corrupt` when a damaged name or header put the page at the last
     /// generation (found by fuzzing: the unchecked increment trapped).
-    @_optimize(size) private static func generation(after generation: UInt64) throws -> UInt64 {
+    private static func generation(after generation: UInt64) throws -> UInt64 {
         let (next, overflow) = generation.addingReportingOverflow(1)
         if overflow { throw LNoteError(.corrupt, "generation numbers exhausted; the page's files carry a damaged generation") }
         return next
@@ -429,7 +426,7 @@ public final actor Page {
 
     /// P-010's next journal: the prepared one adopted (P-022; its entry is durable), or else
     /// created with its directory sync deferred to the snapshot's (P-021).
-    @_optimize(size) private func nextJournal(_ prepared: PreparedJournal?, base: UInt64, firstSequence: UInt64,
+    private func nextJournal(_ prepared: PreparedJournal?, base: UInt64, firstSequence: UInt64,
                                               level: Durability) throws -> JournalWriter {
         if let prepared, prepared.base == base {
             return try JournalWriter.adopt(prepared, pageID: id, firstSequence: firstSequence, durability: level,
@@ -442,7 +439,7 @@ public final actor Page {
 
     /// The compaction protocol. With `switchingFrom` (a live page) it first starts a fresh
     /// journal so writes continue (P-010); without (closing) the snapshot absorbs everything.
-    @_optimize(size) private func runCompaction(switchingFrom old: JournalWriter?) async throws {
+    private func runCompaction(switchingFrom old: JournalWriter?) async throws {
         defer { compaction = nil; switchPending = false }
         try gate?.beginWrite(byPath: true)  // D-073: before anything here changes a file (a prepared journal discarded)
         defer { gate?.endWrite() }
@@ -514,7 +511,7 @@ public final actor Page {
     /// Closes `file`, a snapshot a compaction replaced, on the I/O thread after the compaction
     /// returns: the close frees its blocks (on ext4 with `discard`, a wait for the device).
     /// `close()` and `waitForCompaction()` wait for it.
-    @_optimize(size) private func release(_ file: FileHandleNumber) {
+    private func release(_ file: FileHandleNumber) {
         let (previous, fs) = (releasing, self.fs)
         releasing = Task {
             await previous?.value

@@ -1,6 +1,5 @@
 import LNoteFormat
 
-// `@_optimize(size)` (per function; no type-level form exists): the cleanup after a compaction is cold.
 
 /// Removes a page's journals that a snapshot has made obsolete (P-012), keeping damaged ones
 /// aside in `lost+found/` instead of deleting them.
@@ -8,7 +7,7 @@ package enum PageFileCleanup {
     /// Removes `<page>.<base>.journal` for every `base < keepFrom`. A file named in `damaged` is
     /// moved to `<package>/lost+found/` (the folder beside `pages/`). Returns the names handled.
     @discardableResult
-    @_optimize(size) package static func removeObsolete(fs: any FileSystem, directory: String, pageID: UUIDBytes, keepFrom: UInt64,
+    package static func removeObsolete(fs: any FileSystem, directory: String, pageID: UUIDBytes, keepFrom: UInt64,
                                        damaged: Set<String>) throws -> Set<String> {
         var handled = Set<String>()
         for name in try io({ try fs.list(directory) }) {

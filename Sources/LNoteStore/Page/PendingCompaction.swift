@@ -11,7 +11,7 @@ package final class PendingCompaction: Sendable {
     package init() {}
 
     /// Sets the outcome (once) and resumes the waiter, if any.
-    @_optimize(size) package func set(_ result: Result<CompactionJob.Outcome, any Error>) {
+    package func set(_ result: Result<CompactionJob.Outcome, any Error>) {
         let waiter = state.withLock { s -> CheckedContinuation<Outcome, any Error>? in
             guard s.result == nil else { return nil }
             s.result = result
@@ -23,7 +23,7 @@ package final class PendingCompaction: Sendable {
 
     /// The outcome, once set. One waiter at a time.
     package var outcome: CompactionJob.Outcome {
-        @_optimize(size) get async throws {
+        get async throws {
             try await withCheckedThrowingContinuation { (c: CheckedContinuation<Outcome, any Error>) in
                 let ready = state.withLock { s -> Result<Outcome, any Error>? in
                     if s.result == nil { s.waiter = c }

@@ -27,7 +27,7 @@ public struct RecoveryFinding: Sendable, Equatable, Codable {
     public var detail: String
 
     /// A finding (recovery and fsck make these).
-    @_optimize(size) public init(kind: String, file: String, offset: Int? = nil, bytes: Int? = nil,
+    public init(kind: String, file: String, offset: Int? = nil, bytes: Int? = nil,
                 missing: Range<UInt64>? = nil, isTornTail: Bool = false, isInformational: Bool = false,
                 detail: String = "") {
         self.kind = kind; self.file = file; self.offset = offset; self.bytes = bytes
@@ -53,8 +53,8 @@ public struct RecoveryReport: Sendable, Equatable {
     public var mode: ReplayMode = .salvage
 
     /// An empty report (a clean open).
-    @_optimize(size) public init() {}
+    public init() {}
 
     /// No damage: at most torn tails and other information.
-    @_optimize(size) public var isClean: Bool { findings.allSatisfy(\.isInformational) }
+    public var isClean: Bool { findings.allSatisfy(\.isInformational) }
 }
