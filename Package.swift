@@ -3,9 +3,9 @@
 import PackageDescription
 
 let strict: [SwiftSetting] = [.enableUpcomingFeature("ExistentialAny")]
-// What an app ships of the engine (the size suite of `lnote bench`, target 16-size). Tools 6.2
-// lets a package that depends on this one by version use these flags (SwiftPM no longer refuses
-// unsafe flags in dependencies from 6.2 on).
+// What an app ships of the engine (the size suite of `lnote bench`, target 16-size). These are
+// unsafe flags, which SwiftPM refused in a package used as a versioned dependency until tools
+// 6.2; from 6.2 on an app can depend on this package by version with them.
 // - Dead stripping: the linker of an app's release build (SwiftPM's `--gc-sections`, Xcode's
 //   `-dead_strip`) drops the engine's functions the app never reaches. That takes one ELF
 //   section per function on Linux (Mach-O has it already), and public functions not marked as
