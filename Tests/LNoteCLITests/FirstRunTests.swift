@@ -97,7 +97,7 @@ import Testing
         let missing = try Tool.run(["ls", dir + "/nonexistent"])
         #expect(missing.status == 8)
         #expect(missing.stderr.contains("does not exist"))
-        FileManager.default.createFile(atPath: dir + "/file", contents: Data())
+        _ = FileManager.default.createFile(atPath: dir + "/file", contents: Data())
         #expect(try Tool.run(["ls", dir + "/file"]).stderr.contains("is not a folder"))
 
         try FileManager.default.createDirectory(atPath: dir + "/plain", withIntermediateDirectories: true)

@@ -170,40 +170,51 @@ enum CompactionSuite {
 
     /// The realistic policy: saves on a 2,000-stroke page with the default
     /// compaction threshold (2,000 frames or 4 MiB of journal), against the page that never
-    /// compacts, in alternating blocks of 100, enough saves for at least one compaction.
+    /// compacts, in alternating blocks of 100, enough saves for at least one compaction. A
+    /// third page adds compaction when the pen rests (`CompactionPolicy.idleDelay`): every
+    /// 500 saves of each page the writer rests 150 ms, as a hand does between lines.
     static func defaultPolicy(_ ctx: BenchContext, quietPage: Page, strokes: [Stroke], pool: inout StrokePool,
                               into r: inout BenchSuiteResult) async throws {
-        let dir = ctx.path("default-policy")
+        let dir = ctx.path("default-policy"), idleDir = ctx.path("idle-policy")
         try BenchPages.write(directory: dir, id: BenchPages.id(3), strokes: strokes, journalFrames: 0)
+        try BenchPages.write(directory: idleDir, id: BenchPages.id(4), strokes: strokes, journalFrames: 0)
         let page = try await Page.open(directory: dir, id: BenchPages.id(3), options: PageOptions(compaction: .default))
+        let idlePolicy = CompactionPolicy(idleDelay: .milliseconds(100), idleFramesMin: 256)
+        let idlePage = try await Page.open(directory: idleDir, id: BenchPages.id(4), options: PageOptions(compaction: idlePolicy))
         let block = 100
         let total = ctx.n(4_200, 2_100)
-        var quietNs: [UInt64] = [], pageNs: [UInt64] = []
+        var ns: [[UInt64]] = [[], [], []]  // no compaction, default policy, idle policy
         var first = 0
         for round in 0..<(total / block) {
-            for which in round % 2 == 0 ? [0, 1] : [1, 0] {
-                let target = which == 0 ? quietPage : page
+            for which in [0, 1, 2].shifted(by: round % 3) {
+                let target = [quietPage, page, idlePage][which]
                 for s in pool.fresh(first: first, count: block) {
                     let t0 = BenchSystem.now()
                     try await target.append(.stroke(s), durability: .data)
-                    let t = BenchSystem.now() &- t0
-                    if which == 0 { quietNs.append(t) } else { pageNs.append(t) }
+                    ns[which].append(BenchSystem.now() &- t0)
                 }
             }
             first = (first + block) % pool.strokes.count
+            if round % 5 == 4 { try await Task.sleep(for: .milliseconds(150)) }  // the pen rests
         }
         await page.waitForCompaction()
-        let compactions = await page.compactionCount
+        await idlePage.waitForCompaction()
+        let compactions = await page.compactionCount, idleCompactions = await idlePage.compactionCount
         try await page.close()
-        let q = LatencyStats(nanoseconds: quietNs), b = LatencyStats(nanoseconds: pageNs)
-        let setting = "data, 2000-stroke page, \(pageNs.count) saves"
+        try await idlePage.close()
+        let q = LatencyStats(nanoseconds: ns[0]), b = LatencyStats(nanoseconds: ns[1]), i = LatencyStats(nanoseconds: ns[2])
+        let setting = "data, 2000-stroke page, \(ns[1].count) saves"
         r.rows.append(BenchRow(design: "save, no compaction", setting: setting, stats: q))
         var row = BenchRow(design: "save, default compaction policy (2,000 frames / 4 MiB)", setting: setting, stats: b)
         row.ratio = b.p50 / q.p50; row.ratioTo = "save, no compaction"
         r.rows.append(row)
+        var idleRow = BenchRow(design: "save, default policy + compaction when the pen rests (100 ms, 256 frames)", setting: setting, stats: i)
+        idleRow.ratio = i.p50 / q.p50; idleRow.ratioTo = "save, no compaction"
+        r.rows.append(idleRow)
+        r.notes.append("pen rests: \(idleCompactions) compactions of the idle-policy page and \(compactions) of the default-policy page during the same \(ns[1].count) saves each; every 500 saves a 150 ms rest; save p99 \(formatMicros(i.p99)) against \(formatMicros(q.p99)) without compaction (\(fixed(i.p99 / q.p99, 2))x)")
         r.targets.append(BenchTarget(id: "16-compaction-p99-default", claim: "save p99 with the default compaction policy / save p99 without",
                                      measured: b.p99 / q.p99, limit: 2,
-                                     detail: "\(formatMicros(b.p99)) vs \(formatMicros(q.p99)); \(compactions) compactions during \(pageNs.count) saves"))
+                                     detail: "\(formatMicros(b.p99)) vs \(formatMicros(q.p99)); \(compactions) compactions during \(ns[1].count) saves"))
     }
 
     /// The floor: temp file, pwrite, fdatasync, close, rename, directory fsync; timed.
@@ -220,5 +231,14 @@ enum CompactionSuite {
             guard d >= 0, fsync(d) == 0 else { throw OperationalError("directory fsync: errno \(errno)") }
             close(d)
         }
+    }
+}
+
+extension Array {
+    /// The elements rotated left by `k` (alternates which design goes first in a round).
+    func shifted(by k: Int) -> [Element] {
+        guard !isEmpty else { return self }
+        let k = k % count
+        return Array(self[k...] + self[..<k])
     }
 }

@@ -54,6 +54,10 @@ public final actor Page {
     private var switchPending = false
     private var failure: LNoteError?
     private var closed = false
+    /// When the page was last written, and the one task waiting for the pen to rest
+    /// (`CompactionPolicy.idleDelay`), if any.
+    private var lastWrite = ContinuousClock.now
+    private var idleWatch: Task<Void, Never>?
     /// Every point of the page as the open decoded them (`PageOptions.pointsToDrawAtOpen`),
     /// until `pointsToDraw()` takes them or `close()`.
     private var drawnAtOpen: PagePoints?
@@ -191,6 +195,7 @@ public final actor Page {
         if journal.frameCount >= policy.journalFramesMax / 2 || Int(journal.byteCount) >= policy.journalBytesMax / 2 {
             startPreparation(after: journal)
         }
+        if let delay = policy.idleDelay { noteWrite(idleDelay: delay) }
         let level = durability ?? options.durability
         guard level != .none else { return }
         let inline = options.syncExecution == .pageActor
@@ -251,6 +256,8 @@ public final actor Page {
     /// A poisoned page closes its files and throws `.poisoned`: what it shows is not all saved.
     public func close() async throws {
         if closed { return }
+        idleWatch?.cancel()  // before any suspension here: a watch resumed later sees it cancelled
+        idleWatch = nil
         drawnAtOpen = nil
         if let running = compaction { _ = try? await running.value }
         var firstError: (any Error)?
@@ -364,6 +371,11 @@ public final actor Page {
         guard compaction == nil else { return }
         let policy = options.compaction
         guard journal.frameCount >= policy.journalFramesMax || Int(journal.byteCount) >= policy.journalBytesMax else { return }
+        startCompaction(switchingFrom: journal)
+    }
+
+    /// A compaction in the background, its error kept in `lastCompactionError`.
+    private func startCompaction(switchingFrom journal: JournalWriter) {
         compaction = Task {
             do {
                 try await self.runCompaction(switchingFrom: journal)
@@ -371,6 +383,26 @@ public final actor Page {
                 self.recordCompactionError(error)
             }
         }
+    }
+
+    /// A write at `lastWrite`; starts the page's idle watch unless one runs (it reads
+    /// `lastWrite` when it wakes, so a save costs a clock read, not a task).
+    private func noteWrite(idleDelay delay: Duration) {
+        lastWrite = .now
+        guard idleWatch == nil else { return }
+        idleWatch = Task { await self.compactWhenIdle(after: delay) }
+    }
+
+    /// Waits until no write came for `delay`, then compacts the active journal if it holds
+    /// `idleFramesMin` frames and no compaction runs. Ends without one when `close()` cancels it.
+    private func compactWhenIdle(after delay: Duration) async {
+        defer { idleWatch = nil }
+        while ContinuousClock.now < lastWrite + delay {
+            guard (try? await Task.sleep(until: lastWrite + delay, clock: .continuous)) != nil else { return }
+        }
+        guard !Task.isCancelled, !closed, failure == nil, compaction == nil, let journal = writer,
+              journal.frameCount >= options.compaction.idleFramesMin else { return }
+        startCompaction(switchingFrom: journal)
     }
 
     /// Starts preparing the journal that the next switch away from `journal` creates (P-022),

@@ -7,10 +7,22 @@ public struct CompactionPolicy: Sendable, Equatable {
     public var journalBytesMax: Int
     /// ... or this many frames.
     public var journalFramesMax: Int
+    /// ... or once the pen rests: no write on the page for this long, with at least
+    /// `idleFramesMin` frames in the active journal. The compaction then runs while nobody
+    /// saves, instead of during a burst of strokes at the threshold, and the next open replays
+    /// a shorter journal. Nil (the default): thresholds only. Cost: one clock read a save, and
+    /// one waiting task a page while it is being written.
+    public var idleDelay: Duration?
+    /// The fewest frames an idle compaction folds (a snapshot rewrite for a few strokes costs
+    /// more than replaying them).
+    public var idleFramesMin: Int
 
-    /// A policy compacting at `journalBytesMax` bytes or `journalFramesMax` frames.
-    public init(journalBytesMax: Int = 4 * 1024 * 1024, journalFramesMax: Int = 2_000) {
+    /// A policy compacting at `journalBytesMax` bytes or `journalFramesMax` frames, and after
+    /// `idleDelay` without writes when the journal holds `idleFramesMin` frames.
+    public init(journalBytesMax: Int = 4 * 1024 * 1024, journalFramesMax: Int = 2_000,
+                idleDelay: Duration? = nil, idleFramesMin: Int = 256) {
         self.journalBytesMax = journalBytesMax; self.journalFramesMax = journalFramesMax
+        self.idleDelay = idleDelay; self.idleFramesMin = idleFramesMin
     }
 
     /// 4 MiB or 2,000 frames, whichever comes first.

@@ -1,0 +1,98 @@
+import LNoteFormat
+import LNoteSimulation
+import LNoteStore
+import Testing
+
+/// `CompactionPolicy.idleDelay`: the page compacts once the pen rests, so the snapshot rewrite
+/// runs while nobody saves (issue 16 item 3). Real time, generous margins: each wait polls.
+@Suite("Compaction when the pen rests (CompactionPolicy.idleDelay)")
+struct IdleCompactionTests {
+    static let pageID = UUIDBytes(string: "c0a00000-0000-4000-8000-0000000000d1")!
+
+    static func stroke(_ n: Int) -> Element {
+        .stroke(Stroke(id: UUIDBytes(string: "e1d00000-0000-4000-8000-\(String(format: "%012x", n))")!, ink: .pen,
+                       points: [Point(x: Int32(n), y: 2, radius: 3, pressure: 4, time: 0), Point(x: 9, y: 9, radius: 3, pressure: 4, time: 8)]))
+    }
+
+    static func open(_ fs: SimulatedFileSystem, idleDelay: Duration?, idleFramesMin: Int = 1) async throws -> Page {
+        if try fs.entryKind("/p") == nil { try fs.makeDirectory("/p"); try fs.syncDirectory("/") }
+        let policy = CompactionPolicy(journalBytesMax: .max, journalFramesMax: .max, idleDelay: idleDelay, idleFramesMin: idleFramesMin)
+        return try await Page.open(directory: "/p", id: pageID, options: PageOptions(compaction: policy), fileSystem: fs)
+    }
+
+    /// True once `condition` holds, polled every 10 ms for up to `seconds`.
+    static func eventually(_ seconds: Int = 20, _ condition: () async -> Bool) async -> Bool {
+        let end = ContinuousClock.now + .seconds(seconds)
+        while ContinuousClock.now < end {
+            if await condition() { return true }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return await condition()
+    }
+
+    @Test("after the delay without writes, a journal of idleFramesMin frames is folded; reopening gives the same page")
+    func compactsOnceThePenRests() async throws {
+        let fs = SimulatedFileSystem()
+        let page = try await Self.open(fs, idleDelay: .milliseconds(50), idleFramesMin: 8)
+        for n in 0..<10 { try await page.append(Self.stroke(n)) }
+        #expect(await Self.eventually { await page.compactionCount == 1 })
+        #expect(await page.journalFrames == 0)
+        let elements = await page.elements
+        try await page.close()
+        let reopened = try await Self.open(fs, idleDelay: nil)
+        #expect(await reopened.elements == elements)
+        #expect(await reopened.elements.count == 10)
+        try await reopened.close()
+    }
+
+    @Test("below idleFramesMin, or without idleDelay (the default), a resting pen folds nothing")
+    func nothingBelowTheMinimumOrWithoutDelay() async throws {
+        for (delay, minimum) in [(Duration.milliseconds(20), 100), (nil, 1)] as [(Duration?, Int)] {
+            let fs = SimulatedFileSystem()
+            let page = try await Self.open(fs, idleDelay: delay, idleFramesMin: minimum)
+            for n in 0..<10 { try await page.append(Self.stroke(n)) }
+            try await Task.sleep(for: .milliseconds(300))
+            #expect(await page.compactionCount == 0)
+            #expect(await page.journalFrames == 10)
+            try await page.close()
+        }
+        #expect(CompactionPolicy.default.idleDelay == nil)
+    }
+
+    @Test("writes closer together than the delay postpone it; the compaction follows the last one")
+    func writesPostponeIt() async throws {
+        let fs = SimulatedFileSystem()
+        let delay = Duration.milliseconds(400)
+        let page = try await Self.open(fs, idleDelay: delay)
+        var last = ContinuousClock.now, widest = Duration.zero
+        for n in 0..<25 {
+            try await page.append(Self.stroke(n))
+            let now = ContinuousClock.now
+            widest = max(widest, now - last)
+            last = now
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        // Each write came within the delay of the one before (unless the machine stalled a
+        // whole delay, which the check below then cannot judge).
+        if widest < delay - .milliseconds(50) {
+            #expect(await page.compactionCount == 0, "compacted while writes came every \(widest) at most")
+        }
+        #expect(await Self.eventually { await page.compactionCount == 1 })
+        #expect(await page.journalFrames == 0)
+        try await page.close()
+    }
+
+    @Test("close() with a watch waiting: it compacts once itself, and nothing changes the files after it")
+    func closeEndsTheWatch() async throws {
+        let fs = SimulatedFileSystem()
+        let page = try await Self.open(fs, idleDelay: .milliseconds(100))
+        for n in 0..<5 { try await page.append(Self.stroke(n)) }
+        try await page.close()
+        #expect(await page.compactionCount == 1)
+        let files = fs.allFiles()
+        try await Task.sleep(for: .milliseconds(400))
+        #expect(fs.allFiles() == files)
+        #expect(await page.compactionCount == 1)
+        #expect(await page.lastCompactionError == nil)
+    }
+}
