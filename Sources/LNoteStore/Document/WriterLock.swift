@@ -73,7 +73,22 @@ package final class WriterLock: WriteGate {
         }
     }
 
-    /// Ends a change `beginWrite(byPath:)` started.
+    /// `beginWrite`, but only while the lock is held: false (nothing started) when released.
+    package func beginWriteIfHeld(byPath: Bool) throws -> Bool {
+        let started = state.withLock { (s: inout State) -> Bool in
+            guard s.handle != nil, s.refusal == nil else { return false }
+            s.writing += 1
+            return true
+        }
+        guard started, byPath else { return started }
+        do { try checkFoldersForPathWrite() } catch {
+            endWrite()
+            throw error
+        }
+        return true
+    }
+
+    /// Ends a change `beginWrite(byPath:)` or `beginWriteIfHeld(byPath:)` started.
     package func endWrite() { state.withLock { $0.writing -= 1 } }
 
     /// Takes the lock into `s` unless held, first running the check a release left (D-070).

@@ -375,10 +375,10 @@ public final actor Page {
     }
 
     /// A compaction in the background, its error kept in `lastCompactionError`.
-    private func startCompaction(switchingFrom journal: JournalWriter) {
+    private func startCompaction(switchingFrom journal: JournalWriter, unasked: Bool = false) {
         compaction = Task {
             do {
-                try await self.runCompaction(switchingFrom: journal)
+                try await self.runCompaction(switchingFrom: journal, unasked: unasked)
             } catch {
                 self.recordCompactionError(error)
             }
@@ -394,7 +394,8 @@ public final actor Page {
     }
 
     /// Waits until no write came for `delay`, then compacts the active journal if it holds
-    /// `idleFramesMin` frames and no compaction runs. Ends without one when `close()` cancels it.
+    /// `idleFramesMin` frames, no compaction runs and the writer lock is held (not after a
+    /// `flush()` released it). Ends without one when `close()` cancels it.
     private func compactWhenIdle(after delay: Duration) async {
         defer { idleWatch = nil }
         while ContinuousClock.now < lastWrite + delay {
@@ -402,7 +403,7 @@ public final actor Page {
         }
         guard !Task.isCancelled, !closed, failure == nil, compaction == nil, let journal = writer,
               journal.frameCount >= options.compaction.idleFramesMin else { return }
-        startCompaction(switchingFrom: journal)
+        startCompaction(switchingFrom: journal, unasked: true)
     }
 
     /// Starts preparing the journal that the next switch away from `journal` creates (P-022),
@@ -471,9 +472,16 @@ public final actor Page {
 
     /// The compaction protocol. With `switchingFrom` (a live page) it first starts a fresh
     /// journal so writes continue (P-010); without (closing) the snapshot absorbs everything.
-    private func runCompaction(switchingFrom old: JournalWriter?) async throws {
+    /// `unasked`: a compaction nobody asked for (the pen rests) runs only while the writer lock
+    /// is held, and otherwise does nothing: it never takes back a lock `flush()` released.
+    private func runCompaction(switchingFrom old: JournalWriter?, unasked: Bool = false) async throws {
         defer { compaction = nil; switchPending = false }
-        try gate?.beginWrite(byPath: true)  // D-073: before anything here changes a file (a prepared journal discarded)
+        // D-073: before anything here changes a file (a prepared journal discarded).
+        if unasked, let gate {
+            guard try gate.beginWriteIfHeld(byPath: true) else { return }
+        } else {
+            try gate?.beginWrite(byPath: true)
+        }
         defer { gate?.endWrite() }
         let prepared = await preparedForSwitch(from: old)
         let absorbedThrough = nextSequence

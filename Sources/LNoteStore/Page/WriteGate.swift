@@ -5,6 +5,10 @@ package protocol WriteGate: Sendable {
     /// append through an open file) it also checks that the package's folders are still real
     /// folders (D-006). Until the matching `endWrite()` the lock is not released (D-073).
     func beginWrite(byPath: Bool) throws
-    /// Ends a change that `beginWrite(byPath:)` started.
+    /// Starts a change only if the page may write without taking anything (the lock is held
+    /// now): false, and nothing started, otherwise. For work nobody asked for, such as a
+    /// compaction when the pen rests, which must not take back a lock `flush()` let go.
+    func beginWriteIfHeld(byPath: Bool) throws -> Bool
+    /// Ends a change that `beginWrite(byPath:)` or `beginWriteIfHeld(byPath:)` started.
     func endWrite()
 }
