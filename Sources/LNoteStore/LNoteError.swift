@@ -1,4 +1,3 @@
-
 /// The one error type the engine's public API throws: a stable code to `catch` on, a message for
 /// people, and where it applies (file and byte offset) when that is known.
 public struct LNoteError: Error, Sendable, Equatable, CustomStringConvertible {

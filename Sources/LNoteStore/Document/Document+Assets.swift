@@ -1,6 +1,5 @@
 import LNoteFormat
 
-
 extension Document {
     /// Largest asset `insertImage` accepts (256 MiB).
     public static let assetBytesMax = 256 << 20

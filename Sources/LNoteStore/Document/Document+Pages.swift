@@ -1,6 +1,5 @@
 import LNoteFormat
 
-
 /// A page as opened for the cache, with what the document needs to know about it at once.
 struct OpenedPage: Sendable {
     var page: Page

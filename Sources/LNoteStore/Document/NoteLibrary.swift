@@ -1,6 +1,5 @@
 import LNoteFormat
 
-
 /// A folder of `.lnote` packages: list, create, open, duplicate and delete documents.
 ///
 /// Listing reads only each package's `manifest.json` and checks its cover thumbnail exists; a

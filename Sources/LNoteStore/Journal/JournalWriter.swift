@@ -1,7 +1,6 @@
 import LNoteFormat
 import Synchronization
 
-
 /// Appends change frames to one journal file and makes them durable, sharing syncs between
 /// concurrent callers (group commit).
 ///

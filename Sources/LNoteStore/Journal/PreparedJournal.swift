@@ -1,7 +1,6 @@
 import LNoteFormat
 import Synchronization
 
-
 /// The next journal, prepared off the path of any save (P-022) so that a compaction's switch
 /// (P-010) writes a header over synced bytes and syncs data only: no new inode, no block
 /// allocation, no directory sync while saves wait on the page actor.

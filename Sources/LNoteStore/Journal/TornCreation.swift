@@ -1,6 +1,5 @@
 import LNoteFormat
 
-
 /// The finding for a journal cut off at creation (J-028): a file whose header is invalid and
 /// whose bytes after the header's 64 are all zero (none, or a prepared journal's zeros,
 /// P-022). Information like a torn tail (`isTornTail`), never damage.

@@ -1,7 +1,6 @@
 import Foundation
 import LNoteFormat
 
-
 /// One open page: its elements in z-order, and the journal every change lands in first.
 ///
 /// Every write validates its input, appends one frame per change to the page's journal with a
@@ -331,7 +330,7 @@ public final actor Page {
         return try openWriter()
     }
 
-    /// `activeWriter()`'s first use, once per page session (size-optimized: cold).
+    /// `activeWriter()`'s first use, once per page session.
     private func openWriter() throws -> JournalWriter {
         let journal: JournalWriter
         if let target = appendTarget {

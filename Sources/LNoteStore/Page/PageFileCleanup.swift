@@ -1,6 +1,5 @@
 import LNoteFormat
 
-
 /// Removes a page's journals that a snapshot has made obsolete (P-012), keeping damaged ones
 /// aside in `lost+found/` instead of deleting them.
 package enum PageFileCleanup {
