@@ -1,3 +1,4 @@
+import Foundation
 import LNoteFormat
 import LNoteSimulation
 @testable import LNoteStore
@@ -14,10 +15,23 @@ struct IdleCompactionTests {
                        points: [Point(x: Int32(n), y: 2, radius: 3, pressure: 4, time: 0), Point(x: 9, y: 9, radius: 3, pressure: 4, time: 8)]))
     }
 
-    static func open(_ fs: SimulatedFileSystem, idleDelay: Duration?, idleFramesMin: Int = 1) async throws -> Page {
+    /// Saves at `.none` (the compactions still sync): the tests time writes, not the disk.
+    static func open(_ fs: any FileSystem, idleDelay: Duration?, idleFramesMin: Int = 1) async throws -> Page {
         if try fs.entryKind("/p") == nil { try fs.makeDirectory("/p"); try fs.syncDirectory("/") }
         let policy = CompactionPolicy(journalBytesMax: .max, journalFramesMax: .max, idleDelay: idleDelay, idleFramesMin: idleFramesMin)
-        return try await Page.open(directory: "/p", id: pageID, options: PageOptions(compaction: policy), fileSystem: fs)
+        return try await Page.open(directory: "/p", id: pageID, options: PageOptions(durability: .none, compaction: policy),
+                                   fileSystem: fs)
+    }
+
+    /// The simulated file system with every rename taking `delay`: a compaction (its
+    /// snapshot's rename) is still running when an idle watch wakes.
+    struct SlowRenames: ForwardingFileSystem {
+        let base: SimulatedFileSystem
+        let delay: Duration
+        func rename(_ from: String, to: String) throws {
+            Thread.sleep(forTimeInterval: Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18)
+            try base.rename(from, to: to)
+        }
     }
 
     /// True once `condition` holds, polled every 10 ms for up to `seconds`.
@@ -79,6 +93,20 @@ struct IdleCompactionTests {
         }
         #expect(await Self.eventually { await page.journalFrames == 0 })
         #expect(await page.compactionCount >= 1)
+        try await page.close()
+    }
+
+    @Test("a watch that wakes while a compaction runs waits for it and folds the frames written during it")
+    func wakesDuringACompaction() async throws {
+        let fs = SlowRenames(base: SimulatedFileSystem(), delay: .milliseconds(400))
+        let page = try await Self.open(fs, idleDelay: .milliseconds(50))
+        try await page.apply((0..<5).map { .append(Self.stroke($0)) })
+        let explicit = Task { try await page.compact() }  // its snapshot's rename takes 400 ms
+        try await Task.sleep(for: .milliseconds(100))
+        try await page.apply((5..<8).map { .append(Self.stroke($0)) })  // the watch wakes while the rename waits
+        try await explicit.value
+        #expect(await Self.eventually { await page.journalFrames == 0 })
+        #expect(await page.compactionCount == 2)
         try await page.close()
     }
 

@@ -393,15 +393,20 @@ public final actor Page {
     }
 
     /// Waits until no write came for `delay`, then compacts the active journal if it holds
-    /// `idleFramesMin` frames, no compaction runs and the writer lock is held (not after a
-    /// `flush()` released it). Ends without one when `close()` cancels it.
+    /// `idleFramesMin` frames and the writer lock is held (not after a `flush()` released it).
+    /// A compaction running then is waited for, and what it left is looked at again. Ends
+    /// without one when `close()` cancels it.
     private func compactWhenIdle(after delay: Duration) async {
         defer { idleWatch = nil }
-        while ContinuousClock.now < lastWrite + delay {
-            guard (try? await Task.sleep(until: lastWrite + delay, clock: .continuous)) != nil else { return }
+        while true {
+            while ContinuousClock.now < lastWrite + delay {
+                guard (try? await Task.sleep(until: lastWrite + delay, clock: .continuous)) != nil else { return }
+            }
+            guard !Task.isCancelled, !closed else { return }
+            guard let running = compaction else { break }
+            _ = try? await running.value  // writes during it went to the next journal: look again after
         }
-        guard !Task.isCancelled, !closed, failure == nil, compaction == nil, let journal = writer,
-              journal.frameCount >= options.compaction.idleFramesMin else { return }
+        guard failure == nil, let journal = writer, journal.frameCount >= options.compaction.idleFramesMin else { return }
         startCompaction(switchingFrom: journal, unasked: true)
     }
 
