@@ -14,7 +14,7 @@ package struct DocumentFile: Sendable, Equatable {
         public internal(set) var modified: String
         public var elementCount: Int
 
-        @_optimize(size) public init(id: UUIDBytes, metadata: PageMetadata, created: String, modified: String, elementCount: Int) {
+        public init(id: UUIDBytes, metadata: PageMetadata, created: String, modified: String, elementCount: Int) {
             self.id = id; self.metadata = metadata; self.created = created; self.modified = modified
             self.elementCount = elementCount
         }
@@ -35,7 +35,7 @@ package struct DocumentFile: Sendable, Equatable {
     public internal(set) var modified: String
     public var pages: [PageEntry]
 
-    @_optimize(size) public init(id: UUIDBytes, title: String, created: String, modified: String, pages: [PageEntry]) {
+    public init(id: UUIDBytes, title: String, created: String, modified: String, pages: [PageEntry]) {
         self.id = id; self.title = title; self.created = created; self.modified = modified; self.pages = pages
     }
 
@@ -59,14 +59,14 @@ package struct DocumentFile: Sendable, Equatable {
 
         enum CodingKeys: String, CodingKey { case id, width, height, created, modified, elementCount }
 
-        @_optimize(size) init(id: String, width: UInt32, height: UInt32, created: String, modified: String, elementCount: Int) {
+        init(id: String, width: UInt32, height: UInt32, created: String, modified: String, elementCount: Int) {
             self.id = id; self.width = width; self.height = height; self.created = created; self.modified = modified
             self.elementCount = elementCount
         }
 
         /// Numbers are read as doubles and range-checked here, so an out-of-range value is
         /// reported with its field and value (D-025) instead of the decoder's top-level failure.
-        @_optimize(size) init(from decoder: any Decoder) throws {
+        init(from decoder: any Decoder) throws {
             let c = try decoder.container(keyedBy: CodingKeys.self)
             id = try c.decode(String.self, forKey: .id)
             width = UInt32(try Self.integer(c, .width, max: Double(UInt32.max)))
@@ -76,7 +76,7 @@ package struct DocumentFile: Sendable, Equatable {
             elementCount = Int(try Self.integer(c, .elementCount, max: 9_007_199_254_740_992))
         }
 
-        @_optimize(size) private static func integer(_ c: KeyedDecodingContainer<CodingKeys>, _ key: CodingKeys, max: Double) throws -> Double {
+        private static func integer(_ c: KeyedDecodingContainer<CodingKeys>, _ key: CodingKeys, max: Double) throws -> Double {
             let value = try c.decode(Double.self, forKey: key)
             guard value.rounded() == value, value >= 0, value <= max else {
                 let shown = value.rounded() == value && abs(value) < 1e18 ? String(Int64(value)) : "\(value)"
@@ -88,7 +88,7 @@ package struct DocumentFile: Sendable, Equatable {
     }
 
     /// Canonical JSON bytes (sorted keys, pretty-printed).
-    @_optimize(size) public func encoded() -> [UInt8] {
+    public func encoded() -> [UInt8] {
         let wire = Wire(format: Self.format, version: Self.version, id: id.description, title: title,
                         created: created, modified: modified,
                         pages: pages.map { WirePage(id: $0.id.description, width: $0.metadata.width, height: $0.metadata.height,
@@ -99,7 +99,7 @@ package struct DocumentFile: Sendable, Equatable {
     }
 
     /// Parses and validates (D-010, D-011, D-020). Throws `LNoteError.corrupt` with the reason.
-    @_optimize(size) public static func decode(_ bytes: [UInt8], file: String = documentFileName) throws -> DocumentFile {
+    public static func decode(_ bytes: [UInt8], file: String = documentFileName) throws -> DocumentFile {
         guard bytes.count <= FormatLimits.documentJSONBytesMax else {
             throw LNoteError(.corrupt, "document.json is \(bytes.count) bytes; limit \(FormatLimits.documentJSONBytesMax) (D-010)", file: file)
         }
@@ -138,9 +138,9 @@ package struct DocumentFile: Sendable, Equatable {
 /// A JSON decoding failure as one sentence naming the field and, where the decoder says it, the
 /// value (`field pages[0].width: Parsed JSON number <4294967296> does not fit in UInt32.`),
 /// instead of the decoder's debug dump (D-025).
-@_optimize(size) func describeDecodingError(_ error: any Error) -> String {
+func describeDecodingError(_ error: any Error) -> String {
     guard let e = error as? DecodingError else { return "\(error)" }
-    @_optimize(size) func field(_ path: [any CodingKey]) -> String {
+    func field(_ path: [any CodingKey]) -> String {
         var s = ""
         for key in path {
             if let i = key.intValue { s += "[\(i)]" } else { s += (s.isEmpty ? "" : ".") + key.stringValue }
@@ -172,7 +172,7 @@ package struct ManifestFile: Sendable, Equatable, Codable {
     public static let formatName = "lnote.manifest"
 
     /// The manifest that `document` implies (D-030).
-    @_optimize(size) public init(document: DocumentFile) {
+    public init(document: DocumentFile) {
         format = Self.formatName
         version = 1
         id = document.id.description
@@ -182,14 +182,14 @@ package struct ManifestFile: Sendable, Equatable, Codable {
         cover = document.pages.first.map { "thumbnails/" + PackageLayout.thumbnailName($0.id) }
     }
 
-    @_optimize(size) public func encoded() -> [UInt8] {
+    public func encoded() -> [UInt8] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         return (try? Array(encoder.encode(self))) ?? []
     }
 
     /// Parses a manifest; nil when it is unusable (too large, unparseable, other version: D-031).
-    @_optimize(size) public static func decode(_ bytes: [UInt8]) -> ManifestFile? {
+    public static func decode(_ bytes: [UInt8]) -> ManifestFile? {
         guard bytes.count <= FormatLimits.manifestJSONBytesMax,
               let m = try? JSONDecoder().decode(ManifestFile.self, from: Data(bytes)),
               m.format == formatName, m.version == 1, UUIDBytes(string: m.id) != nil, m.pageCount >= 0 else { return nil }
@@ -202,28 +202,28 @@ package struct ManifestFile: Sendable, Equatable, Codable {
     }
 
     /// True when this manifest agrees with `document` on everything it caches (D-031).
-    @_optimize(size) public func agrees(with document: DocumentFile) -> Bool {
+    public func agrees(with document: DocumentFile) -> Bool {
         self == ManifestFile(document: document)
     }
 }
 
 /// RFC 3339 UTC timestamps with milliseconds (D-020), e.g. `2026-11-29T23:03:18.123Z`.
 package enum Timestamp {
-    @_optimize(size) public static func now() -> String { string(from: Date()) }
+    public static func now() -> String { string(from: Date()) }
 
-    @_optimize(size) public static func string(from date: Date) -> String {
+    public static func string(from date: Date) -> String {
         let ms = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
         let days = ms >= 0 ? ms / 86_400_000 : (ms - 86_399_999) / 86_400_000
         let msOfDay = ms - days * 86_400_000
         let (y, m, d) = civil(fromDays: days)
         let h = msOfDay / 3_600_000, mi = (msOfDay / 60_000) % 60, s = (msOfDay / 1000) % 60, f = msOfDay % 1000
-        @_optimize(size) func two(_ v: Int64) -> String { v < 10 ? "0\(v)" : "\(v)" }
+        func two(_ v: Int64) -> String { v < 10 ? "0\(v)" : "\(v)" }
         func three(_ v: Int64) -> String { v < 10 ? "00\(v)" : v < 100 ? "0\(v)" : "\(v)" }
         return "\(y)-\(two(m))-\(two(d))T\(two(h)):\(two(mi)):\(two(s)).\(three(f))Z"
     }
 
     /// Days since 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's algorithm).
-    @_optimize(size) private static func civil(fromDays z0: Int64) -> (Int64, Int64, Int64) {
+    private static func civil(fromDays z0: Int64) -> (Int64, Int64, Int64) {
         let z = z0 + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let doe = z - era * 146_097
