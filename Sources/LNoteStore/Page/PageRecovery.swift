@@ -83,20 +83,17 @@ package enum PageRecovery {
             let read = { (pending: PendingPointChecks) in
                 try replay(fs: fs, directory: directory, pageID: pageID, mode: mode, points: points, files: files, pending: pending)
             }
-            var ready: (result: Result, drawn: PagePoints?, confirmed: Bool)
+            var ready: (result: Result, drawn: PagePoints?)
             if threads > 1, let bound = drawBound(fs: fs, directory: directory, files: files) {
                 // Decoded on a second core while the page is read (`DrawAhead`). `drawBoundLimit`:
                 // a test hook, a buffer too small for the page (as when a file grew since sized).
                 ready = try PagePoints.readAhead(bound: min(bound, drawBoundLimit), threads: threads, read: read,
                                                  elements: { $0.state.elements })
             } else {
-                let pending = PendingPointChecks()
-                let result = try read(pending)
-                let drawn = PagePoints(decoding: result.state.elements, threads: threads)
-                ready = pending.confirmed(by: drawn) ? (result, drawn, true) : (result, nil, false)
+                ready = try PagePoints.readThenDraw(threads: threads, read: read, elements: { $0.state.elements })
             }
-            if ready.confirmed {
-                ready.result.drawn = ready.drawn
+            if let drawn = ready.drawn {
+                ready.result.drawn = drawn
                 return ready.result
             }
         }
