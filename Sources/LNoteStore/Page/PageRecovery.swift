@@ -84,7 +84,7 @@ package enum PageRecovery {
                 try replay(fs: fs, directory: directory, pageID: pageID, mode: mode, points: points, files: files, pending: pending)
             }
             var ready: (result: Result, drawn: PagePoints?)
-            if threads > 1, let bound = drawBound(fs: fs, directory: directory, files: files) {
+            if threads > 1, let bytes = pageBytes(fs: fs, directory: directory, files: files), let bound = drawBound(bytes: bytes) {
                 // Decoded on a second core while the page is read (`DrawAhead`). `drawBoundLimit`:
                 // a test hook, a buffer too small for the page (as when a file grew since sized).
                 ready = try PagePoints.readAhead(bound: min(bound, drawBoundLimit), threads: threads, read: read,
@@ -100,18 +100,24 @@ package enum PageRecovery {
         return try replay(fs: fs, directory: directory, pageID: pageID, mode: mode, points: points, files: files, pending: nil)
     }
 
-    /// Points a page's files can hold at most (every point takes at least 5 bytes, E-004): the
-    /// room of the buffer `DrawAhead` decodes into while the page is read (only what is
-    /// written is touched). Nil (decode after the read instead) when a file cannot be sized or
-    /// the bound passes `drawBoundMax`.
-    static func drawBound(fs: any FileSystem, directory: String, files: PageFiles) -> Int? {
+    /// The bytes of a page's files (each counted up to `FormatLimits.pageFileBytesInMemoryMax`,
+    /// what a read takes of it), from one lstat each (`FileSystem.kind`): nil when one is not
+    /// a regular file or cannot be sized (the page is then decoded after the read; the read
+    /// itself reports what is wrong with the file).
+    static func pageBytes(fs: any FileSystem, directory: String, files: PageFiles) -> Int64? {
         var bytes: Int64 = 0
         for name in (files.snapshot.map { [$0] } ?? []) + files.journals.map(\.name) {
-            guard let f = try? fs.open(joinPath(directory, name), .readOnly) else { return nil }
-            defer { try? fs.close(f) }
-            guard let size = try? fs.size(f), size >= 0 else { return nil }
+            guard case .file(let size)? = try? fs.kind(joinPath(directory, name)), size >= 0 else { return nil }
             bytes += min(size, Int64(FormatLimits.pageFileBytesInMemoryMax))
         }
+        return bytes
+    }
+
+    /// Points `bytes` of page files can hold at most (every point takes at least 5 bytes,
+    /// E-004): the room of the buffer `DrawAhead` decodes into while the page is read (only
+    /// what is written is touched). Nil (decode after the read instead) when the bound is 0 or
+    /// passes `drawBoundMax`.
+    static func drawBound(bytes: Int64) -> Int? {
         let bound = Int(bytes / Int64(PointCodec.pointBytesMin))
         return bound > 0 && bound <= drawBoundMax ? bound : nil
     }
