@@ -32,6 +32,8 @@ enum ProfileSuite {
         let mode = env["LNOTE_PROFILE_MODE"] ?? "ready"
         PointBulkDecode.allowed = env["LNOTE_PROFILE_BULK"] != "0"
         if mode == "loops" { return try await compareLoops(dir, id, rounds: rounds, into: r) }
+        if mode == "readypages" { return try await ProfileReadyPages.run(ctx, rounds: rounds, into: r) }
+        if mode == "readysizes" { return try await ProfileReadySizes.run(ctx, rounds: rounds, into: r) }
         if mode == "readyab" { return try await compareReady(dir, id, rounds: rounds, into: r) }
         if mode == "hot" || mode == "pointencode" { return try await codecOnly(mode, dir, id, rounds: rounds, into: r) }
         var points = 0

@@ -186,13 +186,14 @@ extension PagePoints {
     }
 
     /// Reads a page with `read` (given the checks and the decode-ahead to fill) into a buffer of
-    /// `bound` points and makes it ready to draw: the result, its points (`PagePoints(decoding:
-    /// elements(result))`, adopted from the buffer when the strokes are those read, in order,
-    /// else decoded on `threads` threads), and false when a stroke read without its structure
-    /// check fails it, so the page must be read again with the checks (the points are nil then).
+    /// `bound` points and makes it ready to draw: the result and its points (`PagePoints(decoding:
+    /// elements(result))`), adopted from the buffer when the strokes are those read, in order,
+    /// else decoded after the read (`drawnAfterRead`, copying the strokes decoded ahead), or nil
+    /// when a stroke read without its structure check fails it, so the page must be read again
+    /// with the checks.
     package static func readAhead<R>(bound: Int, threads: Int, read: (PendingPointChecks) throws -> R,
-                                     elements: (R) -> [Element]) throws -> (result: R, drawn: PagePoints?, confirmed: Bool) {
-        var outcome: (result: R, outcome: AheadOutcome, pending: PendingPointChecks)?
+                                     elements: (R) -> [Element]) throws -> (result: R, drawn: PagePoints?) {
+        var outcome: (result: R, elements: [Element], drawn: PagePoints?, adopted: ([Range<Int>], [Damage])?)?
         let buffer = try [Point](unsafeUninitializedCapacity: max(bound, 1)) { room, initialized in
             guard let base = room.baseAddress else { return }
             let ahead = DrawAhead(out: base, capacity: room.count)
@@ -205,24 +206,21 @@ extension PagePoints {
                 throw error
             }
             let failed = ahead.finish(pending.records)
-            let o = adopting(base, elements: elements(result), records: pending.records, failed: failed)
-            if case .drawn = o { initialized = ahead.placed }
-            outcome = (result, o, pending)
+            let all = elements(result)
+            switch adopting(base, elements: all, records: pending.records, failed: failed) {
+            case .drawn(let ranges, let damaged):
+                initialized = ahead.placed
+                outcome = (result, all, nil, (ranges, damaged))
+            case .refuted:
+                outcome = (result, all, nil, nil)
+            case .notInOrder:
+                // Decoded again while the buffer lives (this closure), its strokes copied.
+                let reuse = PagePointsDecoder.Reuse(base: base, slots: aheadSlots(all, records: pending.records, failed: failed))
+                outcome = (result, all, drawnAfterRead(all, pending: pending, threads: threads, reuse: reuse), nil)
+            }
         }
-        guard let outcome else {
-            let pending = PendingPointChecks()
-            let result = try read(pending)
-            let drawn = PagePoints(decoding: elements(result), threads: threads)
-            return pending.confirmed(by: drawn) ? (result, drawn, true) : (result, nil, false)
-        }
-        switch outcome.outcome {
-        case .drawn(let ranges, let damaged):
-            return (outcome.result, PagePoints(elements: elements(outcome.result), points: buffer, ranges: ranges, damaged: damaged), true)
-        case .refuted:
-            return (outcome.result, nil, false)
-        case .notInOrder:
-            let drawn = PagePoints(decoding: elements(outcome.result), threads: threads)
-            return outcome.pending.confirmed(by: drawn) ? (outcome.result, drawn, true) : (outcome.result, nil, false)
-        }
+        guard let outcome else { return try readThenDraw(threads: threads, read: read, elements: elements) }
+        guard let (ranges, damaged) = outcome.adopted else { return (outcome.result, outcome.drawn) }
+        return (outcome.result, PagePoints(elements: outcome.elements, points: buffer, ranges: ranges, damaged: damaged))
     }
 }

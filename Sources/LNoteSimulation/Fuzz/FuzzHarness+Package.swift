@@ -17,7 +17,8 @@ extension FuzzHarness {
     /// then opens for writing, takes a change and closes, and reopening shows exactly the salvaged
     /// page plus that change.
     /// E-006's one pass (`PageOptions.pointsToDrawAtOpen`): the open ready to draw, on one
-    /// thread and with the decode ahead on a second, gives the deferred open's page and report,
+    /// thread and with the decode ahead on a second (whatever the page's size), gives the
+    /// deferred open's page and report,
     /// and when it has the points, those `PagePoints(decoding:)` gives.
     static func drawAtOpenDiffers(_ fs: any FileSystem) -> String? {
         guard let lazy = try? PageRecovery.recover(fs: fs, directory: packagePages, pageID: packagePageID, mode: .salvage,
@@ -25,7 +26,8 @@ extension FuzzHarness {
         let expected = PagePoints(decoding: lazy.state.elements)
         for threads in [1, 2] {
             guard let fast = try? PageRecovery.recover(fs: fs, directory: packagePages, pageID: packagePageID, mode: .salvage,
-                                                       points: .deferred, toDraw: true, threads: threads) else {
+                                                       points: .deferred, toDraw: true, threads: threads,
+                                                       aheadBytesMin: 0) else {
                 return "recovery ready to draw threw (\(threads) threads)"
             }
             if fast.state != lazy.state || fast.report != lazy.report {

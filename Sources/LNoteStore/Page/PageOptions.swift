@@ -102,10 +102,11 @@ public struct PageOptions: Sendable, Equatable {
     public var pointDecoding: PointDecoding
     /// Open ready to draw: with `.salvage` and `.deferred` (the defaults), the open also decodes
     /// every point into the one buffer the first `Page.pointsToDraw()` returns (when nothing
-    /// changed meanwhile). On a machine of two cores or more the strokes are decoded on a
-    /// second core while the open reads on (`DrawAhead`), into the places they take when the
-    /// page's strokes are the ones read, in order (a journal of appends); otherwise after the
-    /// read, on every core. The structure check of E-006 is skipped for strokes that decode, for
+    /// changed meanwhile). On a machine of two cores or more the strokes of a page of 128 KiB
+    /// or more are decoded on a second core while the open reads on (`DrawAhead`), into the
+    /// places they take when the page's strokes are the ones read, in order (a journal of
+    /// appends; else copied from there); otherwise after the read, on every core (smaller
+    /// pages: the hand-off to the other core costs more than it saves). The structure check of E-006 is skipped for strokes that decode, for
     /// which it is redundant (the others are checked after the decode; if one fails, the page
     /// is read again with every check at load): the same page, the same strokes accepted and
     /// refused, the same findings and points as without it. Set it when the page is drawn whole

@@ -73,51 +73,66 @@ package enum PageRecovery {
     /// strokes are read without E-006's structure check, which the decode makes redundant for
     /// every stroke that decodes; the others are checked after it (`PendingPointChecks`), and
     /// when one fails the page is read again with every check at load (and `drawn` is nil).
-    /// Everything but `drawn` is what the same call without `toDraw` returns.
+    /// Everything but `drawn` is what the same call without `toDraw` returns. With `threads` > 1
+    /// and files of at least `aheadBytesMin` bytes (a test hook: 0 takes the decode ahead for
+    /// every page), the strokes are decoded on a second core while the page is read.
     package static func recover(fs: any FileSystem, directory: String, pageID: UUIDBytes,
                                 mode: ReplayMode, points: PointDecoding = .eager, toDraw: Bool = false,
-                                threads: Int = 1, drawBoundLimit: Int = .max) throws -> Result {
+                                threads: Int = 1, drawBoundLimit: Int = .max,
+                                aheadBytesMin: Int64 = aheadBytesMinDefault) throws -> Result {
         let files = try listFiles(fs: fs, directory: directory, pageID: pageID)
         let points = mode == .salvage ? points : .eager
         if toDraw, points == .deferred {
             let read = { (pending: PendingPointChecks) in
                 try replay(fs: fs, directory: directory, pageID: pageID, mode: mode, points: points, files: files, pending: pending)
             }
-            var ready: (result: Result, drawn: PagePoints?, confirmed: Bool)
-            if threads > 1, let bound = drawBound(fs: fs, directory: directory, files: files) {
+            var ready: (result: Result, drawn: PagePoints?)
+            if threads > 1, let bytes = pageBytes(fs: fs, directory: directory, files: files), bytes >= aheadBytesMin,
+               let bound = drawBound(bytes: bytes) {
                 // Decoded on a second core while the page is read (`DrawAhead`). `drawBoundLimit`:
                 // a test hook, a buffer too small for the page (as when a file grew since sized).
                 ready = try PagePoints.readAhead(bound: min(bound, drawBoundLimit), threads: threads, read: read,
                                                  elements: { $0.state.elements })
             } else {
-                let pending = PendingPointChecks()
-                let result = try read(pending)
-                let drawn = PagePoints(decoding: result.state.elements, threads: threads)
-                ready = pending.confirmed(by: drawn) ? (result, drawn, true) : (result, nil, false)
+                ready = try PagePoints.readThenDraw(threads: threads, read: read, elements: { $0.state.elements })
             }
-            if ready.confirmed {
-                ready.result.drawn = ready.drawn
+            if let drawn = ready.drawn {
+                ready.result.drawn = drawn
                 return ready.result
             }
         }
         return try replay(fs: fs, directory: directory, pageID: pageID, mode: mode, points: points, files: files, pending: nil)
     }
 
-    /// Points a page's files can hold at most (every point takes at least 5 bytes, E-004): the
-    /// room of the buffer `DrawAhead` decodes into while the page is read (only what is
-    /// written is touched). Nil (decode after the read instead) when a file cannot be sized or
-    /// the bound passes `drawBoundMax`.
-    static func drawBound(fs: any FileSystem, directory: String, files: PageFiles) -> Int? {
+    /// The bytes of a page's files (each counted up to `FormatLimits.pageFileBytesInMemoryMax`,
+    /// what a read takes of it), from one lstat each (`FileSystem.kind`): nil when one is not
+    /// a regular file or cannot be sized (the page is then decoded after the read; the read
+    /// itself reports what is wrong with the file).
+    static func pageBytes(fs: any FileSystem, directory: String, files: PageFiles) -> Int64? {
         var bytes: Int64 = 0
         for name in (files.snapshot.map { [$0] } ?? []) + files.journals.map(\.name) {
-            guard let f = try? fs.open(joinPath(directory, name), .readOnly) else { return nil }
-            defer { try? fs.close(f) }
-            guard let size = try? fs.size(f), size >= 0 else { return nil }
+            guard case .file(let size)? = try? fs.kind(joinPath(directory, name)), size >= 0 else { return nil }
             bytes += min(size, Int64(FormatLimits.pageFileBytesInMemoryMax))
         }
+        return bytes
+    }
+
+    /// Points `bytes` of page files can hold at most (every point takes at least 5 bytes,
+    /// E-004): the room of the buffer `DrawAhead` decodes into while the page is read (only
+    /// what is written is touched). Nil (decode after the read instead) when the bound is 0 or
+    /// passes `drawBoundMax`.
+    static func drawBound(bytes: Int64) -> Int? {
         let bound = Int(bytes / Int64(PointCodec.pointBytesMin))
         return bound > 0 && bound <= drawBoundMax ? bound : nil
     }
+
+    /// Pages whose files hold fewer bytes than this are decoded after the read instead of on a
+    /// second core while it is read: for them, the hand-off (waking the queue's thread, whose
+    /// first batch goes at `DrawAhead.firstBatchRecords` strokes, so it has little left to take
+    /// by then) costs more than the overlap saves. Measured (profile mode `readysizes`, 2 cores,
+    /// pages of about 1 KB a stroke, 7 runs, median of the ratio ahead / after the read): 1.03 at
+    /// 70 KB, 1.17 at 98 KB, 1.04 at 116 KB, 0.99 at 142 KB, 0.98 at 162 KB, 0.81 at 188 KB.
+    package static let aheadBytesMinDefault: Int64 = 128 << 10
 
     /// The largest buffer decoded into while a page is read, in points (160 MB of `Point`s):
     /// larger pages are decoded after the read, from their strokes' declared counts.
