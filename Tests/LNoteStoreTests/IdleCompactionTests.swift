@@ -5,7 +5,9 @@ import LNoteSimulation
 import Testing
 
 /// `CompactionPolicy.idleDelay`: the page compacts once the pen rests, so the snapshot rewrite
-/// runs while nobody saves (issue 16 item 3). Real time, generous margins: each wait polls.
+/// runs while nobody saves (issue 16 item 3). The tests wait for the page's idle watch to end
+/// (`waitForIdleWatch`), not for wall-clock time: under a loaded test run the watch may be
+/// scheduled seconds late.
 @Suite("Compaction when the pen rests (CompactionPolicy.idleDelay)")
 struct IdleCompactionTests {
     static let pageID = UUIDBytes(string: "c0a00000-0000-4000-8000-0000000000d1")!
@@ -34,22 +36,13 @@ struct IdleCompactionTests {
         }
     }
 
-    /// True once `condition` holds, polled every 10 ms for up to `seconds`.
-    static func eventually(_ seconds: Int = 20, _ condition: () async -> Bool) async -> Bool {
-        let end = ContinuousClock.now + .seconds(seconds)
-        while ContinuousClock.now < end {
-            if await condition() { return true }
-            try? await Task.sleep(for: .milliseconds(10))
-        }
-        return await condition()
-    }
-
     @Test("after the delay without writes, a journal of idleFramesMin frames is folded; reopening gives the same page")
     func compactsOnceThePenRests() async throws {
         let fs = SimulatedFileSystem()
         let page = try await Self.open(fs, idleDelay: .milliseconds(50), idleFramesMin: 8)
         try await page.apply((0..<10).map { .append(Self.stroke($0)) })  // one write: one rest after it
-        #expect(await Self.eventually { await page.journalFrames == 0 })
+        await page.waitForIdleWatch()
+        #expect(await page.journalFrames == 0)
         #expect(await page.compactionCount == 1)
         let elements = await page.elements
         try await page.close()
@@ -65,7 +58,7 @@ struct IdleCompactionTests {
             let fs = SimulatedFileSystem()
             let page = try await Self.open(fs, idleDelay: delay, idleFramesMin: minimum)
             try await page.apply((0..<10).map { .append(Self.stroke($0)) })
-            try await Task.sleep(for: .milliseconds(300))
+            await page.waitForIdleWatch()
             #expect(await page.compactionCount == 0)
             #expect(await page.journalFrames == 10)
             try await page.close()
@@ -91,7 +84,8 @@ struct IdleCompactionTests {
         if widest < delay - .milliseconds(50) {
             #expect(await page.compactionCount == 0, "compacted while writes came every \(widest) at most")
         }
-        #expect(await Self.eventually { await page.journalFrames == 0 })
+        await page.waitForIdleWatch()
+        #expect(await page.journalFrames == 0)
         #expect(await page.compactionCount >= 1)
         try await page.close()
     }
@@ -105,7 +99,8 @@ struct IdleCompactionTests {
         try await Task.sleep(for: .milliseconds(100))
         try await page.apply((5..<8).map { .append(Self.stroke($0)) })  // the watch wakes while the rename waits
         try await explicit.value
-        #expect(await Self.eventually { await page.journalFrames == 0 })
+        await page.waitForIdleWatch()
+        #expect(await page.journalFrames == 0)
         #expect(await page.compactionCount == 2)
         try await page.close()
     }
@@ -122,7 +117,7 @@ struct IdleCompactionTests {
         try await doc.flush()
         let before = await page.compactionCount
         if !lock.isHeld {  // released (a flush keeps it only while a change runs, D-073)
-            try await Task.sleep(for: .milliseconds(800))
+            await page.waitForIdleWatch()
             #expect(await page.compactionCount == before)
             #expect(await page.journalFrames == 5 || before > 0)
             #expect(!lock.isHeld, "the idle compaction took the lock back")
@@ -130,7 +125,8 @@ struct IdleCompactionTests {
         // Held again by a write: now the pen resting folds the journal.
         try await page.apply((5..<10).map { .append(Self.stroke($0)) })
         #expect(lock.isHeld)
-        #expect(await Self.eventually { await page.journalFrames == 0 })
+        await page.waitForIdleWatch()
+        #expect(await page.journalFrames == 0)
         try await doc.close()
     }
 

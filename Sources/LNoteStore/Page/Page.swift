@@ -147,6 +147,13 @@ public final actor Page {
         await releasing?.value
     }
 
+    /// Waits until the page's idle watch, if one runs, has ended, and for the compaction it
+    /// started (`CompactionPolicy.idleDelay`). Test hook: a test then needs no wall-clock wait.
+    package func waitForIdleWatch() async {
+        while let watch = idleWatch { await watch.value }
+        await waitForCompaction()
+    }
+
     /// Prepares the next journal now (P-022) and waits for it; the next compaction that
     /// switches journals adopts it. Test hook for the crash tests (a page prepares on its own
     /// once its journal is half way to the compaction threshold).
