@@ -38,29 +38,41 @@ enum ProfileReadyPages {
 
     static func run(_ ctx: BenchContext, rounds: Int, into result: BenchSuiteResult) async throws -> BenchSuiteResult {
         var r = result
-        let ways = ["pointsToDrawAtOpen", "default open"]
         for p in try await write(ctx) {
-            var wall = [[Double]](repeating: [], count: ways.count), cpu = wall
-            for round in 0..<(rounds + 1) {
-                for j in ways.indices {
-                    let k = (j + round) % ways.count
-                    let c0 = ProfileSuite.cpuNanoseconds(), w0 = BenchSystem.now()
-                    let page = try await Page.open(directory: p.dir, id: p.id, options: PageOptions(readOnly: true, pointsToDrawAtOpen: k == 0))
-                    let n = await page.pointsToDraw().points.count
-                    let w1 = BenchSystem.now(), c1 = ProfileSuite.cpuNanoseconds()
-                    try await page.close()
-                    guard n > 0 else { throw OperationalError("\(p.name): no points") }
-                    if round > 0 {  // round 0 warms the caches
-                        wall[k].append(Double(w1 - w0) / 1000)
-                        cpu[k].append(Double(c1 - c0) / 1000)
-                    }
-                }
+            let parts = try await timeRotated(["pointsToDrawAtOpen", "default open"], rounds: rounds) { k in
+                let page = try await Page.open(directory: p.dir, id: p.id, options: PageOptions(readOnly: true, pointsToDrawAtOpen: k == 0))
+                return (page, await page.pointsToDraw().points.count)
+            } then: { _, opened in
+                try await opened.0.close()
+                guard opened.1 > 0 else { throw OperationalError("\(p.name): no points") }
             }
-            let parts = ways.indices.map { k in "\(ways[k]) \(fixed(median(wall[k]), 1)) us (CPU \(fixed(median(cpu[k]), 1)))" }
-            let line = "\(p.name), \(p.bytes) B: " + parts.joined(separator: ", ")
+            let line = "\(p.name), \(p.bytes) B: " + parts
             print(line)
             r.notes.append(line)
         }
         return r
+    }
+
+    /// Times `timed(k)` for each way `k` of `ways`, `rounds` rounds after one that warms the
+    /// caches, the order rotated each round, then runs `then(k, result)` untimed; returns each
+    /// way's median wall and process CPU time ("name 12.3 us (CPU 14.5)", comma-separated).
+    static func timeRotated<R>(_ ways: [String], rounds: Int, _ timed: (Int) async throws -> R,
+                               then: (Int, R) async throws -> Void) async throws -> String {
+        var wall = [[Double]](repeating: [], count: ways.count), cpu = wall
+        for round in 0..<(rounds + 1) {
+            for j in ways.indices {
+                let k = (j + round) % ways.count
+                let c0 = ProfileSuite.cpuNanoseconds(), w0 = BenchSystem.now()
+                let result = try await timed(k)
+                let w1 = BenchSystem.now(), c1 = ProfileSuite.cpuNanoseconds()
+                try await then(k, result)
+                if round > 0 {
+                    wall[k].append(Double(w1 - w0) / 1000)
+                    cpu[k].append(Double(c1 - c0) / 1000)
+                }
+            }
+        }
+        return ways.indices.map { k in "\(ways[k]) \(fixed(median(wall[k]), 1)) us (CPU \(fixed(median(cpu[k]), 1)))" }
+            .joined(separator: ", ")
     }
 }
