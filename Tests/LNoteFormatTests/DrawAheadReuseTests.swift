@@ -3,13 +3,13 @@ import Testing
 @testable import LNoteFormat
 
 /// `PagePoints.readAhead` when the page's strokes are not the ones read, in order (an erase,
-/// replace or reorder after the appends): the strokes `DrawAhead` decoded are copied into the
-/// page's points instead of decoded again (`aheadSlots`). Against `PagePoints(decoding:)` on
+/// replace or reorder after the appends): the page's points are decoded after the read
+/// (`drawnAfterRead`), not adopted from `DrawAhead`'s buffer. Against `PagePoints(decoding:)` on
 /// random and adversarial strokes, with erased, moved, repeated and unnoted strokes and images
 /// and buffers of every size, the points, ranges and damage must be exactly the reference's,
 /// and the page is refused exactly when `PendingPointChecks.confirmed(by:)` refuses the
 /// reference.
-@Suite("Strokes decoded ahead reused when the page is not the strokes read (E-006)")
+@Suite("Open ready to draw when the page is not the strokes read (E-006)")
 struct DrawAheadReuseTests {
     /// The points bytes of a random stroke, after one of the adversarial edits (`kind` 0: none).
     static func stroke(_ g: inout SplitMix64, kind: UInt64) -> [UInt8] {

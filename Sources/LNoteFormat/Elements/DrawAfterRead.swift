@@ -14,31 +14,9 @@ extension PagePoints {
 
     /// `PagePoints(decoding: elements, threads: threads)` when every stroke `pending` noted is
     /// confirmed by it (`PendingPointChecks.confirmed(by:)`), else nil (a stroke read without
-    /// its structure check fails it: read the page again with the checks). `reuse`: strokes
-    /// `DrawAhead` already decoded, copied instead of decoded again (the same points).
-    static func drawnAfterRead(_ elements: [Element], pending: PendingPointChecks, threads: Int,
-                               reuse: PagePointsDecoder.Reuse? = nil) -> PagePoints? {
-        let r = PagePointsDecoder.decode(elements, threads: threads, loop: PointBulkDecode.defaultLoop, reuse: reuse)
-        let drawn = PagePoints(elements: elements, points: r.points, ranges: r.ranges, damaged: r.damaged)
+    /// its structure check fails it: read the page again with the checks).
+    static func drawnAfterRead(_ elements: [Element], pending: PendingPointChecks, threads: Int) -> PagePoints? {
+        let drawn = PagePoints(decoding: elements, threads: threads)
         return pending.confirmed(by: drawn) ? drawn : nil
-    }
-
-    /// Each element's slot in `DrawAhead`'s buffer when the C call decoded there exactly what
-    /// `PagePointsDecoder` would decode for it, else -1: a record noted for the element's own
-    /// bytes (the same address: the records' buffers are kept, so no address is reused), with
-    /// its length, point count and angle flag, given a slot and not among the `failed` ones
-    /// (the call returned 1 and wrote all `count` points). So the copy is that same call's
-    /// output, whatever frames (erase, replace, reorder) came after the strokes were read.
-    static func aheadSlots(_ elements: [Element], records: [PendingPointChecks.Record], failed: [Int]) -> [Int] {
-        var refused = [Bool](repeating: false, count: records.count)
-        for k in failed where k >= 0 && k < records.count { refused[k] = true }
-        var recordAt = [UnsafeRawPointer: Int](minimumCapacity: records.count)
-        for k in records.indices where records[k].slot >= 0 && !refused[k] { recordAt[records[k].bytes] = k }
-        guard !recordAt.isEmpty else { return [] }
-        return elements.map { e in
-            guard let v = e.plainView, let bytes = v.bytes, let k = recordAt[bytes] else { return -1 }
-            let r = records[k]
-            return r.length == v.length && r.count == e.declaredPointCount && r.hasAngles == (v.hasAngles != 0) ? r.slot : -1
-        }
     }
 }

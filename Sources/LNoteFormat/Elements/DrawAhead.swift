@@ -188,7 +188,7 @@ extension PagePoints {
     /// Reads a page with `read` (given the checks and the decode-ahead to fill) into a buffer of
     /// `bound` points and makes it ready to draw: the result and its points (`PagePoints(decoding:
     /// elements(result))`), adopted from the buffer when the strokes are those read, in order,
-    /// else decoded after the read (`drawnAfterRead`, copying the strokes decoded ahead), or nil
+    /// else decoded after the read (`drawnAfterRead`), or nil
     /// when a stroke read without its structure check fails it, so the page must be read again
     /// with the checks.
     package static func readAhead<R>(bound: Int, threads: Int, read: (PendingPointChecks) throws -> R,
@@ -214,9 +214,7 @@ extension PagePoints {
             case .refuted:
                 outcome = (result, all, nil, nil)
             case .notInOrder:
-                // Decoded again while the buffer lives (this closure), its strokes copied.
-                let reuse = PagePointsDecoder.Reuse(base: base, slots: aheadSlots(all, records: pending.records, failed: failed))
-                outcome = (result, all, drawnAfterRead(all, pending: pending, threads: threads, reuse: reuse), nil)
+                outcome = (result, all, drawnAfterRead(all, pending: pending, threads: threads), nil)
             }
         }
         guard let outcome else { return try readThenDraw(threads: threads, read: read, elements: elements) }

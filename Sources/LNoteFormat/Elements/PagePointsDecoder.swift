@@ -32,11 +32,8 @@ package enum PagePointsDecoder {
     /// waits on a queue it feeds; the array's initializer is synchronous, which rules out a task
     /// group writing straight into it). Each chunk writes only its elements' slots of the buffer
     /// and its own failure slot, both owned by this call until it returns.
-    ///
-    /// `reuse`: strokes whose points the same C call already decoded, from the same bytes
-    /// (`DrawAhead`): copied instead of decoded again (used only with the C loop).
     @_optimize(speed) static func decode(_ elements: [Element], threads: Int, loop: PointDecodeLoop.Kind,
-                       chunkPointsMin: Int = chunkPointsMinDefault, reuse: Reuse? = nil) -> Result {
+                       chunkPointsMin: Int = chunkPointsMinDefault) -> Result {
         // Slot starts from the declared counts: element i writes starts[i] ..< starts[i + 1].
         // With the C loop, each deferred stroke's bytes are noted too (`PlainView`), read in the
         // same pass, so the decode hands them to C without touching the element again.
@@ -60,7 +57,7 @@ package enum PagePointsDecoder {
                 let target = Target(points: base, failures: slotBase)
                 let run: @Sendable (Int) -> Void = { c in
                     target.failures[c] = decodeChunk(elements, bounds[c] ..< bounds[c + 1], starts: slotStarts,
-                                                     views: plainViews, reuse: reuse, into: target.points, loop: loop)
+                                                     views: plainViews, into: target.points, loop: loop)
                 }
                 // The views point into the elements' buffers, which `elements` keeps, unchanged.
                 withExtendedLifetime(elements) {
@@ -103,38 +100,21 @@ package enum PagePointsDecoder {
     /// `views`: each element's `PlainView` (empty: none). A stroke whose every point is plain
     /// is decoded by one C call on its view, without touching its element (no copy of the
     /// stroke, so no retain and release of the buffer every stroke shares); any other goes
-    /// through `Element.decodePoints`, the exact path. A stroke `reuse` has (only with views)
-    /// is copied from there: what that C call wrote for it.
+    /// through `Element.decodePoints`, the exact path.
     static func decodeChunk(_ elements: [Element], _ range: Range<Int>, starts: [Int], views: [PlainView] = [],
-                            reuse: Reuse? = nil, into out: UnsafeMutablePointer<Point>, loop: PointDecodeLoop.Kind) -> [Failure] {
+                            into out: UnsafeMutablePointer<Point>, loop: PointDecodeLoop.Kind) -> [Failure] {
         var failed: [Failure] = []
         for i in range {
             let slot = out + starts[i], room = starts[i + 1] - starts[i]
-            if i < views.count, let bytes = views[i].bytes {
-                if let reuse, i < reuse.slots.count, reuse.slots[i] >= 0 {
-                    slot.initialize(from: reuse.base + reuse.slots[i], count: room)
-                    continue
-                }
-                if lnote_points_decode_stroke(bytes, views[i].length, room, views[i].hasAngles, UnsafeMutableRawPointer(slot)) == 1 {
-                    continue
-                }
+            if i < views.count, let bytes = views[i].bytes,
+               lnote_points_decode_stroke(bytes, views[i].length, room, views[i].hasAngles, UnsafeMutableRawPointer(slot)) == 1 {
+                continue
             }
             if let (error, shown) = elements[i].decodePoints(into: slot, room: room, loop: loop) {
                 failed.append(Failure(element: i, error: error, shown: shown))
             }
         }
         return failed
-    }
-
-    /// Strokes decoded already (`DrawAhead`'s buffer): element `i`'s points are the
-    /// `starts[i + 1] - starts[i]` points at `base + slots[i]` when `slots[i]` >= 0. Only a
-    /// stroke whose view (bytes, length, angle flag) and declared count are exactly those the
-    /// C call took there, and for which it returned 1, gets a slot: the points that call gives
-    /// here, so the result is the same (`PagePoints.aheadSlots`). Only read, while the buffer
-    /// lives (the decode call's duration).
-    struct Reuse: @unchecked Sendable {
-        let base: UnsafePointer<Point>
-        let slots: [Int]
     }
 
     /// Where a deferred stroke's codec bytes are, for the C decoder: valid while the element
