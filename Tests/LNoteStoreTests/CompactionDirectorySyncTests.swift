@@ -115,7 +115,7 @@ struct CompactionDirectorySyncTests {
         let ready = Latch<Bool>()
         ready.set(true)
         let refused = #expect(throws: LNoteError.self) {
-            try SnapshotWrite.run([9, 9, 9, 9], fs: fs, path: path, level: .data, journalReady: ready) { _ in
+            try SnapshotWrite.run([9, 9, 9, 9], fs: fs, path: path, level: .data, journalReady: ready) { _, _ in
                 throw LNoteError(.corrupt, "refused by the test")
             }
         }
@@ -126,11 +126,11 @@ struct CompactionDirectorySyncTests {
         notReady.set(false)
         let before = fs.operationCount
         #expect(throws: LNoteError.self) {
-            try SnapshotWrite.run([9, 9, 9, 9], fs: fs, path: path, level: .data, journalReady: notReady) { _ in }
+            try SnapshotWrite.run([9, 9, 9, 9], fs: fs, path: path, level: .data, journalReady: notReady) { _, _ in }
         }
         #expect(fs.operationCount == before)
         #expect(fs.allFiles()[path] == [1, 2, 3])
-        try SnapshotWrite.run([9, 9, 9, 9], fs: fs, path: path, level: .data, journalReady: ready) { #expect($0 == [9, 9, 9, 9]) }
+        try SnapshotWrite.run([9, 9, 9, 9], fs: fs, path: path, level: .data, journalReady: ready) { bytes, _ in #expect(bytes == [9, 9, 9, 9]) }
         #expect(fs.allFiles()[path] == [9, 9, 9, 9])
         #expect(fs.durableSnapshot().files[path] == [9, 9, 9, 9])
     }

@@ -404,7 +404,7 @@ struct CompactionFastPathTests {
         failed.set(false)
         let start = fs.operationCount
         #expect(throws: LNoteError.self) {
-            try SnapshotWrite.run([9, 9, 9, 9], fs: fs, path: path, level: .data, journalReady: failed, overlapJournal: true) { _ in }
+            try SnapshotWrite.run([9, 9, 9, 9], fs: fs, path: path, level: .data, journalReady: failed, overlapJournal: true) { _, _ in }
         }
         let log = Array(fs.operationLog[start...])
         #expect(log.contains { $0.contains("pwrite \(path).tmp") }, "written before the journal's verdict: \(log)")
@@ -414,13 +414,13 @@ struct CompactionFastPathTests {
         let ready = Latch<Bool>()
         ready.set(true)
         #expect(throws: LNoteError.self) {
-            try SnapshotWrite.run([9, 9, 9, 9], fs: fs, path: path, level: .data, journalReady: ready, overlapJournal: true) { _ in
+            try SnapshotWrite.run([9, 9, 9, 9], fs: fs, path: path, level: .data, journalReady: ready, overlapJournal: true) { _, _ in
                 throw LNoteError(.corrupt, "refused by the test")
             }
         }
         #expect(fs.allFiles()[path + ".tmp"] == nil)
         #expect(fs.allFiles()[path] == [1, 2, 3])
-        try SnapshotWrite.run([9, 9, 9, 9], fs: fs, path: path, level: .data, journalReady: ready, overlapJournal: true) { _ in }
+        try SnapshotWrite.run([9, 9, 9, 9], fs: fs, path: path, level: .data, journalReady: ready, overlapJournal: true) { _, _ in }
         #expect(fs.durableSnapshot().files[path] == [9, 9, 9, 9])
     }
 

@@ -95,6 +95,16 @@ struct SnapshotStreamingTests {
         return state
     }
 
+    /// A page of `strokes` decoded strokes of 4,000 points with no body cached: the encoder
+    /// cannot size it up front (`isSized` false), so it is written as encoded by one thread
+    /// (the page read back deferred, `page(strokes:)`, is encoded in two parts at once instead:
+    /// `TwoPartSnapshotTests`).
+    static func decodedPage(strokes: Int, seed: UInt64 = 1) -> PageState {
+        var state = PageState(metadata: .letter, elements: [])
+        for i in 0..<strokes { _ = state.appendIfNew(.stroke(makeStroke(seed &* 1_000 &+ UInt64(i), points: 4_000))) }
+        return state
+    }
+
     // MARK: The encoder in parts
 
     @Test("S-002 E-031 the encoder run in parts of any size gives the bytes of the encoder run at once, on random and adversarial pages")
@@ -174,17 +184,18 @@ struct SnapshotStreamingTests {
 
     // MARK: The streamed write
 
-    @Test("P-011 written as it is encoded: the file holds the encoder's bytes, each part of at least 1 MiB but the last, every part has its write-back started before the sync, the last included, and the check gets the complete bytes")
+    @Test("P-011 written as it is encoded by one thread (a page not sized up front): the file holds the encoder's bytes, each part of at least 1 MiB but the last, every part has its write-back started before the sync, the last included, and the check gets the complete bytes")
     func streamedWrite() throws {
         let fs = try Self.filesystem()
-        let state = try Self.page(strokes: 200)
+        let state = Self.decodedPage(strokes: 200)
         let expected = SnapshotFile.encode(pageID: Self.pageID, generation: 2, nextSequence: 201, state: state, salt: 5)
         #expect(expected.count > 2 * SnapshotWrite.streamingStep)
         let encoder = SnapshotEncoder(pageID: Self.pageID, generation: 2, nextSequence: 201, state: state, salt: 5)
+        #expect(!encoder.isSized)
         let ready = Latch<Bool>()
         ready.set(true)
         let checked = Mutex<[UInt8]>([])
-        try SnapshotWrite.run(encoder, fs: fs, path: "/p/s.content", level: .data, journalReady: ready, overlapJournal: true) { bytes in
+        try SnapshotWrite.run(encoder, fs: fs, path: "/p/s.content", level: .data, journalReady: ready, overlapJournal: true) { bytes, _ in
             checked.withLock { $0 = bytes }
         }
         #expect(fs.base.durableSnapshot().files["/p/s.content"].map { $0 == expected } == true)
@@ -202,17 +213,17 @@ struct SnapshotStreamingTests {
         #expect((calls.last?.count ?? 0) <= Int64(2 * SnapshotWrite.streamingStep))
     }
 
-    @Test("P-011 written as it is encoded while saves are active: parts of at least 64 KiB, each written after the save in flight ended and its write-back waited for")
+    @Test("P-011 written as it is encoded by one thread while saves are active: parts of at least 64 KiB, each written after the save in flight ended and its write-back waited for")
     func streamedWriteYields() throws {
         let fs = try Self.filesystem()
-        let state = try Self.page(strokes: 20)
+        let state = Self.decodedPage(strokes: 20)
         let traffic = SaveTraffic()
         traffic.begin(); traffic.end()  // a save just ended: active, none in flight
         let ready = Latch<Bool>()
         ready.set(true)
         try SnapshotWrite.run(SnapshotEncoder(pageID: Self.pageID, generation: 2, nextSequence: 21, state: state, salt: 5),
                               fs: fs, path: "/p/s.content", level: .data, journalReady: ready, traffic: traffic, saving: false,
-                              overlapJournal: true) { _ in }
+                              overlapJournal: true) { _, _ in }
         let calls = fs.record.writebacks.withLock { $0 }
         #expect(calls.count >= 4 && calls.allSatisfy(\.wait))
         #expect(calls.dropLast().allSatisfy { $0.count >= Int64(SnapshotWrite.yieldingStep) && $0.count < Int64(SnapshotWrite.streamingStep) })
@@ -230,7 +241,7 @@ struct SnapshotStreamingTests {
             ready.set(true)
             #expect(throws: LNoteError.self) {
                 try SnapshotWrite.run(SnapshotEncoder(pageID: Self.pageID, generation: 2, nextSequence: 201, state: state),
-                                      fs: fs, path: "/p/s.content", level: .data, journalReady: ready, overlapJournal: true) { _ in }
+                                      fs: fs, path: "/p/s.content", level: .data, journalReady: ready, overlapJournal: true) { _, _ in }
             }
             #expect(fs.base.allFiles()["/p/s.content.tmp"] == nil, "write \(failing)")
             #expect(fs.base.allFiles()["/p/s.content"].map { $0 == [1, 2, 3] } == true, "write \(failing)")
@@ -241,7 +252,7 @@ struct SnapshotStreamingTests {
         ready.set(true)
         #expect(throws: LNoteError.self) {
             try SnapshotWrite.run(SnapshotEncoder(pageID: Self.pageID, generation: 2, nextSequence: 201, state: state),
-                                  fs: fs, path: "/p/s.content", level: .data, journalReady: ready, overlapJournal: true) { _ in
+                                  fs: fs, path: "/p/s.content", level: .data, journalReady: ready, overlapJournal: true) { _, _ in
                 throw LNoteError(.corrupt, "refused by the test")
             }
         }
@@ -249,9 +260,9 @@ struct SnapshotStreamingTests {
         #expect(fs.base.allFiles()["/p/s.content"].map { $0 == [1, 2, 3] } == true)
     }
 
-    @Test("P-011 P-019 written as it is encoded, the check runs on the writing thread while the temp file's sync runs on another; a failed sync is thrown once the check ended, the temp file removed and the old snapshot kept")
+    @Test("P-011 P-019 written as it is encoded by one thread, the check runs on the writing thread while the temp file's sync runs on another; a failed sync is thrown once the check ended, the temp file removed and the old snapshot kept")
     func streamedCheckBesideSync() throws {
-        let state = try Self.page(strokes: 120)
+        let state = Self.decodedPage(strokes: 120)
         let expected = SnapshotFile.encode(pageID: Self.pageID, generation: 2, nextSequence: 121, state: state, salt: 5)
         for failSync in [false, true] {
             var fs = try Self.filesystem()
@@ -262,7 +273,7 @@ struct SnapshotStreamingTests {
             let checked = Mutex<(thread: UInt, bytes: [UInt8])?>(nil)
             let run = {
                 try SnapshotWrite.run(SnapshotEncoder(pageID: Self.pageID, generation: 2, nextSequence: 121, state: state, salt: 5),
-                                      fs: fs, path: "/p/s.content", level: .data, journalReady: ready, overlapJournal: true) { bytes in
+                                      fs: fs, path: "/p/s.content", level: .data, journalReady: ready, overlapJournal: true) { bytes, _ in
                     checked.withLock { $0 = (Self.threadID(), bytes) }
                 }
             }

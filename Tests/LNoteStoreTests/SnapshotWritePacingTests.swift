@@ -44,8 +44,8 @@ struct SnapshotWritePacingTests {
             if saving { traffic.begin(); traffic.end() }  // a save just ended: active, none in flight
             let ready = Latch<Bool>()
             ready.set(true)
-            try SnapshotWrite.run(bytes, fs: fs, path: "/p/s.content", level: .data, journalReady: ready, traffic: traffic) {
-                #expect($0.count == bytes.count)
+            try SnapshotWrite.run(bytes, fs: fs, path: "/p/s.content", level: .data, journalReady: ready, traffic: traffic) { written, _ in
+                #expect(written.count == bytes.count)
             }
             let calls = fs.log.list.withLock { $0 }
             let step = saving ? SnapshotWrite.yieldingStep : SnapshotFile.writebackStep
@@ -71,7 +71,7 @@ struct SnapshotWritePacingTests {
         let done = Latch<Bool>()
         BackgroundThread.start {
             let ok = (try? SnapshotWrite.run(bytes, fs: fs, path: "/p/s.content", level: .data, journalReady: ready,
-                                             traffic: traffic) { _ in }) != nil
+                                             traffic: traffic) { _, _ in }) != nil
             done.set(ok)
         }
         usleep(50_000)

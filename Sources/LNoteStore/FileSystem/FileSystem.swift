@@ -243,12 +243,12 @@ extension FileSystem {
 /// `active` is asked before each step, `yield` blocks until the foreground sync in flight, if
 /// any, ended, and `yieldingStep` is the step size while they are active. The compaction's
 /// snapshot write passes its page's `SaveTraffic`.
-package struct WritebackPacing {
-    package internal(set) var active: () -> Bool
-    package internal(set) var yield: () -> Void
+package struct WritebackPacing: Sendable {
+    package internal(set) var active: @Sendable () -> Bool
+    package internal(set) var yield: @Sendable () -> Void
     package internal(set) var yieldingStep: Int
 
-    package init(active: @escaping () -> Bool, yield: @escaping () -> Void, yieldingStep: Int) {
+    package init(active: @escaping @Sendable () -> Bool, yield: @escaping @Sendable () -> Void, yieldingStep: Int) {
         self.active = active; self.yield = yield; self.yieldingStep = yieldingStep
     }
 

@@ -1,4 +1,5 @@
 import Dispatch
+import Synchronization
 
 extension FileSystem {
     /// `writeTemporary` for bytes produced while they are written: `produceNext(step, write)`
@@ -38,6 +39,43 @@ extension FileSystem {
                 // against 3.23 / 3.41 ms with the last step left to the sync).
                 if startsWriteback && offset > stepStart {
                     try writeback(f, at: stepStart, count: offset - stepStart, wait: yielding)
+                }
+            }
+            if durability != .none { pacing.yield() }
+            if durability != .none { try syncBeside(f, durability, whileSyncing) } else { try sync(f, durability); whileSyncing() }
+        }
+    }
+
+    /// `writeTemporary` for bytes produced in parts at once: `produce(write)` hands each part's
+    /// bytes to `write(bytes, offset)`, from several threads at a time, over disjoint ranges
+    /// that together are the file's bytes. Each is written at its offset and, where
+    /// `pacesWriteback`, its write-back started at once; while `pacing` is active, one part at
+    /// a time, after `pacing.yield()`, its write-back waited for (so a save's sync queues
+    /// behind one part at most, as with `writePaced`). Once `produce` returned the file
+    /// is synced while `whileSyncing` runs (`syncBeside`) and closed, and its path returned.
+    /// What a crash can leave is what `writeTemporary` leaves: `<path>.tmp`, never `path`. On
+    /// failure, `produce`'s included, the temp file is removed. Only where `overlapsCalls`.
+    package func writeTemporary(for path: String, durability: Durability, pacing: WritebackPacing = .steady,
+                                whileSyncing: () -> Void,
+                                inParts produce: (_ write: @Sendable (UnsafeRawBufferPointer, Int) throws -> Void) throws -> Void)
+        throws -> String
+    {
+        precondition(overlapsCalls, "parts written at once need a file system that overlaps calls")
+        return try withTemporaryFile(for: path) { f in
+            let startsWriteback = durability != .none && pacesWriteback
+            let fs = self
+            let yielding = Mutex<Void>(())
+            @Sendable func write(_ part: UnsafeRawBufferPointer, at offset: Int, yielding: Bool) throws {
+                if yielding { pacing.yield() }
+                try fs.write(f, at: Int64(offset), part)
+                if startsWriteback { try fs.writeback(f, at: Int64(offset), count: Int64(part.count), wait: yielding) }
+            }
+            try produce { part, offset in
+                guard part.count > 0 else { return }
+                if startsWriteback && pacing.active() {
+                    try yielding.withLock { _ in try write(part, at: offset, yielding: true) }
+                } else {
+                    try write(part, at: offset, yielding: false)
                 }
             }
             if durability != .none { pacing.yield() }

@@ -59,7 +59,7 @@ package struct CompactionJob: Sendable {
             try SnapshotWrite.run(encoder, fs: fs, path: path, level: level, journalReady: journalReady, traffic: traffic,
                                   saving: saving, overlapJournal: fs.overlapsCalls && !saving) {
                 try SnapshotGuard.verify($0, pageID: id, generation: generation, nextSequence: nextSequence,
-                                         absorbed: state)
+                                         absorbed: state, part: $1)
             }
         } catch {
             if let replaced { try? fs.close(replaced) }

@@ -1,4 +1,6 @@
+import Dispatch
 import LNoteFormat
+import Synchronization
 
 /// The snapshot bytes of `SnapshotFile.encode`, produced a part at a time, so a writer can
 /// write the frames encoded so far while it encodes the rest (the encoding then overlaps the
@@ -31,6 +33,10 @@ package struct SnapshotEncoder {
     private let bodies: [ArraySlice<UInt8>?]?
     /// Elements encoded so far; the metadata frame is written at `init`.
     private var next = 0
+    /// Sized: where each element's frame ends in the file (for `encodeInTwoParts`).
+    private let frameEnds: [Int]
+    /// Where `encodeInTwoParts` split the snapshot; nil before, or when encoded otherwise.
+    package private(set) var split: SnapshotSplit?
 
     /// The header and the `pageMetadata` frame (S-002); the size of every element's frame.
     @_optimize(speed) package init(pageID: UUIDBytes, generation: UInt64, nextSequence: UInt64, state: PageState,
@@ -46,21 +52,26 @@ package struct SnapshotEncoder {
         }
         var total: Int? = head.count
         var bodies: [ArraySlice<UInt8>?]?
+        var frameEnds: [Int] = []
+        frameEnds.reserveCapacity(elements.count)
         let lookUp = !cache.bodies.isEmpty
         for (i, e) in elements.enumerated() {
             let body = lookUp ? cache[e.id] : nil
             guard let size = ElementFrameWriter.frameSize(e, body: body) else {
                 total = nil  // decoded points with no cached body: encoded by appending
                 bodies = nil
+                frameEnds = []
                 break
             }
             total? += size
+            frameEnds.append(total ?? 0)
             if let body {
                 if bodies == nil { bodies = [ArraySlice<UInt8>?](repeating: nil, count: elements.count) }
                 bodies?[i] = body
             }
         }
         self.bodies = bodies
+        self.frameEnds = frameEnds
         self.head = head
         self.total = total
         encodedCount = head.count
@@ -136,5 +147,89 @@ package struct SnapshotEncoder {
             }
         }
         encodedCount = buffer.count
+    }
+}
+
+extension SnapshotEncoder {
+    /// Every frame's size is known at `init` (`encodeInTwoParts` can run).
+    package var isSized: Bool { total != nil }
+
+    /// `encode()` in two parts at once (`DispatchQueue.concurrentPerform`, the caller taking a
+    /// part): the frames in the first half of the file's bytes, the header included, and the
+    /// rest, each part a `step()` at a time (asked before each step). `encoded(bytes, offset)` gets each step's bytes and
+    /// their offset in the file, on the thread that encoded them, as soon as they are: calls
+    /// from the two parts overlap. Returns once both parts ended, so no thread touches the
+    /// buffer afterwards; the bytes are then `encode()`'s. If `encoded` throws, both parts stop
+    /// before their next step, the first error is thrown, and the encoder stays unusable
+    /// (incomplete). Only sized, and only before any `encode`.
+    /// Why: on a 2-core machine the second core is idle while a compaction encodes, and the
+    /// encoding and the writes of its steps were the compaction's longest serial stretch.
+    package mutating func encodeInTwoParts(step: @Sendable () -> Int,
+                                           encoded: @Sendable (UnsafeRawBufferPointer, Int) throws -> Void) throws {
+        guard let total, next == 0, buffer.isEmpty else {
+            preconditionFailure("encodeInTwoParts needs a sized encoder that encoded nothing yet")
+        }
+        let elements = state.elements
+        // The first part: the frames that end at or before the middle (binary search; the ends rise).
+        var low = 0, high = frameEnds.count
+        while low < high {
+            let mid = (low + high) / 2
+            if frameEnds[mid] <= total / 2 { low = mid + 1 } else { high = mid }
+        }
+        let splitIndex = low
+        let secondStart = splitIndex == 0 ? head.count : frameEnds[splitIndex - 1]
+        let head = self.head
+        buffer = [UInt8](unsafeUninitializedCapacity: total) { raw, count in
+            _ = raw.initialize(from: head)
+            count = total
+        }
+        let parts = [(elements: 0..<splitIndex, bytes: 0..<secondStart, framesFrom: head.count),
+                     (elements: splitIndex..<elements.count, bytes: secondStart..<total, framesFrom: secondStart)]
+        let (bodies, saltCRC) = (self.bodies, self.saltCRC)
+        let failure = Mutex<(any Error)?>(nil)
+        buffer.withUnsafeMutableBytes { raw in
+            // `raw` holds the header at least (64 bytes), so it has a base address.
+            guard let origin = raw.baseAddress else { return }
+            let target = PartTarget(origin: origin)
+            withoutActuallyEscaping(step) { step in withoutActuallyEscaping(encoded) { encoded in
+                DispatchQueue.concurrentPerform(iterations: 2) { k in
+                    let part = parts[k]
+                    guard !part.bytes.isEmpty else { return }
+                    var w = RawByteWriter(UnsafeMutableRawBufferPointer(start: target.origin + part.framesFrom,
+                                                                        count: part.bytes.upperBound - part.framesFrom))
+                    var i = part.elements.lowerBound
+                    var stepStart = part.bytes.lowerBound
+                    repeat {
+                        if failure.withLock({ $0 != nil }) { return }
+                        let stepBytes = max(1, step())
+                        while i < part.elements.upperBound && w.position - target.origin < stepStart + stepBytes {
+                            // The canvas is sequence 1 (S-002).
+                            ElementFrameWriter.write(elements[i], body: bodies?[i], sequence: UInt64(i) + 2,
+                                                     saltCRC: saltCRC, into: &w)
+                            i += 1
+                        }
+                        let stepEnd = w.position - target.origin
+                        do {
+                            try encoded(UnsafeRawBufferPointer(start: target.origin + stepStart, count: stepEnd - stepStart), stepStart)
+                        } catch {
+                            failure.withLock { if $0 == nil { $0 = error } }
+                            return
+                        }
+                        stepStart = stepEnd
+                    } while i < part.elements.upperBound
+                    precondition(stepStart == part.bytes.upperBound, "the snapshot's size was miscounted")
+                }
+            } }
+        }
+        if let error = failure.withLock({ $0 }) { throw error }
+        next = elements.count
+        encodedCount = total
+        split = SnapshotSplit(elements: splitIndex, offset: secondStart)
+    }
+
+    /// The buffer both parts write, owned by `encodeInTwoParts` until it returns; each part
+    /// writes only its own byte range.
+    private struct PartTarget: @unchecked Sendable {
+        let origin: UnsafeMutableRawPointer
     }
 }

@@ -17,8 +17,11 @@ package enum SnapshotGuard {
     /// each with that element's id and contents (equality is the digest). Distinct ids in
     /// `state` make every id appear once, so a reader finds exactly `state`.
     /// - Throws: `LNoteError.corrupt` naming the first disagreement.
+    /// A `part` other than `.whole` checks only that part's frames (with the header); the two
+    /// parts of a split both pass exactly when the whole does: each must hold exactly its
+    /// frames, in sequence, and end where the split says.
     package static func verify(_ bytes: [UInt8], pageID: UUIDBytes, generation: UInt64, nextSequence: UInt64,
-                               absorbed state: PageState) throws {
+                               absorbed state: PageState, part: SnapshotPart = .whole) throws {
         let name = PageFileNames.snapshot(pageID)
         func refuse(_ why: String) -> LNoteError {
             LNoteError(.corrupt, "new snapshot disagrees with what it absorbs: \(why); the old snapshot is kept (P-019)", file: name)
@@ -32,10 +35,22 @@ package enum SnapshotGuard {
         guard Int(h.elementCount) == state.elements.count else {
             throw refuse("header counts \(h.elementCount) elements, \(state.elements.count) absorbed")
         }
-        var match = FrameMatch(bytes: bytes, state: state)
-        let scan = bytes.withUnsafeBytes { raw in
-            FrameScanner.scan(raw, from: FormatLimits.snapshotHeaderBytes, salt: h.salt, firstSequence: 1,
-                              mode: .salvage, fileSize: bytes.count) { match.take($0, raw: raw) }
+        // The frames checked: [start, end) of the file, frames `first` ..< `last` (the canvas is frame 0).
+        let n = state.elements.count
+        let (start, end, first, last): (Int, Int, Int, Int)
+        switch part {
+        case .whole: (start, end, first, last) = (FormatLimits.snapshotHeaderBytes, bytes.count, 0, n + 1)
+        case .first(let s): (start, end, first, last) = (FormatLimits.snapshotHeaderBytes, s.offset, 0, s.elements + 1)
+        case .second(let s): (start, end, first, last) = (s.offset, bytes.count, s.elements + 1, n + 1)
+        }
+        guard start <= end, end <= bytes.count, first <= last, last <= n + 1 else {
+            throw refuse("split at element \(first - 1), byte \(start), outside the snapshot")
+        }
+        var match = FrameMatch(bytes: bytes, state: state, first: first)
+        let scan = bytes.withUnsafeBytes { all in
+            let raw = UnsafeRawBufferPointer(rebasing: all[..<end])
+            return FrameScanner.scan(raw, from: start, salt: h.salt, firstSequence: UInt64(first + 1),
+                                     mode: .salvage, fileSize: end) { match.take($0, raw: raw) }
         }
         if let refused = scan.refused { throw refuse("\(refused.kind.rawValue)") }
         // Damage, as the reader judges it (a torn tail or a skipped ancillary frame is not).
@@ -43,8 +58,13 @@ package enum SnapshotGuard {
             throw refuse("\(finding.kind.rawValue)")
         }
         if let disagreement = match.disagreement { throw refuse(disagreement) }
-        guard match.framesTaken == state.elements.count + 1 else {
-            throw refuse("\(max(0, match.framesTaken - 1)) element frames, \(state.elements.count) absorbed")
+        guard match.framesTaken == last else {
+            throw refuse("\(max(0, match.framesTaken - 1)) element frames, \(last - 1) absorbed")
+        }
+        // A part ends exactly where the split says: a frame over the split, or anything after
+        // the last frame, would be a torn tail to the scan of one part.
+        if part != .whole && scan.validEnd != end {
+            throw refuse("part ends at byte \(scan.validEnd), not \(end)")
         }
     }
 
@@ -55,7 +75,9 @@ package enum SnapshotGuard {
         var framesTaken = 0
         var disagreement: String?
 
-        init(bytes: [UInt8], state: PageState) { self.bytes = bytes; self.state = state }
+        init(bytes: [UInt8], state: PageState, first: Int = 0) {
+            self.bytes = bytes; self.state = state; framesTaken = first
+        }
 
         /// Frame `framesTaken` (sequence `framesTaken + 1`, S-002): the canvas first, then the
         /// element at index `framesTaken - 1`. Notes the first disagreement and skips the rest.
