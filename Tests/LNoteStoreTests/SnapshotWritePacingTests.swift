@@ -109,6 +109,33 @@ struct SnapshotWritePacingTests {
         #expect(waited >= 20_000_000 && waited < 30_000_000_000)
     }
 
+    @Test("SaveTraffic.waitForSaveEnd: two threads waiting at once (the two parts of a snapshot written at once) both return when the save in flight ends, not the second after its longest yield")
+    func twoWaitersBothReleased() throws {
+        let traffic = SaveTraffic(longestYieldNanoseconds: 60_000_000_000)
+        traffic.begin()
+        let returned = Atomic<Int>(0)
+        let done = Latch<Bool>()
+        for _ in 0..<2 {
+            BackgroundThread.start {
+                traffic.waitForSaveEnd()
+                if returned.add(1, ordering: .sequentiallyConsistent).newValue == 2 { done.set(true) }
+            }
+        }
+        usleep(100_000)  // both waiting (under load a thread may start after end(): it then returns at once)
+        #expect(returned.load(ordering: .sequentiallyConsistent) == 0)
+        let t0 = DispatchTime.now().uptimeNanoseconds
+        traffic.end()
+        // Waits on the latch with a bound, so the old behaviour (the second waiter kept for
+        // the 60 s longest yield) fails here instead of hanging the suite.
+        var waited: UInt64 = 0
+        while returned.load(ordering: .sequentiallyConsistent) < 2 && waited < 20_000_000_000 {
+            usleep(1_000)
+            waited = DispatchTime.now().uptimeNanoseconds - t0
+        }
+        #expect(returned.load(ordering: .sequentiallyConsistent) == 2, "\(returned.load(ordering: .sequentiallyConsistent)) of 2 waiters returned after \(waited / 1_000_000) ms")
+        if returned.load(ordering: .sequentiallyConsistent) == 2 { _ = done.wait() }
+    }
+
     /// The simulated file system, recording each file and directory sync.
     final class SyncLog: Sendable {
         let list = Mutex<[String]>([])

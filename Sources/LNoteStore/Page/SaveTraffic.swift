@@ -37,7 +37,9 @@ package final class SaveTraffic: Sendable {
         lastEnd.store(Self.now(), ordering: .relaxed)
         inFlight.subtract(1, ordering: .sequentiallyConsistent)
         ends.add(1, ordering: .sequentiallyConsistent)
-        if waiters.load(ordering: .sequentiallyConsistent) > 0 { ended.signal() }
+        // One signal per waiter: the two parts of a snapshot written at once may both wait
+        // (a waiter that already left leaves a signal the next one loops past).
+        for _ in 0..<max(0, waiters.load(ordering: .sequentiallyConsistent)) { ended.signal() }
     }
 
     /// True while a save is in flight or one ended within `quietNanoseconds`.

@@ -189,7 +189,13 @@ package enum SnapshotWrite {
         if encoder.isSized && fs.overlapsCalls {
             return try fs.writeTemporary(for: path, durability: level, pacing: pacing,
                                          whileSyncing: { if let complete { checkHere(complete, split) } }) { write in
-                try encoder.encodeInTwoParts(step: { pacing.active() ? pacing.yieldingStep : twoPartStep }, encoded: write)
+                // While saves are active each part waits for the save in flight before it
+                // encodes a step, as the one-thread path does, and steps shrink to the yielding size.
+                try encoder.encodeInTwoParts(step: {
+                    guard pacing.active() else { return twoPartStep }
+                    pacing.yield()
+                    return pacing.yieldingStep
+                }, encoded: write)
                 split = encoder.split
                 if pacing.active() { started(encoder.bytes) } else { complete = encoder.bytes }
             }
