@@ -44,26 +44,26 @@ package struct SnapshotEncoder {
         FrameCodec.append(type: FrameType.pageMetadata.rawValue, sequence: 1, salt: salt, to: &head) {
             _ = PageChangeCodec.encodeBody(.metadata(state.metadata), into: &$0)
         }
-        var total: Int? = head.count
-        var bodies: [ArraySlice<UInt8>?]?
-        let lookUp = !cache.bodies.isEmpty
-        for (i, e) in elements.enumerated() {
-            let body = lookUp ? cache[e.id] : nil
-            guard let size = ElementFrameWriter.frameSize(e, body: body) else {
-                total = nil  // decoded points with no cached body: encoded by appending
-                bodies = nil
-                break
-            }
-            total? += size
-            if let body {
-                if bodies == nil { bodies = [ArraySlice<UInt8>?](repeating: nil, count: elements.count) }
-                bodies?[i] = body
-            }
-        }
+        let (total, bodies) = Self.sizeFrames(elements, cache: cache, from: head.count)
         self.bodies = bodies
         self.head = head
         self.total = total
         encodedCount = head.count
+    }
+
+    /// The snapshot's size, `start` bytes then every element's frame, and the cached body of
+    /// each element that has one (nil when none has); nil, nil when a frame's size is not known
+    /// without encoding it (decoded points with no cached body: the snapshot is encoded by
+    /// appending). The loop is `ElementFrameWriter.sizeFrames`, in the format module, which
+    /// reads each element in place (see there).
+    @_optimize(speed) private static func sizeFrames(_ elements: [Element], cache: EncodedBodyCache,
+                                                     from start: Int) -> (Int?, [ArraySlice<UInt8>?]?) {
+        var bodies: [ArraySlice<UInt8>?] = []
+        let size = elements.withUnsafeBufferPointer { els in
+            ElementFrameWriter.sizeFrames(els, body: cache.bodies.isEmpty ? nil : { cache[$0] }, bodies: &bodies)
+        }
+        guard let size else { return (nil, nil) }
+        return (start + size, bodies.isEmpty ? nil : bodies)
     }
 
     /// True once every element's frame is encoded.
@@ -106,10 +106,18 @@ package struct SnapshotEncoder {
             // `raw` holds the header at least (64 bytes), so it has a base address.
             guard let origin = raw.baseAddress else { return start }
             var w = RawByteWriter(UnsafeMutableRawBufferPointer(rebasing: raw[start...]))
-            while next < elements.count && w.position - origin < count {
-                // The canvas is sequence 1 (S-002).
-                ElementFrameWriter.write(elements[next], body: bodies?[next], sequence: UInt64(next) + 2, saltCRC: saltCRC, into: &w)
-                next += 1
+            // The canvas is sequence 1 (S-002), element i is i + 2.
+            let stop = origin + min(count, raw.count)
+            elements.withUnsafeBufferPointer { els in
+                guard let bodies else {
+                    ElementFrameWriter.writeFrames(els, bodies: nil, next: &next, sequenceOfFirst: 2, stop: stop,
+                                                   saltCRC: saltCRC, into: &w)
+                    return
+                }
+                bodies.withUnsafeBufferPointer { bs in
+                    ElementFrameWriter.writeFrames(els, bodies: bs, next: &next, sequenceOfFirst: 2, stop: stop,
+                                                   saltCRC: saltCRC, into: &w)
+                }
             }
             return w.position - origin
         }
