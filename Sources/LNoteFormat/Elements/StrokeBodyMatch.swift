@@ -17,7 +17,25 @@ extension ElementCodec {
     /// `known`'s bytes, structure-checked (`EncodedPoints.structureChecked`), with the same
     /// count and angle flag, up to the body's end (no trailing byte). False says nothing:
     /// the caller then decodes and compares as before, so the outcome is the same either way.
+    /// `strokeBodyMatches(_:baseOffset:expected:known:)` for `expected` a stroke with deferred
+    /// points (`known` its `encodedPoints`); false for any other element. The stroke and its
+    /// points are read where `expected` holds them: taking them out as values (`case .stroke(let
+    /// t) = expected`, `t.encodedPoints`) in the P-019 check copied each (retains and releases
+    /// of the ink type and the points' buffer for every frame).
+    /// `elements[index]` is the element expected, read in place (an element passed from
+    /// another module is copied first).
+    @_optimize(speed) package static func strokeBodyMatches(_ body: UnsafeRawBufferPointer, baseOffset: Int,
+                                                            expected elements: UnsafeBufferPointer<Element>, at index: Int) -> Bool {
+        guard case .stroke(let t) = elements[index], case .encoded(let known) = t.storage else { return false }
+        return strokeMatches(body, baseOffset: baseOffset, expected: t, known: known)
+    }
+
     @_optimize(speed) package static func strokeBodyMatches(_ body: UnsafeRawBufferPointer, baseOffset: Int, expected: Stroke,
+                                          known: EncodedPoints) -> Bool {
+        strokeMatches(body, baseOffset: baseOffset, expected: expected, known: known)
+    }
+
+    @inline(__always) static func strokeMatches(_ body: UnsafeRawBufferPointer, baseOffset: Int, expected: Stroke,
                                           known: EncodedPoints) -> Bool {
         guard known.structureChecked, known.hasAngles == expected.hasAngles, known.count == expected.pointCount,
               let base = body.baseAddress else { return false }
