@@ -38,7 +38,7 @@ enum ProfileCompactionCPU {
             cpu[2].append(Double(ProfileSuite.cpuNanoseconds() - c0) / 1000)
         }
         let line = "compactcpu \(eager ? "eager (\(cache.bodies.count) bodies cached)" : "deferred (\(cache.bodies.count) bodies cached)"), "
-            + "\(reference.count) B: median CPU sizing \(fixed(median(cpu[0]), 0)) us, encoding \(fixed(median(cpu[1]), 0)) us, "
+            + "\(state.elements.count) elements, \(reference.count) B: median CPU sizing \(fixed(median(cpu[0]), 0)) us, encoding \(fixed(median(cpu[1]), 0)) us, "
             + "check \(fixed(median(cpu[2]), 0)) us"
         print(line)
         r.notes.append(line)

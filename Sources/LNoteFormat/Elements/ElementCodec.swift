@@ -63,16 +63,24 @@ public enum ElementCodec {
     /// A stroke's fields before its point count (6.3).
     @inline(__always)
     static func encodeStrokeFields<W: FieldWriter>(_ s: Stroke, into w: inout W) {
+        encodeStrokeFields(id: s.id, ink: s.ink, transform: s.transform, hasAngles: s.hasAngles, into: &w)
+    }
+
+    /// The same fields, given one by one (the snapshot's frame loop takes them out of an
+    /// element read in place, `ElementFrameWriter.FramePart`).
+    @inline(__always)
+    static func encodeStrokeFields<W: FieldWriter>(id: UUIDBytes, ink: Ink, transform: Transform?, hasAngles: Bool,
+                                                   into w: inout W) {
         w.u8(strokeKind)
-        w.uuid(s.id)
-        w.string(s.ink.type)
-        w.u8(s.ink.red); w.u8(s.ink.green); w.u8(s.ink.blue); w.u8(s.ink.alpha)
-        w.varint(UInt64(s.ink.width))
+        w.uuid(id)
+        w.string(ink.type)
+        w.u8(ink.red); w.u8(ink.green); w.u8(ink.blue); w.u8(ink.alpha)
+        w.varint(UInt64(ink.width))
         var flags: UInt8 = 0
-        if s.transform != nil { flags |= flagHasTransform }
-        if s.hasAngles { flags |= flagHasAngles }
+        if transform != nil { flags |= flagHasTransform }
+        if hasAngles { flags |= flagHasAngles }
         w.u8(flags)
-        if let t = s.transform { encodeTransform(t, into: &w) }
+        if let t = transform { encodeTransform(t, into: &w) }
     }
 
     /// All of an image's encoding (6.3).

@@ -41,17 +41,55 @@ extension ElementFrameWriter {
                                                       saltCRC: UInt32, into w: inout RawByteWriter) {
         var i = next
         defer { next = i }
-        if let bodies {
-            precondition(bodies.count == elements.count, "one body slot an element")
-            while i < elements.count && w.position < stop {
-                writeFrame(elements[i], body: bodies[i], sequence: UInt64(i) + sequenceOfFirst, saltCRC: saltCRC, into: &w)
-                i += 1
+        if let bodies { precondition(bodies.count == elements.count, "one body slot an element") }
+        while i < elements.count && w.position < stop {
+            let sequence = UInt64(i) + sequenceOfFirst
+            if let body = bodies?[i] {
+                writeFrame(.body(body), sequence: sequence, saltCRC: saltCRC, into: &w)
+            } else {
+                writeFrame(FramePart(elements[i]), sequence: sequence, saltCRC: saltCRC, into: &w)
             }
-        } else {
-            while i < elements.count && w.position < stop {
-                writeFrame(elements[i], body: nil, sequence: UInt64(i) + sequenceOfFirst, saltCRC: saltCRC, into: &w)
-                i += 1
+            i += 1
+        }
+    }
+
+    /// What a frame is written from, taken out of an element read in place before anything is
+    /// written: only the fields the head needs and the points' slice are copied (a retain of
+    /// the slice's buffer, and of the ink type unless it is a small string), not the element;
+    /// the element is borrowed only while nothing opaque runs (the CRC's C calls may write
+    /// memory, which made the compiler copy the whole element around them).
+    enum FramePart {
+        case body(ArraySlice<UInt8>)
+        case stroke(id: UUIDBytes, ink: Ink, transform: Transform?, hasAngles: Bool, count: Int, points: ArraySlice<UInt8>)
+        case image(ImageElement)
+
+        /// Traps (programmer error) for a stroke whose points are decoded (no head size).
+        @inline(__always) init(_ e: Element) {
+            switch e {
+            case .stroke(let s):
+                guard case .encoded(let p) = s.storage else { preconditionFailure("a stroke with decoded points has no head size") }
+                self = .stroke(id: s.id, ink: s.ink, transform: s.transform, hasAngles: s.hasAngles, count: p.count, points: p.bytes)
+            case .image(let im):
+                self = .image(im)
             }
+        }
+    }
+
+    /// `write` of the element `part` was taken from (or of its `body`).
+    @_optimize(speed) static func writeFrame(_ part: FramePart, sequence: UInt64, saltCRC: UInt32, into w: inout RawByteWriter) {
+        let frame = w.claim(FormatLimits.frameHeaderBytes + FormatLimits.sequenceBytes)
+        frame.storeBytes(of: FrameType.elementAppend.rawValue, toByteOffset: 8, as: UInt8.self)
+        frame.storeBytes(of: sequence.littleEndian, toByteOffset: 9, as: UInt64.self)
+        switch part {
+        case .body(let body):
+            body.withUnsafeBytes { finish(frame, tail: $0, saltCRC: saltCRC, into: &w) }
+        case .stroke(let id, let ink, let transform, let hasAngles, let count, let points):
+            ElementCodec.encodeStrokeFields(id: id, ink: ink, transform: transform, hasAngles: hasAngles, into: &w)
+            w.varint(UInt64(count))
+            points.withUnsafeBytes { finish(frame, tail: $0, saltCRC: saltCRC, into: &w) }
+        case .image(let im):
+            ElementCodec.encodeImage(im, into: &w)
+            finish(frame, tail: UnsafeRawBufferPointer(start: nil, count: 0), saltCRC: saltCRC, into: &w)
         }
     }
 }

@@ -47,7 +47,7 @@ package enum ElementFrameWriter {
     /// The frame begun at `frame` (its type and sequence stored, its head written up to `w`'s
     /// position) completed with `tail` copied after the head, its length and CRC stored.
     @inline(__always)
-    private static func finish(_ frame: UnsafeMutableRawPointer, tail: UnsafeRawBufferPointer, saltCRC: UInt32,
+    static func finish(_ frame: UnsafeMutableRawPointer, tail: UnsafeRawBufferPointer, saltCRC: UInt32,
                                into w: inout RawByteWriter) {
         let headEnd = w.position
         let tailCount = tail.count
