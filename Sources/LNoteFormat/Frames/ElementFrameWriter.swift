@@ -26,7 +26,7 @@ package enum ElementFrameWriter {
         writeFrame(e, body: body, sequence: sequence, saltCRC: saltCRC, into: &w)
     }
 
-    /// `write`, inlined into the snapshot's loop (`writeFrames`).
+    /// `write`'s body (the snapshot's loop, `writeFrames`, writes a `FramePart` instead).
     @inline(__always)
     static func writeFrame(_ e: Element, body: ArraySlice<UInt8>?, sequence: UInt64, saltCRC: UInt32,
                            into w: inout RawByteWriter) {
