@@ -10,7 +10,8 @@ import LNoteToolSupport
 /// P-019 check of the complete bytes (`checking`), each in a function of its own so callgrind's
 /// inclusive counts split them; `LNOTE_PROFILE_ROUNDS` rounds (default 5). The page is opened
 /// as a writable page is (points deferred, body cache empty) or, with `LNOTE_PROFILE_EAGER=1`,
-/// with its points decoded (every body cached). Prints each part's CPU time a round and checks
+/// with its points decoded (every body cached); `LNOTE_PROFILE_DRAWN=N` makes the last N
+/// strokes drawn since the open (decoded, bodies cached). Prints each part's CPU time a round and checks
 /// the bytes against `SnapshotFile.encode` with the same salt.
 enum ProfileCompactionCPU {
     static func run(_ dir: String, _ id: UUIDBytes, rounds: Int, into result: BenchSuiteResult) async throws -> BenchSuiteResult {
@@ -18,9 +19,24 @@ enum ProfileCompactionCPU {
         let eager = ProcessInfo.processInfo.environment["LNOTE_PROFILE_EAGER"] == "1"
         let page = try await Page.open(directory: dir, id: id,
                                        options: PageOptions(compaction: .onCloseOnly, pointDecoding: eager ? .eager : .deferred))
-        let state = await page.state
-        let cache = await page.encodedBodyCache
+        var state = await page.state
+        var cache = await page.encodedBodyCache
         try await page.close()
+        // LNOTE_PROFILE_DRAWN=N: the last N strokes as if drawn since the open (points decoded,
+        // their bodies cached, as an append leaves them); the others stay as read.
+        let drawn = min(Int(ProcessInfo.processInfo.environment["LNOTE_PROFILE_DRAWN"] ?? "") ?? 0, state.elements.count)
+        if drawn > 0 {
+            let elements = try state.elements.enumerated().map { i, e -> Element in
+                guard i >= state.elements.count - drawn, case .stroke(let s) = e else { return e }
+                let fresh = Element.stroke(Stroke(id: s.id, ink: s.ink, transform: s.transform, hasAngles: s.hasAngles,
+                                                  points: try s.decodedPoints()))
+                var w = ByteWriter()
+                ElementCodec.encode(fresh, into: &w)
+                cache.store(s.id, body: w.bytes[...])
+                return fresh
+            }
+            state = PageState(metadata: state.metadata, elements: elements)
+        }
         let (generation, next): (UInt64, UInt64) = (3, UInt64(state.elements.count) + 1)
         let reference = SnapshotFile.encode(pageID: id, generation: generation, nextSequence: next, state: state, salt: 0x5EED)
         var cpu: [[Double]] = [[], [], []]
