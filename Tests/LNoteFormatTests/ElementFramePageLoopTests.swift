@@ -16,7 +16,7 @@ struct ElementFramePageLoopTests {
         return try (0..<count).map { try ElementFrameWriterTests.randomElement(&rng, index: seed * 100 + $0) }
     }
 
-    @Test("S-002 E-031 sizing and writing a page's frames in one loop, stopped at random points, gives the frames written one element at a time, with bodies held for any elements")
+    @Test("S-002 E-031 sizing and writing a page's frames in one loop, stopped at random points, gives the frames written one element at a time, with a held body taken only where the element needs it")
     func loopsMatchPerElementWrites() throws {
         var rng = SplitMix64(seed: 0x9A6E)
         var unsized = 0, withBodies = 0, parts = 0
@@ -24,7 +24,7 @@ struct ElementFramePageLoopTests {
             let elements = try Self.page(&rng, seed)
             let salt = rng.next() | 1
             let saltCRC = FrameCodec.saltCRC(salt)
-            // Bodies for a random subset (never, sometimes, always), a slice inside a larger buffer.
+            // Bodies held for a random subset (never, sometimes, always), a slice inside a larger buffer.
             let mode = rng.next() % 3
             var held: [UUIDBytes: ArraySlice<UInt8>] = [:]
             for e in elements where mode == 2 || (mode == 1 && rng.next() % 2 == 0) {
@@ -39,21 +39,32 @@ struct ElementFramePageLoopTests {
             // The per-element reference: nil as soon as one frame's size is unknown.
             var expectedTotal: Int? = 0
             var expected: [UInt8] = []
+            // A body is taken only for an element that cannot be encoded without it; where it
+            // could be, the frame with the body is the same bytes (E-031).
+            var expectedBodies: [ArraySlice<UInt8>?] = []
             for (i, e) in elements.enumerated() {
-                let body = held[e.id]
+                let known = ElementFrameWriter.frameSize(e, body: nil)
+                let body = known == nil ? held[e.id] : nil
+                expectedBodies.append(body)
                 guard let size = ElementFrameWriter.frameSize(e, body: body) else { expectedTotal = nil; break }
                 expectedTotal? += size
-                expected += ElementFrameWriterTests.written(size) {
+                let frame = ElementFrameWriterTests.written(size) {
                     ElementFrameWriter.write(e, body: body, sequence: UInt64(i) + 2, saltCRC: saltCRC, into: &$0)
                 }
+                if known != nil, let h = held[e.id] {
+                    let withBody = ElementFrameWriterTests.written(size) {
+                        ElementFrameWriter.write(e, body: h, sequence: UInt64(i) + 2, saltCRC: saltCRC, into: &$0)
+                    }
+                    #expect(withBody == frame, "seed \(seed), element \(i)")
+                }
+                expected += frame
             }
             #expect(total == expectedTotal, "seed \(seed)")
             guard let total else { unsized += 1; continue }
-            #expect(bodies.isEmpty == held.isEmpty, "seed \(seed)")
+            #expect(bodies.isEmpty == expectedBodies.allSatisfy { $0 == nil }, "seed \(seed)")
             if !bodies.isEmpty {
                 withBodies += 1
-                #expect(bodies.count == elements.count)
-                for (i, e) in elements.enumerated() { #expect(bodies[i] == held[e.id], "seed \(seed), element \(i)") }
+                #expect(bodies == expectedBodies, "seed \(seed)")
             }
             // Written in parts, each stopping at a random byte count (at least one frame a part).
             let written = [UInt8](unsafeUninitializedCapacity: total) { raw, count in
