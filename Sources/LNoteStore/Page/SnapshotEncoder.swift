@@ -27,7 +27,8 @@ package struct SnapshotEncoder {
     private let cache: EncodedBodyCache
     private let salt: UInt64
     private let saltCRC: UInt32
-    /// Sized: the cached body of each element that has one, by index; nil when none has.
+    /// Sized: the cached body of each element encoded from one (decoded points), by index;
+    /// nil when none is.
     private let bodies: [ArraySlice<UInt8>?]?
     /// Elements encoded so far; the metadata frame is written at `init`.
     private var next = 0
@@ -52,7 +53,7 @@ package struct SnapshotEncoder {
     }
 
     /// The snapshot's size, `start` bytes then every element's frame, and the cached body of
-    /// each element that has one (nil when none has); nil, nil when a frame's size is not known
+    /// each element that needs one (nil when none does); nil, nil when a frame's size is not known
     /// without encoding it (decoded points with no cached body: the snapshot is encoded by
     /// appending). The loop is `ElementFrameWriter.sizeFrames`, in the format module, which
     /// reads each element in place (see there).
