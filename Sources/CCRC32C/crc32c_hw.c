@@ -319,11 +319,16 @@ __attribute__((target("sse4.2,pclmul"))) static uint32_t hw_raw_clmul_copy(uint3
 
 uint32_t lnote_crc32c_hw_copy_extend(uint32_t crc, void *dst, const void *src, size_t len) {
     if (len == 0 || dst == NULL || src == NULL) return crc;
+#if defined(__x86_64__)
+    if (has_pclmul()) return ~hw_raw_clmul_copy(~crc, (unsigned char *)dst, (const unsigned char *)src, len);
+#endif
+    return lnote_crc32c_hw_copy_extend_tiers(crc, dst, src, len);
+}
+
+uint32_t lnote_crc32c_hw_copy_extend_tiers(uint32_t crc, void *dst, const void *src, size_t len) {
+    if (len == 0 || dst == NULL || src == NULL) return crc;
     unsigned char *d = (unsigned char *)dst;
     const unsigned char *p = (const unsigned char *)src;
-#if defined(__x86_64__)
-    if (has_pclmul()) return ~hw_raw_clmul_copy(~crc, d, p, len);
-#endif
     uint32_t c = ~crc;
     if (len >= 3 * LNOTE_CRC_SMALLEST_STRIDE) {
         const lnote_crc_shift_tables *t = lnote_crc_shift_tables_get();
@@ -366,6 +371,13 @@ uint32_t lnote_crc32c_hw_copy_extend(uint32_t crc, void *dst, const void *src, s
     (void)src;
     (void)len;
     return crc; // Never called: lnote_crc32c_hw_available() returns 0 on this CPU.
+}
+
+uint32_t lnote_crc32c_hw_copy_extend_tiers(uint32_t crc, void *dst, const void *src, size_t len) {
+    (void)dst;
+    (void)src;
+    (void)len;
+    return crc; // Never called, as above.
 }
 
 #endif

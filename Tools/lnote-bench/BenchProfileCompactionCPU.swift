@@ -13,6 +13,10 @@ import LNoteToolSupport
 /// with its points decoded (every body cached); `LNOTE_PROFILE_DRAWN=N` makes the last N
 /// strokes drawn since the open (decoded, bodies cached). Prints each part's CPU time a round and checks
 /// the bytes against `SnapshotFile.encode` with the same salt.
+///
+/// valgrind 3.19 (Debian 12) cannot read the release binary's debug info (strip a copy with
+/// `strip --strip-debug`) and dies in libdispatch's `sigsuspend`, whose mask lies in read-only
+/// memory that valgrind writes (preload a `sigsuspend` that copies the mask to the stack).
 enum ProfileCompactionCPU {
     static func run(_ dir: String, _ id: UUIDBytes, rounds: Int, into result: BenchSuiteResult) async throws -> BenchSuiteResult {
         var r = result
