@@ -267,7 +267,65 @@ LNOTE_CRC_TARGET static inline uint32_t three_streams_copy(uint32_t crc, unsigne
     return crc;
 }
 
+#if defined(__x86_64__)
+/// `clmul_block` that also copies every byte it reads from `*pp` to `*dp`.
+__attribute__((target("sse4.2,pclmul"))) static inline uint32_t clmul_block_copy(uint32_t crc, unsigned char **dp,
+                                                                                 const unsigned char **pp, size_t j,
+                                                                                 const uint32_t *k) {
+    unsigned char *d = *dp;
+    const unsigned char *p = *pp;
+    const size_t stride = 8 * j;
+    uint32_t c0 = crc, c1 = 0, c2 = 0;
+    for (const unsigned char *end = p + stride; p < end; p += 8, d += 8) {
+        uint64_t v0 = load64(p), v1 = load64(p + stride), v2 = load64(p + 2 * stride);
+        store64(d, v0);
+        store64(d + stride, v1);
+        store64(d + 2 * stride, v2);
+        c0 = (uint32_t)_mm_crc32_u64(c0, v0);
+        c1 = (uint32_t)_mm_crc32_u64(c1, v1);
+        c2 = (uint32_t)_mm_crc32_u64(c2, v2);
+    }
+    *pp = p + 2 * stride;
+    *dp = d + 2 * stride;
+    return clmul_shift(clmul_shift(c0, k[j]) ^ c1, k[j]) ^ c2;
+}
+
+/// `hw_raw_clmul` that also copies the bytes to `d`: the stretches fitted to the buffer, as
+/// `lnote_crc32c_hw_extend` checksums. The fixed tiers (`three_streams_copy`, below) leave up
+/// to 191 bytes to one stream a byte at a time past the last word, and join each block through
+/// the shift tables: callgrind counted the copy of a 2,000-stroke snapshot's points (about
+/// 900 bytes a frame) at about 1,810,000 instructions that way, 1,300,000 this way (the
+/// snapshot's whole encoding 3,372,321 -> 2,868,008). Instructions, not time: not timed here.
+__attribute__((target("sse4.2,pclmul"))) static uint32_t hw_raw_clmul_copy(uint32_t crc, unsigned char *d,
+                                                                           const unsigned char *p, size_t len) {
+    if (len >= 48) {
+        const uint32_t *k = lnote_crc_clmul_shifts_get();
+        while (len >= 3 * 8 * LNOTE_CRC_CLMUL_MAX) {
+            crc = clmul_block_copy(crc, &d, &p, LNOTE_CRC_CLMUL_MAX, k);
+            len -= 3 * 8 * LNOTE_CRC_CLMUL_MAX;
+        }
+        if (len >= 48) {
+            size_t j = len / 24;
+            crc = clmul_block_copy(crc, &d, &p, j, k);
+            len -= 24 * j;
+        }
+    }
+    // At most 47 bytes left (or the whole of a shorter buffer): copied, then checksummed
+    // where they now lie on one stream.
+    memcpy(d, p, len);
+    return one_stream(crc, d, len);
+}
+#endif
+
 uint32_t lnote_crc32c_hw_copy_extend(uint32_t crc, void *dst, const void *src, size_t len) {
+    if (len == 0 || dst == NULL || src == NULL) return crc;
+#if defined(__x86_64__)
+    if (has_pclmul()) return ~hw_raw_clmul_copy(~crc, (unsigned char *)dst, (const unsigned char *)src, len);
+#endif
+    return lnote_crc32c_hw_copy_extend_tiers(crc, dst, src, len);
+}
+
+uint32_t lnote_crc32c_hw_copy_extend_tiers(uint32_t crc, void *dst, const void *src, size_t len) {
     if (len == 0 || dst == NULL || src == NULL) return crc;
     unsigned char *d = (unsigned char *)dst;
     const unsigned char *p = (const unsigned char *)src;
@@ -313,6 +371,13 @@ uint32_t lnote_crc32c_hw_copy_extend(uint32_t crc, void *dst, const void *src, s
     (void)src;
     (void)len;
     return crc; // Never called: lnote_crc32c_hw_available() returns 0 on this CPU.
+}
+
+uint32_t lnote_crc32c_hw_copy_extend_tiers(uint32_t crc, void *dst, const void *src, size_t len) {
+    (void)dst;
+    (void)src;
+    (void)len;
+    return crc; // Never called, as above.
 }
 
 #endif

@@ -49,6 +49,17 @@ public enum CRC32C {
         return lnote_crc32c_hw_extend(crc, bytes.baseAddress, bytes.count)
     }
 
+    /// `copyExtend` on the CPU's CRC instruction with the streams of fixed sizes only (a test
+    /// hook: on x86-64 with PCLMULQDQ `copyExtend` fits the streams to the buffer instead), or
+    /// nil without the instruction. `destination` must be at least as long as `source`.
+    package static func hardwareCopyExtendFixedStreams(_ crc: UInt32, _ source: UnsafeRawBufferPointer,
+                                                       to destination: UnsafeMutableRawBufferPointer) -> UInt32? {
+        guard isHardwareAccelerated else { return nil }
+        precondition(destination.count >= source.count, "copy destination shorter than its source")
+        guard let from = source.baseAddress, let to = destination.baseAddress else { return crc }
+        return lnote_crc32c_hw_copy_extend_tiers(crc, to, from, source.count)
+    }
+
     /// `hardwareExtend` with the streams of fixed sizes only (a test hook: on x86-64 with
     /// PCLMULQDQ `extend` fits the streams to the buffer instead), or nil without the instruction.
     package static func hardwareExtendFixedStreams(_ crc: UInt32, _ bytes: UnsafeRawBufferPointer) -> UInt32? {

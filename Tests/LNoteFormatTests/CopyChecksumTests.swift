@@ -28,6 +28,15 @@ struct CopyChecksumTests {
                 // Nothing outside the destination's range is written.
                 #expect(destination[..<to].allSatisfy { $0 == 0xA5 } && destination[(to + length)...].allSatisfy { $0 == 0xA5 },
                         "length \(length)")
+                // The fixed-stream path (arm64, x86-64 without PCLMULQDQ), where this CPU has the
+                // instruction: the same copy and checksum.
+                var tiers = [UInt8](repeating: 0xA5, count: length + 16)
+                let fixed = tiers.withUnsafeMutableBytes { d in
+                    CRC32C.hardwareCopyExtendFixedStreams(seed, source, to: UnsafeMutableRawBufferPointer(rebasing: d[to ..< to + length]))
+                }
+                if let fixed {
+                    #expect(fixed == crc && tiers == destination, "length \(length), fixed streams")
+                }
             }
         }
     }

@@ -14,6 +14,9 @@ uint32_t lnote_crc32c_hw_extend_tiers(uint32_t crc, const void *data, size_t len
 /// lnote_crc32c_hw_extend(crc, src, len): one pass that loads each word once. Only call when
 /// lnote_crc32c_hw_available() returned 1.
 uint32_t lnote_crc32c_hw_copy_extend(uint32_t crc, void *dst, const void *src, size_t len);
+/// `lnote_crc32c_hw_copy_extend` with the streams of fixed sizes only, also where the CPU has
+/// PCLMULQDQ (a test hook: both must agree). Only call when lnote_crc32c_hw_available() returned 1.
+uint32_t lnote_crc32c_hw_copy_extend_tiers(uint32_t crc, void *dst, const void *src, size_t len);
 /// The running values of a stroke's point decode (Spec/format.md E-001): the last point's
 /// fields and the x, y and time velocities, each in its range of section 6.1.
 typedef struct lnote_point_acc {

@@ -52,27 +52,47 @@ public enum ElementCodec {
     static func encodeFields<W: FieldWriter>(_ e: Element, into w: inout W) -> Stroke? {
         switch e {
         case .stroke(let s):
-            w.u8(strokeKind)
-            w.uuid(s.id)
-            w.string(s.ink.type)
-            w.u8(s.ink.red); w.u8(s.ink.green); w.u8(s.ink.blue); w.u8(s.ink.alpha)
-            w.varint(UInt64(s.ink.width))
-            var flags: UInt8 = 0
-            if s.transform != nil { flags |= flagHasTransform }
-            if s.hasAngles { flags |= flagHasAngles }
-            w.u8(flags)
-            if let t = s.transform { encodeTransform(t, into: &w) }
+            encodeStrokeFields(s, into: &w)
             return s
         case .image(let im):
-            w.u8(imageKind)
-            w.uuid(im.id)
-            w.uuid(im.assetID)
-            w.svarint(Int64(im.x)); w.svarint(Int64(im.y))
-            w.varint(UInt64(im.width)); w.varint(UInt64(im.height))
-            w.u8(im.transform != nil ? flagHasTransform : 0)
-            if let t = im.transform { encodeTransform(t, into: &w) }
+            encodeImage(im, into: &w)
             return nil
         }
+    }
+
+    /// A stroke's fields before its point count (6.3).
+    @inline(__always)
+    static func encodeStrokeFields<W: FieldWriter>(_ s: Stroke, into w: inout W) {
+        encodeStrokeFields(id: s.id, ink: s.ink, transform: s.transform, hasAngles: s.hasAngles, into: &w)
+    }
+
+    /// The same fields, given one by one (the snapshot's frame loop takes them out of an
+    /// element read in place, `ElementFrameWriter.FramePart`).
+    @inline(__always)
+    static func encodeStrokeFields<W: FieldWriter>(id: UUIDBytes, ink: Ink, transform: Transform?, hasAngles: Bool,
+                                                   into w: inout W) {
+        w.u8(strokeKind)
+        w.uuid(id)
+        w.string(ink.type)
+        w.u8(ink.red); w.u8(ink.green); w.u8(ink.blue); w.u8(ink.alpha)
+        w.varint(UInt64(ink.width))
+        var flags: UInt8 = 0
+        if transform != nil { flags |= flagHasTransform }
+        if hasAngles { flags |= flagHasAngles }
+        w.u8(flags)
+        if let t = transform { encodeTransform(t, into: &w) }
+    }
+
+    /// All of an image's encoding (6.3).
+    @inline(__always)
+    static func encodeImage<W: FieldWriter>(_ im: ImageElement, into w: inout W) {
+        w.u8(imageKind)
+        w.uuid(im.id)
+        w.uuid(im.assetID)
+        w.svarint(Int64(im.x)); w.svarint(Int64(im.y))
+        w.varint(UInt64(im.width)); w.varint(UInt64(im.height))
+        w.u8(im.transform != nil ? flagHasTransform : 0)
+        if let t = im.transform { encodeTransform(t, into: &w) }
     }
 
     /// Decodes one element, checking E-010, E-012 and the point rules E-002 ... E-004.

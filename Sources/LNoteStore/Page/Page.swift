@@ -133,6 +133,8 @@ public final actor Page {
     package var snapshotGeneration: UInt64 { generation }
     /// Test hook: the compactor's cached encodings match the elements.
     package var encodedBodyCacheIsConsistent: Bool { cache.isConsistent(with: state) }
+    /// Bench hook: the cached encodings a compaction would hand its `SnapshotEncoder`.
+    package var encodedBodyCache: EncodedBodyCache { cache }
     /// The sequence number the next change gets: it advances with every change written, so the
     /// document layer can tell which pages changed since it last looked (D-021).
     package var changeSequence: UInt64 { nextSequence }

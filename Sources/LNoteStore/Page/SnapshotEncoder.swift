@@ -29,7 +29,8 @@ package struct SnapshotEncoder {
     private let cache: EncodedBodyCache
     private let salt: UInt64
     private let saltCRC: UInt32
-    /// Sized: the cached body of each element that has one, by index; nil when none has.
+    /// Sized: the cached body of each element encoded from one (decoded points), by index;
+    /// nil when none is.
     private let bodies: [ArraySlice<UInt8>?]?
     /// Elements encoded so far; the metadata frame is written at `init`.
     private var next = 0
@@ -50,31 +51,32 @@ package struct SnapshotEncoder {
         FrameCodec.append(type: FrameType.pageMetadata.rawValue, sequence: 1, salt: salt, to: &head) {
             _ = PageChangeCodec.encodeBody(.metadata(state.metadata), into: &$0)
         }
-        var total: Int? = head.count
-        var bodies: [ArraySlice<UInt8>?]?
-        var frameEnds: [Int] = []
-        frameEnds.reserveCapacity(elements.count)
-        let lookUp = !cache.bodies.isEmpty
-        for (i, e) in elements.enumerated() {
-            let body = lookUp ? cache[e.id] : nil
-            guard let size = ElementFrameWriter.frameSize(e, body: body) else {
-                total = nil  // decoded points with no cached body: encoded by appending
-                bodies = nil
-                frameEnds = []
-                break
-            }
-            total? += size
-            frameEnds.append(total ?? 0)
-            if let body {
-                if bodies == nil { bodies = [ArraySlice<UInt8>?](repeating: nil, count: elements.count) }
-                bodies?[i] = body
-            }
-        }
+        let (total, bodies, frameEnds) = Self.sizeFrames(elements, cache: cache, from: head.count)
         self.bodies = bodies
         self.frameEnds = frameEnds
         self.head = head
         self.total = total
         encodedCount = head.count
+    }
+
+    /// The snapshot's size, `start` bytes then every element's frame, and the cached body of
+    /// each element that needs one (nil when none does), and where each element's frame ends
+    /// in the file; nil, nil, [] when a frame's size is not known
+    /// without encoding it (decoded points with no cached body: the snapshot is encoded by
+    /// appending). The loop is `ElementFrameWriter.sizeFrames`, in the format module, which
+    /// reads each element in place (see there).
+    @_optimize(speed) private static func sizeFrames(_ elements: [Element], cache: EncodedBodyCache,
+                                                     from start: Int) -> (Int?, [ArraySlice<UInt8>?]?, [Int]) {
+        var bodies: [ArraySlice<UInt8>?] = []
+        var ends = [Int](repeating: 0, count: elements.count)
+        let size = elements.withUnsafeBufferPointer { els in
+            ends.withUnsafeMutableBufferPointer { ends in
+                ElementFrameWriter.sizeFrames(els, body: cache.bodies.isEmpty ? nil : { cache[$0] }, bodies: &bodies, ends: ends)
+            }
+        }
+        guard let size else { return (nil, nil, []) }
+        for i in ends.indices { ends[i] += start }
+        return (start + size, bodies.isEmpty ? nil : bodies, ends)
     }
 
     /// True once every element's frame is encoded.
@@ -117,10 +119,18 @@ package struct SnapshotEncoder {
             // `raw` holds the header at least (64 bytes), so it has a base address.
             guard let origin = raw.baseAddress else { return start }
             var w = RawByteWriter(UnsafeMutableRawBufferPointer(rebasing: raw[start...]))
-            while next < elements.count && w.position - origin < count {
-                // The canvas is sequence 1 (S-002).
-                ElementFrameWriter.write(elements[next], body: bodies?[next], sequence: UInt64(next) + 2, saltCRC: saltCRC, into: &w)
-                next += 1
+            // The canvas is sequence 1 (S-002), element i is i + 2.
+            let stop = origin + min(count, raw.count)
+            elements.withUnsafeBufferPointer { els in
+                guard let bodies else {
+                    ElementFrameWriter.writeFrames(els, bodies: nil, next: &next, sequenceOfFirst: 2, stop: stop,
+                                                   saltCRC: saltCRC, into: &w)
+                    return
+                }
+                bodies.withUnsafeBufferPointer { bs in
+                    ElementFrameWriter.writeFrames(els, bodies: bs, next: &next, sequenceOfFirst: 2, stop: stop,
+                                                   saltCRC: saltCRC, into: &w)
+                }
             }
             return w.position - origin
         }
@@ -187,39 +197,21 @@ extension SnapshotEncoder {
                      (elements: splitIndex..<elements.count, bytes: secondStart..<total, framesFrom: secondStart)]
         let (bodies, saltCRC) = (self.bodies, self.saltCRC)
         let failure = Mutex<(any Error)?>(nil)
-        buffer.withUnsafeMutableBytes { raw in
-            // `raw` holds the header at least (64 bytes), so it has a base address.
-            guard let origin = raw.baseAddress else { return }
-            let target = PartTarget(origin: origin)
-            withoutActuallyEscaping(step) { step in withoutActuallyEscaping(encoded) { encoded in
-                DispatchQueue.concurrentPerform(iterations: 2) { k in
-                    let part = parts[k]
-                    guard !part.bytes.isEmpty else { return }
-                    var w = RawByteWriter(UnsafeMutableRawBufferPointer(start: target.origin + part.framesFrom,
-                                                                        count: part.bytes.upperBound - part.framesFrom))
-                    var i = part.elements.lowerBound
-                    var stepStart = part.bytes.lowerBound
-                    repeat {
-                        if failure.withLock({ $0 != nil }) { return }
-                        let stepBytes = max(1, step())
-                        while i < part.elements.upperBound && w.position - target.origin < stepStart + stepBytes {
-                            // The canvas is sequence 1 (S-002).
-                            ElementFrameWriter.write(elements[i], body: bodies?[i], sequence: UInt64(i) + 2,
-                                                     saltCRC: saltCRC, into: &w)
-                            i += 1
+        // Each part writes its frames with `ElementFrameWriter.writeFrames` over its own
+        // elements, read in place (as `encodeSized` does), into its own byte range.
+        elements.withUnsafeBufferPointer { els in
+            (bodies ?? []).withUnsafeBufferPointer { bs in
+                buffer.withUnsafeMutableBytes { raw in
+                    // `raw` holds the header at least (64 bytes), so it has a base address.
+                    guard let origin = raw.baseAddress else { return }
+                    let target = PartTarget(origin: origin, elements: els, bodies: bodies == nil ? nil : bs)
+                    withoutActuallyEscaping(step) { step in withoutActuallyEscaping(encoded) { encoded in
+                        DispatchQueue.concurrentPerform(iterations: 2) { k in
+                            Self.encodePart(parts[k], target: target, saltCRC: saltCRC, step: step, encoded: encoded, failure: failure)
                         }
-                        let stepEnd = w.position - target.origin
-                        do {
-                            try encoded(UnsafeRawBufferPointer(start: target.origin + stepStart, count: stepEnd - stepStart), stepStart)
-                        } catch {
-                            failure.withLock { if $0 == nil { $0 = error } }
-                            return
-                        }
-                        stepStart = stepEnd
-                    } while i < part.elements.upperBound
-                    precondition(stepStart == part.bytes.upperBound, "the snapshot's size was miscounted")
+                    } }
                 }
-            } }
+            }
         }
         if let error = failure.withLock({ $0 }) { throw error }
         next = elements.count
@@ -227,9 +219,44 @@ extension SnapshotEncoder {
         split = SnapshotSplit(elements: splitIndex, offset: secondStart)
     }
 
-    /// The buffer both parts write, owned by `encodeInTwoParts` until it returns; each part
-    /// writes only its own byte range.
+    /// One part of `encodeInTwoParts`: its elements' frames written into its byte range a
+    /// step at a time, each step handed to `encoded`; stops at the first failure of either part.
+    @_optimize(speed) private static func encodePart(_ part: (elements: Range<Int>, bytes: Range<Int>, framesFrom: Int),
+                                                     target: PartTarget, saltCRC: UInt32, step: () -> Int,
+                                                     encoded: (UnsafeRawBufferPointer, Int) throws -> Void,
+                                                     failure: borrowing Mutex<(any Error)?>) {
+        guard !part.bytes.isEmpty else { return }
+        let origin = target.origin
+        var w = RawByteWriter(UnsafeMutableRawBufferPointer(start: origin + part.framesFrom,
+                                                            count: part.bytes.upperBound - part.framesFrom))
+        let els = UnsafeBufferPointer(rebasing: target.elements[part.elements])
+        let bs = target.bodies.map { UnsafeBufferPointer(rebasing: $0[part.elements]) }
+        var next = 0  // within the part's elements
+        var stepStart = part.bytes.lowerBound
+        repeat {
+            if failure.withLock({ $0 != nil }) { return }
+            let stop = origin + stepStart + max(1, step())
+            // The canvas is sequence 1 (S-002), element i is i + 2.
+            ElementFrameWriter.writeFrames(els, bodies: bs, next: &next, sequenceOfFirst: UInt64(part.elements.lowerBound) + 2,
+                                           stop: stop, saltCRC: saltCRC, into: &w)
+            let stepEnd = w.position - origin
+            do {
+                try encoded(UnsafeRawBufferPointer(start: origin + stepStart, count: stepEnd - stepStart), stepStart)
+            } catch {
+                failure.withLock { if $0 == nil { $0 = error } }
+                return
+            }
+            stepStart = stepEnd
+        } while next < els.count
+        precondition(stepStart == part.bytes.upperBound, "the snapshot's size was miscounted")
+    }
+
+    /// What both parts read and write, owned by `encodeInTwoParts` until it returns: the
+    /// snapshot's buffer (each part writes only its own byte range), the elements and their
+    /// bodies (read only).
     private struct PartTarget: @unchecked Sendable {
         let origin: UnsafeMutableRawPointer
+        let elements: UnsafeBufferPointer<Element>
+        let bodies: UnsafeBufferPointer<ArraySlice<UInt8>?>?
     }
 }
