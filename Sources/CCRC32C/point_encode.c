@@ -1,6 +1,7 @@
 // The bulk loop of the point encoder (Spec/format.md E-001, G-003 ... G-005): writes the points
-// of a stroke while each one is "plain" and leaves every other point to the Swift encoder
-// (LNoteFormat's PointEncodeLoop), which writes any point.
+// of a stroke from point 2 on, "plain" points in vector lanes and every other point with
+// 64-bit scalar arithmetic, so a stroke takes one call (LNoteFormat's PointEncodeLoop writes
+// points 0 and 1, and every point where the vector lanes are not available).
 //
 // Point i (i >= 2) is plain when every field it writes is a one-byte varint (its zigzag value
 // is below 0x80) and the values it depends on (points i-2, i-1, i) are in the range where the
@@ -8,7 +9,8 @@
 // radius, pressure (and the angles) below 2^15. Then its x, y and time second-order deltas lie
 // in (-2^31, 2^31) and its first-order deltas of 16-bit fields in (-2^15, 2^15), so the lanes
 // never wrap and the bytes written are exactly those of the reference encoder (one byte a
-// field, the zigzag value). About 96% of the points of real handwriting are plain.
+// field, the zigzag value). About 95% of the points of real handwriting are plain, in runs of
+// about 20.
 //
 // Per point: one 16-byte load (x, y, radius|pressure, time as four 32-bit lanes; the angles as
 // one more 32-bit lane), the differences with the previous point in 32-bit lanes and, for the
@@ -17,7 +19,8 @@
 // (a field of two or more bytes, or a value out of the range above); one shuffle and one 8-byte
 // store of the 5 (7) bytes. No branch but the loop's and the test's.
 // The vector code is clang's portable vector extensions: NEON on arm64; on x86-64 it is built
-// for the SSE2 baseline and for SSE4.1 + SSSE3, and CPUID picks one at first use.
+// for the SSE2 baseline, for SSE4.1 + SSSE3 and for AVX-512 (four points a step), and CPUID
+// picks one at first use.
 #include "ccrc32c.h"
 #include "cpu_features.h"
 
@@ -129,37 +132,243 @@ INLINE size_t encode(const uint8_t *pts, size_t from, size_t to, uint8_t *out, c
     return k;
 }
 
-static size_t encode_base(const void *pts, size_t from, size_t to, int has_angles, uint8_t *out) {
-    if (has_angles) return encode((const uint8_t *)pts, from, to, out, 1);
-    return encode((const uint8_t *)pts, from, to, out, 0);
+/// The most bytes `encode_any` writes for one point: x, y and time 5 bytes each (a zigzag
+/// below 2^35), radius, pressure and the angles 3 each (below 2^17).
+enum { ANY_POINT_BYTES_MAX = 27 };
+
+INLINE uint64_t zigzag64(int64_t v) { return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63); }
+
+INLINE size_t put_varint(uint64_t v, uint8_t *out, size_t n) {
+    while (v >= 0x80) { out[n++] = (uint8_t)v | 0x80; v >>= 7; }
+    out[n++] = (uint8_t)v;
+    return n;
+}
+
+/// The point's fields as 64-bit values: x, y, radius, pressure, time, azimuth, altitude.
+INLINE void load_fields(const uint8_t *q, int64_t f[7]) {
+    int32_t x, y;
+    uint16_t r, p, az, al;
+    uint32_t t;
+    memcpy(&x, q, 4); memcpy(&y, q + 4, 4); memcpy(&r, q + 8, 2); memcpy(&p, q + 10, 2);
+    memcpy(&t, q + 12, 4); memcpy(&az, q + 16, 2); memcpy(&al, q + 18, 2);
+    f[0] = x; f[1] = y; f[2] = r; f[3] = p; f[4] = t; f[5] = az; f[6] = al;
+}
+
+/// Writes point `i` (i >= 2), plain or not, as the reference encoder does: x, y and time as
+/// second-order deltas, the others as first-order ones, each zigzagged and a minimal varint.
+/// 64-bit arithmetic on 32- and 16-bit fields: exact, no overflow. Returns the bytes written
+/// (at most ANY_POINT_BYTES_MAX).
+INLINE size_t encode_any(const uint8_t *pts, size_t i, uint8_t *out, const int angles) {
+    int64_t c[7], b[7], a[7];
+    load_fields(pts + i * POINT_BYTES, c);
+    load_fields(pts + (i - 1) * POINT_BYTES, b);
+    load_fields(pts + (i - 2) * POINT_BYTES, a);
+    size_t n = 0;
+    n = put_varint(zigzag64((c[0] - b[0]) - (b[0] - a[0])), out, n);
+    n = put_varint(zigzag64((c[1] - b[1]) - (b[1] - a[1])), out, n);
+    n = put_varint(zigzag64(c[2] - b[2]), out, n);
+    n = put_varint(zigzag64(c[3] - b[3]), out, n);
+    n = put_varint(zigzag64((c[4] - b[4]) - (b[4] - a[4])), out, n);
+    if (angles) {
+        n = put_varint(zigzag64(c[5] - b[5]), out, n);
+        n = put_varint(zigzag64(c[6] - b[6]), out, n);
+    }
+    return n;
+}
+
+/// The type of a vector loop (`encode`'s contract) that `encode_stroke` runs instead of `encode`.
+typedef size_t (*plain_loop)(const uint8_t *pts, size_t from, size_t to, uint8_t *out, int angles);
+
+/// Points `from ..< to` at `out`, within `room` bytes: each run of plain points in the vector
+/// loop (`wide` where not NULL, else `encode`), the point after it with `encode_any`. After a
+/// call of the vector loop that wrote nothing (values out of its range), the next `backoff`
+/// points (1, 2, 4, ... up to 16) take `encode_any` alone. Stops before a point that might not
+/// fit.
+INLINE size_t encode_stroke(const uint8_t *pts, size_t from, size_t to, uint8_t *out, size_t room,
+                            size_t *written, const int angles, const plain_loop wide) {
+    const size_t F = angles ? 7 : 5;
+    size_t k = from, n = 0, backoff = 1, scalar_only = 0;
+    while (k < to && room - n >= ANY_POINT_BYTES_MAX + 8) {
+        if (scalar_only == 0) {
+            // The vector loops store 8 (32) bytes at a time: (points * 7 + 8) bytes of room.
+            size_t fit = (room - n - 8) / 7;
+            size_t limit = to - k < fit ? to : k + fit;
+            size_t m = wide != NULL ? wide(pts, k, limit, out + n, angles) : encode(pts, k, limit, out + n, angles);
+            k += m;
+            n += m * F;
+            if (m == 0) { scalar_only = backoff; backoff = backoff < 16 ? backoff * 2 : 16; }
+            else backoff = 1;
+            if (k >= to || room - n < ANY_POINT_BYTES_MAX) break;
+        }
+        if (scalar_only > 0) scalar_only--;
+        n += encode_any(pts, k, out + n, angles);
+        k++;
+    }
+    *written = n;
+    return k - from;
+}
+
+static size_t encode_base(const void *pts, size_t from, size_t to, int has_angles, uint8_t *out, size_t room,
+                          size_t *written) {
+    if (has_angles) return encode_stroke((const uint8_t *)pts, from, to, out, room, written, 1, NULL);
+    return encode_stroke((const uint8_t *)pts, from, to, out, room, written, 0, NULL);
 }
 
 #if defined(__x86_64__)
 /// The same loop with SSE4.1 and SSSE3 (`pshufb` for the byte gather, `ptest`, blends).
 __attribute__((target("sse4.1,ssse3")))
-static size_t encode_sse41(const void *pts, size_t from, size_t to, int has_angles, uint8_t *out) {
-    if (has_angles) return encode((const uint8_t *)pts, from, to, out, 1);
-    return encode((const uint8_t *)pts, from, to, out, 0);
+static size_t encode_sse41(const void *pts, size_t from, size_t to, int has_angles, uint8_t *out, size_t room,
+                           size_t *written) {
+    if (has_angles) return encode_stroke((const uint8_t *)pts, from, to, out, room, written, 1, NULL);
+    return encode_stroke((const uint8_t *)pts, from, to, out, room, written, 0, NULL);
 }
 #endif
 
-size_t lnote_points_encode_plain(const void *points, size_t from, size_t to, int has_angles, uint8_t *out) {
-    if (points == NULL || out == NULL || from < 2 || to <= from) return 0;
+#if defined(__x86_64__)
+// Four points a step with AVX-512 (F, VL, BW, VBMI): the same lanes as `encode`, point j of the
+// step in lanes 4j ... 4j + 3 of one 16-lane vector. Two 64-byte loads hold points k - 2 ...
+// k + 3 (30 of their 32 dwords); one two-source dword permute each gives the four points, the
+// four before them and the four before those, so no value is carried from step to step and
+// every step checks the range of all six points it reads. One byte permute gathers the 20
+// (28) bytes, stored with one 32-byte store. A step with any point that is not plain is left
+// to `encode`, which writes its points before that one; the call then returns, and
+// `encode_stroke` writes that point with `encode_any` and calls again.
+typedef int32_t ei32x16 __attribute__((vector_size(64)));
+typedef uint32_t eu32x16 __attribute__((vector_size(64)));
+typedef int16_t ei16x32 __attribute__((vector_size(64)));
+typedef uint16_t eu16x32 __attribute__((vector_size(64)));
+typedef uint8_t eu8x64 __attribute__((vector_size(64)));
+typedef uint8_t eu8x32 __attribute__((vector_size(32)));
+
+#define AVX512_ENCODE __attribute__((target("avx512f,avx512vl,avx512bw,avx512vbmi,avx2")))
+/// Lanes 4j ... 4j + 3 from dwords f + 5j ... f + 5j + 3 of lo | hi (one point's x, y,
+/// radius | pressure, time when f + 5j is the point's first dword).
+#define FOUR_MAIN(lo, hi, f) __builtin_shufflevector(lo, hi, f, f + 1, f + 2, f + 3, f + 5, f + 6, f + 7, \
+    f + 8, f + 10, f + 11, f + 12, f + 13, f + 15, f + 16, f + 17, f + 18)
+/// Lane j (j < 4) from dword f + 5j (a point's angles); the other lanes hold dword 0.
+#define FOUR_ANGLES(lo, hi, f) __builtin_shufflevector(lo, hi, f, f + 5, f + 10, f + 15, 0, 0, 0, 0, 0, 0, 0, \
+    0, 0, 0, 0, 0)
+/// A constant of four 32-bit lanes repeated four times.
+#define REPEAT4(a, b, c, d) { (int32_t)(a), (int32_t)(b), (int32_t)(c), (int32_t)(d), (int32_t)(a), \
+    (int32_t)(b), (int32_t)(c), (int32_t)(d), (int32_t)(a), (int32_t)(b), (int32_t)(c), (int32_t)(d), \
+    (int32_t)(a), (int32_t)(b), (int32_t)(c), (int32_t)(d) }
+
+AVX512_ENCODE INLINE ei32x16 range_bits4(ei32x16 p) {
+    const ei32x16 bias = REPEAT4(1 << 29, 1 << 29, 0, 0);
+    const ei32x16 mask = REPEAT4(0xC0000000u, 0xC0000000u, 0x80008000u, 0xC0000000u);
+    return (ei32x16)((eu32x16)p + (eu32x16)bias) & mask;
+}
+
+AVX512_ENCODE INLINE ei32x16 differences4(ei32x16 a, ei32x16 b) {
+    const ei32x16 wide = REPEAT4(-1, -1, 0, -1);
+    ei32x16 d32 = (ei32x16)((eu32x16)a - (eu32x16)b);
+    ei32x16 d16 = (ei32x16)((eu16x32)a - (eu16x32)b);
+    return (d32 & wide) | (d16 & ~wide);
+}
+
+AVX512_ENCODE INLINE ei32x16 zigzag_lanes4(ei32x16 e) {
+    const ei32x16 wide = REPEAT4(-1, -1, 0, -1);
+    ei32x16 z32 = (ei32x16)((eu32x16)e << 1) ^ (e >> 31);
+    ei16x32 e16 = (ei16x32)e;
+    ei32x16 z16 = (ei32x16)((ei16x32)((eu16x32)e16 << 1) ^ (e16 >> 15));
+    return (z32 & wide) | (z16 & ~wide);
+}
+
+/// The zigzag of the two 16-bit angle values in each lane of `a - b`.
+AVX512_ENCODE INLINE ei32x16 zigzag_angles4(ei32x16 a, ei32x16 b) {
+    ei16x32 e = (ei16x32)((eu16x32)a - (eu16x32)b);
+    return (ei32x16)((ei16x32)((eu16x32)e << 1) ^ (e >> 15));
+}
+
+AVX512_ENCODE INLINE size_t encode_four(const uint8_t *pts, size_t from, size_t to, uint8_t *out, const int angles) {
+    const ei32x16 long_main = REPEAT4(0xFFFFFF80u, 0xFFFFFF80u, 0xFF80FF80u, 0xFFFFFF80u);
+    const ei32x16 second = REPEAT4(-1, -1, 0, -1);
+    // Lanes 0-3 only: the angle lanes of the four points.
+    const ei32x16 long_angles = { (int32_t)0xFF80FF80u, (int32_t)0xFF80FF80u, (int32_t)0xFF80FF80u,
+                                  (int32_t)0xFF80FF80u, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 };
+    const ei32x16 angle_range = { (int32_t)0x80008000u, (int32_t)0x80008000u, (int32_t)0x80008000u,
+                                  (int32_t)0x80008000u, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 };
+    const size_t F = angles ? 7 : 5;
+    size_t k = from;
+    // Points k - 2 ... k + 4 exist below `to` (the loads reach 8 bytes into point k + 4), and
+    // the 32-byte store ends within the room the caller gives ((to - from) * 7 + 8 bytes).
+    while (k + 5 <= to) {
+        const uint8_t *base = pts + (k - 2) * POINT_BYTES;
+        ei32x16 lo, hi;
+        memcpy(&lo, base, 64);
+        memcpy(&hi, base + 64, 64);
+        ei32x16 p = FOUR_MAIN(lo, hi, 10), p1 = FOUR_MAIN(lo, hi, 5), p2 = FOUR_MAIN(lo, hi, 0);
+        ei32x16 z = zigzag_lanes4((ei32x16)((eu32x16)differences4(p, p1) - (eu32x16)(differences4(p1, p2) & second)));
+        ei32x16 test = (z & long_main) | range_bits4(p) | range_bits4(p1) | range_bits4(p2);
+        eu8x64 zb = (eu8x64)z;
+        eu8x32 bytes;
+        if (angles) {
+            ei32x16 a = FOUR_ANGLES(lo, hi, 14), a1 = FOUR_ANGLES(lo, hi, 9);
+            ei32x16 za = zigzag_angles4(a, a1);
+            test |= (za & long_angles) | ((a | a1) & angle_range);
+            if (__builtin_reduce_or(test) != 0) goto one_at_a_time;
+            eu8x64 ab = (eu8x64)za;
+            bytes = __builtin_shufflevector(zb, ab, 0, 4, 8, 10, 12, 64, 66, 16, 20, 24, 26, 28, 68, 70,
+                                            32, 36, 40, 42, 44, 72, 74, 48, 52, 56, 58, 60, 76, 78, 0, 0, 0, 0);
+        } else {
+            if (__builtin_reduce_or(test) != 0) goto one_at_a_time;
+            bytes = __builtin_shufflevector(zb, zb, 0, 4, 8, 10, 12, 16, 20, 24, 26, 28, 32, 36, 40, 42, 44,
+                                            48, 52, 56, 58, 60, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+        }
+        memcpy(out + F * (k - from), &bytes, 32);
+        k += 4;
+    }
+    // The last points, one at a time.
+    return (k - from) + (k < to ? encode(pts, k, to, out + F * (k - from), angles) : 0);
+one_at_a_time:
+    // A step with a point that is not plain: its points before that one, one at a time.
+    return (k - from) + encode(pts, k, k + 4, out + F * (k - from), angles);
+}
+
+AVX512_ENCODE
+static size_t encode_four_loop(const uint8_t *pts, size_t from, size_t to, uint8_t *out, int angles) {
+    if (angles) return encode_four(pts, from, to, out, 1);
+    return encode_four(pts, from, to, out, 0);
+}
+
+AVX512_ENCODE
+static size_t encode_avx512(const void *pts, size_t from, size_t to, int has_angles, uint8_t *out, size_t room,
+                            size_t *written) {
+    if (has_angles) return encode_stroke((const uint8_t *)pts, from, to, out, room, written, 1, encode_four_loop);
+    return encode_stroke((const uint8_t *)pts, from, to, out, room, written, 0, encode_four_loop);
+}
+#endif
+
+/// True when the arguments describe a call the loops can make (see ccrc32c.h).
+static int encode_arguments_valid(const void *points, size_t from, size_t to, const uint8_t *out, size_t *written) {
+    if (written != NULL) *written = 0;
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-    return 0;  // the lanes above assume little-endian memory; the Swift loop writes every point
+    return 0;  // the lanes assume little-endian memory; the Swift loop writes every point
 #else
-#  if defined(__x86_64__)
-    if (lnote_cpu_has_sse41_ssse3()) return encode_sse41(points, from, to, has_angles, out);
-#  endif
-    return encode_base(points, from, to, has_angles, out);
+    return points != NULL && out != NULL && written != NULL && from >= 2 && to > from;
 #endif
 }
 
-size_t lnote_points_encode_plain_baseline(const void *points, size_t from, size_t to, int has_angles, uint8_t *out) {
-    if (points == NULL || out == NULL || from < 2 || to <= from) return 0;
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-    return 0;
-#else
-    return encode_base(points, from, to, has_angles, out);
+size_t lnote_points_encode(const void *points, size_t from, size_t to, int has_angles, uint8_t *out, size_t room,
+                           size_t *written) {
+    if (!encode_arguments_valid(points, from, to, out, written)) return 0;
+#if defined(__x86_64__)
+    if (lnote_cpu_has_avx512vbmi()) return encode_avx512(points, from, to, has_angles, out, room, written);
 #endif
+    return lnote_points_encode_narrow(points, from, to, has_angles, out, room, written);
+}
+
+size_t lnote_points_encode_narrow(const void *points, size_t from, size_t to, int has_angles, uint8_t *out,
+                                  size_t room, size_t *written) {
+    if (!encode_arguments_valid(points, from, to, out, written)) return 0;
+#if defined(__x86_64__)
+    if (lnote_cpu_has_sse41_ssse3()) return encode_sse41(points, from, to, has_angles, out, room, written);
+#endif
+    return encode_base(points, from, to, has_angles, out, room, written);
+}
+
+size_t lnote_points_encode_baseline(const void *points, size_t from, size_t to, int has_angles, uint8_t *out,
+                                    size_t room, size_t *written) {
+    if (!encode_arguments_valid(points, from, to, out, written)) return 0;
+    return encode_base(points, from, to, has_angles, out, room, written);
 }

@@ -1,16 +1,22 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import CCRC32C
 import LNoteSimulation
 import Testing
 @testable import LNoteFormat
 import LNoteHandwriting
 
-/// The C bulk loop of the point encoder (`lnote_points_encode_plain`, both builds) against the
+/// The C bulk loop of the point encoder (`lnote_points_encode_plain`, every build) against the
 /// Swift loop alone and `ReferencePointCodec`: the same bytes for every stroke (E-001, G-003 ...
 /// G-005), on handwriting-like, random and adversarial points, especially next to the edges of
 /// the range where the C loop's 32-bit lanes are exact (x, y at +-2^29, time at 2^30, radius,
 /// pressure and angles at 2^15) and values whose differences wrap 32 or 16 bits.
 @Suite("Point encode bulk loop (E-001)")
 struct PointEncodeBulkTests {
-    static let loops: [PointEncodeLoop.Kind] = [.bulk, .bulkBaseline, .swift]
+    static let loops: [PointEncodeLoop.Kind] = [.bulk, .bulkNarrow, .bulkBaseline, .swift]
 
     /// The bytes of `points` from each loop, appended after one marker byte.
     static func encodings(_ points: [Point], hasAngles: Bool) -> [[UInt8]] {
@@ -129,5 +135,70 @@ struct PointEncodeBulkTests {
                 #expect(Self.agree(jumpy, hasAngles: hasAngles), "jumpy \(n)")
             }
         }
+    }
+
+    /// Points `0 ..< count` placed so the last one ends where an inaccessible page begins, and
+    /// an output of exactly `room` bytes placed the same way: a read past point `count - 1` or a
+    /// write past the room faults. Runs `body`, then unmaps both.
+    static func withGuardedBuffers(count: Int, room: Int,
+                                   _ body: (UnsafeMutablePointer<Point>, UnsafeMutablePointer<UInt8>) -> Void) {
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        func guarded(_ bytes: Int) -> (UnsafeMutableRawPointer, Int)? {
+            let span = (bytes + page - 1) / page * page + page
+            guard let m = mmap(nil, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
+                  m != MAP_FAILED else { return nil }
+            guard mprotect(m + (span - page), page, PROT_NONE) == 0 else { munmap(m, span); return nil }
+            return (m + (span - page - bytes), span)
+        }
+        let pointBytes = count * MemoryLayout<Point>.stride
+        guard let (pointsAt, pointsSpan) = guarded(pointBytes) else { Issue.record("mmap failed"); return }
+        defer { munmap(pointsAt - (pointsSpan - page - pointBytes), pointsSpan) }
+        guard let (outAt, outSpan) = guarded(room) else { Issue.record("mmap failed"); return }
+        defer { munmap(outAt - (outSpan - page - room), outSpan) }
+        body(pointsAt.bindMemory(to: Point.self, capacity: count), outAt.bindMemory(to: UInt8.self, capacity: room))
+    }
+
+    @Test("E-001 every build of the C loop reads only points from - 2 ..< to, writes within its room, and gives the reference bytes wherever a point that is not plain falls in the AVX-512 steps")
+    func cBuildsStayInBoundsAndAgree() {
+        var g = SplitMix64(seed: 0xE0C3)
+        typealias Build = (UnsafeRawPointer, Int, Int, Int32, UnsafeMutablePointer<UInt8>, Int, UnsafeMutablePointer<Int>) -> Int
+        let builds: [(String, Build)] = [
+            ("default", { lnote_points_encode($0, $1, $2, $3, $4, $5, $6) }),
+            ("narrow", { lnote_points_encode_narrow($0, $1, $2, $3, $4, $5, $6) }),
+            ("baseline", { lnote_points_encode_baseline($0, $1, $2, $3, $4, $5, $6) }),
+        ]
+        var failures: [String] = []
+        for k in 0..<1_500 {
+            let hasAngles = k % 2 == 1
+            let count = 3 + Int(g.next() % 60)
+            var points = PointCodecDifferentialTests.smoothPoints(count, hasAngles: hasAngles, nearEdges: k % 5 == 0, using: &g)
+            // Points that are not plain at random places (so a step fails in each of its lanes),
+            // in two strokes of three.
+            if k % 3 != 0 {
+                for _ in 0..<(1 + Int(g.next() % 3)) { points[Int(g.next() % UInt64(count))].x &+= 300 }
+            }
+            let first = 2 + Int(g.next() % 3)
+            let from = first < count ? first : 2
+            // Room for every point, or a tight room that stops the loop early (at least 35 bytes).
+            let room = k % 4 == 0 ? 35 + Int(g.next() % 60) : (count - from) * 27 + 8
+            let expected = Array(ReferencePointCodec.encode(Array(points[(from - 2)...]), hasAngles: hasAngles))
+            // The reference bytes of points from ..< count follow those of the first two.
+            let head = ReferencePointCodec.encode(Array(points[(from - 2)..<from]), hasAngles: hasAngles).count
+            Self.withGuardedBuffers(count: count, room: room) { p, out in
+                for i in 0..<count { p[i] = points[i] }
+                for (name, build) in builds {
+                    var written = 0
+                    let n = build(UnsafeRawPointer(p), from, count, hasAngles ? 1 : 0, out, room, &written)
+                    let got = Array(UnsafeBufferPointer(start: out, count: min(written, room)))
+                    let want = Array(expected[head..<min(expected.count, head + written)])
+                    // Every point when the room holds them all; with a tight room at least one.
+                    let enough = room >= (count - from) * 27 + 8 ? n == count - from : n >= 1
+                    if written > room || got != want || !enough {
+                        failures.append("stroke \(k) \(name): \(n) points, \(written) B of \(room)")
+                    }
+                }
+            }
+        }
+        #expect(failures.isEmpty, "\(failures.prefix(4))")
     }
 }

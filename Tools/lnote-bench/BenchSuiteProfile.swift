@@ -14,7 +14,7 @@ import LNoteToolSupport
 /// (`draw`; with `LNOTE_PROFILE_THREADS=N` the decode alone on N threads), its points decoded
 /// in memory with each point loop in turn (`loops`, an A/B check), only opened (`open`), or
 /// its level-0 file read
-/// (`level0`), the CPU parts of a compaction apart (`compactcpu`, `ProfileCompactionCPU`), `LNOTE_PROFILE_ROUNDS` times (default 5); `LNOTE_PROFILE_BULK=0` turns the C
+/// (`level0`), the non-durable append taken apart (`append`, `ProfileAppend`), the CPU parts of a compaction apart (`compactcpu`, `ProfileCompactionCPU`), `LNOTE_PROFILE_ROUNDS` times (default 5); `LNOTE_PROFILE_BULK=0` turns the C
 /// bulk point decoder off. Reports the process CPU time per round (less disturbed than wall
 /// time on a shared machine). Not part of the report.
 enum ProfileSuite {
@@ -34,6 +34,7 @@ enum ProfileSuite {
         if mode == "loops" { return try await compareLoops(dir, id, rounds: rounds, into: r) }
         if mode == "readypages" { return try await ProfileReadyPages.run(ctx, rounds: rounds, into: r) }
         if mode == "readysizes" { return try await ProfileReadySizes.run(ctx, rounds: rounds, into: r) }
+        if mode == "append" { return try await ProfileAppend.run(ctx, rounds: rounds, into: r) }
         if mode == "compactcpu" { return try await ProfileCompactionCPU.run(dir, id, rounds: rounds, into: r) }
         if mode == "readyab" { return try await compareReady(dir, id, rounds: rounds, into: r) }
         if mode == "hot" || mode == "pointencode" { return try await codecOnly(mode, dir, id, rounds: rounds, into: r) }

@@ -55,20 +55,25 @@ size_t lnote_points_decode_plain_narrow(const uint8_t *base, size_t end, size_t 
 size_t lnote_points_decode_plain_baseline(const uint8_t *base, size_t end, size_t *pos, void *out, size_t count,
                                           int has_angles, lnote_point_acc *acc);
 /// Encodes points `from ..< to` (`from` >= 2) of the 20-byte points at `points` (the layout
-/// above) in the encoding of E-001 while each point is plain: every field a one-byte varint and
-/// the values of the point and the two before it in the range where 32-bit lanes are exact (x,
-/// y in [-2^29, 2^29), time below 2^30, radius, pressure and angles below 2^15). Writes 5 bytes
-/// a point (7 with angles) at `out`, byte for byte those of the reference encoder, and stops
-/// before the first other point; returns the points written. `out` must have room for
-/// `(to - from) * 7 + 8` bytes (each point stores 8). Reads only points `from - 2 ..< to`.
-/// On x86-64 it runs an SSE4.1 build when CPUID reports SSE4.1 and SSSE3.
-size_t lnote_points_encode_plain(const void *points, size_t from, size_t to, int has_angles, uint8_t *out);
-/// The same loop without the AVX2 build (SSE4.1 where the CPU has it, else the baseline), so
-/// tests on an AVX2 CPU check the 128-bit build too. A test hook.
-size_t lnote_points_decode_plain_narrow(const uint8_t *base, size_t end, size_t *pos, void *out, size_t count,
-                                        int has_angles, lnote_point_acc *acc);
-/// The same loop compiled for the target's baseline only (a test hook, as for the decoder).
-size_t lnote_points_encode_plain_baseline(const void *points, size_t from, size_t to, int has_angles, uint8_t *out);
+/// above) in the encoding of E-001, byte for byte as the reference encoder: "plain" points
+/// (every field a one-byte varint, the values of the point and the two before it in the range
+/// where 32-bit lanes are exact: x, y in [-2^29, 2^29), time below 2^30, radius, pressure and
+/// angles below 2^15) in vector lanes, any other with 64-bit scalar arithmetic. Writes at most
+/// `room` bytes at `out` and stops before a point that might not fit (it needs 35 bytes of
+/// room); returns the points written and sets `*written` to their bytes. Reads only points
+/// `from - 2 ..< to`. Returns 0 (and `*written` 0) for arguments out of this contract and on a
+/// big-endian target. On x86-64 it runs four points a step where CPUID reports AVX-512 F, VL,
+/// BW and VBMI (and the OS saves their registers), else an SSE4.1 build when it reports SSE4.1
+/// and SSSE3.
+size_t lnote_points_encode(const void *points, size_t from, size_t to, int has_angles, uint8_t *out, size_t room,
+                           size_t *written);
+/// The same without the AVX-512 build (SSE4.1 where the CPU has it, else the baseline), so
+/// tests on an AVX-512 CPU check the 128-bit build too. A test hook.
+size_t lnote_points_encode_narrow(const void *points, size_t from, size_t to, int has_angles, uint8_t *out,
+                                  size_t room, size_t *written);
+/// The same compiled for the target's baseline only (a test hook, as for the decoder).
+size_t lnote_points_encode_baseline(const void *points, size_t from, size_t to, int has_angles, uint8_t *out,
+                                    size_t room, size_t *written);
 /// Write-back pacing (writeback.c; Linux sync_file_range, elsewhere no-ops returning 0):
 /// 1 when the calls do something on this platform.
 int lnote_writeback_supported(void);

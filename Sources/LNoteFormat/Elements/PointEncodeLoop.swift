@@ -3,17 +3,19 @@ import CCRC32C
 /// The loop that writes a stroke's points in the encoding of E-001, through a scratch buffer
 /// that is appended to the writer in chunks.
 ///
-/// Bulk: from point 2 on, the C loop `lnote_points_encode_plain` (CCRC32C/point_encode.c)
-/// writes every following plain point (each field a one-byte varint, values in the range where
-/// its 32-bit lanes are exact) and stops before any other, which the Swift path below writes;
-/// its bytes and the Swift path's are the same (differential tests and the point fuzz target
-/// check it). Swift path: when a point's five fields (x, y, radius, pressure, time) zigzag to
-/// values below 0x80 they are stored with one 8-byte write (5 bytes kept); other fields take
-/// the general varint writer. The output is byte for byte that of `ByteWriter.varint` /
-/// `svarint`.
+/// Bulk: from point 2 on, the C loop `lnote_points_encode` (CCRC32C/point_encode.c) writes
+/// every point in one call per scratch buffer: runs of plain points (each field a one-byte
+/// varint, values in the range where its 32-bit lanes are exact) in vector lanes, four points a
+/// step where the CPU has AVX-512 VBMI, and each other point with 64-bit scalar arithmetic,
+/// without coming back to Swift between them. Swift path (points 0 and 1, the `.swift` kind, a
+/// target without the C loop's lanes): when a point's five fields (x, y, radius, pressure, time)
+/// zigzag to values below 0x80 they are stored with one 8-byte write (5 bytes kept); other
+/// fields take the general varint writer. Every path writes byte for byte what
+/// `ByteWriter.varint` / `svarint` write (differential tests and the point fuzz target check it).
 ///
 /// Cost: O(points), one scratch buffer per call (on the stack), one `append` per chunk; about
-/// 30 instructions a plain point in the C loop, against about 60 in the Swift one.
+/// 8 instructions a plain point in the AVX-512 loop and 30 in the 128-bit one, against about
+/// 60 in the Swift one.
 /// Never traps: all arithmetic is on values derived from 32-bit fields (no 64-bit overflow),
 /// and a point is written only when `pointBytesMax` bytes of scratch remain.
 package enum PointEncodeLoop {
@@ -53,40 +55,36 @@ package enum PointEncodeLoop {
             var paz = Int64(p0.azimuth), pal = Int64(p0.altitude)
             var vx: Int64 = 0, vy: Int64 = 0, vt: Int64 = 0
             var i = 1
-            let step = hasAngles ? 7 : 5
-            // Points the Swift path takes before the C loop is asked again: 1 after the C loop
-            // stopped before a point it does not take; after a call that took none, twice as
-            // many as the last time (up to 16), so strokes of long varints pay few calls.
-            var swiftOnly = 0
-            var backoff = 1
+            // The C loop writes every point from 2 on (stopping only when the scratch is full);
+            // it writes none on a target without its vector lanes, and the Swift path takes over.
+            var useC = kind != .swift
             while i < src.count {
                 if n > limit {
                     w.bytes.append(contentsOf: UnsafeBufferPointer(start: dst, count: n))
                     n = 0
                 }
-                if i >= 2 && kind != .swift && swiftOnly == 0 {
-                    // Room for `room` points of `step` bytes plus the 8 the last one stores.
-                    let room = (scratch.count - 8 - n) / step
-                    let to = min(src.count, i + room)
-                    let k = to <= i ? 0 : kind == .bulk
-                        ? lnote_points_encode_plain(UnsafeRawPointer(points), i, to, hasAngles ? 1 : 0, dst + n)
-                        : lnote_points_encode_plain_baseline(UnsafeRawPointer(points), i, to, hasAngles ? 1 : 0, dst + n)
-                    if k > 0 {
-                        n &+= k &* step
+                if i >= 2 && useC {
+                    let raw = UnsafeRawPointer(points), angles: Int32 = hasAngles ? 1 : 0, room = scratch.count - n
+                    var written = 0
+                    let k = kind == .bulk ? lnote_points_encode(raw, i, src.count, angles, dst + n, room, &written)
+                        : kind == .bulkBaseline ? lnote_points_encode_baseline(raw, i, src.count, angles, dst + n, room, &written)
+                        : lnote_points_encode_narrow(raw, i, src.count, angles, dst + n, room, &written)
+                    if k > 0 && written <= room {
+                        n &+= written
                         i &+= k
-                        backoff = 1
-                        if i < to { swiftOnly = 1 }
-                        // The state after point i - 1, as the loop below leaves it.
-                        let a = points[i - 1], b = points[i - 2]
-                        px = Int64(a.x); py = Int64(a.y); pt = Int64(a.time)
-                        pr = Int64(a.radius); pp = Int64(a.pressure); paz = Int64(a.azimuth); pal = Int64(a.altitude)
-                        vx = px &- Int64(b.x); vy = py &- Int64(b.y); vt = pt &- Int64(b.time)
+                        if i < src.count {  // the scratch is full
+                            w.bytes.append(contentsOf: UnsafeBufferPointer(start: dst, count: n))
+                            n = 0
+                        }
                         continue
                     }
-                    swiftOnly = backoff
-                    backoff = min(2 &* backoff, 16)
+                    useC = false
+                    // The state after point i - 1, as the loop below leaves it.
+                    let a = points[i - 1], b = points[i - 2]
+                    px = Int64(a.x); py = Int64(a.y); pt = Int64(a.time)
+                    pr = Int64(a.radius); pp = Int64(a.pressure); paz = Int64(a.azimuth); pal = Int64(a.altitude)
+                    vx = px &- Int64(b.x); vy = py &- Int64(b.y); vt = pt &- Int64(b.time)
                 }
-                if swiftOnly > 0 { swiftOnly &-= 1 }
                 let p = points[i]
                 let x = Int64(p.x), y = Int64(p.y), t = Int64(p.time)
                 let r = Int64(p.radius), q = Int64(p.pressure)

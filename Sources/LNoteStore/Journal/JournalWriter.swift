@@ -243,7 +243,7 @@ package final class JournalWriter: Sendable {
     /// sequence bytes, the body encoded in place, then the length, type, sequence and CRC
     /// written over the header. Returns where the body starts. Throws `.invalidInput` when
     /// the body exceeds F-002's limit (the frame's bytes are then removed again).
-    static func encodeFrame(_ change: PageChange, sequence: UInt64, salt: UInt64,
+    package static func encodeFrame(_ change: PageChange, sequence: UInt64, salt: UInt64,
                             into w: inout ByteWriter) throws -> Int {
         let start = w.count
         let headerBytes = FormatLimits.frameHeaderBytes + FormatLimits.sequenceBytes
