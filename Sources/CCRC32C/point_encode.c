@@ -25,6 +25,9 @@
 #include "cpu_features.h"
 
 #include <string.h>
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
 
 #define INLINE static inline __attribute__((always_inline))
 
@@ -230,9 +233,9 @@ static size_t encode_sse41(const void *pts, size_t from, size_t to, int has_angl
 // k + 3 (30 of their 32 dwords); one two-source dword permute each gives the four points, the
 // four before them and the four before those, so no value is carried from step to step and
 // every step checks the range of all six points it reads. One byte permute gathers the 20
-// (28) bytes, stored with one 32-byte store. A step with any point that is not plain is left
-// to `encode`, which writes its points before that one; the call then returns, and
-// `encode_stroke` writes that point with `encode_any` and calls again.
+// (28) bytes, stored with one 32-byte store. A step with a point that is not plain keeps the
+// bytes of the points before it and returns; `encode_stroke` writes that point with
+// `encode_any` and calls again.
 typedef int32_t ei32x16 __attribute__((vector_size(64)));
 typedef uint32_t eu32x16 __attribute__((vector_size(64)));
 typedef int16_t ei16x32 __attribute__((vector_size(64)));
@@ -302,27 +305,34 @@ AVX512_ENCODE INLINE size_t encode_four(const uint8_t *pts, size_t from, size_t 
         ei32x16 test = (z & long_main) | range_bits4(p) | range_bits4(p1) | range_bits4(p2);
         eu8x64 zb = (eu8x64)z;
         eu8x32 bytes;
+        // Lane bits of every point that is not plain (lane group j: point k + j), angles apart
+        // (lane j: point k + j).
+        __mmask16 bad = _mm512_test_epi32_mask((__m512i)test, (__m512i)test), bad_angles = 0;
         if (angles) {
             ei32x16 a = FOUR_ANGLES(lo, hi, 14), a1 = FOUR_ANGLES(lo, hi, 9);
             ei32x16 za = zigzag_angles4(a, a1);
-            test |= (za & long_angles) | ((a | a1) & angle_range);
-            if (__builtin_reduce_or(test) != 0) goto one_at_a_time;
+            ei32x16 test_angles = (za & long_angles) | ((a | a1) & angle_range);
+            bad_angles = _mm512_test_epi32_mask((__m512i)test_angles, (__m512i)test_angles);
             eu8x64 ab = (eu8x64)za;
             bytes = __builtin_shufflevector(zb, ab, 0, 4, 8, 10, 12, 64, 66, 16, 20, 24, 26, 28, 68, 70,
                                             32, 36, 40, 42, 44, 72, 74, 48, 52, 56, 58, 60, 76, 78, 0, 0, 0, 0);
         } else {
-            if (__builtin_reduce_or(test) != 0) goto one_at_a_time;
             bytes = __builtin_shufflevector(zb, zb, 0, 4, 8, 10, 12, 16, 20, 24, 26, 28, 32, 36, 40, 42, 44,
                                             48, 52, 56, 58, 60, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
         }
         memcpy(out + F * (k - from), &bytes, 32);
+        if ((bad | bad_angles) != 0) {
+            // The first point that is not plain: the bytes of the points before it are stored.
+            unsigned g = bad;
+            g |= g >> 1;
+            g |= g >> 2;
+            unsigned points = (g & 1) | ((g >> 3) & 2) | ((g >> 6) & 4) | ((g >> 9) & 8) | (bad_angles & 0xF);
+            return (k - from) + (size_t)__builtin_ctz(points);
+        }
         k += 4;
     }
     // The last points, one at a time.
     return (k - from) + (k < to ? encode(pts, k, to, out + F * (k - from), angles) : 0);
-one_at_a_time:
-    // A step with a point that is not plain: its points before that one, one at a time.
-    return (k - from) + encode(pts, k, k + 4, out + F * (k - from), angles);
 }
 
 AVX512_ENCODE

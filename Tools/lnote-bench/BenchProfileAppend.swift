@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Foundation
 import LNoteFormat
 import LNoteHandwriting
 import LNoteStore
@@ -13,7 +14,8 @@ import LNoteToolSupport
 /// encoded alone (`PointCodec.encode`), its whole frame encoded in memory
 /// (`JournalWriter.encodeFrame`: element, points, header, CRC), `JournalWriter.append` with
 /// durability none, and the raw floor's `pwrite` of the same bytes at the end of a file.
-/// Prints each part's median wall time per append.
+/// Prints each part's median wall time per append; `LNOTE_PROFILE_PART=N` runs part N alone
+/// (0 ... 3, in that order: for `perf record` of one part).
 enum ProfileAppend {
     static func run(_ ctx: BenchContext, rounds: Int, into result: BenchSuiteResult) async throws -> BenchSuiteResult {
         var r = result
@@ -43,8 +45,9 @@ enum ProfileAppend {
         var sink = 0
         var rawOffset: Int64 = 0
         let perRound = 200
+        let only = ProcessInfo.processInfo.environment["LNOTE_PROFILE_PART"].flatMap { Int($0) }
         for round in 0..<rounds {
-            for part in names.indices {
+            for part in names.indices where only == nil || only == part {
                 let t0 = BenchSystem.now()
                 for k in 0..<perRound {
                     let s = strokes[(round &* perRound &+ k) % strokes.count]
@@ -67,7 +70,7 @@ enum ProfileAppend {
                 times[part].append(Double(BenchSystem.now() - t0) / 1000 / Double(perRound))
             }
         }
-        for part in names.indices {
+        for part in names.indices where !times[part].isEmpty {
             let line = "\(names[part]): median \(fixed(median(times[part]), 2)) us an append (\(points) points a stroke; sink \(sink & 0))"
             print(line)
             r.notes.append(line)
