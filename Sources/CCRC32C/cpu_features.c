@@ -60,4 +60,20 @@ int lnote_cpu_has_avx512vbmi(void) {
     }
     return c == 1;
 }
+/// 1 with AVX-512 VBMI2 and BMI2 as well, 2 without, 0 not asked yet (the same benign race).
+static int avx512vbmi2 = 0;
+
+int lnote_cpu_has_avx512vbmi2_bmi2(void) {
+    int c = __atomic_load_n(&avx512vbmi2, __ATOMIC_RELAXED);
+    if (c == 0) {
+        c = 2;
+        if (lnote_cpu_has_avx512vbmi()) {
+            unsigned int eax = 0, ebx = 0, ecx = 0, edx = 0;
+            __cpuid_count(7, 0, eax, ebx, ecx, edx);
+            if ((ecx & bit_AVX512VBMI2) && (ebx & bit_BMI2)) c = 1;
+        }
+        __atomic_store_n(&avx512vbmi2, c, __ATOMIC_RELAXED);
+    }
+    return c == 1;
+}
 #endif

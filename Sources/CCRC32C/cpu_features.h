@@ -13,6 +13,9 @@ int lnote_cpu_has_avx2(void);
 /// 1 when AVX2 and AVX-512 F, VL, BW and VBMI are usable (the CPU has them and the OS saves the
 /// YMM, opmask and ZMM registers): the point decoder's AVX-512 block. Asked once, as above.
 int lnote_cpu_has_avx512vbmi(void);
+/// 1 when, beyond that, the CPU has AVX-512 VBMI2 and BMI2 (the point encoder's byte compress
+/// and `pdep`). Asked once, as above.
+int lnote_cpu_has_avx512vbmi2_bmi2(void);
 #endif
 
 #endif

@@ -19,8 +19,8 @@
 // (a field of two or more bytes, or a value out of the range above); one shuffle and one 8-byte
 // store of the 5 (7) bytes. No branch but the loop's and the test's.
 // The vector code is clang's portable vector extensions: NEON on arm64; on x86-64 it is built
-// for the SSE2 baseline, for SSE4.1 + SSSE3 and for AVX-512 (four points a step), and CPUID
-// picks one at first use.
+// for the SSE2 baseline, for SSE4.1 + SSSE3 and for AVX-512 (four points a step; with VBMI2,
+// points of two-byte fields in the step too), and CPUID picks one at first use.
 #include "ccrc32c.h"
 #include "cpu_features.h"
 
@@ -136,8 +136,9 @@ INLINE size_t encode(const uint8_t *pts, size_t from, size_t to, uint8_t *out, c
 }
 
 /// The most bytes `encode_any` writes for one point: x, y and time 5 bytes each (a zigzag
-/// below 2^35), radius, pressure and the angles 3 each (below 2^17).
-enum { ANY_POINT_BYTES_MAX = 27 };
+/// below 2^35), radius, pressure and the angles 3 each (below 2^17); and the room
+/// `encode_stroke` keeps for any point (the vector loops store up to 8 bytes past their last).
+enum { ANY_POINT_BYTES_MAX = 27, ANY_POINT_ROOM = 35 };
 
 INLINE uint64_t zigzag64(int64_t v) { return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63); }
 
@@ -179,8 +180,11 @@ INLINE size_t encode_any(const uint8_t *pts, size_t i, uint8_t *out, const int a
     return n;
 }
 
-/// The type of a vector loop (`encode`'s contract) that `encode_stroke` runs instead of `encode`.
-typedef size_t (*plain_loop)(const uint8_t *pts, size_t from, size_t to, uint8_t *out, int angles);
+/// A wider vector loop that `encode_stroke` runs instead of `encode`: it writes points `from`
+/// onward while it can take them, storing within `room` bytes of `out` (at least
+/// ANY_POINT_ROOM), and returns the points written, their bytes in `*bytes`.
+typedef size_t (*wide_loop)(const uint8_t *pts, size_t from, size_t to, uint8_t *out, size_t room, int angles,
+                            size_t *bytes);
 
 /// Points `from ..< to` at `out`, within `room` bytes: each run of plain points in the vector
 /// loop (`wide` where not NULL, else `encode`), the point after it with `encode_any`. After a
@@ -188,20 +192,25 @@ typedef size_t (*plain_loop)(const uint8_t *pts, size_t from, size_t to, uint8_t
 /// points (1, 2, 4, ... up to 16) take `encode_any` alone. Stops before a point that might not
 /// fit.
 INLINE size_t encode_stroke(const uint8_t *pts, size_t from, size_t to, uint8_t *out, size_t room,
-                            size_t *written, const int angles, const plain_loop wide) {
+                            size_t *written, const int angles, const wide_loop wide) {
     const size_t F = angles ? 7 : 5;
     size_t k = from, n = 0, backoff = 1, scalar_only = 0;
-    while (k < to && room - n >= ANY_POINT_BYTES_MAX + 8) {
+    while (k < to && room - n >= ANY_POINT_ROOM) {
         if (scalar_only == 0) {
-            // The vector loops store 8 (32) bytes at a time: (points * 7 + 8) bytes of room.
-            size_t fit = (room - n - 8) / 7;
-            size_t limit = to - k < fit ? to : k + fit;
-            size_t m = wide != NULL ? wide(pts, k, limit, out + n, angles) : encode(pts, k, limit, out + n, angles);
+            size_t m, bytes;
+            if (wide != NULL) {
+                m = wide(pts, k, to, out + n, room - n, angles, &bytes);
+            } else {
+                // `encode` stores 8 bytes a point: (points * 7 + 8) bytes of room.
+                size_t fit = (room - n - 8) / 7;
+                m = encode(pts, k, to - k < fit ? to : k + fit, out + n, angles);
+                bytes = m * F;
+            }
             k += m;
-            n += m * F;
+            n += bytes;
             if (m == 0) { scalar_only = backoff; backoff = backoff < 16 ? backoff * 2 : 16; }
             else backoff = 1;
-            if (k >= to || room - n < ANY_POINT_BYTES_MAX) break;
+            if (k >= to || room - n < ANY_POINT_ROOM) break;
         }
         if (scalar_only > 0) scalar_only--;
         n += encode_any(pts, k, out + n, angles);
@@ -335,10 +344,88 @@ AVX512_ENCODE INLINE size_t encode_four(const uint8_t *pts, size_t from, size_t 
     return (k - from) + (k < to ? encode(pts, k, to, out + F * (k - from), angles) : 0);
 }
 
+/// `encode_four` as a `wide_loop`: up to the points whose 5 (7) bytes fit in `room` with the
+/// 8 bytes past the last that `encode` may store.
+AVX512_ENCODE INLINE size_t four_steps(const uint8_t *pts, size_t from, size_t to, uint8_t *out, size_t room,
+                                        const int angles, size_t *bytes) {
+    size_t fit = (room - 8) / 7;
+    size_t m = encode_four(pts, from, to - from < fit ? to : from + fit, out, angles);
+    *bytes = m * (angles ? 7 : 5);
+    return m;
+}
+
 AVX512_ENCODE
-static size_t encode_four_loop(const uint8_t *pts, size_t from, size_t to, uint8_t *out, int angles) {
-    if (angles) return encode_four(pts, from, to, out, 1);
-    return encode_four(pts, from, to, out, 0);
+static size_t encode_four_loop(const uint8_t *pts, size_t from, size_t to, uint8_t *out, size_t room, int angles,
+                               size_t *bytes) {
+    if (angles) return four_steps(pts, from, to, out, room, 1, bytes);
+    return four_steps(pts, from, to, out, room, 0, bytes);
+}
+
+// Points of one- and two-byte fields, four a step, where the CPU also has AVX-512 VBMI2 (and
+// BMI2): the lanes of `encode_four`, each field's zigzag value (below 2^14) made a varint of
+// one or two bytes in its 16-bit word (x, y and time in the low word of their lane), and one
+// byte compress (`vpcompressb`) keeps the bytes in use, in order: the 5 low bytes of every
+// point, and each high byte whose word is above 0x7F. About one point in 20 of handwriting
+// has a two-byte field; with them in the step, only a field of three or more bytes or a value
+// outside the lanes' exact range leaves it. Strokes without angles (the angles lane would
+// interleave a fifth word per point); those with angles take `four_steps`.
+#define AVX512_SHORT __attribute__((target("avx512f,avx512vl,avx512bw,avx512vbmi,avx512vbmi2,bmi2,popcnt,avx2")))
+
+AVX512_SHORT
+static size_t encode_four_short(const uint8_t *pts, size_t from, size_t to, uint8_t *out, size_t room, int angles,
+                                size_t *bytes) {
+    // Up to 10 bytes a point, and each step stores 64 bytes.
+    if (angles || room < 64 + 10 * 5) return angles ? four_steps(pts, from, to, out, room, 1, bytes)
+                                                    : four_steps(pts, from, to, out, room, 0, bytes);
+    const ei32x16 long_short = REPEAT4(0xFFFFC000u, 0xFFFFC000u, 0xC000C000u, 0xFFFFC000u);
+    const ei32x16 second = REPEAT4(-1, -1, 0, -1);
+    // The low bytes of x, y, radius, pressure and time in each point's 16 bytes, and their high
+    // bytes.
+    const uint64_t low_bytes = 0x1511151115111511ull, high_bytes = 0x2A222A222A222A22ull;
+    size_t fit = (room - 64) / 10;
+    size_t limit = to - from < fit ? to : from + fit;
+    size_t k = from, n = 0;
+    while (k + 5 <= limit) {
+        const uint8_t *base = pts + (k - 2) * POINT_BYTES;
+        ei32x16 lo, hi;
+        memcpy(&lo, base, 64);
+        memcpy(&hi, base + 64, 64);
+        ei32x16 p = FOUR_MAIN(lo, hi, 10), p1 = FOUR_MAIN(lo, hi, 5), p2 = FOUR_MAIN(lo, hi, 0);
+        ei32x16 z = zigzag_lanes4((ei32x16)((eu32x16)differences4(p, p1) - (eu32x16)(differences4(p1, p2) & second)));
+        ei32x16 test = (z & long_short) | range_bits4(p) | range_bits4(p1) | range_bits4(p2);
+        __mmask16 bad = _mm512_test_epi32_mask((__m512i)test, (__m512i)test);
+        eu16x32 w = (eu16x32)z;
+        const eu16x32 seven = (eu16x32)_mm512_set1_epi16(0x7F), high = (eu16x32)_mm512_set1_epi16(0x7F00);
+        const eu16x32 more = (eu16x32)_mm512_set1_epi16((short)0x80);
+        eu16x32 varints = (w & seven) | ((w << 1) & high) | ((eu16x32)(w > seven) & more);
+        __mmask32 two = _mm512_cmpgt_epu16_mask((__m512i)w, (__m512i)seven);
+        uint64_t keep = low_bytes | (_pdep_u64(two, 0xAAAAAAAAAAAAAAAAull) & high_bytes);
+        if (bad != 0) {
+            // The first point that leaves the step: keep the bytes of the points before it.
+            unsigned g = bad;
+            g |= g >> 1;
+            g |= g >> 2;
+            unsigned j = (unsigned)__builtin_ctz((g & 1) | ((g >> 3) & 2) | ((g >> 6) & 4) | ((g >> 9) & 8));
+            keep = j == 0 ? 0 : keep & (~0ull >> (64 - 16 * j));
+            _mm512_storeu_si512(out + n, _mm512_maskz_compress_epi8(keep, (__m512i)varints));
+            *bytes = n + (size_t)__builtin_popcountll(keep);
+            return (k - from) + j;
+        }
+        _mm512_storeu_si512(out + n, _mm512_maskz_compress_epi8(keep, (__m512i)varints));
+        n += (size_t)__builtin_popcountll(keep);
+        k += 4;
+    }
+    // The last points: `encode` has room for them (10 bytes a point and 64 more were kept).
+    size_t m = k < limit ? encode(pts, k, limit, out + n, 0) : 0;
+    *bytes = n + 5 * m;
+    return (k - from) + m;
+}
+
+AVX512_SHORT
+static size_t encode_avx512_short(const void *pts, size_t from, size_t to, int has_angles, uint8_t *out,
+                                  size_t room, size_t *written) {
+    if (has_angles) return encode_stroke((const uint8_t *)pts, from, to, out, room, written, 1, encode_four_short);
+    return encode_stroke((const uint8_t *)pts, from, to, out, room, written, 0, encode_four_short);
 }
 
 AVX512_ENCODE
@@ -363,6 +450,7 @@ size_t lnote_points_encode(const void *points, size_t from, size_t to, int has_a
                            size_t *written) {
     if (!encode_arguments_valid(points, from, to, out, written)) return 0;
 #if defined(__x86_64__)
+    if (lnote_cpu_has_avx512vbmi2_bmi2()) return encode_avx512_short(points, from, to, has_angles, out, room, written);
     if (lnote_cpu_has_avx512vbmi()) return encode_avx512(points, from, to, has_angles, out, room, written);
 #endif
     return lnote_points_encode_narrow(points, from, to, has_angles, out, room, written);

@@ -137,6 +137,27 @@ struct PointEncodeBulkTests {
         }
     }
 
+    /// Points whose every field from point 2 on is a two-byte varint (zigzag values 128 ... 16383):
+    /// the most bytes a point of the vector steps writes.
+    static func twoBytePoints(_ n: Int, hasAngles: Bool, using g: inout SplitMix64) -> [Point] {
+        var x: Int32 = 50_000, y: Int32 = -50_000, t: UInt32 = 10_000, r: UInt16 = 20_000, p: UInt16 = 20_000
+        var vx: Int32 = 0, vy: Int32 = 0, vt: Int32 = 0
+        var az: UInt16 = 10_000, al: UInt16 = 10_000
+        var out: [Point] = []
+        for i in 0..<n {
+            // Accelerations and steps of 64 ... 2,000 in either direction, alternating.
+            let sign: Int32 = i % 2 == 0 ? 1 : -1
+            func big() -> Int32 { 64 + Int32(g.next() % 1_937) }
+            vx &+= sign * big(); vy &-= sign * big(); vt &+= sign * big()
+            x &+= vx; y &+= vy; t = UInt32(clamping: Int64(t) + Int64(vt))
+            r = UInt16(clamping: Int32(r) + sign * big()); p = UInt16(clamping: Int32(p) - sign * big())
+            if hasAngles { az = UInt16(clamping: Int32(az) + sign * big()); al = UInt16(clamping: Int32(al) - sign * big()) }
+            out.append(Point(x: x, y: y, radius: r, pressure: p, time: t,
+                             azimuth: hasAngles ? az : 0, altitude: hasAngles ? al : 0))
+        }
+        return out
+    }
+
     /// Points `0 ..< count` placed so the last one ends where an inaccessible page begins, and
     /// an output of exactly `room` bytes placed the same way: a read past point `count - 1` or a
     /// write past the room faults. Runs `body`, then unmaps both.
@@ -171,7 +192,10 @@ struct PointEncodeBulkTests {
         for k in 0..<1_500 {
             let hasAngles = k % 2 == 1
             let count = 3 + Int(g.next() % 60)
-            var points = PointCodecDifferentialTests.smoothPoints(count, hasAngles: hasAngles, nearEdges: k % 5 == 0, using: &g)
+            // Every mix of angles or none, two-byte fields or smooth strokes, a tight room or a wide one.
+            let twoByte = (k / 2) % 3 == 2, tightRoom = (k / 6) % 2 == 0
+            var points = twoByte ? Self.twoBytePoints(count, hasAngles: hasAngles, using: &g)
+                : PointCodecDifferentialTests.smoothPoints(count, hasAngles: hasAngles, nearEdges: k % 5 == 0, using: &g)
             // Points that are not plain at random places (so a step fails in each of its lanes),
             // in two strokes of three.
             if k % 3 != 0 {
@@ -179,8 +203,9 @@ struct PointEncodeBulkTests {
             }
             let first = 2 + Int(g.next() % 3)
             let from = first < count ? first : 2
-            // Room for every point, or a tight room that stops the loop early (at least 35 bytes).
-            let room = k % 4 == 0 ? 35 + Int(g.next() % 60) : (count - from) * 27 + 8
+            // Room for every point, or a room anywhere from the least a call takes (35 bytes) to
+            // more than the points need, so each loop stops early at every kind of boundary.
+            let room = tightRoom ? 35 + Int(g.next() % UInt64(count * 12)) : (count - from) * 27 + 8
             let expected = Array(ReferencePointCodec.encode(Array(points[(from - 2)...]), hasAngles: hasAngles))
             // The reference bytes of points from ..< count follow those of the first two.
             let head = ReferencePointCodec.encode(Array(points[(from - 2)..<from]), hasAngles: hasAngles).count

@@ -63,7 +63,8 @@ size_t lnote_points_decode_plain_baseline(const uint8_t *base, size_t end, size_
 /// room); returns the points written and sets `*written` to their bytes. Reads only points
 /// `from - 2 ..< to`. Returns 0 (and `*written` 0) for arguments out of this contract and on a
 /// big-endian target. On x86-64 it runs four points a step where CPUID reports AVX-512 F, VL,
-/// BW and VBMI (and the OS saves their registers), else an SSE4.1 build when it reports SSE4.1
+/// BW and VBMI (and the OS saves their registers), taking points of two-byte fields in the
+/// step too where it also reports VBMI2 and BMI2, else an SSE4.1 build when it reports SSE4.1
 /// and SSSE3.
 size_t lnote_points_encode(const void *points, size_t from, size_t to, int has_angles, uint8_t *out, size_t room,
                            size_t *written);

@@ -8,10 +8,11 @@
 /// Cost: encode and decode are one pass, O(points), with no per-point allocation. Decode
 /// allocates the output once, after checking the count against the bytes that remain (E-004),
 /// and writes it in place (`PointDecodeLoop`); encode writes through a scratch buffer
-/// (`PointEncodeLoop`). Both take a fast path for points whose fields are one-byte varints:
-/// encode hands runs of them to the C loop `lnote_points_encode_plain`
-/// (CCRC32C/point_encode.c); decode hands runs of points whose fields are varints of at most
-/// 3 bytes to the C loop `lnote_points_decode_plain` (CCRC32C/point_decode.c).
+/// (`PointEncodeLoop`). Both hand most points to C loops: encode gives every point from the
+/// third to `lnote_points_encode` (CCRC32C/point_encode.c: vector steps for points of one-byte
+/// fields, or of one- and two-byte fields where the CPU has AVX-512 VBMI2, scalar code for the
+/// others); decode hands runs of points whose fields are varints of at most 3 bytes to
+/// `lnote_points_decode_plain` (CCRC32C/point_decode.c).
 public enum PointCodec {
     /// The smallest encoding of one point: five one-byte varints (E-004).
     public static let pointBytesMin = FormatLimits.pointBytesMin

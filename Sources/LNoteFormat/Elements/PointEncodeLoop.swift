@@ -6,7 +6,8 @@ import CCRC32C
 /// Bulk: from point 2 on, the C loop `lnote_points_encode` (CCRC32C/point_encode.c) writes
 /// every point in one call per scratch buffer: runs of plain points (each field a one-byte
 /// varint, values in the range where its 32-bit lanes are exact) in vector lanes, four points a
-/// step where the CPU has AVX-512 VBMI, and each other point with 64-bit scalar arithmetic,
+/// step where the CPU has AVX-512 VBMI (points of one- and two-byte fields where it also has
+/// VBMI2), and each other point with 64-bit scalar arithmetic,
 /// without coming back to Swift between them. Swift path (points 0 and 1, the `.swift` kind, a
 /// target without the C loop's lanes): when a point's five fields (x, y, radius, pressure, time)
 /// zigzag to values below 0x80 they are stored with one 8-byte write (5 bytes kept); other
