@@ -292,9 +292,29 @@ AVX512_ENCODE INLINE ei32x16 zigzag_angles4(ei32x16 a, ei32x16 b) {
     return (ei32x16)((ei16x32)((eu16x32)e << 1) ^ (e >> 15));
 }
 
+/// One step's lanes: points k - 2 ... k + 3 loaded from `base` (point k - 2) as `lo` and `hi`
+/// (their 32 dwords), and the zigzag values of points k ... k + 3 (lane group j: point k + j).
+/// `range` gets the range bits (`range_bits4`) of the six points, in the lane group of the
+/// point that depends on them.
+AVX512_ENCODE INLINE ei32x16 step_zigzag(const uint8_t *base, ei32x16 *lo, ei32x16 *hi, ei32x16 *range) {
+    const ei32x16 second = REPEAT4(-1, -1, 0, -1);
+    memcpy(lo, base, 64);
+    memcpy(hi, base + 64, 64);
+    ei32x16 p = FOUR_MAIN(*lo, *hi, 10), p1 = FOUR_MAIN(*lo, *hi, 5), p2 = FOUR_MAIN(*lo, *hi, 0);
+    *range = range_bits4(p) | range_bits4(p1) | range_bits4(p2);
+    return zigzag_lanes4((ei32x16)((eu32x16)differences4(p, p1) - (eu32x16)(differences4(p1, p2) & second)));
+}
+
+/// The first point of a step that is not plain, from the lane bits `bad` (four a point) and
+/// `bad_angles` (one a point); one of them is not zero.
+INLINE unsigned first_bad_point(unsigned bad, unsigned bad_angles) {
+    bad |= bad >> 1;
+    bad |= bad >> 2;
+    return (unsigned)__builtin_ctz((bad & 1) | ((bad >> 3) & 2) | ((bad >> 6) & 4) | ((bad >> 9) & 8) | (bad_angles & 0xF));
+}
+
 AVX512_ENCODE INLINE size_t encode_four(const uint8_t *pts, size_t from, size_t to, uint8_t *out, const int angles) {
     const ei32x16 long_main = REPEAT4(0xFFFFFF80u, 0xFFFFFF80u, 0xFF80FF80u, 0xFFFFFF80u);
-    const ei32x16 second = REPEAT4(-1, -1, 0, -1);
     // Lanes 0-3 only: the angle lanes of the four points.
     const ei32x16 long_angles = { (int32_t)0xFF80FF80u, (int32_t)0xFF80FF80u, (int32_t)0xFF80FF80u,
                                   (int32_t)0xFF80FF80u, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 };
@@ -305,13 +325,9 @@ AVX512_ENCODE INLINE size_t encode_four(const uint8_t *pts, size_t from, size_t 
     // Points k - 2 ... k + 4 exist below `to` (the loads reach 8 bytes into point k + 4), and
     // the 32-byte store ends within the room the caller gives ((to - from) * 7 + 8 bytes).
     while (k + 5 <= to) {
-        const uint8_t *base = pts + (k - 2) * POINT_BYTES;
-        ei32x16 lo, hi;
-        memcpy(&lo, base, 64);
-        memcpy(&hi, base + 64, 64);
-        ei32x16 p = FOUR_MAIN(lo, hi, 10), p1 = FOUR_MAIN(lo, hi, 5), p2 = FOUR_MAIN(lo, hi, 0);
-        ei32x16 z = zigzag_lanes4((ei32x16)((eu32x16)differences4(p, p1) - (eu32x16)(differences4(p1, p2) & second)));
-        ei32x16 test = (z & long_main) | range_bits4(p) | range_bits4(p1) | range_bits4(p2);
+        ei32x16 lo, hi, range;
+        ei32x16 z = step_zigzag(pts + (k - 2) * POINT_BYTES, &lo, &hi, &range);
+        ei32x16 test = (z & long_main) | range;
         eu8x64 zb = (eu8x64)z;
         eu8x32 bytes;
         // Lane bits of every point that is not plain (lane group j: point k + j), angles apart
@@ -330,14 +346,8 @@ AVX512_ENCODE INLINE size_t encode_four(const uint8_t *pts, size_t from, size_t 
                                             48, 52, 56, 58, 60, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
         }
         memcpy(out + F * (k - from), &bytes, 32);
-        if ((bad | bad_angles) != 0) {
-            // The first point that is not plain: the bytes of the points before it are stored.
-            unsigned g = bad;
-            g |= g >> 1;
-            g |= g >> 2;
-            unsigned points = (g & 1) | ((g >> 3) & 2) | ((g >> 6) & 4) | ((g >> 9) & 8) | (bad_angles & 0xF);
-            return (k - from) + (size_t)__builtin_ctz(points);
-        }
+        // The first point that is not plain: the bytes of the points before it are stored.
+        if ((bad | bad_angles) != 0) return (k - from) + first_bad_point(bad, bad_angles);
         k += 4;
     }
     // The last points, one at a time.
@@ -378,7 +388,6 @@ static size_t encode_four_short(const uint8_t *pts, size_t from, size_t to, uint
     if (angles || room < 64 + 10 * 5) return angles ? four_steps(pts, from, to, out, room, 1, bytes)
                                                     : four_steps(pts, from, to, out, room, 0, bytes);
     const ei32x16 long_short = REPEAT4(0xFFFFC000u, 0xFFFFC000u, 0xC000C000u, 0xFFFFC000u);
-    const ei32x16 second = REPEAT4(-1, -1, 0, -1);
     // The low bytes of x, y, radius, pressure and time in each point's 16 bytes, and their high
     // bytes.
     const uint64_t low_bytes = 0x1511151115111511ull, high_bytes = 0x2A222A222A222A22ull;
@@ -386,13 +395,9 @@ static size_t encode_four_short(const uint8_t *pts, size_t from, size_t to, uint
     size_t limit = to - from < fit ? to : from + fit;
     size_t k = from, n = 0;
     while (k + 5 <= limit) {
-        const uint8_t *base = pts + (k - 2) * POINT_BYTES;
-        ei32x16 lo, hi;
-        memcpy(&lo, base, 64);
-        memcpy(&hi, base + 64, 64);
-        ei32x16 p = FOUR_MAIN(lo, hi, 10), p1 = FOUR_MAIN(lo, hi, 5), p2 = FOUR_MAIN(lo, hi, 0);
-        ei32x16 z = zigzag_lanes4((ei32x16)((eu32x16)differences4(p, p1) - (eu32x16)(differences4(p1, p2) & second)));
-        ei32x16 test = (z & long_short) | range_bits4(p) | range_bits4(p1) | range_bits4(p2);
+        ei32x16 lo, hi, range;
+        ei32x16 z = step_zigzag(pts + (k - 2) * POINT_BYTES, &lo, &hi, &range);
+        ei32x16 test = (z & long_short) | range;
         __mmask16 bad = _mm512_test_epi32_mask((__m512i)test, (__m512i)test);
         eu16x32 w = (eu16x32)z;
         const eu16x32 seven = (eu16x32)_mm512_set1_epi16(0x7F), high = (eu16x32)_mm512_set1_epi16(0x7F00);
@@ -402,10 +407,7 @@ static size_t encode_four_short(const uint8_t *pts, size_t from, size_t to, uint
         uint64_t keep = low_bytes | (_pdep_u64(two, 0xAAAAAAAAAAAAAAAAull) & high_bytes);
         if (bad != 0) {
             // The first point that leaves the step: keep the bytes of the points before it.
-            unsigned g = bad;
-            g |= g >> 1;
-            g |= g >> 2;
-            unsigned j = (unsigned)__builtin_ctz((g & 1) | ((g >> 3) & 2) | ((g >> 6) & 4) | ((g >> 9) & 8));
+            unsigned j = first_bad_point(bad, 0);
             keep = j == 0 ? 0 : keep & (~0ull >> (64 - 16 * j));
             _mm512_storeu_si512(out + n, _mm512_maskz_compress_epi8(keep, (__m512i)varints));
             *bytes = n + (size_t)__builtin_popcountll(keep);
