@@ -385,8 +385,7 @@ AVX512_SHORT
 static size_t encode_four_short(const uint8_t *pts, size_t from, size_t to, uint8_t *out, size_t room, int angles,
                                 size_t *bytes) {
     // Up to 10 bytes a point, and each step stores 64 bytes.
-    if (angles || room < 64 + 10 * 5) return angles ? four_steps(pts, from, to, out, room, 1, bytes)
-                                                    : four_steps(pts, from, to, out, room, 0, bytes);
+    if (angles || room < 64 + 10 * 5) return encode_four_loop(pts, from, to, out, room, angles, bytes);
     const ei32x16 long_short = REPEAT4(0xFFFFC000u, 0xFFFFC000u, 0xC000C000u, 0xFFFFC000u);
     // The low bytes of x, y, radius, pressure and time in each point's 16 bytes, and their high
     // bytes.
@@ -405,16 +404,15 @@ static size_t encode_four_short(const uint8_t *pts, size_t from, size_t to, uint
         eu16x32 varints = (w & seven) | ((w << 1) & high) | ((eu16x32)(w > seven) & more);
         __mmask32 two = _mm512_cmpgt_epu16_mask((__m512i)w, (__m512i)seven);
         uint64_t keep = low_bytes | (_pdep_u64(two, 0xAAAAAAAAAAAAAAAAull) & high_bytes);
-        if (bad != 0) {
-            // The first point that leaves the step: keep the bytes of the points before it.
-            unsigned j = first_bad_point(bad, 0);
-            keep = j == 0 ? 0 : keep & (~0ull >> (64 - 16 * j));
-            _mm512_storeu_si512(out + n, _mm512_maskz_compress_epi8(keep, (__m512i)varints));
-            *bytes = n + (size_t)__builtin_popcountll(keep);
-            return (k - from) + j;
-        }
+        // The first point that leaves the step, if any: keep the bytes of the points before it.
+        unsigned j = bad != 0 ? first_bad_point(bad, 0) : 4;
+        if (j < 4) keep = j == 0 ? 0 : keep & (~0ull >> (64 - 16 * j));
         _mm512_storeu_si512(out + n, _mm512_maskz_compress_epi8(keep, (__m512i)varints));
         n += (size_t)__builtin_popcountll(keep);
+        if (j < 4) {
+            *bytes = n;
+            return (k - from) + j;
+        }
         k += 4;
     }
     // The last points: `encode` has room for them (10 bytes a point and 64 more were kept).

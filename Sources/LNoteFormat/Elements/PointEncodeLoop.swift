@@ -7,11 +7,11 @@ import CCRC32C
 /// every point in one call per scratch buffer: runs of plain points (each field a one-byte
 /// varint, values in the range where its 32-bit lanes are exact) in vector lanes, four points a
 /// step where the CPU has AVX-512 VBMI (points of one- and two-byte fields where it also has
-/// VBMI2), and each other point with 64-bit scalar arithmetic,
-/// without coming back to Swift between them. Swift path (points 0 and 1, the `.swift` kind, a
-/// target without the C loop's lanes): when a point's five fields (x, y, radius, pressure, time)
-/// zigzag to values below 0x80 they are stored with one 8-byte write (5 bytes kept); other
-/// fields take the general varint writer. Every path writes byte for byte what
+/// VBMI2), and each other point with 64-bit scalar arithmetic, without coming back to Swift
+/// between them. Swift path (points 0 and 1, the `.swift` kind, a target without the C loop's
+/// lanes): when a point's five fields (x, y, radius, pressure, time) zigzag to values below
+/// 0x80 they are stored with one 8-byte write (5 bytes kept); other fields take the general
+/// varint writer. Every path writes byte for byte what
 /// `ByteWriter.varint` / `svarint` write (differential tests and the point fuzz target check it).
 ///
 /// Cost: O(points), one scratch buffer per call (on the stack), one `append` per chunk; about
