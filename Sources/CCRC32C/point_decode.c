@@ -23,7 +23,8 @@
 // unaligned load.
 // The last 160 (224) bytes of a stroke are copied into a stack buffer padded with 0x80 so the
 // same loops run to the end with every load in bounds; a 0x80 byte never ends a varint, so no
-// point is taken past the real end.
+// point is taken past the real end. (The AVX-512 build copies only the last 23: its loop reads
+// the end with masked loads that give 0x80 past it.)
 // The vector code is clang's portable vector extensions: NEON on arm64; on x86-64 it is built
 // three times, for the SSE2 baseline, for SSE4.1 + SSSE3 and for AVX2, and CPUID picks one at
 // first use. The AVX2 build keeps the running values in one vector of eight lanes (`block8`)
@@ -31,6 +32,8 @@
 // (`lnote_points_block8v` in point_decode_avx2.c: per point a 16-byte load, its continuation
 // bits, and for a point with 2-byte fields a shuffle from a table of the 32 layouts), so those
 // points no longer end a block: 20-30% less CPU than the SSE4.1 build on the bench's handwriting.
+// With AVX-512 (VL, BW, VBMI) the blocks follow one another inside one call
+// (`lnote_points_span512`), the running values kept in their vectors between blocks.
 // The sums need no overflow checks: between points |x|, |y| < 2^31, |vx|, |vy| < 2^32,
 // 0 <= t, vt < 2^32 and a 3-byte delta is below 2^20 in magnitude.
 #include "ccrc32c.h"
@@ -288,10 +291,11 @@ INLINE size_t step(const uint8_t *p, dstate *s, lnote_point_out *o, const int an
 }
 
 /// Decodes plain points while one starts at or before `pmax` (every load of `block` and `step`
-/// from there must be in bounds) and points remain. Returns 0 when it stopped before a point
-/// that is not plain, 1 when it ran out of points or of room.
-INLINE int phase(const uint8_t **p_io, const uint8_t *pmax, lnote_point_out **o_io, lnote_point_out *o_end,
-                 dstate *s, const int angles, const int wide) {
+/// from there must be in bounds; `lnote_points_span512` reads up to `pend`) and points remain.
+/// Returns 0 when it stopped before a point that is not plain, 1 when it ran out of points or
+/// of room.
+INLINE int phase(const uint8_t **p_io, const uint8_t *pmax, const uint8_t *pend, lnote_point_out **o_io,
+                 lnote_point_out *o_end, dstate *s, const int angles, const int wide) {
     const size_t F = angles ? 7 : 5;
     const uint8_t *p = *p_io;
     lnote_point_out *o = *o_io;
@@ -301,8 +305,11 @@ INLINE int phase(const uint8_t **p_io, const uint8_t *pmax, lnote_point_out **o_
         size_t n = left < BLOCK ? left : BLOCK;
         size_t k, used;
 #if defined(__x86_64__)
-        if (wide >= 2 && !angles) {
-            k = wide == 3 ? lnote_points_block8v512(p, n, left, s, o, &used) : lnote_points_block8v(p, n, left, s, o, &used);
+        if (wide == 3 && !angles) {
+            n = left;  // every point left, block after block, up to pend
+            k = lnote_points_span512(p, pend, n, left, s, o, &used);
+        } else if (wide == 2 && !angles) {
+            k = lnote_points_block8v(p, n, left, s, o, &used);
         } else
 #endif
         {
@@ -325,9 +332,10 @@ INLINE int phase(const uint8_t **p_io, const uint8_t *pmax, lnote_point_out **o_
 
 INLINE size_t run(const uint8_t *base, size_t end, size_t *pos_io, lnote_point_out *out, size_t count,
                   lnote_point_acc *a, const int angles, const int wide) {
-    // Bytes a block reads (a step reads fewer).
+    // Bytes a block reads (a step reads fewer); the AVX-512 span reads only up to the end, so
+    // there the bytes of a step.
 #if defined(__x86_64__)
-    const size_t safe = wide >= 2 && !angles ? LNOTE_BLOCK8V_READS : BLOCK * (angles ? 7 : 5);
+    const size_t safe = wide == 3 && !angles ? 24 : wide == 2 && !angles ? LNOTE_BLOCK8V_READS : BLOCK * (angles ? 7 : 5);
 #else
     const size_t safe = BLOCK * (angles ? 7 : 5);
 #endif
@@ -339,7 +347,7 @@ INLINE size_t run(const uint8_t *base, size_t end, size_t *pos_io, lnote_point_o
     lnote_point_out *o = out;
     lnote_point_out *const o_end = out + count;
     int more = 1;
-    if (end - pos >= safe) more = phase(&p, base + end - safe, &o, o_end, &s, angles, wide);
+    if (end - pos >= safe) more = phase(&p, base + end - safe, base + end, &o, o_end, &s, angles, wide);
     if (more && o < o_end && p < base + end) {
         // A point may start at buf[rem - 1] at most and a block reads `safe` bytes from there.
         uint8_t buf[2 * (BLOCK * 10 + 16)];
@@ -347,7 +355,7 @@ INLINE size_t run(const uint8_t *base, size_t end, size_t *pos_io, lnote_point_o
         memcpy(buf, p, rem);
         memset(buf + rem, 0x80, safe);
         const uint8_t *q = buf;
-        phase(&q, buf + rem - 1, &o, o_end, &s, angles, wide);
+        phase(&q, buf + rem - 1, buf + rem + safe, &o, o_end, &s, angles, wide);
         p += q - buf;
     }
     a->x = s.x; a->y = s.y; a->vx = s.vx; a->vy = s.vy; a->time = s.t; a->vt = s.vt;
@@ -378,7 +386,7 @@ static size_t run_sse41(const uint8_t *base, size_t end, size_t *pos, void *out,
 /// The same loops with `block8` (AVX2): one vector of eight lanes a point instead of two of
 /// four, about half the instructions of the SSE4.1 block. Chosen through CPUID (and XGETBV).
 /// Strokes without angles take `lnote_points_block8v`, or with `avx512` (and the CPU's
-/// AVX-512 VL, BW and VBMI) `lnote_points_block8v512`.
+/// AVX-512 VL, BW and VBMI) `lnote_points_span512`.
 __attribute__((target("avx2")))
 static size_t run_avx2(const uint8_t *base, size_t end, size_t *pos, void *out, size_t count,
                        int has_angles, lnote_point_acc *acc, int avx512) {

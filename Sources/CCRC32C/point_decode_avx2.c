@@ -100,13 +100,17 @@ static inline void advance(__m256i d, const block8v_state *k, __m256i *P, __m256
     store_point(_mm256_permutevar8x32_epi32(_mm256_shuffle_epi8(*P, k->pack), k->gather), k, o, i);
 }
 
-/// The AVX-512 features `advance512` and `lnote_points_block8v512` use (on ymm registers).
+/// The AVX-512 features `advance512` and `lnote_points_span512` use (on ymm registers).
 #define LNOTE_AVX512_TARGET "avx2,avx512f,avx512vl,avx512bw,avx512vbmi"
 
 /// `advance` with AVX-512 on ymm registers: the checks in one three-way OR (`vpternlogd`:
 /// radius and pressure in P's lanes 2 and 3, time's velocity in V's lane 4, with P's lane 4,
 /// time, kept below 2^31 by the block's range proof so its bit 31 is the velocity's sign),
-/// and the 20 bytes in order by one byte permute (`vpermb`, the rest zeroed).
+/// and the 20 bytes in order by one byte permute (`vpermb`). The angles' four bytes are
+/// radius's third byte, four times: zero in every block that passes its checks (a block that
+/// fails is decoded again), and it keeps the permute a byte permute: with a zeroing mask and
+/// zeros there, clang turns it into a two-source word permute (`vpermt2w`, three micro-ops),
+/// which took about a quarter of the decoder's time on Sapphire Rapids.
 __attribute__((target(LNOTE_AVX512_TARGET), always_inline))
 static inline void advance512(__m256i d, const block8v_state *k, __m256i *P, __m256i *V, __m256i *acc, __m256i *accv,
                               lnote_point_out *o, size_t i) {
@@ -115,40 +119,27 @@ static inline void advance512(__m256i d, const block8v_state *k, __m256i *P, __m
     *V = _mm256_mask_add_epi32(*V, (__mmask8)0x13, *V, d);  // lanes x, y, time
     *P = _mm256_add_epi32(*P, t);
     *acc = _mm256_ternarylogic_epi32(*acc, *P, *V, 0xFE);
-    store_point(_mm256_maskz_permutexvar_epi8((__mmask32)0xFFFF, k->pack, *P), k, o, i);
+    store_point(_mm256_permutexvar_epi8(k->pack, *P), k, o, i);
 }
 
-/// The body of `lnote_points_block8v` and `lnote_points_block8v512`: `ADVANCE` takes a point,
-/// `TIME_MAX` bounds time in the range proof, `PACK` is the output shuffle's table and
-/// `TIME_CHECK` the accumulator whose lane 4 holds time's velocity's sign.
-#define BLOCK8V_BODY(ADVANCE, TIME_MAX, PACK, TIME_CHECK)                                          \
-    *used = 0;                                                                                    \
-    if (!block_in_range2(s, TIME_MAX)) return 0;                                                  \
-    __m256i P = _mm256_setr_epi32((int32_t)s->x, (int32_t)s->y, (int32_t)s->r, (int32_t)s->pr,    \
-                                  (int32_t)(uint32_t)s->t, 0, 0, 0);                              \
-    __m256i V = _mm256_setr_epi32((int32_t)s->vx, (int32_t)s->vy, 0, 0, (int32_t)s->vt, 0, 0, 0);  \
-    const __m256i keep = _mm256_setr_epi32(-1, -1, 0, 0, -1, 0, 0, 0);                           \
-    const __m256i pack = PACK;                                                                    \
-    const __m256i gather = _mm256_setr_epi32(0, 1, 2, 4, 5, 6, 7, 3);                             \
-    const __m128i low7 = _mm_set1_epi8(0x7F), one8 = _mm_set1_epi8(1);                            \
-    const __m128i low7w = _mm_set1_epi16(0x7F), high7w = _mm_set1_epi16(0x3F80), one16 = _mm_set1_epi16(1); \
-    const __m128i hi1 = _mm_set1_epi16(0x100), zero = _mm_setzero_si128();                        \
-    __m256i acc = _mm256_setzero_si256(), accv = acc;                                             \
-    __m128i nonminimal = zero;                                                                    \
-    size_t q = 0, i = 0;                                                                          \
-    const block8v_state k = { keep, pack, gather, left };                                         \
-    while (i < n) {                                                                               \
-        __m128i v = _mm_loadu_si128((const __m128i *)(p + q));                                    \
+/// The points of a block from point `ii` to `end` (both loops' body): per 16-byte load (`LOAD`
+/// of the address) its continuation bits, three points of five 1-byte fields at once, one such
+/// point alone, or a point of 1- and 2-byte fields through the tables; a field of 3 bytes or
+/// more runs `ON_LONG` (which leaves the loop). `ADVANCE` takes each point; `qq` and `ii`
+/// move on.
+#define BLOCK8V_POINTS(ADVANCE, LOAD, ON_LONG)                                                    \
+    while (ii < end) {                                                                            \
+        __m128i v = LOAD(p + qq);                                                                 \
         unsigned m = (unsigned)_mm_movemask_epi8(v);                                              \
-        if (__builtin_expect((m & 0x7FFF) == 0, 1) && i + 3 <= n) {                               \
+        if (__builtin_expect((m & 0x7FFF) == 0, 1) && ii + 3 <= end) {                            \
             /* Three points of 1-byte fields in these 16 bytes: one zigzag for the three. */      \
             __m128i z = _mm_xor_si128(_mm_and_si128(_mm_srli_epi16(v, 1), low7),                  \
                                       _mm_sub_epi8(zero, _mm_and_si128(v, one8)));                \
-            ADVANCE(_mm256_cvtepi8_epi32(z), &k, &P, &V, &acc, &accv, o, i);                      \
-            ADVANCE(_mm256_cvtepi8_epi32(_mm_srli_si128(z, 5)), &k, &P, &V, &acc, &accv, o, i + 1); \
-            ADVANCE(_mm256_cvtepi8_epi32(_mm_srli_si128(z, 10)), &k, &P, &V, &acc, &accv, o, i + 2); \
-            q += 15;                                                                              \
-            i += 3;                                                                               \
+            ADVANCE(_mm256_cvtepi8_epi32(z), &k, &P, &V, &acc, &accv, o, ii);                     \
+            ADVANCE(_mm256_cvtepi8_epi32(_mm_srli_si128(z, 5)), &k, &P, &V, &acc, &accv, o, ii + 1); \
+            ADVANCE(_mm256_cvtepi8_epi32(_mm_srli_si128(z, 10)), &k, &P, &V, &acc, &accv, o, ii + 2); \
+            qq += 15;                                                                             \
+            ii += 3;                                                                              \
             continue;                                                                             \
         }                                                                                         \
         __m256i d;                                                                                \
@@ -156,35 +147,29 @@ static inline void advance512(__m256i d, const block8v_state *k, __m256i *P, __m
             __m128i z = _mm_xor_si128(_mm_and_si128(_mm_srli_epi16(v, 1), low7),                  \
                                       _mm_sub_epi8(zero, _mm_and_si128(v, one8)));                \
             d = _mm256_cvtepi8_epi32(z);                                                          \
-            q += 5;                                                                               \
+            qq += 5;                                                                              \
         } else {                                                                                  \
             unsigned pattern = two_byte_fields[m & 0x3FF];                                        \
-            if (pattern == 0xFF) break;                                                           \
+            if (pattern == 0xFF) ON_LONG;                                                         \
             __m128i w = _mm_shuffle_epi8(v, _mm_load_si128((const __m128i *)two_byte_shuffle[pattern])); \
             __m128i val = _mm_or_si128(_mm_and_si128(w, low7w), _mm_and_si128(_mm_srli_epi16(w, 1), high7w)); \
             /* A 2-byte field (bit 7 of its lane's low byte) whose high byte is 0: lane below 0x100. */ \
             nonminimal = _mm_or_si128(nonminimal, _mm_and_si128(_mm_sub_epi16(w, hi1), _mm_slli_epi16(w, 8))); \
             __m128i z = _mm_xor_si128(_mm_srli_epi16(val, 1), _mm_sub_epi16(zero, _mm_and_si128(val, one16))); \
             d = _mm256_cvtepi16_epi32(z);                                                         \
-            q += two_byte_length[pattern];                                                        \
+            qq += two_byte_length[pattern];                                                       \
         }                                                                                         \
-        ADVANCE(d, &k, &P, &V, &acc, &accv, o, i);                                                \
-        i++;                                                                                      \
-    }                                                                                             \
-    if (i == 0) return 0;                                                                         \
-    int32_t a[8], at[8], pv[8], vv[8];                                                            \
-    _mm256_storeu_si256((__m256i *)a, acc);                                                       \
-    _mm256_storeu_si256((__m256i *)at, TIME_CHECK);                                               \
-    _mm256_storeu_si256((__m256i *)pv, P);                                                        \
-    _mm256_storeu_si256((__m256i *)vv, V);                                                        \
-    /* Radius and pressure in [0, 2^16); time's velocity not negative; every varint minimal. */   \
-    uint32_t bad = (((uint32_t)a[2] | (uint32_t)a[3]) >> 16) | ((uint32_t)at[4] >> 31)            \
-                 | ((uint32_t)_mm_movemask_epi8(nonminimal) & 0xAAAA);                            \
-    if (bad) return 0;                                                                            \
-    s->x = pv[0]; s->y = pv[1]; s->vx = vv[0]; s->vy = vv[1]; s->r = pv[2]; s->pr = pv[3];       \
-    s->t = (uint32_t)pv[4]; s->vt = vv[4]; s->az = 0; s->al = 0;                                  \
-    *used = q;                                                                                    \
-    return i;
+        ADVANCE(d, &k, &P, &V, &acc, &accv, o, ii);                                               \
+        ii++;                                                                                     \
+    }
+
+/// The constants both loops use.
+#define BLOCK8V_CONSTANTS                                                                         \
+    const __m128i low7 = _mm_set1_epi8(0x7F), one8 = _mm_set1_epi8(1);                            \
+    const __m128i low7w = _mm_set1_epi16(0x7F), high7w = _mm_set1_epi16(0x3F80), one16 = _mm_set1_epi16(1); \
+    const __m128i hi1 = _mm_set1_epi16(0x100), zero = _mm_setzero_si128();
+
+#define BLOCK8V_LOAD(at) _mm_loadu_si128((const __m128i *)(at))
 
 /// Decodes up to `n` (<= BLOCK) points at `p` without angles whose fields are all varints of 1
 /// or 2 bytes into `o` (`left` points of room); returns how many and their bytes in `*used`
@@ -204,22 +189,97 @@ static inline void advance512(__m256i d, const block8v_state *k, __m256i *P, __m
 /// setup is paid once per 32 points.
 __attribute__((target("avx2")))
 size_t lnote_points_block8v(const uint8_t *p, size_t n, size_t left, dstate *s, lnote_point_out *o, size_t *used) {
+    *used = 0;
+    if (!block_in_range2(s, 0xFFFFFFFFLL)) return 0;
+    __m256i P = _mm256_setr_epi32((int32_t)s->x, (int32_t)s->y, (int32_t)s->r, (int32_t)s->pr,
+                                  (int32_t)(uint32_t)s->t, 0, 0, 0);
+    __m256i V = _mm256_setr_epi32((int32_t)s->vx, (int32_t)s->vy, 0, 0, (int32_t)s->vt, 0, 0, 0);
     // x y radius pressure (bytes 0-9, 12-13) and time (16-19) with zero angles, per half.
-    BLOCK8V_BODY(advance, 0xFFFFFFFFLL,
-                 _mm256_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 13, -1, -1, -1, -1,
-                                  0, 1, 2, 3, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1),
-                 accv)
+    const __m256i pack = _mm256_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 13, -1, -1, -1, -1,
+                                          0, 1, 2, 3, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1);
+    const block8v_state k = { _mm256_setr_epi32(-1, -1, 0, 0, -1, 0, 0, 0), pack,
+                              _mm256_setr_epi32(0, 1, 2, 4, 5, 6, 7, 3), left };
+    BLOCK8V_CONSTANTS
+    __m256i acc = _mm256_setzero_si256(), accv = acc;
+    __m128i nonminimal = zero;
+    size_t qq = 0, ii = 0, end = n;
+    BLOCK8V_POINTS(advance, BLOCK8V_LOAD, break)
+    if (ii == 0) return 0;
+    int32_t a[8], av[8], pv[8], vv[8];
+    _mm256_storeu_si256((__m256i *)a, acc);
+    _mm256_storeu_si256((__m256i *)av, accv);
+    _mm256_storeu_si256((__m256i *)pv, P);
+    _mm256_storeu_si256((__m256i *)vv, V);
+    // Radius and pressure in [0, 2^16); time's velocity not negative; every varint minimal.
+    uint32_t bad = (((uint32_t)a[2] | (uint32_t)a[3]) >> 16) | ((uint32_t)av[4] >> 31)
+                 | ((uint32_t)_mm_movemask_epi8(nonminimal) & 0xAAAA);
+    if (bad) return 0;
+    s->x = pv[0]; s->y = pv[1]; s->vx = vv[0]; s->vy = vv[1]; s->r = pv[2]; s->pr = pv[3];
+    s->t = (uint32_t)pv[4]; s->vt = vv[4]; s->az = 0; s->al = 0;
+    *used = qq;
+    return ii;
 }
 
-/// `lnote_points_block8v` with `advance512` (AVX-512 VL, BW and VBMI on ymm registers): about
-/// 5-8% less time a page on the bench's handwriting (Zen 4). Time stays below 2^31 in the
-/// block (the range proof); a stroke whose times reach past it takes the other paths, exactly.
+/// 16 bytes at `at`; those from `pend` on read as 0x80 (a masked load: no fault past `pend`),
+/// which never ends a varint, so no point is taken past the real end.
+#define SPAN512_LOAD(at)                                                                          \
+    (__builtin_expect(pend - (at) >= 16, 1) ? _mm_loadu_si128((const __m128i *)(at))              \
+     : _mm_mask_loadu_epi8(fill, (__mmask16)((1u << (unsigned)(pend - (at))) - 1), (at)))
+
+/// See point_decode_internal.h. Blocks of BLOCK points as `lnote_points_block8v` decodes them
+/// (with `advance512`), one after another without leaving the loop: the running values stay in
+/// their vectors from block to block (no store and reload of the state between blocks, which
+/// cost the block about a fifth of its time in stalls), the next block's range proof is taken
+/// from the lanes, and a block whose checks fail is undone to its start (the values saved
+/// there), so the points before it stand and `step` takes it point by point. The last bytes
+/// are read by masked loads, so the stroke's end needs no padded copy.
 __attribute__((target(LNOTE_AVX512_TARGET)))
-size_t lnote_points_block8v512(const uint8_t *p, size_t n, size_t left, dstate *s, lnote_point_out *o, size_t *used) {
-    // vpermb indices: x y radius pressure time (bytes 0-9, 12-13, 16-19); the rest zeroed.
-    BLOCK8V_BODY(advance512, 0x7FFFFFFFLL,
-                 _mm256_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 13, 16, 17, 18, 19,
-                                  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0),
-                 acc)
+size_t lnote_points_span512(const uint8_t *p, const uint8_t *pend, size_t n, size_t left, dstate *s,
+                            lnote_point_out *o, size_t *used) {
+    *used = 0;
+    if (n == 0 || pend <= p || !block_in_range2(s, 0x7FFFFFFFLL)) return 0;
+    __m256i P = _mm256_setr_epi32((int32_t)s->x, (int32_t)s->y, (int32_t)s->r, (int32_t)s->pr,
+                                  (int32_t)(uint32_t)s->t, 0, 0, 0);
+    __m256i V = _mm256_setr_epi32((int32_t)s->vx, (int32_t)s->vy, 0, 0, (int32_t)s->vt, 0, 0, 0);
+    // vpermb indices: x y radius pressure time (bytes 0-9, 12-13, 16-19), then radius's third
+    // byte (zero in a block that passes) as the angles; bytes 20-31 go to the next slot.
+    const __m256i pack = _mm256_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 13, 16, 17, 18, 19,
+                                          10, 10, 10, 10, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+    const block8v_state k = { _mm256_setzero_si256(), pack, _mm256_setzero_si256(), left };
+    // Radius and pressure in [0, 2^16), time's velocity (bit 31 of the OR with time) not negative.
+    const __m256i checks = _mm256_setr_epi32(0, 0, (int)0xFFFF0000u, (int)0xFFFF0000u, (int)0x80000000u, 0, 0, 0);
+    const __m128i fill = _mm_set1_epi8((char)0x80);
+    BLOCK8V_CONSTANTS
+    __m256i accv = _mm256_setzero_si256();
+    size_t q = 0, i = 0;         // the points and bytes of the blocks that passed
+    __m256i P0 = P, V0 = V;      // the running values at the block's start
+    for (;;) {
+        size_t end = n - i < BLOCK ? n : i + BLOCK;
+        size_t qq = q, ii = i;
+        __m256i acc = _mm256_setzero_si256();
+        __m128i nonminimal = zero;
+        int longer = 0;
+        BLOCK8V_POINTS(advance512, SPAN512_LOAD, { longer = 1; break; })
+        if (_mm256_test_epi32_mask(acc, checks) | (_mm_movemask_epi8(nonminimal) & 0xAAAA)) {
+            P = P0; V = V0;
+            break;
+        }
+        q = qq; i = ii;
+        if (longer || i == n) break;
+        dstate next;
+        next.x = _mm256_extract_epi32(P, 0); next.y = _mm256_extract_epi32(P, 1);
+        next.vx = _mm256_extract_epi32(V, 0); next.vy = _mm256_extract_epi32(V, 1);
+        next.t = (uint32_t)_mm256_extract_epi32(P, 4); next.vt = _mm256_extract_epi32(V, 4);
+        if (!block_in_range2(&next, 0x7FFFFFFFLL)) break;
+        P0 = P; V0 = V;
+    }
+    if (i == 0) return 0;
+    int32_t pv[8], vv[8];
+    _mm256_storeu_si256((__m256i *)pv, P);
+    _mm256_storeu_si256((__m256i *)vv, V);
+    s->x = pv[0]; s->y = pv[1]; s->vx = vv[0]; s->vy = vv[1]; s->r = pv[2]; s->pr = pv[3];
+    s->t = (uint32_t)pv[4]; s->vt = vv[4]; s->az = 0; s->al = 0;
+    *used = q;
+    return i;
 }
 #endif

@@ -35,11 +35,16 @@ int lnote_point_tables_ready(void);
 /// tables (`lnote_point_tables_ready`).
 size_t lnote_points_block8v(const uint8_t *p, size_t n, size_t left, dstate *s, lnote_point_out *o, size_t *used);
 
-/// `lnote_points_block8v` with AVX-512 (VL, BW, VBMI) on ymm registers; the same results. Needs
-/// those features (`lnote_cpu_has_avx512vbmi`) and the tables.
-size_t lnote_points_block8v512(const uint8_t *p, size_t n, size_t left, dstate *s, lnote_point_out *o, size_t *used);
+/// Points without angles at `p` whose fields are varints of 1 or 2 bytes, as many of the `n`
+/// (<= `left`, the room at `o`) as blocks of them pass, decoded as `lnote_points_block8v`
+/// decodes each block, one block after another: returns how many and their bytes in `*used`,
+/// stopping before a field of 3 bytes or more, before a block whose range proof or checks
+/// fail, or at `pend`. Reads only p[0 ..< pend - p] (masked loads at the end). Needs AVX-512
+/// VL, BW and VBMI (`lnote_cpu_has_avx512vbmi`) and the tables.
+size_t lnote_points_span512(const uint8_t *p, const uint8_t *pend, size_t n, size_t left, dstate *s,
+                            lnote_point_out *o, size_t *used);
 
-/// The bytes `lnote_points_block8v` (and `lnote_points_block8v512`) reads from its start.
+/// The bytes `lnote_points_block8v` reads from its start.
 enum { LNOTE_BLOCK8V_READS = BLOCK * 10 + 16 };
 #endif
 

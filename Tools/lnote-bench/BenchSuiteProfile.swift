@@ -15,7 +15,9 @@ import LNoteToolSupport
 /// in memory with each point loop in turn (`loops`, an A/B check), only opened (`open`), or
 /// its level-0 file read
 /// (`level0`), the non-durable append taken apart (`append`, `ProfileAppend`), the CPU parts of a compaction apart (`compactcpu`, `ProfileCompactionCPU`), `LNOTE_PROFILE_ROUNDS` times (default 5); `LNOTE_PROFILE_BULK=0` turns the C
-/// bulk point decoder off. Reports the process CPU time per round (less disturbed than wall
+/// bulk point decoder off; in `hot` mode `LNOTE_PROFILE_DUMP=FILE` also writes the page's
+/// encoded strokes there (per stroke: count, angles 0 or 1, length as UInt32 LE, then the
+/// bytes), to time the C decoder on its own. Reports the process CPU time per round (less disturbed than wall
 /// time on a shared machine). Not part of the report.
 enum ProfileSuite {
     static func run(_ ctx: BenchContext) async throws -> BenchSuiteResult {
@@ -175,6 +177,14 @@ enum ProfileSuite {
         for case .stroke(let s) in elements {
             if let e = s.encodedPoints { encoded.append(e) }
             decoded.append((try s.decodedPoints(), s.hasAngles))
+        }
+        if let dump = ProcessInfo.processInfo.environment["LNOTE_PROFILE_DUMP"] {
+            var out: [UInt8] = []
+            for e in encoded {
+                for v in [UInt32(e.count), e.hasAngles ? 1 : 0, UInt32(e.bytes.count)] { withUnsafeBytes(of: v.littleEndian) { out += $0 } }
+                out += e.bytes
+            }
+            FileManager.default.createFile(atPath: dump, contents: Data(out))
         }
         let total = decoded.reduce(0) { $0 + $1.points.count }
         let longest = decoded.reduce(0) { max($0, $1.points.count) }
