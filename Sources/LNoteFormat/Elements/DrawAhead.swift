@@ -9,9 +9,9 @@ import Synchronization
 /// part of making a page ready to draw, then overlap on two cores.
 ///
 /// Batches of strokes (`firstBatchRecords`, then `batchRecords`) go to a serial queue as the open notes them; their
-/// strokes are claimed one at a time (an atomic counter per batch) by the queue's thread and,
+/// strokes are claimed a few at a time (an atomic counter per batch) by the queue's thread and,
 /// once it is done reading, by the open's, which so takes over whatever the other has not
-/// started: on a busy machine the open waits at most for the one stroke a preempted queue
+/// started: on a busy machine the open waits at most for the few strokes a preempted queue
 /// thread holds, not for its batch. Only
 /// the one C call (`lnote_points_decode_stroke`) runs ahead: a stroke it does not take is left
 /// to `finish(...)` (its points decoded on the exact path, its structure checked). When the
@@ -24,7 +24,7 @@ import Synchronization
 package final class DrawAhead: @unchecked Sendable {
     /// Strokes a batch takes: few batches, as each wakes the queue's thread (a context switch
     /// on each side, about 8 a page with batches of 128); the first is smaller, so the other
-    /// core starts early. Strokes are claimed one at a time, so the last batch's size does not
+    /// core starts early. Strokes are claimed a few at a time, so the last batch's size does not
     /// make the open wait.
     package static let batchRecords = 512
     package static let firstBatchRecords = 96
@@ -91,21 +91,32 @@ package final class DrawAhead: @unchecked Sendable {
         }
     }
 
-    /// Claims the batch's strokes one at a time until none is left and decodes each into its
-    /// slot (a stroke without one is only counted), flagging those the C call does not take.
+    /// Claims the batch's strokes `claimStrokes` at a time until none is left and decodes each
+    /// into its slot (a stroke without one is only counted), flagging those the C call does not
+    /// take.
     @_optimize(speed) private static func decode(_ batch: Batch, into out: UnsafeMutablePointer<Point>) {
         let n = batch.records.count
-        while true {
-            let k = batch.next.wrappingAdd(1, ordering: .relaxed).oldValue
-            guard k < n else { return }
-            let r = batch.records[k]
-            if r.slot >= 0,
-               lnote_points_decode_stroke(r.bytes, r.length, r.count, r.hasAngles ? 1 : 0, UnsafeMutableRawPointer(out + r.slot)) != 1 {
-                batch.failed[k] = 1
+        batch.records.withUnsafeBufferPointer { records in
+            while true {
+                let first = batch.next.wrappingAdd(claimStrokes, ordering: .relaxed).oldValue
+                guard first < n else { return }
+                let end = min(first + claimStrokes, n)
+                for k in first..<end {
+                    let r = records[k]
+                    if r.slot >= 0,
+                       lnote_points_decode_stroke(r.bytes, r.length, r.count, r.hasAngles ? 1 : 0, UnsafeMutableRawPointer(out + r.slot)) != 1 {
+                        batch.failed[k] = 1
+                    }
+                }
+                batch.done.wrappingAdd(end - first, ordering: .releasing)
             }
-            batch.done.wrappingAdd(1, ordering: .releasing)
         }
     }
+
+    /// Strokes a thread claims at once: one atomic add on the batch's counters per 4 strokes
+    /// (each add pulls the counters' cache line from the other core while both decode), and
+    /// the open waits at most for 4 strokes a preempted queue thread holds.
+    static let claimStrokes = 4
 
     /// After the open read everything: decodes the strokes not yet sent, then every stroke
     /// of the batches the queue's thread has not claimed (the latest batches first), on this
