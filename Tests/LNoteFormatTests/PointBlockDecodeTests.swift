@@ -31,6 +31,21 @@ struct PointBlockDecodeTests {
         }
     }
 
+    /// A build of the C loop (`lnote_points_decode_plain` and its siblings).
+    typealias Loop = (UnsafePointer<UInt8>?, Int, UnsafeMutablePointer<Int>?, UnsafeMutableRawPointer?, Int, Int32,
+                      UnsafeMutablePointer<lnote_point_acc>?) -> Int
+
+    /// `loop` over `input` from `start` (just after point 0, whose values are `first`) into
+    /// `room` points at `out`: how many points it took, where it stopped, its running values.
+    static func runLoop(_ loop: Loop, input: UnsafeRawBufferPointer, start: Int, first: PointAccumulators, hasAngles: Bool,
+                        out: UnsafeMutableRawPointer?, room: Int) -> (Int, Int, [Int64]) {
+        var acc = lnote_point_acc(x: first.x, y: first.y, vx: 0, vy: 0, radius: first.radius, pressure: first.pressure,
+                                  time: 0, vt: 0, azimuth: first.azimuth, altitude: first.altitude)
+        var pos = start
+        let k = loop(input.baseAddress?.assumingMemoryBound(to: UInt8.self), input.count, &pos, out, room, hasAngles ? 1 : 0, &acc)
+        return (k, pos, [acc.x, acc.y, acc.vx, acc.vy, acc.radius, acc.pressure, acc.time, acc.vt, acc.azimuth, acc.altitude])
+    }
+
     /// The C loop from after point 0 with the dispatched build (AVX2 where the CPU has it), the
     /// 128-bit one and the baseline build: the same count, position, state and points, and
     /// nothing written past the room given. Nil when they agree.
@@ -39,20 +54,13 @@ struct PointBlockDecodeTests {
             var r = ByteReader(raw)
             guard count >= 2, let first = try? PointCodec.firstPoint(hasAngles: hasAngles, from: &r) else { return nil }
             let start = r.offset
-            typealias Loop = (UnsafePointer<UInt8>?, Int, UnsafeMutablePointer<Int>?, UnsafeMutableRawPointer?, Int, Int32,
-                              UnsafeMutablePointer<lnote_point_acc>?) -> Int
             func run(_ loop: Loop) -> (Int, Int, [Int64], [Point]) {
-                var acc = lnote_point_acc(x: first.x, y: first.y, vx: 0, vy: 0, radius: first.radius, pressure: first.pressure,
-                                          time: 0, vt: 0, azimuth: first.azimuth, altitude: first.altitude)
-                var pos = start
                 // One guard point after the room the loop is given: it must stay untouched.
                 let guardPoint = Point(x: 7, y: 7, radius: 7, pressure: 7, time: 7)
                 var out = [Point](repeating: guardPoint, count: count)
-                let k = out.withUnsafeMutableBytes { o in
-                    loop(raw.baseAddress?.assumingMemoryBound(to: UInt8.self), raw.count, &pos, o.baseAddress, count - 1,
-                         hasAngles ? 1 : 0, &acc)
+                let (k, pos, state) = out.withUnsafeMutableBytes { o in
+                    Self.runLoop(loop, input: raw, start: start, first: first, hasAngles: hasAngles, out: o.baseAddress, room: count - 1)
                 }
-                let state = [acc.x, acc.y, acc.vx, acc.vy, acc.radius, acc.pressure, acc.time, acc.vt, acc.azimuth, acc.altitude]
                 return (out[count - 1] == guardPoint ? k : -1, pos, state, Array(out.prefix(k)))
             }
             let a = run(lnote_points_decode_plain), b = run(lnote_points_decode_plain_baseline)

@@ -101,19 +101,13 @@ struct PointDecodeBoundsTests {
                     declined += 1
                 }
                 // The loop from point 1 on, each build, into the room after point 0.
-                var r = ByteReader(UnsafeRawBufferPointer(start: input, count: bytes.count))
+                let raw = UnsafeRawBufferPointer(start: input, count: bytes.count)
+                var r = ByteReader(raw)
                 guard count >= 2, let first = try? PointCodec.firstPoint(hasAngles: hasAngles, from: &r) else { return }
-                let start = r.offset
-                typealias Loop = (UnsafePointer<UInt8>?, Int, UnsafeMutablePointer<Int>?, UnsafeMutableRawPointer?, Int, Int32,
-                                  UnsafeMutablePointer<lnote_point_acc>?) -> Int
-                func run(_ loop: Loop) -> (Int, Int, [Int64], [Point]) {
-                    var acc = lnote_point_acc(x: first.x, y: first.y, vx: 0, vy: 0, radius: first.radius, pressure: first.pressure,
-                                              time: 0, vt: 0, azimuth: first.azimuth, altitude: first.altitude)
-                    var pos = start
-                    let n = loop(UnsafePointer(input), bytes.count, &pos, UnsafeMutableRawPointer(out + 1), count - 1,
-                                 hasAngles ? 1 : 0, &acc)
-                    let state = [acc.x, acc.y, acc.vx, acc.vy, acc.radius, acc.pressure, acc.time, acc.vt, acc.azimuth, acc.altitude]
-                    return (n, pos, state, Array(UnsafeBufferPointer(start: out + 1, count: n)))
+                func run(_ loop: PointBlockDecodeTests.Loop) -> (Int, Int, [Int64], [Point]) {
+                    let (n, end, state) = PointBlockDecodeTests.runLoop(loop, input: raw, start: r.offset, first: first, hasAngles: hasAngles,
+                                                                        out: UnsafeMutableRawPointer(out + 1), room: count - 1)
+                    return (n, end, state, Array(UnsafeBufferPointer(start: out + 1, count: n)))
                 }
                 let a = run(lnote_points_decode_plain), b = run(lnote_points_decode_plain_avx2)
                 let c = run(lnote_points_decode_plain_narrow), d = run(lnote_points_decode_plain_baseline)
