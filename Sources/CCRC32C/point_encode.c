@@ -180,6 +180,14 @@ INLINE size_t encode_any(const uint8_t *pts, size_t i, uint8_t *out, const int a
     return n;
 }
 
+/// The end of the points `from ..< to` a vector loop may take within `room` bytes when it
+/// writes at most `per_point` bytes a point and stores up to `tail` bytes past its last
+/// (`room` is at least `tail`).
+INLINE size_t fitting_end(size_t from, size_t to, size_t room, size_t per_point, size_t tail) {
+    size_t fit = (room - tail) / per_point;
+    return to - from < fit ? to : from + fit;
+}
+
 /// A wider vector loop that `encode_stroke` runs instead of `encode`: it writes points `from`
 /// onward while it can take them, storing within `room` bytes of `out` (at least
 /// ANY_POINT_ROOM), and returns the points written, their bytes in `*bytes`.
@@ -202,8 +210,7 @@ INLINE size_t encode_stroke(const uint8_t *pts, size_t from, size_t to, uint8_t 
                 m = wide(pts, k, to, out + n, room - n, angles, &bytes);
             } else {
                 // `encode` stores 8 bytes a point: (points * 7 + 8) bytes of room.
-                size_t fit = (room - n - 8) / 7;
-                m = encode(pts, k, to - k < fit ? to : k + fit, out + n, angles);
+                m = encode(pts, k, fitting_end(k, to, room - n, 7, 8), out + n, angles);
                 bytes = m * F;
             }
             k += m;
@@ -358,8 +365,7 @@ AVX512_ENCODE INLINE size_t encode_four(const uint8_t *pts, size_t from, size_t 
 /// 8 bytes past the last that `encode` may store.
 AVX512_ENCODE INLINE size_t four_steps(const uint8_t *pts, size_t from, size_t to, uint8_t *out, size_t room,
                                         const int angles, size_t *bytes) {
-    size_t fit = (room - 8) / 7;
-    size_t m = encode_four(pts, from, to - from < fit ? to : from + fit, out, angles);
+    size_t m = encode_four(pts, from, fitting_end(from, to, room, 7, 8), out, angles);
     *bytes = m * (angles ? 7 : 5);
     return m;
 }
@@ -390,8 +396,7 @@ static size_t encode_four_short(const uint8_t *pts, size_t from, size_t to, uint
     // The low bytes of x, y, radius, pressure and time in each point's 16 bytes, and their high
     // bytes.
     const uint64_t low_bytes = 0x1511151115111511ull, high_bytes = 0x2A222A222A222A22ull;
-    size_t fit = (room - 64) / 10;
-    size_t limit = to - from < fit ? to : from + fit;
+    size_t limit = fitting_end(from, to, room, 10, 64);
     size_t k = from, n = 0;
     while (k + 5 <= limit) {
         ei32x16 lo, hi, range;
