@@ -1,4 +1,4 @@
-// Run-time CPU feature checks shared by the vector loops of CCRC32C (x86-64 only). Private to
+// Run-time CPU feature checks shared by the vector loops and the CRC of CCRC32C (x86-64 only). Private to
 // the CCRC32C target.
 #ifndef LNOTE_CPU_FEATURES_H
 #define LNOTE_CPU_FEATURES_H
@@ -16,6 +16,9 @@ int lnote_cpu_has_avx512vbmi(void);
 /// 1 when, beyond that, the CPU has AVX-512 VBMI2 and BMI2 (the point encoder's byte compress
 /// and `pdep`). Asked once, as above.
 int lnote_cpu_has_avx512vbmi2_bmi2(void);
+/// 1 when the CPU has PCLMULQDQ (CPUID leaf 1, ECX bit 1): the CRC's joins of its three
+/// streams. Asked once, as above.
+int lnote_cpu_has_pclmul(void);
 #endif
 
 #endif

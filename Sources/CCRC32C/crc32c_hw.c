@@ -14,6 +14,7 @@
 // most 23 bytes are left to the single stream; no byte-wise alignment loop either (unaligned
 // loads are as fast). The page frames of 0.5-1 KB the open checks take about 20% less time.
 #include "ccrc32c.h"
+#include "cpu_features.h"
 #include "crc32c_combine.h"
 
 #include <string.h>
@@ -156,20 +157,6 @@ LNOTE_CRC_TARGET static uint32_t hw_raw(uint32_t crc, const unsigned char *p, si
 }
 
 #if defined(__x86_64__)
-/// 1 when the CPU has PCLMULQDQ (CPUID leaf 1, ECX bit 1), 2 without, 0 not asked yet (a
-/// benign race: every thread gets the same answer).
-static int pclmul_state = 0;
-
-static int has_pclmul(void) {
-    int c = __atomic_load_n(&pclmul_state, __ATOMIC_RELAXED);
-    if (c == 0) {
-        unsigned int eax = 0, ebx = 0, ecx = 0, edx = 0;
-        c = (__get_cpuid(1, &eax, &ebx, &ecx, &edx) && (ecx & bit_PCLMUL)) ? 1 : 2;
-        __atomic_store_n(&pclmul_state, c, __ATOMIC_RELAXED);
-    }
-    return c == 1;
-}
-
 /// The raw register `c` advanced over the zero bytes `k` stands for (`lnote_crc_clmul_shift`):
 /// the 63-bit carry-less product, reduced modulo the polynomial by one `crc32` of it.
 __attribute__((target("sse4.2,pclmul"))) static inline uint32_t clmul_shift(uint32_t c, uint32_t k) {
@@ -213,7 +200,7 @@ __attribute__((target("sse4.2,pclmul"))) static uint32_t hw_raw_clmul(uint32_t c
 uint32_t lnote_crc32c_hw_extend(uint32_t crc, const void *data, size_t len) {
     if (len == 0 || data == NULL) return crc;
 #if defined(__x86_64__)
-    if (has_pclmul()) return ~hw_raw_clmul(~crc, (const unsigned char *)data, len);
+    if (lnote_cpu_has_pclmul()) return ~hw_raw_clmul(~crc, (const unsigned char *)data, len);
 #endif
     return ~hw_raw(~crc, (const unsigned char *)data, len);
 }
@@ -320,7 +307,7 @@ __attribute__((target("sse4.2,pclmul"))) static uint32_t hw_raw_clmul_copy(uint3
 uint32_t lnote_crc32c_hw_copy_extend(uint32_t crc, void *dst, const void *src, size_t len) {
     if (len == 0 || dst == NULL || src == NULL) return crc;
 #if defined(__x86_64__)
-    if (has_pclmul()) return ~hw_raw_clmul_copy(~crc, (unsigned char *)dst, (const unsigned char *)src, len);
+    if (lnote_cpu_has_pclmul()) return ~hw_raw_clmul_copy(~crc, (unsigned char *)dst, (const unsigned char *)src, len);
 #endif
     return lnote_crc32c_hw_copy_extend_tiers(crc, dst, src, len);
 }
