@@ -17,6 +17,6 @@ extension Page {
     public nonisolated func pointsToDraw() async -> PagePoints {
         let (elements, drawn) = await self.elementsToDraw()
         if let drawn { return drawn }
-        return PagePoints(decoding: elements, threads: ProcessInfo.processInfo.activeProcessorCount)
+        return PagePoints(decoding: elements, threads: ProcessorCount.active)
     }
 }

@@ -16,19 +16,72 @@ package enum PageFileNames {
         case journal(UUIDBytes, base: UInt64)
     }
 
-    /// Parses a name written by the functions above; nil for anything else.
+    /// Parses a name written by the functions above; nil for anything else: a lowercase
+    /// canonical UUID (36 bytes, J-001), then `.content`, `.content.tmp` or `.<base>.journal`
+    /// with `base` in decimal digits, no leading zero, at most `UInt64.max`.
+    ///
+    /// Read from the name's UTF-8 bytes: every name an open lists goes through here before
+    /// the first byte of the page is read, and the same rules on `Character`s and `Substring`s
+    /// took about 4 us a name (a byte that is not one of these ASCII ones fails the name either
+    /// way: no other text is canonically equivalent to them).
     public static func parse(_ name: String) -> Parsed? {
-        let parts = name.split(separator: ".", omittingEmptySubsequences: false)
-        guard let first = parts.first, let id = UUIDBytes(string: String(first)),
-              String(first) == id.description else { return nil }
-        switch parts.count {
-        case 2 where parts[1] == "content": return .snapshot(id)
-        case 3 where parts[1] == "content" && parts[2] == "tmp": return .snapshotTemp(id)
-        case 3 where parts[2] == "journal":
-            let digits = parts[1]
-            guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }),
-                  digits == "0" || !digits.hasPrefix("0"), let base = UInt64(digits) else { return nil }
-            return .journal(id, base: base)
+        var name = name
+        return name.withUTF8 { parse(utf8: $0) }
+    }
+
+    private static let uuidLength = 36
+    private static let contentSuffix = Array(".content".utf8)
+    private static let tmpSuffix = Array(".content.tmp".utf8)
+    private static let journalSuffix = Array(".journal".utf8)
+
+    private static func parse(utf8 b: UnsafeBufferPointer<UInt8>) -> Parsed? {
+        guard b.count > uuidLength, let id = canonicalUUID(b), b[uuidLength] == UInt8(ascii: ".") else { return nil }
+        let rest = UnsafeBufferPointer(rebasing: b[uuidLength...])
+        if rest.elementsEqual(contentSuffix) { return .snapshot(id) }
+        if rest.elementsEqual(tmpSuffix) { return .snapshotTemp(id) }
+        // `.<digits>.journal`
+        guard rest.count > 1 + journalSuffix.count,
+              UnsafeBufferPointer(rebasing: rest[(rest.count - journalSuffix.count)...]).elementsEqual(journalSuffix)
+        else { return nil }
+        let digits = rest[1 ..< rest.count - journalSuffix.count]
+        guard let first = digits.first, first != UInt8(ascii: "0") || digits.count == 1 else { return nil }
+        var base: UInt64 = 0
+        for c in digits {
+            guard c >= UInt8(ascii: "0"), c <= UInt8(ascii: "9") else { return nil }
+            let (times10, o1) = base.multipliedReportingOverflow(by: 10)
+            let (sum, o2) = times10.addingReportingOverflow(UInt64(c - UInt8(ascii: "0")))
+            guard !o1, !o2 else { return nil }
+            base = sum
+        }
+        return .journal(id, base: base)
+    }
+
+    /// The UUID the first 36 bytes spell in lowercase canonical form (what `UUIDBytes`'s
+    /// `description` writes), or nil.
+    private static func canonicalUUID(_ b: UnsafeBufferPointer<UInt8>) -> UUIDBytes? {
+        var storage: (UInt64, UInt64) = (0, 0)
+        let valid = withUnsafeMutableBytes(of: &storage) { out -> Bool in
+            var i = 0, k = 0
+            while i < uuidLength {
+                if i == 8 || i == 13 || i == 18 || i == 23 {
+                    guard b[i] == UInt8(ascii: "-") else { return false }
+                    i += 1
+                    continue
+                }
+                guard let hi = lowerHex(b[i]), let lo = lowerHex(b[i + 1]) else { return false }
+                out[k] = hi << 4 | lo
+                k += 1
+                i += 2
+            }
+            return true
+        }
+        return valid ? UUIDBytes(storage: storage) : nil
+    }
+
+    private static func lowerHex(_ c: UInt8) -> UInt8? {
+        switch c {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return c - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): return c - UInt8(ascii: "a") + 10
         default: return nil
         }
     }

@@ -99,7 +99,7 @@ public final actor Page {
         let recover = { @Sendable in
             try PageRecovery.recover(fs: fileSystem, directory: directory, pageID: id, mode: options.replayMode,
                                      points: options.pointDecoding, toDraw: options.pointsToDrawAtOpen,
-                                     threads: options.pointsToDrawAtOpen ? ProcessInfo.processInfo.activeProcessorCount : 1)
+                                     threads: options.pointsToDrawAtOpen ? ProcessorCount.active : 1)
         }
         // The same choice as for syncs: in the caller's task (no thread hand-off), or on the
         // I/O thread.
