@@ -77,6 +77,13 @@ package final class DrawAhead: @unchecked Sendable {
         return placed
     }
 
+    /// Runs `job` on the decode thread before every batch (call it before the first one is
+    /// sent): work of the open that does not wait for the strokes, done on the other core while
+    /// this one reads the snapshot (the page's journals, read and scanned ahead).
+    package func runFirst(_ job: @escaping @Sendable () -> Void) {
+        queue.async(execute: job)
+    }
+
     /// Sends the records from `batchStart` on to the queue as one batch.
     func dispatch(_ records: [PendingPointChecks.Record]) {
         guard batchStart < records.count else { return }

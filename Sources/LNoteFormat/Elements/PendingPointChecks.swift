@@ -30,7 +30,7 @@ package final class PendingPointChecks {
     @exclusivity(unchecked) private var owners: [[UInt8]] = []
 
     /// Decodes the noted strokes on another thread while the page is read (`DrawAhead`), or nil.
-    let ahead: DrawAhead?
+    package let ahead: DrawAhead?
 
     package init(ahead: DrawAhead? = nil) { self.ahead = ahead }
 

@@ -143,6 +143,9 @@ package enum PageRecovery {
                                points: PointDecoding, files: PageFiles, pending: PendingPointChecks?) throws -> Result {
         var replay = PageReplay(fs: fs, directory: directory, pageID: pageID, mode: mode, points: points)
         replay.pending = pending
+        if let ahead = pending?.ahead, mode == .salvage, !files.journals.isEmpty {
+            replay.prefetched = JournalPrefetch(journals: files.journals, fs: fs, directory: directory, on: ahead)
+        }
         for name in files.temporaries {
             replay.report.findings.append(RecoveryFinding(kind: "leftoverTemp", file: name, isInformational: true,
                                                           detail: "temporary file of an interrupted snapshot write"))

@@ -39,6 +39,8 @@ struct PageReplay {
     /// The structure checks left for after the decode, when the open makes the page ready to
     /// draw (`PendingPointChecks`); nil otherwise.
     var pending: PendingPointChecks?
+    /// The journals read ahead on another thread (`JournalPrefetch`), or nil: each is read here.
+    var prefetched: JournalPrefetch?
 
     init(fs: any FileSystem, directory: String, pageID: UUIDBytes, mode: ReplayMode, points: PointDecoding) {
         self.fs = fs; self.directory = directory; self.pageID = pageID; self.mode = mode; self.points = points
@@ -79,8 +81,9 @@ struct PageReplay {
         }
         // P-017: a retained journal is walked too (salvage rules, bodies not decoded), to check
         // that it holds nothing the snapshot claims to have absorbed but does not.
-        var r = try JournalFileReader.read(fs: fs, directory: directory, name: name, base: base,
-                                           mode: isRetained ? .salvage : mode)
+        let readMode = isRetained ? .salvage : mode
+        var r = try prefetched?.take(name, base: base, mode: readMode)
+            ?? JournalFileReader.read(fs: fs, directory: directory, name: name, base: base, mode: readMode)
         if isRetained {
             guard let ahead = RetainedCheck.firstFrameAhead(r, snapshotNext: snapshotNext, pageID: pageID) else {
                 retained.append(name)  // P-003: absorbed; its frames are all below S (P-017)
