@@ -60,11 +60,21 @@ static int probe_pclmul(void) {
     return __get_cpuid(1, &eax, &ebx, &ecx, &edx) && (ecx & bit_PCLMUL);
 }
 
-static int sse41_ssse3 = 0, avx2 = 0, avx512vbmi = 0, avx512vbmi2 = 0, pclmul = 0;
+/// AVX2 usable (YMM state saved), SSE4.2, PCLMULQDQ and VPCLMULQDQ (CPUID leaf 7, ECX bit 10).
+static int probe_vpclmul(void) {
+    if (!lnote_cpu_has_avx2() || !lnote_cpu_has_pclmul()) return 0;
+    unsigned int eax = 0, ebx = 0, ecx = 0, edx = 0;
+    if (!(__get_cpuid(1, &eax, &ebx, &ecx, &edx) && (ecx & bit_SSE4_2))) return 0;
+    __cpuid_count(7, 0, eax, ebx, ecx, edx);
+    return (ecx & bit_VPCLMULQDQ) != 0;
+}
+
+static int sse41_ssse3 = 0, avx2 = 0, avx512vbmi = 0, avx512vbmi2 = 0, pclmul = 0, vpclmul = 0;
 
 int lnote_cpu_has_sse41_ssse3(void) { return asked_once(&sse41_ssse3, probe_sse41_ssse3); }
 int lnote_cpu_has_avx2(void) { return asked_once(&avx2, probe_avx2); }
 int lnote_cpu_has_avx512vbmi(void) { return asked_once(&avx512vbmi, probe_avx512vbmi); }
 int lnote_cpu_has_avx512vbmi2_bmi2(void) { return asked_once(&avx512vbmi2, probe_avx512vbmi2_bmi2); }
 int lnote_cpu_has_pclmul(void) { return asked_once(&pclmul, probe_pclmul); }
+int lnote_cpu_has_vpclmul(void) { return asked_once(&vpclmul, probe_vpclmul); }
 #endif

@@ -19,6 +19,9 @@ int lnote_cpu_has_avx512vbmi2_bmi2(void);
 /// 1 when the CPU has PCLMULQDQ (CPUID leaf 1, ECX bit 1): the CRC's joins of its three
 /// streams. Asked once, as above.
 int lnote_cpu_has_pclmul(void);
+/// 1 when AVX2, SSE4.2, PCLMULQDQ and VPCLMULQDQ are usable: the CRC's folding of long
+/// buffers, two 128-bit carry-less products a YMM instruction. Asked once, as above.
+int lnote_cpu_has_vpclmul(void);
 #endif
 
 #endif

@@ -60,6 +60,17 @@ public enum CRC32C {
         return lnote_crc32c_hw_copy_extend_tiers(crc, to, from, source.count)
     }
 
+    /// `hardwareExtend` on the streams of `crc32` only, also where the CPU folds long buffers
+    /// with VPCLMULQDQ (`hardwareFolds`; a test hook), or nil without the instruction.
+    package static func hardwareExtendStreams(_ crc: UInt32, _ bytes: UnsafeRawBufferPointer) -> UInt32? {
+        guard isHardwareAccelerated else { return nil }
+        return lnote_crc32c_hw_extend_streams(crc, bytes.baseAddress, bytes.count)
+    }
+
+    /// Whether `extend` folds buffers of 256 bytes or more with VPCLMULQDQ on this CPU (x86-64
+    /// with AVX2 and VPCLMULQDQ).
+    package static let hardwareFolds: Bool = isHardwareAccelerated && lnote_crc32c_hw_folds() != 0
+
     /// `hardwareExtend` with the streams of fixed sizes only (a test hook: on x86-64 with
     /// PCLMULQDQ `extend` fits the streams to the buffer instead), or nil without the instruction.
     package static func hardwareExtendFixedStreams(_ crc: UInt32, _ bytes: UnsafeRawBufferPointer) -> UInt32? {

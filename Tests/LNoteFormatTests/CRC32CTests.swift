@@ -124,6 +124,40 @@ struct CRC32CTests {
         #expect(compared == (CRC32C.isHardwareAccelerated ? lengths.count * 4 : 0))
     }
 
+    @Test("C-001 the folding (VPCLMULQDQ, from 256 bytes) agrees with the streams of crc32 and the portable code at every length up to 4,200 bytes, 8 alignments and random registers")
+    func foldingMatchesStreams() throws {
+        var rng = FramesTestRNG(seed: 16)
+        let pool = rng.bytes(70_000)
+        var lengths = Array(0...4_200)
+        lengths += [8_191, 8_192, 8_193, 12_288 + 127, 65_536, 65_536 + 15, pool.count - 8]
+        var compared = 0
+        try pool.withUnsafeBytes { raw in
+            for length in lengths {
+                for start in [0, 1, 2, 3, 5, 7, 8, 15] where length <= 5_000 || start < 2 {
+                    let slice = UnsafeRawBufferPointer(rebasing: raw[start..<(start + length)])
+                    let seed = UInt32(truncatingIfNeeded: (length &+ start) &* 2_654_435_761)
+                    let portable = CRC32C.portableExtend(seed, slice)
+                    guard CRC32C.isHardwareAccelerated else { continue }
+                    let dispatched = try #require(CRC32C.hardwareExtend(seed, slice))
+                    let streams = try #require(CRC32C.hardwareExtendStreams(seed, slice))
+                    #expect(dispatched == portable, "length \(length) start \(start)")
+                    #expect(streams == portable, "length \(length) start \(start)")
+                    compared += 1
+                }
+            }
+        }
+        #expect(compared == (CRC32C.isHardwareAccelerated ? 4_201 * 8 + 7 * 2 : 0))
+        // A whole buffer is the same CRC taken in two parts split anywhere (folded or not).
+        try pool.withUnsafeBytes { raw in
+            let whole = UnsafeRawBufferPointer(rebasing: raw[3..<(3 + 9_000)])
+            let expected = CRC32C.portableExtend(0xFFFF_FFFF, whole)
+            for split in [0, 1, 127, 128, 255, 256, 257, 4_000, 8_743, 8_744, 9_000] {
+                let first = CRC32C.extend(0xFFFF_FFFF, UnsafeRawBufferPointer(rebasing: whole[0..<split]))
+                #expect(CRC32C.extend(first, UnsafeRawBufferPointer(rebasing: whole[split...])) == expected, "split \(split)")
+            }
+        }
+    }
+
     @Test("hardware and portable agree on buffers long enough for the interleaved streams")
     func hardwareMatchesPortableOnLongBuffers() {
         var rng = FramesTestRNG(seed: 14)

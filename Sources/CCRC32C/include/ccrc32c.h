@@ -10,6 +10,12 @@ uint32_t lnote_crc32c_hw_extend(uint32_t crc, const void *data, size_t len);
 /// `lnote_crc32c_hw_extend` with the streams of fixed sizes only, also where the CPU has
 /// PCLMULQDQ (a test hook: both must agree). Only call when lnote_crc32c_hw_available() returned 1.
 uint32_t lnote_crc32c_hw_extend_tiers(uint32_t crc, const void *data, size_t len);
+/// `lnote_crc32c_hw_extend` on the streams of `crc32` only, also where the CPU can fold with
+/// VPCLMULQDQ (a test hook: both must agree). Only call when lnote_crc32c_hw_available() returned 1.
+uint32_t lnote_crc32c_hw_extend_streams(uint32_t crc, const void *data, size_t len);
+/// 1 when `lnote_crc32c_hw_extend` folds buffers of 256 bytes or more with VPCLMULQDQ (x86-64
+/// with AVX2 and VPCLMULQDQ), else 0.
+int lnote_crc32c_hw_folds(void);
 /// Copies `len` bytes from `src` to `dst` (not overlapping) and returns
 /// lnote_crc32c_hw_extend(crc, src, len): one pass that loads each word once. Only call when
 /// lnote_crc32c_hw_available() returned 1.
