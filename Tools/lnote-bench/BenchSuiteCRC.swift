@@ -108,6 +108,11 @@ enum CRCSuite {
         swiftRow.ratio = median(swiftDecodeNs) / max(median(decodeNs), 1e-9); swiftRow.ratioTo = "point codec decode (all checks of E-002..E-004)"
         r.rows.append(swiftRow)
         try wideDecodeRows(pool, setting: setting, rounds: ctx.n(15, 5), into: &r)
+        if CRC32C.isHardwareAccelerated {
+            r.notes.append("hardware path on this CPU: " + (CRC32C.hardwareFolds
+                ? "buffers of 256 bytes or more folded with VPCLMULQDQ, shorter ones on three streams of crc32"
+                : "three streams of crc32 (no VPCLMULQDQ folding)"))
+        }
         r.notes.append("throughput is the median of \(ctx.n(15, 5)) rounds of \(ctx.n(64, 16)) MiB each (portable: 1/8 of that), in-cache buffers")
         r.notes.append("a realistic stroke averages \(fixed(pool.averagePoints, 0)) points: \(fixed(pool.averagePoints * 16, 0)) B raw, \(fixed(pool.averageBodyBytes, 0)) B encoded")
         return r

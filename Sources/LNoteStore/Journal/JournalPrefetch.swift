@@ -14,11 +14,12 @@ import Synchronization
 final class JournalPrefetch: Sendable {
     private let reads = Mutex<[String: Result<JournalFileReader.Result, any Error>]>([:])
     private let group = DispatchGroup()
-    let base: [String: UInt64]
+    /// The base of each journal read ahead, by name.
+    private let bases: [String: UInt64]
 
     /// Starts reading `journals` (in this order, one after another) on `ahead`'s thread.
     init(journals: [(name: String, base: UInt64)], fs: any FileSystem, directory: String, on ahead: DrawAhead) {
-        base = Dictionary(journals.map { ($0.name, $0.base) }, uniquingKeysWith: { first, _ in first })
+        bases = Dictionary(journals.map { ($0.name, $0.base) }, uniquingKeysWith: { first, _ in first })
         group.enter()
         ahead.runFirst { [self] in
             defer { group.leave() }
@@ -33,7 +34,7 @@ final class JournalPrefetch: Sendable {
     /// the same file and base, in salvage mode; nil otherwise (the caller reads it itself).
     /// - Throws: what that read threw.
     func take(_ name: String, base: UInt64, mode: ReplayMode) throws -> JournalFileReader.Result? {
-        guard mode == .salvage, self.base[name] == base else { return nil }
+        guard mode == .salvage, bases[name] == base else { return nil }
         group.wait()
         return try reads.withLock { $0.removeValue(forKey: name) }?.get()
     }
