@@ -244,36 +244,62 @@ LNOTE_FOLD_TARGET static inline uint32_t lane_register(__m128i r) {
     return (uint32_t)_mm_crc32_u64(c, (uint64_t)_mm_extract_epi64(r, 1));
 }
 
+/// The 32 bytes at `p + at`, also stored at `d + at` when `copy` (`d` is not used otherwise).
+LNOTE_FOLD_TARGET static inline __attribute__((always_inline)) __m256i take256(unsigned char *d, const unsigned char *p,
+                                                                              size_t at, const int copy) {
+    __m256i v = load256(p + at);
+    if (copy) _mm256_storeu_si256((__m256i *)(void *)(d + at), v);
+    return v;
+}
+
 /// The raw register after `len` >= `LNOTE_CRC_FOLD_MIN` bytes at `p`, folding (x86-64 with
 /// VPCLMULQDQ and AVX2): four YMM registers hold the first 128 bytes (the register XORed into
 /// the first four, which is what starting from it means), then every next 128 bytes are XORed
 /// onto the four moved on by 1024 bits; the eight 128-bit lanes are then folded onto the last
 /// one, the 16-byte chunks left onto that, and its 16 bytes taken through two `crc32`
-/// instructions; the last 0-15 bytes on one stream. No load past `p + len`. About 2.5x the
-/// three streams of `crc32` on frames of 1-3 KB (24-35 GB/s against 13 on this bench's Xeon).
-LNOTE_FOLD_TARGET static uint32_t hw_raw_fold(uint32_t crc, const unsigned char *p, size_t len) {
+/// instructions; the last 0-15 bytes on one stream. No load past `p + len`. With `copy` (a
+/// constant: each caller gets its own build) every byte is also stored at `d`, each 32 bytes
+/// loaded once, and the last 0-15 bytes are copied, then checksummed where they now lie.
+/// About 2.5x the three streams of `crc32` on frames of 1-3 KB (24-35 GB/s against 13 on this
+/// bench's Xeon).
+LNOTE_FOLD_TARGET static inline __attribute__((always_inline)) uint32_t fold_run(uint32_t crc, unsigned char *d,
+                                                                                const unsigned char *p, size_t len,
+                                                                                const int copy) {
     const __m256i k1024 = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)fold_1024));
-    __m256i x0 = _mm256_xor_si256(load256(p), _mm256_zextsi128_si256(_mm_cvtsi32_si128((int)crc)));
-    __m256i x1 = load256(p + 32), x2 = load256(p + 64), x3 = load256(p + 96);
+    __m256i x0 = _mm256_xor_si256(take256(d, p, 0, copy), _mm256_zextsi128_si256(_mm_cvtsi32_si128((int)crc)));
+    __m256i x1 = take256(d, p, 32, copy), x2 = take256(d, p, 64, copy), x3 = take256(d, p, 96, copy);
     p += 128;
+    if (copy) d += 128;
     len -= 128;
     while (len >= 128) {
-        x0 = _mm256_xor_si256(fold_lanes(x0, k1024), load256(p));
-        x1 = _mm256_xor_si256(fold_lanes(x1, k1024), load256(p + 32));
-        x2 = _mm256_xor_si256(fold_lanes(x2, k1024), load256(p + 64));
-        x3 = _mm256_xor_si256(fold_lanes(x3, k1024), load256(p + 96));
+        x0 = _mm256_xor_si256(fold_lanes(x0, k1024), take256(d, p, 0, copy));
+        x1 = _mm256_xor_si256(fold_lanes(x1, k1024), take256(d, p, 32, copy));
+        x2 = _mm256_xor_si256(fold_lanes(x2, k1024), take256(d, p, 64, copy));
+        x3 = _mm256_xor_si256(fold_lanes(x3, k1024), take256(d, p, 96, copy));
         p += 128;
+        if (copy) d += 128;
         len -= 128;
     }
     const __m128i k128 = _mm_loadu_si128((const __m128i *)(const void *)fold_128);
     __m128i r = fold_four(x0, x1, x2, x3, k128);
     while (len >= 16) {
-        r = _mm_xor_si128(fold_lane(r, k128), _mm_loadu_si128((const __m128i *)(const void *)p));
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+        if (copy) {
+            _mm_storeu_si128((__m128i *)(void *)d, v);
+            d += 16;
+        }
+        r = _mm_xor_si128(fold_lane(r, k128), v);
         p += 16;
         len -= 16;
     }
     uint32_t c = lane_register(r);
-    return one_stream(c, p, len);
+    if (!copy) return one_stream(c, p, len);
+    memcpy(d, p, len);
+    return one_stream(c, d, len);
+}
+
+LNOTE_FOLD_TARGET static uint32_t hw_raw_fold(uint32_t crc, const unsigned char *p, size_t len) {
+    return fold_run(crc, NULL, p, len, 0);
 }
 
 /// Buffers at least this long are folded where the CPU can (`hw_raw_fold`); shorter ones take
@@ -281,21 +307,20 @@ LNOTE_FOLD_TARGET static uint32_t hw_raw_fold(uint32_t crc, const unsigned char 
 #define LNOTE_CRC_FOLD_MIN 256
 #endif
 
-uint32_t lnote_crc32c_hw_extend(uint32_t crc, const void *data, size_t len) {
-    if (len == 0 || data == NULL) return crc;
-#if defined(__x86_64__)
-    if (len >= LNOTE_CRC_FOLD_MIN && lnote_cpu_has_vpclmul()) return ~hw_raw_fold(~crc, (const unsigned char *)data, len);
-    if (lnote_cpu_has_pclmul()) return ~hw_raw_clmul(~crc, (const unsigned char *)data, len);
-#endif
-    return ~hw_raw(~crc, (const unsigned char *)data, len);
-}
-
 uint32_t lnote_crc32c_hw_extend_streams(uint32_t crc, const void *data, size_t len) {
     if (len == 0 || data == NULL) return crc;
 #if defined(__x86_64__)
     if (lnote_cpu_has_pclmul()) return ~hw_raw_clmul(~crc, (const unsigned char *)data, len);
 #endif
     return ~hw_raw(~crc, (const unsigned char *)data, len);
+}
+
+uint32_t lnote_crc32c_hw_extend(uint32_t crc, const void *data, size_t len) {
+#if defined(__x86_64__)
+    if (data != NULL && len >= LNOTE_CRC_FOLD_MIN && lnote_cpu_has_vpclmul())
+        return ~hw_raw_fold(~crc, (const unsigned char *)data, len);
+#endif
+    return lnote_crc32c_hw_extend_streams(crc, data, len);
 }
 
 int lnote_crc32c_hw_folds(void) {
@@ -406,43 +431,9 @@ __attribute__((target("sse4.2,pclmul"))) static uint32_t hw_raw_clmul_copy(uint3
 #endif
 
 #if defined(__x86_64__)
-LNOTE_FOLD_TARGET static inline __m256i copy256(unsigned char *d, const unsigned char *p) {
-    __m256i v = load256(p);
-    _mm256_storeu_si256((__m256i *)(void *)d, v);
-    return v;
-}
-
-/// `hw_raw_fold` that also copies the bytes to `d` (each 32 bytes loaded once, stored and
-/// folded); the last 0-15 bytes copied, then checksummed where they now lie.
+/// `hw_raw_fold` that also copies the bytes to `d`.
 LNOTE_FOLD_TARGET static uint32_t hw_raw_fold_copy(uint32_t crc, unsigned char *d, const unsigned char *p, size_t len) {
-    const __m256i k1024 = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)fold_1024));
-    __m256i x0 = _mm256_xor_si256(copy256(d, p), _mm256_zextsi128_si256(_mm_cvtsi32_si128((int)crc)));
-    __m256i x1 = copy256(d + 32, p + 32), x2 = copy256(d + 64, p + 64), x3 = copy256(d + 96, p + 96);
-    p += 128;
-    d += 128;
-    len -= 128;
-    while (len >= 128) {
-        x0 = _mm256_xor_si256(fold_lanes(x0, k1024), copy256(d, p));
-        x1 = _mm256_xor_si256(fold_lanes(x1, k1024), copy256(d + 32, p + 32));
-        x2 = _mm256_xor_si256(fold_lanes(x2, k1024), copy256(d + 64, p + 64));
-        x3 = _mm256_xor_si256(fold_lanes(x3, k1024), copy256(d + 96, p + 96));
-        p += 128;
-        d += 128;
-        len -= 128;
-    }
-    const __m128i k128 = _mm_loadu_si128((const __m128i *)(const void *)fold_128);
-    __m128i r = fold_four(x0, x1, x2, x3, k128);
-    while (len >= 16) {
-        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
-        _mm_storeu_si128((__m128i *)(void *)d, v);
-        r = _mm_xor_si128(fold_lane(r, k128), v);
-        p += 16;
-        d += 16;
-        len -= 16;
-    }
-    uint32_t c = lane_register(r);
-    memcpy(d, p, len);
-    return one_stream(c, d, len);
+    return fold_run(crc, d, p, len, 1);
 }
 #endif
 
