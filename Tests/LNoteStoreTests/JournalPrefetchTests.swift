@@ -28,20 +28,12 @@ struct JournalPrefetchTests {
         }
 
         func open(_ path: String, _ options: OpenOptions) throws -> FileHandleNumber {
-            opens.withLock { $0.append((path, Self.thread())) }
+            opens.withLock { $0.append((path, currentThreadID())) }
             if let code = failing[path] { throw FileSystemError("open", path: path, errno: code) }
             return try base.open(path, options)
         }
 
         func list(_ path: String) throws -> [String] { try base.list(path) + extraNames }
-
-        static func thread() -> UInt {
-            #if canImport(Darwin)
-            UInt(bitPattern: pthread_self())
-            #else
-            UInt(pthread_self())
-            #endif
-        }
     }
 
     let pageID = DrawAtOpenTests().pageID

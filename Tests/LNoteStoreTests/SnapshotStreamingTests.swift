@@ -28,15 +28,6 @@ struct SnapshotStreamingTests {
         let syncThreads = Mutex<[UInt]>([])
     }
 
-    /// The calling thread, as a number.
-    static func threadID() -> UInt {
-        #if canImport(Darwin)
-        UInt(bitPattern: pthread_self())
-        #else
-        UInt(pthread_self())
-        #endif
-    }
-
     struct Streaming: ForwardingFileSystem {
         let base: SimulatedFileSystem
         let record = Record()
@@ -50,7 +41,7 @@ struct SnapshotStreamingTests {
 
         func sync(_ file: FileHandleNumber, _ durability: Durability) throws {
             if record.tempHandles.withLock({ $0.contains(file.raw) }) {
-                record.syncThreads.withLock { $0.append(SnapshotStreamingTests.threadID()) }
+                record.syncThreads.withLock { $0.append(currentThreadID()) }
                 if failSync { throw FileSystemError("fdatasync", path: "test", errno: FileSystemErrno.ioError) }
             }
             try base.sync(file, durability)
@@ -68,7 +59,7 @@ struct SnapshotStreamingTests {
 
         func write(_ file: FileHandleNumber, at offset: Int64, _ bytes: UnsafeRawBufferPointer) throws {
             if record.tempHandles.withLock({ $0.contains(file.raw) }) {
-                record.writeThreads.withLock { _ = $0.insert(SnapshotStreamingTests.threadID()) }
+                record.writeThreads.withLock { _ = $0.insert(currentThreadID()) }
                 let n = record.tempWrites.add(1, ordering: .relaxed).newValue
                 if n == failWrite { throw FileSystemError("pwrite", path: "test", errno: FileSystemErrno.ioError) }
             }
@@ -274,7 +265,7 @@ struct SnapshotStreamingTests {
             let run = {
                 try SnapshotWrite.run(SnapshotEncoder(pageID: Self.pageID, generation: 2, nextSequence: 121, state: state, salt: 5),
                                       fs: fs, path: "/p/s.content", level: .data, journalReady: ready, overlapJournal: true) { bytes, _ in
-                    checked.withLock { $0 = (Self.threadID(), bytes) }
+                    checked.withLock { $0 = (currentThreadID(), bytes) }
                 }
             }
             if failSync {

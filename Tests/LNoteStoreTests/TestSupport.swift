@@ -23,6 +23,15 @@ struct TempDir {
     }
 }
 
+/// The calling thread, as a number (to tell which thread did something).
+func currentThreadID() -> UInt {
+    #if canImport(Darwin)
+    UInt(bitPattern: pthread_self())
+    #else
+    UInt(pthread_self())
+    #endif
+}
+
 /// A small deterministic stroke with `n` points.
 func makeStroke(_ seed: UInt64, points n: Int = 20) -> Stroke {
     var rng = SplitMix(seed)
