@@ -128,4 +128,47 @@ struct PointDecodeBoundsTests {
         #expect(declined > 600, "strokes declined: \(declined)")
         #expect(guardedPoints > 200_000, "points decoded against a guard page: \(guardedPoints)")
     }
+
+    @Test("E-001 every build of the C loop given room for fewer points than the bytes hold stops at its room, whose end is a guard page, with the reference's points, wherever the last slot falls in a block")
+    func roomShorterThanTheStroke() {
+        var g = SplitMix64(seed: 0x16_5107)
+        var failures: [String] = []
+        var cases = 0, farFromEnd = 0
+        for k in 0..<240 {
+            // Strokes of 300 ... 700 points (one-byte fields, or 2-byte pressure steps), room for
+            // 1 ... count - 2 of the points after point 0: the last slot at every place in a
+            // block of 32, most of them hundreds of bytes before the end of the stroke's bytes.
+            let hasAngles = k % 7 == 6
+            let n = 300 + Int(g.next() % 400)
+            let points = Self.handwriting(n, hasAngles: hasAngles, k % 2 == 0 ? .smooth : .jumps, using: &g)
+            let bytes = ReferencePointCodec.encode(points, hasAngles: hasAngles)
+            let rooms = [1, 2, 3, 31, 32, 33, 64 + k % 32, 96 + (k * 7) % 64, n - 2 - k % 40]
+            for room in rooms where room >= 1 && room <= n - 2 {
+                PointEncodeBulkTests.withGuardedBuffers(count: room, room: bytes.count) { out, input in
+                    input.update(from: bytes, count: bytes.count)
+                    let raw = UnsafeRawBufferPointer(start: input, count: bytes.count)
+                    var r = ByteReader(raw)
+                    guard let first = try? PointCodec.firstPoint(hasAngles: hasAngles, from: &r) else {
+                        failures.append("stroke \(k): point 0 refused"); return
+                    }
+                    for (name, loop) in [("default", lnote_points_decode_plain as PointBlockDecodeTests.Loop),
+                                         ("AVX2", lnote_points_decode_plain_avx2), ("narrow", lnote_points_decode_plain_narrow),
+                                         ("baseline", lnote_points_decode_plain_baseline)] {
+                        out.update(repeating: Point(x: 0, y: 0, radius: 0, pressure: 0, time: 0), count: room)
+                        let (got, end, _) = PointBlockDecodeTests.runLoop(loop, input: raw, start: r.offset, first: first,
+                                                                         hasAngles: hasAngles, out: UnsafeMutableRawPointer(out), room: room)
+                        let taken = Array(UnsafeBufferPointer(start: out, count: got))
+                        if got != room || taken != Array(points[1...room]) {
+                            failures.append("stroke \(k) room \(room) \(name): \(got) points")
+                        }
+                        if name == "default", bytes.count - end >= 400 { farFromEnd += 1 }
+                    }
+                    cases += 1
+                }
+            }
+        }
+        #expect(failures.isEmpty, "\(failures.prefix(5))")
+        #expect(cases > 2_000, "rooms tried: \(cases)")
+        #expect(farFromEnd > 1_500, "rooms ending 400 bytes or more before the stroke's end: \(farFromEnd)")
+    }
 }
