@@ -106,11 +106,11 @@ static inline void advance(__m256i d, const block8v_state *k, __m256i *P, __m256
 /// `advance`'s arithmetic with AVX-512 on ymm registers: the checks in one three-way OR
 /// (`vpternlogd`: radius and pressure in P's lanes 2 and 3, time's velocity in V's lane 4,
 /// with P's lane 4, time, kept below 2^31 by the block's range proof so its bit 31 is the
-/// velocity's sign), and the 20 bytes in order by one byte permute (`vpermb`). The angles' four bytes are
-/// radius's third byte, four times: zero in every block that passes its checks (a block that
-/// fails is decoded again), and it keeps the permute a byte permute: with a zeroing mask and
-/// zeros there, clang turns it into a two-source word permute (`vpermt2w`, three micro-ops),
-/// which took about a quarter of the decoder's time on Sapphire Rapids.
+/// velocity's sign), and the 20 bytes in order by one byte permute (`vpermb`). The angles'
+/// four bytes are radius's third byte, four times: zero in every block that passes its checks
+/// (a block that fails is decoded again), and it keeps the permute a byte permute: with a
+/// zeroing mask and zeros there, clang turns it into a two-source word permute (`vpermt2w`,
+/// three micro-ops), which took about a quarter of the decoder's time on Sapphire Rapids.
 __attribute__((target(LNOTE_AVX512_TARGET), always_inline))
 static inline __m256i step512(__m256i d, const block8v_state *k, __m256i *P, __m256i *V, __m256i *acc) {
     __m256i t = _mm256_add_epi32(*V, d);
