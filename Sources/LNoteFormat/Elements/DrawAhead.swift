@@ -81,7 +81,8 @@ package final class DrawAhead: @unchecked Sendable {
 
     /// Runs `job` on the decode thread before every batch (call it before the first one is
     /// sent): work of the open that does not wait for the strokes, done on the other core while
-    /// this one reads the snapshot (the page's journals, read and scanned ahead).
+    /// this one reads the snapshot (the snapshot's last third, then the page's journals, read
+    /// and scanned ahead).
     package func runFirst(_ job: @escaping @Sendable () -> Void) {
         queue.async(execute: job)
     }

@@ -15,19 +15,27 @@ extension FileSystem {
     /// that may hold data are read once, in chunks of `chunkBytes`, and a chunk is kept while
     /// it holds a non-zero byte or lies within one largest frame of the last one.
     /// Cost: one read of the bytes of data on disk (each byte read once; a file of at most one
-    /// chunk is a single read, kept without a copy), O(chunk + kept bytes) memory.
+    /// chunk is a single read, kept without a copy), O(chunk + kept bytes) memory. With
+    /// `aside`, a file of one chunk without holes of at least `ReadAside.splitBytesMin` bytes
+    /// is read in two parts at once, the last third on `aside`'s thread, into one buffer.
     /// - Throws: `LNoteError.corrupt` when the bytes up to the last non-zero byte exceed
     ///   `budget`; `FileSystemError` when the file cannot be read.
     @inline(never)
     package func readBounded(_ path: String, budget: Int = FormatLimits.pageFileBytesInMemoryMax,
-                             chunkBytes: Int = BoundedPrefix.chunkBytes) throws -> BoundedFileBytes {
+                             chunkBytes: Int = BoundedPrefix.chunkBytes, aside: ReadAside? = nil) throws -> BoundedFileBytes {
         let f = try open(path, .readOnly)
         defer { try? close(f) }
         let size = try self.size(f)
-        guard size > 0 else { return BoundedFileBytes(bytes: [], fileSize: 0) }
+        guard size > 0 else { aside?.queued(); return BoundedFileBytes(bytes: [], fileSize: 0) }
         var held = BoundedPrefix(budget: Int64(budget))
-        let walk = try forEachDataChunk(f, limit: size, chunk: chunkBytes) { part, at in held.add(part, at: at) }
-        let end = walk.shrank ? walk.end : size  // where a file that shrank while read ended
+        var end = size
+        if let aside, size <= Int64(chunkBytes), let whole = try readSplit(f, size: size, aside: aside) {
+            held.add(whole, at: 0)
+        } else {
+            if let aside, size > Int64(chunkBytes) { aside.queued() }
+            let walk = try forEachDataChunk(f, limit: size, chunk: chunkBytes) { part, at in held.add(part, at: at) }
+            if walk.shrank { end = walk.end }  // where a file that shrank while read ended
+        }
         guard !held.overBudget else {
             throw LNoteError(.corrupt, "page file holds data up to byte \(held.contentEnd) of \(size); readers hold at most "
                              + "\(budget) bytes of a page file in memory (P-020)", file: path)

@@ -15,6 +15,11 @@ public protocol FileSystem: Sendable {
     func close(_ file: FileHandleNumber) throws
     /// pread(2) until `count` bytes or end of file; returns fewer only at end of file.
     func read(_ file: FileHandleNumber, at offset: Int64, count: Int) throws -> [UInt8]
+    /// pread(2) into `buffer` until it is full or end of file; returns the bytes read, fewer
+    /// only at end of file (what follows them in `buffer` is left as it was). Safe to call
+    /// from two threads at once on one handle. The default reads with `read(_:at:count:)` and
+    /// copies.
+    func read(_ file: FileHandleNumber, at offset: Int64, into buffer: UnsafeMutableRawBufferPointer) throws -> Int
     /// pwrite(2) of all of `bytes` (short writes and EINTR retried inside).
     func write(_ file: FileHandleNumber, at offset: Int64, _ bytes: UnsafeRawBufferPointer) throws
     /// fstat(2) size.
@@ -213,6 +218,16 @@ extension FileSystem {
 }
 
 extension FileSystem {
+    /// `read(_:at:count:)`, then a copy into `buffer`.
+    public func read(_ file: FileHandleNumber, at offset: Int64, into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        let part = try read(file, at: offset, count: buffer.count)
+        let n = min(part.count, buffer.count)
+        part.withUnsafeBytes { src in
+            if let from = src.baseAddress, let to = buffer.baseAddress { to.copyMemory(from: from, byteCount: n) }
+        }
+        return n
+    }
+
     /// No write-back pacing unless a file system provides it.
     public var pacesWriteback: Bool { false }
     /// No overlapped calls unless a file system allows them.

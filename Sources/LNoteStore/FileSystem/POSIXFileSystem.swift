@@ -102,6 +102,12 @@ public struct POSIXFileSystem: FileSystem {
         }
     }
 
+    /// pread(2) in a loop straight into `buffer`: no allocation.
+    public func read(_ file: FileHandleNumber, at offset: Int64, into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        guard offset >= 0 else { throw error("pread", file, EINVAL) }
+        return try on(file, "pread") { () throws(SystemCallError) in try SystemCall.readInto(file.raw, at: offset, buffer) }
+    }
+
     /// lseek(2) SEEK_DATA / SEEK_HOLE; where the file system lacks them, the rest of the file.
     public func dataRegion(_ file: FileHandleNumber, from offset: Int64) throws -> Range<Int64>? {
         do {

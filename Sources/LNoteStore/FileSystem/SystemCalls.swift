@@ -82,23 +82,26 @@ enum SystemCall {
         var failure: SystemCallError?
         let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
             initialized = 0
-            guard let base = buffer.baseAddress else { return }
-            while initialized < count {
-                let position = offset + Int64(initialized)
-                do throws(SystemCallError) {
-                    let n = try retryingInterrupts {
-                        pread(fd, base + initialized, count - initialized, off_t(position))
-                    }
-                    if n == 0 { return }  // end of file
-                    initialized += n
-                } catch {
-                    failure = error
-                    return
-                }
+            do throws(SystemCallError) {
+                initialized = try readInto(fd, at: offset, UnsafeMutableRawBufferPointer(buffer))
+            } catch {
+                failure = error
             }
         }
         if let failure { throw failure }
         return bytes
+    }
+
+    /// pread(2) in a loop until `buffer` is full or end of file; the bytes read.
+    static func readInto(_ fd: Int32, at offset: Int64, _ buffer: UnsafeMutableRawBufferPointer) throws(SystemCallError) -> Int {
+        guard let base = buffer.baseAddress else { return 0 }
+        var done = 0
+        while done < buffer.count {
+            let n = try retryingInterrupts { pread(fd, base + done, buffer.count - done, off_t(offset + Int64(done))) }
+            if n == 0 { break }  // end of file
+            done += n
+        }
+        return done
     }
 
     /// pwrite(2) of every byte of `bytes`: the one place short writes are looped. A write that

@@ -16,10 +16,27 @@ final class JournalPrefetch: Sendable {
     private let group = DispatchGroup()
     /// The base of each journal read ahead, by name.
     private let bases: [String: UInt64]
+    private let journals: [(name: String, base: UInt64)]
+    private let fs: any FileSystem
+    private let directory: String
+    private let ahead: DrawAhead
+    private let started = Atomic<Bool>(false)
 
-    /// Starts reading `journals` (in this order, one after another) on `ahead`'s thread.
+    /// Reads `journals` (in this order, one after another) on `ahead`'s thread once started.
     init(journals: [(name: String, base: UInt64)], fs: any FileSystem, directory: String, on ahead: DrawAhead) {
         bases = Dictionary(journals.map { ($0.name, $0.base) }, uniquingKeysWith: { first, _ in first })
+        self.journals = journals
+        self.fs = fs
+        self.directory = directory
+        self.ahead = ahead
+    }
+
+    /// Queues the reads on the decode-ahead thread, the first call only (the snapshot's read
+    /// calls it once its own part for that thread is queued, `ReadAside.queued`; the replay
+    /// again after the snapshot, for a page without one). A read never started is made by the
+    /// replay itself (`take` returns nil).
+    func start() {
+        guard started.compareExchange(expected: false, desired: true, ordering: .relaxed).exchanged else { return }
         group.enter()
         ahead.runFirst { [self] in
             defer { group.leave() }

@@ -143,14 +143,21 @@ package enum PageRecovery {
                                points: PointDecoding, files: PageFiles, pending: PendingPointChecks?) throws -> Result {
         var replay = PageReplay(fs: fs, directory: directory, pageID: pageID, mode: mode, points: points)
         replay.pending = pending
-        if let ahead = pending?.ahead, mode == .salvage, !files.journals.isEmpty {
-            replay.prefetched = JournalPrefetch(journals: files.journals, fs: fs, directory: directory, on: ahead)
+        let prefetch = pending?.ahead.flatMap { ahead in
+            mode == .salvage && !files.journals.isEmpty
+                ? JournalPrefetch(journals: files.journals, fs: fs, directory: directory, on: ahead) : nil
         }
+        replay.prefetched = prefetch
         for name in files.temporaries {
             replay.report.findings.append(RecoveryFinding(kind: "leftoverTemp", file: name, isInformational: true,
                                                           detail: "temporary file of an interrupted snapshot write"))
         }
-        if let snapshot = files.snapshot { try replay.loadSnapshot(snapshot) }
+        // The snapshot's last third is read on the decode-ahead thread, then the journals.
+        let aside = pending?.ahead.map { ahead in
+            ReadAside(run: { ahead.runFirst($0) }, queued: { prefetch?.start() })
+        }
+        if let snapshot = files.snapshot { try replay.loadSnapshot(snapshot, aside: aside) }
+        prefetch?.start()  // a page without a snapshot (after its read: already started, a no-op)
         for (name, base) in files.journals { try replay.replayJournal(name, base: base) }
         return try replay.finish(highestJournalBase: files.journals.last?.base)
     }

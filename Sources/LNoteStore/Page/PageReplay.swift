@@ -47,9 +47,10 @@ struct PageReplay {
         report.mode = mode
     }
 
-    /// Section 7 and P-008: a usable snapshot gives the starting state, `G` and `S`.
-    mutating func loadSnapshot(_ name: String) throws {
-        let read = try io { try fs.readBounded(joinPath(directory, name)) }
+    /// Section 7 and P-008: a usable snapshot gives the starting state, `G` and `S`. `aside`:
+    /// another thread a large snapshot's read may split onto (`ReadAside`).
+    mutating func loadSnapshot(_ name: String, aside: ReadAside? = nil) throws {
+        let read = try io { try fs.readBounded(joinPath(directory, name), aside: aside) }
         pending?.keep(read.bytes)
         let decoded = SnapshotFile.decode(read.bytes, name: name, expectedPage: pageID, mode: mode, points: points,
                                           fileSize: read.fileSize, pending: pending)
