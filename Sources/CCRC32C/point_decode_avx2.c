@@ -101,7 +101,7 @@ static inline void advance(__m256i d, const block8v_state *k, __m256i *P, __m256
 }
 
 /// The AVX-512 features `advance512` and `lnote_points_span512` use (on ymm registers).
-#define LNOTE_AVX512_TARGET "avx2,avx512f,avx512vl,avx512bw,avx512vbmi"
+#define LNOTE_AVX512_TARGET "avx2,avx512f,avx512vl,avx512bw,avx512vbmi,prfchw"
 
 /// `advance`'s arithmetic with AVX-512 on ymm registers: the checks in one three-way OR
 /// (`vpternlogd`: radius and pressure in P's lanes 2 and 3, time's velocity in V's lane 4,
@@ -277,6 +277,11 @@ size_t lnote_points_span512(const uint8_t *p, const uint8_t *pend, size_t n, siz
         size_t end = n - i < BLOCK ? n : i + BLOCK;
         size_t qq = q, ii = i;
         lnote_point_out *oo = o + i;
+        // The output of the block four blocks on, taken for writing now (`prefetchw`, 10 lines
+        // of 64 bytes: a block's 640): a page's points are several MB that no cache holds, and
+        // each store that misses waits for its line. A hint, never a fault, also past the end.
+        uintptr_t ahead = (uintptr_t)oo + 4 * BLOCK * sizeof *oo;  // an address, never dereferenced
+        for (int line = 0; line < 10; line++) __builtin_prefetch((const void *)(ahead + (uintptr_t)line * 64), 1, 3);
         __m256i acc = _mm256_setzero_si256();
         __m128i nonminimal = zero;
         int longer = 0;
