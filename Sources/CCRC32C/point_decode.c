@@ -304,6 +304,7 @@ INLINE int phase(const uint8_t **p_io, const uint8_t *pmax, const uint8_t *pend,
         size_t left = (size_t)(o_end - o);
         size_t n = left < BLOCK ? left : BLOCK;
         size_t k, used;
+        if (wide != 3 || angles) prefetch_block_out(o);  // the span prefetches block by block
 #if defined(__x86_64__)
         if (wide == 3 && !angles) {
             n = left;  // every point left, block after block, up to pend

@@ -277,11 +277,7 @@ size_t lnote_points_span512(const uint8_t *p, const uint8_t *pend, size_t n, siz
         size_t end = n - i < BLOCK ? n : i + BLOCK;
         size_t qq = q, ii = i;
         lnote_point_out *oo = o + i;
-        // The output of the block four blocks on, taken for writing now (`prefetchw`, 10 lines
-        // of 64 bytes: a block's 640): a page's points are several MB that no cache holds, and
-        // each store that misses waits for its line. A hint, never a fault, also past the end.
-        uintptr_t ahead = (uintptr_t)oo + 4 * BLOCK * sizeof *oo;  // an address, never dereferenced
-        for (int line = 0; line < 10; line++) __builtin_prefetch((const void *)(ahead + (uintptr_t)line * 64), 1, 3);
+        prefetch_block_out(oo);
         __m256i acc = _mm256_setzero_si256();
         __m128i nonminimal = zero;
         int longer = 0;
