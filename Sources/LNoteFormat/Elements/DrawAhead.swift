@@ -167,33 +167,49 @@ extension PagePoints {
         case refuted
     }
 
-    /// Adopts `buffer` when `elements` are exactly the recorded strokes, in read order, with
-    /// images between them; the strokes the C call did not take (`failed`) are checked
-    /// (`PendingPointChecks.holds`) and decoded on the exact path into their slots, the ones
-    /// that break a rule listed as damaged with their valid points, as `init(decoding:)` does.
-    package static func adopting(_ buffer: UnsafeMutablePointer<Point>, elements: [Element],
-                                 records: [PendingPointChecks.Record], failed: [Int]) -> AheadOutcome {
-        var ranges = [Range<Int>]()
-        ranges.reserveCapacity(elements.count)
-        var elementOf = [Int](repeating: -1, count: records.count)
-        var next = 0, at = 0
-        let inOrder = elements.withUnsafeBufferPointer { all -> Bool in
-            for i in all.indices {
-                let key = all[i].deferredKey
-                guard let bytes = key.bytes else {
-                    if case .image = all[i] { ranges.append(at ..< at); continue }
-                    return false  // a stroke with decoded points
+    /// Where each element's points are in the buffer when `elements` are exactly the recorded
+    /// strokes, in read order, with images between them: each element's range and each
+    /// record's element; nil otherwise. Reads neither the buffer nor what is decoded into it,
+    /// so it runs while the decode thread still decodes.
+    struct AheadOrder {
+        var ranges: [Range<Int>]
+        var elementOf: [Int]
+
+        init?(elements: [Element], records: [PendingPointChecks.Record]) {
+            var ranges = [Range<Int>]()
+            ranges.reserveCapacity(elements.count)
+            var elementOf = [Int](repeating: -1, count: records.count)
+            var next = 0, at = 0
+            let inOrder = elements.withUnsafeBufferPointer { all -> Bool in
+                for i in all.indices {
+                    let key = all[i].deferredKey
+                    guard let bytes = key.bytes else {
+                        if case .image = all[i] { ranges.append(at ..< at); continue }
+                        return false  // a stroke with decoded points
+                    }
+                    guard next < records.count, records[next].bytes == bytes, records[next].count == key.count,
+                          records[next].slot == at else { return false }
+                    elementOf[next] = i
+                    ranges.append(at ..< at + key.count)
+                    at += key.count
+                    next += 1
                 }
-                guard next < records.count, records[next].bytes == bytes, records[next].count == key.count,
-                      records[next].slot == at else { return false }
-                elementOf[next] = i
-                ranges.append(at ..< at + key.count)
-                at += key.count
-                next += 1
+                return true
             }
-            return true
+            guard inOrder, next == records.count else { return nil }
+            self.ranges = ranges
+            self.elementOf = elementOf
         }
-        guard inOrder, next == records.count else { return .notInOrder }
+    }
+
+    /// Adopts `buffer` when `elements` are exactly the recorded strokes, in read order, with
+    /// images between them (`order`, made from the same elements and records); the strokes the
+    /// C call did not take (`failed`) are checked (`PendingPointChecks.holds`) and decoded on
+    /// the exact path into their slots, the ones that break a rule listed as damaged with their
+    /// valid points, as `init(decoding:)` does.
+    static func adopting(_ buffer: UnsafeMutablePointer<Point>, elements: [Element], order: AheadOrder?,
+                         records: [PendingPointChecks.Record], failed: [Int]) -> AheadOutcome {
+        guard var ranges = order?.ranges, let elementOf = order?.elementOf else { return .notInOrder }
         var damaged: [Damage] = []
         for r in failed {
             guard r < records.count, PendingPointChecks.holds(records[r]) else { return .refuted }
@@ -226,9 +242,11 @@ extension PagePoints {
                 _ = ahead.finish(pending.records)  // no batch may outlive the buffer
                 throw error
             }
-            let failed = ahead.finish(pending.records)
+            // The order check before the wait: the decode thread goes on decoding meanwhile.
             let all = elements(result)
-            switch adopting(base, elements: all, records: pending.records, failed: failed) {
+            let order = AheadOrder(elements: all, records: pending.records)
+            let failed = ahead.finish(pending.records)
+            switch adopting(base, elements: all, order: order, records: pending.records, failed: failed) {
             case .drawn(let ranges, let damaged):
                 initialized = ahead.placed
                 outcome = (result, all, nil, (ranges, damaged))
