@@ -209,11 +209,12 @@ extension PagePoints {
     /// valid points, as `init(decoding:)` does.
     static func adopting(_ buffer: UnsafeMutablePointer<Point>, elements: [Element], order: AheadOrder?,
                          records: [PendingPointChecks.Record], failed: [Int]) -> AheadOutcome {
-        guard var ranges = order?.ranges, let elementOf = order?.elementOf else { return .notInOrder }
+        guard let order else { return .notInOrder }
+        var ranges = order.ranges
         var damaged: [Damage] = []
         for r in failed {
             guard r < records.count, PendingPointChecks.holds(records[r]) else { return .refuted }
-            let e = elementOf[r], slot = records[r].slot
+            let e = order.elementOf[r], slot = records[r].slot
             if let (error, shown) = elements[e].decodePoints(into: buffer + slot, room: records[r].count, loop: .bulk) {
                 ranges[e] = slot ..< slot + shown
                 damaged.append(Damage(element: e, error: error))

@@ -26,13 +26,12 @@ extension FileSystem {
         let f = try open(path, .readOnly)
         defer { try? close(f) }
         let size = try self.size(f)
-        guard size > 0 else { aside?.queued(); return BoundedFileBytes(bytes: [], fileSize: 0) }
         var held = BoundedPrefix(budget: Int64(budget))
         var end = size
-        if let aside, size <= Int64(chunkBytes), let whole = try readSplit(f, size: size, aside: aside) {
+        if let aside, let whole = try readSplit(f, size: size, chunkBytes: chunkBytes, aside: aside) {
             held.add(whole, at: 0)
         } else {
-            if let aside, size > Int64(chunkBytes) { aside.queued() }
+            guard size > 0 else { return BoundedFileBytes(bytes: [], fileSize: 0) }
             let walk = try forEachDataChunk(f, limit: size, chunk: chunkBytes) { part, at in held.add(part, at: at) }
             if walk.shrank { end = walk.end }  // where a file that shrank while read ended
         }

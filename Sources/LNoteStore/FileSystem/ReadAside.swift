@@ -27,14 +27,14 @@ package struct ReadAside {
 
 extension FileSystem {
     /// The whole file `f` of `size` bytes (one stretch of data, no holes, at least
-    /// `ReadAside.splitBytesMin` bytes; the caller keeps `size` to one read), its last third
-    /// read by `aside`'s thread while this one reads the rest, into one buffer. Nil, with
-    /// `aside.queued` called, when the file is not such a file or a part came back short (it
-    /// shrank while read): the caller reads it the usual way. Waits for the other part
-    /// whatever happens: no write into the buffer outlives this call.
+    /// `ReadAside.splitBytesMin` bytes and at most one read of `chunkBytes`), its last third
+    /// read by `aside`'s thread while this one reads the rest, into one buffer. Nil when the
+    /// file is not such a file or a part came back short (it shrank while read): the caller
+    /// reads it the usual way. Calls `aside.queued` once, unless it throws before. Waits for
+    /// the other part whatever happens: no write into the buffer outlives this call.
     /// - Throws: what either part's read threw (this thread's first).
-    func readSplit(_ f: FileHandleNumber, size: Int64, aside: ReadAside) throws -> [UInt8]? {
-        guard size >= ReadAside.splitBytesMin, try dataRegion(f, from: 0) == 0 ..< size else {
+    func readSplit(_ f: FileHandleNumber, size: Int64, chunkBytes: Int, aside: ReadAside) throws -> [UInt8]? {
+        guard size >= ReadAside.splitBytesMin, size <= Int64(chunkBytes), try dataRegion(f, from: 0) == 0 ..< size else {
             aside.queued()
             return nil
         }
