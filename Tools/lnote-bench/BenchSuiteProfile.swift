@@ -184,7 +184,9 @@ enum ProfileSuite {
                 for v in [UInt32(e.count), e.hasAngles ? 1 : 0, UInt32(e.bytes.count)] { withUnsafeBytes(of: v.littleEndian) { out += $0 } }
                 out += e.bytes
             }
-            FileManager.default.createFile(atPath: dump, contents: Data(out))
+            guard FileManager.default.createFile(atPath: dump, contents: Data(out)) else {
+                throw OperationalError("could not write the strokes' points to \(dump) (LNOTE_PROFILE_DUMP)")
+            }
         }
         let total = decoded.reduce(0) { $0 + $1.points.count }
         let longest = decoded.reduce(0) { max($0, $1.points.count) }
