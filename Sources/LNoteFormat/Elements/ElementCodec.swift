@@ -127,6 +127,27 @@ public enum ElementCodec {
     /// element; the walk would give this same element exactly when they are confirmed.
     @_optimize(speed) static func decode(from r: inout ByteReader, source: ArraySlice<UInt8>?,
                        known: EncodedPoints? = nil, pending: PendingPointChecks? = nil) throws(DecodeError) -> Element {
+        try decode(from: &r, source: source, file: [], fileBase: -1, known: known, pending: pending)
+    }
+
+    /// `decode(from:source:known:pending:)` with deferred points for `r`'s bytes at `base` in
+    /// `file`, the buffer read: a stroke's points are sliced from `file` itself, so the one
+    /// reference a stroke keeps is the only one taken (a slice of the body made for each frame
+    /// cost a retain and a release more per stroke, and slicing it another pair: reference
+    /// counting took about a sixth of an open's profile samples with them, a twentieth after).
+    /// When `r`'s bytes do not lie inside `file` there is nothing to slice: the points are
+    /// decoded at once.
+    @_optimize(speed) package static func decode(from r: inout ByteReader, file: [UInt8], base: Int,
+                                                 pending: PendingPointChecks? = nil) throws(DecodeError) -> Element {
+        try decode(from: &r, source: nil, file: file, fileBase: base, known: nil, pending: pending)
+    }
+
+    /// The decoder of both: deferred points when `r`'s bytes lie in `file` at `fileBase`, or
+    /// when `source` holds them (one function, not one per kind of source: it is the size of
+    /// a page of code).
+    @_optimize(speed) private static func decode(from r: inout ByteReader, source: ArraySlice<UInt8>?, file: [UInt8],
+                                                 fileBase: Int, known: EncodedPoints?,
+                                                 pending: PendingPointChecks?) throws(DecodeError) -> Element {
         let kind = try r.u8()
         switch kind {
         case strokeKind:
@@ -149,7 +170,8 @@ public enum ElementCodec {
             let hasAngles = flags & flagHasAngles != 0
             let ink = Ink(type: inkType, red: red, green: green, blue: blue, alpha: alpha,
                           width: UInt32(width))
-            if let source, source.count == r.bytes.count {
+            let inFile = fileBase >= 0 && fileBase <= file.count && r.bytes.count <= file.count - fileBase
+            if inFile || source?.count == r.bytes.count {
                 // E-006: structure only; E-004's bound first, as the eager decoder.
                 guard Int(count) <= r.remaining / PointCodec.pointBytesMin else { throw r.error("pointCountTooLarge") }
                 let start = r.offset
@@ -169,7 +191,7 @@ public enum ElementCodec {
                                                  baseOffset: r.baseOffset)
                 }
                 r.offset = end
-                let bytes = source[(source.startIndex + start) ..< (source.startIndex + end)]
+                let bytes = inFile ? file[(fileBase + start) ..< (fileBase + end)] : slice(of: source, start, end)
                 return .stroke(Stroke(id: id, ink: ink, transform: transform,
                                       encodedPoints: EncodedPoints(bytes: bytes, count: Int(count), hasAngles: hasAngles,
                                                                    structureChecked: true)))
@@ -194,6 +216,12 @@ public enum ElementCodec {
         default:
             throw DecodeError("badKind", at: r.baseOffset + r.offset - 1)
         }
+    }
+
+    /// `source`'s bytes `lower ..< upper`, counted from its start (empty without a source).
+    @inline(__always) private static func slice(of source: ArraySlice<UInt8>?, _ lower: Int, _ upper: Int) -> ArraySlice<UInt8> {
+        guard let source else { return [] }
+        return source[(source.startIndex + lower) ..< (source.startIndex + upper)]
     }
 
     /// Writes the 6 x f32 of a transform (6.3).

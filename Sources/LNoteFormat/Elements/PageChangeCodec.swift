@@ -154,6 +154,17 @@ public enum PageChangeCodec {
         return e
     }
 
+    /// `decodeAppend(body:baseOffset:source:known:pending:)` with deferred points for a body
+    /// that is `file[baseOffset ..< baseOffset + body.count]` (the strokes' points sliced from
+    /// `file` once, `ElementCodec.decode(from:file:base:)`).
+    @_optimize(speed) package static func decodeAppend(body: UnsafeRawBufferPointer, baseOffset: Int, file: [UInt8],
+                                                       pending: PendingPointChecks? = nil) throws(DecodeError) -> Element {
+        var r = ByteReader(body, baseOffset: baseOffset)
+        let e = try ElementCodec.decode(from: &r, file: file, base: baseOffset, pending: pending)
+        guard r.isAtEnd else { throw r.error("trailingBytes") }
+        return e
+    }
+
     /// The element, then F-012: nothing after it.
     @_optimize(speed) private static func decodeAppend(_ r: inout ByteReader, source: ArraySlice<UInt8>?) throws(DecodeError) -> Element {
         let e = try ElementCodec.decode(from: &r, source: source)

@@ -17,10 +17,11 @@ enum AppendFrameReplay {
     static func apply(_ frame: ScannedFrame, of bytes: [UInt8], raw: UnsafeRawBufferPointer, points: PointDecoding,
                       state: inout PageState, cache: inout EncodedBodyCache,
                       pending: PendingPointChecks? = nil) throws(DecodeError) -> (id: UUIDBytes, added: Bool) {
-        let e = try PageChangeCodec.decodeAppend(body: UnsafeRawBufferPointer(rebasing: raw[frame.bodyRange]),
-                                                 baseOffset: frame.bodyRange.lowerBound,
-                                                 source: points == .deferred ? bytes[frame.bodyRange] : nil,
-                                                 pending: points == .deferred ? pending : nil)
+        let body = UnsafeRawBufferPointer(rebasing: raw[frame.bodyRange])
+        let e = points == .deferred
+            ? try PageChangeCodec.decodeAppend(body: body, baseOffset: frame.bodyRange.lowerBound, file: bytes,
+                                               pending: pending)
+            : try PageChangeCodec.decodeAppend(body: body, baseOffset: frame.bodyRange.lowerBound, source: nil)
         let id = e.id
         guard state.appendIfNew(consume e) else { return (id, false) }
         if points == .eager { cache.store(id, body: bytes[frame.bodyRange]) }
