@@ -4,7 +4,7 @@ import Testing
 
 /// `PageChangeCodec.decodeAppend(body:baseOffset:file:pending:)`, the decoder the page reader
 /// uses for deferred points (E-006), slices a stroke's points straight from the buffer read;
-/// `decodeAppend(body:baseOffset:source:pending:)` slices them from the body's slice. Both must
+/// `decodeAppend(body:baseOffset:source:known:pending:)` slices them from the body's slice. Both must
 /// give the same element, the same error, the same points' offsets and the same pending records.
 @Suite("E-006 deferred points sliced from the file read")
 struct FileWindowDecodeTests {
