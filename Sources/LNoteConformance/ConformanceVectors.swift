@@ -16,6 +16,7 @@ public enum ConformanceVectors {
         PointVectors.add(to: &s)
         PageVectors.add(to: &s)
         PackageVectors.add(to: &s)
+        JSONTextVectors.add(to: &s)
         return s
     }
 

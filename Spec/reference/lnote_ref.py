@@ -1257,6 +1257,58 @@ def _canonical_uuid(v):
     return None
 
 
+JSON_DEPTH_MAX = 64
+
+
+def json_text(raw):
+    """D-082: the value of the bytes `raw` read as document.json and manifest.json are read;
+    raises ValueError (UnicodeDecodeError is one) with the reason when they are not such JSON.
+    Python's own parser takes NaN and Infinity, the first or last of two equal names, lone
+    surrogate escapes and any depth (until its recursion fails): those are refused here."""
+    if raw[:3] == b"\xef\xbb\xbf":
+        raw = raw[3:]                        # one byte-order mark is ignored
+    text = raw.decode("utf-8")               # strict: no overlong forms, no surrogates
+    depth = 0
+    for m in re.finditer(r'[\[\]{}]', re.sub(r'"(?:[^"\\]+|\\.)*"', '""', text)):
+        depth += 1 if m.group() in "[{" else -1
+        if depth > JSON_DEPTH_MAX:
+            raise ValueError("arrays and objects nest more than %d deep" % JSON_DEPTH_MAX)
+    value = json.loads(text, object_pairs_hook=_unique_members, parse_constant=_no_constant,
+                       parse_int=_nearest_double_int)
+    _no_lone_surrogate(value)
+    return value
+
+
+def _unique_members(pairs):
+    names = set()
+    for name, _ in pairs:
+        if name in names:
+            raise ValueError("the name %r appears twice in one object" % name)
+        names.add(name)
+    return dict(pairs)
+
+
+def _no_constant(name):
+    raise ValueError("%s is not JSON" % name)
+
+
+def _nearest_double_int(digits):
+    v = float(digits)                        # a number is read as the nearest double
+    return int(v) if math.isfinite(v) else v
+
+
+def _no_lone_surrogate(value):
+    if isinstance(value, str):
+        value.encode("utf-8")                # a lone surrogate escape raises here
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            _no_lone_surrogate(k)
+            _no_lone_surrogate(v)
+    elif isinstance(value, list):
+        for v in value:
+            _no_lone_surrogate(v)
+
+
 def _is_int(v):
     """D-081: a JSON integer is a number whose value is whole, however it is written
     (`6120`, `6120.0`, `6.12e3`); the callers then check its range."""
@@ -1272,7 +1324,7 @@ def _times_ok(obj):
 
 
 def parse_document(raw):
-    """D-010, D-011, D-020. Returns (document dict, None) or (None, reason).
+    """D-010, D-011, D-020, D-082. Returns (document dict, None) or (None, reason).
 
     D-024 (R2-4): every key of the 10.1 example is required with its type: `title` a
     string of at most 1,024 UTF-8 bytes, `created`/`modified` strings of at most 64
@@ -1282,8 +1334,8 @@ def parse_document(raw):
     if len(raw) > DOCUMENT_JSON_BYTES_MAX:
         return None, "larger than documentJSONBytesMax (D-010)"
     try:
-        doc = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError) as e:
+        doc = json_text(raw)
+    except ValueError as e:
         return None, "does not parse: %s" % e
     if not isinstance(doc, dict):
         return None, "not a JSON object"
@@ -1328,8 +1380,8 @@ def manifest_problem(raw, doc):
     if len(raw) > MANIFEST_JSON_BYTES_MAX:
         return "larger than manifestJSONBytesMax (D-010)"
     try:
-        m = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError):
+        m = json_text(raw)
+    except ValueError:
         return "does not parse"
     if not isinstance(m, dict) or m.get("format") != "lnote.manifest":
         return "not an lnote.manifest object"

@@ -1551,6 +1551,48 @@ class TestPackage(unittest.TestCase):
 # Conformance runner
 # ======================================================================================
 
+class TestJSONText(unittest.TestCase):
+    """D-082: the JSON document.json and manifest.json are read as."""
+
+    def ok(self, raw):
+        return L.json_text(raw)
+
+    def bad(self, raw):
+        with self.assertRaises(ValueError, msg=repr(raw[:60])):
+            L.json_text(raw)
+
+    def test_accepted_D082(self):
+        self.assertEqual(self.ok(b'\xef\xbb\xbf{"a":1}'), {"a": 1})
+        self.assertEqual(self.ok(b' {"a":"\\ud83d\\ude00\\/"} '), {"a": "\U0001F600/"})
+        self.assertEqual(self.ok(b'{"x":1e400}')["x"], math.inf)
+        self.assertEqual(self.ok(b'{"x":-1' + b'0' * 5000 + b'}')["x"], -math.inf)
+        self.assertEqual(self.ok(b'{"w":6120.0000000000000001}')["w"], 6120.0)
+        self.assertEqual(self.ok(b'{"n":9007199254740993}')["n"], 9007199254740992)  # the nearest double
+        self.ok(b'{"x":' + b'[' * 63 + b']' * 63 + b'}')
+        self.ok(b'{"a":"[[{{"}')                      # brackets in strings do not nest
+
+    def test_refused_D082(self):
+        for raw in (b'{"a":1,"a":1}', b'{"a":1,"\\u0061":2}', b'[{"k":{"b":1,"b":2}}]',
+                    b'{"x":' + b'[' * 64 + b']' * 64 + b'}', b'[' * 100000 + b']' * 100000,
+                    '{"a":1}'.encode("utf-16"), '{"a":1}'.encode("utf-16-le"),
+                    b'\xef\xbb\xbf\xef\xbb\xbf{}', b'{"a":"\\ud800"}', b'{"a":"\\udc00"}',
+                    b'{"\\ud800":1}', b'[NaN]', b'[Infinity]', b'[-Infinity]', b'[1,]', b'{"a":1,}',
+                    b'[01]', b'["\\q"]', b'["\xc0\xaf"]', b'["\xed\xa0\x80"]', b'["\xf4\x90\x80\x80"]',
+                    b'{}{}', b'// c\n{}', b'\x0c{}', b"{'a':1}", b'["a\x01"]', b''):
+            self.bad(raw)
+
+    def test_document_and_manifest_D082(self):
+        doc = {"format": "lnote.document", "version": 1, "id": str(uuid.UUID(int=1)), "title": "T",
+               "created": "c", "modified": "m", "pages": []}
+        raw = json.dumps(doc).encode()
+        self.assertIsNotNone(L.parse_document(raw)[0])
+        self.assertIsNotNone(L.parse_document(b'\xef\xbb\xbf' + raw)[0])
+        twice = b'{"title":"T",' + raw[1:]
+        d, why = L.parse_document(twice)
+        self.assertIsNone(d)
+        self.assertIn("twice", why)
+
+
 class TestRunner(unittest.TestCase):
     def test_manifest(self):
         with tempfile.TemporaryDirectory() as vd:

@@ -98,12 +98,16 @@ package struct DocumentFile: Sendable, Equatable {
         return (try? Array(encoder.encode(wire))) ?? []
     }
 
-    /// Parses and validates (D-010, D-011, D-020). Throws `LNoteError.corrupt` with the reason.
+    /// Parses and validates (D-010, D-011, D-020; the JSON as D-082 reads it). Throws `LNoteError.corrupt` with the reason.
     public static func decode(_ bytes: [UInt8], file: String = documentFileName) throws -> DocumentFile {
         guard bytes.count <= FormatLimits.documentJSONBytesMax else {
             throw LNoteError(.corrupt, "document.json is \(bytes.count) bytes; limit \(FormatLimits.documentJSONBytesMax) (D-010)", file: file)
         }
+        if let problem = JSONText.problem(bytes) {
+            throw LNoteError(.corrupt, "document.json does not parse: " + problem, file: file)
+        }
         let wire: Wire
+        // Foundation's decoder skips the byte-order mark D-082 ignores.
         do { wire = try JSONDecoder().decode(Wire.self, from: Data(bytes)) } catch {
             throw LNoteError(.corrupt, "document.json does not parse: \(describeDecodingError(error))", file: file)
         }
@@ -188,9 +192,11 @@ package struct ManifestFile: Sendable, Equatable, Codable {
         return (try? Array(encoder.encode(self))) ?? []
     }
 
-    /// Parses a manifest; nil when it is unusable (too large, unparseable, other version: D-031).
+    /// Parses a manifest; nil when it is unusable (too large, not JSON as D-082 reads it, unparseable,
+    /// other version: D-031).
     public static func decode(_ bytes: [UInt8]) -> ManifestFile? {
         guard bytes.count <= FormatLimits.manifestJSONBytesMax,
+              JSONText.start(bytes) != nil,
               let m = try? JSONDecoder().decode(ManifestFile.self, from: Data(bytes)),
               m.format == formatName, m.version == 1, UUIDBytes(string: m.id) != nil, m.pageCount >= 0 else { return nil }
         if let cover = m.cover {

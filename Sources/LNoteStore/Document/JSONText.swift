@@ -1,0 +1,33 @@
+import CCRC32C
+
+/// The JSON that `document.json` and `manifest.json` are read as (Spec/format.md D-082): RFC
+/// 8259 without extensions, in UTF-8, one value, no name twice in one object, nesting at most
+/// `depthMax` deep. Checked on the bytes before a decoder sees them, so that every reader
+/// accepts the same files and sees the same values: Foundation's decoder alone takes UTF-16,
+/// trailing commas, leading zeros, bad escapes and bad UTF-8 where a key is unknown, and the
+/// first of two equal names, where other readers refuse or take the last. The checker is C (`lnote_json_check`, json_text.c): the same in Swift added 9-13 KB
+/// to what an app gains by linking LNoteStore, past the 1 MB of issue 16 (C: about 5 KB).
+package enum JSONText {
+    /// Arrays and objects nest at most this deep (the top-level value's brackets count 1).
+    package static let depthMax = LNOTE_JSON_DEPTH_MAX
+
+    /// Where the value's text starts in `bytes` (3 after a byte-order mark `EF BB BF`, which is
+    /// ignored, else 0), or nil when they are not JSON as D-082 reads it (`problem` says why).
+    package static func start(_ bytes: [UInt8]) -> Int? {
+        var at = 0
+        return check(bytes, &at) == LNOTE_JSON_OK ? at : nil
+    }
+
+    /// Why `bytes` are not JSON as D-082 reads it, with the byte where that was seen
+    /// ("a name appears twice in one object at byte 8 (D-082)"); nil when they are.
+    package static func problem(_ bytes: [UInt8]) -> String? {
+        var at = 0
+        let code = check(bytes, &at)
+        guard code != LNOTE_JSON_OK else { return nil }
+        return String(cString: lnote_json_reason(Int32(code))) + " at byte \(at) (D-082)"
+    }
+
+    private static func check(_ bytes: [UInt8], _ at: inout Int) -> Int {
+        Int(bytes.withUnsafeBufferPointer { lnote_json_check($0.baseAddress, $0.count, &at) })
+    }
+}
