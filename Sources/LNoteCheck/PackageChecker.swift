@@ -59,6 +59,12 @@ struct PackageChecker {
         var repairedPages = Set<UUIDBytes>()
         for id in listed {
             run.counts.pages += 1
+            if linked.contains("pages") {
+                // K-030: pages/ is not a folder (or a link): no page file is read.
+                run.pages.append(FsckPage(id: id.description, package: prefix, elements: 0, framesReplayed: 0,
+                                          framesDropped: 0, generation: 0, state: "refused"))
+                continue
+            }
             let checker = PageChecker(run: run, directory: pagesDir, pageID: id, prefix: prefix + "pages/",
                                       package: prefix, lostAndFound: lostAndFound, repair: repair)
             let outcome = try checker.check(names: present[id] ?? [])

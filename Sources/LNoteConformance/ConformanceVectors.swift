@@ -17,6 +17,7 @@ public enum ConformanceVectors {
         PageVectors.add(to: &s)
         PackageVectors.add(to: &s)
         JSONTextVectors.add(to: &s)
+        PackageObjectVectors.add(to: &s)
         return s
     }
 

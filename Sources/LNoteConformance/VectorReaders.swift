@@ -149,8 +149,10 @@ enum VectorReaders {
               let document = try? DocumentFile.decode(bytes) else { return .array([]) }
         var pages: [JSONValue] = []
         for entry in document.pages {
-            let r = try PageRecovery.recover(fs: fs, directory: layout.pagesDirectory, pageID: entry.id, mode: .salvage)
-            pages.append(.object([("id", .string(entry.id.description)), ("elements", ids(r.state))]))
+            // A page the engine refuses to read (K-030: a page file, or pages/, of the wrong
+            // kind) shows no elements, as fsck's report gives it (state `refused`).
+            let r = try? PageRecovery.recover(fs: fs, directory: layout.pagesDirectory, pageID: entry.id, mode: .salvage)
+            pages.append(.object([("id", .string(entry.id.description)), ("elements", r.map { ids($0.state) } ?? .array([]))]))
         }
         return .array(pages)
     }

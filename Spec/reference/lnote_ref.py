@@ -19,6 +19,7 @@ import json
 import math
 import os
 import re
+import stat
 import struct
 import sys
 import uuid as _uuid
@@ -961,7 +962,7 @@ def parse_page_file(name):
     if m:
         return "snapshot", m.group(1), None
     m = JOURNAL_NAME_RE.match(name)
-    if m:
+    if m and int(m.group(2)) < 1 << 64:       # J-001: the base is a u64
         return "journal", m.group(1), int(m.group(2))
     m = SNAPSHOT_TMP_RE.match(name)
     if m:
@@ -1462,9 +1463,15 @@ def check_package(path, mode="salvage"):
                 rep.add("symlink", r, detail="a link inside the package is not followed "
                                              "(D-002, K-018)")
                 continue
-            isdir = os.path.isdir(p)
-            rep.files += 0 if isdir else 1
-            out.append((n, "dir" if isdir else "file"))
+            try:
+                st = os.lstat(p)
+            except OSError as e:
+                rep.add("ioError", r, detail=str(e))
+                rep.operational = True
+                continue
+            kind = "dir" if stat.S_ISDIR(st.st_mode) else "file" if stat.S_ISREG(st.st_mode) else "other"
+            rep.files += 0 if kind == "dir" else 1
+            out.append((n, kind))
         return out
 
     def read_file(rel):
@@ -1477,6 +1484,20 @@ def check_package(path, mode="salvage"):
             return None
 
     top = dict(entries(""))
+
+    # K-030: a folder, FIFO, socket or device where a file belongs is notRegularFile, a file
+    # where a folder belongs notAFolder (a FIFO, socket or device there notRegularFile):
+    # errors, and the name is not read.
+    refused = set()
+    for n in ("document.json", "manifest.json", ".lock", "pages", "assets", "thumbnails", "lost+found"):
+        want = "dir" if n in ("pages", "assets", "thumbnails", "lost+found") else "file"
+        k = top.get(n)
+        if k is not None and k != want:
+            rep.add("notAFolder" if k == "file" else "notRegularFile", n,
+                    detail="a %s where a %s belongs (D-004, K-030); not read"
+                    % ({"dir": "folder", "file": "file"}.get(k, "FIFO, socket or device"),
+                       "folder" if want == "dir" else "file"))
+            refused.add(n)
 
     # document.json (K-012, D-010, D-011, D-020)
     doc = None
@@ -1501,10 +1522,8 @@ def check_package(path, mode="salvage"):
         # K-012 (R2-2): a folder not named <uuid>.lnote gets no finding.
 
     # manifest.json (D-031, K-012). A link is a missing manifest (D-002).
-    if doc is None:
-        pass          # K-029 (R2-6): nothing to agree with; the manifest is not checked
-    elif top.get("manifest.json") == "dir":
-        rep.add("staleManifest", "manifest.json", detail="manifest.json is a folder")
+    if doc is None or "manifest.json" in refused:
+        pass          # K-029 (R2-6): nothing to agree with, or K-030: not read
     else:
         raw = read_file("manifest.json") if top.get("manifest.json") == "file" else None
         why = manifest_problem(raw, doc)
@@ -1529,9 +1548,17 @@ def check_package(path, mode="salvage"):
 
     # pages/ (K-011, K-013, P-015)
     page_files = {}           # page id -> names
+    not_read = set()          # K-030: pages with a page file that is not a regular file
     if top.get("pages") == "dir":
         for n, kind in entries("pages"):
-            p = parse_page_file(n) if kind == "file" else None
+            p = parse_page_file(n)
+            if p is not None and kind != "file":
+                rep.add("notRegularFile", "pages/" + n,
+                        detail="not a regular file (D-004, K-030); the page is not read")
+                if p[0] != "tmp":
+                    not_read.add(p[1])
+                    page_files.setdefault(p[1], [])
+                continue
             if p is None:
                 rep.add("unknownFile", "pages/" + n, severity="info",
                         detail="not a page file name (J-001, P-015)")
@@ -1558,7 +1585,20 @@ def check_package(path, mode="salvage"):
     refs = {}                 # asset id -> first listed page that shows it
     recovered = {}
     for pid in to_check:
+        if pid in not_read or "pages" in refused:
+            # K-030: a page file, or pages/ itself, is not a regular file (a folder): not read.
+            if pid in listed_set:
+                rep.pages.append({"id": pid, "package": "", "elements": 0, "framesReplayed": 0,
+                                  "framesDropped": 0, "generation": 0, "state": "refused"})
+                rep.page_elements[pid] = []
+            continue
         names = sorted(page_files.get(pid, []))
+        for n in names:       # D-005, K-030: a page file with a second name
+            try:
+                if os.lstat(os.path.join(path, "pages", n)).st_nlink > 1:
+                    rep.add("hardLink", "pages/" + n, detail="the file has more than one name (D-005)")
+            except OSError:
+                pass
         pr = recover_page(os.path.join(path, "pages"), mode, pid, names)  # P-001 if none
         recovered[pid] = pr
         for name, f in pr.findings:
@@ -1589,6 +1629,8 @@ def check_package(path, mode="salvage"):
     if doc is not None:
         for p in doc["pages"]:                                              # D-021
             pid = _canonical_uuid(p["id"])
+            if pid not in recovered:
+                continue      # K-030: not read
             n = len(recovered[pid].page.elements)
             if "elementCount" in p and p["elementCount"] != n \
                     and not recovered[pid].refused:

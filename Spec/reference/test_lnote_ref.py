@@ -1593,6 +1593,14 @@ class TestJSONText(unittest.TestCase):
         self.assertIn("twice", why)
 
 
+class TestPageFileNames(unittest.TestCase):
+    def test_journal_base_is_u64_J001(self):
+        pid = "5a6e0000-0000-4000-8000-000000000001"
+        self.assertEqual(L.parse_page_file(pid + ".18446744073709551615.journal"), ("journal", pid, (1 << 64) - 1))
+        self.assertIsNone(L.parse_page_file(pid + ".18446744073709551616.journal"))
+        self.assertIsNone(L.parse_page_file(pid + ".01.journal"))
+
+
 class TestRunner(unittest.TestCase):
     def test_manifest(self):
         with tempfile.TemporaryDirectory() as vd:
