@@ -453,12 +453,13 @@ struct PackageChecker {
         var present = Set<UUIDBytes>()
         for name in (try? fs.list(layout.assetsDirectory)) ?? [] where !name.hasSuffix(".tmp") {
             let path = joinPath(layout.assetsDirectory, name)
-            if let problem = PackageEntries.problem(try? fs.kind(path), wantsFolder: false) {
-                try run.error(problem.kind, prefix + "assets/" + name, problem.detail + "; not read")
-                continue
-            }
+            // K-019: a name the engine does not use is foreign, whatever object it holds (K-018).
             guard let (id, _) = PackageLayout.parseAssetName(name) else {
                 try run.info("unknownFile", prefix + "assets/" + name, "not an asset name (D-040); left alone")
+                continue
+            }
+            if let problem = PackageEntries.problem(try? fs.kind(path), wantsFolder: false) {
+                try run.error(problem.kind, prefix + "assets/" + name, problem.detail + "; not read")
                 continue
             }
             present.insert(id)

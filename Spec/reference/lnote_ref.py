@@ -956,6 +956,29 @@ SNAPSHOT_NAME_RE = re.compile(r"^(%s)\.content$" % UUID_RE)                 # se
 SNAPSHOT_TMP_RE = re.compile(r"^(%s)\.content\.tmp$" % UUID_RE)              # P-011
 
 
+def _temp_name(rel, name):
+    """K-016: whether `name` in the package folder `rel` ("" the top) is an engine temp name."""
+    if rel == "":
+        return name in ("document.json.tmp", "manifest.json.tmp")
+    return bool({"pages": SNAPSHOT_TMP_RE, "assets": ASSET_TMP_RE,
+                 "thumbnails": THUMB_TMP_RE}.get(rel, re.compile(r"(?!)")).match(name))
+
+
+def _engine_name(rel, name):
+    """K-030: whether `name` in the package folder `rel` ("" the top) is one the engine
+    reads or writes (its temp names included)."""
+    if rel == "":
+        return name in ("document.json", "manifest.json", ".lock", "pages", "assets", "thumbnails",
+                        "lost+found") or _temp_name(rel, name)
+    if rel == "pages":
+        return parse_page_file(name) is not None
+    if rel == "assets":
+        return bool(ASSET_NAME_RE.match(name) or ASSET_TMP_RE.match(name))
+    if rel == "thumbnails":
+        return bool(THUMB_NAME_RE.match(name) or THUMB_TMP_RE.match(name))
+    return False
+
+
 def parse_page_file(name):
     """('snapshot'|'journal'|'tmp', page id text, base or None), or None (P-015)."""
     m = SNAPSHOT_NAME_RE.match(name)
@@ -1460,8 +1483,13 @@ def check_package(path, mode="salvage"):
             p = os.path.join(full, n)
             r = os.path.join(rel, n) if rel else n
             if os.path.islink(p):
-                rep.add("symlink", r, detail="a link inside the package is not followed "
-                                             "(D-002, K-018)")
+                # K-018: a link at a name the engine uses is a symlink error; at a temp name
+                # of K-016 it is that leftover temp, at any other name foreign (K-019): the
+                # caller reports those.
+                if _engine_name(rel, n) and not _temp_name(rel, n):
+                    rep.add("symlink", r, detail="a link inside the package is not followed "
+                                                 "(D-002, K-018)")
+                out.append((n, "link"))
                 continue
             try:
                 st = os.lstat(p)
@@ -1492,7 +1520,9 @@ def check_package(path, mode="salvage"):
     for n in ("document.json", "manifest.json", ".lock", "pages", "assets", "thumbnails", "lost+found"):
         want = "dir" if n in ("pages", "assets", "thumbnails", "lost+found") else "file"
         k = top.get(n)
-        if k is not None and k != want:
+        if k == "link":
+            refused.add(n)    # reported as symlink by entries()
+        elif k is not None and k != want:
             rep.add("notAFolder" if k == "file" else "notRegularFile", n,
                     detail="a %s where a %s belongs (D-004, K-030); not read"
                     % ({"dir": "folder", "file": "file"}.get(k, "FIFO, socket or device"),
@@ -1552,12 +1582,12 @@ def check_package(path, mode="salvage"):
     if top.get("pages") == "dir":
         for n, kind in entries("pages"):
             p = parse_page_file(n)
-            if p is not None and kind != "file":
-                rep.add("notRegularFile", "pages/" + n,
-                        detail="not a regular file (D-004, K-030); the page is not read")
-                if p[0] != "tmp":
-                    not_read.add(p[1])
-                    page_files.setdefault(p[1], [])
+            if p is not None and p[0] != "tmp" and kind != "file":
+                if kind != "link":    # a link is reported as symlink by entries()
+                    rep.add("notRegularFile", "pages/" + n,
+                            detail="not a regular file (D-004, K-030); the page is not read")
+                not_read.add(p[1])
+                page_files.setdefault(p[1], [])
                 continue
             if p is None:
                 rep.add("unknownFile", "pages/" + n, severity="info",
@@ -1643,10 +1673,16 @@ def check_package(path, mode="salvage"):
     if top.get("assets") == "dir":
         for n, kind in entries("assets"):
             m = ASSET_NAME_RE.match(n) if kind == "file" else None
-            if m:
-                assets.setdefault(m.group(1), n)
-            elif kind == "file" and ASSET_TMP_RE.match(n):
+            if ASSET_TMP_RE.match(n):
+                # K-016: any object at a temp name is that leftover temp.
                 rep.add("leftoverTemp", "assets/" + n, detail="temporary asset (K-016)")
+            elif kind == "link" and ASSET_NAME_RE.match(n):
+                pass          # reported as symlink
+            elif kind != "file" and ASSET_NAME_RE.match(n):
+                rep.add("notRegularFile", "assets/" + n,
+                        detail="not a regular file where an asset belongs (D-004, K-030); not read")
+            elif m:
+                assets.setdefault(m.group(1), n)
             elif n.endswith(".tmp"):
                 pass          # K-019: not reported
             else:
@@ -1667,16 +1703,25 @@ def check_package(path, mode="salvage"):
 
     # thumbnails/ (D-050, K-026)
     thumbs = set()
+    thumbs_refused = set()    # K-030: a thumbnail name holding another kind of object
     if top.get("thumbnails") == "dir":
         for n, kind in entries("thumbnails"):
             m = THUMB_NAME_RE.match(n) if kind == "file" else None
-            if m:
-                thumbs.add(m.group(1))
-            elif kind == "file" and THUMB_TMP_RE.match(n):
+            if THUMB_TMP_RE.match(n):
+                # K-016: any object at a temp name is that leftover temp.
                 rep.add("leftoverTemp", "thumbnails/" + n, detail="temporary thumbnail (K-016)")
+            elif kind != "file" and THUMB_NAME_RE.match(n):
+                if kind != "link":    # a link is reported as symlink by entries()
+                    rep.add("notRegularFile", "thumbnails/" + n,
+                            detail="not a regular file where a thumbnail belongs (D-004, K-030); not read")
+                thumbs_refused.add(THUMB_NAME_RE.match(n).group(1))
+            elif m:
+                thumbs.add(m.group(1))
             # K-019: other names in thumbnails/ are not reported
     for pid in listed:
-        if pid not in thumbs:
+        if pid in thumbs_refused or "thumbnails" in refused:
+            pass              # K-030: not read
+        elif pid not in thumbs:
             rep.add("missingThumbnail", "thumbnails/%s.png" % pid, severity="info",
                     detail="thumbnail missing (K-026)")
         else:

@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Foundation
 import LNoteCheck
 import LNoteFormat
@@ -36,6 +41,37 @@ import Testing
             let repaired = try f.check(repair: true)
             #expect(repaired.status == FsckReport.uncorrected, "\(name): \(repaired.humanText())")
             #expect(try Self.snapshot(f.root) == before, "\(name): repair changed nothing")
+        }
+    }
+
+    @Test("K-018 K-019 K-016 a link, FIFO or folder at a name the engine does not use is foreign (unknownFile in pages/ and assets/, nothing elsewhere); at a temp name it is leftoverTemp; at an asset's or thumbnail's name its K-030 kind")
+    func foreignAndTempObjects() async throws {
+        let asset = "11111111-2222-4333-8444-555555555555"
+        let cases: [(path: String, make: String, kind: String?, severity: FsckSeverity?)] = [
+            ("readme", "link", nil, nil), ("thumbnails/readme", "link", nil, nil),
+            ("pages/readme", "link", "unknownFile", .info), ("assets/readme", "link", "unknownFile", .info),
+            ("assets/readme", "folder", "unknownFile", .info), ("assets/readme", "fifo", "unknownFile", .info),
+            ("assets/\(asset).png", "link", "symlink", .error), ("assets/\(asset).png", "folder", "notRegularFile", .error),
+            ("assets/\(asset).png", "fifo", "notRegularFile", .error), ("document.json.tmp", "folder", "leftoverTemp", .error),
+            ("document.json.tmp", "link", "leftoverTemp", .error), ("assets/\(asset).png.tmp", "folder", "leftoverTemp", .error),
+        ]
+        for c in cases {
+            let f = try await FsckFixture.make(pages: 1)
+            defer { f.remove() }
+            let fm = FileManager.default
+            if c.path.hasPrefix("assets/") && !fm.fileExists(atPath: f.path("assets")) {
+                try fm.createDirectory(atPath: f.path("assets"), withIntermediateDirectories: false)
+            }
+            switch c.make {
+            case "link": try fm.createSymbolicLink(atPath: f.path(c.path), withDestinationPath: f.folder)
+            case "folder": try fm.createDirectory(atPath: f.path(c.path), withIntermediateDirectories: false)
+            default: #expect(mkfifo(f.path(c.path), 0o644) == 0)
+            }
+            let report = try f.check()
+            let found = report.findings.filter { $0.file == c.path }
+            #expect(found.map(\.kind) == (c.kind.map { [$0] } ?? []), "\(c.path) \(c.make): \(report.humanText())")
+            #expect(found.first?.severity == c.severity, "\(c.path) \(c.make)")
+            #expect(report.status == (c.severity == .error ? FsckReport.uncorrected : 0), "\(c.path) \(c.make): \(report.humanText())")
         }
     }
 
