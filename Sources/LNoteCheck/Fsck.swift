@@ -92,12 +92,13 @@ public enum Fsck {
         return found
     }
 
-    /// The `*.lnote` folders of a library, sorted (links are not followed, D-002).
+    /// The `*.lnote` folders of a library, sorted (links are not followed, D-002; hidden names
+    /// are not the library's, D-032, K-018).
     static func libraryPackages(_ path: String, _ fs: any FileSystem) throws -> [String] {
         let names: [String]
         do { names = try fs.list(path) } catch { throw LNoteError(.io, "cannot list: \(error)", file: path) }
         return names.filter { name in
-            guard name.lowercased().hasSuffix("." + PackageLayout.packageExtension) else { return false }
+            guard !name.hasPrefix("."), name.lowercased().hasSuffix("." + PackageLayout.packageExtension) else { return false }
             if case .directory? = try? fs.kind(joinPath(path, name)) { return true }
             return false
         }

@@ -1785,41 +1785,98 @@ def fsck_main(args, out=sys.stdout):
               file=sys.stderr)
         return EXIT_USAGE
     status = 0
+    merged = {"status": 0, "path": paths[0] if len(paths) == 1 else " ".join(paths), "repair": False,
+              "mode": mode, "findings": [], "pages": [],
+              "counts": {"packages": 0, "pages": 0, "files": 0, "errors": 0, "corrected": 0,
+                         "uncorrected": 0, "info": 0}}
+    lines = []
     for path in paths:
+        # K-002: with several paths, file names are prefixed by their path.
+        lead = "" if len(paths) == 1 else os.path.normpath(path) + "/"
         name = os.path.basename(os.path.normpath(path))
-        is_package = name.endswith(".lnote") or os.path.exists(
+        is_package = name.lower().endswith(".lnote") or os.path.exists(
             os.path.join(path, "document.json")) or os.path.isdir(os.path.join(path, "pages"))
+        staging = []
         if is_package or not os.path.isdir(path):
             reports = [("", check_package(path, mode))]
-        else:                                                            # K-018 library
-            reports = [(n + "/", check_package(os.path.join(path, n), mode))
-                       for n in sorted(os.listdir(path))
-                       if n.endswith(".lnote") and not n.startswith(".")
-                       and not os.path.islink(os.path.join(path, n))]
+        else:
+            # K-018: a library's packages are its folders named *.lnote (any case), not
+            # hidden (D-032), not links; its staging folders whose lock no one holds are
+            # stagingLeftover (D-033).
+            names = sorted(os.listdir(path))
+            reports = [(n + "/", check_package(os.path.join(path, n), mode)) for n in names
+                       if n.lower().endswith(".lnote") and not n.startswith(".")
+                       and not os.path.islink(os.path.join(path, n))
+                       and os.path.isdir(os.path.join(path, n))]
+            staging = [n for n in names if STAGING_RE.match(n)
+                       and not os.path.islink(os.path.join(path, n))
+                       and os.path.isdir(os.path.join(path, n))
+                       and _staging_abandoned(os.path.join(path, n))]
+            if not reports and not staging:
+                rep = PackageReport(path)
+                rep.add("operationalError", "", detail="no .lnote package here")
+                rep.operational = True
+                rep.no_package = True
+                reports = [("", rep)]
+        for n in staging:
+            merged["findings"].append({"kind": "stagingLeftover", "severity": "info", "file": lead + n + "/",
+                                       "action": "none",
+                                       "detail": "a library staging folder a crash left behind (D-033)"})
+            merged["counts"]["info"] += 1
         for prefix, rep in reports:
             status |= rep.status
-            if as_json:
-                print(json.dumps(rep.to_json(mode)), file=out)
-                continue
-            lines = []
-            for f in rep.findings:
-                if f["severity"] != "error":
-                    continue
-                where = prefix + f["file"]
-                if "offset" in f:
-                    where += " @%d" % f["offset"]
-                nb = " (%d bytes)" % f["bytes"] if "bytes" in f else ""
-                lines.append("%s: %s%s: %s -> %s" % (where, f["kind"], nb, f["detail"],
-                                                     f["action"]))
-            if not lines:
-                print("ok", file=out)                                    # K-007
-            else:
-                for line in lines:
-                    print(line, file=out)
-                errors = len(lines)
-                print("%d errors, 0 corrected, %d uncorrected; exit status %d"
-                      % (errors, errors, rep.status), file=out)
+            j = rep.to_json(mode)
+            for f in j["findings"]:
+                f = dict(f, file=lead + prefix + f["file"])
+                merged["findings"].append(f)
+                if f["severity"] == "error":
+                    where = f["file"] + (" @%d" % f["offset"] if "offset" in f else "")
+                    nb = " (%d bytes)" % f["bytes"] if "bytes" in f else ""
+                    lines.append("%s: %s%s: %s -> %s" % (where, f["kind"], nb, f["detail"], f["action"]))
+            for pg in j["pages"]:
+                merged["pages"].append(dict(pg, package=lead + prefix))
+            for k, v in j["counts"].items():
+                merged["counts"][k] += v
+            if getattr(rep, "no_package", False):
+                merged["counts"]["packages"] -= 1
+    merged["status"] = status
+    if as_json:
+        print(json.dumps(merged), file=out)
+    elif not lines:
+        print("ok", file=out)                                                # K-007
+    else:
+        for line in lines:
+            print(line, file=out)
+        print("%d errors, 0 corrected, %d uncorrected; exit status %d"
+              % (len(lines), len(lines), status), file=out)
     return status
+
+
+STAGING_RE = re.compile(r"^\.(%s)\.lnote-(creating|deleting)$" % r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+
+
+def _staging_abandoned(path):
+    """D-033: no process holds the staging folder's own lock, nor its `.lock` (a missing
+    `.lock` counts as free; a link there counts as held). Creates nothing."""
+    try:
+        import fcntl
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_NOFOLLOW", 0))
+    except (ImportError, OSError):
+        return False
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            return False
+        fcntl.flock(fd, fcntl.LOCK_UN)
+    finally:
+        os.close(fd)
+    lock = os.path.join(path, ".lock")
+    if os.path.islink(lock):
+        return False
+    if not os.path.exists(lock):
+        return True
+    return os.path.isfile(lock) and _try_lock(lock) == "free"
 
 
 # --------------------------------------------------------------------------------------

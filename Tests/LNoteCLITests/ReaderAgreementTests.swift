@@ -132,4 +132,41 @@ import Testing
         #expect(probes.count >= 60)
         #expect(disagreements.isEmpty, "\(disagreements.joined(separator: "\n"))")
     }
+
+    @Test("K-018 K-002 K-001 D-033 libraries and several paths: which folders are packages, staging leftovers, one merged report with its files prefixed")
+    func libraries() throws {
+        let python = ["/usr/bin/python3", "/usr/local/bin/python3"].first { FileManager.default.isExecutableFile(atPath: $0) }
+        let reference = Tool.packageRoot + "/Spec/reference/lnote_ref.py"
+        guard let python else {
+            Issue.record("python3 is needed to run the Python reference (.ci/run installs it)")
+            return
+        }
+        let work = FileManager.default.temporaryDirectory.path + "/lnote-agree-lib-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: work) }
+        let id = "555f1062-baaa-455a-bcc0-6595ec7ba4c8"
+        let original = work + "/original/\(id).lnote"
+        let gen = try Tool.run(["gen", original, "--pages", "1", "--strokes", "6", "--journal-frames", "2", "--seed", "22"])
+        try #require(gen.status == 0, "\(gen.stderr)")
+        let other = "22222222-2222-4222-8222-222222222222"
+        let probes: [(String, [Edit])] = [
+            ("plain", []), ("a file named .lnote", [.write("x.lnote", [0x78])]), ("a FIFO named .lnote", [.fifo("\(other).lnote")]),
+            ("a link to a package", [.link("\(other).lnote", original)]), ("an abandoned staging folder", [.folder(".\(other).lnote-creating")]),
+            ("a hidden .lnote folder", [.folder(".\(other).lnote")]), ("an empty .lnote folder", [.folder("\(other).lnote")]),
+            ("an upper-case .LNOTE folder", [.folder("\(other).LNOTE")]), ("another folder", [.folder("photos/x")]),
+        ]
+        var disagreements: [String] = []
+        for (name, edits) in probes {
+            let library = work + "/library"
+            try? FileManager.default.removeItem(atPath: library)
+            try FileManager.default.createDirectory(atPath: library, withIntermediateDirectories: true)
+            try FileManager.default.copyItem(atPath: original, toPath: library + "/\(id).lnote")
+            for edit in edits { try Self.apply(edit, in: library) }
+            for args in [[library], [library + "/\(id).lnote", original]] {
+                let swift = Self.findings(try Tool.run(["fsck", "--json"] + args))
+                let python = Self.findings(try Tool.run([reference, "fsck", "--json"] + args, executable: python))
+                if swift != python { disagreements.append("\(name) \(args.count) path(s): lnote \(swift), reference \(python)") }
+            }
+        }
+        #expect(disagreements.isEmpty, "\(disagreements.joined(separator: "\n"))")
+    }
 }
