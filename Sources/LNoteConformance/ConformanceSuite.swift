@@ -55,6 +55,23 @@ public struct ConformanceSuite: Sendable {
         files.append(ConformanceFile(path: path, bytes: bytes))
     }
 
+    /// The file at `path` with new bytes (it moves to the end of `files`).
+    mutating func replace(_ path: String, with bytes: [UInt8]) {
+        files.removeAll { $0.path == path }
+        add(path, bytes)
+    }
+
+    /// The bytes of the file at `path`, already added (a generator's error otherwise).
+    func bytes(of path: String) -> [UInt8] {
+        guard let file = files.first(where: { $0.path == path }) else { preconditionFailure("\(path) not built") }
+        return file.bytes
+    }
+
+    /// The file at `path` (already added) with its bytes changed by `change`.
+    mutating func edit(_ path: String, _ change: ([UInt8]) -> [UInt8]) {
+        replace(path, with: change(bytes(of: path)))
+    }
+
     mutating func entry(_ name: String, _ kind: String, _ mode: ReplayMode?, rules: [String],
                         inputs: [(String, JSONValue)] = [], expect: [(String, JSONValue)]) {
         entries.append(ConformanceEntry(name: name, kind: kind, mode: mode, rules: rules, inputs: inputs,

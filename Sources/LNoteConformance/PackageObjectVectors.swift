@@ -34,10 +34,7 @@ enum PackageObjectVectors {
         // J-001: a base past 2^64 - 1 is no journal name (K-019: unknownFile, information).
         let name = "ok-package-journal-base-beyond-u64.lnote"
         PackageVectors.package(&s, name)
-        guard let bytes = s.files.first(where: { $0.path == name + "/pages/" + journal })?.bytes else {
-            preconditionFailure("\(journal) not built")
-        }
-        s.add(name + "/pages/\(page).18446744073709551616.journal", bytes)
+        s.add(name + "/pages/\(page).18446744073709551616.journal", s.bytes(of: name + "/pages/" + journal))
         s.entry(name, "package", nil, rules: ["J-001", "K-019"],
                 expect: PackageVectors.expect(exit: 0, pages: [(page, [1, 2, 3])], kinds: []))
     }

@@ -88,8 +88,7 @@ enum PackageVectors {
             let text = String(decoding: documentJSON(pages: [(page, 3)]), as: UTF8.self)
             let edited = text.replacing("\"width\":6120", with: "\"width\":6120.0")
             precondition(edited != text, "document.json layout changed")
-            s.files.removeAll { $0.path == name + "/document.json" }
-            s.add(name + "/document.json", Array(edited.utf8))
+            s.replace(name + "/document.json", with: Array(edited.utf8))
             s.entry(name, "package", nil, rules: ["D-081"], expect: expect(exit: 0, pages: [(page, [1, 2, 3])], kinds: []))
         }
         do {  // K-090: an unlisted page is reported once, not with its frame damage.
@@ -99,8 +98,7 @@ enum PackageVectors {
             var other = FileBuilder.journal(page: otherPage, salt: VectorFixtures.otherSalt)
             let refs = other.appends([7, 8, 9], from: 1)
             other.flip(refs[1].end - 1, 0x01)
-            s.files.removeAll { $0.path == path }
-            s.add(path, other.bytes)
+            s.replace(path, with: other.bytes)
             s.entry(name, "package", nil, rules: ["K-090", "K-013"],
                     expect: expect(exit: 4, pages: [(page, [1, 2, 3])], kinds: ["unlistedPage"]))
         }
@@ -111,8 +109,7 @@ enum PackageVectors {
             let text = String(decoding: documentJSON(pages: [(page, 3)]), as: UTF8.self)
             let edited = text.replacing("\"id\":\"\(page)\"", with: "\"id\":\"\(page.description.uppercased())\"")
             precondition(edited != text, "document.json layout changed")
-            s.files.removeAll { $0.path == name + "/document.json" }
-            s.add(name + "/document.json", Array(edited.utf8))
+            s.replace(name + "/document.json", with: Array(edited.utf8))
             s.entry(name, "package", nil, rules: ["D-081", "D-024"], expect: expect(exit: 0, pages: [(page, [1, 2, 3])], kinds: []))
         }
         package(&s, "bad-package-missing-asset.lnote", image: true, assetFile: false)
@@ -132,8 +129,7 @@ enum PackageVectors {
             let text = String(decoding: manifestJSON(pageCount: 1, cover: page), as: UTF8.self)
             let edited = text.replacing(from, with: to)
             precondition(edited != text, "manifest.json layout changed")
-            s.files.removeAll { $0.path == name + "/manifest.json" }
-            s.add(name + "/manifest.json", Array(edited.utf8))
+            s.replace(name + "/manifest.json", with: Array(edited.utf8))
             s.entry(name, "package", nil, rules: ["D-080", "D-031"],
                     expect: expect(exit: exit, pages: [(page, [1, 2, 3])], kinds: kinds))
         }

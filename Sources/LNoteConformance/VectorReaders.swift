@@ -148,11 +148,17 @@ enum VectorReaders {
         guard let bytes = try? fs.readFile(layout.documentFile, limit: FormatLimits.documentJSONBytesMax),
               let document = try? DocumentFile.decode(bytes) else { return .array([]) }
         var pages: [JSONValue] = []
+        // A page the engine refuses to read (K-030: pages/, or one of the page's files, of the
+        // wrong kind) shows no elements, as fsck's report gives it (state `refused`).
+        let pagesFolder = (try? fs.kind(layout.pagesDirectory)).map { $0 == .directory } ?? true
         for entry in document.pages {
-            // A page the engine refuses to read (K-030: a page file, or pages/, of the wrong
-            // kind) shows no elements, as fsck's report gives it (state `refused`).
-            let r = try? PageRecovery.recover(fs: fs, directory: layout.pagesDirectory, pageID: entry.id, mode: .salvage)
-            pages.append(.object([("id", .string(entry.id.description)), ("elements", r.map { ids($0.state) } ?? .array([]))]))
+            var elements: JSONValue = .array([])
+            if pagesFolder {
+                do {
+                    elements = ids(try PageRecovery.recover(fs: fs, directory: layout.pagesDirectory, pageID: entry.id, mode: .salvage).state)
+                } catch let error as LNoteError where error.code == .invalidPath {}
+            }
+            pages.append(.object([("id", .string(entry.id.description)), ("elements", elements)]))
         }
         return .array(pages)
     }

@@ -960,8 +960,8 @@ def _temp_name(rel, name):
     """K-016: whether `name` in the package folder `rel` ("" the top) is an engine temp name."""
     if rel == "":
         return name in ("document.json.tmp", "manifest.json.tmp")
-    return bool({"pages": SNAPSHOT_TMP_RE, "assets": ASSET_TMP_RE,
-                 "thumbnails": THUMB_TMP_RE}.get(rel, re.compile(r"(?!)")).match(name))
+    pattern = {"pages": SNAPSHOT_TMP_RE, "assets": ASSET_TMP_RE, "thumbnails": THUMB_TMP_RE}.get(rel)
+    return bool(pattern and pattern.match(name))
 
 
 def _engine_name(rel, name):

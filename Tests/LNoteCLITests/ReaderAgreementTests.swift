@@ -43,6 +43,31 @@ import Testing
         }
     }
 
+    /// The Python 3 that runs the reference, or nil with an issue recorded (.ci/run installs it).
+    static func python() -> String? {
+        let found = ["/usr/bin/python3", "/usr/local/bin/python3"].first { FileManager.default.isExecutableFile(atPath: $0) }
+        if found == nil { Issue.record("python3 is needed to run the Python reference (.ci/run installs it)") }
+        return found
+    }
+
+    static let reference = Tool.packageRoot + "/Spec/reference/lnote_ref.py"
+    static let id = "555f1062-baaa-455a-bcc0-6595ec7ba4c8"
+
+    /// A package `lnote gen` writes at `<work>/original/<id>.lnote`, with `arguments` for gen.
+    static func generated(in work: String, _ arguments: [String]) throws -> String {
+        let original = work + "/original/\(id).lnote"
+        let gen = try Tool.run(["gen", original] + arguments)
+        try #require(gen.status == 0, "\(gen.stderr)")
+        return original
+    }
+
+    /// Both readers' `fsck --json` on `paths`; a line naming the probe when they differ.
+    static func disagreement(_ name: String, _ paths: [String], python: String) throws -> String? {
+        let swift = findings(try Tool.run(["fsck", "--json"] + paths))
+        let python = findings(try Tool.run([reference, "fsck", "--json"] + paths, executable: python))
+        return swift == python ? nil : "\(name): lnote \(swift), reference \(python)"
+    }
+
     /// The exit status and sorted finding kinds of `fsck --json` by one reader.
     static func findings(_ result: Tool.Result) -> (Int32, [String]) {
         guard let object = try? JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any],
@@ -52,18 +77,11 @@ import Testing
 
     @Test("D-082 K-018 K-019 K-030 J-001 K-016 lnote fsck and the Python reference agree on 60 edited packages (JSON, object kinds, names)")
     func agree() throws {
-        let python = ["/usr/bin/python3", "/usr/local/bin/python3"].first { FileManager.default.isExecutableFile(atPath: $0) }
-        let reference = Tool.packageRoot + "/Spec/reference/lnote_ref.py"
-        guard let python else {
-            Issue.record("python3 is needed to run the Python reference (.ci/run installs it)")
-            return
-        }
+        guard let python = Self.python() else { return }
         let work = FileManager.default.temporaryDirectory.path + "/lnote-agree-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: work) }
-        let id = "555f1062-baaa-455a-bcc0-6595ec7ba4c8"
-        let original = work + "/original/\(id).lnote"
-        let gen = try Tool.run(["gen", original, "--pages", "2", "--strokes", "12", "--journal-frames", "4", "--seed", "21"])
-        try #require(gen.status == 0, "\(gen.stderr)")
+        let id = Self.id
+        let original = try Self.generated(in: work, ["--pages", "2", "--strokes", "12", "--journal-frames", "4", "--seed", "21"])
         let pages = try FileManager.default.contentsOfDirectory(atPath: original + "/pages").sorted()
         let journal = try #require(pages.first { $0.hasSuffix(".0.journal") })
         let page = String(journal.prefix(36))
@@ -125,9 +143,7 @@ import Testing
             try FileManager.default.createDirectory(atPath: work + "/probe", withIntermediateDirectories: true)
             try FileManager.default.copyItem(atPath: original, toPath: root)
             for edit in edits { try Self.apply(edit, in: root) }
-            let swift = Self.findings(try Tool.run(["fsck", "--json", root]))
-            let python = Self.findings(try Tool.run([reference, "fsck", "--json", root], executable: python))
-            if swift != python { disagreements.append("\(name): lnote \(swift), reference \(python)") }
+            if let line = try Self.disagreement(name, [root], python: python) { disagreements.append(line) }
         }
         #expect(probes.count >= 60)
         #expect(disagreements.isEmpty, "\(disagreements.joined(separator: "\n"))")
@@ -135,18 +151,11 @@ import Testing
 
     @Test("K-018 K-002 K-001 D-033 libraries and several paths: which folders are packages, staging leftovers, one merged report with its files prefixed")
     func libraries() throws {
-        let python = ["/usr/bin/python3", "/usr/local/bin/python3"].first { FileManager.default.isExecutableFile(atPath: $0) }
-        let reference = Tool.packageRoot + "/Spec/reference/lnote_ref.py"
-        guard let python else {
-            Issue.record("python3 is needed to run the Python reference (.ci/run installs it)")
-            return
-        }
+        guard let python = Self.python() else { return }
         let work = FileManager.default.temporaryDirectory.path + "/lnote-agree-lib-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: work) }
-        let id = "555f1062-baaa-455a-bcc0-6595ec7ba4c8"
-        let original = work + "/original/\(id).lnote"
-        let gen = try Tool.run(["gen", original, "--pages", "1", "--strokes", "6", "--journal-frames", "2", "--seed", "22"])
-        try #require(gen.status == 0, "\(gen.stderr)")
+        let id = Self.id
+        let original = try Self.generated(in: work, ["--pages", "1", "--strokes", "6", "--journal-frames", "2", "--seed", "22"])
         let other = "22222222-2222-4222-8222-222222222222"
         let probes: [(String, [Edit])] = [
             ("plain", []), ("a file named .lnote", [.write("x.lnote", [0x78])]), ("a FIFO named .lnote", [.fifo("\(other).lnote")]),
@@ -161,10 +170,8 @@ import Testing
             try FileManager.default.createDirectory(atPath: library, withIntermediateDirectories: true)
             try FileManager.default.copyItem(atPath: original, toPath: library + "/\(id).lnote")
             for edit in edits { try Self.apply(edit, in: library) }
-            for args in [[library], [library + "/\(id).lnote", original]] {
-                let swift = Self.findings(try Tool.run(["fsck", "--json"] + args))
-                let python = Self.findings(try Tool.run([reference, "fsck", "--json"] + args, executable: python))
-                if swift != python { disagreements.append("\(name) \(args.count) path(s): lnote \(swift), reference \(python)") }
+            for paths in [[library], [library + "/\(id).lnote", original]] {
+                if let line = try Self.disagreement("\(name), \(paths.count) path(s)", paths, python: python) { disagreements.append(line) }
             }
         }
         #expect(disagreements.isEmpty, "\(disagreements.joined(separator: "\n"))")

@@ -5,12 +5,10 @@ import CCRC32C
 /// `depthMax` deep. Checked on the bytes before a decoder sees them, so that every reader
 /// accepts the same files and sees the same values: Foundation's decoder alone takes UTF-16,
 /// trailing commas, leading zeros, bad escapes and bad UTF-8 where a key is unknown, and the
-/// first of two equal names, where other readers refuse or take the last. The checker is C (`lnote_json_check`, json_text.c): the same in Swift added 9-13 KB
-/// to what an app gains by linking LNoteStore, past the 1 MB of issue 16 (C: about 5 KB).
+/// first of two equal names, where other readers refuse or take the last. The checker is C
+/// (`lnote_json_check`, json_text.c): the same in Swift added 9-13 KB to what an app gains by
+/// linking LNoteStore, past the 1 MB of issue 16 (C: about 5 KB).
 package enum JSONText {
-    /// Arrays and objects nest at most this deep (the top-level value's brackets count 1).
-    package static let depthMax = LNOTE_JSON_DEPTH_MAX
-
     /// Where the value's text starts in `bytes` (3 after a byte-order mark `EF BB BF`, which is
     /// ignored, else 0), or nil when they are not JSON as D-082 reads it (`problem` says why).
     package static func start(_ bytes: [UInt8]) -> Int? {
