@@ -18,6 +18,7 @@ public enum ConformanceVectors {
         PackageVectors.add(to: &s)
         JSONTextVectors.add(to: &s)
         PackageObjectVectors.add(to: &s)
+        ContentsVectors.add(to: &s)
         return s
     }
 

@@ -14,12 +14,42 @@ enum VectorReaders {
         .array(state.elements.map { .string($0.id.description) })
     }
 
+    /// `canvas` and `contents` of a differential vector (Spec/README.md): the page's canvas
+    /// size and every element's fields in z-order, points included.
+    static func contents(_ state: PageState) -> [(String, JSONValue)] {
+        func transform(_ t: Transform?) -> JSONValue {
+            guard let t else { return .null }
+            return .array([t.a, t.b, t.c, t.d, t.tx, t.ty].map { JSONValue(Int($0.bitPattern)) })
+        }
+        let elements: [JSONValue] = state.elements.map { e in
+            switch e {
+            case .stroke(let s):
+                // E-007: a stroke whose points fail shows the points before the first failing one.
+                let points = JSONValue.array(s.withPoints { Array($0) }.map { p in
+                    var v = [Int(p.x), Int(p.y), Int(p.radius), Int(p.pressure), Int(p.time)]
+                    if s.hasAngles { v += [Int(p.azimuth), Int(p.altitude)] }
+                    return .array(v.map { JSONValue($0) })
+                })
+                let i = s.ink
+                return .array([.string("stroke"), .string(s.id.description), .string(i.type),
+                               .array([i.red, i.green, i.blue, i.alpha].map { JSONValue(Int($0)) }), JSONValue(Int(i.width)),
+                               transform(s.transform), .bool(s.hasAngles), points])
+            case .image(let m):
+                return .array([.string("image"), .string(m.id.description), .string(m.assetID.description),
+                               JSONValue(Int(m.x)), JSONValue(Int(m.y)), JSONValue(Int(m.width)), JSONValue(Int(m.height)),
+                               transform(m.transform)])
+            }
+        }
+        return [("canvas", .array([JSONValue(Int(state.metadata.width)), JSONValue(Int(state.metadata.height))])),
+                ("contents", .array(elements))]
+    }
+
     /// A journal read alone (section 4): header (J-002, J-023, J-025), the frame walk
     /// (J-010 ... J-022), then each accepted frame's body decoded and applied to an empty page
     /// (J-026, section 6.4); frames with a sequence below `skipBelow` are counted, not applied
     /// (P-004).
     static func journal(directory: String, name: String, mode: ReplayMode, skipBelow: UInt64,
-                        fs: any FileSystem) throws -> JSONValue {
+                        fs: any FileSystem, contents: Bool = false) throws -> JSONValue {
         let r = try JournalFileReader.read(fs: fs, directory: directory, name: name, base: 0, mode: mode)
         // (offset, order within the file, finding): sorted by offset, ties in report order.
         var findings: [(Int, Int, JSONValue)] = []
@@ -75,11 +105,11 @@ enum VectorReaders {
             ("validEnd", JSONValue(validEnd)),
             ("findings", .array(findings.map(\.2))),
             ("elements", refused ? .array([]) : ids(page)),
-        ])
+        ] + (contents && !refused ? Self.contents(page) : []))
     }
 
     /// A snapshot read alone (section 7).
-    static func snapshot(_ bytes: [UInt8], mode: ReplayMode) -> JSONValue {
+    static func snapshot(_ bytes: [UInt8], mode: ReplayMode, contents: Bool = false) -> JSONValue {
         let d = SnapshotFile.decode(bytes, name: "snapshot", expectedPage: nil, mode: mode)
         let refused = mode == .strict && d.unusable
         let headerValid = bytes.withUnsafeBytes { SnapshotHeader.decode($0).header != nil }
@@ -93,7 +123,7 @@ enum VectorReaders {
             ("nextSequence", usable ? d.header.map { JSONValue($0.nextSequence) } ?? .null : .null),
             ("elements", usable ? ids(d.state) : .array([])),
             ("findings", .array(findings)),
-        ])
+        ] + (contents && usable ? Self.contents(d.state) : []))
     }
 
     /// The point codec (6.2) over the whole file: trailing bytes are an error.
@@ -120,7 +150,7 @@ enum VectorReaders {
     /// A page recovered from a folder of page files (section 5) by `PageRecovery`, the code
     /// that opens pages. The page is the one the folder's file names name (the smallest id if
     /// several).
-    static func page(directory: String, mode: ReplayMode, fs: any FileSystem) throws -> JSONValue {
+    static func page(directory: String, mode: ReplayMode, fs: any FileSystem, contents: Bool = false) throws -> JSONValue {
         let names = try fs.list(directory)
         let pages = names.compactMap { name -> UUIDBytes? in
             switch PageFileNames.parse(name) {
@@ -136,7 +166,8 @@ enum VectorReaders {
             let r = try PageRecovery.recover(fs: fs, directory: directory, pageID: pageID, mode: mode)
             let kinds = Set(r.report.findings.filter { !$0.isInformational }.map(\.kind)).sorted()
             return .object([("refused", false), ("elements", ids(r.state)), ("nextSequence", JSONValue(r.nextSequence)),
-                            ("generation", JSONValue(r.generation)), ("findingKinds", .array(kinds.map { .string($0) }))])
+                            ("generation", JSONValue(r.generation)), ("findingKinds", .array(kinds.map { .string($0) }))]
+                           + (contents ? Self.contents(r.state) : []))
         } catch let e as LNoteError where e.code == .corrupt {
             return .object([("refused", true), ("elements", []), ("reason", .string(e.description))])
         }

@@ -1883,6 +1883,28 @@ def _staging_abandoned(path):
 # Conformance runner (Spec/README.md)
 # --------------------------------------------------------------------------------------
 
+def _f32_bits(v):
+    return struct.unpack("<I", struct.pack("<f", v))[0]
+
+
+def _contents(page):
+    """README, differential vectors: `canvas` (the default US Letter when no pageMetadata
+    was applied, D-023) and `contents`, every element's fields in z-order."""
+    out = []
+    for e in page.elements:
+        f = e.fields
+        t = None if f["transform"] is None else [_f32_bits(v) for v in f["transform"]]
+        if e.kind == 1:
+            out.append(["stroke", e.id_text, f["ink"], list(f["color"]), f["width"], t,
+                        f["has_angles"], [list(p) for p in f["points"]]])
+        else:
+            out.append(["image", e.id_text, uuid_text(f["asset"]), f["x"], f["y"],
+                        f["width"], f["height"], t])
+    canvas = [page.width if page.width is not None else 6120,
+              page.height if page.height is not None else 7920]
+    return {"canvas": canvas, "contents": out}
+
+
 def _journal_actual(data, mode, entry, vectors_dir=None):
     """The `expect` object for a journal vector, computed. `replayFrom` (README) is an
     entry-level number, the page's expected sequence S (P-004); absent: 0."""
@@ -1896,6 +1918,7 @@ def _journal_actual(data, mode, entry, vectors_dir=None):
         "validEnd": jr.valid_end,
         "findings": [f.to_json() for f in jr.findings],
         "elements": jr.page.ids(),
+        **_contents(jr.page),
     }
 
 
@@ -1908,6 +1931,7 @@ def _snapshot_actual(data, mode):
         "nextSequence": sr.next_sequence,
         "elements": [] if sr.refused else sr.page.ids(),
         "findings": [f.to_json() for f in sr.findings],
+        **_contents(sr.page),
     }
 
 
@@ -1935,6 +1959,7 @@ def _page_actual(folder, mode):
         "nextSequence": pr.next_sequence,
         "generation": pr.generation,
         "findingKinds": pr.finding_kinds(),
+        **_contents(pr.page),
     }
 
 

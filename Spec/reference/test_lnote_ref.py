@@ -958,8 +958,13 @@ class TestSnapshot(unittest.TestCase):
     def test_valid_S001_S002(self):
         data, _ = snapshot(IDS[:3], generation=4, next_seq=17)
         a = L._snapshot_actual(data, "strict")
+        canvas, contents = a.pop("canvas"), a.pop("contents")
         self.assertEqual(a, {"refused": False, "headerValid": True, "generation": 4,
                              "nextSequence": 17, "elements": IDS[:3], "findings": []})
+        # README, differential vectors: the page's canvas and every element's fields.
+        self.assertEqual(len(canvas), 2)
+        self.assertEqual([(c[0], c[1]) for c in contents], [("stroke", i) for i in IDS[:3]])
+        self.assertTrue(all(len(c) == 8 and c[7] for c in contents))
 
     def test_empty(self):
         data, _ = snapshot([])

@@ -8,7 +8,7 @@ import LNoteToolSupport
 enum ConformanceCommand: Command {
     static let name = "conformance"
     static let abstract = "Check this implementation against the conformance vectors, or generate them."
-    static let usage = "lnote conformance [DIR] | lnote conformance --generate DIR"
+    static let usage = "lnote conformance [DIR] | lnote conformance --generate DIR | lnote conformance --mutations N [--seed S] DIR"
     static let discussion = """
         Reads DIR/manifest.json (default Spec/vectors) and checks every vector with this
         implementation's readers: one line per vector, `ok NAME` or `FAIL NAME: why`, then
@@ -17,6 +17,12 @@ enum ConformanceCommand: Command {
 
         --generate DIR  writes every vector and manifest.json into DIR (deterministic: the
                         same bytes on every run).
+        --mutations N DIR
+                        writes N differential vectors into DIR: random journals, snapshots
+                        and page folders, damaged at random, each expecting what this
+                        implementation reads, element contents included (Spec/README.md).
+                        Run another reader on DIR to find where it differs. --seed S
+                        (default 1) picks them; the same seed gives the same bytes.
         """
 
     static func run(_ arguments: inout Arguments) async throws -> Int32 {
@@ -25,6 +31,16 @@ enum ConformanceCommand: Command {
             try ConformanceVectors.write(to: target)
             let suite = ConformanceVectors.suite()
             print("wrote \(suite.files.count) files and \(suite.entries.count) manifest entries to \(target)")
+            return ExitCode.ok
+        }
+        if let count = try arguments.option("--mutations") {
+            guard let n = Int(count), n >= 0, n <= 1_000_000 else { throw UsageError("--mutations takes a count of 0 ... 1000000") }
+            let seedText = try arguments.option("--seed") ?? "1"
+            guard let seed = UInt64(seedText) else { throw UsageError("--seed takes an unsigned integer") }
+            let rest = try arguments.positionals()
+            guard rest.count == 1, let target = rest.first else { throw UsageError("--mutations takes one folder") }
+            try MutationVectors.write(to: target, seed: seed, count: n)
+            print("wrote \(n) differential vectors (seed \(seed)) to \(target)")
             return ExitCode.ok
         }
         let rest = try arguments.positionals()

@@ -60,18 +60,39 @@ package enum SnapshotFile {
                 replay.apply(frame, in: bytes, raw: raw)
             }
         }
-        for f in scan.findings { findings.append(finding(from: f, file: name)) }
+        let walk = scan.findings.map { finding(from: $0, file: name) }
+        findings += walk
         if let refused = scan.refused {
             findings.append(RecoveryFinding(kind: "refused", file: name, offset: refused.offset,
                                             detail: "strict mode refuses the snapshot: \(refused.kind.rawValue)"))
             return Decoded(header: h, state: state, findings: findings, elementFramesDropped: 0, unusable: true)
         }
-        replay.findings = findings + replay.findings  // the header's and the scan's findings first, as ever
-        replay.checkCounts(header: h, size: size)
+        // S-010: missingMetadata is decided on the walk's and the bodies' findings alone (a
+        // damaged header that S-006 salvages does not explain a missing metadata frame).
+        let frameDamage = (walk + replay.findings).contains { !$0.isInformational }
+        replay.findings = Array(findings.dropLast(walk.count)) + inFileOrder(walk: walk, bodies: replay.findings)
+        replay.checkCounts(header: h, size: size, frameDamage: frameDamage)
         let unusable = mode == .strict && replay.findings.contains { !$0.isInformational }
         return Decoded(header: h, state: replay.state, findings: replay.findings,
                        elementFramesDropped: max(replay.dropped, Int(h.elementCount) - replay.elementsRead),
                        unusable: unusable, cache: replay.cache)
+    }
+
+    /// The walk's findings and the frames' (placement, bodies, duplicates) merged in file order,
+    /// the walk's first at the same offset, as a journal lists them (J-029, Spec/README.md).
+    /// Both lists are already in file order.
+    private static func inFileOrder(walk: [RecoveryFinding], bodies: [RecoveryFinding]) -> [RecoveryFinding] {
+        var merged: [RecoveryFinding] = []
+        merged.reserveCapacity(walk.count + bodies.count)
+        var next = 0
+        for f in bodies {
+            while next < walk.count, (walk[next].offset ?? 0) <= (f.offset ?? 0) {
+                merged.append(walk[next])
+                next += 1
+            }
+            merged.append(f)
+        }
+        return merged + walk[next...]
     }
 
     /// The header a snapshot's frames can be read with, or nil (with the finding) when there is
@@ -178,8 +199,8 @@ package enum SnapshotFile {
 
         /// S-009 (a clean snapshot without its metadata frame), S-003 and S-008 (fewer or more
         /// elements than the header says).
-        mutating func checkCounts(header h: SnapshotHeader, size: Int) {
-            if !metadataRead && !findings.contains(where: { !$0.isInformational }) {
+        mutating func checkCounts(header h: SnapshotHeader, size: Int, frameDamage: Bool) {
+            if !metadataRead && !frameDamage {
                 // A snapshot ending cleanly without its metadata frame was cut or forged; the
                 // page keeps the default canvas, and the loss is reported.
                 findings.append(RecoveryFinding(kind: "missingMetadata", file: name, offset: FormatLimits.snapshotHeaderBytes,
