@@ -3,7 +3,10 @@
 // checked for repeats per object once the object ends: their offsets sorted by their unescaped
 // code points (then by offset), equal neighbours a repeat, the first in text order reported.
 #include "json_text.h"
+#include <locale.h>
+#include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 /// Size over speed: the files are small, and every byte here is one an app ships.
 #if defined(__clang__)
@@ -271,4 +274,68 @@ const char *lnote_json_reason(int code) {
     case LNOTE_JSON_MEMORY: return "no memory to check the object's names";
     default: return "not the start of a JSON value";
     }
+}
+
+/// Finds the first number at or after `from` (not inside a string) in a checked text, skipping
+/// strings: 1 with it at `b[*start ..< *end]`, or 0 when none is left.
+SMALL static int next_number(const uint8_t *b, size_t n, size_t from, size_t *start, size_t *end) {
+    for (size_t i = from; i < n; i++) {
+        uint8_t c = b[i];
+        if (c == '"') {  // skip the string, escapes included
+            for (i++; i < n && b[i] != '"'; i++) {
+                if (b[i] == '\\') i++;
+            }
+        } else if (c == '-' || (c >= '0' && c <= '9')) {
+            size_t j = i + 1;
+            while (j < n && ((b[j] >= '0' && b[j] <= '9') || b[j] == '.' || b[j] == 'e' || b[j] == 'E' ||
+                             b[j] == '+' || b[j] == '-')) j++;
+            *start = i;
+            *end = j;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/// 0 when the number `b[0 ..< n]` (valid JSON) is a finite double or an exact zero, 1 when its
+/// nearest double is 0 although a digit before its exponent is not, 2 when it is infinite.
+/// strtod decides (it rounds to nearest), given the text with the locale's radix character
+/// for the '.'.
+SMALL static int number_range(const uint8_t *b, size_t n) {
+    char *text = malloc(n + 1);
+    if (!text) return 0;
+    char radix = *localeconv()->decimal_point;
+    int nonzero = 0, exponent = 0;
+    for (size_t i = 0; i < n; i++) {
+        char c = (char)b[i];
+        if (c == 'e' || c == 'E') exponent = 1;
+        if (!exponent && c >= '1' && c <= '9') nonzero = 1;
+        text[i] = c == '.' ? radix : c;
+    }
+    text[n] = 0;
+    double value = strtod(text, NULL);
+    free(text);
+    if (!nonzero) return 0;
+    if (value == 0) return 1;
+    return isinf(value) ? 2 : 0;
+}
+
+SMALL size_t lnote_json_readable(const uint8_t *b, size_t n, uint8_t *out) {
+    size_t o = 0, from = 0, start, end;
+    while (next_number(b, n, from, &start, &end)) {
+        int wide = end - start > 300;  // only a long number or one with an exponent can leave the range
+        for (size_t k = start; k < end && !wide; k++) wide = b[k] == 'e' || b[k] == 'E';
+        int range = wide ? number_range(b + start, end - start) : 0;
+        memcpy(out + o, b + from, (range ? start : end) - from);
+        o += (range ? start : end) - from;
+        if (range) {
+            const char *with = range == 1 ? (b[start] == '-' ? "-0" : "0") : (b[start] == '-' ? "-1e308" : "1e308");
+            size_t w = strlen(with);
+            memcpy(out + o, with, w);
+            o += w;
+        }
+        from = end;
+    }
+    memcpy(out + o, b + from, n - from);
+    return o + n - from;
 }

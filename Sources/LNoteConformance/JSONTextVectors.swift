@@ -32,6 +32,9 @@ enum JSONTextVectors {
          first("\"x\":" + String(repeating: "[", count: 63) + String(repeating: "]", count: 63) + ","), true),
         ("ok-package-json-surrogate-pair-escape.lnote", first("\"x\":\"\\ud83d\\ude00\\u00e9\\/\","), true),
         ("ok-package-json-near-integer-width.lnote", replacing("\"width\":6120", "\"width\":6120.0000000000000001"), true),
+        // A read number's nearest double decides (D-082): -1e-400 is -0, the integer 0; 1e400 is out of range.
+        ("ok-package-json-underflow-width.lnote", replacing("\"width\":6120", "\"width\":-1e-400"), true),
+        ("bad-package-json-overflow-width.lnote", replacing("\"width\":6120", "\"width\":1e400"), false),
         ("bad-package-json-duplicate-name.lnote", first("\"title\":\"\(PackageVectors.title)\","), false),
         ("bad-package-json-escaped-duplicate-name.lnote", first("\"\\u0074itle\":\"Other\","), false),
         ("bad-package-json-duplicate-name-in-page.lnote", replacing("\"width\":6120", "\"width\":6120,\"width\":6120"), false),

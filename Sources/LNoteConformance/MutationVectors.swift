@@ -14,16 +14,20 @@ public enum MutationVectors {
     /// Writes `count` vectors drawn from `seed`, and their manifest, into `directory` (created
     /// if missing). The same seed and count give the same bytes.
     /// - Throws: `FileSystemError` when a file cannot be written or read back.
-    public static func write(to directory: String, seed: UInt64, count: Int,
-                             fs: any FileSystem = POSIXFileSystem()) throws {
+    /// Package vectors are drawn only when `packageCheck` (fsck, check only) is given.
+    public static func write(to directory: String, seed: UInt64, count: Int, fs: any FileSystem = POSIXFileSystem(),
+                             packageCheck: ConformanceRunner.PackageCheck? = nil) throws {
         var rng = SplitMix64(seed: seed)
         var suite = ConformanceSuite()
-        var drafts: [(name: String, kind: String, mode: ReplayMode, replayFrom: UInt64?)] = []
+        var drafts: [(name: String, kind: String, mode: ReplayMode?, replayFrom: UInt64?)] = []
         for i in 0..<count {
             var g = MutationScenario(rng: SplitMix64(seed: rng.next()))
             let mode = ReplayMode.allCases[g.int(0..<ReplayMode.allCases.count)]
             let name = fourDigits(i)
-            switch g.int(0..<10) {
+            switch g.int(0..<(packageCheck == nil ? 10 : 12)) {
+            case 10, 11:
+                for (file, bytes) in g.package() { suite.add(name + "-package.lnote/" + file, bytes) }
+                drafts.append((name + "-package.lnote", "package", nil, nil))
             case 0..<4:
                 let first = g.chance(0.8) ? 1 : UInt64(g.int(1..<40))
                 let (bytes, _) = g.journal(base: UInt64(g.int(0..<3)), first: first, frames: g.int(0..<12))
@@ -47,14 +51,20 @@ public enum MutationVectors {
         for d in drafts {
             let path = joinPath(directory, d.name)
             let actual: JSONValue
+            let mode = d.mode ?? .salvage
             switch d.kind {
             case "journal":
-                actual = try VectorReaders.journal(directory: directory, name: d.name, mode: d.mode,
+                actual = try VectorReaders.journal(directory: directory, name: d.name, mode: mode,
                                                    skipBelow: d.replayFrom ?? 0, fs: fs, contents: true)
             case "snapshot":
-                actual = VectorReaders.snapshot(try fs.readFile(path), mode: d.mode, contents: true)
+                actual = VectorReaders.snapshot(try fs.readFile(path), mode: mode, contents: true)
+            case "package":
+                guard let packageCheck else { continue }
+                let (exit, kinds) = try packageCheck(path)
+                actual = .object([("fsckExit", JSONValue(exit)), ("pages", try VectorReaders.packagePages(path, fs: fs)),
+                                  ("findingKinds", .array(kinds.sorted().map { .string($0) }))])
             default:
-                actual = try VectorReaders.page(directory: path, mode: d.mode, fs: fs, contents: true)
+                actual = try VectorReaders.page(directory: path, mode: mode, fs: fs, contents: true)
             }
             guard case .object(var expect) = actual else { continue }
             if expect.first(where: { $0.0 == "refused" })?.1 == .bool(true) {  // J-022, J-031: the rest is detail

@@ -112,6 +112,12 @@ enum PackageVectors {
             s.replace(name + "/document.json", with: Array(edited.utf8))
             s.entry(name, "package", nil, rules: ["D-081", "D-024"], expect: expect(exit: 0, pages: [(page, [1, 2, 3])], kinds: []))
         }
+        do {  // P-001, D-022: no pages/ (sync tools keep no empty folders): every page is empty.
+            let name = "ok-package-no-pages-folder.lnote"
+            s.add(name + "/document.json", documentJSON(pages: [(page, 3)]))
+            s.add(name + "/manifest.json", manifestJSON(pageCount: 1, cover: page))
+            s.entry(name, "package", nil, rules: ["P-001", "D-022", "D-021"], expect: expect(exit: 0, pages: [(page, [])], kinds: []))
+        }
         package(&s, "bad-package-missing-asset.lnote", image: true, assetFile: false)
         s.entry("bad-package-missing-asset.lnote", "package", nil, rules: ["D-040"],
                 expect: expect(exit: 4, pages: [(page, [1, 2, 3, 4])], kinds: ["missingAsset"]))

@@ -177,7 +177,7 @@ import Testing
         #expect(disagreements.isEmpty, "\(disagreements.joined(separator: "\n"))")
     }
 
-    @Test("differential vectors: the Python reference reads 2,000 random damaged journals, snapshots and pages as lnote does, contents included")
+    @Test("differential vectors: the Python reference reads 2,000 random damaged journals, snapshots, pages and packages as lnote does, contents included")
     func differentialVectors() throws {
         guard let python = Self.python() else { return }
         let work = FileManager.default.temporaryDirectory.path + "/lnote-agree-mut-\(UUID().uuidString)"

@@ -170,4 +170,27 @@ struct JSONTextTests {
             #expect(ManifestFile.decode([0xEF, 0xBB, 0xBF] + manifest) == ManifestFile(document: doc))
         }
     }
+
+    @Test("D-082 a number read by a key is its nearest double: Foundation gets 0 for an underflow and 1e308 for an overflow, strings and other numbers unchanged")
+    func readableNumbers() throws {
+        func readable(_ text: String) -> String { String(decoding: JSONText.readable(Array(text.utf8)), as: UTF8.self) }
+        #expect(readable("{\"a\":1e-400,\"b\":-2.4e-324,\"c\":1e400,\"d\":-1E+999}") == "{\"a\":0,\"b\":-0,\"c\":1e308,\"d\":-1e308}")
+        let tiny = "0." + String(repeating: "0", count: 400) + "1", huge = "9" + String(repeating: "9", count: 400)
+        #expect(readable("[\(tiny),\(huge),0e-400,0.0e999]") == "[0,1e308,0e-400,0.0e999]", "zeros stay zeros")
+        let kept = "{\"s\":\"1e-400 \\\" 1e400\",\"t\":[4.9e-324,6.12e3,1.7976931348623157e308,-0,12]}"
+        #expect(readable(kept) == kept, "strings, subnormals and numbers in range are left alone")
+        // Random numbers around the edges of a double's range: Foundation reads the text
+        // `readable` gives as D-082's nearest double (clamped to 1e308 where it is infinite).
+        var rng = SplitMix64(seed: 82)
+        for _ in 0..<3_000 {
+            let digits = String(Int.random(in: 1...99_999, using: &rng))
+            let exponent = [Int.random(in: -340 ... -300, using: &rng), Int.random(in: 300...320, using: &rng),
+                            Int.random(in: -5...5, using: &rng)][Int.random(in: 0..<3, using: &rng)]
+            let number = (Bool.random(using: &rng) ? "-" : "") + digits + "e" + String(exponent)
+            let expected = try #require(Double(number))
+            let parsed = try JSONSerialization.jsonObject(with: Data(readable("[\(number)]").utf8)) as? [NSNumber]
+            let got = try #require(parsed?.first?.doubleValue, "Foundation refused \(number) after readable")
+            #expect(got == (expected.isInfinite ? (expected < 0 ? -1e308 : 1e308) : expected), "\(number)")
+        }
+    }
 }

@@ -39,7 +39,7 @@ enum ConformanceCommand: Command {
             guard let seed = UInt64(seedText) else { throw UsageError("--seed takes an unsigned integer") }
             let rest = try arguments.positionals()
             guard rest.count == 1, let target = rest.first else { throw UsageError("--mutations takes one folder") }
-            try MutationVectors.write(to: target, seed: seed, count: n)
+            try MutationVectors.write(to: target, seed: seed, count: n, packageCheck: ConformancePackageCheck.check)
             print("wrote \(n) differential vectors (seed \(seed)) to \(target)")
             return ExitCode.ok
         }

@@ -33,6 +33,11 @@ enum { LNOTE_JSON_DEPTH_MAX = 64 };
 /// LNOTE_JSON_OK and sets `*at` to where the value's text starts (3 after a byte-order mark,
 /// else 0), or the reason with `*at` the byte where it was seen. Reads only `b[0 ..< n]`.
 int lnote_json_check(const uint8_t *b, size_t n, size_t *at);
+/// Copies a text `lnote_json_check` accepted to `out` (room for `n` bytes) for a decoder that
+/// refuses numbers outside a double's range, each number's value kept as D-082 reads it (the
+/// nearest double): one whose nearest double is 0 but whose digits are not is written `0`
+/// (`-0`), an infinite one `1e308` (`-1e308`); nothing else changes. Returns the length.
+size_t lnote_json_readable(const uint8_t *b, size_t n, uint8_t *out);
 /// The reason `code` stands for, as a sentence without its end ("not UTF-8").
 const char *lnote_json_reason(int code);
 #endif

@@ -20,7 +20,7 @@ public enum FrameScanner {
     /// Nil, or a value not above `bytes.count`: the buffer is the whole file.
     public static func scan(_ bytes: UnsafeRawBufferPointer, from start: Int, salt: UInt64,
                             firstSequence: UInt64, mode: ReplayMode, fileSize: Int? = nil) -> ScanResult {
-        scan(bytes, from: start, salt: salt, firstSequence: firstSequence, mode: mode, fileSize: fileSize) { _ in }
+        walk(bytes, from: start, salt: salt, firstSequence: firstSequence, mode: mode, fileSize: fileSize, taken: nil)
     }
 
     /// `scan`, also handing each frame of the result's `frames` to `taken` the moment the walk
@@ -30,6 +30,16 @@ public enum FrameScanner {
     package static func scan(_ bytes: UnsafeRawBufferPointer, from start: Int, salt: UInt64,
                              firstSequence: UInt64, mode: ReplayMode, fileSize: Int? = nil,
                              taken: (ScannedFrame) -> Void) -> ScanResult {
+        withoutActuallyEscaping(taken) {
+            walk(bytes, from: start, salt: salt, firstSequence: firstSequence, mode: mode, fileSize: fileSize, taken: $0)
+        }
+    }
+
+    /// Both `scan`s. `taken` is optional, not an empty closure for the scan that takes no
+    /// frames: a closure literal there made the compiler build the walk a second time for it
+    /// (about 4 KB of what an app gains by linking LNoteStore).
+    private static func walk(_ bytes: UnsafeRawBufferPointer, from start: Int, salt: UInt64, firstSequence: UInt64,
+                             mode: ReplayMode, fileSize: Int?, taken: ((ScannedFrame) -> Void)?) -> ScanResult {
         let begin = min(max(start, 0), bytes.count)
         guard let base = bytes.baseAddress, begin < bytes.count else {
             return ScanResult(frames: [], skipped: [], findings: [], validEnd: begin, nextSequence: firstSequence,
@@ -219,7 +229,7 @@ struct FrameWalk {
     }
 
     /// The walk of section 4.2.
-    mutating func run(_ taken: (ScannedFrame) -> Void) {
+    mutating func run(_ taken: ((ScannedFrame) -> Void)?) {
         walkFrames(taken)
         // A frame ending exactly where the held bytes end, with zeros not held after it: the
         // zeros are a torn tail (J-012), as a scan of the whole file would report.
@@ -228,7 +238,7 @@ struct FrameWalk {
         }
     }
 
-    @_optimize(speed) mutating func walkFrames(_ taken: (ScannedFrame) -> Void) {
+    @_optimize(speed) mutating func walkFrames(_ taken: ((ScannedFrame) -> Void)?) {
         while position < count {
             let p = position
             let probed = probe(p)
@@ -275,7 +285,7 @@ struct FrameWalk {
     }
 
     /// Accepts a valid frame whose sequence is in the window and at least `expected` (J-018).
-    @_optimize(speed) mutating func take(_ frame: FrameCandidate, _ taken: (ScannedFrame) -> Void) {
+    @_optimize(speed) mutating func take(_ frame: FrameCandidate, _ taken: ((ScannedFrame) -> Void)?) {
         if FrameType.isCritical(frame.type) {
             guard FrameType(rawValue: frame.type) != nil else {  // F-010
                 report(ScanFinding(kind: .unknownCriticalType, offset: frame.offset, bytes: fileEnd - frame.offset))
@@ -287,7 +297,7 @@ struct FrameWalk {
             let scanned = ScannedFrame(offset: frame.offset, sequence: frame.sequence, type: frame.type,
                                        bodyRange: bodyStart..<frame.end)
             frames.append(scanned)
-            taken(scanned)
+            taken?(scanned)
         } else {
             // Padding and ancillary frames hold a sequence number too (J-018, P-018): the page
             // loop must see them, or it reads their number as a gap (G21).

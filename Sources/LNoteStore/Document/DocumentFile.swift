@@ -79,7 +79,8 @@ package struct DocumentFile: Sendable, Equatable {
         private static func integer(_ c: KeyedDecodingContainer<CodingKeys>, _ key: CodingKeys, max: Double) throws -> Double {
             let value = try c.decode(Double.self, forKey: key)
             guard value.rounded() == value, value >= 0, value <= max else {
-                let shown = value.rounded() == value && abs(value) < 1e18 ? String(Int64(value)) : "\(value)"
+                let shown = value.rounded() == value && abs(value) < 1e18 ? String(Int64(value))
+                    : abs(value) >= 1e308 ? "beyond a double's range" : "\(value)"  // JSONText.readable writes 1e400 as 1e308
                 throw DecodingError.dataCorruptedError(forKey: key, in: c,
                                                        debugDescription: "value \(shown) is not an integer in 0...\(Int64(max)) (D-024)")
             }
@@ -108,7 +109,7 @@ package struct DocumentFile: Sendable, Equatable {
         }
         let wire: Wire
         // Foundation's decoder skips the byte-order mark D-082 ignores.
-        do { wire = try JSONDecoder().decode(Wire.self, from: Data(bytes)) } catch {
+        do { wire = try JSONDecoder().decode(Wire.self, from: Data(JSONText.readable(bytes))) } catch {
             throw LNoteError(.corrupt, "document.json does not parse: \(describeDecodingError(error))", file: file)
         }
         guard wire.format == format else { throw LNoteError(.corrupt, "format is '\(wire.format)', expected '\(format)'", file: file) }
@@ -197,7 +198,7 @@ package struct ManifestFile: Sendable, Equatable, Codable {
     public static func decode(_ bytes: [UInt8]) -> ManifestFile? {
         guard bytes.count <= FormatLimits.manifestJSONBytesMax,
               JSONText.start(bytes) != nil,
-              let m = try? JSONDecoder().decode(ManifestFile.self, from: Data(bytes)),
+              let m = try? JSONDecoder().decode(ManifestFile.self, from: Data(JSONText.readable(bytes))),
               m.format == formatName, m.version == 1, UUIDBytes(string: m.id) != nil, m.pageCount >= 0 else { return nil }
         if let cover = m.cover {
             // The cover must name a thumbnail inside the package (D-001).

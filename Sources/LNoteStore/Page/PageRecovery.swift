@@ -46,8 +46,11 @@ package enum PageRecovery {
         var temporaries: [String] = []
     }
 
+    /// A `pages/` that does not exist holds no files (P-001: every page is empty): sync tools
+    /// that keep no empty folders drop the `pages/` of a document never written to.
     static func listFiles(fs: any FileSystem, directory: String, pageID: UUIDBytes) throws -> PageFiles {
         var files = PageFiles()
+        guard try io({ try fs.entryKind(directory) }) != nil else { return files }
         for name in try io({ try fs.list(directory) }) {
             switch PageFileNames.parse(name) {
             case .snapshot(let id) where id == pageID: files.snapshot = name
