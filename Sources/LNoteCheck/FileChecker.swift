@@ -47,7 +47,14 @@ struct FileChecker {
             try run.failure(name, error)
             return
         }
-        if read.bytes.starts(with: Array("LNOTESNP".utf8)) || { if case .snapshot? = parsed { return true }; return false }() {
+        // K-017: a page file's name says which it is; any other name, the file's first bytes.
+        let snapshot: Bool
+        switch parsed {
+        case .snapshot?, .snapshotTemp?: snapshot = true
+        case .journal?: snapshot = false
+        case nil: snapshot = read.bytes.starts(with: Array("LNOTESNP".utf8))
+        }
+        if snapshot {
             try checkSnapshot(read, name: name, pageID: pageID)
         } else {
             try checkJournal(name: name, directory: directory, parsed: parsed)
@@ -68,57 +75,26 @@ struct FileChecker {
                                   state: decoded.findings.contains { !$0.isInformational } ? "damaged" : "ok"))
     }
 
+    /// The journal read alone (`JournalAlone`, as a `journal` vector reads it), with the page id
+    /// and base of its name when it has a journal's name (J-005, J-007).
     private func checkJournal(name: String, directory: String, parsed: PageFileNames.Parsed?) throws {
-        var base: UInt64 = 0
-        if case .journal(_, let b)? = parsed { base = b }
-        let r: JournalFileReader.Result
-        do { r = try JournalFileReader.read(fs: run.fs, directory: directory, name: name, base: base, mode: run.options.mode) } catch {
+        var page: UUIDBytes?, base: UInt64?
+        if case .journal(let id, let b)? = parsed { (page, base) = (id, b) }
+        let r: JournalAlone
+        do { r = try JournalAlone.read(fs: run.fs, directory: directory, name: name, mode: run.options.mode,
+                                       namedPage: page, namedBase: base) } catch {
             try run.failure(name, error)
             return
         }
-        var damaged = false
-        if r.isTornCreation {
-            try run.add(converted(TornCreation.finding(file: name, size: r.fileSize, reason: r.headerDamage)))
-        } else if let damage = r.headerDamage {
-            damaged = true
-            try run.error("badHeader", name, offset: 0, bytes: min(r.fileSize, FormatLimits.journalHeaderBytes),
-                          "journal header invalid: \(damage)")
-        }
-        var state = PageState()
-        var replayed = 0
-        var dropped = 0
-        if let scan = r.scan {
-            for f in scan.findings {
-                let finding = SnapshotFile.finding(from: f, file: name)
-                if !finding.isInformational { damaged = true }
-                if let m = f.missingSequences, !f.isTornTail { dropped += Int(clamping: m.count) }
-                try run.add(converted(finding))
-            }
-            var badBodies: [FsckFinding] = []
-            r.bytes.withUnsafeBytes { raw in
-                for frame in scan.frames {
-                    let body = UnsafeRawBufferPointer(rebasing: raw[frame.bodyRange])
-                    if let change = try? PageChangeCodec.decode(type: frame.type, body: body, baseOffset: frame.bodyRange.lowerBound) {
-                        _ = state.apply(change)
-                        replayed += 1
-                    } else {
-                        dropped += 1
-                        damaged = true
-                        badBodies.append(FsckFinding(kind: "badBody", severity: .error, file: name, offset: frame.offset,
-                                                               bytes: frame.endOffset - frame.offset, action: .unrepaired,
-                                                               detail: "frame body does not decode (E-030)"))
-                    }
-                }
-            }
-            for f in badBodies { try run.add(f) }
-            if let refused = scan.refused {
-                try run.error("refused", name, offset: refused.offset, "strict mode refuses the journal: \(refused.kind.rawValue)")
-            }
+        for f in r.findings { try run.add(converted(f)) }
+        if r.refused {
+            try run.error("refused", name, offset: r.findings.first { !$0.isInformational }?.offset,
+                          "strict mode refuses the journal (J-022)")
         }
         run.counts.pages += 1
-        run.pages.append(FsckPage(id: (r.header?.pageID ?? .zero).description, package: "", elements: state.elements.count,
-                                  framesReplayed: replayed, framesDropped: dropped, generation: 0,
-                                  state: damaged ? "damaged" : "ok"))
+        run.pages.append(FsckPage(id: (r.pageID ?? page ?? .zero).description, package: "", elements: r.state.elements.count,
+                                  framesReplayed: r.replayed, framesDropped: r.dropped, generation: 0,
+                                  state: r.findings.contains { !$0.isInformational } ? "damaged" : "ok"))
     }
 
     private func converted(_ f: RecoveryFinding) -> FsckFinding {

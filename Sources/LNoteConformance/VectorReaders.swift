@@ -44,68 +44,22 @@ enum VectorReaders {
                 ("contents", .array(elements))]
     }
 
-    /// A journal read alone (section 4): header (J-002, J-023, J-025), the frame walk
-    /// (J-010 ... J-022), then each accepted frame's body decoded and applied to an empty page
-    /// (J-026, section 6.4); frames with a sequence below `skipBelow` are counted, not applied
-    /// (P-004).
+    /// A journal read alone (section 4, `JournalAlone`): header (J-002, J-023, J-025), the
+    /// frame walk (J-010 ... J-022), then each accepted frame's body decoded and applied to an
+    /// empty page (J-026, section 6.4); frames with a sequence below `skipBelow` are counted,
+    /// not applied (P-004).
     static func journal(directory: String, name: String, mode: ReplayMode, skipBelow: UInt64,
                         fs: any FileSystem, contents: Bool = false) throws -> JSONValue {
-        let r = try JournalFileReader.read(fs: fs, directory: directory, name: name, base: 0, mode: mode)
-        // (offset, order within the file, finding): sorted by offset, ties in report order.
-        var findings: [(Int, Int, JSONValue)] = []
-        var refused = false
-        if r.isTornCreation {
-            findings.append((0, 0, finding(TornCreation.kind, 0, r.fileSize, torn: true)))  // J-028 (the file size, P-020)
-        } else if r.headerDamage != nil {
-            findings.append((0, 0, finding("badHeader", 0, min(r.fileSize, FormatLimits.journalHeaderBytes), torn: false)))
-            if mode == .strict { refused = true }
-        }
-        var frames: [JSONValue] = []
-        var page = PageState()
-        var validEnd = 0
-        if let scan = r.scan, !refused {
-            validEnd = scan.validEnd
-            for f in scan.findings {
-                findings.append((f.offset, findings.count, finding(f.kind.rawValue, f.offset, f.bytes, torn: f.isTornTail)))
-            }
-            if scan.refused != nil { refused = true }
-            r.bytes.withUnsafeBytes { raw in
-                for frame in scan.frames {
-                    frames.append(.object([("sequence", JSONValue(frame.sequence)), ("type", JSONValue(Int(frame.type))),
-                                           ("offset", JSONValue(frame.offset))]))
-                    if frame.sequence < skipBelow { continue }
-                    let body = UnsafeRawBufferPointer(rebasing: raw[frame.bodyRange])
-                    let size = frame.endOffset - frame.offset
-                    do {
-                        page.apply(try PageChangeCodec.decode(type: frame.type, body: body,
-                                                              baseOffset: frame.bodyRange.lowerBound))
-                    } catch {
-                        // E-007: in salvage mode a stroke whose points fail keeps the points before.
-                        if mode == .salvage, let kept = try? PageChangeCodec.decode(type: frame.type, body: r.bytes[frame.bodyRange],
-                                                                                    points: .deferred) {
-                            page.apply(kept)
-                            findings.append((frame.offset, findings.count, finding("badPoints", frame.offset, size, torn: false)))
-                            continue
-                        }
-                        findings.append((frame.offset, findings.count, finding("badBody", frame.offset, size, torn: false)))
-                        if mode == .strict { refused = true }
-                        if mode == .prefix {  // J-021, J-030: nothing after the stop is reported
-                            findings.removeAll { $0.0 > frame.offset }
-                            break
-                        }
-                    }
-                }
-            }
-        }
-        findings.sort { ($0.0, $0.1) < ($1.0, $1.1) }
+        let r = try JournalAlone.read(fs: fs, directory: directory, name: name, mode: mode, skipBelow: skipBelow)
         return .object([
-            ("refused", .bool(refused)),
-            ("headerValid", .bool(r.headerDamage == nil)),
-            ("frames", .array(refused ? [] : frames)),
-            ("validEnd", JSONValue(validEnd)),
-            ("findings", .array(findings.map(\.2))),
-            ("elements", refused ? .array([]) : ids(page)),
-        ] + (contents && !refused ? Self.contents(page) : []))
+            ("refused", .bool(r.refused)),
+            ("headerValid", .bool(r.headerValid)),
+            ("frames", .array(r.frames.map { .object([("sequence", JSONValue($0.sequence)), ("type", JSONValue(Int($0.type))),
+                                                      ("offset", JSONValue($0.offset))]) })),
+            ("validEnd", JSONValue(r.validEnd)),
+            ("findings", .array(r.findings.map { finding($0.kind, $0.offset, $0.bytes, torn: $0.isTornTail) })),
+            ("elements", ids(r.state)),
+        ] + (contents && !r.refused ? Self.contents(r.state) : []))
     }
 
     /// A snapshot read alone (section 7).

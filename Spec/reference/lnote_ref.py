@@ -866,6 +866,29 @@ def read_journal(data, mode="salvage", skip_below=0):
     return res
 
 
+def read_named_journal(data, mode="salvage", page_id=None, base=None):
+    """K-017: read_journal of a file whose name gives its page id and base: a usable header
+    of another page is foreignJournal and its frames are not read (J-005); another base is
+    baseMismatch and they are (J-007); strict mode refuses either."""
+    h = JournalHeader(data)
+    usable = not _torn_creation(data, h) and (h.valid or (mode == "salvage" and h.salvageable))
+    foreign = usable and page_id is not None and h.page_id != page_id
+    mismatch = usable and not foreign and base is not None and h.base_generation != base
+    if foreign or (mismatch and mode == "strict"):
+        res = JournalResult()
+        res.header, res.header_valid = h, h.valid
+        if not h.valid:
+            res.findings.append(_bad_header(data, h))
+        res.findings.append(Finding("foreignJournal", 16, 16) if foreign else Finding("baseMismatch", 32, 8))
+        res.refused = mode == "strict"
+        return res
+    res = read_journal(data, mode)
+    if mismatch:
+        at = sum(1 for f in res.findings if f.offset <= 32)           # file order
+        res.findings.insert(at, Finding("baseMismatch", 32, 8))
+    return res
+
+
 # --------------------------------------------------------------------------------------
 # Snapshot reading (section 7)
 # --------------------------------------------------------------------------------------
@@ -1269,7 +1292,8 @@ class PackageReport:
         errors = sum(1 for f in self.findings if f["severity"] == "error")
         return {"status": self.status, "path": self.path, "repair": False, "mode": mode,
                 "findings": self.findings, "pages": self.pages,
-                "counts": {"packages": 1, "pages": len(self.pages), "files": self.files,
+                "counts": {"packages": 0 if getattr(self, "single_file", False) else 1,
+                           "pages": len(self.pages), "files": self.files,
                            "errors": errors, "corrected": 0, "uncorrected": errors,
                            "info": len(self.findings) - errors}}
 
@@ -1750,6 +1774,39 @@ def unusable_thumbnail(file):
     return None if head == PNG_SIGNATURE else "not a PNG"
 
 
+def check_file(path, mode="salvage"):
+    """K-017: fsck of a single journal or snapshot without repair. A page file's name says
+    which it is (and gives the page id and base the file is checked against: J-005, J-007,
+    S-004); any other name is a snapshot iff the file starts with the snapshot magic. The
+    file is read alone, as a journal or snapshot vector is."""
+    rep = PackageReport(path)
+    rep.single_file = True
+    name = os.path.basename(os.path.normpath(path))
+    with open(path, "rb") as f:
+        data = f.read()
+    rep.files = 1
+    parsed = parse_page_file(name)
+    pid = uuid_bytes(parsed[1]) if parsed else None
+    if parsed:
+        snapshot = parsed[0] in ("snapshot", "tmp")
+    else:
+        snapshot = data[:8] == SNAPSHOT_MAGIC
+    if snapshot:
+        r = read_snapshot(data, mode, page_id=pid)
+    else:
+        r = read_named_journal(data, mode, pid, parsed[2] if parsed else None)
+    for f in r.findings:
+        rep.add(f.kind, name, severity="info" if f.informational else "error", offset=f.offset,
+                nbytes=f.bytes, detail=f.note or "")
+    if r.refused:
+        rep.add("refused", name, detail="strict mode refuses the file (J-022)")
+    h = r.header
+    rep.pages.append({"id": uuid_text(h.page_id) if h is not None and getattr(h, "page_id", None)
+                      else (uuid_text(pid) if pid else "00000000-0000-0000-0000-000000000000"),
+                      "package": "", "elements": len(r.page.elements)})
+    return rep
+
+
 def _package_actual(path):
     rep = check_package(path, "salvage")
     return {
@@ -1797,7 +1854,9 @@ def fsck_main(args, out=sys.stdout):
         is_package = name.lower().endswith(".lnote") or os.path.exists(
             os.path.join(path, "document.json")) or os.path.isdir(os.path.join(path, "pages"))
         staging = []
-        if is_package or not os.path.isdir(path):
+        if os.path.isfile(path) and not os.path.islink(path):
+            reports = [("", check_file(path, mode))]                  # K-017
+        elif is_package or not os.path.isdir(path):
             reports = [("", check_package(path, mode))]
         else:
             # K-018: a library's packages are its folders named *.lnote (any case), not

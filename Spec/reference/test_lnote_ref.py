@@ -954,6 +954,37 @@ def snapshot(ids, generation=1, next_seq=1, count=None, page=PAGE, salt=SNAP_SAL
                            len(ids) if count is None else count) + b"".join(fr), fr
 
 
+class TestSingleFile(unittest.TestCase):
+    """K-017: a journal or snapshot checked on its own, against what its name gives."""
+
+    def check(self, data, name, mode="salvage"):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, name)
+            with open(path, "wb") as f:
+                f.write(data)
+            rep = L.check_file(path, mode)
+            return rep.status, sorted(f["kind"] for f in rep.findings)
+
+    def test_named_journal_J005_J007(self):
+        data = journal(appends(SALT, 1, IDS[:3]))
+        self.assertEqual(self.check(data, PAGE + ".0.journal"), (0, []))
+        self.assertEqual(self.check(data, "loose.journal"), (0, []))
+        self.assertEqual(self.check(data, OTHER_PAGE + ".0.journal"), (4, ["foreignJournal"]))
+        self.assertEqual(self.check(data, PAGE + ".2.journal"), (4, ["baseMismatch"]))
+        self.assertEqual(self.check(data, PAGE + ".2.journal", "strict"), (4, ["baseMismatch", "refused"]))
+        # A foreign journal's frames are not read: its damage is not reported.
+        bad = bytearray(data)
+        bad[-1] ^= 1
+        self.assertEqual(self.check(bytes(bad), OTHER_PAGE + ".0.journal"), (4, ["foreignJournal"]))
+
+    def test_which_reader(self):
+        snap, _ = snapshot(IDS[:2], next_seq=4)
+        self.assertEqual(self.check(snap, "any.bin"), (0, []))          # the magic decides
+        status, kinds = self.check(snap, PAGE + ".0.journal")           # the name decides
+        self.assertEqual((status, kinds[0]), (4, "badHeader"))
+        self.assertEqual(self.check(snap, OTHER_PAGE + ".content"), (4, ["foreignSnapshot"]))
+
+
 class TestSnapshot(unittest.TestCase):
     def test_valid_S001_S002(self):
         data, _ = snapshot(IDS[:3], generation=4, next_seq=17)
