@@ -72,7 +72,7 @@ let package = Package(
         // output formatting, latency percentiles, terminal progress.
         .target(name: "LNoteToolSupport", dependencies: ["LNoteCheck"], path: "Tools/LNoteToolSupport", swiftSettings: strict),
         // Conformance vectors: their generator and runner (Spec/vectors, Spec/README.md).
-        .target(name: "LNoteConformance", dependencies: ["LNoteStore", "LNoteFormat", "LNoteHandwriting"], path: "Sources/LNoteConformance",
+        .target(name: "LNoteConformance", dependencies: ["LNoteStore", "LNoteFormat", "LNoteHandwriting", "LNoteCheck"], path: "Sources/LNoteConformance",
                 swiftSettings: strict),
         // A notes client written against the public API only (`import LNoteStore`), built by CI.
         .executableTarget(name: "notes-example", dependencies: ["LNoteStore", "LNoteRender", "LNoteSync"], path: "Tools/notes-example",

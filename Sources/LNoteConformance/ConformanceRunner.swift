@@ -21,7 +21,7 @@ public enum ConformanceRunner {
 
     /// Checks the package at a path without repairing it and returns fsck's exit status and
     /// the sorted, de-duplicated kinds of its error findings. The CLI and the tests pass fsck
-    /// here (this module does not depend on `LNoteCheck`).
+    /// here.
     public typealias PackageCheck = @Sendable (_ path: String) throws -> (exit: Int, findingKinds: [String])
 
     /// Runs every entry of `directory/manifest.json`, then adds a failure for every file or

@@ -1,3 +1,4 @@
+import LNoteCheck
 import LNoteFormat
 import LNoteStore
 

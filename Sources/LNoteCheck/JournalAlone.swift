@@ -1,4 +1,5 @@
 import LNoteFormat
+import LNoteStore
 
 /// A journal read on its own, not as part of a page (Spec/format.md 4.4): the header (J-002,
 /// J-023, J-025, J-028), the frame walk (4.2), each accepted frame's body decoded (J-026;
@@ -6,7 +7,9 @@ import LNoteFormat
 /// states, and what `lnote fsck FILE` reports for a journal (K-017), which also passes the
 /// page id and base its name gives (J-005, J-007).
 ///
-/// Cost: one bounded read of the file (P-020) and one decode of every frame.
+/// Cost: one bounded read of the file (P-020) and one decode of every frame. It lives with the
+/// tools, not in LNoteStore: a type there costs every app its metadata even when nothing calls
+/// it (about 2 KB of what an app gains by linking LNoteStore).
 package struct JournalAlone: Sendable {
     /// Every finding in file order, the walk's before the body's at the same offset (J-029);
     /// in prefix mode none after the frame where replay stopped (J-030).
