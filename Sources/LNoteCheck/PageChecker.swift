@@ -95,6 +95,29 @@ struct PageChecker {
         return Outcome(page: page, state: recovered.state, repaired: true)
     }
 
+    /// `state` as it shows (E-007): a stroke whose points fail keeps the points before the first
+    /// failing one, and one that shows none is left out (a stroke holds at least one point,
+    /// E-002); the bytes of both are in lost+found with their `badPoints` finding. Written as
+    /// read, the rebuilt snapshot held the same bad points, and every later check found them
+    /// again and every repair "corrected" them again.
+    static func asShown(_ state: PageState) -> PageState {
+        var changed = false
+        var elements: [Element] = []
+        elements.reserveCapacity(state.elements.count)
+        for element in state.elements {
+            guard case .stroke(let s) = element, s.encodedPoints != nil, (try? s.decodedPoints()) == nil else {
+                elements.append(element)
+                continue
+            }
+            changed = true
+            let shown = s.withPoints { Array($0) }
+            if !shown.isEmpty {
+                elements.append(.stroke(Stroke(id: s.id, ink: s.ink, transform: s.transform, hasAngles: s.hasAngles, points: shown)))
+            }
+        }
+        return changed ? PageState(metadata: state.metadata, elements: elements) : state
+    }
+
     /// The repair (K-020, K-021): copies, new snapshot, journals aside. Returns the new generation.
     private func rewrite(_ recovered: PageRecovery.Result, findings: [RecoveryFinding]) throws -> UInt64 {
         let fs = run.fs
@@ -143,7 +166,7 @@ struct PageChecker {
         // 2. The rebuilt page, as a snapshot above every journal's base (P-003: all are absorbed).
         let generation = max(recovered.generation, recovered.highestJournalBase ?? 0) &+ 1
         let encoded = SnapshotFile.encode(pageID: pageID, generation: generation, nextSequence: recovered.nextSequence,
-                                          state: recovered.state)
+                                          state: Self.asShown(recovered.state))
         try repairStep("write the rebuilt snapshot \(snapshotName)") {
             try io { try fs.writeFileAtomically(joinPath(directory, snapshotName), encoded, durability: .data) }
         }

@@ -18,11 +18,12 @@ enum ConformanceCommand: Command {
         --generate DIR  writes every vector and manifest.json into DIR (deterministic: the
                         same bytes on every run).
         --mutations N DIR
-                        writes N differential vectors into DIR: random journals, snapshots
-                        and page folders, damaged at random, each expecting what this
-                        implementation reads, element contents included (Spec/README.md).
-                        Run another reader on DIR to find where it differs. --seed S
-                        (default 1) picks them; the same seed gives the same bytes.
+                        writes N differential vectors into DIR (best a new folder): random
+                        journals, snapshots, page folders and packages, damaged at random,
+                        each expecting what this implementation reads, element contents
+                        included (Spec/README.md). Run another reader on DIR to find where
+                        it differs. --seed S (default 1) picks them; the same seed gives
+                        the same bytes.
         """
 
     static func run(_ arguments: inout Arguments) async throws -> Int32 {
