@@ -285,6 +285,19 @@ struct PackageChecker {
         }
     }
 
+    /// `title` cut to the characters that fit in `DocumentFile.titleBytesMax` UTF-8 bytes
+    /// (K-022, D-020): a manifest's title may be longer, and a rebuilt document.json holding it
+    /// was invalid again, so every check found it and every repair rebuilt it (K-024).
+    static func fitting(_ title: String) -> String {
+        var kept = "", bytes = 0
+        for c in title {
+            bytes += c.utf8.count
+            if bytes > DocumentFile.titleBytesMax { break }
+            kept.append(c)
+        }
+        return kept
+    }
+
     /// Rebuilds document.json from the pages present (K-022): id from the folder name or the
     /// manifest, title from the manifest; the old bytes go to lost+found first.
     private func rebuildDocument(pages: [UUIDBytes], states: [UUIDBytes: PageState],
@@ -299,7 +312,7 @@ struct PackageChecker {
         }
         let now = Timestamp.now()
         let document = DocumentFile(
-            id: id, title: manifest?.title ?? "Recovered document", created: now, modified: now,
+            id: id, title: Self.fitting(manifest?.title ?? "Recovered document"), created: now, modified: now,
             pages: pages.map { DocumentFile.PageEntry(id: $0, metadata: states[$0]?.metadata ?? .letter, created: now,
                                                       modified: now, elementCount: states[$0]?.elements.count ?? 0) })
         do {

@@ -17,7 +17,10 @@ extension MutationScenario {
         var entries: [JSONValue] = []
         for page in listed {
             var count = 0
-            if chance(0.85) {
+            if page == VectorFixtures.page, chance(0.4) {  // a snapshot, journals around it, damage (the page vectors' folders)
+                files += pageFolder().map { ("pages/" + $0.0, $0.1) }
+                count = int(0..<6)
+            } else if chance(0.85) {
                 let j = journal(page: page, base: 0, first: 1, frames: int(0..<5))
                 count = j.changes.count
                 files.append(("pages/" + PageFileNames.journal(page, base: 0), chance(0.1) ? damaged(j.bytes) : j.bytes))
