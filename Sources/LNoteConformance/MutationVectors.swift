@@ -2,19 +2,19 @@ import LNoteFormat
 import LNoteHandwriting
 import LNoteStore
 
-/// Differential vectors: journals, snapshots and page folders built at random from a seed,
-/// then damaged at random (bytes flipped, cut, zeroed, repeated, removed or inserted), each
-/// with the expectation *this implementation* gives, `contents` included (Spec/README.md,
-/// "Differential vectors"). Unlike `Spec/vectors`, nothing here is derived from how a file
+/// Differential vectors: journals, snapshots, page folders and packages built at random from a
+/// seed, then damaged at random (bytes flipped, cut, zeroed, repeated, removed or inserted;
+/// JSON values edited), each with the expectation *this implementation* gives, `contents`
+/// included (Spec/README.md, "Differential vectors"). Unlike `Spec/vectors`, nothing here is derived from how a file
 /// was built, so a vector passing here says only that another reader reads the bytes as this
 /// one does; the tests run the Python reference on them to find where the two differ.
 ///
 /// Cost: about a millisecond a vector to build and read back.
 public enum MutationVectors {
     /// Writes `count` vectors drawn from `seed`, and their manifest, into `directory` (created
-    /// if missing). The same seed and count give the same bytes.
+    /// if missing). The same seed and count give the same bytes. Package vectors are drawn
+    /// only when `packageCheck` (fsck, check only) is given.
     /// - Throws: `FileSystemError` when a file cannot be written or read back.
-    /// Package vectors are drawn only when `packageCheck` (fsck, check only) is given.
     public static func write(to directory: String, seed: UInt64, count: Int, fs: any FileSystem = POSIXFileSystem(),
                              packageCheck: ConformanceRunner.PackageCheck? = nil) throws {
         var rng = SplitMix64(seed: seed)
