@@ -67,19 +67,30 @@ struct RepairConvergenceTests {
         #expect(problems.isEmpty, "\(problems.count) of \(packages.count) packages:\n\(shown)")
     }
 
-    @Test("K-020 E-007 a repaired page holds a cut stroke as it shows: its points before the first failing one")
-    func cutStrokeAsShown() throws {
-        let work = "/tmp/lnote-repair-cut-\(getpid())"
+    /// An empty package folder named by the document id of the package vectors, in a fresh
+    /// `work` folder the caller removes.
+    static func packageFolder(_ work: String) throws -> String {
         Repo.removeTree(work)
-        defer { Repo.removeTree(work) }
-        // The one-page package vector, its journal replaced by one whose stroke 2 fails at point 2.
         let root = work + "/d0c00000-0000-4000-8000-000000000001.lnote"
         try Repo.fs.makeDirectory(work)
         try Repo.fs.makeDirectory(root)
+        return root
+    }
+
+    /// The bytes of a file of the one-page package vector.
+    static func onePage(_ file: String) throws -> [UInt8] {
+        try Repo.fs.readFile(Repo.vectors + "/ok-package-one-page.lnote/" + file)
+    }
+
+    @Test("K-020 E-007 a repaired page holds a cut stroke as it shows: its points before the first failing one")
+    func cutStrokeAsShown() throws {
+        let work = "/tmp/lnote-repair-cut-\(getpid())"
+        defer { Repo.removeTree(work) }
+        // The one-page package vector, its journal replaced by one whose stroke 2 fails at point 2.
+        let root = try Self.packageFolder(work)
         try Repo.fs.makeDirectory(root + "/pages")
         for file in ["document.json", "manifest.json"] {
-            try Repo.fs.writeFileAtomically(root + "/" + file, try Repo.fs.readFile(Repo.vectors + "/ok-package-one-page.lnote/" + file),
-                                            durability: .none)
+            try Repo.fs.writeFileAtomically(root + "/" + file, try Self.onePage(file), durability: .none)
         }
         let page = "5a6e0000-0000-4000-8000-000000000001"
         try Repo.fs.writeFileAtomically(root + "/pages/\(page).0.journal",
@@ -98,13 +109,10 @@ struct RepairConvergenceTests {
     @Test("K-022 K-024 a document.json rebuilt from a manifest whose title is over 1,024 bytes takes the characters that fit, and is valid")
     func longManifestTitle() throws {
         let work = "/tmp/lnote-repair-title-\(getpid())"
-        Repo.removeTree(work)
         defer { Repo.removeTree(work) }
-        let root = work + "/d0c00000-0000-4000-8000-000000000001.lnote"
-        try Repo.fs.makeDirectory(work)
-        try Repo.fs.makeDirectory(root)
+        let root = try Self.packageFolder(work)
         let long = String(repeating: "é", count: 512) + "x"  // 1,025 bytes
-        let manifest = try Repo.text(Repo.vectors + "/ok-package-one-page.lnote/manifest.json")
+        let manifest = String(decoding: try Self.onePage("manifest.json"), as: UTF8.self)
             .replacing("\"title\":\"Conformance\"", with: "\"title\":\"\(long)\"")
         #expect(manifest.contains(long))
         try Repo.fs.writeFileAtomically(root + "/manifest.json", Array(manifest.utf8), durability: .none)

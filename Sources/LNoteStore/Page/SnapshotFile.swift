@@ -61,16 +61,16 @@ package enum SnapshotFile {
             }
         }
         let walk = scan.findings.map { finding(from: $0, file: name) }
-        findings += walk
         if let refused = scan.refused {
+            findings += walk
             findings.append(RecoveryFinding(kind: "refused", file: name, offset: refused.offset,
                                             detail: "strict mode refuses the snapshot: \(refused.kind.rawValue)"))
             return Decoded(header: h, state: state, findings: findings, elementFramesDropped: 0, unusable: true)
         }
         // S-010: missingMetadata is decided on the walk's and the bodies' findings alone (a
         // damaged header that S-006 salvages does not explain a missing metadata frame).
-        let frameDamage = (walk + replay.findings).contains { !$0.isInformational }
-        replay.findings = Array(findings.dropLast(walk.count)) + inFileOrder(walk: walk, bodies: replay.findings)
+        let frameDamage = walk.contains { !$0.isInformational } || replay.findings.contains { !$0.isInformational }
+        replay.findings = findings + inFileOrder(walk: walk, bodies: replay.findings)  // the header's first
         replay.checkCounts(header: h, size: size, frameDamage: frameDamage)
         let unusable = mode == .strict && replay.findings.contains { !$0.isInformational }
         return Decoded(header: h, state: replay.state, findings: replay.findings,
@@ -82,6 +82,7 @@ package enum SnapshotFile {
     /// the walk's first at the same offset, as a journal lists them (J-029, Spec/README.md).
     /// Both lists are already in file order.
     private static func inFileOrder(walk: [RecoveryFinding], bodies: [RecoveryFinding]) -> [RecoveryFinding] {
+        if walk.isEmpty { return bodies }  // a clean snapshot: nothing to merge
         var merged: [RecoveryFinding] = []
         merged.reserveCapacity(walk.count + bodies.count)
         var next = 0
