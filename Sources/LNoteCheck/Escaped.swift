@@ -1,6 +1,7 @@
 /// Text from a package (titles, file names, error messages naming them) made safe to print
 /// on a terminal (K-034): control characters (C0, DEL, C1: escape sequences, CR, backspace),
-/// bidirectional overrides and isolates, and line/paragraph separators are shown as `\u{XX}`;
+/// bidirectional overrides and isolates, and line/paragraph separators are shown as `\u{XX}`,
+/// a byte of a file name that is not UTF-8 (U+10FF00 + b, D-035) as `\xHH`;
 /// a backslash is doubled so the escaping cannot be forged. Everything else is unchanged.
 public enum Escaped {
     public static func text(_ s: String) -> String {
@@ -9,6 +10,8 @@ public enum Escaped {
         for scalar in s.unicodeScalars {
             if scalar == "\\" {
                 out += "\\\\"
+            } else if (0x10FF80...0x10FFFF).contains(scalar.value) {
+                out += "\\x" + String(scalar.value - 0x10FF00, radix: 16, uppercase: true)  // a byte that is not UTF-8 (D-035)
             } else if isUnsafe(scalar) {
                 out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
             } else {

@@ -18,7 +18,7 @@ public enum Fsck {
     public static func check(path: String, options: FsckOptions = FsckOptions(),
                              fileSystem: any FileSystem = POSIXFileSystem.shared,
                              progress: (@Sendable (FsckProgress) -> Void)? = nil) throws -> FsckReport {
-        let root = normalized(path)
+        let root = PackageArguments.normalized(path)
         let run = FsckRun(fs: fileSystem, options: options)
         let kind: FileKind?
         do { kind = try fileSystem.kind(root) } catch { throw LNoteError(.io, "cannot examine: \(error)", file: path) }
@@ -32,11 +32,11 @@ public enum Fsck {
                 try FileChecker(run: run, path: root).check()
                 progress?(FsckProgress(done: 1, total: 1, item: lastComponent(root)))
             case .directory?:
-                if isPackage(root, fileSystem) {
+                if PackageArguments.isPackage(root, fileSystem: fileSystem) {
                     try PackageChecker(run: run, layout: PackageLayout(root: root), prefix: "").check()
                     progress?(FsckProgress(done: 1, total: 1, item: lastComponent(root)))
                 } else {
-                    let packages = try libraryPackages(root, fileSystem)
+                    let packages = try PackageArguments.libraryPackages(root, fileSystem: fileSystem)
                     let staging = try checkStagingLeftovers(root, run: run)
                     guard !packages.isEmpty || staging > 0 else {
                         throw LNoteError(.notFound, "no .lnote package, journal or snapshot here", file: path)
@@ -53,15 +53,6 @@ public enum Fsck {
             // The report ends with the tooManyErrors finding.
         }
         return run.report(path: path)
-    }
-
-    /// A folder is a package if it is named `*.lnote` or holds `document.json` or `pages/`.
-    static func isPackage(_ path: String, _ fs: any FileSystem) -> Bool {
-        if lastComponent(path).lowercased().hasSuffix("." + PackageLayout.packageExtension) { return true }
-        for name in [PackageLayout.documentFileName, "pages"] where (try? fs.kind(joinPath(path, name))) != nil {
-            return true
-        }
-        return false
     }
 
     /// K-018, D-033: the library's staging folders whose lock no one holds are a crash's
@@ -90,23 +81,5 @@ public enum Fsck {
             }
         }
         return found
-    }
-
-    /// The `*.lnote` folders of a library, sorted (links are not followed, D-002; hidden names
-    /// are not the library's, D-032, K-018).
-    static func libraryPackages(_ path: String, _ fs: any FileSystem) throws -> [String] {
-        let names: [String]
-        do { names = try fs.list(path) } catch { throw LNoteError(.io, "cannot list: \(error)", file: path) }
-        return names.filter { name in
-            guard !name.hasPrefix("."), name.lowercased().hasSuffix("." + PackageLayout.packageExtension) else { return false }
-            if case .directory? = try? fs.kind(joinPath(path, name)) { return true }
-            return false
-        }
-    }
-
-    static func normalized(_ path: String) -> String {
-        var p = path
-        while p.count > 1 && p.hasSuffix("/") { p.removeLast() }
-        return p
     }
 }

@@ -50,17 +50,4 @@ public enum PackageContentReader {
         }
         return out
     }
-
-    /// The packages a command-line argument names: the package itself (a folder whose name
-    /// ends in `.lnote`), or every `<uuid>.lnote` in a library folder, sorted by name.
-    public static func packages(in path: String, fileSystem fs: any FileSystem = POSIXFileSystem.shared) throws -> [String] {
-        let name = String(path.split(separator: "/").last ?? "")
-        if PackageLayout.documentID(fromFolderName: name) != nil { return [path] }
-        guard case .directory? = try fs.entryKind(path) else {
-            throw LNoteError(.notFound, "no package or library folder here", file: path)
-        }
-        return try io { try fs.list(path) }.sorted()
-            .filter { !$0.hasPrefix(".") && PackageLayout.documentID(fromFolderName: $0) != nil }
-            .map { joinPath(path, $0) }
-    }
 }

@@ -1,4 +1,5 @@
 import CSQLite
+import LNoteStore
 
 /// An SQLite failure: the result code, SQLite's message and what was being done.
 public struct SQLiteError: Error, CustomStringConvertible, Sendable {
@@ -21,7 +22,7 @@ package final class SQLiteConnection {
         let mode = readOnly ? SQLITE_OPEN_READONLY : create ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE : SQLITE_OPEN_READWRITE
         let flags = mode | SQLITE_OPEN_NOMUTEX
         var handle: OpaquePointer?
-        let rc = sqlite3_open_v2(path, &handle, flags, nil)
+        let rc = sqlite3_open_v2(fileNameBytes(path), &handle, flags, nil)  // D-035: by its bytes
         guard rc == SQLITE_OK, let handle else {
             let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
             sqlite3_close_v2(handle)

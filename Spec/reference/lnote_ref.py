@@ -24,6 +24,25 @@ import struct
 import sys
 import uuid as _uuid
 
+def name_text(name):
+    """D-035: a file name as text. Python reads names with surrogateescape; the spec keeps a
+    name that is UTF-8 and holds none of U+10FF80 .. U+10FFFF as it is, and shows every byte
+    b >= 0x80 of any other name as chr(0x10FF00 + b), so the text gives back the bytes."""
+    if not isinstance(name, str):
+        return name
+    try:
+        raw = os.fsencode(name)
+    except UnicodeEncodeError:
+        return name
+    try:
+        text = raw.decode("utf-8")
+        if not any(0x10FF80 <= ord(c) <= 0x10FFFF for c in text):
+            return text
+    except UnicodeDecodeError:
+        pass
+    return "".join(chr(b) if b < 0x80 else chr(0x10FF00 + b) for b in raw)
+
+
 # --------------------------------------------------------------------------------------
 # Limits (section 9)
 # --------------------------------------------------------------------------------------
@@ -1260,7 +1279,7 @@ class PackageReport:
         self.operational = False  # K-002 bit 8
 
     def add(self, kind, file, severity="error", offset=None, nbytes=None, detail=""):
-        f = {"kind": kind, "severity": severity, "file": file}
+        f = {"kind": kind, "severity": severity, "file": name_text(file)}
         if offset is not None:
             f["offset"] = offset
         if nbytes is not None:

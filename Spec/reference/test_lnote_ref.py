@@ -1637,6 +1637,34 @@ class TestPageFileNames(unittest.TestCase):
         self.assertIsNone(L.parse_page_file(pid + ".01.journal"))
 
 
+class TestNameText(unittest.TestCase):
+    """D-035: names that are not UTF-8 are text by their bytes, and give them back."""
+
+    def text(self, raw):
+        return L.name_text(os.fsdecode(raw))
+
+    def test_bytes_D035(self):
+        self.assertEqual(self.text(b"a\xffb"), "a\U0010ffffb")
+        self.assertEqual(self.text(b"\xc3"), "\U0010ffc3")
+        self.assertEqual(self.text(b"caf\xc3\xa9"), "caf\u00e9")
+        self.assertEqual(self.text(b"\xed\xa0\x80"), "\U0010ffed\U0010ffa0\U0010ff80")
+        # A name that is not UTF-8 shows every byte >= 0x80, its valid sequences too.
+        self.assertEqual(self.text(b"\xc3\xa9\xff"), "\U0010ffc3\U0010ffa9\U0010ffff")
+        # A valid sequence of one of the 128 code points stands for bytes: shown byte by byte.
+        self.assertEqual(self.text(b"\xf4\x8f\xbf\xbf"), "\U0010fff4\U0010ff8f\U0010ffbf\U0010ffbf")
+
+    def test_round_trip_D035(self):
+        import random
+        rng = random.Random(35)
+        pool = [0x61, 0x2E, 0xC3, 0xA9, 0xE2, 0x82, 0xAC, 0xF0, 0x9F, 0xF4, 0x8F, 0xBE, 0xBF, 0x80, 0xFF, 0xC0]
+        for _ in range(5000):
+            raw = bytes(rng.choice(pool) if rng.random() < 0.7 else rng.randrange(1, 256) for _ in range(rng.randrange(1, 20)))
+            raw = raw.replace(b"/", b"0")
+            t = self.text(raw)
+            back = b"".join(bytes([ord(c) - 0x10FF00]) if 0x10FF80 <= ord(c) <= 0x10FFFF else c.encode() for c in t)
+            self.assertEqual(back, raw)
+
+
 class TestRunner(unittest.TestCase):
     def test_manifest(self):
         with tempfile.TemporaryDirectory() as vd:

@@ -25,14 +25,14 @@ enum BenchForwardCommand: Command {
     /// Replaces this process with `lnote-bench argv...`; returns only when that fails.
     static func forward(_ argv: [String]) -> Int32 {
         let bench = joinPath(parentDirectory(of: executablePath()), "lnote-bench")
-        guard access(bench, X_OK) == 0 else {
+        guard access(fileNameBytes(bench), X_OK) == 0 else {
             printErr("Error: lnote bench runs \(bench), which is not there; build it with "
                      + "'swift build -c release --product lnote-bench' (or 'swift build') in the LNote checkout\n")
             return ExitCode.operational
         }
-        let cArgs = ([bench] + argv).map { strdup($0) }
+        let cArgs = ([bench] + argv).map(fileNameCString)
         defer { cArgs.forEach { free($0) } }
-        execv(bench, cArgs + [nil])
+        execv(fileNameBytes(bench), cArgs + [nil])
         printErr("Error: cannot run \(bench): errno \(errno)\n")
         return ExitCode.operational
     }

@@ -35,8 +35,8 @@ enum DemoCommand: Command {
         let strokes = try arguments.intOption("--strokes", range: 1...100_000) ?? 300
         let rest = try arguments.positionals()
         guard rest.count <= 1 else { throw UsageError("demo takes at most one DIR") }
-        let dir = try rest.first.map(absolutePath) ?? makeTemporaryFolder(in: FileManager.default.temporaryDirectory.path, prefix: "lnote-demo-")
-        try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let dir = try rest.first.map(absolutePath) ?? makeTemporaryFolder(in: temporaryFolder(), prefix: "lnote-demo-")
+        try? POSIXFileSystem.shared.makeDirectories(dir)
         let started = monotonicNanoseconds()
         let killAfter = Int.random(in: 80...160)
         let writerBudget = killAfter + 100
@@ -143,25 +143,20 @@ enum DemoCommand: Command {
     /// Starts `lnote stress` continuing the same text in gray ink, SIGKILLs it once it has
     /// acknowledged `killAfter` saves, and returns the ids it acknowledged.
     static func runKilledWriter(packagePath: String, ackLog: String, skip: Int, budget: Int, killAfter: Int) async throws -> [UUIDBytes] {
-        let child = Process()
-        child.executableURL = URL(fileURLWithPath: executablePath())
-        child.arguments = ["stress", packagePath, "--strokes", String(budget), "--durability", "data", "--ack-log", ackLog,
-                           "--seed", String(seed), "--skip", String(skip), "--compact-frames", "64", "--ink", writerInkName]
-        child.standardOutput = FileHandle.nullDevice
-        child.standardError = FileHandle.nullDevice
-        var env = ProcessInfo.processInfo.environment
-        env["SWIFT_BACKTRACE"] = "enable=no"
-        child.environment = env
-        do { try child.run() } catch { throw OperationalError("cannot start the writer process: \(error)") }
+        let child: QuietChild
+        do {
+            child = try spawnQuietChild(executablePath(), [
+                "stress", packagePath, "--strokes", String(budget), "--durability", "data", "--ack-log", ackLog,
+                "--seed", String(seed), "--skip", String(skip), "--compact-frames", "64", "--ink", writerInkName])
+        } catch { throw OperationalError("cannot start the writer process: \(error)") }
         let deadline = monotonicNanoseconds() + 10_000_000_000
         while readLines(ackLog).count < killAfter && child.isRunning && monotonicNanoseconds() < deadline {
             try await Task.sleep(nanoseconds: 2_000_000)
         }
         let killedMidWork = child.isRunning
-        kill(child.processIdentifier, SIGKILL)
-        child.waitUntilExit()
+        child.killAndWait()
         let childAcked = readLines(ackLog).compactMap { UUIDBytes(string: $0) }
-        print("3. Started a writer process (pid \(child.processIdentifier)) appending strokes with compaction every 64 frames;")
+        print("3. Started a writer process (pid \(child.pid)) appending strokes with compaction every 64 frames;")
         print(killedMidWork ? "   killed it with SIGKILL after \(childAcked.count) acknowledged saves (ids logged in \(lastComponent(ackLog)))"
                             : "   it ended before the kill, after \(childAcked.count) acknowledged saves (ids logged in \(lastComponent(ackLog)))")
         return childAcked

@@ -1,3 +1,4 @@
+import LNoteCheck
 import LNoteSQLite
 import LNoteToolSupport
 
@@ -31,11 +32,11 @@ enum ExportSQLiteCommand: Command {
         guard !sources.isEmpty else { throw UsageError("name at least one LIBRARY_OR_PACKAGE") }
         var packages: [String] = []
         for source in sources {
-            do { packages += try PackageContentReader.packages(in: SQLiteCommandSupport.absolute(source)) } catch {
+            do { packages += try PackageArguments.packages(at: absolutePath(source)) } catch {
                 throw OperationalError("\(source): \(error)")
             }
         }
-        let report = try await SQLiteExport.export(packages: packages, to: SQLiteCommandSupport.absolute(out),
+        let report = try await SQLiteExport.export(packages: packages, to: absolutePath(out),
                                                    progress: SQLiteCommandSupport.progress(enabled: !json, verb: "exported"))
         return try SQLiteCommandSupport.finish(report, json: json)
     }

@@ -27,7 +27,7 @@ enum ImportSQLiteCommand: Command {
         guard let out = try arguments.option("--out", "-o") else { throw UsageError("--out LIBRARY_FOLDER is required") }
         let rest = try arguments.positionals()
         guard rest.count == 1, let database = rest.first else { throw UsageError("import-sqlite takes exactly one NOTES.db") }
-        let report = try await SQLiteImport.importDatabase(SQLiteCommandSupport.absolute(database), to: SQLiteCommandSupport.absolute(out),
+        let report = try await SQLiteImport.importDatabase(absolutePath(database), to: absolutePath(out),
                                                            progress: SQLiteCommandSupport.progress(enabled: !json, verb: "imported"))
         return try SQLiteCommandSupport.finish(report, json: json)
     }

@@ -40,6 +40,9 @@ enum LsCommand: Command {
         case nil: throw OperationalError("\(folder) does not exist")
         default: throw OperationalError("\(folder) is not a folder")
         }
+        if PackageArguments.isPackage(folder) {  // D-034: a package is never listed as a library
+            throw OperationalError("\(Escaped.text(folder)) is a package, not a library folder; 'lnote info' describes it")
+        }
         let summaries: [DocumentSummary]
         do { summaries = try await NoteLibrary(folder: folder).list() } catch { throw OperationalError("cannot list \(folder): \(error)") }
         let entries = summaries.map {

@@ -27,7 +27,13 @@ enum MergeCommand: Command {
         var status = ExitCode.ok
         var reports: [MergeReport] = []
         for path in paths.map(absolutePath) {
-            for package in packages(at: path) {
+            let packages: [String]
+            do { packages = try PackageArguments.packages(at: path) } catch {
+                printErr("Error: \(Escaped.text(path)): \(Escaped.text("\(error)"))\n")
+                status |= ExitCode.operational
+                continue
+            }
+            for package in packages {
                 do {
                     let r = try await SyncMerge.merge(package: package)
                     reports.append(r)
@@ -59,19 +65,13 @@ enum MergeCommand: Command {
     /// `fsck --repair` merges conflict copies first (Y-021); what it did goes to stderr.
     static func mergeBeforeRepair(_ path: String) async throws -> Int32 {
         var status = ExitCode.ok
-        for package in packages(at: path) where (try? POSIXFileSystem.shared.kind(package)) == .directory {
+        // What is no package or library is fsck's to report.
+        for package in (try? PackageArguments.packages(at: path)) ?? [] {
             guard try SyncMerge.hasConflictCopies(package: package) else { continue }
             let r = try await SyncMerge.merge(package: package)
             printErr("merge: " + r.humanText())
             status |= exitStatus(r)
         }
         return status
-    }
-
-    /// The package itself, or every `*.lnote` folder of a library.
-    static func packages(at path: String) -> [String] {
-        if path.hasSuffix(".lnote") || path.hasSuffix(".lnote/") { return [path] }
-        let names = (try? POSIXFileSystem.shared.list(path)) ?? []
-        return names.filter { $0.hasSuffix(".lnote") && !$0.hasPrefix(".") }.sorted().map { joinPath(path, $0) }
     }
 }

@@ -23,7 +23,7 @@ enum PackageSupport {
         guard (try? fs.entryKind(path)) ?? nil == nil else { throw OperationalError("\(path) already exists") }
         var made: DocumentFile?
         do {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            try fs.makeDirectories(folder)
             _ = try StagingFolder.assemble(fs: fs, folder: folder, id: id) { layout in
                 try io { try fs.makeDirectory(layout.pagesDirectory) }
                 let now = Timestamp.now()

@@ -50,8 +50,4 @@ enum SQLiteCommandSupport {
         s += "\(r.payloadBytes) payload bytes in \(String(format: "%.3f", r.seconds)) s (\(String(format: "%.1f", r.megabytesPerSecond)) MB/s); SQLite \(r.sqliteVersion)\n"
         return s
     }
-
-    static func absolute(_ path: String) -> String {
-        path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
-    }
 }

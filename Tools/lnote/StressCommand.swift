@@ -50,7 +50,7 @@ enum StressCommand: Command {
         if (try? POSIXFileSystem.shared.kind(layout.documentFile)) == nil {
             _ = try PackageSupport.create(at: path, title: "Stress", pages: 1)
         }
-        let ack = open(ackPath, O_WRONLY | O_CREAT | O_APPEND, 0o644)
+        let ack = open(fileNameBytes(ackPath), O_WRONLY | O_CREAT | O_APPEND, 0o644)  // D-035
         guard ack >= 0 else { throw OperationalError("cannot open \(ackPath): errno \(errno)") }
         defer { _ = close(ack) }
 

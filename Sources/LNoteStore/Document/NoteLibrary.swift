@@ -23,8 +23,10 @@ public final actor NoteLibrary {
         fs = fileSystem
     }
 
-    /// Every package in the folder, newest `modified` first. Packages that cannot be read are
-    /// listed with `error` set instead of failing the listing. Cost per package: one read of
+    /// Every package in the folder, newest `modified` first: each name ending in `.lnote` in
+    /// any case and not starting with `.` (D-034). Packages that cannot be read, or whose
+    /// folder is not named `<uuid>.lnote` (D-001), are listed with `error` set instead of
+    /// failing the listing or being left out. Cost per package: one read of
     /// `manifest.json` and one `kind` of the cover; `document.json` is read only when the
     /// manifest is missing or unusable (`manifestRebuilt`).
     public func list() async throws -> [DocumentSummary] {
@@ -33,7 +35,7 @@ public final actor NoteLibrary {
             guard try fs.entryKind(folder) != nil else { return [] }
             StagingFolder.removeLeftovers(fs: fs, folder: folder)
             var out: [DocumentSummary] = []
-            for name in try io({ try fs.list(folder) }) where name.hasSuffix("." + PackageLayout.packageExtension) && !name.hasPrefix(".") {
+            for name in try io({ try fs.list(folder) }) where PackageLayout.isLibraryEntryName(name) {
                 let path = joinPath(folder, name)
                 guard let id = PackageLayout.documentID(fromFolderName: name) else {
                     out.append(.failure(id: nil, path: path,
@@ -46,7 +48,14 @@ public final actor NoteLibrary {
             }
             return out
         }
-        return summaries.sorted { ($0.modified, $0.title, $0.path) > ($1.modified, $1.title, $1.path) }
+        return summaries.sorted(by: Self.listedFirst)
+    }
+
+    /// The listing's order: newest `modified` first, then by title and path (descending).
+    /// Not inlined: the sort then calls it instead of repeating its three comparisons of text.
+    @inline(never)
+    static func listedFirst(_ a: DocumentSummary, _ b: DocumentSummary) -> Bool {
+        (a.modified, a.title, a.path) > (b.modified, b.title, b.path)
     }
 
     static func summarize(fs: any FileSystem, path: String, id: UUIDBytes) throws -> DocumentSummary {

@@ -55,6 +55,12 @@ package struct PackageLayout: Sendable, Equatable {
     }
 
     public static func folderName(_ id: UUIDBytes) -> String { "\(id).\(packageExtension)" }
+
+    /// True for a name a library lists as a package (D-034): it ends in `.lnote` in any case
+    /// and does not start with `.` (D-032). One not named `<uuid>.lnote` is listed with its error.
+    public static func isLibraryEntryName(_ name: String) -> Bool {
+        !name.hasPrefix(".") && name.lowercased().hasSuffix("." + packageExtension)
+    }
 }
 
 extension FileSystem {

@@ -5,6 +5,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import CCRC32C
 
 /// The errno of a failed system call, before it is given an operation name and a path.
 struct SystemCallError: Error {
@@ -16,6 +17,8 @@ struct SystemCallError: Error {
 ///
 /// EINTR is retried in exactly one place (`retryingInterrupts`) and short writes are looped in
 /// exactly one place (`writeAll`). Nothing here allocates except `readUpTo` and `entryNames`.
+/// Paths are passed by their bytes (D-035): the calls on a path go through `lnote_path_call`
+/// and `lnote_opendir` (`file_names.h`), and the names listed are read by `fileNameText`.
 enum SystemCall {
     /// usleep(3): blocks the calling thread for `microseconds` (a short back-off, never on a
     /// save's path).
@@ -48,15 +51,7 @@ enum SystemCall {
 
     /// open(2) with `O_CLOEXEC` always added; mode 0644 for created files.
     static func open(_ path: String, flags: Int32) throws(SystemCallError) -> Int32 {
-        try retryingInterrupts { () -> Int32 in
-            #if canImport(Darwin)
-            Darwin.open(path, flags | O_CLOEXEC, 0o644)
-            #elseif canImport(Glibc)
-            Glibc.open(path, flags | O_CLOEXEC, 0o644)
-            #else
-            Musl.open(path, flags | O_CLOEXEC, 0o644)
-            #endif
-        }
+        Int32(truncatingIfNeeded: try retryingInterrupts { lnote_path_call(Int32(LNOTE_PATH_OPEN), path, nil, flags | O_CLOEXEC, nil) })
     }
 
     /// close(2). Never retried: after EINTR the descriptor is already released on Linux, and
@@ -161,7 +156,7 @@ enum SystemCall {
     /// lstat(2) `st_dev`, `st_ino`; nil when nothing is at `path`.
     static func identity(path: String) throws(SystemCallError) -> (device: UInt64, inode: UInt64)? {
         var info = stat()
-        guard lstat(path, &info) == 0 else {
+        guard lnote_path_call(Int32(LNOTE_PATH_LSTAT), path, nil, 0, &info) == 0 else {
             if errno == ENOENT || errno == ENOTDIR { return nil }
             throw SystemCallError(errno: errno)
         }
@@ -204,45 +199,29 @@ enum SystemCall {
 
     /// rename(2).
     static func rename(_ from: String, _ to: String) throws(SystemCallError) {
-        _ = try retryingInterrupts { () -> Int32 in
-            #if canImport(Darwin)
-            Darwin.rename(from, to)
-            #elseif canImport(Glibc)
-            Glibc.rename(from, to)
-            #else
-            Musl.rename(from, to)
-            #endif
-        }
+        _ = try retryingInterrupts { lnote_path_call(Int32(LNOTE_PATH_RENAME), from, to, 0, nil) }
     }
 
     /// unlink(2).
     static func unlink(_ path: String) throws(SystemCallError) {
-        _ = try retryingInterrupts { () -> Int32 in
-            #if canImport(Darwin)
-            Darwin.unlink(path)
-            #elseif canImport(Glibc)
-            Glibc.unlink(path)
-            #else
-            Musl.unlink(path)
-            #endif
-        }
+        _ = try retryingInterrupts { lnote_path_call(Int32(LNOTE_PATH_UNLINK), path, nil, 0, nil) }
     }
 
     /// rmdir(2).
     static func removeDirectory(_ path: String) throws(SystemCallError) {
-        _ = try retryingInterrupts { rmdir(path) }
+        _ = try retryingInterrupts { lnote_path_call(Int32(LNOTE_PATH_RMDIR), path, nil, 0, nil) }
     }
 
     /// mkdir(2) with mode 0755.
     static func makeDirectory(_ path: String) throws(SystemCallError) {
-        _ = try retryingInterrupts { mkdir(path, 0o755) }
+        _ = try retryingInterrupts { lnote_path_call(Int32(LNOTE_PATH_MKDIR), path, nil, 0, nil) }
     }
 
     /// What lstat(2) reports for a path, or nil when nothing is there (ENOENT, ENOTDIR).
     static func kind(_ path: String) throws(SystemCallError) -> FileKind? {
         var info = stat()
         do {
-            _ = try retryingInterrupts { lstat(path, &info) }
+            _ = try retryingInterrupts { lnote_path_call(Int32(LNOTE_PATH_LSTAT), path, nil, 0, &info) }
         } catch {
             if error.errno == ENOENT || error.errno == ENOTDIR { return nil }
             throw error
@@ -257,7 +236,7 @@ enum SystemCall {
 
     /// opendir(3) / readdir(3) / closedir(3): entry names without `.` and `..`, unsorted.
     static func entryNames(_ path: String) throws(SystemCallError) -> [String] {
-        guard let directory = opendir(path) else { throw SystemCallError(errno: currentErrno) }
+        guard let directory = lnote_opendir(path) else { throw SystemCallError(errno: currentErrno) }
         defer { closedir(directory) }
         var names: [String] = []
         while true {
@@ -268,9 +247,7 @@ enum SystemCall {
                 if code == EINTR { continue }
                 throw SystemCallError(errno: code)
             }
-            let name = withUnsafePointer(to: &entry.pointee.d_name) {
-                String(cString: UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self))
-            }
+            let name = withUnsafePointer(to: &entry.pointee.d_name) { fileNameText(UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self)) }
             if name != "." && name != ".." { names.append(name) }
         }
         return names
