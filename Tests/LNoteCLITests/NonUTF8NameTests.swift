@@ -136,11 +136,15 @@ import Testing
             W="$D/caf$(printf '\\351')"; $L fsck "$W" >/dev/null; a=$?; $L ls "$W" >/dev/null; b=$?; $L info "$W/\(id).lnote" >/dev/null; c=$?
             $L merge "$W" >/dev/null; d=$?; cd "$W/\(id).lnote" && $L fsck . >/dev/null; e=$?; echo "$a $b $c $d $e"
             """)
+        let ls = try sh(dir, "$L ls \"$D/caf$(printf '\\351')\"")
+        #expect(ls.stdout.contains("cover \(dir)/caf\\xE9/\(id).lnote/thumbnails/"), "K-034: \(ls.stdout)")
         #expect(run.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "0 0 0 0 0", "\(run.stdout) \(run.stderr)")
 
         let demo = try sh(dir, "$L demo \"$D/d$(printf '\\351')mo\" --strokes 40; echo \"exit=$?\"; ls \"$D\" | wc -l")
         #expect(demo.stdout.contains("acknowledged strokes present, 0 lost") && demo.stdout.contains("exit=0"), "\(demo.stdout) \(demo.stderr)")
         #expect(!demo.stdout.contains("after 0 acknowledged saves"), "the writer process found its package: \(demo.stdout)")
+        #expect(demo.stdout.contains("Everything is in \(dir)/d\\xE9mo:") && !demo.stdout.contains("\u{10FFE9}"),
+                "K-034: the byte is shown as \\xE9: \(demo.stdout)")
         #expect(demo.stdout.hasSuffix("2\n"), "the demo's writer process wrote in the demo's folder, not one named otherwise: \(demo.stdout)")
 
         let library = NoteLibrary(folder: dir + "/caf\u{10FFE9}")

@@ -88,6 +88,20 @@ import Testing
         }
     }
 
+    @Test("a path that starts with '-' is given after '--' (POSIX guideline 10); before it, the error says so")
+    func dashDash() throws {
+        let dir = realFolder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let package = try generated(dir + "/-notes")
+        let refused = try Tool.run(["fsck", "-notes"], in: dir)
+        #expect(refused.status == 16 && refused.stderr.contains("goes after '--'"), "\(refused.stderr)")
+        for args in [["fsck", "--", "-notes"], ["fsck", "--json", "--", "-notes"], ["merge", "--", "-notes"],
+                     ["info", "--", "-notes/" + lastComponent(package)], ["ls", "--", "-notes"]] {
+            let r = try Tool.run(args, in: dir)
+            #expect(r.status == 0, "\(args): \(r.stdout) \(r.stderr)")
+        }
+    }
+
     @Test("D-034 PackageArguments.normalized drops `.` components and trailing slashes and resolves `..`")
     func normalizedPaths() throws {
         let dir = realFolder()

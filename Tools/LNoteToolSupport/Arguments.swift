@@ -1,9 +1,17 @@
 /// A tiny argument parser in swift-argument-parser's manner: options are consumed by name,
-/// what remains are positionals, and anything unknown is a usage error.
+/// what remains are positionals, and anything unknown is a usage error. Words after `--` are
+/// positionals whatever they look like (POSIX utility syntax, guideline 10): a path that
+/// starts with `-` is given as `lnote fsck -- -notes`.
 package struct Arguments {
     private var items: [String]
+    /// The words after the first `--`.
+    private var operands: [String] = []
 
-    package init(_ items: [String]) { self.items = items }
+    package init(_ items: [String]) {
+        guard let end = items.firstIndex(of: "--") else { self.items = items; return }
+        self.items = Array(items[..<end])
+        operands = Array(items[(end + 1)...])
+    }
 
     /// Removes `--name` (or a short alias) if present.
     package mutating func flag(_ names: String...) -> Bool {
@@ -51,17 +59,18 @@ package struct Arguments {
 
     /// Every word not yet consumed, options included (for a command that hands them on).
     package mutating func remaining() -> [String] {
-        defer { items.removeAll() }
-        return items
+        defer { items.removeAll(); operands.removeAll() }
+        return operands.isEmpty ? items : items + ["--"] + operands
     }
 
-    /// The remaining positionals; throws on any leftover `-x` / `--xyz` option.
+    /// The remaining positionals, those after `--` last; throws on any leftover `-x` / `--xyz`
+    /// option before `--`.
     package mutating func positionals() throws -> [String] {
         if let unknown = items.first(where: { $0.hasPrefix("-") && $0 != "-" }) {
-            throw UsageError("unknown option '\(unknown)'")
+            throw UsageError("unknown option '\(unknown)'" + (unknown.count > 1 ? "; a path that starts with '-' goes after '--'" : ""))
         }
-        defer { items.removeAll() }
-        return items
+        defer { items.removeAll(); operands.removeAll() }
+        return items + operands
     }
 }
 

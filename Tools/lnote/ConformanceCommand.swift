@@ -31,7 +31,7 @@ enum ConformanceCommand: Command {
             guard try arguments.positionals().isEmpty else { throw UsageError("--generate takes one folder") }
             try ConformanceVectors.write(to: target)
             let suite = ConformanceVectors.suite()
-            print("wrote \(suite.files.count) files and \(suite.entries.count) manifest entries to \(target)")
+            print("wrote \(suite.files.count) files and \(suite.entries.count) manifest entries to \(Escaped.text(target))")
             return ExitCode.ok
         }
         if let count = try arguments.option("--mutations") {
@@ -41,7 +41,7 @@ enum ConformanceCommand: Command {
             let rest = try arguments.positionals()
             guard rest.count == 1, let target = rest.first else { throw UsageError("--mutations takes one folder") }
             try MutationVectors.write(to: target, seed: seed, count: n, packageCheck: ConformancePackageCheck.check)
-            print("wrote \(n) differential vectors (seed \(seed)) to \(target)")
+            print("wrote \(n) differential vectors (seed \(seed)) to \(Escaped.text(target))")
             return ExitCode.ok
         }
         let rest = try arguments.positionals()

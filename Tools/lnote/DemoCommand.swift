@@ -52,7 +52,7 @@ enum DemoCommand: Command {
         let letterPage = try await document.page(at: 0).id
         let pageID = try await document.addPage(metadata: layout.metadata)
         try await document.deletePage(letterPage)
-        print("1. Created a notebook: \(packagePath)")
+        print("1. Created a notebook: \(Escaped.text(packagePath))")
 
         // 2. A page written stroke by stroke, each save durable before it returns.
         var acked = try await writeFirstSession(document: document, pageID: pageID, strokes: Array(layout.strokes.prefix(strokes)))
@@ -95,7 +95,7 @@ enum DemoCommand: Command {
         try await writer.renderThumbnail(for: pageID)
         try await writer.close()
         let listing = try await library.list()
-        print("6. Rendered the page to \(pngPath) (\(png.count) bytes, 1224 px wide) and its thumbnail: black, the \(strokes) strokes")
+        print("6. Rendered the page to \(Escaped.text(pngPath)) (\(png.count) bytes, 1224 px wide) and its thumbnail: black, the \(strokes) strokes")
         print("   written before the writer started; gray, the \(reopened.elements.count - strokes) strokes the killed writer added, laid out after them")
         if let entry = listing.first {
             print("   the library lists '\(entry.title)', \(entry.pageCount) page, cover \(entry.coverPath.map(lastComponent) ?? "none")")
@@ -110,13 +110,13 @@ enum DemoCommand: Command {
     static func printContents(dir: String, packagePath: String, ackLog: String) {
         let width = lastComponent(packagePath).count + 2
         print("")
-        print("Everything is in \(dir):")
+        print("Everything is in \(Escaped.text(dir)):")
         print("  " + pad(lastComponent(packagePath) + "/", width) + "the notebook package (document.json, manifest.json, pages/, thumbnails/)")
         print("  " + pad(lastComponent(ackLog), width) + "ids the killed writer had acknowledged")
         print("  " + pad("page.png", width) + "the page as a picture")
-        print("Try: lnote info \(packagePath)")
-        print("     lnote dump \(packagePath)")
-        print("     lnote fsck \(dir)")
+        print("Try: lnote info \(Escaped.text(packagePath))")
+        print("     lnote dump \(Escaped.text(packagePath))")
+        print("     lnote fsck \(Escaped.text(dir))")
     }
 
     /// Writes `strokes` one durable save each, in black ink, and prints the save latency; closes the document.

@@ -65,7 +65,7 @@ enum GenCommand: Command {
         }
         let seconds = Double(monotonicNanoseconds() - started) / 1e9
         let what = paths.count == 1 ? paths[0] : "\(paths.count) packages in \(out)"
-        print("wrote \(what): \(plural(total.pages, "page")), \(total.elements) strokes, "
+        print("wrote \(Escaped.text(what)): \(plural(total.pages, "page")), \(total.elements) strokes, "
               + "\(total.points) points, \(total.bytes) bytes on disk (\(fixed(seconds)) s)")
         return ExitCode.ok
     }

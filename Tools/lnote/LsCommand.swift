@@ -53,14 +53,14 @@ enum LsCommand: Command {
             print(try jsonString(entries))
             return ExitCode.ok
         }
-        if entries.isEmpty { print("no documents in \(folder)") }
+        if entries.isEmpty { print("no documents in \(Escaped.text(folder))") }
         for e in entries {
             if let error = e.error {
                 print("\(Escaped.text(e.package))  ERROR: \(Escaped.text("\(error)"))")
                 continue
             }
             print("\(e.id ?? "?")  \(pad("\(e.pageCount) page\(e.pageCount == 1 ? "" : "s")", 9))  \(Escaped.text(e.modified))  \(Escaped.text(e.title))"
-                  + (e.cover.map { "  cover \($0)" } ?? "") + (e.manifestRebuilt ? "  (manifest rebuilt from document.json)" : ""))
+                  + (e.cover.map { "  cover \(Escaped.text($0))" } ?? "") + (e.manifestRebuilt ? "  (manifest rebuilt from document.json)" : ""))
         }
         return ExitCode.ok
     }

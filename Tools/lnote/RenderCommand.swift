@@ -37,7 +37,7 @@ enum RenderCommand: Command {
         do { try POSIXFileSystem.shared.writeFileAtomically(absolutePath(output), png, durability: .none) } catch {
             throw OperationalError("cannot write \(output): \(error)")
         }
-        print("rendered page \(id) (\(r.state.elements.count) elements) to \(output): \(png.count) bytes, "
+        print("rendered page \(id) (\(r.state.elements.count) elements) to \(Escaped.text(output)): \(png.count) bytes, "
               + "\(width) px wide, \(fixed(Double(monotonicNanoseconds() - started) / 1e6, 0)) ms")
         return ExitCode.ok
     }
