@@ -27,9 +27,12 @@ __attribute__((minsize, nouwtable)) size_t lnote_name_escaped(const char *name, 
     return (size_t)(o - out);
 }
 
-// Writes the bytes the text at `in` stands for to `out`, which may be `in` (never longer).
-__attribute__((minsize, nouwtable)) static void name_bytes(uint8_t *out, const uint8_t *in) {
+// Writes the bytes the text at `in` stands for to `out` (room for `room` bytes, its NUL
+// included), which may be `in` (they are never longer). 0 when they do not fit, else 1.
+__attribute__((minsize, nouwtable)) static int name_bytes(uint8_t *out, size_t room, const uint8_t *in) {
+    uint8_t *end = out + room - 1;
     while (*in) {
+        if (out == end) return 0;
         if (in[0] == 0xF4 && in[1] == 0x8F && (in[2] | 1) == 0xBF && (in[3] & 0xC0) == 0x80) {
             *out++ = (uint8_t)(((in[2] & 0x03) << 6) | (in[3] & 0x3F));
             in += 4;
@@ -38,18 +41,21 @@ __attribute__((minsize, nouwtable)) static void name_bytes(uint8_t *out, const u
         }
     }
     *out = 0;
+    return 1;
 }
 
-__attribute__((minsize, nouwtable)) void lnote_name_bytes(char *s) { name_bytes((uint8_t *)s, (const uint8_t *)s); }
+__attribute__((minsize, nouwtable)) void lnote_name_bytes(char *s) {
+    name_bytes((uint8_t *)s, strlen(s) + 1, (const uint8_t *)s);
+}
 
-// Room for a path's bytes: longer paths are passed as they are (the kernel refuses them).
+// Room for a path's bytes, its NUL included: the kernel refuses longer paths (PATH_MAX), so
+// a text whose bytes do not fit is passed as it is, for the kernel to refuse.
 enum { PATH_BYTES = 4096 };
 
 // `path`'s bytes (D-035): `path` itself when it holds none of U+10FF80 ... U+10FFFF, else its
-// bytes in `buffer`.
+// bytes in `buffer` (PATH_BYTES).
 __attribute__((minsize, noinline, nouwtable)) static const char *raw(const char *path, char *buffer) {
-    if (!lnote_name_has_reserved(path) || strlen(path) >= PATH_BYTES) return path;
-    name_bytes((uint8_t *)buffer, (const uint8_t *)path);
+    if (!lnote_name_has_reserved(path) || !name_bytes((uint8_t *)buffer, PATH_BYTES, (const uint8_t *)path)) return path;
     return buffer;
 }
 

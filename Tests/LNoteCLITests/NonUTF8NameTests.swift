@@ -67,6 +67,25 @@ import Testing
         #expect(text([0xC3, 0xA9, 0x00]) == "é")
     }
 
+    @Test("D-035 a path whose bytes fit PATH_MAX but whose text (4 bytes a byte) does not is written and read by its bytes")
+    func longPath() throws {
+        let dir = Tool.folder()
+        defer { _ = try? Tool.shell("rm -rf '\(dir)'") }
+        let component = String(repeating: "\u{10FFE9}", count: 200)  // 200 bytes on disk, 800 of text
+        let folder = dir + String(repeating: "/" + component, count: 15)  // 3,015 bytes on disk, 12,015 of text
+        let fs = POSIXFileSystem.shared
+        try fs.makeDirectories(folder)
+        try fs.writeFileAtomically(folder + "/f\u{10FFFF}.bin", [1, 2, 3], durability: .none)
+        #expect(try fs.readFile(folder + "/f\u{10FFFF}.bin") == [1, 2, 3])
+        #expect(try fs.list(folder) == ["f\u{10FFFF}.bin"])
+        let found = try sh(dir, "find \"$D\" -type f | wc -c")
+        #expect(Int(found.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) == dir.utf8.count + 15 * 201 + 7 + 1,
+                "the file is at the bytes' path: \(found.stdout)")
+        // A path whose bytes do not fit either is refused by the kernel, not written elsewhere.
+        let tooLong = dir + String(repeating: "/" + component, count: 21)
+        #expect(throws: (any Error).self) { try fs.makeDirectories(tooLong) }
+    }
+
     @Test("D-035 Y-001 Y-019 a conflict copy named in Latin-1 is merged by lnote merge and fsck --repair, and removed")
     func latin1ConflictCopies() throws {
         let dir = Tool.folder()
