@@ -1,10 +1,16 @@
 import Foundation
+import Synchronization
 import Testing
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+
+/// The template package's folder, for the exit handler that removes it (a C function cannot
+/// capture it).
+private let hostileTemplateFolder = Mutex<String?>(nil)
 
 /// Issue 12's proof: every hostile file-system object (FIFO, socket, symbolic link at every
 /// path the engine touches, hard link, another document's document.json, control characters
@@ -157,9 +163,12 @@ import Darwin
         ]
     }
 
-    /// The generated package every fixture copies (2 pages, snapshot plus journals each).
+    /// The generated package every fixture copies (2 pages, snapshot plus journals each); its
+    /// folder is removed when the test process exits.
     static let template: String = {
         let dir = Tool.folder()
+        hostileTemplateFolder.withLock { $0 = dir }
+        atexit { hostileTemplateFolder.withLock { $0.map { try? FileManager.default.removeItem(atPath: $0) } } }
         let path = dir + "/\(UUID().uuidString.lowercased()).lnote"
         _ = try? Tool.run(["gen", path, "--pages", "2", "--strokes", "6", "--journal-frames", "3", "--seed", "7"])
         // gen makes assets/ only when a document has an asset; the matrix needs the folder
