@@ -1277,6 +1277,7 @@ class PackageReport:
         self.files = 0            # regular files looked at (K-006 `files`)
         self.document = None      # the decoded document.json, or None when unusable
         self.operational = False  # K-002 bit 8
+        self.single_file = False  # K-017: a journal or snapshot checked alone counts no package
 
     def add(self, kind, file, severity="error", offset=None, nbytes=None, detail=""):
         f = {"kind": kind, "severity": severity, "file": name_text(file)}
@@ -1311,7 +1312,7 @@ class PackageReport:
         errors = sum(1 for f in self.findings if f["severity"] == "error")
         return {"status": self.status, "path": self.path, "repair": False, "mode": mode,
                 "findings": self.findings, "pages": self.pages,
-                "counts": {"packages": 0 if getattr(self, "single_file", False) else 1,
+                "counts": {"packages": 0 if self.single_file else 1,
                            "pages": len(self.pages), "files": self.files,
                            "errors": errors, "corrected": 0, "uncorrected": errors,
                            "info": len(self.findings) - errors}}

@@ -4,18 +4,11 @@ import Testing
 /// Issue 12's "clear errors": one rule for the read-only commands, escaped titles and file
 /// names, and a failed background compaction that is reported instead of retried silently.
 @Suite(.serialized) struct ClearErrorTests {
-    private func generated(_ dir: String) throws -> String {
-        let package = dir + "/\(UUID().uuidString.lowercased()).lnote"
-        let gen = try Tool.run(["gen", package, "--pages", "1", "--strokes", "4", "--journal-frames", "2"])
-        #expect(gen.status == 0, "\(gen.stderr)")
-        return package
-    }
-
     @Test("K-033 D-025 an invalid document.json: info, render and dump PACKAGE all exit 8 naming the file and the field")
     func oneRuleForReaders() throws {
         let dir = Tool.folder()
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let package = try generated(dir)
+        let package = try Tool.generatedPackage(in: dir, strokes: 4, journalFrames: 2)
         var doc = try Tool.json(String(contentsOfFile: package + "/document.json", encoding: .utf8))
         var pages = doc["pages"] as? [[String: Any]] ?? []
         pages[0]["width"] = 4_294_967_296
@@ -36,7 +29,7 @@ import Testing
     func escapedOutput() throws {
         let dir = Tool.folder()
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let package = try generated(dir)
+        let package = try Tool.generatedPackage(in: dir, strokes: 4, journalFrames: 2)
         let hostile = "\u{1B}]0;owned\u{07}\u{1B}[2J\rEvil \u{202E}txt.exe"
         for file in ["document.json", "manifest.json"] {
             var json = try Tool.json(String(contentsOfFile: package + "/" + file, encoding: .utf8))
@@ -57,7 +50,7 @@ import Testing
     func compactionFailureReported() throws {
         let dir = Tool.folder()
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let package = try generated(dir)
+        let package = try Tool.generatedPackage(in: dir, strokes: 4, journalFrames: 2)
         let doc = try Tool.json(String(contentsOfFile: package + "/document.json", encoding: .utf8))
         let page = try #require((doc["pages"] as? [[String: Any]])?.first?["id"] as? String)
         let ackLog = dir + "/acks.txt"

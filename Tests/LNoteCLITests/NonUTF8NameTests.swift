@@ -16,13 +16,6 @@ import Testing
         try Tool.shell("L='\(Tool.executable)'; D='\(dir)'; " + script)
     }
 
-    private func generated(_ dir: String) throws -> String {
-        let package = dir + "/lib/\(UUID().uuidString.lowercased()).lnote"
-        let gen = try Tool.run(["gen", package, "--pages", "1", "--strokes", "3", "--journal-frames", "2"])
-        try #require(gen.status == 0, "\(gen.stderr)")
-        return package
-    }
-
     /// The text D-035 gives the NUL-terminated bytes `name`.
     private func text(_ name: [UInt8]) -> String {
         name.withUnsafeBufferPointer { b in
@@ -90,7 +83,7 @@ import Testing
     func latin1ConflictCopies() throws {
         let dir = Tool.folder()
         defer { _ = try? Tool.shell("rm -rf '\(dir)'") }  // names Foundation cannot spell
-        let package = try generated(dir)
+        let package = try Tool.generatedPackage(in: dir + "/lib", strokes: 3, journalFrames: 2)
         let page = try #require(try FileManager.default.contentsOfDirectory(atPath: package + "/pages").first { $0.hasSuffix(".journal") })
         let stem = String(page.dropLast(".journal".count))
         let made = try sh(dir, "cd '\(package)' && cp document.json \"document (M$(printf '\\374')ller's conflicted copy).json\"")
@@ -115,7 +108,7 @@ import Testing
     func foreignNames() throws {
         let dir = Tool.folder()
         defer { _ = try? Tool.shell("rm -rf '\(dir)'") }  // names Foundation cannot spell
-        let package = try generated(dir)
+        let package = try Tool.generatedPackage(in: dir + "/lib", strokes: 3, journalFrames: 2)
         let made = try sh(dir, """
             cd '\(package)' && printf a > "pages/x$(printf '\\377')y.bin" && mkdir -p assets && printf b > "assets/$(printf '\\303').png" \
             && printf c > "$(printf '\\376')top"

@@ -10,13 +10,6 @@ import Testing
     /// A fresh temporary folder by its real path (`/tmp` may be a link, as on macOS).
     private func realFolder() -> String { URL(fileURLWithPath: Tool.folder()).resolvingSymlinksInPath().path }
 
-    private func generated(_ library: String) throws -> String {
-        let package = library + "/\(UUID().uuidString.lowercased()).lnote"
-        let gen = try Tool.run(["gen", package, "--pages", "1", "--strokes", "3", "--journal-frames", "1"])
-        #expect(gen.status == 0, "\(gen.stderr)")
-        return package
-    }
-
     /// A Syncthing conflict copy of `document.json` (the same document, so the merge folds it in).
     private func addConflictCopy(_ package: String) throws -> String {
         let copy = package + "/document.sync-conflict-20261204-101010-BBBBBBB.json"
@@ -28,7 +21,7 @@ import Testing
     func dotInsidePackage() throws {
         let dir = realFolder()
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let package = try generated(dir + "/lib")
+        let package = try Tool.generatedPackage(in: dir + "/lib", strokes: 3, journalFrames: 1)
         let name = lastComponent(package)
         for (args, folder) in [(["merge", "."], package), (["merge", "./"], package),
                                (["merge", "../../\(name)"], package + "/pages"), (["merge", "../."], package + "/pages")] {
@@ -55,7 +48,7 @@ import Testing
         let dir = realFolder()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let library = dir + "/lib"
-        let package = try generated(library)
+        let package = try Tool.generatedPackage(in: library, strokes: 3, journalFrames: 1)
         let upper = library + "/" + lastComponent(package).uppercased().replacingOccurrences(of: ".LNOTE", with: ".LNote")
         try FileManager.default.moveItem(atPath: package, toPath: upper)
         let copy = try addConflictCopy(upper)
@@ -92,7 +85,7 @@ import Testing
     func dashDash() throws {
         let dir = realFolder()
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let package = try generated(dir + "/-notes")
+        let package = try Tool.generatedPackage(in: dir + "/-notes", strokes: 3, journalFrames: 1)
         let refused = try Tool.run(["fsck", "-notes"], in: dir)
         #expect(refused.status == 16 && refused.stderr.contains("goes after '--'"), "\(refused.stderr)")
         for args in [["fsck", "--", "-notes"], ["fsck", "--json", "--", "-notes"], ["merge", "--", "-notes"],

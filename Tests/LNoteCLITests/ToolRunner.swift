@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 /// Runs the built `lnote` and `lnote-bench` executables (`.build/debug/` under the package
 /// root) and captures their exit status, standard output and standard error.
@@ -78,6 +79,15 @@ enum Tool {
     /// Runs `command` with `sh -c` (for ulimit and signal dispositions a test sets up).
     static func shell(_ command: String) throws -> Result {
         try run(["-c", command], executable: "/bin/sh")
+    }
+
+    /// A package `<uuid>.lnote` that `lnote gen` writes in `folder` (made when missing): one
+    /// page of `strokes` strokes, its last `journalFrames` changes left in its journal.
+    static func generatedPackage(in folder: String, strokes: Int, journalFrames: Int) throws -> String {
+        let package = folder + "/\(UUID().uuidString.lowercased()).lnote"
+        let gen = try run(["gen", package, "--pages", "1", "--strokes", String(strokes), "--journal-frames", String(journalFrames)])
+        try #require(gen.status == 0, "\(gen.stderr)")
+        return package
     }
 
     /// A fresh temporary folder.
