@@ -69,7 +69,17 @@ static int probe_vpclmul(void) {
     return (ecx & bit_VPCLMULQDQ) != 0;
 }
 
-static int sse41_ssse3 = 0, avx2 = 0, avx512vbmi = 0, avx512vbmi2 = 0, pclmul = 0, vpclmul = 0;
+/// The above, and AVX-512 F and VL usable (the OS saves the opmask and ZMM registers).
+static int probe_vpclmul512(void) {
+    if (!lnote_cpu_has_vpclmul()) return 0;
+    unsigned int eax = 0, ebx = 0, ecx = 0, edx = 0, lo = 0, hi = 0;
+    __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+    (void)hi;
+    __cpuid_count(7, 0, eax, ebx, ecx, edx);
+    return (lo & 0xE6) == 0xE6 && (ebx & bit_AVX512F) && (ebx & bit_AVX512VL);
+}
+
+static int sse41_ssse3 = 0, avx2 = 0, avx512vbmi = 0, avx512vbmi2 = 0, pclmul = 0, vpclmul = 0, vpclmul512 = 0;
 
 int lnote_cpu_has_sse41_ssse3(void) { return asked_once(&sse41_ssse3, probe_sse41_ssse3); }
 int lnote_cpu_has_avx2(void) { return asked_once(&avx2, probe_avx2); }
@@ -77,4 +87,5 @@ int lnote_cpu_has_avx512vbmi(void) { return asked_once(&avx512vbmi, probe_avx512
 int lnote_cpu_has_avx512vbmi2_bmi2(void) { return asked_once(&avx512vbmi2, probe_avx512vbmi2_bmi2); }
 int lnote_cpu_has_pclmul(void) { return asked_once(&pclmul, probe_pclmul); }
 int lnote_cpu_has_vpclmul(void) { return asked_once(&vpclmul, probe_vpclmul); }
+int lnote_cpu_has_vpclmul512(void) { return asked_once(&vpclmul512, probe_vpclmul512); }
 #endif

@@ -22,6 +22,9 @@ int lnote_cpu_has_pclmul(void);
 /// 1 when AVX2, SSE4.2, PCLMULQDQ and VPCLMULQDQ are usable: the CRC's folding of long
 /// buffers, two 128-bit carry-less products a YMM instruction. Asked once, as above.
 int lnote_cpu_has_vpclmul(void);
+/// 1 when, beyond that, AVX-512 F and VL are usable (the OS saves the opmask and ZMM
+/// registers): the CRC's folding on ZMM registers, four products an instruction. Asked once.
+int lnote_cpu_has_vpclmul512(void);
 #endif
 
 #endif

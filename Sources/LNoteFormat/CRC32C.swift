@@ -67,9 +67,20 @@ public enum CRC32C {
         return lnote_crc32c_hw_extend_streams(crc, bytes.baseAddress, bytes.count)
     }
 
-    /// Whether `extend` folds buffers of 256 bytes or more with VPCLMULQDQ on this CPU (x86-64
-    /// with AVX2 and VPCLMULQDQ).
-    package static let hardwareFolds: Bool = isHardwareAccelerated && lnote_crc32c_hw_folds() != 0
+    /// The width of the registers `extend` folds buffers of 256 bytes or more in with
+    /// VPCLMULQDQ on this CPU: 512 bits with AVX-512 F and VL, 256 with AVX2, 0 where it does
+    /// not fold.
+    package static let hardwareFoldBits: Int = isHardwareAccelerated ? Int(lnote_crc32c_hw_folds()) : 0
+
+    /// `extend`, or `copyExtend` when `destination` is given, on the 256-bit fold also where the
+    /// CPU folds 512 bits (a test hook; the streams of `crc32` where it folds neither), or nil
+    /// without the instruction. `destination` must be at least as long as `source`.
+    package static func hardwareFold256(_ crc: UInt32, _ source: UnsafeRawBufferPointer,
+                                        to destination: UnsafeMutableRawBufferPointer? = nil) -> UInt32? {
+        guard isHardwareAccelerated else { return nil }
+        precondition((destination?.count ?? source.count) >= source.count, "copy destination shorter than its source")
+        return lnote_crc32c_hw_fold256(crc, destination?.baseAddress, source.baseAddress, source.count)
+    }
 
     /// `hardwareExtend` with the streams of fixed sizes only (a test hook: on x86-64 with
     /// PCLMULQDQ `extend` fits the streams to the buffer instead), or nil without the instruction.

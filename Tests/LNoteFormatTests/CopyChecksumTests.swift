@@ -37,6 +37,14 @@ struct CopyChecksumTests {
                 if let fixed {
                     #expect(fixed == crc && tiers == destination, "length \(length), fixed streams")
                 }
+                // The 256-bit fold, also where this CPU folds 512 bits: the same copy and checksum.
+                var narrow = [UInt8](repeating: 0xA5, count: length + 16)
+                let folded = narrow.withUnsafeMutableBytes { d in
+                    CRC32C.hardwareFold256(seed, source, to: UnsafeMutableRawBufferPointer(rebasing: d[to ..< to + length]))
+                }
+                if let folded {
+                    #expect(folded == crc && narrow == destination, "length \(length), 256-bit fold")
+                }
             }
         }
     }

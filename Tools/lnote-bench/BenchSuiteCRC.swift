@@ -109,8 +109,9 @@ enum CRCSuite {
         r.rows.append(swiftRow)
         try wideDecodeRows(pool, setting: setting, rounds: ctx.n(15, 5), into: &r)
         if CRC32C.isHardwareAccelerated {
-            r.notes.append("hardware path on this CPU: " + (CRC32C.hardwareFolds
-                ? "buffers of 256 bytes or more folded with VPCLMULQDQ, shorter ones on three streams of crc32"
+            let bits = CRC32C.hardwareFoldBits
+            r.notes.append("hardware path on this CPU: " + (bits > 0
+                ? "buffers of 256 bytes or more folded with VPCLMULQDQ in \(bits)-bit registers, shorter ones on three streams of crc32"
                 : "three streams of crc32 (no VPCLMULQDQ folding)"))
         }
         r.notes.append("throughput is the median of \(ctx.n(15, 5)) rounds of \(ctx.n(64, 16)) MiB each (portable: 1/8 of that), in-cache buffers")

@@ -13,9 +13,13 @@ uint32_t lnote_crc32c_hw_extend_tiers(uint32_t crc, const void *data, size_t len
 /// `lnote_crc32c_hw_extend` on the streams of `crc32` only, also where the CPU can fold with
 /// VPCLMULQDQ (a test hook: both must agree). Only call when lnote_crc32c_hw_available() returned 1.
 uint32_t lnote_crc32c_hw_extend_streams(uint32_t crc, const void *data, size_t len);
-/// 1 when `lnote_crc32c_hw_extend` folds buffers of 256 bytes or more with VPCLMULQDQ (x86-64
-/// with AVX2 and VPCLMULQDQ), else 0.
+/// The width in bits of the registers `lnote_crc32c_hw_extend` folds buffers of 256 bytes or
+/// more in with VPCLMULQDQ on x86-64: 512 (with AVX-512 F and VL), 256 (with AVX2), else 0.
 int lnote_crc32c_hw_folds(void);
+/// The 256-bit fold (a test hook, also where the CPU folds 512 bits; the streams of `crc32`
+/// where it folds neither): `lnote_crc32c_hw_copy_extend` when `dst` is not NULL, else
+/// `lnote_crc32c_hw_extend` of `src`. Only call when lnote_crc32c_hw_available() returned 1.
+uint32_t lnote_crc32c_hw_fold256(uint32_t crc, void *dst, const void *src, size_t len);
 /// Copies `len` bytes from `src` to `dst` (not overlapping) and returns
 /// lnote_crc32c_hw_extend(crc, src, len): one pass that loads each word once. Only call when
 /// lnote_crc32c_hw_available() returned 1.
