@@ -26,8 +26,9 @@
 // point is taken past the real end. (The AVX-512 build copies only the last 23: its loop reads
 // the end with masked loads that give 0x80 past it.)
 // The vector code is clang's portable vector extensions: NEON on arm64; on x86-64 it is built
-// three times, for the SSE2 baseline, for SSE4.1 + SSSE3 and for AVX2, and CPUID picks one at
-// first use. The AVX2 build keeps the running values in one vector of eight lanes (`block8`)
+// twice, for SSE4.1 + SSSE3 and for AVX2, and CPUID picks one at first use (a CPU with
+// neither, none made since about 2013, decodes in the Swift loop). The AVX2 build keeps the
+// running values in one vector of eight lanes (`block8`)
 // and, for strokes without angles, takes points of 1- and 2-byte fields in the same block
 // (`lnote_points_block8v` in point_decode_avx2.c: per point a 16-byte load, its continuation
 // bits, and for a point with 2-byte fields a shuffle from a table of the 32 layouts), so those
@@ -366,12 +367,16 @@ INLINE size_t run(const uint8_t *base, size_t end, size_t *pos_io, lnote_point_o
     return (size_t)(o - out);
 }
 
-/// The loops compiled for the target's baseline (SSE2 on x86-64, NEON on arm64).
+#if !defined(__x86_64__)
+/// The loops compiled for the target's baseline (NEON on arm64). On x86-64 there is no
+/// baseline build: a CPU without SSE4.1 and SSSE3 (none made since about 2013) decodes in the
+/// Swift loop, and the 10 KB an SSE2 build took stay out of every app's binary.
 static size_t run_base(const uint8_t *base, size_t end, size_t *pos, void *out, size_t count,
                        int has_angles, lnote_point_acc *acc) {
     if (has_angles) return run(base, end, pos, (lnote_point_out *)out, count, acc, 1, 0);
     return run(base, end, pos, (lnote_point_out *)out, count, acc, 0, 0);
 }
+#endif
 
 #if defined(__x86_64__)
 /// The same loops with SSE4.1 and SSSE3 (`pmovsxbd` for the sign extension, `pshufb` for
@@ -420,13 +425,19 @@ size_t lnote_points_decode_plain_narrow(const uint8_t *base, size_t end, size_t 
                                         int has_angles, lnote_point_acc *acc) {
 #if defined(__x86_64__)
     if (lnote_cpu_has_sse41_ssse3()) return run_sse41(base, end, pos, out, count, has_angles, acc);
-#endif
+    return 0;  // no point decoded: the Swift loop takes them
+#else
     return run_base(base, end, pos, out, count, has_angles, acc);
+#endif
 }
 
 size_t lnote_points_decode_plain_baseline(const uint8_t *base, size_t end, size_t *pos, void *out, size_t count,
                                           int has_angles, lnote_point_acc *acc) {
+#if defined(__x86_64__)
+    return lnote_points_decode_plain_narrow(base, end, pos, out, count, has_angles, acc);
+#else
     return run_base(base, end, pos, out, count, has_angles, acc);
+#endif
 }
 
 /// One varint of point 0 at `p[*at ..< len]`, of at most 5 bytes and minimal (G-003); 0 (and

@@ -19,8 +19,9 @@
 // (a field of two or more bytes, or a value out of the range above); one shuffle and one 8-byte
 // store of the 5 (7) bytes. No branch but the loop's and the test's.
 // The vector code is clang's portable vector extensions: NEON on arm64; on x86-64 it is built
-// for the SSE2 baseline, for SSE4.1 + SSSE3 and for AVX-512 (four points a step; with VBMI2,
-// points of two-byte fields in the step too), and CPUID picks one at first use.
+// for SSE4.1 + SSSE3 and for AVX-512 (four points a step; with VBMI2, points of two-byte
+// fields in the step too), and CPUID picks one at first use (a CPU with neither encodes in
+// the Swift loop).
 #include "ccrc32c.h"
 #include "cpu_features.h"
 
@@ -227,11 +228,15 @@ INLINE size_t encode_stroke(const uint8_t *pts, size_t from, size_t to, uint8_t 
     return k - from;
 }
 
+#if !defined(__x86_64__)
+/// The loop compiled for the target's baseline (NEON on arm64). On x86-64 there is none: a CPU
+/// without SSE4.1 and SSSE3 encodes in the Swift loop (as `run_base` in point_decode.c).
 static size_t encode_base(const void *pts, size_t from, size_t to, int has_angles, uint8_t *out, size_t room,
                           size_t *written) {
     if (has_angles) return encode_stroke((const uint8_t *)pts, from, to, out, room, written, 1, NULL);
     return encode_stroke((const uint8_t *)pts, from, to, out, room, written, 0, NULL);
 }
+#endif
 
 #if defined(__x86_64__)
 /// The same loop with SSE4.1 and SSSE3 (`pshufb` for the byte gather, `ptest`, blends).
@@ -466,12 +471,18 @@ size_t lnote_points_encode_narrow(const void *points, size_t from, size_t to, in
     if (!encode_arguments_valid(points, from, to, out, written)) return 0;
 #if defined(__x86_64__)
     if (lnote_cpu_has_sse41_ssse3()) return encode_sse41(points, from, to, has_angles, out, room, written);
-#endif
+    return 0;  // no point written: the Swift loop writes them
+#else
     return encode_base(points, from, to, has_angles, out, room, written);
+#endif
 }
 
 size_t lnote_points_encode_baseline(const void *points, size_t from, size_t to, int has_angles, uint8_t *out,
                                     size_t room, size_t *written) {
     if (!encode_arguments_valid(points, from, to, out, written)) return 0;
+#if defined(__x86_64__)
+    return lnote_points_encode_narrow(points, from, to, has_angles, out, room, written);
+#else
     return encode_base(points, from, to, has_angles, out, room, written);
+#endif
 }

@@ -56,12 +56,13 @@ int lnote_points_decode_stroke(const uint8_t *p, size_t len, size_t count, int h
 /// AVX2), so tests on an AVX-512 CPU check that block too. A test hook.
 size_t lnote_points_decode_plain_avx2(const uint8_t *base, size_t end, size_t *pos, void *out, size_t count,
                                       int has_angles, lnote_point_acc *acc);
-/// The same loop without the AVX2 build (SSE4.1 where the CPU has it, else the baseline), so
-/// tests on an AVX2 CPU check the 128-bit build too. A test hook.
+/// The same loop without the AVX2 build (SSE4.1 where the CPU has it; on x86-64 without
+/// SSE4.1 and SSSE3 it decodes nothing and returns 0, leaving every point to the caller's own
+/// loop), so tests on an AVX2 CPU check the 128-bit build too. A test hook.
 size_t lnote_points_decode_plain_narrow(const uint8_t *base, size_t end, size_t *pos, void *out, size_t count,
                                         int has_angles, lnote_point_acc *acc);
-/// The same loop compiled for the target's baseline only (on x86-64 without the SSE4.1 variant
-/// the CPU check picks where it can), so tests on x86-64 check both. A test hook.
+/// The same loop compiled for the target's baseline only (NEON on arm64; on x86-64, which has
+/// no baseline build, the same as `lnote_points_decode_plain_narrow`). A test hook.
 size_t lnote_points_decode_plain_baseline(const uint8_t *base, size_t end, size_t *pos, void *out, size_t count,
                                           int has_angles, lnote_point_acc *acc);
 /// Encodes points `from ..< to` (`from` >= 2) of the 20-byte points at `points` (the layout
@@ -75,14 +76,16 @@ size_t lnote_points_decode_plain_baseline(const uint8_t *base, size_t end, size_
 /// big-endian target. On x86-64 it runs four points a step where CPUID reports AVX-512 F, VL,
 /// BW and VBMI (and the OS saves their registers), taking points of two-byte fields in the
 /// step too where it also reports VBMI2 and BMI2, else an SSE4.1 build when it reports SSE4.1
-/// and SSSE3.
+/// and SSSE3, else (no x86-64 CPU made since about 2013) it writes nothing and returns 0.
 size_t lnote_points_encode(const void *points, size_t from, size_t to, int has_angles, uint8_t *out, size_t room,
                            size_t *written);
-/// The same without the AVX-512 build (SSE4.1 where the CPU has it, else the baseline), so
-/// tests on an AVX-512 CPU check the 128-bit build too. A test hook.
+/// The same without the AVX-512 build (SSE4.1 where the CPU has it; on x86-64 without SSE4.1
+/// and SSSE3 it writes nothing and returns 0), so tests on an AVX-512 CPU check the 128-bit
+/// build too. A test hook.
 size_t lnote_points_encode_narrow(const void *points, size_t from, size_t to, int has_angles, uint8_t *out,
                                   size_t room, size_t *written);
-/// The same compiled for the target's baseline only (a test hook, as for the decoder).
+/// The same compiled for the target's baseline only (a test hook, as for the decoder: on
+/// x86-64 the same as `lnote_points_encode_narrow`).
 size_t lnote_points_encode_baseline(const void *points, size_t from, size_t to, int has_angles, uint8_t *out,
                                     size_t room, size_t *written);
 /// Write-back pacing (writeback.c; Linux sync_file_range, elsewhere no-ops returning 0):
