@@ -16,6 +16,8 @@ public enum FsckAction: String, Sendable, Codable, CaseIterable {
     case rebuilt
     /// A derived file (thumbnail) was regenerated.
     case regenerated
+    /// A page file was given its lowercase name (K-092).
+    case renamed
 
     /// True when the action changed something on disk.
     public var changedDisk: Bool { self != .none && self != .unrepaired }

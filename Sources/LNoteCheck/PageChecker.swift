@@ -52,9 +52,14 @@ struct PageChecker {
             }
         }
         let mode = run.options.mode
-        let recovered: PageRecovery.Result
+        var recovered: PageRecovery.Result
         do {
             recovered = try PageRecovery.recover(fs: run.fs, directory: directory, pageID: pageID, mode: mode)
+            // K-092: names read in another case get the lowercase name before the page is
+            // checked (the repair then works on the names a writer uses); read again after.
+            if try checkNameCase(recovered, repairing: pageRepair) {
+                recovered = try PageRecovery.recover(fs: run.fs, directory: directory, pageID: pageID, mode: mode)
+            }
         } catch let e as LNoteError where e.code == .corrupt {
             try reportRefusal(e, page: &page)
             return Outcome(page: page, state: nil, repaired: false)
@@ -93,6 +98,47 @@ struct PageChecker {
         page.generation = generation
         page.state = "repaired"
         return Outcome(page: page, state: recovered.state, repaired: true)
+    }
+
+    /// K-092: each file the page read under a name not in lowercase (P-024) is `pageFileCase`,
+    /// renamed to the lowercase spelling by a repair (then `pages/` synced), as a writer does
+    /// (P-025); each name P-024 shadows is a `shadowedPageFile` error, moved to `lost+found/` by
+    /// a repair (its bytes are not on the page; the page keeps what it read). Returns whether
+    /// a file was renamed.
+    private func checkNameCase(_ recovered: PageRecovery.Result, repairing: Bool) throws -> Bool {
+        var renamed = false
+        for name in recovered.notLowercase {
+            guard let (parsed, _) = PageFileNames.parseAnyCase(name) else { continue }
+            let lowercase = PageFileNames.name(of: parsed)
+            var action = FsckAction.none
+            if repairing {
+                do {
+                    try repairStep("rename the page file to its lowercase name") {
+                        try run.fs.rename(joinPath(directory, name), to: joinPath(directory, lowercase))
+                        try run.fs.syncDirectory(directory)
+                    }
+                    action = .renamed
+                    renamed = true
+                } catch let e as ErrorLimitReached { throw e } catch { try run.failure(prefix + name, error) }
+            }
+            try run.info("pageFileCase", prefix + name, action: action,
+                         "the page's file under a name not in lowercase (P-024); its lowercase name is \(lowercase)")
+        }
+        for name in recovered.shadowed {
+            var action = FsckAction.unrepaired
+            if repairing {
+                do {
+                    try repairStep("move the shadowed page file to lost+found") {
+                        try lostAndFound.move(joinPath(directory, name), shownAs: prefix + name,
+                                              reason: "another spelling of the same page file is read (P-024)")
+                    }
+                    action = .movedToLostAndFound
+                } catch let e as ErrorLimitReached { throw e } catch { try run.failure(prefix + name, error) }
+            }
+            try run.error("shadowedPageFile", prefix + name, action: action,
+                          "another spelling of this page file's name is read instead (P-024): its bytes are not on the page")
+        }
+        return renamed
     }
 
     /// `state` as it shows (E-007): a stroke whose points fail keeps the points before the first

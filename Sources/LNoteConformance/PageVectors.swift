@@ -177,6 +177,7 @@ enum PageVectors {
                     expect: expect(elements: [1, 2, 3], nextSequence: 4, generation: 0, kinds: ["foreignSnapshot"]))
         }
         PageVectorsRound3.add(to: &s)
+        PageNameCaseVectors.add(to: &s)
         do {
             let name = "bad-page-unknown-critical-type"
             var j0 = journal(base: 0, first: 1, [1, 2])

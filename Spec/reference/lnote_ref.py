@@ -993,9 +993,11 @@ def read_snapshot(data, mode="salvage", page_id=None):
 # --------------------------------------------------------------------------------------
 
 UUID_RE = r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
-JOURNAL_NAME_RE = re.compile(r"^(%s)\.(0|[1-9][0-9]*)\.journal$" % UUID_RE)   # J-001
-SNAPSHOT_NAME_RE = re.compile(r"^(%s)\.content$" % UUID_RE)                 # section 7
-SNAPSHOT_TMP_RE = re.compile(r"^(%s)\.content\.tmp$" % UUID_RE)              # P-011
+# P-024: a page id in a snapshot or journal name is matched in any case.
+UUID_ANY_CASE_RE = r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
+JOURNAL_NAME_RE = re.compile(r"^(%s)\.(0|[1-9][0-9]*)\.journal\Z" % UUID_ANY_CASE_RE)  # J-001, P-024
+SNAPSHOT_NAME_RE = re.compile(r"^(%s)\.content\Z" % UUID_ANY_CASE_RE)                 # section 7, P-024
+SNAPSHOT_TMP_RE = re.compile(r"^(%s)\.content\.tmp\Z" % UUID_RE)      # P-011; lowercase only (P-024)
 
 
 def _temp_name(rel, name):
@@ -1022,17 +1024,55 @@ def _engine_name(rel, name):
 
 
 def parse_page_file(name):
-    """('snapshot'|'journal'|'tmp', page id text, base or None), or None (P-015)."""
+    """('snapshot'|'journal'|'tmp', page id text, base or None), or None (P-015). The page
+    id is returned in lowercase, whatever the case of its hex letters in the name (P-024);
+    a temp name is lowercase only. `page_file_name` gives the lowercase spelling."""
     m = SNAPSHOT_NAME_RE.match(name)
     if m:
-        return "snapshot", m.group(1), None
+        return "snapshot", m.group(1).lower(), None
     m = JOURNAL_NAME_RE.match(name)
     if m and int(m.group(2)) < 1 << 64:       # J-001: the base is a u64
-        return "journal", m.group(1), int(m.group(2))
+        return "journal", m.group(1).lower(), int(m.group(2))
     m = SNAPSHOT_TMP_RE.match(name)
     if m:
         return "tmp", m.group(1), None
     return None
+
+
+def page_file_name(what, page, base=None):
+    """The name a writer gives a page file (J-001, section 7): lowercase (P-024)."""
+    if what == "snapshot":
+        return page + ".content"
+    if what == "journal":
+        return "%s.%d.journal" % (page, base)
+    return page + ".content.tmp"
+
+
+def _name_bytes(name):
+    return os.fsencode(name) if isinstance(name, str) else bytes(name)
+
+
+def select_page_files(names):
+    """P-024: of page file names that differ only in the case of the page id (the same
+    snapshot, or the journal of the same base), the page reads the lowercase one if it is
+    there, else the first in byte order; the others are shadowed (never read).
+    `names` are snapshot and journal names (parse_page_file). Returns (read, shadowed,
+    not_lowercase): the names read, the names shadowed and the names read that are not
+    in lowercase (K-092), each in byte order."""
+    spellings = {}            # (what, page, base) -> names
+    for n in names:
+        spellings.setdefault(parse_page_file(n), []).append(n)
+    read, shadowed, not_lowercase = [], [], []
+    for key, group in spellings.items():
+        lower = page_file_name(*key)
+        group = sorted(group, key=_name_bytes)
+        chosen = lower if lower in group else group[0]
+        read.append(chosen)
+        shadowed += [n for n in group if n != chosen]
+        if chosen != lower:
+            not_lowercase.append(chosen)
+    return (sorted(read, key=_name_bytes), sorted(shadowed, key=_name_bytes),
+            sorted(not_lowercase, key=_name_bytes))
 
 
 class PageResult:
@@ -1044,6 +1084,8 @@ class PageResult:
         self.findings = []        # (file name, Finding), damage and information
         self.retained = []        # journals with base < G (P-003)
         self.frames_replayed = 0
+        self.shadowed = []        # names P-024 does not read, in byte order
+        self.not_lowercase = []   # names read that are not in lowercase (P-024, K-092)
 
     def frames_dropped(self):
         """K-005 `framesDropped`, as far as the findings tell: the sequences reported
@@ -1079,7 +1121,7 @@ def _note_absorbed(buf, f, name, appended, removed):
 
 
 def recover_page(pages_dir, mode="salvage", page_id_text=None, names=None):
-    """`recover` of section 5 (P-001..P-009, P-015)."""
+    """`recover` of section 5 (P-001..P-009, P-015, P-024)."""
     assert mode in MODES
     res = PageResult()
     if names is None:
@@ -1091,18 +1133,26 @@ def recover_page(pages_dir, mode="salvage", page_id_text=None, names=None):
         if not ids:
             return res                                                  # P-001
         page_id_text = ids[0]
+    page_id_text = page_id_text.lower()                                # P-024
     pid = uuid_bytes(page_id_text)
-    snapshot = None
-    journals = []
+    own = []
     for n, (what, page, base) in parsed:
         if page != page_id_text:
             continue
+        if what == "tmp":
+            res.findings.append((n, Finding("leftoverTemp", 0, 0, info=True)))    # P-015
+        else:
+            own.append(n)
+    # P-024: one name per snapshot and per journal base; shadowed names are never read.
+    read_names, res.shadowed, res.not_lowercase = select_page_files(own)
+    snapshot = None
+    journals = []
+    for n in read_names:
+        what, _, base = parse_page_file(n)
         if what == "snapshot":
             snapshot = n
-        elif what == "journal":
-            journals.append((base, n))
         else:
-            res.findings.append((n, Finding("leftoverTemp", 0, 0, info=True)))    # P-015
+            journals.append((base, n))
     journals.sort()
 
     def read(name):
@@ -1258,11 +1308,11 @@ TITLE_BYTES_MAX = 1_024                 # D-020
 EXIT_CORRECTED, EXIT_UNCORRECTED, EXIT_OPERATIONAL, EXIT_USAGE = 1, 4, 8, 16
 
 ANY_UUID_RE = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}"
-                         r"-[0-9a-fA-F]{12}$")
-ASSET_NAME_RE = re.compile(r"^(%s)\.([a-z0-9]{1,8})$" % UUID_RE)             # D-040
-ASSET_TMP_RE = re.compile(r"^(%s)\.([a-z0-9]{1,8})\.tmp$" % UUID_RE)         # K-016
-THUMB_NAME_RE = re.compile(r"^(%s)\.png$" % UUID_RE)                         # D-050
-THUMB_TMP_RE = re.compile(r"^(%s)\.png\.tmp$" % UUID_RE)                     # K-016
+                         r"-[0-9a-fA-F]{12}\Z")
+ASSET_NAME_RE = re.compile(r"^(%s)\.([a-z0-9]{1,8})\Z" % UUID_RE)             # D-040
+ASSET_TMP_RE = re.compile(r"^(%s)\.([a-z0-9]{1,8})\.tmp\Z" % UUID_RE)         # K-016
+THUMB_NAME_RE = re.compile(r"^(%s)\.png\Z" % UUID_RE)                         # D-050
+THUMB_TMP_RE = re.compile(r"^(%s)\.png\.tmp\Z" % UUID_RE)                     # K-016
 # Kinds of 4.4 without an offset ("-" in the table).
 NO_SPOT_KINDS = {"notReplayed", "snapshotLost", "retainedJournal", "leftoverTemp"}
 
@@ -1620,7 +1670,7 @@ def check_package(path, mode="salvage"):
 
     # K-019 (R2-5): unknownFile only in pages/ and assets/; top-level names are not reported.
 
-    # pages/ (K-011, K-013, P-015)
+    # pages/ (K-011, K-013, P-015, P-024, K-092)
     page_files = {}           # page id -> names
     not_read = set()          # K-030: pages with a page file that is not a regular file
     if top.get("pages") == "dir":
@@ -1667,6 +1717,20 @@ def check_package(path, mode="salvage"):
                 rep.page_elements[pid] = []
             continue
         names = sorted(page_files.get(pid, []))
+        # K-092: a page file the page reads under a name not in lowercase is pageFileCase
+        # (information); a name P-024 shadows is shadowedPageFile (an error), never read
+        # and not one of the page's files for any other check. In name order.
+        read_names, shadowed, not_lowercase = select_page_files(names)
+        for n in sorted(shadowed + not_lowercase, key=_name_bytes):
+            if n in shadowed:
+                rep.add("shadowedPageFile", "pages/" + n,
+                        detail="another spelling of this page file's name is read instead; "
+                               "its bytes are not on the page (P-024, K-092)")
+            else:
+                rep.add("pageFileCase", "pages/" + n, severity="info",
+                        detail="the page reads this file under a name not in lowercase "
+                               "(P-024, K-092)")
+        names = read_names
         for n in names:       # D-005, K-030: a page file with a second name
             try:
                 if os.lstat(os.path.join(path, "pages", n)).st_nlink > 1:
@@ -1931,7 +1995,7 @@ def fsck_main(args, out=sys.stdout):
     return status
 
 
-STAGING_RE = re.compile(r"^\.(%s)\.lnote-(creating|deleting)$" % r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+STAGING_RE = re.compile(r"^\.(%s)\.lnote-(creating|deleting)\Z" % r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 
 
 def _staging_abandoned(path):

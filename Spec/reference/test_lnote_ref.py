@@ -1249,9 +1249,12 @@ class TestPageRecovery(unittest.TestCase):
         self.assertTrue(self.d.recover("strict").refused)
 
     def test_names_breaking_J001_ignored(self):
+        # An uppercase page id no longer breaks J-001 (P-024, TestPageFileCase); an
+        # uppercase temp name, a non-minimal base and a bad suffix still do.
         self.d.put(PAGE + ".0.journal", journal(appends(SALT, 1, IDS[:1])))
         self.d.put(PAGE + ".01.journal", journal(appends(SALT, 2, IDS[1:2]), first=2))
-        self.d.put(PAGE.upper() + ".1.journal", journal(appends(SALT, 2, IDS[1:2]), first=2))
+        self.d.put(PAGE + ".1.Journal", journal(appends(SALT, 2, IDS[1:2]), first=2))
+        self.d.put(PAGE.upper() + ".content.tmp", b"partial")
         pr = self.d.recover()
         self.assertEqual((pr.page.ids(), pr.findings), (IDS[:1], []))
 
@@ -1635,6 +1638,167 @@ class TestPageFileNames(unittest.TestCase):
         self.assertEqual(L.parse_page_file(pid + ".18446744073709551615.journal"), ("journal", pid, (1 << 64) - 1))
         self.assertIsNone(L.parse_page_file(pid + ".18446744073709551616.journal"))
         self.assertIsNone(L.parse_page_file(pid + ".01.journal"))
+
+
+def mixed_case(text, upper_from=0, upper_to=None):
+    """`text` with the letters in [upper_from, upper_to) in uppercase."""
+    upper_to = len(text) if upper_to is None else upper_to
+    return text[:upper_from] + text[upper_from:upper_to].upper() + text[upper_to:]
+
+
+class TestPageFileCase(unittest.TestCase):
+    """P-024: page file names match the page id in any case; K-092: fsck reports a page
+    file read under a name not in lowercase (pageFileCase) and a shadowed one
+    (shadowedPageFile)."""
+
+    def setUp(self):
+        self.d = PageDir()
+        self.addCleanup(self.d.tmp.cleanup)
+
+    def test_parse_any_case_P024(self):
+        up, mixed = PAGE.upper(), mixed_case(PAGE, 9, 19)
+        self.assertNotEqual(up, PAGE)                       # PAGE has hex letters
+        self.assertEqual(L.parse_page_file(up + ".content"), ("snapshot", PAGE, None))
+        self.assertEqual(L.parse_page_file(mixed + ".3.journal"), ("journal", PAGE, 3))
+        self.assertEqual(L.parse_page_file(PAGE + ".content.tmp"), ("tmp", PAGE, None))
+        self.assertIsNone(L.parse_page_file(up + ".content.tmp"))        # temp: lowercase only
+        self.assertIsNone(L.parse_page_file(mixed + ".content.tmp"))
+        self.assertIsNone(L.parse_page_file(PAGE + ".CONTENT"))           # only the id's case
+        self.assertIsNone(L.parse_page_file(PAGE + ".0.JOURNAL"))
+        self.assertEqual(L.page_file_name(*L.parse_page_file(mixed + ".3.journal")),
+                         PAGE + ".3.journal")
+        # A name is its exact bytes: a trailing newline makes it no page file (Python's `$`
+        # would have matched before it).
+        for name in (PAGE + ".content\n", PAGE + ".1.journal\n", PAGE + ".content.tmp\n"):
+            self.assertIsNone(L.parse_page_file(name), repr(name))
+        self.assertIsNone(L.ANY_UUID_RE.match(PAGE + "\n"))
+
+    def test_uppercase_snapshot_is_the_page_snapshot(self):
+        snap, _ = snapshot(IDS[:2], generation=1, next_seq=4)
+        self.d.put(PAGE.upper() + ".content", snap)
+        self.d.put(PAGE + ".1.journal", journal(appends(SALT, 4, IDS[2:3]), base=1, first=4))
+        pr = self.d.recover("strict")
+        self.assertEqual((pr.page.ids(), pr.generation, pr.next_sequence, pr.refused),
+                         (IDS[:3], 1, 5, False))
+        self.assertEqual((pr.findings, pr.shadowed, pr.not_lowercase),
+                         ([], [], [PAGE.upper() + ".content"]))
+        # The page id given in any case is the same page.
+        pr = L.recover_page(self.d.dir, "salvage", PAGE.upper())
+        self.assertEqual(pr.page.ids(), IDS[:3])
+
+    def test_mixed_case_journals_are_read(self):
+        j0 = mixed_case(PAGE, 0, 8) + ".0.journal"
+        j1 = mixed_case(PAGE, 24) + ".1.journal"
+        self.d.put(j0, journal(appends(SALT, 1, IDS[:2])))
+        self.d.put(j1, journal(appends(SALT, 3, IDS[2:4]), base=1, first=3))
+        pr = self.d.recover("strict")
+        self.assertEqual((pr.page.ids(), pr.next_sequence, pr.finding_kinds()), (IDS[:4], 5, []))
+        self.assertEqual((pr.shadowed, pr.not_lowercase), ([], sorted([j0, j1])))
+
+    def test_lowercase_preferred_over_twin(self):
+        lower, upper = PAGE + ".0.journal", PAGE.upper() + ".0.journal"
+        self.d.put(lower, journal(appends(SALT, 1, IDS[:2])))
+        self.d.put(upper, b"not read: would be a badHeader")
+        snap, _ = snapshot(IDS[5:6], generation=1, next_seq=1)
+        self.d.put(PAGE + ".content", journal(appends(SALT, 1, IDS[6:7])))
+        self.d.put(mixed_case(PAGE, 0, 4) + ".content", snap)
+        pr = self.d.recover("strict")
+        # The lowercase names are read, damaged as one of them is (a journal where the
+        # snapshot belongs); the other spellings are not.
+        self.assertTrue(pr.refused)
+        pr = self.d.recover()
+        self.assertEqual({n for n, _ in pr.findings}, {PAGE + ".content"})
+        self.assertEqual(pr.page.ids(), IDS[:2])
+        self.assertEqual((pr.shadowed, pr.not_lowercase),
+                         (sorted([upper, mixed_case(PAGE, 0, 4) + ".content"]), []))
+
+    def test_byte_order_first_of_non_lowercase_twins(self):
+        # "0F1E2d3c-..." < "0f1E2D3C-..." in byte order ('F' 0x46 < 'f' 0x66): the first
+        # is read though more of the other is in uppercase.
+        first = mixed_case(PAGE, 0, 4) + ".0.journal"
+        second = mixed_case(PAGE, 3) + ".0.journal"
+        self.assertLess(first.encode(), second.encode())
+        self.d.put(second, journal(appends(SALT, 1, IDS[5:7])))
+        self.d.put(first, journal(appends(SALT, 1, IDS[:2])))
+        for names in ([second, first], [first, second]):
+            pr = L.recover_page(self.d.dir, "strict", None, names)
+            self.assertEqual(pr.page.ids(), IDS[:2])
+            self.assertEqual((pr.shadowed, pr.not_lowercase), ([second], [first]))
+        snap_a, _ = snapshot(IDS[:1], generation=1, next_seq=1)
+        snap_b, _ = snapshot(IDS[1:2], generation=1, next_seq=1)
+        snaps = [mixed_case(PAGE, 1, 2) + ".content", PAGE.upper() + ".content"]
+        self.d.put(snaps[0], snap_b)
+        self.d.put(snaps[1], snap_a)                        # all upper: first in byte order
+        pr = L.recover_page(self.d.dir, "strict", PAGE, snaps)
+        self.assertEqual((pr.page.ids(), pr.generation, pr.finding_kinds()), (IDS[:1], 1, []))
+        self.assertEqual((pr.shadowed, pr.not_lowercase), ([snaps[0]], [snaps[1]]))
+
+    def test_uppercase_temp_is_not_a_page_file(self):
+        self.d.put(PAGE + ".0.journal", journal(appends(SALT, 1, IDS[:1])))
+        self.d.put(PAGE.upper() + ".content.tmp", b"partial")
+        pr = self.d.recover()
+        self.assertEqual((pr.page.ids(), pr.findings), (IDS[:1], []))
+        tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(tmp.cleanup)
+        path = os.path.join(tmp.name, DOC_ID + ".lnote")
+        make_package(path, {PAGE: journal(appends(SALT, 1, IDS[:1]))}, counts={PAGE: 1})
+        with open(os.path.join(path, "pages", PAGE.upper() + ".content.tmp"), "wb") as f:
+            f.write(b"partial")
+        rep = L.check_package(path)
+        self.assertEqual([(f["kind"], f["severity"], f["file"]) for f in rep.findings],
+                         [("unknownFile", "info", "pages/%s.content.tmp" % PAGE.upper())])
+        self.assertEqual(rep.status, 0)
+
+    def package(self, pages, listed):
+        tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(tmp.cleanup)
+        path = os.path.join(tmp.name, DOC_ID + ".lnote")
+        make_package(path, pages, listed=listed, counts={PAGE: 4})
+        return path
+
+    def put(self, path, name, data):
+        with open(os.path.join(path, "pages", name), "wb") as f:
+            f.write(data)
+
+    def test_check_reports_case_and_shadowed_K092(self):
+        path = self.package({PAGE: journal(appends(SALT, 1, IDS[:3]))}, [PAGE])
+        shadowed = PAGE.upper() + ".0.journal"
+        case = mixed_case(PAGE, 0, 8) + ".1.journal"
+        self.put(path, shadowed, b"not read: would be a badHeader")
+        self.put(path, case, journal(appends(SALT, 4, IDS[3:4]), base=1, first=4))
+        rep = L.check_package(path)
+        self.assertEqual([(f["kind"], f["severity"], f["file"], f["action"]) for f in rep.findings],
+                         [("shadowedPageFile", "error", "pages/" + shadowed, "unrepaired"),
+                          ("pageFileCase", "info", "pages/" + case, "none")])
+        self.assertTrue(all("K-092" in f["detail"] for f in rep.findings))
+        self.assertEqual(rep.status, 4)
+        self.assertEqual(rep.error_kinds(), ["shadowedPageFile"])
+        self.assertEqual((rep.pages[0]["id"], rep.pages[0]["elements"], rep.pages[0]["state"]),
+                         (PAGE, 4, "ok"))
+        self.assertEqual(rep.page_elements[PAGE], IDS[:4])
+        # Without document.json (K-029) the pages present are checked the same way.
+        os.remove(os.path.join(path, "document.json"))
+        kinds = sorted(f["kind"] for f in L.check_package(path).findings)
+        self.assertEqual(kinds, ["documentMissing", "pageFileCase", "shadowedPageFile"])
+
+    def test_unlisted_page_reports_every_file_K013(self):
+        other = "abcdef00-0000-4000-8000-0000000000bb"
+        path = self.package({PAGE: journal(appends(SALT, 1, IDS[:4]))}, [PAGE])
+        names = [other + ".0.journal", other.upper() + ".0.journal", mixed_case(other, 0, 2) + ".content"]
+        for n in names:
+            self.put(path, n, b"x")
+        rep = L.check_package(path)
+        self.assertEqual(sorted((f["kind"], f["file"]) for f in rep.findings),
+                         sorted(("unlistedPage", "pages/" + n) for n in names))
+        self.assertTrue(all(other in f["detail"] for f in rep.findings))   # the lowercase id
+
+    def test_single_file_any_case_K017(self):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, PAGE.upper() + ".0.journal")
+            with open(path, "wb") as f:
+                f.write(journal(appends(SALT, 1, IDS[:2])))
+            rep = L.check_file(path)
+            self.assertEqual((rep.status, rep.findings, rep.pages[0]["id"]), (0, [], PAGE))
 
 
 class TestNameText(unittest.TestCase):

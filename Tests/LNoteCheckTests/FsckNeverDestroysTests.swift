@@ -86,6 +86,18 @@ import Testing
             try f.write("document.json", Array("{ not json".utf8))
             seen.formUnion(try repairAndProve(f))
         }
+        // 3. A page's files named in upper case (renamed, K-092), and a shadowed spelling of a
+        //    journal of the other page (moved whole).
+        do {
+            let f = try await FsckFixture.make(pages: 2)
+            defer { f.remove() }
+            for name in try f.fs.list(f.layout.pagesDirectory) where name.hasPrefix(f.pageIDs[0].description) {
+                try f.fs.rename(f.path("pages/" + name), to: f.path("pages/" + name.prefix(36).uppercased() + name.dropFirst(36)))
+            }
+            let journal = f.journalName(f.pageIDs[1], base: 1)
+            try f.write("pages/" + journal.prefix(36).uppercased() + journal.dropFirst(36), [1, 2, 3, 4])
+            seen.formUnion(try repairAndProve(f))
+        }
         let changing = Set(FsckAction.allCases.filter(\.changedDisk))
         #expect(changing.subtracting(seen).isEmpty, "every repair action was walked; missing: \(changing.subtracting(seen))")
     }
@@ -97,7 +109,8 @@ import Testing
         let report = try Fsck.check(path: f.root, options: FsckOptions(repair: true, thumbnailRenderer: FsckOptions.defaultThumbnailRenderer))
         #expect(report.status & FsckReport.operational == 0, "\(report.humanText())")
         let after = Self.files(f.root)
-        let kept = Set(after.filter { $0.key.hasPrefix("lost+found/") }.values)
+        // Kept: in lost+found, or at a name the repair gave it (K-092's rename).
+        let kept = Set(after.filter { $0.key.hasPrefix("lost+found/") || before[$0.key] == nil }.values)
         for (path, bytes) in before where after[path] != bytes && !kept.contains(bytes) {
             Issue.record("repair destroyed the old bytes of \(path) (\(report.findings.filter { $0.file == path }.map(\.action)))")
         }

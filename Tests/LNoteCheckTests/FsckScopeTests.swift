@@ -73,14 +73,15 @@ import Testing
         let f = try await FsckFixture.make()
         defer { f.remove() }
         try f.write("pages/notes.txt", [1])
-        try f.write("pages/\(f.pageIDs[0].description.uppercased()).0.journal", [1])
+        // Only the page id's case is free (P-024): a suffix in another case is no page file name.
+        try f.write("pages/\(f.pageIDs[0]).0.JOURNAL", [1])
         try f.write("assets/readme", [1])
         try f.write("README", [1])
         try f.write("thumbnails/old.png", [1])
         let report = try f.check()
         #expect(report.status == 0)
         #expect(Set(report.infos("unknownFile").map(\.file))
-                == ["pages/notes.txt", "pages/\(f.pageIDs[0].description.uppercased()).0.journal", "assets/readme"])
+                == ["pages/notes.txt", "pages/\(f.pageIDs[0]).0.JOURNAL", "assets/readme"])
         #expect(f.exists("pages/notes.txt") && f.exists("assets/readme"))
     }
 

@@ -50,6 +50,24 @@ struct PageFileNamesTests {
         }
     }
 
+    @Test("P-024: the page id in any case names the page's snapshot and journals; temporary names and the suffixes stay lowercase")
+    func anyCase() {
+        let id = Self.page.description
+        let mixed = String(id.enumerated().map { i, c in i % 3 == 0 ? Character(c.uppercased()) : c })
+        for spelling in [id, id.uppercased(), mixed] {
+            let lowercase = spelling == id
+            let snapshot = PageFileNames.parseAnyCase(spelling + ".content")
+            #expect(snapshot?.parsed == .snapshot(Self.page) && snapshot?.lowercase == lowercase, "\(spelling)")
+            let journal = PageFileNames.parseAnyCase(spelling + ".7.journal")
+            #expect(journal?.parsed == .journal(Self.page, base: 7) && journal?.lowercase == lowercase, "\(spelling)")
+            #expect(PageFileNames.name(of: .journal(Self.page, base: 7)) == id + ".7.journal")
+            #expect((PageFileNames.parseAnyCase(spelling + ".content.tmp") != nil) == lowercase, "\(spelling)")
+            for name in [spelling + ".Content", spelling + ".7.JOURNAL", spelling + ".07.journal", spelling + ".content\n"] {
+                #expect(PageFileNames.parseAnyCase(name) == nil, "\(name)")
+            }
+        }
+    }
+
     @Test("J-001: the byte parser agrees with the reference on 60,000 mutated names")
     func agreesWithReference() {
         var g = SplitMix64(seed: 16)

@@ -26,7 +26,52 @@ package enum PageFileNames {
     /// way: no other text is canonically equivalent to them).
     public static func parse(_ name: String) -> Parsed? {
         var name = name
-        return name.withUTF8 { parse(utf8: $0) }
+        return name.withUTF8 { parse(utf8: $0, anyCase: false) }
+    }
+
+    /// `parse` with the page id's hex letters in any case (P-024), for a snapshot or a journal
+    /// (a temporary name stays lowercase only); `lowercase` tells whether the name is the one
+    /// a writer writes (`name(of:)`).
+    public static func parseAnyCase(_ name: String) -> (parsed: Parsed, lowercase: Bool)? {
+        var name = name
+        return name.withUTF8 { b in
+            if let exact = parse(utf8: b, anyCase: false) { return (exact, true) }
+            guard let parsed = parse(utf8: b, anyCase: true) else { return nil }
+            if case .snapshotTemp = parsed { return nil }
+            return (parsed, false)
+        }
+    }
+
+    /// Whether a page file's name (one `parseAnyCase` takes) has its page id in lowercase
+    /// (an empty name has).
+    public static func isLowercase(_ name: String) -> Bool {
+        var name = name
+        return name.withUTF8 { b in
+            for c in b.prefix(uuidLength) where c >= UInt8(ascii: "A") && c <= UInt8(ascii: "F") { return false }
+            return true
+        }
+    }
+
+    /// P-024: of `name` and `held`, two spellings of the same page file, `held` becomes the
+    /// one read (the lowercase one, else the first in byte order: the names are ASCII, whose
+    /// `String` order is their bytes') and the other is appended to `shadowed`.
+    static func choose(_ name: String, _ held: inout String, shadowed: inout [String]) {
+        let lower = isLowercase(name)
+        if lower != isLowercase(held) ? lower : name < held {
+            shadowed.append(held)
+            held = name
+        } else {
+            shadowed.append(name)
+        }
+    }
+
+    /// The name a writer gives the file `parsed` denotes (lowercase, J-001).
+    public static func name(of parsed: Parsed) -> String {
+        switch parsed {
+        case .snapshot(let id): return snapshot(id)
+        case .snapshotTemp(let id): return snapshotTemp(id)
+        case .journal(let id, let base): return journal(id, base: base)
+        }
     }
 
     private static let uuidLength = 36
@@ -34,8 +79,8 @@ package enum PageFileNames {
     private static let tmpSuffix = Array(".content.tmp".utf8)
     private static let journalSuffix = Array(".journal".utf8)
 
-    private static func parse(utf8 b: UnsafeBufferPointer<UInt8>) -> Parsed? {
-        guard b.count > uuidLength, let id = canonicalUUID(b), b[uuidLength] == UInt8(ascii: ".") else { return nil }
+    private static func parse(utf8 b: UnsafeBufferPointer<UInt8>, anyCase: Bool) -> Parsed? {
+        guard b.count > uuidLength, let id = canonicalUUID(b, anyCase: anyCase), b[uuidLength] == UInt8(ascii: ".") else { return nil }
         let rest = UnsafeBufferPointer(rebasing: b[uuidLength...])
         if rest.elementsEqual(contentSuffix) { return .snapshot(id) }
         if rest.elementsEqual(tmpSuffix) { return .snapshotTemp(id) }
@@ -57,8 +102,8 @@ package enum PageFileNames {
     }
 
     /// The UUID the first 36 bytes spell in lowercase canonical form (what `UUIDBytes`'s
-    /// `description` writes), or nil.
-    private static func canonicalUUID(_ b: UnsafeBufferPointer<UInt8>) -> UUIDBytes? {
+    /// `description` writes), or with `anyCase` with its hex letters in any case; or nil.
+    private static func canonicalUUID(_ b: UnsafeBufferPointer<UInt8>, anyCase: Bool) -> UUIDBytes? {
         var storage: (UInt64, UInt64) = (0, 0)
         let valid = withUnsafeMutableBytes(of: &storage) { out -> Bool in
             var i = 0, k = 0
@@ -68,7 +113,7 @@ package enum PageFileNames {
                     i += 1
                     continue
                 }
-                guard let hi = lowerHex(b[i]), let lo = lowerHex(b[i + 1]) else { return false }
+                guard let hi = hexDigit(b[i], anyCase), let lo = hexDigit(b[i + 1], anyCase) else { return false }
                 out[k] = hi << 4 | lo
                 k += 1
                 i += 2
@@ -78,10 +123,11 @@ package enum PageFileNames {
         return valid ? UUIDBytes(storage: storage) : nil
     }
 
-    private static func lowerHex(_ c: UInt8) -> UInt8? {
+    private static func hexDigit(_ c: UInt8, _ anyCase: Bool) -> UInt8? {
         switch c {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): return c - UInt8(ascii: "0")
         case UInt8(ascii: "a")...UInt8(ascii: "f"): return c - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F") where anyCase: return c - UInt8(ascii: "A") + 10
         default: return nil
         }
     }

@@ -42,6 +42,8 @@ public final actor Page {
     /// Journal frames whose changes the snapshot on disk does not hold yet.
     package private(set) var journalFrames: Int
     private var damagedFiles: Set<String>
+    /// Files the open read under a name not in lowercase, renamed before the first change (P-025).
+    private var notLowercase: [String]
     private var compaction: Task<Void, any Error>?
     /// The next journal being prepared, or prepared, off the path of saves (P-022).
     private var preparation: Task<PreparedJournal?, Never>?
@@ -80,6 +82,7 @@ public final actor Page {
         nextSequence = recovered.nextSequence
         journalFrames = recovered.journalFrames
         damagedFiles = recovered.damagedFiles
+        notLowercase = options.readOnly ? [] : recovered.notLowercase
         recoveryReport = recovered.report
         drawnAtOpen = recovered.drawn
     }
@@ -341,6 +344,7 @@ public final actor Page {
 
     /// `activeWriter()`'s first use, once per page session.
     private func openWriter() throws -> JournalWriter {
+        try renameToLowercase()
         let journal: JournalWriter
         if let target = appendTarget {
             journal = try JournalWriter.reopen(fs: fs, path: joinPath(directory, target.name), header: target.header,
@@ -356,6 +360,23 @@ public final actor Page {
         }
         writer = journal
         return journal
+    }
+
+    /// P-025: before the page's files first change, each file the open read under a name not
+    /// in lowercase (P-024) gets the lowercase name, then `pages/` is synced; so compactions
+    /// replace and retire it as they do the engine's own files. Nothing to do on most pages.
+    private func renameToLowercase() throws {
+        guard !notLowercase.isEmpty else { return }
+        // Each name leaves the list once renamed: a failed rename or sync is retried by the
+        // next write for what is left (a name is either spelling, both of which readers take).
+        while let name = notLowercase.last {
+            let lowercase = name.lowercased()  // its suffix is lowercase already (J-001)
+            try fs.rename(joinPath(directory, name), to: joinPath(directory, lowercase))
+            if appendTarget?.name == name { appendTarget?.name = lowercase }
+            if damagedFiles.remove(name) != nil { damagedFiles.insert(lowercase) }
+            notLowercase.removeLast()
+        }
+        try fs.syncDirectory(directory)
     }
 
     /// Waits until `journal` is durable through `end` at `level`, in this task (`inline`, no
@@ -496,6 +517,7 @@ public final actor Page {
             try gate?.beginWrite(byPath: true)
         }
         defer { gate?.endWrite() }
+        try renameToLowercase()
         let prepared = await preparedForSwitch(from: old)
         let absorbedThrough = nextSequence
         let switching = old != nil && old === writer

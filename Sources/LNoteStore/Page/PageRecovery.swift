@@ -36,6 +36,10 @@ package enum PageRecovery {
         /// Every point of the page (`recover(... toDraw: true)`): `PagePoints(decoding:
         /// state.elements)`; nil when not asked for, or when the page had to be read again.
         package internal(set) var drawn: PagePoints? = nil
+        /// Files read under a name not in lowercase, which a writer renames first (P-024, P-025).
+        package internal(set) var notLowercase: [String] = []
+        /// Names of the page's files not read because another spelling was (P-024).
+        package internal(set) var shadowed: [String] = []
     }
 
     /// The page's files in `pages/` (P-015): its snapshot, its journals sorted by the base in
@@ -44,22 +48,44 @@ package enum PageRecovery {
         var snapshot: String?
         var journals: [(name: String, base: UInt64)] = []
         var temporaries: [String] = []
+        /// Names P-024 does not read: another spelling of the same file is read instead.
+        var shadowed: [String] = []
+        /// Names read that are not in lowercase: a writer renames them first (P-025).
+        var notLowercase: [String] = []
     }
 
     /// A `pages/` that does not exist holds no files (P-001: every page is empty): sync tools
     /// that keep no empty folders drop the `pages/` of a document never written to.
+    /// The page id in a name is matched in any case (P-024); of two spellings of one file the
+    /// lowercase one is read, else the first in byte order, and the other is shadowed.
     static func listFiles(fs: any FileSystem, directory: String, pageID: UUIDBytes) throws -> PageFiles {
         var files = PageFiles()
         guard try io({ try fs.entryKind(directory) }) != nil else { return files }
+        var journalAt: [UInt64: Int] = [:]
         for name in try io({ try fs.list(directory) }) {
-            switch PageFileNames.parse(name) {
-            case .snapshot(let id) where id == pageID: files.snapshot = name
-            case .journal(let id, let base) where id == pageID: files.journals.append((name, base))
-            case .snapshotTemp(let id) where id == pageID: files.temporaries.append(name)
+            switch PageFileNames.parseAnyCase(name)?.parsed {
+            case .snapshot(let id)? where id == pageID:
+                if var held = files.snapshot {
+                    PageFileNames.choose(name, &held, shadowed: &files.shadowed)
+                    files.snapshot = held
+                } else {
+                    files.snapshot = name
+                }
+            case .journal(let id, let base)? where id == pageID:
+                if let i = journalAt[base] {
+                    PageFileNames.choose(name, &files.journals[i].name, shadowed: &files.shadowed)
+                } else {
+                    journalAt[base] = files.journals.count
+                    files.journals.append((name, base))
+                }
+            case .snapshotTemp(let id)? where id == pageID: files.temporaries.append(name)
             default: break
             }
         }
         files.journals = files.journals.coldSorted { $0.base < $1.base }
+        for name in [files.snapshot ?? ""] + files.journals.map(\.name) where !PageFileNames.isLowercase(name) {
+            files.notLowercase.append(name)
+        }
         return files
     }
 
@@ -162,6 +188,9 @@ package enum PageRecovery {
         if let snapshot = files.snapshot { try replay.loadSnapshot(snapshot, aside: aside) }
         prefetch?.start()  // a page without a snapshot (after its read: already started, a no-op)
         for (name, base) in files.journals { try replay.replayJournal(name, base: base) }
-        return try replay.finish(highestJournalBase: files.journals.last?.base)
+        var result = try replay.finish(highestJournalBase: files.journals.last?.base)
+        result.notLowercase = files.notLowercase
+        result.shadowed = files.shadowed
+        return result
     }
 }
