@@ -1,7 +1,7 @@
 import LNoteFormat
 import LNoteStore
 
-/// P-024 and K-092: a page file's name with the page id in upper or mixed case (as
+/// P-024, K-092 and D-040: a page file's (or an asset's) name with the id in upper or mixed case (as
 /// Foundation's `UUID().uuidString` spells it) is the page's file; of two spellings of the
 /// same file the lowercase one is read, else the first in byte order; a temporary name is
 /// lowercase only.
@@ -89,6 +89,17 @@ enum PageNameCaseVectors {
                   P.journal(base: 0, first: 1, [7]).bytes)
             s.entry(shadowed, "package", nil, rules: ["P-024", "K-092"],
                     expect: PackageVectors.expect(exit: 4, pages: [(P.page, [1, 2, 3])], kinds: ["shadowedPageFile"]))
+        }
+        do {
+            // D-040: an asset named with its uuid in upper case is the asset (no missingAsset).
+            let name = "ok-package-asset-name-in-upper-case.lnote"
+            PackageVectors.package(&s, name, image: true)
+            let asset = name + "/assets/\(PackageVectors.asset).png"
+            let bytes = s.bytes(of: asset)
+            s.files.removeAll { $0.path == asset }
+            s.add(name + "/assets/" + spelled("\(PackageVectors.asset).png"), bytes)
+            s.entry(name, "package", nil, rules: ["D-040", "P-024"],
+                    expect: PackageVectors.expect(exit: 0, pages: [(P.page, [1, 2, 3, 4])], kinds: []))
         }
     }
 }

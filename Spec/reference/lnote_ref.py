@@ -1309,7 +1309,7 @@ EXIT_CORRECTED, EXIT_UNCORRECTED, EXIT_OPERATIONAL, EXIT_USAGE = 1, 4, 8, 16
 
 ANY_UUID_RE = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}"
                          r"-[0-9a-fA-F]{12}\Z")
-ASSET_NAME_RE = re.compile(r"^(%s)\.([a-z0-9]{1,8})\Z" % UUID_RE)             # D-040
+ASSET_NAME_RE = re.compile(r"^(%s)\.([a-z0-9]{1,8})\Z" % UUID_ANY_CASE_RE)    # D-040: the uuid in any case
 ASSET_TMP_RE = re.compile(r"^(%s)\.([a-z0-9]{1,8})\.tmp\Z" % UUID_RE)         # K-016
 THUMB_NAME_RE = re.compile(r"^(%s)\.png\Z" % UUID_RE)                         # D-050
 THUMB_TMP_RE = re.compile(r"^(%s)\.png\.tmp\Z" % UUID_RE)                     # K-016
@@ -1790,7 +1790,7 @@ def check_package(path, mode="salvage"):
                 rep.add("notRegularFile", "assets/" + n,
                         detail="not a regular file where an asset belongs (D-004, K-030); not read")
             elif m:
-                assets.setdefault(m.group(1), n)
+                assets.setdefault(m.group(1).lower(), n)          # D-040: the id, any spelling
             elif n.endswith(".tmp"):
                 pass          # K-019: not reported
             else:

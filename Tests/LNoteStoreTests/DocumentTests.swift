@@ -147,6 +147,32 @@ struct DocumentTests {
         #expect(!fm.fileExists(atPath: crashLeftover))
     }
 
+    @Test("D-040 an asset named with its uuid in upper case is the asset: assetPath finds it (the lowercase spelling first), close keeps it while referenced and removes an upper-case orphan")
+    func assetNameInAnyCase() async throws {
+        let dir = TempDir("doc"); defer { dir.remove() }
+        let library = NoteLibrary(folder: dir.path)
+        let doc = try await library.createDocument(title: "t")
+        let pageID = await doc.pageIDs[0]
+        let image = try await doc.insertImage([1, 2, 3], ext: "png", on: pageID, x: 0, y: 0, width: 100, height: 100)
+        let lower = try #require(try await doc.assetPath(image.assetID))
+        try await doc.close()
+        let fm = FileManager.default
+        let name = "\(image.assetID)".uppercased() + ".png"
+        let upper = doc.path + "/assets/" + name
+        try fm.moveItem(atPath: lower, toPath: upper)
+        let orphan = doc.path + "/assets/" + "\(UUIDBytes.random())".uppercased() + ".jpg"
+        try Data([9]).write(to: URL(fileURLWithPath: orphan))
+
+        let reopened = try await library.openDocument(doc.id)
+        #expect(try await reopened.assetPath(image.assetID) == upper)
+        // A second spelling: the lowercase one is the asset's path.
+        try Data([1, 2, 3]).write(to: URL(fileURLWithPath: lower))
+        #expect(try await reopened.assetPath(image.assetID) == lower)
+        try await reopened.close()
+        #expect(fm.fileExists(atPath: upper) && fm.fileExists(atPath: lower), "both spellings of a referenced asset are kept")
+        #expect(!fm.fileExists(atPath: orphan), "an orphan is removed whatever its spelling")
+    }
+
     @Test("D-040 an asset referenced only by a page kept in lost+found survives close")
     func lostAndFoundReferencesKeepAssets() async throws {
         let dir = TempDir("doc"); defer { dir.remove() }

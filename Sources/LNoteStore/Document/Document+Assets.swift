@@ -44,19 +44,27 @@ extension Document {
         return element
     }
 
-    /// The absolute path of asset `assetID` (`assets/<uuid>.<ext>`), or nil when there is no
+    /// The absolute path of asset `assetID` (`assets/<uuid>.<ext>`, the uuid in any case:
+    /// the lowercase spelling, else the first in byte order, D-040), or nil when there is no
     /// such regular file. Cost: one listing of `assets/`.
     public func assetPath(_ assetID: UUIDBytes) async throws -> String? {
         try checkOpen()
         let (fs, layout) = (self.fs, self.layout)
         @Sendable func find() throws -> String? {
             guard case .directory? = try fs.entryKind(layout.assetsDirectory) else { return nil }
+            var found: String?
             for name in try io({ try fs.list(layout.assetsDirectory) }) {
-                guard let parsed = PackageLayout.parseAssetName(name), parsed.id == assetID else { continue }
-                let path = joinPath(layout.assetsDirectory, name)
-                if case .file? = try fs.entryKind(path) { return path }
+                guard let parsed = PackageLayout.parseAssetName(name), parsed.id == assetID,
+                      case .file? = try fs.entryKind(joinPath(layout.assetsDirectory, name)) else { continue }
+                if var held = found {
+                    var other: [String] = []
+                    PageFileNames.choose(name, &held, shadowed: &other)
+                    found = held
+                } else {
+                    found = name
+                }
             }
-            return nil
+            return found.map { joinPath(layout.assetsDirectory, $0) }
         }
         return try await BlockingIO.run(find)
     }

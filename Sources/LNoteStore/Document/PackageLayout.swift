@@ -43,7 +43,8 @@ package struct PackageLayout: Sendable, Equatable {
     /// Parses an asset file name `<uuid>.<ext>`; nil for anything else.
     public static func parseAssetName(_ name: String) -> (id: UUIDBytes, ext: String)? {
         let parts = name.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 2, let id = UUIDBytes(string: String(parts[0])), String(parts[0]) == id.description,
+        // The uuid in any case (D-040, as P-024): the id, not the spelling, names the asset.
+        guard parts.count == 2, let id = UUIDBytes(string: String(parts[0])), String(parts[0]).lowercased() == id.description,
               isValidAssetExtension(String(parts[1])) else { return nil }
         return (id, String(parts[1]))
     }

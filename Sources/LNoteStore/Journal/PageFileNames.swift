@@ -43,7 +43,7 @@ package enum PageFileNames {
     }
 
     /// Whether a page file's name (one `parseAnyCase` takes) has its page id in lowercase
-    /// (an empty name has).
+    /// (an empty name has); also for an asset's name (D-040).
     public static func isLowercase(_ name: String) -> Bool {
         var name = name
         return name.withUTF8 { b in
@@ -52,7 +52,7 @@ package enum PageFileNames {
         }
     }
 
-    /// P-024: of `name` and `held`, two spellings of the same page file, `held` becomes the
+    /// P-024: of `name` and `held`, two spellings of the same page file (or asset, D-040), `held` becomes the
     /// one read (the lowercase one, else the first in byte order: the names are ASCII, whose
     /// `String` order is their bytes') and the other is appended to `shadowed`.
     static func choose(_ name: String, _ held: inout String, shadowed: inout [String]) {
