@@ -13,7 +13,7 @@ struct FileChecker {
     func check() throws {
         let name = lastComponent(path)
         let directory = parentDirectory(of: path)
-        let parsed = PageFileNames.parseAnyCase(name)?.parsed ?? PageFileNames.parse(name)  // P-024
+        let parsed = PageFileNames.parseAnyCase(name)?.parsed  // P-024: the page id in any case
         let pageID: UUIDBytes? = {
             switch parsed {
             case .snapshot(let id)?, .journal(let id, _)?, .snapshotTemp(let id)?: return id

@@ -107,7 +107,8 @@ struct PageChecker {
     /// a file was renamed.
     private func checkNameCase(_ recovered: PageRecovery.Result, repairing: Bool) throws -> Bool {
         var renamed = false
-        for name in recovered.notLowercase {
+        // In name order (the engine keeps the listing's order).
+        for name in recovered.notLowercase.sorted() {
             guard let (parsed, _) = PageFileNames.parseAnyCase(name) else { continue }
             let lowercase = PageFileNames.name(of: parsed)
             var action = FsckAction.none
@@ -124,7 +125,7 @@ struct PageChecker {
             try run.info("pageFileCase", prefix + name, action: action,
                          "the page's file under a name not in lowercase (P-024); its lowercase name is \(lowercase)")
         }
-        for name in recovered.shadowed {
+        for name in recovered.shadowed.sorted() {
             var action = FsckAction.unrepaired
             if repairing {
                 do {

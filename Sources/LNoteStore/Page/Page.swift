@@ -367,8 +367,8 @@ public final actor Page {
     /// replace and retire it as they do the engine's own files. Nothing to do on most pages.
     private func renameToLowercase() throws {
         guard !notLowercase.isEmpty else { return }
-        // Each name leaves the list once renamed: a failed rename or sync is retried by the
-        // next write for what is left (a name is either spelling, both of which readers take).
+        // Each name leaves the list once renamed, so the next write retries only a rename that
+        // failed; a failed sync may leave either spelling on disk, and readers take both.
         while let name = notLowercase.last {
             let lowercase = name.lowercased()  // its suffix is lowercase already (J-001)
             try fs.rename(joinPath(directory, name), to: joinPath(directory, lowercase))
