@@ -41,13 +41,16 @@ extension ConflictMerge {
 
     /// One page: its own journals re-applied, then its copies, journals first in name order
     /// (Y-012) and snapshots last (Y-015); what may have returned is reported (Y-016).
-    private static func mergePage(_ id: UUIDBytes, copies unsorted: [(copy: String, original: String)], names: [String],
+    private static func mergePage(_ id: UUIDBytes, copies unsorted: [(copy: String, original: String)], names listed: [String],
                                   document: Document, layout: PackageLayout, fs: any FileSystem,
                                   report: inout MergeReport, done: inout Done) async throws {
         // Journals ("0" + name) before snapshots ("1" + name), each in name order.
         let copies = sortedOrder(of: unsorted.map { ($0.original.hasSuffix(".content") ? "1" : "0") + $0.copy })
             .map { unsorted[$0] }
         let page = try await document.page(id: id)
+        // P-025 first: the page's files read under upper-case names get their lowercase ones,
+        // the names the copies' originals and the steps below look for.
+        let names = try await page.renameFilesToLowercase() ? sortedNames(try io { try fs.list(layout.pagesDirectory) }) : listed
         let erased = names.filter { n in
             n.lowercased().hasSuffix(".journal") && n.lowercased().hasPrefix(id.description)
         }.reduce(into: Set<UUIDBytes>()) { $0.formUnion(JournalBranch.erasedIDs(fs: fs, pages: layout.pagesDirectory, name: $1)) }

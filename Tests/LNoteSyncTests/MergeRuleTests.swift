@@ -208,3 +208,39 @@ extension MergeRuleTests {
         #expect(state.element(strokes[1].id) != nil && state.element(strokes[2].id) != nil)
     }
 }
+
+extension MergeRuleTests {
+    @Test("P-025 Y-013 a forked journal whose original is named in upper case: the merge renames the page's files first, so the copy's common prefix with its original is found and only the other device's changes are applied")
+    func forkedJournalUpperCaseOriginal() async throws {
+        let (fsA, root, pageID, base) = try await device(strokes: 4, seed: 2)
+        let a = Device(name: "A"), b = Device(name: "B")
+        for (p, bytes) in fsA.allFiles() { try a.put(p, bytes); try b.put(p, bytes) }
+        var rng = ScenarioRandom(seed: 99)
+        let fromA = Self.stroke(&rng), fromB = Self.stroke(&rng)
+        var options = PageOptions(durability: .none, compaction: .onCloseOnly).withSyncMerge
+        options.thumbnailsOnClose = false
+        for (d, e) in [(a, fromA), (b, fromB)] {
+            let doc = try await Document.open(path: root, pageOptions: options, fileSystem: d.fs)
+            try await doc.page(id: pageID).append(e)
+            try await doc.flush()
+            try await doc.close()
+        }
+        let pages = root + "/pages"
+        var sync = FilePairSync(root: root, base: fsA.allFiles().filter { SyncRules.synced($0.key) })
+        var srng = ScenarioRandom(seed: 5)
+        try sync.sync(a, b, rng: &srng)
+        let copies = try a.fs.list(pages).filter { $0.contains("sync-conflict") && $0.hasSuffix(".journal") }
+        try #require(!copies.isEmpty)
+        // A's own files named in upper case, as another implementation might have written them.
+        for name in try a.fs.list(pages) where name.hasPrefix(pageID.description) && !name.contains("sync-conflict") {
+            try a.fs.rename(pages + "/" + name, to: pages + "/" + name.prefix(36).uppercased() + name.dropFirst(36))
+        }
+        let report = try await SyncMerge.merge(package: root, fileSystem: a.fs)
+        let journalCopy = try #require(report.copies.first { copies.contains($0.name) })
+        #expect(journalCopy.detail.hasPrefix("journal branch of 1 change(s)"), "\(journalCopy.detail)")
+        #expect(report.forkUnknown.allSatisfy { !$0.contains("sync-conflict") }, "\(report.humanText())")
+        let state = try PageRecovery.recover(fs: a.fs, directory: pages, pageID: pageID, mode: .salvage).state
+        #expect(Set(state.elements.map(\.id)) == Set(base.map(\.id) + [fromA.id, fromB.id]))
+        #expect(try a.fs.list(pages).allSatisfy { $0 == $0.lowercased() || $0.contains("sync-conflict") })
+    }
+}

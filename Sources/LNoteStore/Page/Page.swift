@@ -362,6 +362,18 @@ public final actor Page {
         return journal
     }
 
+    /// P-025 now, under the writer lock: the files the open read under a name not in lowercase
+    /// get the lowercase name (the sync merge lists and reads them by name, Y-013). Nothing
+    /// happens on a read-only page or one whose names are lowercase. Returns whether it renamed.
+    @discardableResult package func renameFilesToLowercase() throws -> Bool {
+        guard !notLowercase.isEmpty else { return false }
+        try checkWritable()
+        try gate?.beginWrite(byPath: true)
+        defer { gate?.endWrite() }
+        try renameToLowercase()
+        return true
+    }
+
     /// P-025: before the page's files first change, each file the open read under a name not
     /// in lowercase (P-024) gets the lowercase name, then `pages/` is synced; so compactions
     /// replace and retire it as they do the engine's own files. Nothing to do on most pages.
