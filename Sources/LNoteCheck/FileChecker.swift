@@ -13,7 +13,7 @@ struct FileChecker {
     func check() throws {
         let name = lastComponent(path)
         let directory = parentDirectory(of: path)
-        let parsed = PageFileNames.parseAnyCase(name)?.parsed  // P-024: the page id in any case
+        let parsed = PageFileNames.parseAnyCase(name)  // P-024: the page id in any case
         let pageID: UUIDBytes? = {
             switch parsed {
             case .snapshot(let id)?, .journal(let id, _)?, .snapshotTemp(let id)?: return id
@@ -25,7 +25,7 @@ struct FileChecker {
             let package = parentDirectory(of: directory)
             let lost = LostAndFound(fs: run.fs, directory: joinPath(package, PackageLayout.lostAndFoundName), prefix: "fsck")
             let names = ((try? run.fs.list(directory)) ?? []).filter {
-                switch PageFileNames.parseAnyCase($0)?.parsed {
+                switch PageFileNames.parseAnyCase($0) {
                 case .snapshot(let id)?, .journal(let id, _)?: return id == pageID
                 default: return false
                 }

@@ -443,7 +443,7 @@ struct PackageChecker {
             return out
         }
         for name in names {
-            switch PageFileNames.parseAnyCase(name)?.parsed {  // P-024: the page id in any case
+            switch PageFileNames.parseAnyCase(name) {  // P-024: the page id in any case
             case .snapshot(let id)?, .journal(let id, _)?:
                 out[id, default: []].append(name)
                 run.counts.files += 1

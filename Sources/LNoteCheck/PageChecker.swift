@@ -109,8 +109,7 @@ struct PageChecker {
         var renamed = false
         // In name order (the engine keeps the listing's order).
         for name in recovered.notLowercase.sorted() {
-            guard let (parsed, _) = PageFileNames.parseAnyCase(name) else { continue }
-            let lowercase = PageFileNames.name(of: parsed)
+            let lowercase = PageFileNames.lowercased(name)
             var action = FsckAction.none
             if repairing {
                 do {

@@ -108,7 +108,7 @@ enum VectorReaders {
     static func page(directory: String, mode: ReplayMode, fs: any FileSystem, contents: Bool = false) throws -> JSONValue {
         let names = try fs.list(directory)
         let pages = names.compactMap { name -> UUIDBytes? in
-            switch PageFileNames.parseAnyCase(name)?.parsed {  // P-024
+            switch PageFileNames.parseAnyCase(name) {  // P-024
             case .snapshot(let id)?, .snapshotTemp(let id)?, .journal(let id, _)?: return id
             case nil: return nil
             }

@@ -56,11 +56,11 @@ struct PageFileNamesTests {
         let mixed = String(id.enumerated().map { i, c in i % 3 == 0 ? Character(c.uppercased()) : c })
         for spelling in [id, id.uppercased(), mixed] {
             let lowercase = spelling == id
-            let snapshot = PageFileNames.parseAnyCase(spelling + ".content")
-            #expect(snapshot?.parsed == .snapshot(Self.page) && snapshot?.lowercase == lowercase, "\(spelling)")
-            let journal = PageFileNames.parseAnyCase(spelling + ".7.journal")
-            #expect(journal?.parsed == .journal(Self.page, base: 7) && journal?.lowercase == lowercase, "\(spelling)")
-            #expect(PageFileNames.name(of: .journal(Self.page, base: 7)) == id + ".7.journal")
+            #expect(PageFileNames.parseAnyCase(spelling + ".content") == .snapshot(Self.page), "\(spelling)")
+            #expect(PageFileNames.isLowercase(spelling + ".content") == lowercase, "\(spelling)")
+            #expect(PageFileNames.parseAnyCase(spelling + ".7.journal") == .journal(Self.page, base: 7), "\(spelling)")
+            #expect(PageFileNames.isLowercase(spelling + ".7.journal") == lowercase, "\(spelling)")
+            #expect(PageFileNames.lowercased(spelling + ".7.journal") == id + ".7.journal")
             #expect((PageFileNames.parseAnyCase(spelling + ".content.tmp") != nil) == lowercase, "\(spelling)")
             for name in [spelling + ".Content", spelling + ".7.JOURNAL", spelling + ".07.journal", spelling + ".content\n"] {
                 #expect(PageFileNames.parseAnyCase(name) == nil, "\(name)")

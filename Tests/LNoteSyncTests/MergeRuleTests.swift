@@ -125,32 +125,20 @@ struct MergeRuleTests {
 
     @Test("Y-010 Y-011 Y-012 Y-013 Y-020 Y-030 two devices fork one journal: both branches kept, erases stay, same result on both, rerun changes nothing")
     func forkedJournal() async throws {
-        let (fsA, root, pageID, base) = try await device(strokes: 4, seed: 2)
-        let a = Device(name: "A"), b = Device(name: "B")
-        for (p, bytes) in fsA.allFiles() { try a.put(p, bytes); try b.put(p, bytes) }
         var rng = ScenarioRandom(seed: 99)
         let fromA = Self.stroke(&rng), fromB = Self.stroke(&rng), fragment = Self.stroke(&rng)
         let moved = Transform(a: 1, b: 0, c: 0, d: 1, tx: 40, ty: 0)
-        var options = PageOptions(durability: .none, compaction: .onCloseOnly).withSyncMerge
-        options.thumbnailsOnClose = false
-        for (d, work) in [(a, 0), (b, 1)] {
-            let doc = try await Document.open(path: root, pageOptions: options, fileSystem: d.fs)
-            let page = try await doc.page(id: pageID)
-            if work == 0 {
+        var (a, b, root, pageID, base, sync, srng) = try await forkedDevices { onA, page, base in
+            if onA {
                 try await page.append(fromA); try await page.delete([base[0].id])        // A erases base[0]
             } else {
                 try await page.append(fromB); try await page.setTransform(moved, for: [base[1].id])
                 try await page.erase(base[2].id, replacingWith: [fragment])                 // B cuts base[2]
             }
-            try await doc.flush()
-            try await doc.close()
         }
-        // A file-by-file sync: both changed the journal, snapshot and document.json, so each
-        // gets a conflict copy on both devices; then each device merges and syncs.
+        // Both changed the journal, snapshot and document.json, so each got a conflict copy on
+        // both devices; then each device merges and syncs.
         let pages = root + "/pages"
-        var sync = FilePairSync(root: root, base: fsA.allFiles().filter { SyncRules.synced($0.key) })
-        var srng = ScenarioRandom(seed: 5)
-        try sync.sync(a, b, rng: &srng)
         #expect(sync.conflicts >= 2)
         for d in [a, b] {
             // forkUnknown may name one of the page's own journals here: its frames were hidden
@@ -210,25 +198,35 @@ extension MergeRuleTests {
 }
 
 extension MergeRuleTests {
-    @Test("P-025 Y-013 a forked journal whose original is named in upper case: the merge renames the page's files first, so the copy's common prefix with its original is found and only the other device's changes are applied")
-    func forkedJournalUpperCaseOriginal() async throws {
+    /// `device(strokes: 4, seed: 2)`'s package on two devices; `change` runs on each one's
+    /// page (`onA` on device A, with the page's strokes), which is then flushed and closed;
+    /// then one file-by-file sync. Returns the devices, the package, the page, its strokes,
+    /// and the sync and its random source to go on with.
+    func forkedDevices(_ change: (_ onA: Bool, Page, [Element]) async throws -> Void) async throws
+        -> (Device, Device, String, UUIDBytes, [Element], FilePairSync, ScenarioRandom) {
         let (fsA, root, pageID, base) = try await device(strokes: 4, seed: 2)
         let a = Device(name: "A"), b = Device(name: "B")
         for (p, bytes) in fsA.allFiles() { try a.put(p, bytes); try b.put(p, bytes) }
-        var rng = ScenarioRandom(seed: 99)
-        let fromA = Self.stroke(&rng), fromB = Self.stroke(&rng)
         var options = PageOptions(durability: .none, compaction: .onCloseOnly).withSyncMerge
         options.thumbnailsOnClose = false
-        for (d, e) in [(a, fromA), (b, fromB)] {
+        for d in [a, b] {
             let doc = try await Document.open(path: root, pageOptions: options, fileSystem: d.fs)
-            try await doc.page(id: pageID).append(e)
+            try await change(d === a, try await doc.page(id: pageID), base)
             try await doc.flush()
             try await doc.close()
         }
-        let pages = root + "/pages"
         var sync = FilePairSync(root: root, base: fsA.allFiles().filter { SyncRules.synced($0.key) })
         var srng = ScenarioRandom(seed: 5)
         try sync.sync(a, b, rng: &srng)
+        return (a, b, root, pageID, base, sync, srng)
+    }
+
+    @Test("P-025 Y-013 a forked journal whose original is named in upper case: the merge renames the page's files first, so the copy's common prefix with its original is found and only the other device's changes are applied")
+    func forkedJournalUpperCaseOriginal() async throws {
+        var rng = ScenarioRandom(seed: 99)
+        let fromA = Self.stroke(&rng), fromB = Self.stroke(&rng)
+        let (a, _, root, pageID, base, _, _) = try await forkedDevices { onA, page, _ in try await page.append(onA ? fromA : fromB) }
+        let pages = root + "/pages"
         let copies = try a.fs.list(pages).filter { $0.contains("sync-conflict") && $0.hasSuffix(".journal") }
         try #require(!copies.isEmpty)
         // A's own files named in upper case, as another implementation might have written them.

@@ -110,7 +110,7 @@ extension Document {
                 guard kind == .directory else { return 0 }
                 var kept = Set<UUIDBytes>()
                 for name in try io({ try fs.list(layout.lostAndFoundDirectory) }) {
-                    switch PageFileNames.parseAnyCase(name)?.parsed {  // P-024
+                    switch PageFileNames.parseAnyCase(name) {  // P-024
                     case .snapshot(let id)?, .journal(let id, _)?: kept.insert(id)
                     case .snapshotTemp?: continue
                     case nil: return 0

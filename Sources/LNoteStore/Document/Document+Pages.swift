@@ -199,7 +199,7 @@ extension Document {
         @Sendable func removeFiles() throws {
             var removed = false
             for name in try io({ try fs.list(layout.pagesDirectory) }) {
-                switch PageFileNames.parseAnyCase(name)?.parsed {  // P-024: its files in any case
+                switch PageFileNames.parseAnyCase(name) {  // P-024: its files in any case
                 case .snapshot(let id)? where id == pageID, .snapshotTemp(let id)? where id == pageID,
                      .journal(let id, _)? where id == pageID:
                     // D-041: a link, FIFO or folder at the name is not the engine's to remove;

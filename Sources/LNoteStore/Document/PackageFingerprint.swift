@@ -18,7 +18,7 @@ package struct PackageFingerprint: Sendable, Equatable {
         var files: [String: Int64] = [:]
         if !pages.isEmpty, try fs.entryKind(layout.pagesDirectory) != nil {
             for name in try io({ try fs.list(layout.pagesDirectory) }) {
-                switch PageFileNames.parseAnyCase(name)?.parsed {  // P-024
+                switch PageFileNames.parseAnyCase(name) {  // P-024
                 case .snapshot(let id)? where pages.contains(id), .journal(let id, _)? where pages.contains(id):
                     if case .file(let size)? = try fs.entryKind(joinPath(layout.pagesDirectory, name)) {
                         files[name] = size

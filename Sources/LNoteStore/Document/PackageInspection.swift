@@ -21,7 +21,7 @@ package struct PackageInspection: Sendable {
         result.hasPagesFolder = true
         for name in try io({ try fs.list(layout.pagesDirectory) }) {
             let page: UUIDBytes
-            switch PageFileNames.parseAnyCase(name)?.parsed {  // P-024: what a page reads
+            switch PageFileNames.parseAnyCase(name) {  // P-024: what a page reads
             case .snapshot(let id)?, .snapshotTemp(let id)?, .journal(let id, _)?: page = id
             case nil: continue
             }

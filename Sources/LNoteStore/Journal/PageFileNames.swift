@@ -30,16 +30,13 @@ package enum PageFileNames {
     }
 
     /// `parse` with the page id's hex letters in any case (P-024), for a snapshot or a journal
-    /// (a temporary name stays lowercase only); `lowercase` tells whether the name is the one
-    /// a writer writes (`name(of:)`).
-    public static func parseAnyCase(_ name: String) -> (parsed: Parsed, lowercase: Bool)? {
-        var name = name
-        return name.withUTF8 { b in
-            if let exact = parse(utf8: b, anyCase: false) { return (exact, true) }
-            guard let parsed = parse(utf8: b, anyCase: true) else { return nil }
-            if case .snapshotTemp = parsed { return nil }
-            return (parsed, false)
-        }
+    /// (a temporary name stays lowercase only); `isLowercase` tells whether the name is the one
+    /// a writer writes (`lowercased`).
+    public static func parseAnyCase(_ name: String) -> Parsed? {
+        var bytes = name
+        guard let parsed = bytes.withUTF8({ parse(utf8: $0, anyCase: true) }) else { return nil }
+        if case .snapshotTemp = parsed, !isLowercase(name) { return nil }
+        return parsed
     }
 
     /// Whether a page file's name (one `parseAnyCase` takes) has its page id in lowercase
@@ -65,14 +62,9 @@ package enum PageFileNames {
         }
     }
 
-    /// The name a writer gives the file `parsed` denotes (lowercase, J-001).
-    public static func name(of parsed: Parsed) -> String {
-        switch parsed {
-        case .snapshot(let id): return snapshot(id)
-        case .snapshotTemp(let id): return snapshotTemp(id)
-        case .journal(let id, let base): return journal(id, base: base)
-        }
-    }
+    /// The name a writer gives the file a name `parseAnyCase` takes denotes (P-025): the name in
+    /// lowercase, its suffix being lowercase already (J-001).
+    public static func lowercased(_ name: String) -> String { name.lowercased() }
 
     private static let uuidLength = 36
     private static let contentSuffix = Array(".content".utf8)

@@ -382,7 +382,7 @@ public final actor Page {
         // Each name leaves the list once renamed, so the next write retries only a rename that
         // failed; a failed sync may leave either spelling on disk, and readers take both.
         while let name = notLowercase.last {
-            let lowercase = name.lowercased()  // its suffix is lowercase already (J-001)
+            let lowercase = PageFileNames.lowercased(name)
             try fs.rename(joinPath(directory, name), to: joinPath(directory, lowercase))
             if appendTarget?.name == name { appendTarget?.name = lowercase }
             if damagedFiles.remove(name) != nil { damagedFiles.insert(lowercase) }

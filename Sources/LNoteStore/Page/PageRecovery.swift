@@ -63,7 +63,7 @@ package enum PageRecovery {
         guard try io({ try fs.entryKind(directory) }) != nil else { return files }
         var journalAt: [UInt64: Int] = [:]
         for name in try io({ try fs.list(directory) }) {
-            switch PageFileNames.parseAnyCase(name)?.parsed {
+            switch PageFileNames.parseAnyCase(name) {
             case .snapshot(let id)? where id == pageID:
                 if var held = files.snapshot {
                     PageFileNames.choose(name, &held, shadowed: &files.shadowed)
