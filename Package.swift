@@ -33,14 +33,18 @@ let package = Package(
         .executable(name: "lnote-bench", targets: ["lnote-bench"]),
     ],
     targets: [
-        // The C parts of the format layer: hardware CRC-32C (SSE4.2 / ARMv8 CRC, chosen at run
-        // time) and the varint skim that checks a stroke's point stream without decoding it.
-        .target(name: "CCRC32C", path: "Sources/CCRC32C", cSettings: cSections),
+        // The C the format layer calls: hardware CRC-32C (SSE4.2 / ARMv8 CRC, chosen at run time),
+        // the SIMD point codecs, the varint skim that checks a stroke's points without decoding
+        // them, and the CPU feature checks they share.
+        .target(name: "CLNoteFormat", path: "Sources/CLNoteFormat", cSettings: cSections),
+        // The C the engine calls: path system calls on a name's bytes (D-035), write-back pacing,
+        // the JSON text check before Foundation decodes a document.
+        .target(name: "CLNoteStore", path: "Sources/CLNoteStore", cSettings: cSections),
         // Bytes <-> values, pure: no file I/O. Mirrors Spec/format.md.
-        .target(name: "LNoteFormat", dependencies: ["CCRC32C"], path: "Sources/LNoteFormat",
+        .target(name: "LNoteFormat", dependencies: ["CLNoteFormat"], path: "Sources/LNoteFormat",
                 swiftSettings: strict + sections + small),
         // The engine: file-system layer, journal, pages, documents.
-        .target(name: "LNoteStore", dependencies: ["LNoteFormat"], path: "Sources/LNoteStore",
+        .target(name: "LNoteStore", dependencies: ["LNoteFormat", "CLNoteStore"], path: "Sources/LNoteStore",
                 swiftSettings: strict + sections + small),
         // Page thumbnails as grayscale PNG (rasterizer, PNG encoder, DEFLATE): the covers an app
         // gets by setting `PageOptions.thumbnailRenderer = .grayscalePNG`. Apart from the engine
@@ -52,15 +56,20 @@ let package = Package(
         // engine so an app that does not sync does not ship it.
         .target(name: "LNoteSync", dependencies: ["LNoteStore", "LNoteFormat"], path: "Sources/LNoteSync",
                 swiftSettings: strict + sections + small),
-        // fsck as a library: checks, repairs, reports.
-        .target(name: "LNoteCheck", dependencies: ["LNoteStore", "LNoteFormat", "LNoteRender", "LNoteSync"], path: "Sources/LNoteCheck",
+        // What fsck and the tools share and an app never links: a journal read alone (K-017), text
+        // made safe for a terminal (K-034), what a path given to a tool names (D-034).
+        .target(name: "LNoteDiagnostics", dependencies: ["LNoteStore", "LNoteFormat"], path: "Sources/LNoteDiagnostics",
                 swiftSettings: strict),
+        // fsck as a library: checks, repairs (the sync merge among them), reports. The caller
+        // passes the thumbnail renderer, so fsck links no rasterizer.
+        .target(name: "LNoteCheck", dependencies: ["LNoteStore", "LNoteFormat", "LNoteSync", "LNoteDiagnostics"],
+                path: "Sources/LNoteCheck", swiftSettings: strict),
         // Deterministic realistic handwriting (Hershey glyphs) for tests, demo and bench.
         .target(name: "LNoteHandwriting", dependencies: ["LNoteFormat"], path: "Sources/LNoteHandwriting",
                 exclude: ["HERSHEY-ACKNOWLEDGEMENT.md"], swiftSettings: strict),
         // Simulated file system with crash states and fault injection, for tests and fuzzing; the
         // forwarding wrapper (ForwardingFileSystem) that test and bench file systems build on.
-        .target(name: "LNoteSimulation", dependencies: ["LNoteStore", "LNoteFormat", "LNoteHandwriting"], path: "Sources/LNoteSimulation",
+        .target(name: "LNoteSimulation", dependencies: ["LNoteStore", "LNoteFormat"], path: "Sources/LNoteSimulation",
                 swiftSettings: strict),
         // The system SQLite (libsqlite3-dev on Linux, the SDK's on Apple platforms): no package dependency.
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite"),
@@ -70,42 +79,50 @@ let package = Package(
                 swiftSettings: strict),
         // What the two tools share: argument parsing, the Command protocol and exit codes,
         // output formatting, latency percentiles, terminal progress.
-        .target(name: "LNoteToolSupport", dependencies: ["LNoteCheck"], path: "Tools/LNoteToolSupport", swiftSettings: strict),
+        .target(name: "LNoteToolSupport", dependencies: ["LNoteStore", "LNoteDiagnostics"], path: "Tools/LNoteToolSupport",
+                swiftSettings: strict),
         // Conformance vectors: their generator and runner (Spec/vectors, Spec/README.md).
-        .target(name: "LNoteConformance", dependencies: ["LNoteStore", "LNoteFormat", "LNoteHandwriting", "LNoteCheck"], path: "Sources/LNoteConformance",
+        .target(name: "LNoteConformance", dependencies: ["LNoteStore", "LNoteFormat", "LNoteHandwriting", "LNoteDiagnostics"], path: "Sources/LNoteConformance",
                 swiftSettings: strict),
         // A notes client written against the public API only (`import LNoteStore`), built by CI.
         .executableTarget(name: "notes-example", dependencies: ["LNoteStore", "LNoteRender", "LNoteSync"], path: "Tools/notes-example",
                           swiftSettings: strict),
         // The command line that ships.
         .executableTarget(name: "lnote",
-                          dependencies: ["LNoteToolSupport", "LNoteCheck", "LNoteStore", "LNoteFormat", "LNoteHandwriting",
-                                         "LNoteConformance", "LNoteSQLite", "LNoteRender", "LNoteSync"],
+                          dependencies: ["LNoteToolSupport", "LNoteCheck", "LNoteDiagnostics", "LNoteStore", "LNoteFormat",
+                                         "LNoteHandwriting", "LNoteConformance", "LNoteSQLite", "LNoteRender", "LNoteSync"],
                           path: "Tools/lnote", swiftSettings: strict),
         // The benchmarks (`lnote bench` runs this executable), apart from the shipped tool.
         .executableTarget(name: "lnote-bench",
                           dependencies: ["LNoteToolSupport", "LNoteStore", "LNoteFormat", "LNoteHandwriting", "LNoteSQLite",
                                          "LNoteSimulation", "LNoteRender", "LNoteSync"],
                           path: "Tools/lnote-bench", swiftSettings: strict),
+        // What the test targets share: the test level (quick, ci, exhaustive) and temporary folders.
+        .target(name: "LNoteTestSupport", path: "Tests/LNoteTestSupport", swiftSettings: strict),
         // LNoteSimulation: FuzzRegressionTests replays saved fuzz inputs through its FuzzHarness.
-        .testTarget(name: "LNoteFormatTests", dependencies: ["LNoteFormat", "LNoteHandwriting", "LNoteSimulation"]),
+        .testTarget(name: "LNoteFormatTests", dependencies: ["LNoteFormat", "CLNoteFormat", "LNoteHandwriting", "LNoteSimulation",
+                                                             "LNoteTestSupport"]),
         .testTarget(name: "LNoteStoreTests", dependencies: ["LNoteStore", "LNoteFormat", "LNoteHandwriting", "LNoteSimulation",
-                                                            "LNoteRender"]),
-        .testTarget(name: "LNoteCheckTests", dependencies: ["LNoteCheck", "LNoteStore", "LNoteFormat", "LNoteHandwriting", "LNoteSimulation",
-                                                            "LNoteRender"]),
-        .testTarget(name: "CrashTests", dependencies: ["LNoteSimulation", "LNoteStore", "LNoteFormat", "LNoteHandwriting"],
+                                                            "LNoteRender", "LNoteTestSupport"]),
+        .testTarget(name: "LNoteCheckTests", dependencies: ["LNoteCheck", "LNoteDiagnostics", "LNoteStore", "LNoteFormat",
+                                                            "LNoteHandwriting", "LNoteSimulation", "LNoteRender", "LNoteTestSupport"]),
+        .testTarget(name: "CrashTests", dependencies: ["LNoteSimulation", "LNoteStore", "LNoteFormat", "LNoteHandwriting",
+                                                      "LNoteTestSupport"],
                     exclude: ["README.md"]),
         .testTarget(name: "LNoteSQLiteTests", dependencies: ["lnote", "LNoteSQLite", "LNoteStore", "LNoteFormat", "LNoteHandwriting",
-                                                             "LNoteCheck"]),
-        .testTarget(name: "ConformanceTests", dependencies: ["LNoteConformance", "LNoteSimulation", "LNoteCheck", "LNoteStore", "LNoteFormat"]),
+                                                             "LNoteCheck", "LNoteTestSupport"]),
+        .testTarget(name: "ConformanceTests", dependencies: ["LNoteConformance", "LNoteSimulation", "LNoteCheck", "LNoteDiagnostics",
+                                                            "LNoteStore", "LNoteFormat", "LNoteHandwriting", "LNoteTestSupport"]),
         // The app-facing API, through `import LNoteStore` (and `import LNoteRender` for covers) only
         // (no @testable, no package access).
-        .testTarget(name: "LNotePublicAPITests", dependencies: ["LNoteStore", "LNoteRender"], exclude: ["public-api.txt"]),
+        .testTarget(name: "LNotePublicAPITests", dependencies: ["LNoteStore", "LNoteRender", "LNoteTestSupport"],
+                    exclude: ["public-api.txt"]),
         // Two devices, one notebook: conflict copies, merges, a real Syncthing pair (Spec/sync.md).
         .testTarget(name: "LNoteSyncTests", dependencies: ["lnote", "LNoteCheck", "LNoteStore", "LNoteFormat", "LNoteSimulation",
-                                                         "LNoteSync"]),
+                                                         "LNoteSync", "LNoteHandwriting", "LNoteTestSupport"]),
         // Runs the built `lnote` and `lnote-bench` tools; depends on them so `swift test` builds them.
-        .testTarget(name: "LNoteCLITests", dependencies: ["lnote", "lnote-bench", "LNoteStore", "LNoteFormat", "LNoteHandwriting", "LNoteSimulation"]),
+        .testTarget(name: "LNoteCLITests", dependencies: ["lnote", "lnote-bench", "LNoteStore", "LNoteFormat", "LNoteHandwriting",
+                                                        "LNoteSimulation", "LNoteDiagnostics", "LNoteTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

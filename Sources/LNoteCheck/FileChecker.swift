@@ -1,6 +1,7 @@
 import LNoteFormat
 import LNoteStore
 import LNoteSync
+import LNoteDiagnostics
 
 /// Checks a single journal or snapshot file (K-017): header, frames, CRCs, sequence, bodies.
 /// Repair applies to the page the file belongs to when the file sits in a package's `pages/`
@@ -75,13 +76,13 @@ struct FileChecker {
                                   state: decoded.findings.contains { !$0.isInformational } ? "damaged" : "ok"))
     }
 
-    /// The journal read alone (`JournalAlone`, as a `journal` vector reads it), with the page id
+    /// The journal read alone (`StandaloneJournalReader`, as a `journal` vector reads it), with the page id
     /// and base of its name when it has a journal's name (J-005, J-007).
     private func checkJournal(name: String, directory: String, parsed: PageFileNames.Parsed?) throws {
         var page: UUIDBytes?, base: UInt64?
         if case .journal(let id, let b)? = parsed { (page, base) = (id, b) }
-        let r: JournalAlone
-        do { r = try JournalAlone.read(fs: run.fs, directory: directory, name: name, mode: run.options.mode,
+        let r: StandaloneJournalReader
+        do { r = try StandaloneJournalReader.read(fs: run.fs, directory: directory, name: name, mode: run.options.mode,
                                        namedPage: page, namedBase: base) } catch {
             try run.failure(name, error)
             return

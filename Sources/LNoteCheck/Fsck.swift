@@ -1,5 +1,6 @@
 import LNoteFormat
 import LNoteStore
+import LNoteDiagnostics
 
 /// fsck for LNote: checks a package, a library folder of packages, or one journal or snapshot
 /// file, and repairs what it can (Spec section 11).
@@ -18,7 +19,7 @@ public enum Fsck {
     public static func check(path: String, options: FsckOptions = FsckOptions(),
                              fileSystem: any FileSystem = POSIXFileSystem.shared,
                              progress: (@Sendable (FsckProgress) -> Void)? = nil) throws -> FsckReport {
-        let root = PackageArguments.normalized(path)
+        let root = PackagePath.normalized(path)
         let run = FsckRun(fs: fileSystem, options: options)
         let kind: FileKind?
         do { kind = try fileSystem.kind(root) } catch { throw LNoteError(.io, "cannot examine: \(error)", file: path) }
@@ -32,11 +33,11 @@ public enum Fsck {
                 try FileChecker(run: run, path: root).check()
                 progress?(FsckProgress(done: 1, total: 1, item: lastComponent(root)))
             case .directory?:
-                if PackageArguments.isPackage(root, fileSystem: fileSystem) {
+                if PackagePath.isPackage(root, fileSystem: fileSystem) {
                     try PackageChecker(run: run, layout: PackageLayout(root: root), prefix: "").check()
                     progress?(FsckProgress(done: 1, total: 1, item: lastComponent(root)))
                 } else {
-                    let packages = try PackageArguments.libraryPackages(root, fileSystem: fileSystem)
+                    let packages = try PackagePath.libraryPackages(root, fileSystem: fileSystem)
                     let staging = try checkStagingLeftovers(root, run: run)
                     guard !packages.isEmpty || staging > 0 else {
                         throw LNoteError(.notFound, "no .lnote package, journal or snapshot here", file: path)

@@ -1,5 +1,4 @@
 import LNoteFormat
-import LNoteRender
 import LNoteStore
 
 /// What `Fsck.check` does: check only or repair, which replay mode, when to give up.
@@ -12,23 +11,19 @@ public struct FsckOptions: Sendable {
     public var mode: ReplayMode
     /// Stop after this many errors (nil: no limit). The report then ends with `tooManyErrors`.
     public var maxErrors: Int?
-    /// Renders a page thumbnail (PNG bytes) when repair regenerates a missing one (K-026).
-    /// The default uses `PageRenderer` at 256 px; nil leaves missing thumbnails as they are.
-    public var thumbnailRenderer: (@Sendable (PageState) -> [UInt8])?
+    /// Draws a page thumbnail when repair regenerates a missing or stale one (K-026),
+    /// `thumbnailWidth` pixels wide. nil (the default) leaves thumbnails as they are; the `lnote`
+    /// tool passes `.grayscalePNG` from LNoteRender, so fsck itself links no rasterizer.
+    public var thumbnailRenderer: ThumbnailRenderer?
 
     public init(repair: Bool = false, mode: ReplayMode = .salvage, maxErrors: Int? = nil,
-                thumbnailRenderer: (@Sendable (PageState) -> [UInt8])? = FsckOptions.defaultThumbnailRenderer) {
+                thumbnailRenderer: ThumbnailRenderer? = nil) {
         self.repair = repair; self.mode = mode; self.maxErrors = maxErrors
         self.thumbnailRenderer = thumbnailRenderer
     }
 
     /// Thumbnail width in pixels for regenerated thumbnails.
     public static let thumbnailWidth = 256
-
-    /// The engine's own renderer (`PageRenderer`), `thumbnailWidth` pixels wide.
-    public static let defaultThumbnailRenderer: (@Sendable (PageState) -> [UInt8])? = { state in
-        PageRenderer.png(elements: state.elements, metadata: state.metadata, width: thumbnailWidth)
-    }
 }
 
 /// Progress of a long run, reported after each package (for a progress line on a terminal).

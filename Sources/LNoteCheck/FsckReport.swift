@@ -1,3 +1,5 @@
+import LNoteDiagnostics
+
 /// What fsck did to a finding (K-004): nothing, or which repair.
 public enum FsckAction: String, Sendable, Codable, CaseIterable {
     /// Information only: nothing to do.
@@ -125,11 +127,11 @@ public struct FsckReport: Sendable, Codable, Equatable {
         if shown.isEmpty && status == Self.clean { return "ok\n" }
         var out = ""
         for f in shown {
-            var line = Escaped.text(f.file)
+            var line = TerminalSafeText.text(f.file)
             if let offset = f.offset { line += " @\(offset)" }
             line += ": \(f.kind)"
             if let bytes = f.bytes, bytes > 0 { line += " (\(bytes) bytes)" }
-            if !f.detail.isEmpty { line += ": \(Escaped.text(f.detail))" }
+            if !f.detail.isEmpty { line += ": \(TerminalSafeText.text(f.detail))" }
             line += " -> \(f.action.rawValue)"
             out += line + "\n"
         }

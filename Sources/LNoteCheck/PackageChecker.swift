@@ -508,7 +508,7 @@ struct PackageChecker {
                 do {
                     try repairStep("create thumbnails/") { try io { try fs.requireDirectory(layout.thumbnailsDirectory, create: true) } }
                     try preserve(path, shown: shown, lostAndFound: lostAndFound, reason: "thumbnail of a repaired page, regenerated")
-                    try repairStep("write the thumbnail") { try io { try fs.writeFileAtomically(path, render(state), durability: .data) } }
+                    try repairStep("write the thumbnail") { try io { try fs.writeFileAtomically(path, render.render(state.elements, state.metadata, FsckOptions.thumbnailWidth), durability: .data) } }
                     action = .regenerated
                 } catch { try run.failure(shown, error) }
             }

@@ -1,6 +1,6 @@
-import LNoteCheck
 import LNoteFormat
 import LNoteStore
+import LNoteDiagnostics
 
 /// Reads one vector with the engine's readers and returns the `expect` object it gives, in the
 /// shapes of Spec/README.md. Every function here is the implementation's answer, compared
@@ -45,13 +45,13 @@ enum VectorReaders {
                 ("contents", .array(elements))]
     }
 
-    /// A journal read alone (section 4, `JournalAlone`): header (J-002, J-023, J-025), the
+    /// A journal read alone (section 4, `StandaloneJournalReader`): header (J-002, J-023, J-025), the
     /// frame walk (J-010 ... J-022), then each accepted frame's body decoded and applied to an
     /// empty page (J-026, section 6.4); frames with a sequence below `skipBelow` are counted,
     /// not applied (P-004).
     static func journal(directory: String, name: String, mode: ReplayMode, skipBelow: UInt64,
                         fs: any FileSystem, contents: Bool = false) throws -> JSONValue {
-        let r = try JournalAlone.read(fs: fs, directory: directory, name: name, mode: mode, skipBelow: skipBelow)
+        let r = try StandaloneJournalReader.read(fs: fs, directory: directory, name: name, mode: mode, skipBelow: skipBelow)
         return .object([
             ("refused", .bool(r.refused)),
             ("headerValid", .bool(r.headerValid)),

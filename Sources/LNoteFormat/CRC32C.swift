@@ -1,4 +1,4 @@
-import CCRC32C
+import CLNoteFormat
 
 /// CRC-32C (Castagnoli), the checksum of every frame and header (Spec/format.md section 2).
 ///

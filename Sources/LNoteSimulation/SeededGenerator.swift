@@ -1,5 +1,3 @@
-import LNoteHandwriting
-
 /// A deterministic random number generator: xoshiro256** seeded through SplitMix64.
 ///
 /// The same seed gives the same sequence on every platform and run, so every simulated
@@ -13,11 +11,11 @@ public struct SeededGenerator: RandomNumberGenerator, Sendable {
 
     /// A generator whose whole future output is fixed by `seed`.
     public init(seed: UInt64) {
-        var mix = SplitMix64(seed: seed)
-        s0 = mix.next()
-        s1 = mix.next()
-        s2 = mix.next()
-        s3 = mix.next()
+        var mix = seed
+        s0 = Self.splitMix(&mix)
+        s1 = Self.splitMix(&mix)
+        s2 = Self.splitMix(&mix)
+        s3 = Self.splitMix(&mix)
     }
 
     /// The next 64 random bits (xoshiro256**).
@@ -36,13 +34,24 @@ public struct SeededGenerator: RandomNumberGenerator, Sendable {
     /// A seed derived from `seed` and `values` (for example a point and an operation index),
     /// so independent streams never overlap by accident.
     public static func derive(_ seed: UInt64, _ values: UInt64...) -> UInt64 {
-        var mix = SplitMix64(seed: seed)
-        var result = mix.next()
+        var mix = seed
+        var result = splitMix(&mix)
         for value in values {
-            mix = SplitMix64(seed: result ^ value)
-            result = mix.next()
+            mix = result ^ value
+            result = splitMix(&mix)
         }
         return result
+    }
+
+    /// One step of SplitMix64 (Steele, Lea, Flood 2014), the seeding xoshiro's authors
+    /// recommend; the same sequence as LNoteHandwriting's `SplitMix64`, kept here so the
+    /// simulation does not depend on the handwriting module.
+    private static func splitMix(_ state: inout UInt64) -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
     }
 
     private static func rotateLeft(_ x: UInt64, _ k: UInt64) -> UInt64 { (x << k) | (x >> (64 - k)) }

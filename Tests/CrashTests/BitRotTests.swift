@@ -104,7 +104,7 @@ struct BitRotTests {
         #expect(clean.state == expectedClean)
         #expect(clean.report.isClean)
 
-        let trials = 400 * CrashScale.factor
+        let trials = CrashScale.sample(ci: 400, quick: 60)
         var g = SeededGenerator(seed: 0xB17_F11B)
         var violations: [String] = []
         var damagedFrames = 0
@@ -159,7 +159,7 @@ struct BitRotTests {
         let page = Self.makePage()
         var g = SeededGenerator(seed: 0x4EAD)
         var missed: [String] = []
-        for trial in 0..<(200 * CrashScale.factor) {
+        for trial in 0..<CrashScale.sample(ci: 200, quick: 40) {
             var snapshot = page.snapshot
             var journal = page.journal
             let inJournal = trial % 2 == 0

@@ -24,16 +24,17 @@ struct PageWorkloadCrashTests {
         return result
     }
 
-    /// The CI set: all sequences of 1 and 2 operations, `threeOpSample` of 3.
-    static func workloads(base: String, threeOpSample: Int, seed: UInt64) -> [Workload] {
-        var all = (sequences(length: 1) + sequences(length: 2)).map { Workload(base: base, ops: $0) }
-        var threes = sequences(length: 3)
-        if threeOpSample < threes.count {
-            var generator = SeededGenerator(seed: seed)
-            threes.shuffle(using: &generator)
-            threes = Array(threes.prefix(threeOpSample))
+    /// All sequences of 1 operation, `twoOpSample` of 2 (all of them when nil) and
+    /// `threeOpSample` of 3: CI runs every 2-operation sequence, the quick level a sample.
+    static func workloads(base: String, twoOpSample: Int? = nil, threeOpSample: Int, seed: UInt64) -> [Workload] {
+        var generator = SeededGenerator(seed: seed)
+        func sample(_ all: [[PageOp]], _ count: Int?) -> [[PageOp]] {
+            guard let count, count < all.count else { return all }
+            return Array(all.shuffled(using: &generator).prefix(count))
         }
-        all += threes.map { Workload(base: base, ops: $0) }
+        var all = sequences(length: 1).map { Workload(base: base, ops: $0) }
+        all += sample(sequences(length: 2), twoOpSample).map { Workload(base: base, ops: $0) }
+        all += sample(sequences(length: 3), threeOpSample).map { Workload(base: base, ops: $0) }
         if let filter = CrashScale.workloadFilter { all = all.filter { $0.description.contains(filter) } }
         return all
     }
@@ -91,17 +92,18 @@ struct PageWorkloadCrashTests {
         let start = ContinuousClock.now
         let empty = try PageRun.emptyPackage()
         let populated = try await PageRun.populatedPackage()
-        let sample = 500 * CrashScale.factor
+        let twos: Int? = CrashScale.isQuick ? 24 : nil
+        let threes = CrashScale.sample(ci: 500, quick: 12)
         var tally = CrashTally()
-        tally.merge(await Self.campaign(Self.workloads(base: "empty", threeOpSample: sample, seed: 1), base: empty,
-                                        recoveryCrashEvery: 61))
-        tally.merge(await Self.campaign(Self.workloads(base: "populated", threeOpSample: sample, seed: 2), base: populated,
-                                        recoveryCrashEvery: 61))
+        tally.merge(await Self.campaign(Self.workloads(base: "empty", twoOpSample: twos, threeOpSample: threes, seed: 1),
+                                        base: empty, recoveryCrashEvery: 61))
+        tally.merge(await Self.campaign(Self.workloads(base: "populated", twoOpSample: twos, threeOpSample: threes, seed: 2),
+                                        base: populated, recoveryCrashEvery: 61))
         print("page workloads: \(tally.summary) in \(Int(seconds(since: start))) s")
         print("page workloads: damage findings in crash states by kind: \(tally.damageKinds.sorted { $0.key < $1.key })")
         for v in tally.violations { print("VIOLATION \(v)") }
         #expect(tally.violations.isEmpty)
-        #expect(tally.workloads > 2 * (17 + 17 * 17))
+        #expect(tally.workloads >= 2 * (17 + (twos ?? 17 * 17) + min(threes, 17 * 17 * 17)))
     }
 
     @Test("P-022 J-028 P-013 a prepared journal: every crash state of its preparation, its adoption by a compaction, its removal at close and a reopen over a leftover placeholder keeps every acknowledged change and never shows a bad header")

@@ -106,8 +106,8 @@ struct RandomRunCrashTests {
     func seededRunsSurviveCrashesAndRestarts() async {
         let start = ContinuousClock.now
         let seeds: [UInt64] = CrashScale.seed.map { [$0] }
-            ?? (0..<UInt64(4 * CrashScale.factor)).map { SeededGenerator.derive(0xC0FFEE, $0) }
-        let length = 500 * (CrashScale.seed == nil ? 1 : CrashScale.factor)
+            ?? (0..<UInt64(CrashScale.sample(ci: 4, quick: 1))).map { SeededGenerator.derive(0xC0FFEE, $0) }
+        let length = CrashScale.seed == nil ? (CrashScale.isQuick ? 200 : 500) : 500 * CrashScale.factor
         let outcomes = await withTaskGroup(of: Outcome.self) { group in
             for seed in seeds { group.addTask { await Self.run(seed: seed, operations: length) } }
             var all: [Outcome] = []

@@ -2,6 +2,7 @@ import Foundation
 import LNoteCheck
 import LNoteStore
 import Testing
+import LNoteDiagnostics
 
 /// D-034: one rule for what a path given to a tool names (a package or a library), so `.`
 /// inside a package, a `..` path and a `*.LNOTE` package mean the same packages to `fsck`,
@@ -95,7 +96,7 @@ import Testing
         }
     }
 
-    @Test("D-034 PackageArguments.normalized drops `.` components and trailing slashes and resolves `..`")
+    @Test("D-034 PackagePath.normalized drops `.` components and trailing slashes and resolves `..`")
     func normalizedPaths() throws {
         let dir = realFolder()
         defer { try? FileManager.default.removeItem(atPath: dir) }
@@ -106,12 +107,12 @@ import Testing
             (dir + "/a/b/../../../" + lastComponent(dir), dir),
         ]
         for (input, expected) in cases {
-            #expect(PackageArguments.normalized(input) == expected, "\(input)")
+            #expect(PackagePath.normalized(input) == expected, "\(input)")
         }
         // A `..` past a missing folder cannot be resolved: the path stays as it was, without `.`.
-        #expect(PackageArguments.normalized(dir + "/nope/../x/.") == dir + "/nope/../x")
+        #expect(PackagePath.normalized(dir + "/nope/../x/.") == dir + "/nope/../x")
         // A link at the last component is kept, so D-002 still refuses it.
         try FileManager.default.createSymbolicLink(atPath: dir + "/link.lnote", withDestinationPath: dir + "/a")
-        #expect(PackageArguments.normalized(dir + "/a/../link.lnote/") == dir + "/link.lnote")
+        #expect(PackagePath.normalized(dir + "/a/../link.lnote/") == dir + "/link.lnote")
     }
 }

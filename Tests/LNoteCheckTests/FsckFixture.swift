@@ -133,7 +133,7 @@ struct FsckFixture {
     }
 
     func check(repair: Bool = false, mode: ReplayMode = .salvage, maxErrors: Int? = nil) throws -> FsckReport {
-        try Fsck.check(path: root, options: FsckOptions(repair: repair, mode: mode, maxErrors: maxErrors))
+        try Fsck.check(path: root, options: FsckOptions(repair: repair, mode: mode, maxErrors: maxErrors, thumbnailRenderer: .grayscalePNG))
     }
 }
 

@@ -1,8 +1,10 @@
 import Foundation
 import LNoteCheck
 import LNoteFormat
+import LNoteRender
 import LNoteStore
 import Testing
+import LNoteDiagnostics
 
 /// Issue 12 items 7-9 at the library level: repair acts only on a document.json it can trust,
 /// keeps the old bytes of everything it replaces or removes in lost+found, and every failed
@@ -31,7 +33,7 @@ import Testing
         let before = f.tree()
         for code in [FileSystemErrno.ioError, FileSystemErrno.accessDenied] {
             let faulty = FaultyFileSystem(failing: ["document.json": code])
-            let report = try Fsck.check(path: f.root, options: FsckOptions(repair: true), fileSystem: faulty)
+            let report = try Fsck.check(path: f.root, options: FsckOptions(repair: true, thumbnailRenderer: .grayscalePNG), fileSystem: faulty)
             #expect(report.status == FsckReport.uncorrected | FsckReport.operational)
             #expect(report.errors("ioError").first?.file == "document.json")
             #expect(report.errors("documentInvalid").isEmpty && report.errors("documentMissing").isEmpty)
@@ -106,7 +108,7 @@ import Testing
     /// at its path or, whole, in lost+found. Returns the actions the repair took.
     private func repairAndProve(_ f: FsckFixture) throws -> Set<FsckAction> {
         let before = Self.files(f.root)
-        let report = try Fsck.check(path: f.root, options: FsckOptions(repair: true, thumbnailRenderer: FsckOptions.defaultThumbnailRenderer))
+        let report = try Fsck.check(path: f.root, options: FsckOptions(repair: true, thumbnailRenderer: .grayscalePNG))
         #expect(report.status & FsckReport.operational == 0, "\(report.humanText())")
         let after = Self.files(f.root)
         // Kept: in lost+found, or at a name the repair gave it (K-092's rename).
@@ -128,7 +130,7 @@ import Testing
         try f.flip(journal, at: try f.frames(journal)[1].offset + 12)
         // The rename of report.txt.tmp into place fails: the temp stays behind.
         let faulty = FaultyFileSystem(failingWrites: ["report.txt": FileSystemErrno.noSpace])
-        let report = try Fsck.check(path: f.root, options: FsckOptions(repair: true), fileSystem: faulty)
+        let report = try Fsck.check(path: f.root, options: FsckOptions(repair: true, thumbnailRenderer: .grayscalePNG), fileSystem: faulty)
         #expect(report.status & FsckReport.operational != 0)
         let failure = try #require(report.errors("ioError").first)
         #expect(failure.detail.contains("write lost+found report.txt"), "\(failure.detail)")
@@ -151,7 +153,7 @@ import Testing
         let snapshot = PageFileNames.snapshot(f.pageIDs[0])
         let before = f.tree(excludingLostAndFound: true)
         let faulty = FaultyFileSystem(failingWrites: [snapshot: FileSystemErrno.noSpace])
-        let report = try Fsck.check(path: f.root, options: FsckOptions(repair: true), fileSystem: faulty)
+        let report = try Fsck.check(path: f.root, options: FsckOptions(repair: true, thumbnailRenderer: .grayscalePNG), fileSystem: faulty)
         #expect(report.status & FsckReport.operational != 0)
         // The first write to that name is the old snapshot's copy in lost+found: that step fails, named.
         #expect(report.errors("ioError").contains { $0.detail.contains("repair step 'copy \(snapshot) to lost+found' failed")
@@ -174,8 +176,8 @@ import Testing
 
     @Test("K-034 human output escapes control characters, bidi overrides and backslashes")
     func escaping() {
-        #expect(Escaped.text("a\u{1B}[2Jb\rc\u{202E}d\\e\u{2028}") == "a\\u{1B}[2Jb\\u{D}c\\u{202E}d\\\\e\\u{2028}")
-        #expect(Escaped.text("Vorlesung – Grüße 📓") == "Vorlesung – Grüße 📓")
+        #expect(TerminalSafeText.text("a\u{1B}[2Jb\rc\u{202E}d\\e\u{2028}") == "a\\u{1B}[2Jb\\u{D}c\\u{202E}d\\\\e\\u{2028}")
+        #expect(TerminalSafeText.text("Vorlesung – Grüße 📓") == "Vorlesung – Grüße 📓")
         let report = FsckReport(status: 4, path: "x", repair: false, mode: "salvage",
                                 findings: [FsckFinding(kind: "symlink", severity: .error, file: "pages/\u{1B}]0;x\u{07}",
                                                        action: .unrepaired, detail: "d\r")],

@@ -1,6 +1,7 @@
 import Foundation
 import LNoteCheck
 import LNoteFormat
+import LNoteRender
 import LNoteStore
 import Testing
 
@@ -289,7 +290,7 @@ import Testing
         #expect(report.status == FsckReport.uncorrected)
         #expect(report.errors.allSatisfy { $0.file.hasPrefix(bName + "/") })
         #expect(seen.items.count == 2 && seen.total == 2)
-        #expect(try Fsck.check(path: a.folder, options: FsckOptions(repair: true)).status == FsckReport.corrected)
+        #expect(try Fsck.check(path: a.folder, options: FsckOptions(repair: true, thumbnailRenderer: .grayscalePNG)).status == FsckReport.corrected)
         #expect(try Fsck.check(path: a.folder).status == 0)
         #expect(throws: LNoteError.self) { try Fsck.check(path: a.folder + "/nothing-here") }
     }

@@ -1,6 +1,7 @@
 import Foundation
 import LNoteCheck
 import LNoteFormat
+import LNoteRender
 import LNoteStore
 import Testing
 
@@ -104,7 +105,7 @@ import Testing
         let snapshot = try Fsck.check(path: f.path("pages/" + PageFileNames.snapshot(page)))
         #expect(snapshot.status == 0)
         #expect(snapshot.pages.first?.elements == 4)
-        let repaired = try Fsck.check(path: path, options: FsckOptions(repair: true))
+        let repaired = try Fsck.check(path: path, options: FsckOptions(repair: true, thumbnailRenderer: .grayscalePNG))
         #expect(repaired.status == FsckReport.corrected)
         #expect(try f.elements(page).count == 9)
         #expect(try f.check().status == 0)

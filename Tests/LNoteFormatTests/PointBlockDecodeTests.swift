@@ -1,4 +1,4 @@
-import CCRC32C
+import CLNoteFormat
 import LNoteSimulation
 import LNoteHandwriting
 import Testing

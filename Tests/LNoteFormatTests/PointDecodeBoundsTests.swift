@@ -1,4 +1,4 @@
-import CCRC32C
+import CLNoteFormat
 import LNoteHandwriting
 import LNoteSimulation
 import Testing

@@ -3,7 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import CCRC32C
+import CLNoteFormat
 import LNoteSimulation
 import Testing
 @testable import LNoteFormat

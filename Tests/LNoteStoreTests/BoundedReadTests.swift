@@ -7,6 +7,7 @@ import LNoteFormat
 import LNoteHandwriting
 @testable import LNoteStore
 import Testing
+import LNoteTestSupport
 
 /// `readBounded` reads every byte of data once (issue 16) and holds exactly what P-020 says: the
 /// bytes up to one largest frame past the last non-zero byte, zeros of holes included. Checked
@@ -47,7 +48,7 @@ struct BoundedReadTests {
 
     @Test("P-020 random files of data, written zero runs and holes: the bytes the reference holds, for any chunk size")
     func randomLayouts() throws {
-        let dir = TempDir("bounded-read")
+        let dir = TemporaryFolder("bounded-read")
         defer { dir.remove() }
         var rng = SplitMix64(seed: 16)
         for round in 0..<40 {
@@ -72,7 +73,7 @@ struct BoundedReadTests {
 
     @Test("P-020 a zero tail longer than one largest frame, as a hole or written, after a hole inside the data: held up to one largest frame past the data")
     func longZeroTails() throws {
-        let dir = TempDir("bounded-read")
+        let dir = TemporaryFolder("bounded-read")
         defer { dir.remove() }
         let data = (0..<3_000).map { UInt8(truncatingIfNeeded: $0 | 1) }
         let mib = 1 << 20
@@ -87,7 +88,7 @@ struct BoundedReadTests {
 
     @Test("P-020 data past the budget is refused with the file's last non-zero byte named, also when it ends in a later chunk")
     func budget() throws {
-        let dir = TempDir("bounded-read")
+        let dir = TemporaryFolder("bounded-read")
         defer { dir.remove() }
         let path = dir.path + "/f"
         try make(path, [(0, [UInt8](repeating: 7, count: 3_000)), (4_999, [9])], size: 9_000)

@@ -3,6 +3,7 @@ import LNoteFormat
 import LNoteSimulation
 import Testing
 @testable import LNoteStore
+import LNoteTestSupport
 
 /// The compaction's fast paths against the plain ones they replaced: the snapshot encoder that
 /// writes each body straight into the output (against a body buffer copied into it), the P-019
@@ -369,7 +370,7 @@ struct CompactionFastPathTests {
 
     @Test("P-011 on the real file system the replaced snapshots are closed by the time waitForCompaction returns")
     func realFileSystemKeepsNoReplacedSnapshot() async throws {
-        let dir = TempDir(); defer { dir.remove() }
+        let dir = TemporaryFolder(); defer { dir.remove() }
         let pages = dir.sub("pages")
         let page = try await Page.open(directory: pages, id: Self.pageID, options: PageOptions(compaction: .onCloseOnly))
         for round in 0..<6 {

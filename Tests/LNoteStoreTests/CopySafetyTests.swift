@@ -3,6 +3,7 @@ import LNoteFormat
 import LNoteSimulation
 import Testing
 @testable import LNoteStore
+import LNoteTestSupport
 
 /// Acknowledged stroke ids per page, in order, shared between the writer and the copier.
 private final class AcknowledgedLog: @unchecked Sendable {
@@ -53,7 +54,7 @@ struct CopySafetyTests {
     @Test("P-014 plain recursive copies taken while a writer appends and compacts open with every change acknowledged before the copy began",
           arguments: [Durability.data, Durability.none])
     func copiesDuringWrites(durability: Durability) async throws {
-        let dir = TempDir("copy"); defer { dir.remove() }
+        let dir = TemporaryFolder("copy"); defer { dir.remove() }
         let library = NoteLibrary(folder: dir.path + "/library")
         let options = PageOptions(durability: durability, compaction: CompactionPolicy(journalBytesMax: .max, journalFramesMax: 8))
         let doc = try await library.createDocument(title: "busy", pageOptions: options)
@@ -134,7 +135,7 @@ struct CopySafetyTests {
     func copyAcrossOneCompactionByHand() async throws {
         // The deterministic case behind the randomized test: list pages/, let one compaction
         // run to completion, then copy the listed files that still exist.
-        let dir = TempDir("copy"); defer { dir.remove() }
+        let dir = TemporaryFolder("copy"); defer { dir.remove() }
         let library = NoteLibrary(folder: dir.path + "/library")
         let doc = try await library.createDocument(title: "t", pageOptions: PageOptions(compaction: .onCloseOnly))
         let page = try await doc.page(at: 0)

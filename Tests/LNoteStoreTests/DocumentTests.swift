@@ -4,12 +4,13 @@ import LNoteHandwriting
 import Testing
 @testable import LNoteStore
 import LNoteRender
+import LNoteTestSupport
 
 @Suite("Document packages")
 struct DocumentTests {
     @Test("D-020 D-022 create, add, insert, move and delete pages; reopen sees the same order")
     func pageStructure() async throws {
-        let dir = TempDir("doc"); defer { dir.remove() }
+        let dir = TemporaryFolder("doc"); defer { dir.remove() }
         let library = NoteLibrary(folder: dir.path)
         let doc = try await library.createDocument(title: "Lecture 3")
         #expect(await doc.pageCount == 1)
@@ -42,7 +43,7 @@ struct DocumentTests {
 
     @Test("D-011 addPages adds many pages with one write and stops at pagesPerDocumentMax")
     func addManyPages() async throws {
-        let dir = TempDir("doc"); defer { dir.remove() }
+        let dir = TemporaryFolder("doc"); defer { dir.remove() }
         let recorder = RecordingFileSystem()
         let doc = try await NoteLibrary(folder: dir.path, fileSystem: recorder).createDocument(title: "t")
         recorder.reset()
@@ -60,7 +61,7 @@ struct DocumentTests {
 
     @Test("page(id:) returns the same Page for the same id, also under concurrent first calls")
     func samePageInstance() async throws {
-        let dir = TempDir("doc"); defer { dir.remove() }
+        let dir = TemporaryFolder("doc"); defer { dir.remove() }
         let doc = try await NoteLibrary(folder: dir.path).createDocument(title: "t")
         let id = await doc.pageIDs[0]
         let pages = try await withThrowingTaskGroup(of: Page.self) { group in
@@ -77,7 +78,7 @@ struct DocumentTests {
 
     @Test("D-021 flush and close record element counts and canvas sizes in document.json")
     func elementCountsRecorded() async throws {
-        let dir = TempDir("doc"); defer { dir.remove() }
+        let dir = TemporaryFolder("doc"); defer { dir.remove() }
         let doc = try await NoteLibrary(folder: dir.path).createDocument(title: "t")
         let a4 = PageMetadata(width: 5953, height: 8419)
         let second = try await doc.addPage(metadata: a4)
@@ -99,7 +100,7 @@ struct DocumentTests {
 
     @Test("D-040 insertImage: the asset is synced, and its folder synced, before the first journal write naming it")
     func assetBeforeReference() async throws {
-        let dir = TempDir("doc"); defer { dir.remove() }
+        let dir = TemporaryFolder("doc"); defer { dir.remove() }
         let recorder = RecordingFileSystem()
         let doc = try await NoteLibrary(folder: dir.path, fileSystem: recorder).createDocument(title: "t")
         let pageID = await doc.pageIDs[0]
@@ -129,7 +130,7 @@ struct DocumentTests {
 
     @Test("D-040 close removes orphan assets (a crash leftover and a deleted image) and keeps referenced ones")
     func orphanAssetsRemoved() async throws {
-        let dir = TempDir("doc"); defer { dir.remove() }
+        let dir = TemporaryFolder("doc"); defer { dir.remove() }
         let doc = try await NoteLibrary(folder: dir.path).createDocument(title: "t")
         let pageID = await doc.pageIDs[0]
         let kept = try await doc.insertImage([1, 2, 3], ext: "jpg", on: pageID, x: 0, y: 0, width: 100, height: 100)
@@ -149,7 +150,7 @@ struct DocumentTests {
 
     @Test("D-040 an asset named with its uuid in upper case is the asset: assetPath finds it (the lowercase spelling first), close keeps it while referenced and removes an upper-case orphan")
     func assetNameInAnyCase() async throws {
-        let dir = TempDir("doc"); defer { dir.remove() }
+        let dir = TemporaryFolder("doc"); defer { dir.remove() }
         let library = NoteLibrary(folder: dir.path)
         let doc = try await library.createDocument(title: "t")
         let pageID = await doc.pageIDs[0]
@@ -175,7 +176,7 @@ struct DocumentTests {
 
     @Test("D-040 an asset referenced only by a page kept in lost+found survives close")
     func lostAndFoundReferencesKeepAssets() async throws {
-        let dir = TempDir("doc"); defer { dir.remove() }
+        let dir = TemporaryFolder("doc"); defer { dir.remove() }
         let library = NoteLibrary(folder: dir.path)
         let doc = try await library.createDocument(title: "t")
         let pageID = await doc.pageIDs[0]
@@ -194,7 +195,7 @@ struct DocumentTests {
 
     @Test("D-060 a page file document.json does not list is moved to lost+found on a writable open, never replayed or deleted")
     func unlistedPageSetAside() async throws {
-        let dir = TempDir("doc"); defer { dir.remove() }
+        let dir = TemporaryFolder("doc"); defer { dir.remove() }
         let library = NoteLibrary(folder: dir.path)
         let doc = try await library.createDocument(title: "t")
         let listed = await doc.pageIDs[0]
@@ -225,7 +226,7 @@ struct DocumentTests {
 
     @Test("D-050 renderThumbnail writes a small PNG; close renders stale thumbnails and keeps fresh app ones")
     func thumbnails() async throws {
-        let dir = TempDir("doc"); defer { dir.remove() }
+        let dir = TemporaryFolder("doc"); defer { dir.remove() }
         let doc = try await NoteLibrary(folder: dir.path).createDocument(title: "t", pageOptions: PageOptions().withCovers)
         let first = await doc.pageIDs[0]
         let second = try await doc.addPage()
@@ -253,7 +254,7 @@ struct DocumentTests {
 
     @Test("D-050 close renders a missing cover even when the first page was never opened")
     func missingCoverRendered() async throws {
-        let dir = TempDir("doc"); defer { dir.remove() }
+        let dir = TemporaryFolder("doc"); defer { dir.remove() }
         let library = NoteLibrary(folder: dir.path)
         let doc = try await library.createDocument(title: "t", pageOptions: PageOptions().withCovers)
         try await doc.close()
@@ -266,7 +267,7 @@ struct DocumentTests {
 
     @Test("D-070 a second writer gets lockedElsewhere; readers still open; flush releases the lock")
     func writerLock() async throws {
-        let dir = TempDir("doc"); defer { dir.remove() }
+        let dir = TemporaryFolder("doc"); defer { dir.remove() }
         let library = NoteLibrary(folder: dir.path)
         let first = try await library.createDocument(title: "t")
         let page = try await first.page(at: 0)
@@ -314,7 +315,7 @@ struct DocumentTests {
 
     @Test("D-070 after another writer changed the package while the lock was released, the first writer refuses to write")
     func staleWriterRefuses() async throws {
-        let dir = TempDir("doc"); defer { dir.remove() }
+        let dir = TemporaryFolder("doc"); defer { dir.remove() }
         let library = NoteLibrary(folder: dir.path)
         let first = try await library.createDocument(title: "t")
         let page = try await first.page(at: 0)
@@ -348,7 +349,7 @@ struct DocumentTests {
     @Test("D-073 W-010 a writer that lost the package to another writer closes without cutting what the other wrote",
           arguments: [1, 8])
     func closeAfterLosingThePackageCutsNothing(strokesBefore: Int) async throws {
-        let dir = TempDir("doc"); defer { dir.remove() }
+        let dir = TemporaryFolder("doc"); defer { dir.remove() }
         let library = NoteLibrary(folder: dir.path)
         let options = PageOptions(compaction: CompactionPolicy(journalBytesMax: .max, journalFramesMax: 8))
         let first = try await library.createDocument(title: "t", pageOptions: options)
@@ -381,7 +382,7 @@ struct DocumentTests {
     /// (69 of 70 orders put an emptied page before the last page with frames).
     @Test("D-073 D-070 close() after flush() re-takes the lock before it cuts a page's reserve, so the pages closing after it pass the check")
     func closeAfterFlushPassesItsOwnCheck() async throws {
-        let dir = TempDir("doc"); defer { dir.remove() }
+        let dir = TemporaryFolder("doc"); defer { dir.remove() }
         let library = NoteLibrary(folder: dir.path)
         let options = PageOptions(compaction: CompactionPolicy(journalBytesMax: .max, journalFramesMax: 8))
         let doc = try await library.createDocument(title: "t", pageOptions: options)
@@ -415,7 +416,7 @@ struct DocumentTests {
     @Test("D-070 D-073 saves running while flush() releases the lock never make the writer refuse its own next write",
           arguments: [Durability.data, Durability.none])
     func savesDuringFlushKeepTheWriter(durability: Durability) async throws {
-        let dir = TempDir("doc"); defer { dir.remove() }
+        let dir = TemporaryFolder("doc"); defer { dir.remove() }
         let library = NoteLibrary(folder: dir.path)
         let options = PageOptions(durability: durability, compaction: CompactionPolicy(journalBytesMax: .max, journalFramesMax: 64))
         let doc = try await library.createDocument(title: "t", pageOptions: options)

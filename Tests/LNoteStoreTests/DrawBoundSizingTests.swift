@@ -2,6 +2,7 @@ import Foundation
 import LNoteFormat
 import Testing
 @testable import LNoteStore
+import LNoteTestSupport
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -19,7 +20,7 @@ struct DrawBoundSizingTests {
     @Test("E-006 D-004 the page's regular files are sized by lstat; a link, folder or FIFO at a page name gives nil, and the open ready to draw still equals the reference (or refuses as it does)")
     func sizesRegularFilesOnly() throws {
         let fs = POSIXFileSystem.shared
-        let dir = TempDir("draw-bound")
+        let dir = TemporaryFolder("draw-bound")
         defer { dir.remove() }
         let pages = dir.sub("pages")
         let strokes = (0..<40).map { Element.stroke(makeStroke(UInt64($0), points: 30 + $0)) }

@@ -4,6 +4,7 @@ import LNoteSimulation
 import Testing
 @testable import LNoteStore
 import LNoteHandwriting
+import LNoteTestSupport
 
 @Suite("Encoded body cache (compaction reuses element encodings)")
 struct EncodedBodyCacheTests {
@@ -24,7 +25,7 @@ struct EncodedBodyCacheTests {
 
     @Test("E-031 after random edits, reopens and compactions every cached body is the element's encoding")
     func cacheStaysConsistentUnderEdits() async throws {
-        let dir = TempDir(); defer { dir.remove() }
+        let dir = TemporaryFolder(); defer { dir.remove() }
         let pages = dir.sub("pages")
         var rng = SplitMix64(seed: 0xCAC4E)
         let options = PageOptions(durability: .none, compaction: CompactionPolicy(journalBytesMax: .max, journalFramesMax: 25))

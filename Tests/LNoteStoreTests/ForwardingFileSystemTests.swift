@@ -1,6 +1,7 @@
 import LNoteSimulation
 import Testing
 @testable import LNoteStore
+import LNoteTestSupport
 
 /// A wrapper built on `ForwardingFileSystem` keeps every capability of the file system under
 /// it, the optional requirements included: before it, hand-written wrappers forwarded only the
@@ -12,7 +13,7 @@ struct ForwardingFileSystemTests {
 
     @Test("P-020 D-070 D-072 a forwarding wrapper answers every optional call as the real file system does")
     func forwardsOptionalCalls() throws {
-        let dir = TempDir(); defer { dir.remove() }
+        let dir = TemporaryFolder(); defer { dir.remove() }
         let real = POSIXFileSystem.shared, wrapped = Plain()
         let path = joinPath(dir.path, "sparse")
         let file = try real.open(path, [.create])

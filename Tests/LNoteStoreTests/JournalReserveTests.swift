@@ -3,6 +3,7 @@ import LNoteFormat
 import LNoteSimulation
 import Testing
 @testable import LNoteStore
+import LNoteTestSupport
 
 /// W-010: the journal's zero-filled reserve after the last frame.
 @Suite("Journal reserve (W-010)")
@@ -120,7 +121,7 @@ struct JournalReserveTests {
 
     @Test("W-010 W-005 J-012 a page reopened after a crash reads its reserve as zero fill, cuts it and keeps writing")
     func crashWithReserveReopens() async throws {
-        let dir = TempDir(); defer { dir.remove() }
+        let dir = TemporaryFolder(); defer { dir.remove() }
         let pages = dir.sub("pages")
         let options = PageOptions(journalReserveBytes: 64 * 1024)
         let live = try await Page.open(directory: pages, id: pageID, options: options)

@@ -4,6 +4,7 @@ import LNoteSimulation
 import Synchronization
 import Testing
 @testable import LNoteStore
+import LNoteTestSupport
 
 /// Counts syncs and writes on top of another file system, optionally slowing each sync so that
 /// concurrent callers pile up behind it.
@@ -43,7 +44,7 @@ struct JournalWriterTests {
 
     @Test("W-004 concurrent durable appends from many threads share syncs (group commit)")
     func groupCommitThreads() throws {
-        let dir = TempDir(); defer { dir.remove() }
+        let dir = TemporaryFolder(); defer { dir.remove() }
         let fs = CountingFileSystem(POSIXFileSystem.shared, syncDelayMicroseconds: 2_000)
         let writer = try JournalWriter.create(fs: fs, directory: dir.path, pageID: pageID, base: 0, firstSequence: 1,
                                               durability: .data)
@@ -78,7 +79,7 @@ struct JournalWriterTests {
     @Test("W-004 concurrent saves on one page share syncs while the page actor keeps writing",
           arguments: [SyncExecution.pageActor, .ioThread])
     func groupCommitPage(execution: SyncExecution) async throws {
-        let dir = TempDir(); defer { dir.remove() }
+        let dir = TemporaryFolder(); defer { dir.remove() }
         // 30 ms a sync: in the .pageActor case the saves pile up while the actor syncs.
         let fs = CountingFileSystem(POSIXFileSystem.shared, syncDelayMicroseconds: 30_000)
         let page = try await Page.open(directory: dir.path, id: pageID, options: PageOptions(syncExecution: execution),

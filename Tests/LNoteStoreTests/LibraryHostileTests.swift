@@ -2,6 +2,7 @@ import Foundation
 import LNoteFormat
 import Testing
 @testable import LNoteStore
+import LNoteTestSupport
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -59,7 +60,7 @@ struct LibraryHostileTests {
           arguments: objects.map(\.name))
     func openPaths(name: String) async throws {
         let object = try #require(Self.objects.first { $0.name == name })
-        let dir = TempDir("hostile-lib"); defer { dir.remove() }
+        let dir = TemporaryFolder("hostile-lib"); defer { dir.remove() }
         let libraryFolder = dir.path + "/library", outside = dir.path + "/outside"
         try FileManager.default.createDirectory(atPath: libraryFolder, withIntermediateDirectories: true)
         try FileManager.default.createDirectory(atPath: outside, withIntermediateDirectories: true)

@@ -3,12 +3,13 @@ import LNoteFormat
 import Testing
 @testable import LNoteStore
 import LNoteRender
+import LNoteTestSupport
 
 @Suite("Note library")
 struct LibraryTests {
     @Test("D-051 a cover larger than thumbnailBytesMax (a sparse giant) is no cover: neither the listing nor thumbnailPath gives its path")
     func giantCoverIsNoCover() async throws {
-        let dir = TempDir("lib-cover"); defer { dir.remove() }
+        let dir = TemporaryFolder("lib-cover"); defer { dir.remove() }
         let library = NoteLibrary(folder: dir.path + "/Notes")
         let doc = try await library.createDocument(title: "Cover", pageOptions: PageOptions().withCovers)
         try await doc.page(at: 0).append(.stroke(makeStroke(1)))
@@ -27,7 +28,7 @@ struct LibraryTests {
 
     @Test("D-032 P-014 duplicating a document whose asset is a sparse giant copies its data and keeps its holes: same size and bytes, no disk filled")
     func duplicateKeepsHoles() async throws {
-        let dir = TempDir("lib-sparse"); defer { dir.remove() }
+        let dir = TemporaryFolder("lib-sparse"); defer { dir.remove() }
         let library = NoteLibrary(folder: dir.path + "/Notes")
         let doc = try await library.createDocument(title: "Sparse")
         let image = try await doc.insertImage([1, 2, 3, 4], ext: "png", on: doc.pageIDs[0], x: 0, y: 0, width: 50, height: 50)
@@ -58,7 +59,7 @@ struct LibraryTests {
 
     @Test("D-032 create, list, duplicate and delete documents; no staging names or lock are left or copied")
     func lifecycle() async throws {
-        let dir = TempDir("lib"); defer { dir.remove() }
+        let dir = TemporaryFolder("lib"); defer { dir.remove() }
         let library = NoteLibrary(folder: dir.path + "/Notes")
         #expect(try await library.list().isEmpty)
         let doc = try await library.createDocument(title: "Biology", pageOptions: PageOptions().withCovers)
@@ -102,7 +103,7 @@ struct LibraryTests {
 
     @Test("deleting a document open for writing elsewhere is refused with lockedElsewhere")
     func deleteOpenDocumentRefused() async throws {
-        let dir = TempDir("lib"); defer { dir.remove() }
+        let dir = TemporaryFolder("lib"); defer { dir.remove() }
         let library = NoteLibrary(folder: dir.path)
         let doc = try await library.createDocument(title: "open")
         let error = await #expect(throws: LNoteError.self) { try await library.deleteDocument(doc.id) }
@@ -115,7 +116,7 @@ struct LibraryTests {
 
     @Test("D-031 a missing manifest is rebuilt from document.json by the listing, and written back")
     func missingManifestRebuilt() async throws {
-        let dir = TempDir("lib"); defer { dir.remove() }
+        let dir = TemporaryFolder("lib"); defer { dir.remove() }
         let library = NoteLibrary(folder: dir.path)
         let doc = try await library.createDocument(title: "Chemistry")
         try await doc.close()
@@ -132,7 +133,7 @@ struct LibraryTests {
 
     @Test("D-031 an unparseable manifest is rebuilt, but not written while the package is open for writing")
     func unusableManifestWhileOpen() async throws {
-        let dir = TempDir("lib"); defer { dir.remove() }
+        let dir = TemporaryFolder("lib"); defer { dir.remove() }
         let library = NoteLibrary(folder: dir.path)
         let doc = try await library.createDocument(title: "Physics")
         try Data("{ not json".utf8).write(to: URL(fileURLWithPath: doc.path + "/manifest.json"))
@@ -147,7 +148,7 @@ struct LibraryTests {
 
     @Test("D-031 a stale manifest (title, page count) is repaired on the next open for writing and on flush")
     func staleManifestRepaired() async throws {
-        let dir = TempDir("lib"); defer { dir.remove() }
+        let dir = TemporaryFolder("lib"); defer { dir.remove() }
         let library = NoteLibrary(folder: dir.path)
         let doc = try await library.createDocument(title: "History")
         try await doc.close()
@@ -177,7 +178,7 @@ struct LibraryTests {
 
     @Test("D-030 the listing reads only manifest.json of each package and checks the cover")
     func listingReadsOnlyManifests() async throws {
-        let dir = TempDir("lib"); defer { dir.remove() }
+        let dir = TemporaryFolder("lib"); defer { dir.remove() }
         let setup = NoteLibrary(folder: dir.path)
         for title in ["a", "b", "c"] {
             let doc = try await setup.createDocument(title: title, pageOptions: PageOptions().withCovers)
@@ -195,7 +196,7 @@ struct LibraryTests {
 
     @Test("packages that cannot be read are listed with an error, the others normally")
     func unreadablePackagesListedWithError() async throws {
-        let dir = TempDir("lib"); defer { dir.remove() }
+        let dir = TemporaryFolder("lib"); defer { dir.remove() }
         let library = NoteLibrary(folder: dir.path)
         let good = try await library.createDocument(title: "good")
         try await good.close()
@@ -221,7 +222,7 @@ struct LibraryTests {
 
     @Test("D-001 a package folder named in upper case opens by its id")
     func upperCaseFolderOpens() async throws {
-        let dir = TempDir("lib"); defer { dir.remove() }
+        let dir = TemporaryFolder("lib"); defer { dir.remove() }
         let library = NoteLibrary(folder: dir.path)
         let doc = try await library.createDocument(title: "case")
         try await doc.close()
@@ -235,7 +236,7 @@ struct LibraryTests {
 
     @Test("duplicating a document open for writing copies every acknowledged change (P-014)")
     func duplicateWhileWriting() async throws {
-        let dir = TempDir("lib"); defer { dir.remove() }
+        let dir = TemporaryFolder("lib"); defer { dir.remove() }
         let library = NoteLibrary(folder: dir.path)
         let options = PageOptions(compaction: CompactionPolicy(journalBytesMax: .max, journalFramesMax: 8))
         let doc = try await library.createDocument(title: "busy", pageOptions: options)
@@ -264,7 +265,7 @@ struct LibraryStagingTests {
 
     @Test("D-033 a listing removes creating and deleting folders whose lock nobody holds, and nothing else")
     func leftoversAreRemoved() async throws {
-        let dir = TempDir("staging"); defer { dir.remove() }
+        let dir = TemporaryFolder("staging"); defer { dir.remove() }
         let folder = dir.path + "/Notes"
         let library = NoteLibrary(folder: folder)
         let doc = try await library.createDocument(title: "Kept")
@@ -282,7 +283,7 @@ struct LibraryStagingTests {
 
     @Test("D-033 a staging folder whose lock is held (its creator is at work) is left alone")
     func heldStagingIsKept() async throws {
-        let dir = TempDir("staging-held"); defer { dir.remove() }
+        let dir = TemporaryFolder("staging-held"); defer { dir.remove() }
         let folder = dir.path + "/Notes"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let name = StagingFolder.name(.random(), .creating)

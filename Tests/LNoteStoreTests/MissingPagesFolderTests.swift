@@ -2,6 +2,7 @@ import Foundation
 import LNoteFormat
 import Testing
 @testable import LNoteStore
+import LNoteTestSupport
 
 /// D-022, P-001: a package whose `pages/` is gone (sync tools that keep no empty folders drop
 /// it from a document never written to; a user may delete it) holds no page files. Every
@@ -11,7 +12,7 @@ import Testing
 struct MissingPagesFolderTests {
     @Test("D-022 P-001 read-only and writable opens of a package without pages/: pages are empty, a write makes pages/ again")
     func missingPagesFolder() async throws {
-        let dir = TempDir("no-pages"); defer { dir.remove() }
+        let dir = TemporaryFolder("no-pages"); defer { dir.remove() }
         let created = try await NoteLibrary(folder: dir.path).createDocument(title: "t")
         _ = try await created.addPage()
         try await created.page(at: 0).append(.stroke(makeStroke(1)))

@@ -7,6 +7,7 @@ import Foundation
 import LNoteFormat
 import LNoteStore
 import Testing
+import LNoteTestSupport
 
 /// D-041: the close's orphan sweep (D-040) removes only regular files. Whatever else sits at an
 /// asset name (a link, a FIFO, a folder) is not the engine's: it is left alone, as every
@@ -14,7 +15,7 @@ import Testing
 @Suite struct OrphanAssetObjectsTests {
     @Test("D-041 D-040 D-002 D-004 close removes orphan asset files but leaves links, FIFOs and folders at asset names, and closes cleanly")
     func foreignObjectsAtAssetNames() async throws {
-        let dir = TempDir("doc"); defer { dir.remove() }
+        let dir = TemporaryFolder("doc"); defer { dir.remove() }
         let doc = try await NoteLibrary(folder: dir.path).createDocument(title: "t")
         let pageID = await doc.pageIDs[0]
         let kept = try await doc.insertImage([1, 2, 3], ext: "jpg", on: pageID, x: 0, y: 0, width: 10, height: 10)
@@ -45,7 +46,7 @@ import Testing
 
     @Test("D-041 D-022 D-060 deletePage removes its regular files only; a folder or link at one of its names stays and is set aside at the next open")
     func foreignObjectsAtDeletedPageNames() async throws {
-        let dir = TempDir("doc"); defer { dir.remove() }
+        let dir = TemporaryFolder("doc"); defer { dir.remove() }
         let library = NoteLibrary(folder: dir.path)
         let doc = try await library.createDocument(title: "t")
         let doomed = try await doc.addPage()

@@ -6,6 +6,7 @@ import Glibc
 import Foundation
 import LNoteStore
 import Testing
+import LNoteTestSupport
 
 /// POSIXFileSystem against the real kernel, each test in its own fresh temporary directory.
 /// These check the FileSystem protocol's documented contract (FileSystem.swift), which the
@@ -188,7 +189,7 @@ struct POSIXFileSystemTests {
 
 @Test("D-002 D-003 an atomic write never follows a symbolic link left at its temp name")
 func atomicWriteDoesNotFollowTempLink() throws {
-    let dir = TempDir("atomic"); defer { dir.remove() }
+    let dir = TemporaryFolder("atomic"); defer { dir.remove() }
     let outside = dir.path + "/outside.txt"
     try Data("keep".utf8).write(to: URL(fileURLWithPath: outside))
     let target = dir.sub("pkg") + "/document.json"

@@ -3,6 +3,7 @@ import LNoteFormat
 import Testing
 @testable import LNoteStore
 import LNoteRender
+import LNoteTestSupport
 
 /// Hostile or damaged packages: each gives a clear `LNoteError`, follows nothing outside the
 /// package, and loses nothing.
@@ -11,7 +12,7 @@ struct PackageBadInputTests {
     /// A closed package with one page holding one stroke, plus a folder outside it with a
     /// file that must never change.
     struct Fixture {
-        let dir: TempDir
+        let dir: TemporaryFolder
         let library: NoteLibrary
         let id: UUIDBytes
         let package: String
@@ -20,7 +21,7 @@ struct PackageBadInputTests {
         let outsideFile: String
 
         static func make() async throws -> Fixture {
-            let dir = TempDir("bad")
+            let dir = TemporaryFolder("bad")
             let library = NoteLibrary(folder: dir.path + "/library")
             let doc = try await library.createDocument(title: "victim", pageOptions: PageOptions().withCovers)  // with thumbnails/
             let pageID = await doc.pageIDs[0]

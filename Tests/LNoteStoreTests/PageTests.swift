@@ -2,6 +2,7 @@ import Foundation
 import LNoteFormat
 import Testing
 @testable import LNoteStore
+import LNoteTestSupport
 
 @Suite("Page engine")
 struct PageTests {
@@ -9,7 +10,7 @@ struct PageTests {
 
     @Test("W-001 appended strokes are there after reopening, in order")
     func appendThenReopen() async throws {
-        let dir = TempDir(); defer { dir.remove() }
+        let dir = TemporaryFolder(); defer { dir.remove() }
         let pages = dir.sub("pages")
         let page = try await Page.open(directory: pages, id: pageID)
         let strokes = (0..<50).map { makeStroke(UInt64($0)) }
@@ -25,7 +26,7 @@ struct PageTests {
 
     @Test("P-011 close compacts into a snapshot; reopen reads it with no journal frames to replay")
     func closeCompacts() async throws {
-        let dir = TempDir(); defer { dir.remove() }
+        let dir = TemporaryFolder(); defer { dir.remove() }
         let pages = dir.sub("pages")
         let page = try await Page.open(directory: pages, id: pageID)
         let strokes = (0..<30).map { makeStroke(UInt64(100 + $0)) }
@@ -52,7 +53,7 @@ struct PageTests {
 
     @Test("P-010 threshold compaction runs while appends keep landing, and nothing is lost")
     func backgroundCompaction() async throws {
-        let dir = TempDir(); defer { dir.remove() }
+        let dir = TemporaryFolder(); defer { dir.remove() }
         let pages = dir.sub("pages")
         let options = PageOptions(durability: .none, compaction: CompactionPolicy(journalBytesMax: .max, journalFramesMax: 40))
         let page = try await Page.open(directory: pages, id: pageID, options: options)
@@ -74,7 +75,7 @@ struct PageTests {
 
     @Test("E-021..E-024 erase, move, delete and reorder survive reopen")
     func editsSurvive() async throws {
-        let dir = TempDir(); defer { dir.remove() }
+        let dir = TemporaryFolder(); defer { dir.remove() }
         let pages = dir.sub("pages")
         let page = try await Page.open(directory: pages, id: pageID)
         let a = makeStroke(1), b = makeStroke(2), c = makeStroke(3)
@@ -97,7 +98,7 @@ struct PageTests {
 
     @Test("bad input throws before anything is written and the page stays usable")
     func badInputIsRejected() async throws {
-        let dir = TempDir(); defer { dir.remove() }
+        let dir = TemporaryFolder(); defer { dir.remove() }
         let pages = dir.sub("pages")
         let page = try await Page.open(directory: pages, id: pageID)
         let a = makeStroke(1)
@@ -118,7 +119,7 @@ struct PageTests {
 
     @Test("after close every call throws closed")
     func closedPageThrows() async throws {
-        let dir = TempDir(); defer { dir.remove() }
+        let dir = TemporaryFolder(); defer { dir.remove() }
         let page = try await Page.open(directory: dir.sub("pages"), id: pageID)
         try await page.close()
         #expect(await page.isClosed)
@@ -132,7 +133,7 @@ struct PageTests {
 
     @Test("J-013 a torn tail is cut before the next append")
     func tornTailIsCut() async throws {
-        let dir = TempDir(); defer { dir.remove() }
+        let dir = TemporaryFolder(); defer { dir.remove() }
         let pages = dir.sub("pages")
         let page = try await Page.open(directory: pages, id: pageID)
         let a = makeStroke(1)

@@ -1,11 +1,12 @@
 import Foundation
 import LNoteStore
 import Testing
+import LNoteTestSupport
 
 /// The README's four steps, as written there, so the example keeps compiling and working.
 @Test("README four steps: library, document, page, durable append, flush, close")
 func readmeFourSteps() async throws {
-    let dir = TempDir("readme"); defer { dir.remove() }
+    let dir = TemporaryFolder("readme"); defer { dir.remove() }
     let notesFolder = URL(filePath: dir.path).appending(path: "Notes")
     struct Touch { var x, y, radius, force, time: Double }  // what a touch event reports
     let touches = (0..<30).map { i in

@@ -10,6 +10,7 @@ import LNoteSimulation
 import Synchronization
 import Testing
 @testable import LNoteStore
+import LNoteTestSupport
 
 /// A large page file read in two parts at once (`ReadAside`, issue 16): the open ready to draw
 /// reads the snapshot's first two thirds while the decode-ahead thread reads the rest into the
@@ -73,7 +74,7 @@ struct SplitReadTests {
 
     @Test("P-020 files around the split's size, whole or with holes or zero tails: the bytes and size of the read on one thread; only files of one data stretch of at least the split's size split, on the other thread")
     func sameBytes() throws {
-        let dir = TempDir("split-read")
+        let dir = TemporaryFolder("split-read")
         defer { dir.remove() }
         var rng = SplitMix64(seed: 1_616)
         let least = Int(ReadAside.splitBytesMin)
@@ -120,7 +121,7 @@ struct SplitReadTests {
 
     @Test("P-020 a file larger than one read, and an empty one: read as before, the other thread's queued work started once")
     func otherSizes() throws {
-        let dir = TempDir("split-read")
+        let dir = TemporaryFolder("split-read")
         defer { dir.remove() }
         var rng = SplitMix64(seed: 17)
         let path = dir.path + "/big"
@@ -158,7 +159,7 @@ struct SplitReadTests {
 
     @Test("P-020 a part that fails, the first or the late second: the read throws the one-thread read's error, after the other part has finished")
     func failingParts() throws {
-        let dir = TempDir("split-read")
+        let dir = TemporaryFolder("split-read")
         defer { dir.remove() }
         var rng = SplitMix64(seed: 18)
         let path = dir.path + "/f", size = 900_000
@@ -205,7 +206,7 @@ struct SplitReadTests {
 
     @Test("P-020 a file that shrinks while its parts are read: read again the one-thread way, as that read finds a file cut after its size was taken")
     func shrinkingFile() throws {
-        let dir = TempDir("split-read")
+        let dir = TemporaryFolder("split-read")
         defer { dir.remove() }
         var rng = SplitMix64(seed: 19)
         let size = 800_000

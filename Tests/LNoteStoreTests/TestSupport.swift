@@ -3,25 +3,7 @@ import LNoteFormat
 import LNoteSimulation
 @testable import LNoteStore
 import LNoteHandwriting
-
-/// A fresh temporary folder, removed when the value is deinitialized by the caller via `remove()`.
-struct TempDir {
-    let path: String
-
-    init(_ label: String = "lnote") {
-        let base = FileManager.default.temporaryDirectory.path
-        path = base + "/\(label)-\(UUID().uuidString.lowercased())"
-        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-
-    func remove() { try? FileManager.default.removeItem(atPath: path) }
-
-    func sub(_ name: String) -> String {
-        let p = path + "/" + name
-        try? FileManager.default.createDirectory(atPath: p, withIntermediateDirectories: true)
-        return p
-    }
-}
+import LNoteTestSupport
 
 /// The calling thread, as a number (to tell which thread did something).
 func currentThreadID() -> UInt {

@@ -2,6 +2,7 @@ import Foundation
 import LNoteFormat
 import Testing
 @testable import LNoteStore
+import LNoteTestSupport
 
 /// J-028: a journal of at most 64 bytes whose header is invalid is a torn creation
 /// (information), not `badHeader` damage.
@@ -28,7 +29,7 @@ struct TornCreationTests {
     @Test("J-028 a torn newest journal is information in salvage and strict mode; the next append survives reopen")
     func tornNewestJournal() async throws {
         for (label, torn) in tornContents(base: 1, first: 4) {
-            let dir = TempDir(); defer { dir.remove() }
+            let dir = TemporaryFolder(); defer { dir.remove() }
             let pages = dir.sub("pages")
             let strokes = (0..<3).map { makeStroke(UInt64(10 + $0)) }
             let first = try await Page.open(directory: pages, id: pageID)
@@ -72,7 +73,7 @@ struct TornCreationTests {
     @Test("J-028 a page whose only journal is torn opens empty, without damage, and takes appends")
     func tornOnlyJournal() async throws {
         for (label, torn) in tornContents(base: 0, first: 1) {
-            let dir = TempDir(); defer { dir.remove() }
+            let dir = TemporaryFolder(); defer { dir.remove() }
             let pages = dir.sub("pages")
             try FileManager.default.createDirectory(atPath: pages, withIntermediateDirectories: true)
             try write(torn, to: joinPath(pages, PageFileNames.journal(pageID, base: 0)))
@@ -92,7 +93,7 @@ struct TornCreationTests {
 
     @Test("J-028 bound: an invalid header with one non-zero byte after it is still badHeader damage")
     func longInvalidHeaderIsDamage() async throws {
-        let dir = TempDir(); defer { dir.remove() }
+        let dir = TemporaryFolder(); defer { dir.remove() }
         let pages = dir.sub("pages")
         try FileManager.default.createDirectory(atPath: pages, withIntermediateDirectories: true)
         try write([UInt8](repeating: 0, count: 64 + 4095) + [1], to: joinPath(pages, PageFileNames.journal(pageID, base: 0)))
@@ -107,7 +108,7 @@ struct TornCreationTests {
 
     @Test("J-028 P-020 a 2 GiB sparse journal of zeros is a torn creation, read in bounded memory, sized to the file")
     func hugeZeroJournalIsTornCreation() async throws {
-        let dir = TempDir(); defer { dir.remove() }
+        let dir = TemporaryFolder(); defer { dir.remove() }
         let pages = dir.sub("pages")
         try FileManager.default.createDirectory(atPath: pages, withIntermediateDirectories: true)
         let path = joinPath(pages, PageFileNames.journal(pageID, base: 0))
@@ -129,7 +130,7 @@ struct TornCreationTests {
 
     @Test("P-022 a page reopened over a prepared journal a crash left adopts it with its real header: nothing lost, no damage, the next save is in it")
     func leftoverPreparedJournalIsAdoptedOnReopen() async throws {
-        let dir = TempDir(); defer { dir.remove() }
+        let dir = TemporaryFolder(); defer { dir.remove() }
         let pages = dir.sub("pages")
         let a = makeStroke(21), b = makeStroke(22)
         let first = try await Page.open(directory: pages, id: pageID)
@@ -153,7 +154,7 @@ struct TornCreationTests {
 
     @Test("P-022 P-010 a compaction adopts the prepared journal (no new file, its zeros the reserve) and close removes one not adopted")
     func compactionAdoptsPreparedJournal() async throws {
-        let dir = TempDir(); defer { dir.remove() }
+        let dir = TemporaryFolder(); defer { dir.remove() }
         let pages = dir.sub("pages")
         let page = try await Page.open(directory: pages, id: pageID)
         try await page.append(.stroke(makeStroke(31)))

@@ -1,12 +1,14 @@
 import Foundation
+import LNoteTestSupport
 import Testing
 
-/// The model-based test of issue #18 (Spec/sync.md Y-010, Y-011, Y-012, Y-013, Y-014, Y-015,
+/// The model-based test of two devices sharing a notebook (Spec/sync.md Y-010, Y-011, Y-012, Y-013, Y-014, Y-015,
 /// Y-016, Y-019, Y-020): random two-device scenarios, checked against what each acknowledged.
 @Suite("Two devices, one notebook")
 struct TwoDeviceModelTests {
+    /// `LNOTE_SYNC_SCENARIOS`, else 100 at the quick level, 10,000 at ci, 50,000 exhaustive.
     static var scenarioCount: Int {
-        Int(ProcessInfo.processInfo.environment["LNOTE_SYNC_SCENARIOS"] ?? "") ?? 1_000  // .ci/run: 10,000
+        environmentInteger("LNOTE_SYNC_SCENARIOS") ?? TestLevel.current.pick(quick: 100, ci: 10_000, exhaustive: 50_000)
     }
 
     @Test("random two-device scenarios lose no acknowledged element, keep erases, converge")

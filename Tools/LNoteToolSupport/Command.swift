@@ -1,4 +1,4 @@
-import LNoteCheck
+import LNoteDiagnostics
 
 /// One `lnote` subcommand: its name, help text, and what it does.
 package protocol Command: Sendable {
@@ -35,10 +35,10 @@ extension Command {
         do {
             return try await run(&args)
         } catch let e as UsageError {
-            printErr("Error: \(Escaped.text(e.description))\nUsage: \(usage)\n")
+            printErr("Error: \(TerminalSafeText.text(e.description))\nUsage: \(usage)\n")
             return ExitCode.usage
         } catch {
-            printErr("Error: \(Escaped.text("\(error)"))\n")
+            printErr("Error: \(TerminalSafeText.text("\(error)"))\n")
             return ExitCode.operational
         }
     }

@@ -4,14 +4,14 @@ import Glibc
 import Darwin
 #endif
 import Foundation
-import LNoteCheck
 import LNoteStore
+import LNoteDiagnostics
 
 /// `path` made absolute against the current folder, without `.` components or trailing
-/// slashes and with `..` resolved (`PackageArguments.normalized`): `.` inside a package is
+/// slashes and with `..` resolved (`PackagePath.normalized`): `.` inside a package is
 /// the package's own path.
 package func absolutePath(_ path: String) -> String {
-    PackageArguments.normalized(path.hasPrefix("/") ? path : currentDirectory() + "/" + path)
+    PackagePath.normalized(path.hasPrefix("/") ? path : currentDirectory() + "/" + path)
 }
 
 /// The current folder (getcwd(3)) as file-name text (D-035).

@@ -4,7 +4,7 @@
 #   Tools/fuzz/run.sh TARGET SECONDS [extra libFuzzer flags]
 #   TARGET: frame-reader | snapshot-decoder | point-codec | deferred-points | document-json | package-open
 #
-# The package's sources (CCRC32C, LNoteFormat, LNoteStore, LNoteHandwriting, LNoteSimulation) are compiled
+# The package's sources (CLNoteFormat, CLNoteStore, LNoteFormat, LNoteStore, LNoteHandwriting, LNoteSimulation) are compiled
 # directly with `swiftc -sanitize=fuzzer,address` into .build/fuzz/ (none of SwiftPM's
 # .build is touched). The corpus lives in .build/fuzz/corpus/TARGET (seeded from
 # FuzzHarness.seeds); inputs that break an invariant or crash are saved to
@@ -28,23 +28,26 @@ swift_flags=(-sanitize=fuzzer,address -parse-as-library -O -g -swift-version 6 -
              -enable-upcoming-feature ExistentialAny -I "$out/modules")
 
 stamp="$out/obj/.sources"
-sources_hash=$(cat "$root"/Sources/CCRC32C/*.c "$root"/Sources/CCRC32C/include/*.h \
+sources_hash=$(cat "$root"/Sources/CLNote*/*.c "$root"/Sources/CLNote*/include/*.h \
   "$root"/Sources/LNoteFormat/*.swift "$root"/Sources/LNoteFormat/*/*.swift \
   "$root"/Sources/LNoteStore/*.swift "$root"/Sources/LNoteStore/*/*.swift \
   "$root"/Sources/LNoteHandwriting/*.swift \
   "$root"/Sources/LNoteSimulation/*.swift "$root"/Sources/LNoteSimulation/*/*.swift "$0" | cksum)
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$sources_hash" ]; then
   echo "== building modules"
-  # Every public header of CCRC32C, as SwiftPM's generated module map has them.
-  {
-    echo "module CCRC32C {"
-    for h in "$root"/Sources/CCRC32C/include/*.h; do echo "  header \"$h\""; done
-    echo "  export *"
-    echo "}"
-  } > "$out/modules/module.modulemap"
-  for c in "$root"/Sources/CCRC32C/*.c; do
-    "$clang" -c -O1 -g -fsanitize=fuzzer-no-link,address -I "$root/Sources/CCRC32C/include" "$c" \
-      -o "$out/obj/$(basename "$c" .c).o"
+  # Every public header of the two C targets, as SwiftPM's generated module maps have them.
+  : > "$out/modules/module.modulemap"
+  for module in CLNoteFormat CLNoteStore; do
+    {
+      echo "module $module {"
+      for h in "$root/Sources/$module"/include/*.h; do echo "  header \"$h\""; done
+      echo "  export *"
+      echo "}"
+    } >> "$out/modules/module.modulemap"
+    for c in "$root/Sources/$module"/*.c; do
+      "$clang" -c -O1 -g -fsanitize=fuzzer-no-link,address -I "$root/Sources/$module/include" "$c" \
+        -o "$out/obj/$(basename "$c" .c).o"
+    done
   done
   build_module() {  # name, source folder
     "$swiftc" "${swift_flags[@]}" -module-name "$1" -wmo -c $(find "$root/Sources/$2" -name '*.swift' | sort) \
@@ -52,7 +55,7 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$sources_hash" ]; then
   }
   build_module LNoteFormat LNoteFormat
   build_module LNoteStore LNoteStore
-  build_module LNoteHandwriting LNoteHandwriting  # SplitMix64, which the simulation seeds from
+  build_module LNoteHandwriting LNoteHandwriting
   build_module LNoteSimulation LNoteSimulation
   echo "$sources_hash" > "$stamp"
 fi

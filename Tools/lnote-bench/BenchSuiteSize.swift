@@ -81,8 +81,10 @@ enum SizeSuite {
             return r
         }
         try BenchPages.makeDirectories(ctx.directory)
-        let objects = try ["LNoteStore", "LNoteFormat", "CCRC32C"].flatMap { try Self.objects($0, build: build) }
-        let flags = ["-I", joinPath(build, "Modules"), "-Xcc", "-fmodule-map-file=\(joinPath(build, "CCRC32C.build/module.modulemap"))"]
+        let objects = try ["LNoteStore", "LNoteFormat", "CLNoteStore", "CLNoteFormat"].flatMap { try Self.objects($0, build: build) }
+        let flags = ["-I", joinPath(build, "Modules")] + ["CLNoteFormat", "CLNoteStore"].flatMap {
+            ["-Xcc", "-fmodule-map-file=\(joinPath(build, "\($0).build/module.modulemap"))"]
+        }
         let withRender = (try? fs.kind(joinPath(build, "Modules/LNoteRender.swiftmodule"))) != nil
         var sizes: [String: Int] = [:]
         var builds = [("hello", hello, deadStrip), ("client", client, flags + objects + deadStrip),
@@ -137,7 +139,7 @@ enum SizeSuite {
         r.targets.append(BenchTarget(id: "16-size", claim: "stripped bytes an app gains by linking LNoteStore",
                                      measured: Double(gain), limit: 1_000_000,
                                      detail: "\(gain) B (\(fixed(Double(gain) / 1_048_576, 2)) MiB): \(sizes["client"] ?? 0) B client vs \(sizes["hello"] ?? 0) B hello world"))
-        r.notes.append("client: NoteLibrary, createDocument, page(at:), flush, close; linked with the objects of LNoteStore, LNoteFormat and CCRC32C from \(build) and \(deadStrip.joined(separator: " ")) (SwiftPM's release link; hello world likewise); the Swift runtime and Foundation are shared libraries on Linux, not counted; the sync merge (LNoteSync) and the covers (LNoteRender) are not in it")
+        r.notes.append("client: NoteLibrary, createDocument, page(at:), flush, close; linked with the objects of LNoteStore, LNoteFormat, CLNoteStore and CLNoteFormat from \(build) and \(deadStrip.joined(separator: " ")) (SwiftPM's release link; hello world likewise); the Swift runtime and Foundation are shared libraries on Linux, not counted; the sync merge (LNoteSync) and the covers (LNoteRender) are not in it")
         r.notes.append("covers client: the same with PageOptions().withCovers (the engine draws covers: LNoteRender's rasterizer, PNG encoder and DEFLATE), also linked with LNoteRender's objects")
         r.notes.append("sync client: the same with PageOptions().withSyncMerge (conflict copies merged on open, Spec/sync.md), also linked with LNoteSync's objects")
         r.notes.append("notes-example: Tools/notes-example/main.swift (documents, pages, strokes, erase, move, reorder, images, undo, observation, listing, duplicate, delete, covers, sync merge) linked the same way: what an app that calls all of that ships")

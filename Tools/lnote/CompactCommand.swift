@@ -4,6 +4,7 @@ import LNoteRender
 import LNoteStore
 import LNoteSync
 import LNoteToolSupport
+import LNoteDiagnostics
 
 /// `lnote compact PACKAGE`: folds every page's journal into a fresh snapshot.
 enum CompactCommand: Command {
@@ -24,7 +25,7 @@ enum CompactCommand: Command {
         let document: Document
         do {
             document = try await Document.open(path: path, pageOptions: PageOptions(compaction: .onCloseOnly).withCovers.withSyncMerge)
-        } catch { throw OperationalError("cannot open \(Escaped.text(path)) for writing: \(Escaped.text("\(error)"))") }
+        } catch { throw OperationalError("cannot open \(TerminalSafeText.text(path)) for writing: \(TerminalSafeText.text("\(error)"))") }
         var lines: [(Int, UUIDBytes, Int)] = []
         for (i, id) in await document.pageIDs.enumerated() {
             let page = try await document.page(id: id)

@@ -2,6 +2,7 @@ import LNoteCheck
 import LNoteConformance
 import LNoteStore
 import LNoteToolSupport
+import LNoteDiagnostics
 
 /// `lnote conformance [DIR]`: checks this implementation against the conformance vectors
 /// (Spec/README.md), or writes them with `--generate DIR`.
@@ -31,7 +32,7 @@ enum ConformanceCommand: Command {
             guard try arguments.positionals().isEmpty else { throw UsageError("--generate takes one folder") }
             try ConformanceVectors.write(to: target)
             let suite = ConformanceVectors.suite()
-            print("wrote \(suite.files.count) files and \(suite.entries.count) manifest entries to \(Escaped.text(target))")
+            print("wrote \(suite.files.count) files and \(suite.entries.count) manifest entries to \(TerminalSafeText.text(target))")
             return ExitCode.ok
         }
         if let count = try arguments.option("--mutations") {
@@ -41,7 +42,7 @@ enum ConformanceCommand: Command {
             let rest = try arguments.positionals()
             guard rest.count == 1, let target = rest.first else { throw UsageError("--mutations takes one folder") }
             try MutationVectors.write(to: target, seed: seed, count: n, packageCheck: ConformancePackageCheck.check)
-            print("wrote \(n) differential vectors (seed \(seed)) to \(Escaped.text(target))")
+            print("wrote \(n) differential vectors (seed \(seed)) to \(TerminalSafeText.text(target))")
             return ExitCode.ok
         }
         let rest = try arguments.positionals()

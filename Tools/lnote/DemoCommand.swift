@@ -6,6 +6,7 @@ import LNoteRender
 import LNoteStore
 import LNoteSync
 import LNoteToolSupport
+import LNoteDiagnostics
 
 /// `lnote demo [DIR]`: the main job end to end: write, crash, check, recover, render.
 enum DemoCommand: Command {
@@ -52,7 +53,7 @@ enum DemoCommand: Command {
         let letterPage = try await document.page(at: 0).id
         let pageID = try await document.addPage(metadata: layout.metadata)
         try await document.deletePage(letterPage)
-        print("1. Created a notebook: \(Escaped.text(packagePath))")
+        print("1. Created a notebook: \(TerminalSafeText.text(packagePath))")
 
         // 2. A page written stroke by stroke, each save durable before it returns.
         var acked = try await writeFirstSession(document: document, pageID: pageID, strokes: Array(layout.strokes.prefix(strokes)))
@@ -71,7 +72,7 @@ enum DemoCommand: Command {
               + (torn.isEmpty ? ", no torn tail" : ", torn tail at \(torn[0].file) @\(torn[0].offset ?? 0): the trace of the kill") + ")")
         var repairNote = ""
         if check.status != 0 {
-            let repaired = try Fsck.check(path: packagePath, options: FsckOptions(repair: true))
+            let repaired = try Fsck.check(path: packagePath, options: FsckOptions(repair: true, thumbnailRenderer: .grayscalePNG))
             repairNote = "; fsck --repair exit \(repaired.status)"
             print("   fsck --repair: exit \(repaired.status), \(repaired.counts.corrected) corrected, \(repaired.counts.uncorrected) left")
         }
@@ -95,7 +96,7 @@ enum DemoCommand: Command {
         try await writer.renderThumbnail(for: pageID)
         try await writer.close()
         let listing = try await library.list()
-        print("6. Rendered the page to \(Escaped.text(pngPath)) (\(png.count) bytes, 1224 px wide) and its thumbnail: black, the \(strokes) strokes")
+        print("6. Rendered the page to \(TerminalSafeText.text(pngPath)) (\(png.count) bytes, 1224 px wide) and its thumbnail: black, the \(strokes) strokes")
         print("   written before the writer started; gray, the \(reopened.elements.count - strokes) strokes the killed writer added, laid out after them")
         if let entry = listing.first {
             print("   the library lists '\(entry.title)', \(entry.pageCount) page, cover \(entry.coverPath.map(lastComponent) ?? "none")")
@@ -110,13 +111,13 @@ enum DemoCommand: Command {
     static func printContents(dir: String, packagePath: String, ackLog: String) {
         let width = lastComponent(packagePath).count + 2
         print("")
-        print("Everything is in \(Escaped.text(dir)):")
+        print("Everything is in \(TerminalSafeText.text(dir)):")
         print("  " + pad(lastComponent(packagePath) + "/", width) + "the notebook package (document.json, manifest.json, pages/, thumbnails/)")
         print("  " + pad(lastComponent(ackLog), width) + "ids the killed writer had acknowledged")
         print("  " + pad("page.png", width) + "the page as a picture")
-        print("Try: lnote info \(Escaped.text(packagePath))")
-        print("     lnote dump \(Escaped.text(packagePath))")
-        print("     lnote fsck \(Escaped.text(dir))")
+        print("Try: lnote info \(TerminalSafeText.text(packagePath))")
+        print("     lnote dump \(TerminalSafeText.text(packagePath))")
+        print("     lnote fsck \(TerminalSafeText.text(dir))")
     }
 
     /// Writes `strokes` one durable save each, in black ink, and prints the save latency; closes the document.

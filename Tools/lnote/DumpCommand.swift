@@ -3,6 +3,7 @@ import Foundation
 import LNoteFormat
 import LNoteStore
 import LNoteToolSupport
+import LNoteDiagnostics
 
 /// `lnote dump FILE`: one line per frame of a journal or snapshot, with damage in place.
 enum DumpCommand: Command {
@@ -51,7 +52,7 @@ enum DumpCommand: Command {
         if json {
             print(try jsonString(dump))
         } else {
-            print("\(dump.kind) \(Escaped.text(dump.file))")
+            print("\(dump.kind) \(TerminalSafeText.text(dump.file))")
             print("header: \(dump.headerStatus) " + dump.header.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " "))
             print("offset      sequence  type               length  status")
             for f in dump.frames {
@@ -71,7 +72,7 @@ enum DumpCommand: Command {
             bytes = read.bytes
             fileSize = read.fileSize
         } catch {
-            throw OperationalError("cannot read \(Escaped.text(path)): \(Escaped.text("\(error)"))")
+            throw OperationalError("cannot read \(TerminalSafeText.text(path)): \(TerminalSafeText.text("\(error)"))")
         }
         let isSnapshot = bytes.starts(with: Array("LNOTESNP".utf8))
         var header: [String: String] = [:]

@@ -1,6 +1,7 @@
 import LNoteCheck
 import LNoteSQLite
 import LNoteToolSupport
+import LNoteDiagnostics
 
 /// `lnote export-sqlite LIBRARY_OR_PACKAGE... --out NOTES.db`: the level-2 export.
 enum ExportSQLiteCommand: Command {
@@ -32,7 +33,7 @@ enum ExportSQLiteCommand: Command {
         guard !sources.isEmpty else { throw UsageError("name at least one LIBRARY_OR_PACKAGE") }
         var packages: [String] = []
         for source in sources {
-            do { packages += try PackageArguments.packages(at: absolutePath(source)) } catch {
+            do { packages += try PackagePath.packages(at: absolutePath(source)) } catch {
                 throw OperationalError("\(source): \(error)")
             }
         }

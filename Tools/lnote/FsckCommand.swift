@@ -1,7 +1,9 @@
 import LNoteCheck
 import LNoteFormat
+import LNoteRender
 import LNoteStore
 import LNoteToolSupport
+import LNoteDiagnostics
 
 /// `lnote fsck PATH...`: checks packages, libraries or single page files; `--repair` fixes them.
 enum FsckCommand: Command {
@@ -47,7 +49,7 @@ enum FsckCommand: Command {
         guard let mode = ReplayMode(rawValue: modeName) else {
             throw UsageError("--mode expects salvage, prefix or strict, got '\(modeName)'")
         }
-        let options = FsckOptions(repair: repair, mode: mode, maxErrors: maxErrors)
+        let options = FsckOptions(repair: repair, mode: mode, maxErrors: maxErrors, thumbnailRenderer: .grayscalePNG)
         let line = Progress("fsck")
         let show: @Sendable (FsckProgress) -> Void = { p in
             if p.total > 1 { line.update(p.done, of: p.total, p.item) }
@@ -62,7 +64,7 @@ enum FsckCommand: Command {
                 reports.append(relabel(report, path: path, multiple: paths.count > 1))
                 status |= report.status
             } catch {
-                printErr("Error: \(Escaped.text(path)): \(Escaped.text("\(error)"))\n")
+                printErr("Error: \(TerminalSafeText.text(path)): \(TerminalSafeText.text("\(error)"))\n")
                 status |= ExitCode.operational
                 reports.append(FsckReport(status: ExitCode.operational, path: path, repair: repair, mode: mode.rawValue,
                                           findings: [FsckFinding(kind: "operationalError", severity: .error, file: path,

@@ -5,6 +5,7 @@ import LNoteRender
 import LNoteStore
 import LNoteSync
 import LNoteToolSupport
+import LNoteDiagnostics
 
 /// `lnote gen FOLDER`: realistic documents of generated handwriting, made the library's way.
 enum GenCommand: Command {
@@ -65,7 +66,7 @@ enum GenCommand: Command {
         }
         let seconds = Double(monotonicNanoseconds() - started) / 1e9
         let what = paths.count == 1 ? paths[0] : "\(paths.count) packages in \(out)"
-        print("wrote \(Escaped.text(what)): \(plural(total.pages, "page")), \(total.elements) strokes, "
+        print("wrote \(TerminalSafeText.text(what)): \(plural(total.pages, "page")), \(total.elements) strokes, "
               + "\(total.points) points, \(total.bytes) bytes on disk (\(fixed(seconds)) s)")
         return ExitCode.ok
     }

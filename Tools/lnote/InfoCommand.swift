@@ -2,6 +2,7 @@ import LNoteCheck
 import LNoteFormat
 import LNoteStore
 import LNoteToolSupport
+import LNoteDiagnostics
 
 /// `lnote info PACKAGE`: what a package holds, page by page.
 enum InfoCommand: Command {
@@ -54,7 +55,7 @@ enum InfoCommand: Command {
         for (i, entry) in document.pages.enumerated() {
             let r: PageRecovery.Result
             do { r = try PageRecovery.recover(fs: fs, directory: layout.pagesDirectory, pageID: entry.id, mode: .salvage) } catch {
-                throw OperationalError("page \(entry.id): \(Escaped.text("\(error)"))")
+                throw OperationalError("page \(entry.id): \(TerminalSafeText.text("\(error)"))")
             }
             var bytes = 0
             for name in pageFiles where name.hasPrefix(entry.id.description) {
@@ -81,9 +82,9 @@ enum InfoCommand: Command {
         }
         print("""
         document \(info.id)
-        title    \(Escaped.text(info.title))
-        created  \(Escaped.text(info.created))
-        modified \(Escaped.text(info.modified))
+        title    \(TerminalSafeText.text(info.title))
+        created  \(TerminalSafeText.text(info.created))
+        modified \(TerminalSafeText.text(info.modified))
         size     \(info.bytes) bytes; \(info.assets) assets, \(info.thumbnails) thumbnails, \(info.lostAndFound) in lost+found\(info.locked ? "; open for writing elsewhere" : "")
         pages    \(pages.count)
         """)

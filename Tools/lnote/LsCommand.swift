@@ -2,6 +2,7 @@ import LNoteCheck
 import LNoteFormat
 import LNoteStore
 import LNoteToolSupport
+import LNoteDiagnostics
 
 /// `lnote ls FOLDER`: the library listing, from each package's manifest.json (`NoteLibrary.list`).
 enum LsCommand: Command {
@@ -40,8 +41,8 @@ enum LsCommand: Command {
         case nil: throw OperationalError("\(folder) does not exist")
         default: throw OperationalError("\(folder) is not a folder")
         }
-        if PackageArguments.isPackage(folder) {  // D-034: a package is never listed as a library
-            throw OperationalError("\(Escaped.text(folder)) is a package, not a library folder; 'lnote info' describes it")
+        if PackagePath.isPackage(folder) {  // D-034: a package is never listed as a library
+            throw OperationalError("\(TerminalSafeText.text(folder)) is a package, not a library folder; 'lnote info' describes it")
         }
         let summaries: [DocumentSummary]
         do { summaries = try await NoteLibrary(folder: folder).list() } catch { throw OperationalError("cannot list \(folder): \(error)") }
@@ -53,14 +54,14 @@ enum LsCommand: Command {
             print(try jsonString(entries))
             return ExitCode.ok
         }
-        if entries.isEmpty { print("no documents in \(Escaped.text(folder))") }
+        if entries.isEmpty { print("no documents in \(TerminalSafeText.text(folder))") }
         for e in entries {
             if let error = e.error {
-                print("\(Escaped.text(e.package))  ERROR: \(Escaped.text("\(error)"))")
+                print("\(TerminalSafeText.text(e.package))  ERROR: \(TerminalSafeText.text("\(error)"))")
                 continue
             }
-            print("\(e.id ?? "?")  \(pad("\(e.pageCount) page\(e.pageCount == 1 ? "" : "s")", 9))  \(Escaped.text(e.modified))  \(Escaped.text(e.title))"
-                  + (e.cover.map { "  cover \(Escaped.text($0))" } ?? "") + (e.manifestRebuilt ? "  (manifest rebuilt from document.json)" : ""))
+            print("\(e.id ?? "?")  \(pad("\(e.pageCount) page\(e.pageCount == 1 ? "" : "s")", 9))  \(TerminalSafeText.text(e.modified))  \(TerminalSafeText.text(e.title))"
+                  + (e.cover.map { "  cover \(TerminalSafeText.text($0))" } ?? "") + (e.manifestRebuilt ? "  (manifest rebuilt from document.json)" : ""))
         }
         return ExitCode.ok
     }

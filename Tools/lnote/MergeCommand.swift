@@ -1,8 +1,10 @@
 import Foundation
 import LNoteCheck
+import LNoteRender
 import LNoteStore
 import LNoteSync
 import LNoteToolSupport
+import LNoteDiagnostics
 
 /// `lnote merge PACKAGE|LIBRARY`: folds sync-client conflict copies into packages (Spec/sync.md).
 enum MergeCommand: Command {
@@ -28,18 +30,18 @@ enum MergeCommand: Command {
         var reports: [MergeReport] = []
         for path in paths.map(absolutePath) {
             let packages: [String]
-            do { packages = try PackageArguments.packages(at: path) } catch {
-                printErr("Error: \(Escaped.text(path)): \(Escaped.text("\(error)"))\n")
+            do { packages = try PackagePath.packages(at: path) } catch {
+                printErr("Error: \(TerminalSafeText.text(path)): \(TerminalSafeText.text("\(error)"))\n")
                 status |= ExitCode.operational
                 continue
             }
             for package in packages {
                 do {
-                    let r = try await SyncMerge.merge(package: package)
+                    let r = try await SyncMerge.merge(package: package, pageOptions: PageOptions().withCovers)
                     reports.append(r)
                     status |= exitStatus(r)
                 } catch {
-                    printErr("Error: \(Escaped.text(package)): \(Escaped.text("\(error)"))\n")
+                    printErr("Error: \(TerminalSafeText.text(package)): \(TerminalSafeText.text("\(error)"))\n")
                     status |= ExitCode.operational
                 }
             }
@@ -66,9 +68,9 @@ enum MergeCommand: Command {
     static func mergeBeforeRepair(_ path: String) async throws -> Int32 {
         var status = ExitCode.ok
         // What is no package or library is fsck's to report.
-        for package in (try? PackageArguments.packages(at: path)) ?? [] {
+        for package in (try? PackagePath.packages(at: path)) ?? [] {
             guard try SyncMerge.hasConflictCopies(package: package) else { continue }
-            let r = try await SyncMerge.merge(package: package)
+            let r = try await SyncMerge.merge(package: package, pageOptions: PageOptions().withCovers)
             printErr("merge: " + r.humanText())
             status |= exitStatus(r)
         }

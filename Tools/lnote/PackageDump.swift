@@ -3,6 +3,7 @@ import Foundation
 import LNoteFormat
 import LNoteStore
 import LNoteToolSupport
+import LNoteDiagnostics
 
 /// `lnote dump PACKAGE`: the pages of a package with their elements in order.
 enum PackageDump {
@@ -38,7 +39,7 @@ enum PackageDump {
         for id in ids {
             let r: PageRecovery.Result
             do { r = try PageRecovery.recover(fs: fs, directory: pagesDir, pageID: id, mode: .salvage) } catch {
-                throw OperationalError("page \(id): \(Escaped.text("\(error)"))")
+                throw OperationalError("page \(id): \(TerminalSafeText.text("\(error)"))")
             }
             lines.append(PageLine(id: id.description, elementCount: r.state.elements.count,
                                   elementIDs: r.state.elements.map { $0.id.description }, generation: r.generation,
@@ -47,7 +48,7 @@ enum PackageDump {
         if json {
             print(try jsonString(Dump(package: path, pages: lines)))
         } else {
-            print("package \(Escaped.text(path))")
+            print("package \(TerminalSafeText.text(path))")
             for (i, p) in lines.enumerated() {
                 print("page \(i) \(p.id): \(p.elementCount) elements (snapshot generation \(p.generation), \(p.framesReplayed) journal frames)")
                 for e in p.elementIDs { print("  \(e)") }

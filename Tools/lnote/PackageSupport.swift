@@ -8,6 +8,7 @@ import LNoteCheck
 import LNoteFormat
 import LNoteStore
 import LNoteToolSupport
+import LNoteDiagnostics
 
 /// Package plumbing shared by the subcommands: create a package the way the library does,
 /// read `document.json`, find a page by index or id.
@@ -76,7 +77,7 @@ enum PackageSupport {
         case nil: throw OperationalError("\(path) does not exist")
         case .directory?: break
         case .symbolicLink?:
-            throw OperationalError("\(Escaped.text(path)) is a symbolic link; a package is never read through a link (D-002)")
+            throw OperationalError("\(TerminalSafeText.text(path)) is a symbolic link; a package is never read through a link (D-002)")
         default: throw OperationalError("\(path) is a file, not a package (a <uuid>.lnote folder); 'lnote dump' shows a journal's or snapshot's frames")
         }
         if (try? fs.kind(layout.documentFile)) == nil {
@@ -100,11 +101,11 @@ enum PackageSupport {
             }
             return document
         } catch let e as LNoteError where e.code == .corrupt && e.message.contains("D-001") {
-            throw OperationalError("cannot read \(Escaped.text(layout.documentFile)): \(Escaped.text("\(e)")); "
-                                   + "'lnote fsck \(Escaped.text(path))' reports it; a person decides which document this is")
+            throw OperationalError("cannot read \(TerminalSafeText.text(layout.documentFile)): \(TerminalSafeText.text("\(e)")); "
+                                   + "'lnote fsck \(TerminalSafeText.text(path))' reports it; a person decides which document this is")
         } catch {
-            throw OperationalError("cannot read \(Escaped.text(layout.documentFile)): \(Escaped.text("\(error)")); "
-                                   + "'lnote fsck --repair \(Escaped.text(path))' rebuilds it when the pages are intact")
+            throw OperationalError("cannot read \(TerminalSafeText.text(layout.documentFile)): \(TerminalSafeText.text("\(error)")); "
+                                   + "'lnote fsck --repair \(TerminalSafeText.text(path))' rebuilds it when the pages are intact")
         }
     }
 

@@ -3,6 +3,7 @@ import LNoteFormat
 import LNoteRender
 import LNoteStore
 import LNoteToolSupport
+import LNoteDiagnostics
 
 /// `lnote render PACKAGE --page N -o OUT.png`: a page as a picture.
 enum RenderCommand: Command {
@@ -37,7 +38,7 @@ enum RenderCommand: Command {
         do { try POSIXFileSystem.shared.writeFileAtomically(absolutePath(output), png, durability: .none) } catch {
             throw OperationalError("cannot write \(output): \(error)")
         }
-        print("rendered page \(id) (\(r.state.elements.count) elements) to \(Escaped.text(output)): \(png.count) bytes, "
+        print("rendered page \(id) (\(r.state.elements.count) elements) to \(TerminalSafeText.text(output)): \(png.count) bytes, "
               + "\(width) px wide, \(fixed(Double(monotonicNanoseconds() - started) / 1e6, 0)) ms")
         return ExitCode.ok
     }

@@ -10,6 +10,7 @@ import LNoteRender
 import LNoteStore
 import LNoteSync
 import LNoteToolSupport
+import LNoteDiagnostics
 
 /// `lnote stress PACKAGE`: appends strokes one by one and logs each acknowledged id (kill tests).
 enum StressCommand: Command {
@@ -58,7 +59,7 @@ enum StressCommand: Command {
         let document: Document
         do {
             document = try await Document.open(path: path, pageOptions: PageOptions(durability: durability, compaction: policy).withCovers.withSyncMerge)
-        } catch { throw OperationalError("cannot open \(Escaped.text(path)) for writing: \(Escaped.text("\(error)"))") }
+        } catch { throw OperationalError("cannot open \(TerminalSafeText.text(path)) for writing: \(TerminalSafeText.text("\(error)"))") }
         guard let first = await document.documentFile.pages.first else { throw OperationalError("\(path) has no pages") }
         let page = try await document.page(id: first.id)
         var generator = HandwritingGenerator(seed: UInt64(seed), metadata: first.metadata)
@@ -77,7 +78,7 @@ enum StressCommand: Command {
             // A failed background compaction is reported once per distinct error (the journal still holds every change).
             if let failed = await page.lastCompactionError, failed != reportedCompactionError {
                 reportedCompactionError = failed
-                printErr("warning: background compaction failed (will retry): \(Escaped.text(failed.description))\n")
+                printErr("warning: background compaction failed (will retry): \(TerminalSafeText.text(failed.description))\n")
             }
         }
         let count = await page.elementCount

@@ -1,14 +1,15 @@
 import LNoteStore
 import LNoteSync
+import LNoteDiagnostics
 
 extension MergeReport {
     /// The report as `lnote merge` prints it, every name escaped (F-020 style).
     public func humanText() -> String {
-        var s = "\(Escaped.text(path)): \(copies.count) conflict cop\(copies.count == 1 ? "y" : "ies"), "
+        var s = "\(TerminalSafeText.text(path)): \(copies.count) conflict cop\(copies.count == 1 ? "y" : "ies"), "
         s += "\(changesApplied) change(s) applied, \(pagesAdded) page(s) added\n"
-        for c in copies { s += "  \(c.action.rawValue): \(Escaped.text(c.name)) (of \(Escaped.text(c.original))): \(Escaped.text(c.detail))\n" }
-        for r in pagesRestored { s += "  restored: \(Escaped.text(r)) (from lost+found/, its page is listed now)\n" }
-        for f in forkUnknown { s += "  forkUnknown: \(Escaped.text(f)): erased elements may have returned\n" }
+        for c in copies { s += "  \(c.action.rawValue): \(TerminalSafeText.text(c.name)) (of \(TerminalSafeText.text(c.original))): \(TerminalSafeText.text(c.detail))\n" }
+        for r in pagesRestored { s += "  restored: \(TerminalSafeText.text(r)) (from lost+found/, its page is listed now)\n" }
+        for f in forkUnknown { s += "  forkUnknown: \(TerminalSafeText.text(f)): erased elements may have returned\n" }
         return s
     }
 }

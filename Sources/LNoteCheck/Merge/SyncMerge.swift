@@ -1,5 +1,4 @@
 import LNoteFormat
-import LNoteRender
 import LNoteStore
 import LNoteSync
 
@@ -13,7 +12,7 @@ public enum SyncMerge {
     /// Merges the package at `path` (with `pageOptions.withSyncMerge`). Takes the writer lock
     /// (D-070) like any writer.
     public static func merge(package path: String, fileSystem fs: any FileSystem = POSIXFileSystem.shared,
-                             pageOptions: PageOptions = PageOptions().withCovers) async throws -> MergeReport {
+                             pageOptions: PageOptions = PageOptions()) async throws -> MergeReport {
         guard try hasConflictCopies(package: path, fileSystem: fs) || SetAsideRestore.pending(path: path, fs: fs) else {
             return MergeReport(path: path)
         }

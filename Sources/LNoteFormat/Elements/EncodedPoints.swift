@@ -1,4 +1,4 @@
-import CCRC32C
+import CLNoteFormat
 
 /// A stroke's points still in the bytes they were read from (E-006): a slice of the buffer the
 /// reader loaded, holding exactly the point codec bytes (E-001) of `count` points.

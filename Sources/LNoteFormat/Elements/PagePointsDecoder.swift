@@ -1,4 +1,4 @@
-import CCRC32C
+import CLNoteFormat
 import Dispatch
 
 /// How `PagePoints` is built: a plan from the strokes' declared counts (E-006), one buffer,

@@ -9,10 +9,10 @@
 /// allocates the output once, after checking the count against the bytes that remain (E-004),
 /// and writes it in place (`PointDecodeLoop`); encode writes through a scratch buffer
 /// (`PointEncodeLoop`). Both hand most points to C loops: encode gives every point from the
-/// third to `lnote_points_encode` (CCRC32C/point_encode.c: vector steps for points of one-byte
+/// third to `lnote_points_encode` (CLNoteFormat/point_encode.c: vector steps for points of one-byte
 /// fields, or of one- and two-byte fields where the CPU has AVX-512 VBMI2, scalar code for the
 /// others); decode hands runs of points whose fields are varints of at most 3 bytes to
-/// `lnote_points_decode_plain` (CCRC32C/point_decode.c).
+/// `lnote_points_decode_plain` (CLNoteFormat/point_decode.c).
 public enum PointCodec {
     /// The smallest encoding of one point: five one-byte varints (E-004).
     public static let pointBytesMin = FormatLimits.pointBytesMin

@@ -1,4 +1,4 @@
-import CCRC32C
+import CLNoteFormat
 
 /// The running values of a stroke being decoded: the last point's fields and the x, y and time
 /// velocities (E-001). Between points every field is in its range of section 6.1, so

@@ -1,9 +1,9 @@
-import CCRC32C
+import CLNoteFormat
 
 /// The loop that writes a stroke's points in the encoding of E-001, through a scratch buffer
 /// that is appended to the writer in chunks.
 ///
-/// Bulk: from point 2 on, the C loop `lnote_points_encode` (CCRC32C/point_encode.c) writes
+/// Bulk: from point 2 on, the C loop `lnote_points_encode` (CLNoteFormat/point_encode.c) writes
 /// every point in one call per scratch buffer: runs of plain points (each field a one-byte
 /// varint, values in the range where its 32-bit lanes are exact) in vector lanes, four points a
 /// step where the CPU has AVX-512 VBMI (points of one- and two-byte fields where it also has

@@ -1,4 +1,4 @@
-import CCRC32C
+import CLNoteFormat
 
 /// The load-time check of a deferred stroke's points (E-006): finds where `count` points end
 /// without decoding them.

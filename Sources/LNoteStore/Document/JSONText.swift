@@ -1,4 +1,4 @@
-import CCRC32C
+import CLNoteStore
 
 /// The JSON that `document.json` and `manifest.json` are read as (Spec/format.md D-082): RFC
 /// 8259 without extensions, in UTF-8, one value, no name twice in one object, nesting at most

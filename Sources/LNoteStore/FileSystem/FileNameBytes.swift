@@ -5,7 +5,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-import CCRC32C
+import CLNoteStore
 
 // File names are bytes (Spec/format.md D-035). The engine's own calls on paths map them in C
 // (`lnote_path_call`); these two are for the names it lists and for the tools.

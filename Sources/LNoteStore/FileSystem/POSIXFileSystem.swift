@@ -5,7 +5,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-import CCRC32C
+import CLNoteStore
 import Synchronization
 
 /// The real file system: each method is one or a few POSIX calls (see `SystemCall`).
@@ -156,7 +156,7 @@ public struct POSIXFileSystem: FileSystem {
     /// on this project's VM), and two syncs in flight at once share the device's cache flushes.
     public var overlapsCalls: Bool { true }
 
-    /// Linux: `sync_file_range` paces large writes (CCRC32C `writeback.c`); elsewhere not.
+    /// Linux: `sync_file_range` paces large writes (CLNoteStore `writeback.c`); elsewhere not.
     public var pacesWriteback: Bool { lnote_writeback_supported() == 1 }
 
     /// sync_file_range(2): WRITE, or WAIT_BEFORE | WRITE | WAIT_AFTER with `wait` (Linux only;

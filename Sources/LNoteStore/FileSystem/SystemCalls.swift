@@ -5,7 +5,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-import CCRC32C
+import CLNoteStore
 
 /// The errno of a failed system call, before it is given an operation name and a path.
 struct SystemCallError: Error {

@@ -1,5 +1,5 @@
-#ifndef CCRC32C_H
-#define CCRC32C_H
+#ifndef LNOTE_FORMAT_H
+#define LNOTE_FORMAT_H
 #include <stddef.h>
 #include <stdint.h>
 /// Returns 1 when the CPU has a CRC-32C instruction this target can use.
@@ -88,13 +88,4 @@ size_t lnote_points_encode_narrow(const void *points, size_t from, size_t to, in
 /// x86-64 the same as `lnote_points_encode_narrow`).
 size_t lnote_points_encode_baseline(const void *points, size_t from, size_t to, int has_angles, uint8_t *out,
                                     size_t room, size_t *written);
-/// Write-back pacing (writeback.c; Linux sync_file_range, elsewhere no-ops returning 0):
-/// 1 when the calls do something on this platform.
-int lnote_writeback_supported(void);
-/// Starts write-back of `count` bytes at `offset` of `fd` without waiting (SYNC_FILE_RANGE_WRITE).
-/// Returns 0, or -1 with errno set.
-int lnote_writeback_start(int fd, int64_t offset, int64_t count);
-/// Waits until the range's write-back is done, starting it first where needed (WAIT_BEFORE |
-/// WRITE | WAIT_AFTER). Syncs no metadata and flushes no drive cache. Returns 0, or -1 with errno.
-int lnote_writeback_wait(int fd, int64_t offset, int64_t count);
 #endif

@@ -7,7 +7,7 @@
 #  define _GNU_SOURCE
 #  include <fcntl.h>
 #endif
-#include "ccrc32c.h"
+#include "writeback.h"
 
 int lnote_writeback_supported(void) {
 #if defined(__linux__)

@@ -1,5 +1,5 @@
 // The point decoder's C loop, shared between point_decode.c (the loop and its 128-bit blocks)
-// and point_decode_avx2.c (the AVX2 block of 1- and 2-byte fields). Private to CCRC32C.
+// and point_decode_avx2.c (the AVX2 block of 1- and 2-byte fields). Private to CLNoteFormat.
 #ifndef LNOTE_POINT_DECODE_INTERNAL_H
 #define LNOTE_POINT_DECODE_INTERNAL_H
 

@@ -1,6 +1,6 @@
 // Joining CRC-32C streams: `shift` advances a raw CRC register over a fixed number of zero
 // bytes with four table lookups, so three independently computed stretches can be joined
-// (crc32c_hw.c). Private to the CCRC32C target.
+// (crc32c_hw.c). Private to the CLNoteFormat target.
 #ifndef LNOTE_CRC32C_COMBINE_H
 #define LNOTE_CRC32C_COMBINE_H
 #include <stddef.h>

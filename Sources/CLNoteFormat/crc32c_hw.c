@@ -17,7 +17,7 @@
 // instead (`hw_raw_fold`): carry-less products of 128-bit chunks, eight at a time, which
 // are not bound by the `crc32` instruction's one-a-cycle issue; with AVX-512 F and VL as well,
 // on ZMM registers, four lanes a product (`hw_raw_fold512`).
-#include "ccrc32c.h"
+#include "lnote_format.h"
 #include "cpu_features.h"
 #include "crc32c_combine.h"
 

@@ -10,7 +10,7 @@ import LNoteStore
 /// Cost: one bounded read of the file (P-020) and one decode of every frame. It lives with the
 /// tools, not in LNoteStore: a type there costs every app its metadata even when nothing calls
 /// it (about 2 KB of what an app gains by linking LNoteStore).
-package struct JournalAlone: Sendable {
+package struct StandaloneJournalReader: Sendable {
     /// Every finding in file order, the walk's before the body's at the same offset (J-029);
     /// in prefix mode none after the frame where replay stopped (J-030).
     package internal(set) var findings: [RecoveryFinding] = []
@@ -36,9 +36,9 @@ package struct JournalAlone: Sendable {
     /// base is `baseMismatch` and they are (J-007); strict mode refuses either.
     /// - Throws: `LNoteError.io` when the file cannot be read.
     package static func read(fs: any FileSystem, directory: String, name: String, mode: ReplayMode,
-                             skipBelow: UInt64 = 0, namedPage: UUIDBytes? = nil, namedBase: UInt64? = nil) throws -> JournalAlone {
+                             skipBelow: UInt64 = 0, namedPage: UUIDBytes? = nil, namedBase: UInt64? = nil) throws -> StandaloneJournalReader {
         let r = try JournalFileReader.read(fs: fs, directory: directory, name: name, base: namedBase ?? 0, mode: mode)
-        var out = JournalAlone()
+        var out = StandaloneJournalReader()
         out.headerValid = r.headerDamage == nil
         out.pageID = r.header?.pageID
         // (offset, order within the file, finding): sorted by offset, ties in report order.

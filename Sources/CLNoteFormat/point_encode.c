@@ -22,7 +22,7 @@
 // for SSE4.1 + SSSE3 and for AVX-512 (four points a step; with VBMI2, points of two-byte
 // fields in the step too), and CPUID picks one at first use (a CPU with neither encodes in
 // the Swift loop).
-#include "ccrc32c.h"
+#include "lnote_format.h"
 #include "cpu_features.h"
 
 #include <string.h>

@@ -9,7 +9,7 @@ import LNoteStore
 /// packages. `fsck`, `merge` and `export-sqlite` take their packages from here, so one path
 /// means the same packages to each, and a folder that holds none is an error, never a run that
 /// silently does nothing.
-public enum PackageArguments {
+public enum PackagePath {
     /// A folder is a package when it is named `*.lnote` (any case) or holds `document.json` or
     /// `pages/` (so `.` inside a package is that package).
     public static func isPackage(_ path: String, fileSystem fs: any FileSystem = POSIXFileSystem.shared) -> Bool {

@@ -37,7 +37,7 @@
 // (`lnote_points_span512`), the running values kept in their vectors between blocks.
 // The sums need no overflow checks: between points |x|, |y| < 2^31, |vx|, |vy| < 2^32,
 // 0 <= t, vt < 2^32 and a 3-byte delta is below 2^20 in magnitude.
-#include "ccrc32c.h"
+#include "lnote_format.h"
 #include "cpu_features.h"
 #include "point_decode_internal.h"
 

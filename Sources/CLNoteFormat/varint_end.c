@@ -7,7 +7,7 @@
 // loop is compiled once per instruction set and the CPU is asked once, through CPUID (and
 // XGETBV), which one to use; the package needs no unsafeFlags. On arm64
 // `__builtin_popcountll` is a native instruction.
-#include "ccrc32c.h"
+#include "lnote_format.h"
 
 #include <string.h>
 

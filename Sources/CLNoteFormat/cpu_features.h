@@ -1,5 +1,5 @@
-// Run-time CPU feature checks shared by the vector loops and the CRC of CCRC32C (x86-64 only). Private to
-// the CCRC32C target.
+// Run-time CPU feature checks shared by the vector loops and the CRC of CLNoteFormat (x86-64 only). Private to
+// the CLNoteFormat target.
 #ifndef LNOTE_CPU_FEATURES_H
 #define LNOTE_CPU_FEATURES_H
 

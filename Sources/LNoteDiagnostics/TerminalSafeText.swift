@@ -3,7 +3,7 @@
 /// bidirectional overrides and isolates, and line/paragraph separators are shown as `\u{XX}`,
 /// a byte of a file name that is not UTF-8 (U+10FF00 + b, D-035) as `\xHH`;
 /// a backslash is doubled so the escaping cannot be forged. Everything else is unchanged.
-public enum Escaped {
+public enum TerminalSafeText {
     public static func text(_ s: String) -> String {
         var out = ""
         out.reserveCapacity(s.utf8.count)
