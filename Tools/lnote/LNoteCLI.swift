@@ -1,7 +1,7 @@
 import LNoteToolSupport
 
 enum LNoteCLI {
-    static let version = "0.1.0"
+    static let version = "1.0.0"
 
     static let commands: [any Command.Type] = [
         HelpCommand.self,
