@@ -6,7 +6,7 @@ import Glibc
 import Darwin
 #endif
 
-/// Issue 12 item 2 (P-020): a page file's zero tail, even a 5 GiB sparse one, is never held in
+/// P-020: a page file's zero tail, even a 5 GiB sparse one, is never held in
 /// memory. Each command runs under GNU time; its peak RSS is compared with the same command on
 /// the same package before the journal grew (a baseline measured in this run).
 @Suite(.serialized) struct SparseJournalTests {

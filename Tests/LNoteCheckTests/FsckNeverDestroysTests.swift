@@ -6,7 +6,7 @@ import LNoteStore
 import Testing
 import LNoteDiagnostics
 
-/// Issue 12 items 7-9 at the library level: repair acts only on a document.json it can trust,
+/// At the library level: repair acts only on a document.json it can trust,
 /// keeps the old bytes of everything it replaces or removes in lost+found, and every failed
 /// repair step surfaces.
 @Suite struct FsckNeverDestroysTests {

@@ -204,8 +204,8 @@ public final actor Document {
     /// document's changes (structural writes, flush, close) run in turns because the actor is
     /// reentrant at every `await`: each starts with `await takeTurn()` and
     /// `defer { passTurn() }`. Two plain functions rather than a generic `exclusively { }`
-    /// taking a closure, whose specialization per caller and result type cost the app about
-    /// 13 KB of async code (issue 16 item 5).
+    /// taking a closure, whose specialization per caller and result type would add async code
+    /// to every app (docs/binary-size.md).
     @inline(never)
     func takeTurn() async {
         if turnBusy {
