@@ -2,7 +2,7 @@ import LNoteStore
 import LNoteSync
 
 extension MergeReport {
-    /// The report as `lnote merge` prints it, every name escaped (F-020 style).
+    /// The report as `lnote merge` prints it, every name escaped as fsck's report escapes it (K-034).
     public func humanText() -> String {
         var s = "\(Escaped.text(path)): \(copies.count) conflict cop\(copies.count == 1 ? "y" : "ies"), "
         s += "\(changesApplied) change(s) applied, \(pagesAdded) page(s) added\n"
