@@ -22,6 +22,11 @@ struct ObjectKindDecisionTests {
         var errors: [String]
         /// `elements` of each page the report lists, in order.
         var elements: [Int]
+        /// Every finding kind, information included (not compared by `==`).
+        var allKinds: Set<String> = []
+        static func == (a: Outcome, b: Outcome) -> Bool {
+            a.status == b.status && a.errors == b.errors && a.elements == b.elements
+        }
         var description: String { "status \(status), errors \(errors), elements \(elements)" }
     }
 
@@ -31,7 +36,7 @@ struct ObjectKindDecisionTests {
         let report = try Fsck.check(path: path, options: FsckOptions(mode: mode))
         return Outcome(status: Int(report.status),
                        errors: Set(report.findings.filter { $0.severity == .error }.map(\.kind)).sorted(),
-                       elements: report.pages.map(\.elements))
+                       elements: report.pages.map(\.elements), allKinds: Set(report.findings.map(\.kind)))
     }
 
     /// The Python reference's `fsck --json`, or nil (with an issue recorded) without python3.
@@ -55,7 +60,8 @@ struct ObjectKindDecisionTests {
         let errors = Set(findings.filter { $0["severity"] as? String == "error" }.compactMap { $0["kind"] as? String })
         let pages = object["pages"] as? [[String: Any]] ?? []
         return Outcome(status: Int(process.terminationStatus), errors: errors.sorted(),
-                       elements: pages.compactMap { $0["elements"] as? Int })
+                       elements: pages.compactMap { $0["elements"] as? Int },
+                       allKinds: Set(findings.compactMap { $0["kind"] as? String }))
     }
 
     /// A copy of the `ok-package-one-page` vector in a fresh folder, changed by `edit`.
@@ -92,6 +98,20 @@ struct ObjectKindDecisionTests {
         }
         // K-029: without a usable document.json the report lists the pages present.
         try Self.expectBoth(path, Outcome(status: 4, errors: ["symlink"], elements: [3]))
+    }
+
+    @Test("K-035 D-004 (G35) a pages that is a file refuses the listed page: no staleElementCount as for an empty page")
+    func pagesFileRefusesPages() throws {
+        // The vector's document.json lists 3 elements; an empty page (D-022) would make that stale.
+        let path = Repo.vectors + "/bad-package-pages-file.lnote"
+        let want = Outcome(status: 4, errors: ["notAFolder"], elements: [0])
+        let swift = try Self.swiftOutcome(path)
+        #expect(swift == want, "lnote fsck")
+        #expect(!swift.allKinds.contains("staleElementCount"), "lnote fsck: \(swift.allKinds.sorted())")
+        if let reference = try Self.referenceOutcome(path) {
+            #expect(reference == want, "Python reference")
+            #expect(!reference.allKinds.contains("staleElementCount"), "Python reference: \(reference.allKinds.sorted())")
+        }
     }
 
     @Test("K-035 P-024 (G36) a FIFO at a shadowed spelling of a page file is notRegularFile, and the page is not read")
