@@ -134,18 +134,13 @@ enum VectorReaders {
         guard let bytes = try? fs.readFile(layout.documentFile, limit: FormatLimits.documentJSONBytesMax),
               let document = try? DocumentFile.decode(bytes) else { return .array([]) }
         var pages: [JSONValue] = []
-        // A page the engine refuses to read (K-030, K-035: pages/, or a file at any spelling of
-        // the page's names, of the wrong kind) shows no elements, as fsck's report gives it
-        // (state `refused`) and as opening the page fails (D-002, D-004).
+        // A page the engine refuses to read (K-030: pages/, or one of the page's files, of the
+        // wrong kind) shows no elements, as fsck's report gives it (state `refused`).
         let pagesFolder = (try? fs.kind(layout.pagesDirectory)).map { $0 == .directory } ?? true
-        let inspection = pagesFolder
-            ? try? PackageInspection.inspect(fs: fs, layout: layout, listed: Set(document.pages.map(\.id))) : nil
         for entry in document.pages {
             var elements: JSONValue = .array([])
             if pagesFolder {
                 do {
-                    try PackageInspection.requireRegularFiles(fs: fs, directory: layout.pagesDirectory,
-                                                              names: inspection?.pageFiles[entry.id] ?? [])
                     elements = ids(try PageRecovery.recover(fs: fs, directory: layout.pagesDirectory, pageID: entry.id, mode: .salvage).state)
                 } catch let error as LNoteError where error.code == .invalidPath {}
             }

@@ -122,6 +122,31 @@ struct ObjectKindDecisionTests {
         try Self.expectBoth(path, Outcome(status: 4, errors: ["notRegularFile"], elements: [0]))
     }
 
+    @Test("K-035 P-024 (G36) page recovery itself refuses a page whose shadowed spelling holds a FIFO, a link or a folder")
+    func recoveryRefusesBadObjectAtShadowedSpelling() throws {
+        // `lnote dump` and the conformance runner recover pages without the open's check of
+        // every spelling; they read such a page whole before.
+        let shadowed = "/pages/\(Self.page.uppercased()).0.journal"
+        let objects: [(String, (String) throws -> Void)] = [
+            ("fifo", { root in #expect(mkfifo(root + shadowed, 0o644) == 0) }),
+            ("link", { root in try FileManager.default.createSymbolicLink(atPath: root + shadowed, withDestinationPath: "x") }),
+            ("folder", { root in try FileManager.default.createDirectory(atPath: root + shadowed, withIntermediateDirectories: false) }),
+        ]
+        for (label, make) in objects {
+            let root = try Self.package("recover-\(label)", make)
+            defer { Repo.removeTree(parentDirectory(of: root)) }
+            let pageID = try #require(UUIDBytes(string: Self.page))
+            #expect(throws: LNoteError.self, "\(label)") {
+                try PageRecovery.recover(fs: Repo.fs, directory: root + "/pages", pageID: pageID, mode: .salvage)
+            }
+            do {
+                _ = try PageRecovery.recover(fs: Repo.fs, directory: root + "/pages", pageID: pageID, mode: .salvage)
+            } catch let e as LNoteError {
+                #expect(e.code == .invalidPath, "\(label): \(e)")
+            }
+        }
+    }
+
     @Test("K-035 P-024 (G36) a link at a shadowed spelling of a page file is symlink, and the page is not read")
     func linkAtShadowedSpellingRefusesPage() throws {
         let path = try Self.package("shadowed-link") { root in
