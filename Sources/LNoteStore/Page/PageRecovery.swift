@@ -110,6 +110,12 @@ package enum PageRecovery {
                                 threads: Int = 1, drawBoundLimit: Int = .max,
                                 aheadBytesMin: Int64 = aheadBytesMinDefault) throws -> Result {
         let files = try listFiles(fs: fs, directory: directory, pageID: pageID)
+        // K-035: a link or special file at a spelling the page does not read blocks the page
+        // too, as the open's check of every spelling does (D-002, D-004); a name read is
+        // refused when it is opened.
+        if !files.shadowed.isEmpty {
+            try io { try PackageInspection.requireRegularFiles(fs: fs, directory: directory, names: files.shadowed) }
+        }
         let points = mode == .salvage ? points : .eager
         if toDraw, points == .deferred {
             let read = { (pending: PendingPointChecks) in
