@@ -5,6 +5,8 @@ public struct LNoteError: Error, Sendable, Equatable, CustomStringConvertible {
     public enum Code: String, Sendable, Equatable {
         /// The page or document was closed; no further calls are accepted.
         case closed
+        /// The calling task was cancelled before the write began; nothing was written.
+        case cancelled
         /// An earlier write or sync failed; the handle refuses every write. Reopen to recover.
         case poisoned
         /// A file-system call failed (see `errno`).
@@ -17,7 +19,8 @@ public struct LNoteError: Error, Sendable, Equatable, CustomStringConvertible {
         case duplicateElement
         /// The named element, page, document or asset does not exist.
         case notFound
-        /// Another process holds the document open for writing.
+        /// Another writer holds the document open for writing: another process, or another
+        /// `Document` of this process that opened it by another path (D-070).
         case lockedElsewhere
         /// The handle was opened read-only.
         case readOnly

@@ -427,7 +427,7 @@ struct DocumentTests {
             group.addTask {
                 var i = 0
                 while !Task.isCancelled && i < 3_000 {
-                    do { try await pages[i % 2].append(.stroke(makeStroke(UInt64(i), points: 20))) } catch is CancellationError { break }
+                    do { try await pages[i % 2].append(.stroke(makeStroke(UInt64(i), points: 20))) } catch let e as LNoteError where e.code == .cancelled { break }
                     i += 1
                 }
                 return i

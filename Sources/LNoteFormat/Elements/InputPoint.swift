@@ -9,16 +9,19 @@ public struct InputPoint: Sendable, Equatable {
     public var y: Double
     /// Radius in pt; stored at 0.1 pt, `0 ... 6553.5` pt.
     public var radius: Double
-    /// Pen force, 1.0 = full; stored in thousandths, `0 ... 65.535`.
+    /// Pen force, 1.0 = the pen's full force (UIKit's `force / maximumPossibleForce`); stored in
+    /// thousandths, so values from 0 up to 65.535 are kept (a pressed pen may pass 1.0).
     public var force: Double
     /// Seconds since the stroke started; stored in ms, `0 ... 2^32-1` ms.
     public var timeOffset: Double
-    /// Pen angles in radians; stored in milliradians, `0 ... 65.535`. Both or neither.
+    /// Pen azimuth in radians; stored in milliradians, `0 ... 65.535`. A negative azimuth
+    /// (UIKit gives `-pi ... pi`) is stored as the same direction plus a whole turn (E-005).
+    /// Both angles or neither.
     public var azimuth: Double?
     /// Pen altitude in radians (with `azimuth`).
     public var altitude: Double?
 
-    /// A sample in app units (pt, seconds, force 0...1, radians).
+    /// A sample in app units (pt, seconds, force with 1.0 the pen's full force, radians).
     public init(x: Double, y: Double, radius: Double, force: Double, timeOffset: Double,
                 azimuth: Double? = nil, altitude: Double? = nil) {
         self.x = x; self.y = y; self.radius = radius; self.force = force

@@ -91,3 +91,11 @@ extension LNoteError {
 
 /// The same match where the error is statically an `LNoteError` (typed `throws(LNoteError)`).
 @_alwaysEmitIntoClient public func ~= (code: LNoteError.Code, error: LNoteError) -> Bool { error.code == code }
+
+extension LNoteError {
+    /// Throws `.cancelled` when the current task is cancelled: what every write checks once,
+    /// before it writes anything, so a cancelled write throws the engine's one error type.
+    static func checkCancellation() throws(LNoteError) {
+        if Task.isCancelled { throw LNoteError(.cancelled, "the task was cancelled; nothing was written") }
+    }
+}

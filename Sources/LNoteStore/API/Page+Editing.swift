@@ -10,7 +10,7 @@ import LNoteFormat
 // anything is written.
 //
 // Cancellation: a write checks `Task.isCancelled` once, before anything is written, and then
-// throws `CancellationError`; a write that passed the check finishes (its frames are written
+// throws `LNoteError.cancelled`; a write that passed the check finishes (its frames are written
 // and synced together, so a batch is never torn and a returned save is durable).
 extension Page {
     /// Applies `changes` in order as one write and one sync (see `apply(_:durability:)`) and

@@ -32,7 +32,7 @@ extension Document {
         defer { passTurn() }
         try checkWritable()
         let page = try await page(id: pageID)
-        try Task.checkCancellation()  // before the asset is written
+        try LNoteError.checkCancellation()  // before the asset is written
         try lockForWrite()
         let (fs, layout) = (self.fs, self.layout)
         let assetPath = try layout.asset(element.assetID, ext: ext)

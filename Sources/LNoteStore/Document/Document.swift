@@ -222,10 +222,10 @@ public final actor Document {
     }
 
     /// Writes `new` as document.json, then the manifest (D-003, D-030), and adopts it. An
-    /// app's change in a cancelled task throws `CancellationError` before writing; `flush()`
+    /// app's change in a cancelled task throws `LNoteError.cancelled` before writing; `flush()`
     /// and `close()` record what is already written even when cancelled (`cancellable: false`).
     func commit(_ new: DocumentFile, cancellable: Bool = true) async throws {
-        if cancellable { try Task.checkCancellation() }
+        if cancellable { try LNoteError.checkCancellation() }
         try lockForWrite()
         let bytes = new.encoded()
         let manifest = ManifestFile(document: new).encoded()

@@ -176,7 +176,7 @@ public final actor Page {
     /// Applies `changes` in order as one write (one frame each) and one sync. All are validated
     /// first; if any is invalid nothing is written. Returns when durable at `durability`.
     public func apply(_ changes: [PageChange], durability: Durability? = nil) async throws {
-        try Task.checkCancellation()  // before anything is written; a batch is never torn
+        try LNoteError.checkCancellation()  // before anything is written; a batch is never torn
         try checkWritable()
         guard !changes.isEmpty else { return }
         if changes.count == 1 {
