@@ -24,23 +24,28 @@ package final class DatabaseContentReader {
         assets = try db.prepare("SELECT uuid, ext, bytes FROM assets WHERE documentId = ?1 ORDER BY uuid")
     }
 
-    /// Every document's uuid and title, in uuid order.
-    package func documents() throws -> [(id: UUIDBytes, title: String)] {
-        let s = try db.prepare("SELECT uuid, title FROM documents ORDER BY uuid")
-        var out: [(UUIDBytes, String)] = []
-        while try s.step() {
-            guard let id = UUIDBytes(bytes: s.blob(0)) else { throw SQLiteContentError("a document's uuid is not 16 bytes") }
-            out.append((id, s.text(1) ?? ""))
-        }
+    /// Every row of `documents`: its row id and its uuid (nil when not 16 bytes, a row the
+    /// import refuses by its row id, Q-060), in uuid order, then row order.
+    package func documentRows() throws -> [(row: Int64, id: UUIDBytes?)] {
+        let s = try db.prepare("SELECT id, uuid FROM documents ORDER BY uuid, id")
+        var out: [(Int64, UUIDBytes?)] = []
+        while try s.step() { out.append((s.int64(0), UUIDBytes(bytes: s.blob(1)))) }
         return out
     }
 
     /// The content of document `id`, or nil when the database does not hold it.
     package func read(_ id: UUIDBytes) throws -> DocumentContent? {
-        let doc = try db.prepare("SELECT id, title, created, modified FROM documents WHERE uuid = ?1")
-        try doc.bind(1, id.bytes)
+        let find = try db.prepare("SELECT id FROM documents WHERE uuid = ?1")
+        try find.bind(1, id.bytes)
+        guard try find.step() else { return nil }
+        return try read(row: find.int64(0), id: id)
+    }
+
+    /// The content of the `documents` row `row` (of uuid `id`), or nil when there is no such row.
+    package func read(row: Int64, id: UUIDBytes) throws -> DocumentContent? {
+        let doc = try db.prepare("SELECT id, title, created, modified FROM documents WHERE id = ?1")
+        try doc.bind(1, row)
         guard try doc.step() else { return nil }
-        let row = doc.int64(0)
         let title = doc.text(1) ?? "", created = doc.text(2) ?? "", modified = doc.text(3) ?? ""
         guard title.utf8.count <= DocumentFile.titleBytesMax,
               created.utf8.count <= DocumentFile.timestampBytesMax, modified.utf8.count <= DocumentFile.timestampBytesMax else {

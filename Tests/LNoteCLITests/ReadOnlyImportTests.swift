@@ -1,0 +1,36 @@
+import Foundation
+import Testing
+
+/// `lnote import-sqlite` reads the database and writes only packages (Spec/sqlite.md Q-063): a
+/// database the user may read but not write (here: in a folder the user cannot write, as a
+/// shared or mounted database is) imports.
+@Suite("import-sqlite of a read-only database")
+struct ReadOnlyImportTests {
+    /// Runs `lnote args...` as the unprivileged user `nobody` (root reads and writes
+    /// everything, so the test needs another user); nil when that cannot be arranged here.
+    static func asNobody(_ args: [String]) throws -> Tool.Result? {
+        guard getuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") else { return nil }
+        return try Tool.run(["--reuid=65534", "--regid=65534", "--clear-groups", Tool.executable] + args,
+                            executable: "/usr/bin/setpriv")
+    }
+
+    @Test("Q-063 Q-053 import-sqlite imports a database whose folder the user cannot write: exit 0, the package written, the database unchanged")
+    func importsReadOnlyDatabase() throws {
+        let dir = Tool.folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let lib = dir + "/lib"
+        _ = try Tool.generatedPackage(in: lib, strokes: 5, journalFrames: 0)
+        let export = try Tool.run(["export-sqlite", lib, "--out", dir + "/n.db"])
+        try #require(export.status == 0, "\(export.stdout)\(export.stderr)")
+        let out = dir + "/out"
+        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: false)
+        try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: out)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: dir)
+        let before = try Data(contentsOf: URL(fileURLWithPath: dir + "/n.db"))
+        guard let r = try Self.asNobody(["import-sqlite", dir + "/n.db", "--out", out]) else { return }
+        #expect(r.status == 0, "\(r.stdout)\(r.stderr)")
+        #expect(r.stdout.contains("imported 1, unchanged 0, failed 0"), "\(r.stdout)\(r.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out).filter { $0.hasSuffix(".lnote") }.count == 1)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: dir + "/n.db")) == before)
+    }
+}
