@@ -95,7 +95,9 @@ extension ConflictMerge {
                 // may have been erased in one of them.
                 branch.forkUnknown = true
             }
-            if branch.isSnapshot, !branch.forkUnknown {
+            if branch.isSnapshot, !branch.forkUnknown, branch.unreadable.isEmpty {
+                // (A copy that does not read whole is no evidence of an erase: it goes whole
+                // to lost+found, Y-019.)
                 // Y-016: the copy's device no longer holds an element the page does. Either
                 // the page's device created it after the fork, or the copy's device erased it
                 // in a journal it has since compacted away; the files cannot tell which.

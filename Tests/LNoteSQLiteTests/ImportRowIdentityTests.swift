@@ -88,7 +88,7 @@ struct ImportRowIdentityTests {
         #expect(try Self.packages(dir.sub("back")).count == 2)
     }
 
-    @Test("Q-063 the import opens the database read-only: it leaves no write-ahead log or shared-memory file behind")
+    @Test("Q-063 the import reads through a read-only connection: the database bytes stay as they were and a write through it is refused")
     func importOpensReadOnly() async throws {
         let dir = SQLiteTempDir(); defer { dir.remove() }
         _ = try await Self.exported(dir, documents: 1)
