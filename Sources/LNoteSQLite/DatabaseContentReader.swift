@@ -6,7 +6,7 @@ import LNoteStore
 /// anything, so a bad row gives a `SQLiteContentError`, never a trap.
 package final class DatabaseContentReader {
     private let db: SQLiteConnection
-    private let pages, strokes, images, assets: SQLiteStatement
+    private let pages, strokes, images, assets, assetSizes: SQLiteStatement
 
     package init(_ db: SQLiteConnection) throws {
         self.db = db
@@ -22,6 +22,7 @@ package final class DatabaseContentReader {
             FROM images WHERE pageId = ?1 ORDER BY zIndex
             """)
         assets = try db.prepare("SELECT uuid, ext, bytes FROM assets WHERE documentId = ?1 ORDER BY uuid")
+        assetSizes = try db.prepare("SELECT uuid, ext, length(bytes), id FROM assets WHERE documentId = ?1 ORDER BY uuid")
     }
 
     /// Every row of `documents`: its row id and its uuid (nil when not 16 bytes, a row the
@@ -42,7 +43,9 @@ package final class DatabaseContentReader {
     }
 
     /// The content of the `documents` row `row` (of uuid `id`), or nil when there is no such row.
-    package func read(row: Int64, id: UUIDBytes) throws -> DocumentContent? {
+    /// Without `assetBytes` the assets are read by their sizes, their bytes left in the
+    /// database for `SQLiteConnection.readBlob` (Q-064).
+    package func read(row: Int64, id: UUIDBytes, assetBytes: Bool = true) throws -> DocumentContent? {
         let doc = try db.prepare("SELECT id, title, created, modified FROM documents WHERE id = ?1")
         try doc.bind(1, row)
         guard try doc.step() else { return nil }
@@ -51,7 +54,8 @@ package final class DatabaseContentReader {
               created.utf8.count <= DocumentFile.timestampBytesMax, modified.utf8.count <= DocumentFile.timestampBytesMax else {
             throw SQLiteContentError("document \(id): title or times too long (D-024)")
         }
-        var content = DocumentContent(id: id, title: title, created: created, modified: modified, pages: [], assets: try readAssets(row, id))
+        var content = DocumentContent(id: id, title: title, created: created, modified: modified, pages: [],
+                                      assets: try assetBytes ? readAssets(row, id) : readAssetSizes(row, id))
         pages.reset()
         try pages.bind(1, row)
         var pageRows: [(Int64, DocumentFile.PageEntry)] = []
@@ -166,6 +170,26 @@ package final class DatabaseContentReader {
                 throw SQLiteContentError("document \(id): an asset has a bad uuid, extension or size (Q-024, D-040)")
             }
             out.append(.init(id: assetID, ext: ext, bytes: bytes))
+        }
+        return out
+    }
+}
+
+extension DatabaseContentReader {
+    /// The assets of document row `documentRow` by id, extension and size, each with its row
+    /// (its bytes are not read, Q-064).
+    private func readAssetSizes(_ documentRow: Int64, _ id: UUIDBytes) throws -> [DocumentContent.Asset] {
+        assetSizes.reset()
+        try assetSizes.bind(1, documentRow)
+        var out: [DocumentContent.Asset] = []
+        while try assetSizes.step() {
+            let ext = assetSizes.text(1) ?? ""
+            let size = assetSizes.int64(2)
+            guard let assetID = UUIDBytes(bytes: assetSizes.blob(0)), PackageLayout.isValidAssetExtension(ext),
+                  !assetSizes.isNull(2), size <= Int64(Document.assetBytesMax) else {
+                throw SQLiteContentError("document \(id): an asset has a bad uuid, extension or size (Q-024, D-040)")
+            }
+            out.append(.init(id: assetID, ext: ext, byteCount: Int(size), blobRow: assetSizes.int64(3)))
         }
         return out
     }

@@ -103,6 +103,34 @@ package final class SQLiteConnection {
         }
     }
 
+    /// Reads the value of `column` in row `row` of `table` through SQLite's incremental BLOB
+    /// I/O, `chunkBytes` at a time, handing each chunk with its offset to `body`: a value of any
+    /// size costs one chunk of memory. Returns the value's size.
+    @discardableResult
+    package func readBlob(table: String, column: String, row: Int64, chunkBytes: Int = 1 << 20,
+                          _ body: (_ chunk: [UInt8], _ offset: Int) throws -> Void) throws -> Int {
+        var blob: OpaquePointer?
+        let rc = sqlite3_blob_open(db, "main", table, column, row, 0, &blob)
+        guard rc == SQLITE_OK, let blob else {
+            sqlite3_blob_close(blob)
+            throw SQLiteError(code: rc, message: "\(table).\(column) of row \(row): \(lastMessage)")
+        }
+        defer { sqlite3_blob_close(blob) }
+        let size = Int(sqlite3_blob_bytes(blob))
+        var offset = 0
+        var chunk = [UInt8](repeating: 0, count: min(max(chunkBytes, 1), max(size, 1)))
+        while offset < size {
+            let n = min(chunk.count, size - offset)
+            let read = chunk.withUnsafeMutableBytes { sqlite3_blob_read(blob, $0.baseAddress, Int32(n), Int32(offset)) }
+            guard read == SQLITE_OK else {
+                throw SQLiteError(code: read, message: "\(table).\(column) of row \(row) at \(offset): \(lastMessage)")
+            }
+            try body(n == chunk.count ? chunk : Array(chunk[0..<n]), offset)
+            offset += n
+        }
+        return size
+    }
+
     package var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(db) }
     package var lastMessage: String { String(cString: sqlite3_errmsg(db)) }
 

@@ -88,6 +88,7 @@ public enum SQLiteImport {
         let fs = POSIXFileSystem.shared
         if try fs.entryKind(folder) != nil { StagingFolder.removeLeftovers(fs: fs, folder: folder) }
         let rows = try reader.documentRows()
+        let source = AssetSource(db: db)
         var firstRow: [UUIDBytes: Int64] = [:]
         for (row, uuid) in rows {
             var result = SQLiteTransferReport.DocumentResult(status: "failed", source: "\(database) documents row \(row)",
@@ -100,18 +101,22 @@ public enum SQLiteImport {
                                              + "this one is not imported (Q-063)")
                 }
                 firstRow[id] = row
-                guard let content = try reader.read(row: row, id: id) else { throw SQLiteContentError("document \(id) vanished") }
+                // assets by their sizes; their bytes stream from the database when written
+                // and are compared with the package's files a chunk at a time.
+                guard let content = try reader.read(row: row, id: id, assetBytes: false) else {
+                    throw SQLiteContentError("document \(id) vanished")
+                }
                 if let path = try existingPackage(id, in: folder, fs: fs) {
-                    let check = ContentComparison.verify(expected: content, actual: try await PackageContentReader.read(path: path))
+                    let check = try await verify(content, package: path, source: source, fs: fs)
                     result.verification = check
                     guard check.isEqual else {
                         throw SQLiteContentError("\(path) exists and differs from the database; not overwritten (Q-061)")
                     }
                     result.status = "unchanged"
                 } else {
-                    let written = try await BlockingIO.run { try PackageContentWriter.write(content, folder: folder) }
+                    let written = try await BlockingIO.run { try PackageContentWriter.write(content, folder: folder, source: source) }
                     result.payloadBytes = content.payloadBytes
-                    let check = ContentComparison.verify(expected: content, actual: try await PackageContentReader.read(path: written))
+                    let check = try await verify(content, package: written, source: source, fs: fs)
                     result.verification = check
                     result.status = check.isEqual ? "imported" : "mismatch"
                 }
@@ -140,6 +145,32 @@ extension SQLiteImport {
         guard case .directory? = try fs.entryKind(folder) else { return nil }
         let name = try io { try fs.list(folder) }.sorted().first { $0.lowercased() == PackageLayout.folderName(id) }
         return name.map { joinPath(folder, $0) }
+    }
+
+    /// Q-061's comparison of the database's `content` (assets by their sizes) with the
+    /// package at `path`, each asset's bytes compared with its row a chunk at a time.
+    static func verify(_ content: DocumentContent, package path: String, source: AssetSource,
+                       fs: any FileSystem) async throws -> DocumentVerification {
+        var check = ContentComparison.verify(expected: content, actual: try await PackageContentReader.read(path: path, assetBytes: false))
+        let differing = try await BlockingIO.run { () throws -> [String] in
+            let layout = PackageLayout(root: path)
+            // The package's file of each asset, its uuid in any case (D-040), as the reader found it.
+            var files: [String: String] = [:]
+            if case .directory? = try fs.entryKind(layout.assetsDirectory) {
+                for name in try io({ try fs.list(layout.assetsDirectory) }).sorted() {
+                    guard let (id, ext) = PackageLayout.parseAssetName(name) else { continue }
+                    let key = "\(id).\(ext)"
+                    if files[key] == nil || name == key { files[key] = name }
+                }
+            }
+            return try content.assets.compactMap { asset in
+                guard let row = asset.blobRow, let name = files["\(asset.id).\(asset.ext)"] else { return nil }  // missing: counted above
+                let file = joinPath(layout.assetsDirectory, name)
+                return try source.matches(row: row, path: file, fs: fs) ? nil : "asset \(name): bytes differ"
+            }
+        }
+        check.differences += differing
+        return check
     }
 
     /// Opens the database read-only: the import writes nothing to it, so a database the
