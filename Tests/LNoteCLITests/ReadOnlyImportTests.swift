@@ -6,10 +6,16 @@ import Testing
 /// shared or mounted database is) imports.
 @Suite("import-sqlite of a read-only database")
 struct ReadOnlyImportTests {
-    /// Runs `lnote args...` as the unprivileged user `nobody` (root reads and writes
-    /// everything, so the test needs another user); nil when that cannot be arranged here.
-    static func asNobody(_ args: [String]) throws -> Tool.Result? {
-        guard getuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") else { return nil }
+    /// Runs `lnote args...` as a user who cannot write `folder`: root writes everywhere, so as
+    /// root the tool runs as `nobody` (util-linux `setpriv`); any other user runs it with the
+    /// folder made read-only. Nil when neither can be arranged here.
+    static func withoutWriteAccess(to folder: String, _ args: [String]) throws -> Tool.Result? {
+        if getuid() != 0 {
+            try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: folder)
+            defer { try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder) }
+            return try Tool.run(args)
+        }
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") else { return nil }
         return try Tool.run(["--reuid=65534", "--regid=65534", "--clear-groups", Tool.executable] + args,
                             executable: "/usr/bin/setpriv")
     }
@@ -27,7 +33,8 @@ struct ReadOnlyImportTests {
         try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: out)
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: dir)
         let before = try Data(contentsOf: URL(fileURLWithPath: dir + "/n.db"))
-        guard let r = try Self.asNobody(["import-sqlite", dir + "/n.db", "--out", out]) else { return }
+        let r = try #require(try Self.withoutWriteAccess(to: dir, ["import-sqlite", dir + "/n.db", "--out", out]),
+                             "needs another user (setpriv) when run as root")
         #expect(r.status == 0, "\(r.stdout)\(r.stderr)")
         #expect(r.stdout.contains("imported 1, unchanged 0, failed 0"), "\(r.stdout)\(r.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: out).filter { $0.hasSuffix(".lnote") }.count == 1)
