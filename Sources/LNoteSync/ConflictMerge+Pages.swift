@@ -77,6 +77,11 @@ extension ConflictMerge {
         var pageBranch = Set<UUIDBytes>()  // created by either device after a fork the files show
         for c in copies {
             let path = joinPath(layout.pagesDirectory, c.copy)
+            guard case .file? = try? fs.kind(path) else {  // Y-023: reported, left where it is
+                report.copies.append(.init(name: c.copy, original: c.original, action: .leftAlone,
+                                           detail: "not a regular file; left as it is (Y-023)"))
+                continue
+            }
             let (read, what) = readBranch(fs: fs, layout: layout, copy: c, generation: generation)
             var branch = read
             pageBranch.formUnion(branch.forkBranchIDs)

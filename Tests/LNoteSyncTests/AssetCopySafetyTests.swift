@@ -118,18 +118,24 @@ struct AssetCopySafetyTests {
         #expect(Self.lostAndFound(path).contains("\(a) 2.png") && Self.lostAndFound(path).contains("\(pageID) 2.content"))
     }
 
-    @Test("Y-023 a non-empty folder named manifest 2.json never blocks a writable open; it is reported and left")
+    @Test("Y-023 non-empty folders named manifest 2.json, document 2.json and <page> 2.content never block a writable open; each is reported and left")
     func folderAtConflictName() async throws {
         let dir = NSTemporaryDirectory() + "merge-safety-\(UUID().uuidString)"
         defer { try? Self.fm.removeItem(atPath: dir) }
-        let (path, _) = try await Self.package(dir)
-        try Self.fm.createDirectory(atPath: path + "/manifest 2.json", withIntermediateDirectories: true)
-        try Data([1]).write(to: URL(fileURLWithPath: path + "/manifest 2.json/inside"))
+        let (path, pageID) = try await Self.package(dir)
+        let names = ["manifest 2.json", "document 2.json", "pages/\(pageID) 2.content"]
+        for name in names {
+            try Self.fm.createDirectory(atPath: path + "/" + name, withIntermediateDirectories: true)
+            try Data([1]).write(to: URL(fileURLWithPath: path + "/" + name + "/inside"))
+        }
         let doc = try await Self.open(path)
         let report = try #require(await doc.syncMerge)
+        #expect(try await doc.page(id: pageID).elements.count == 1)
         try await doc.close()
-        #expect(report.copies.first { $0.name == "manifest 2.json" }?.action == .leftAlone)
-        #expect(Self.fm.fileExists(atPath: path + "/manifest 2.json/inside"))
+        for name in names {
+            #expect(report.copies.first { $0.name == (name as NSString).lastPathComponent }?.action == .leftAlone, "\(name)")
+            #expect(Self.fm.fileExists(atPath: path + "/" + name + "/inside"), "\(name)")
+        }
     }
 
     @Test("Y-023 sameBytes compares in bounded chunks: equal, one byte apart at the end, other sizes")
