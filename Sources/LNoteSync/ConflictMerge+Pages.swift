@@ -217,16 +217,18 @@ extension ConflictMerge {
     }
 
     /// Y-018: the copy of an asset whose original is missing holds the only bytes of that
-    /// asset here: it takes the original's name when it reads to its end, else it is moved
-    /// whole to lost+found.
+    /// asset here: it takes the original's name when it reads to its end and is a size an
+    /// asset may be (`Document.assetBytesMax`, so readers take it), else it is moved whole to
+    /// lost+found.
     private static func restoreOrKeep(_ path: String, as originalPath: String, name: String, original: String,
                                       fs: any FileSystem, lost: LostAndFound) throws -> MergeReport.Copy {
-        if (try? fs.readThrough(path)) != nil {
+        if let size = try? fs.readThrough(path), (1...Int64(Document.assetBytesMax)).contains(size) {
             try io { try fs.rename(path, to: originalPath) }
             try io { try fs.syncDirectory(parentDirectory(of: path)) }
             return .init(name: name, original: original, action: .merged, detail: "original missing: the copy takes its name")
         }
-        try lost.move(path, shownAs: name, reason: "asset conflict copy that cannot be read, its original missing (Y-018)")
-        return .init(name: name, original: original, action: .lostAndFound, detail: "cannot be read; original missing")
+        try lost.move(path, shownAs: name, reason: "asset conflict copy that cannot be read or is no asset's size, "
+                      + "its original missing (Y-018)")
+        return .init(name: name, original: original, action: .lostAndFound, detail: "cannot be read or no asset's size; original missing")
     }
 }

@@ -92,7 +92,7 @@ struct AssetCopySafetyTests {
         #expect(!Self.fm.fileExists(atPath: path + "/assets/\(id) 2.png"))
     }
 
-    @Test("Y-023 Y-018 sparse 64 GiB copies of an asset (other size, and equal bytes) and of a snapshot merge without a trap, in a moment")
+    @Test("Y-023 Y-018 sparse 64 GiB copies of an asset (other size, equal bytes, original missing) and of a snapshot merge without a trap, in a moment")
     func sparseGiantCopies() async throws {
         let dir = NSTemporaryDirectory() + "merge-safety-\(UUID().uuidString)"
         defer { try? Self.fm.removeItem(atPath: dir) }
@@ -105,6 +105,8 @@ struct AssetCopySafetyTests {
         try Self.sparse(path + "/assets/\(b).png", size: giant, first: [7])
         try Self.sparse(path + "/assets/\(b) 2.png", size: giant, first: [7])
         try Self.sparse(path + "/pages/\(pageID) 2.content", size: giant)
+        let orphanCopy = "\(UUIDBytes.random()) 2.png"  // its original missing, and no asset's size
+        try Self.sparse(path + "/assets/" + orphanCopy, size: giant, first: [3])
         let clock = ContinuousClock(), start = clock.now
         let doc = try await Self.open(path)
         let report = try #require(await doc.syncMerge)
@@ -115,6 +117,7 @@ struct AssetCopySafetyTests {
         #expect(report.copies.first { $0.name == "\(a) 2.png" }?.action == .lostAndFound, "other bytes: kept whole")
         #expect(report.copies.first { $0.name == "\(b) 2.png" }?.action == .removed, "equal 64 GiB: proven identical")
         #expect(report.copies.first { $0.name == "\(pageID) 2.content" }?.action == .lostAndFound)
+        #expect(report.copies.first { $0.name == orphanCopy }?.action == .lostAndFound, "never an asset readers refuse")
         #expect(Self.lostAndFound(path).contains("\(a) 2.png") && Self.lostAndFound(path).contains("\(pageID) 2.content"))
     }
 
