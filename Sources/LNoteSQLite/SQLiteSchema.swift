@@ -102,6 +102,9 @@ public enum SQLiteSchema {
         guard appID == 0, tables == 0 else {
             throw SQLiteError(code: 0, message: "\(db.path) is not an LNote database (application_id \(appID)) and not empty; refusing to write to it (Q-002)")
         }
+        guard userVersion == 0 else {  // another tool's empty database: not ours to reset
+            throw SQLiteError(code: 0, message: "\(db.path) is empty but has user_version \(userVersion), not an LNote database; refusing to write to it (Q-002)")
+        }
         try db.execute(writerPragmas)
         try db.transaction {
             try db.execute(ddl)

@@ -47,6 +47,8 @@ public final actor Document {
     var turnWaiters: [CheckedContinuation<Void, Never>] = []
     var closing = false
     var closed = false
+    /// Asset ids a version of the document this writer knows refers to (D-042).
+    var knownAssets = Set<UUIDBytes>()
 
     /// Page files `document.json` does not list, moved to `lost+found/` on open (D-060), as
     /// named there.
