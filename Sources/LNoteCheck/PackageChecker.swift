@@ -478,7 +478,7 @@ struct PackageChecker {
             present.insert(id)
             run.counts.files += 1
             if referenced[id] == nil {
-                try run.info("orphanAsset", prefix + "assets/" + name, "no page refers to it; the document removes it when it closes (D-040)")
+                try run.info("orphanAsset", prefix + "assets/" + name, "no page refers to it; a writer removes it only once it saw a version that referred to it (D-042)")
             }
         }
         for (asset, page) in referenced.sorted(by: { $0.key < $1.key }) where !present.contains(asset) {

@@ -1,6 +1,7 @@
 import Foundation
 import LNoteFormat
 import LNoteStore
+import LNoteTestSupport
 import Testing
 
 /// D-042, Spec/sync.md Y-054: the close's orphan sweep removes only assets it can prove
@@ -29,7 +30,7 @@ import Testing
 
     @Test("D-042 Y-054 Y-050 an asset synced before the page that shows it survives a writer's close; when the page arrives the image has its asset")
     func assetAheadOfItsPageIsKept() async throws {
-        let dir = TempDir("sweep"); defer { dir.remove() }
+        let dir = TemporaryFolder("sweep"); defer { dir.remove() }
         let library = NoteLibrary(folder: dir.path)
         let doc = try await library.createDocument(title: "t")
         let pageID = await doc.pageIDs[0]
@@ -64,7 +65,7 @@ import Testing
 
     @Test("D-042 D-040 an asset this writer saw referenced and no page refers to any more is removed; one no known version referred to is kept")
     func provableOrphansOnly() async throws {
-        let dir = TempDir("sweep"); defer { dir.remove() }
+        let dir = TemporaryFolder("sweep"); defer { dir.remove() }
         let doc = try await NoteLibrary(folder: dir.path).createDocument(title: "t")
         let pageID = await doc.pageIDs[0]
         let kept = try await doc.insertImage([1, 2, 3], ext: "jpg", on: pageID, x: 0, y: 0, width: 100, height: 100)
@@ -86,7 +87,7 @@ import Testing
 
     @Test("D-042 a deleted page's images are provable orphans, also when the page was never opened")
     func deletedUnopenedPageImagesRemoved() async throws {
-        let dir = TempDir("sweep"); defer { dir.remove() }
+        let dir = TemporaryFolder("sweep"); defer { dir.remove() }
         let library = NoteLibrary(folder: dir.path)
         let doc = try await library.createDocument(title: "t")
         let second = try await doc.addPage()
@@ -100,7 +101,7 @@ import Testing
 
     @Test("D-042 Y-001 while a page file has a conflict copy the sweep removes nothing, not even a provable orphan")
     func conflictCopyKeepsEverything() async throws {
-        let dir = TempDir("sweep"); defer { dir.remove() }
+        let dir = TemporaryFolder("sweep"); defer { dir.remove() }
         let library = NoteLibrary(folder: dir.path)
         let doc = try await library.createDocument(title: "t")
         let pageID = await doc.pageIDs[0]
@@ -118,7 +119,7 @@ import Testing
 
     @Test("D-042 while document.json counts elements on a page whose files have not arrived, the sweep removes nothing")
     func missingPageFilesKeepEverything() async throws {
-        let dir = TempDir("sweep"); defer { dir.remove() }
+        let dir = TemporaryFolder("sweep"); defer { dir.remove() }
         let library = NoteLibrary(folder: dir.path)
         let doc = try await library.createDocument(title: "t")
         let first = await doc.pageIDs[0]
