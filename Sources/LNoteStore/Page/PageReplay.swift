@@ -41,6 +41,15 @@ struct PageReplay {
     var pending: PendingPointChecks?
     /// The journals read ahead on another thread (`JournalPrefetch`), or nil: each is read here.
     var prefetched: JournalPrefetch?
+    /// Heal a damaged snapshot from the retained journals (P-041); the engine's open asks for it.
+    var heal = false
+    /// The damaged snapshot as read, and the copies gathered to heal it, until it is healed.
+    var damagedSnapshot: (name: String, bytes: [UInt8], fileSize: Int, header: SnapshotHeader, dropped: Int)?
+    var healing: SnapshotHealing?
+    /// A heal was asked for but not tried: the read made the page ready to draw (`pending`).
+    var healSkipped = false
+    /// Torn tails that are not zeros, in journals a writer cuts or retires: kept before (P-042).
+    var tornTails: [(name: String, range: Range<Int>)] = []
 
     init(fs: any FileSystem, directory: String, pageID: UUIDBytes, mode: ReplayMode, points: PointDecoding) {
         self.fs = fs; self.directory = directory; self.pageID = pageID; self.mode = mode; self.points = points
@@ -57,6 +66,15 @@ struct PageReplay {
         report.findings += decoded.findings
         report.framesDropped += decoded.elementFramesDropped
         if decoded.findings.contains(where: { !$0.isInformational }) { damaged.coldInsert(name) }
+        if heal, mode == .salvage, !decoded.unusable, let h = decoded.header,
+           decoded.findings.contains(where: { !$0.isInformational }) {
+            if pending == nil {
+                damagedSnapshot = (name, read.bytes, read.fileSize, h, decoded.elementFramesDropped)
+                healing = SnapshotHealing()
+            } else {
+                healSkipped = true
+            }
+        }
         if decoded.unusable {
             if mode == .strict { throw LNoteError(.corrupt, "snapshot is damaged (strict mode)", file: name) }
             snapshotLost = true
@@ -85,6 +103,8 @@ struct PageReplay {
         let readMode = isRetained ? .salvage : mode
         var r = try prefetched?.take(name, base: base, mode: readMode)
             ?? JournalFileReader.read(fs: fs, directory: directory, name: name, base: base, mode: readMode)
+        if isRetained { healing?.absorb(r, name: name, snapshotNext: snapshotNext) }
+        healSnapshotUnlessRetained(isRetained && RetainedCheck.firstFrameAhead(r, snapshotNext: snapshotNext, pageID: pageID) == nil)
         if isRetained {
             guard let ahead = RetainedCheck.firstFrameAhead(r, snapshotNext: snapshotNext, pageID: pageID) else {
                 retained.append(name)  // P-003: absorbed; its frames are all below S (P-017)
@@ -151,6 +171,10 @@ struct PageReplay {
         for f in scan.findings {
             let finding = SnapshotFile.finding(from: f, file: name)
             if !finding.isInformational { damaged.coldInsert(name) }
+            if f.isTornTail, f.kind == .badTailFrame || f.kind == .lengthPastEnd,
+               let kept = TornTail.nonZero(r.bytes, from: f.offset, bytes: f.bytes) {
+                tornTails.append((name, kept))
+            }
             report.findings.append(finding)
             if let m = f.missingSequences, !f.isTornTail { report.framesDropped += Int(clamping: m.count) }
         }
@@ -168,6 +192,7 @@ struct PageReplay {
 
     /// P-009, and strict mode's rule (J-022): refuse exactly when there is damage.
     mutating func finish(highestJournalBase: UInt64?) throws -> PageRecovery.Result {
+        healSnapshotUnlessRetained(false)
         for missing in absorbed.idsMissing(from: snapshotIDs) {
             reportSnapshotAhead(file: missing.file, offset: missing.offset, detail:
                 "element \(missing.id), appended by frame \(missing.sequence) below the snapshot's nextSequence \(snapshotNext), is not in the snapshot (P-017)")
@@ -184,6 +209,6 @@ struct PageReplay {
                                    nextSequence: max(expected ?? 1, snapshotNext),
                                    appendTarget: appendTarget, highestJournalBase: highestJournalBase,
                                    retainedJournals: retained, damagedFiles: damaged, journalFrames: journalFrames,
-                                   cache: cache)
+                                   cache: cache, healSkipped: healSkipped, tornTails: tornTails)
     }
 }
