@@ -47,6 +47,8 @@ public final actor Page {
     /// What the open saw damaged, to keep in `lost+found/` before the first change (P-042);
     /// nil once kept, on a read-only page, and after a clean open.
     private var keeping: DamageKeeping?
+    /// P-043: what the snapshot a compaction would write can hold, at most.
+    private var sizeLimit: PageSizeLimit
     private var compaction: Task<Void, any Error>?
     /// The next journal being prepared, or prepared, off the path of saves (P-022).
     private var preparation: Task<PreparedJournal?, Never>?
@@ -92,6 +94,7 @@ public final actor Page {
         notLowercase = options.readOnly ? [] : recovered.notLowercase
         recoveryReport = recovered.report
         drawnAtOpen = recovered.drawn
+        sizeLimit = PageSizeLimit(limit: options.pageFileBytesMax, heldBytes: recovered.heldBytes)
         let keeping = DamageKeeping(recovered: recovered)
         self.keeping = options.readOnly || keeping.isEmpty ? nil : keeping
     }
@@ -188,6 +191,7 @@ public final actor Page {
         try Task.checkCancellation()  // before anything is written; a batch is never torn
         try checkWritable()
         guard !changes.isEmpty else { return }
+        try await admitSize(changes)
         if changes.count == 1 {
             try PageChangeValidator.validate(changes[0], against: state)
         } else {
@@ -223,6 +227,28 @@ public final actor Page {
         // sync covers them all and theirs find nothing left to do.
         if inline { await Task.yield() }
         try await sync(journal, through: ticket.end, level, inline: inline)
+    }
+
+    /// P-043: refuses (`pageFull`, nothing written) changes after which the snapshot a
+    /// compaction writes would pass the limit of a page file; when only the journal would, a
+    /// compaction first switches to a new one (nothing refused, nothing lost).
+    private func admitSize(_ changes: [PageChange]) async throws {
+        let after = { [self] () -> PageState in
+            var s = self.state
+            for c in changes { _ = s.apply(c) }
+            return s
+        }
+        if try sizeLimit.admit(changes, journalBytes: journalBytes, cache: cache, after: after) { return }
+        try await compact()
+        guard try sizeLimit.admit(changes, journalBytes: journalBytes, cache: cache, after: after) else {
+            throw LNoteError(.pageFull, "the page's journal cannot take the change within \(sizeLimit.limit) bytes (P-043); it was not written")
+        }
+    }
+
+    /// Bytes of the journal the next change lands in.
+    private var journalBytes: Int {
+        if let writer { return Int(writer.byteCount) }
+        return Int(appendTarget?.validEnd ?? Int64(FormatLimits.journalHeaderBytes))
     }
 
     /// Writes `changes` as frames of the active journal, inside one change of the gate (D-073).

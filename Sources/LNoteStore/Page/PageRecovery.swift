@@ -44,6 +44,9 @@ package enum PageRecovery {
         package internal(set) var healSkipped = false
         /// Torn tails that are not zeros, kept before a writer cuts or retires them (P-042).
         package internal(set) var tornTails: [(name: String, range: Range<Int>)] = []
+        /// Bytes of the snapshot and the journals replayed on it, as read: the snapshot a
+        /// compaction writes of this page is never larger (P-043).
+        package internal(set) var heldBytes = 0
     }
 
     /// The page's files in `pages/` (P-015): its snapshot, its journals sorted by the base in

@@ -50,6 +50,8 @@ struct PageReplay {
     var healSkipped = false
     /// Torn tails that are not zeros, in journals a writer cuts or retires: kept before (P-042).
     var tornTails: [(name: String, range: Range<Int>)] = []
+    /// Bytes of the snapshot and the journals replayed on it, as held (P-043's bound).
+    var heldBytes = 0
 
     init(fs: any FileSystem, directory: String, pageID: UUIDBytes, mode: ReplayMode, points: PointDecoding) {
         self.fs = fs; self.directory = directory; self.pageID = pageID; self.mode = mode; self.points = points
@@ -60,6 +62,7 @@ struct PageReplay {
     /// another thread a large snapshot's read may split onto (`ReadAside`).
     mutating func loadSnapshot(_ name: String, aside: ReadAside? = nil) throws {
         let read = try io { try fs.readBounded(joinPath(directory, name), aside: aside) }
+        heldBytes += read.bytes.count
         pending?.keep(read.bytes)
         let decoded = SnapshotFile.decode(read.bytes, name: name, expectedPage: pageID, mode: mode, points: points,
                                           fileSize: read.fileSize, pending: pending)
@@ -120,6 +123,7 @@ struct PageReplay {
             if mode != .salvage { r = try JournalFileReader.read(fs: fs, directory: directory, name: name, base: base, mode: mode) }
         }
         pending?.keep(r.bytes)
+        heldBytes += r.bytes.count
         if r.isTornCreation {
             // J-028: created but its header never reached the disk; nothing in it was acknowledged.
             report.findings.append(TornCreation.finding(file: name, size: r.fileSize, reason: r.headerDamage))
@@ -209,6 +213,6 @@ struct PageReplay {
                                    nextSequence: max(expected ?? 1, snapshotNext),
                                    appendTarget: appendTarget, highestJournalBase: highestJournalBase,
                                    retainedJournals: retained, damagedFiles: damaged, journalFrames: journalFrames,
-                                   cache: cache, healSkipped: healSkipped, tornTails: tornTails)
+                                   cache: cache, healSkipped: healSkipped, tornTails: tornTails, heldBytes: heldBytes)
     }
 }
