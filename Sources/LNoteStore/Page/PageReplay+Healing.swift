@@ -11,9 +11,12 @@ extension PageReplay {
         guard !retainedOnly, let healing, let snapshot = damagedSnapshot else { return }
         self.healing = nil
         damagedSnapshot = nil
+        var stillLost = snapshot.dropped
+        // A retained journal may hold what the snapshot still lacks, even one whose own
+        // damage kept it from giving copies: none is deleted before it is kept (P-042).
         defer {
-            if healing.copies.elements.contains(where: { !state.contains($0.id) }) {
-                for name in healing.sources { damaged.coldInsert(name) }
+            if stillLost > 0 || healing.copies.elements.contains(where: { !state.contains($0.id) }) {
+                for name in retainedSeen { damaged.coldInsert(name) }
             }
         }
         let patches = healing.patches(for: snapshot.bytes, salt: snapshot.header.salt, read: state)
@@ -25,6 +28,7 @@ extension PageReplay {
         let gained = healed.state.elements.count - state.elements.count
         guard !healed.unusable, kept == state.elements.map(\.id), gained > 0 || healed.state.metadata != state.metadata
         else { return }
+        stillLost = healed.elementFramesDropped
         state = healed.state
         cache = healed.cache
         snapshotIDs = state.elements.map(\.id)

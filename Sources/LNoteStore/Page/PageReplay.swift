@@ -52,6 +52,8 @@ struct PageReplay {
     var tornTails: [(name: String, range: Range<Int>)] = []
     /// Bytes of the snapshot and the journals replayed on it, as held (P-043's bound).
     var heldBytes = 0
+    /// Every journal below the snapshot's generation read so far (retained, P-003).
+    var retainedSeen: [String] = []
 
     init(fs: any FileSystem, directory: String, pageID: UUIDBytes, mode: ReplayMode, points: PointDecoding) {
         self.fs = fs; self.directory = directory; self.pageID = pageID; self.mode = mode; self.points = points
@@ -106,7 +108,10 @@ struct PageReplay {
         let readMode = isRetained ? .salvage : mode
         var r = try prefetched?.take(name, base: base, mode: readMode)
             ?? JournalFileReader.read(fs: fs, directory: directory, name: name, base: base, mode: readMode)
-        if isRetained { healing?.absorb(r, name: name, snapshotNext: snapshotNext) }
+        if isRetained {
+            retainedSeen.append(name)
+            healing?.absorb(r, name: name, snapshotNext: snapshotNext)
+        }
         healSnapshotUnlessRetained(isRetained && RetainedCheck.firstFrameAhead(r, snapshotNext: snapshotNext, pageID: pageID) == nil)
         if isRetained {
             guard let ahead = RetainedCheck.firstFrameAhead(r, snapshotNext: snapshotNext, pageID: pageID) else {
