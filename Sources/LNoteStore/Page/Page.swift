@@ -191,7 +191,7 @@ public final actor Page {
         try Task.checkCancellation()  // before anything is written; a batch is never torn
         try checkWritable()
         guard !changes.isEmpty else { return }
-        try await admitSize(changes)
+        if try !admitSize(changes) { try await compactThenAdmit(changes) }
         if changes.count == 1 {
             try PageChangeValidator.validate(changes[0], against: state)
         } else {
@@ -230,17 +230,21 @@ public final actor Page {
     }
 
     /// P-043: refuses (`pageFull`, nothing written) changes after which the snapshot a
-    /// compaction writes would pass the limit of a page file; when only the journal would, a
-    /// compaction first switches to a new one (nothing refused, nothing lost).
-    private func admitSize(_ changes: [PageChange]) async throws {
-        let after = { [self] () -> PageState in
+    /// compaction writes would pass the limit of a page file; false when only the journal
+    /// would (`compactThenAdmit`). A few additions on a page far from the limit.
+    private func admitSize(_ changes: [PageChange]) throws -> Bool {
+        try sizeLimit.admit(changes, journalBytes: journalBytes, cache: cache) {
             var s = self.state
             for c in changes { _ = s.apply(c) }
             return s
         }
-        if try sizeLimit.admit(changes, journalBytes: journalBytes, cache: cache, after: after) { return }
+    }
+
+    /// A compaction that switches to a new journal first, then the admission again: nothing
+    /// refused, nothing lost, while the snapshot fits.
+    private func compactThenAdmit(_ changes: [PageChange]) async throws {
         try await compact()
-        guard try sizeLimit.admit(changes, journalBytes: journalBytes, cache: cache, after: after) else {
+        guard try admitSize(changes) else {
             throw LNoteError(.pageFull, "the page's journal cannot take the change within \(sizeLimit.limit) bytes (P-043); it was not written")
         }
     }
