@@ -112,7 +112,9 @@ struct PageReplay {
             retainedSeen.append(name)
             healing?.absorb(r, name: name, snapshotNext: snapshotNext)
         }
-        healSnapshotUnlessRetained(isRetained && RetainedCheck.firstFrameAhead(r, snapshotNext: snapshotNext, pageID: pageID) == nil)
+        if healing != nil {  // P-041: before any frame is applied on top of the snapshot
+            healSnapshotUnlessRetained(isRetained && RetainedCheck.firstFrameAhead(r, snapshotNext: snapshotNext, pageID: pageID) == nil)
+        }
         if isRetained {
             guard let ahead = RetainedCheck.firstFrameAhead(r, snapshotNext: snapshotNext, pageID: pageID) else {
                 retained.append(name)  // P-003: absorbed; its frames are all below S (P-017)
