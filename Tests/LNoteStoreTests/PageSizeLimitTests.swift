@@ -108,3 +108,16 @@ import Testing
         try await reopened.close()
     }
 }
+
+@Suite struct SnapshotFitsTests {
+    @Test("P-043 a snapshot written whole (an importer's) fits at the reader's limit and is refused one byte past it, naming the file")
+    func checkFitsAtAndPastTheLimit() throws {
+        try SnapshotFile.checkFits(FormatLimits.pageFileBytesInMemoryMax, file: "p.content")
+        do {
+            try SnapshotFile.checkFits(FormatLimits.pageFileBytesInMemoryMax + 1, file: "p.content")
+            Issue.record("one byte past the limit was accepted")
+        } catch let e as LNoteError {
+            #expect(e.code == .pageFull && e.file == "p.content")
+        }
+    }
+}
