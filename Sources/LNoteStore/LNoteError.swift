@@ -26,6 +26,10 @@ public struct LNoteError: Error, Sendable, Equatable, CustomStringConvertible {
         case readOnly
         /// The path or JSON tries to leave the package, or is otherwise not acceptable.
         case invalidPath
+        /// The change would make one of the page's files larger than a reader accepts
+        /// (`FormatLimits.pageFileBytesInMemoryMax`, P-043): refused before anything was
+        /// written; the page keeps every change acknowledged before. Start another page.
+        case pageFull
     }
 
     /// What went wrong (match on it).

@@ -4,6 +4,8 @@ import LNoteFormat
 struct OpenedPage: Sendable {
     var page: Page
     var sequence: UInt64
+    /// What the open found damaged (nil: nothing).
+    var damage: PageDamage?
 }
 
 extension Document {
@@ -45,7 +47,7 @@ extension Document {
                await page.metadata != entry.metadata {
                 try await page.setMetadata(entry.metadata)
             }
-            return OpenedPage(page: page, sequence: await page.changeSequence)
+            return OpenedPage(page: page, sequence: await page.changeSequence, damage: await page.damage)
         }
         opening.coldSet(pageID, task)
         let opened: OpenedPage
@@ -63,6 +65,10 @@ extension Document {
         }
         pages.coldSet(pageID, opened.page)
         noteKnownAssets(await opened.page.elements)  // D-042: the images of the version opened
+        if let damage = opened.damage, pageDamage.coldValue(pageID) == nil {
+            pageDamage.coldSet(pageID, damage)
+            structureUpdates.publish(currentUpdate)
+        }
         if recordedSequence.coldValue(pageID) == nil { recordedSequence.coldSet(pageID, opened.sequence) }
         if openedSequence.coldValue(pageID) == nil { openedSequence.coldSet(pageID, opened.sequence) }
         return opened.page

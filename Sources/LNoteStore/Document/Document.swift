@@ -49,10 +49,18 @@ public final actor Document {
     var closed = false
     /// Asset ids a version of the document this writer knows refers to (D-042).
     var knownAssets = Set<UUIDBytes>()
+    /// What the open of each page that opened damaged found (P-041, P-042).
+    var pageDamage: [UUIDBytes: PageDamage] = [:]
 
     /// Page files `document.json` does not list, moved to `lost+found/` on open (D-060), as
     /// named there.
     package private(set) var setAsideFiles: [String]
+    /// The pages opened so far whose open found damage, in page order: what each lost or
+    /// healed, and which files were damaged (kept whole in `lost+found/` before the page's
+    /// first change, P-042). `updates()` publishes a value each time one is added. A page not
+    /// opened yet is not known to be damaged: `lnote fsck` checks every page.
+    public var damagedPages: [PageDamage] { file.pages.compactMap { pageDamage.coldValue($0.id) } }
+
     /// True when open found `manifest.json` missing or stale and rewrote it (D-031).
     public private(set) var manifestRepairedOnOpen: Bool
     /// What the writable open's merge of sync-client conflict copies did (Spec/sync.md Y-021),

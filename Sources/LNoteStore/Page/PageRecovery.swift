@@ -40,6 +40,13 @@ package enum PageRecovery {
         package internal(set) var notLowercase: [String] = []
         /// Names of the page's files not read because another spelling was (P-024).
         package internal(set) var shadowed: [String] = []
+        /// A heal was asked for but not tried (the read made the page ready to draw, P-041).
+        package internal(set) var healSkipped = false
+        /// Torn tails that are not zeros, kept before a writer cuts or retires them (P-042).
+        package internal(set) var tornTails: [(name: String, range: Range<Int>)] = []
+        /// Bytes of the snapshot and the journals replayed on it, as read: the snapshot a
+        /// compaction writes of this page is never larger (P-043).
+        package internal(set) var heldBytes = 0
     }
 
     /// The page's files in `pages/` (P-015): its snapshot, its journals sorted by the base in
@@ -108,7 +115,7 @@ package enum PageRecovery {
     package static func recover(fs: any FileSystem, directory: String, pageID: UUIDBytes,
                                 mode: ReplayMode, points: PointDecoding = .eager, toDraw: Bool = false,
                                 threads: Int = 1, drawBoundLimit: Int = .max,
-                                aheadBytesMin: Int64 = aheadBytesMinDefault) throws -> Result {
+                                aheadBytesMin: Int64 = aheadBytesMinDefault, heal: Bool = false) throws -> Result {
         let files = try listFiles(fs: fs, directory: directory, pageID: pageID)
         // K-035: a link or special file at a spelling the page does not read blocks the page
         // too, as the open's check of every spelling does (D-002, D-004); a name read is
@@ -119,7 +126,8 @@ package enum PageRecovery {
         let points = mode == .salvage ? points : .eager
         if toDraw, points == .deferred {
             let read = { (pending: PendingPointChecks) in
-                try replay(fs: fs, directory: directory, pageID: pageID, mode: mode, points: points, files: files, pending: pending)
+                try replay(fs: fs, directory: directory, pageID: pageID, mode: mode, points: points, files: files,
+                           pending: pending, heal: heal)
             }
             var ready: (result: Result, drawn: PagePoints?)
             if threads > 1, let bytes = pageBytes(fs: fs, directory: directory, files: files), bytes >= aheadBytesMin,
@@ -131,12 +139,14 @@ package enum PageRecovery {
             } else {
                 ready = try PagePoints.readThenDraw(threads: threads, read: read, elements: { $0.state.elements })
             }
-            if let drawn = ready.drawn {
+            // A snapshot to heal is read again without the decode ahead (P-041: damage is rare).
+            if let drawn = ready.drawn, !ready.result.healSkipped {
                 ready.result.drawn = drawn
                 return ready.result
             }
         }
-        return try replay(fs: fs, directory: directory, pageID: pageID, mode: mode, points: points, files: files, pending: nil)
+        return try replay(fs: fs, directory: directory, pageID: pageID, mode: mode, points: points, files: files,
+                          pending: nil, heal: heal)
     }
 
     /// The bytes of a page's files (each counted up to `FormatLimits.pageFileBytesInMemoryMax`,
@@ -175,9 +185,11 @@ package enum PageRecovery {
 
     /// The replay of section 5 over `files`; `pending` as in `PageReplay.pending`.
     private static func replay(fs: any FileSystem, directory: String, pageID: UUIDBytes, mode: ReplayMode,
-                               points: PointDecoding, files: PageFiles, pending: PendingPointChecks?) throws -> Result {
+                               points: PointDecoding, files: PageFiles, pending: PendingPointChecks?,
+                               heal: Bool) throws -> Result {
         var replay = PageReplay(fs: fs, directory: directory, pageID: pageID, mode: mode, points: points)
         replay.pending = pending
+        replay.heal = heal
         let prefetch = pending?.ahead.flatMap { ahead in
             mode == .salvage && !files.journals.isEmpty
                 ? JournalPrefetch(journals: files.journals, fs: fs, directory: directory, on: ahead) : nil
