@@ -191,15 +191,10 @@ public final actor Page {
         try LNoteError.checkCancellation()  // before anything is written; a batch is never torn
         try checkWritable()
         guard !changes.isEmpty else { return }
-        if try !admitSize(changes) { try await compactThenAdmit(changes) }
-        if changes.count == 1 {
-            try PageChangeValidator.validate(changes[0], against: state)
-        } else {
-            var scratch = state
-            for change in changes {
-                try PageChangeValidator.validate(change, against: scratch)
-                _ = scratch.apply(change)
-            }
+        try validate(changes)
+        if try !admitSize(changes) {
+            try await compactThenAdmit(changes)
+            try validate(changes)  // saves made during the compaction may have changed the page
         }
         let (journal, ticket) = try writeFrames(changes, extendReserve: (durability ?? options.durability) != .none)
         var bodies = ticket.appendedBodies.makeIterator()
@@ -227,6 +222,20 @@ public final actor Page {
         // sync covers them all and theirs find nothing left to do.
         if inline { await Task.yield() }
         try await sync(journal, through: ticket.end, level, inline: inline)
+    }
+
+    /// Every change checked in order against the page as the ones before leave it; throws the
+    /// first that is invalid (nothing is written then).
+    private func validate(_ changes: [PageChange]) throws {
+        if changes.count == 1 {
+            try PageChangeValidator.validate(changes[0], against: state)
+        } else {
+            var scratch = state
+            for change in changes {
+                try PageChangeValidator.validate(change, against: scratch)
+                _ = scratch.apply(change)
+            }
+        }
     }
 
     /// P-043: refuses (`pageFull`, nothing written) changes after which the snapshot a
