@@ -118,7 +118,7 @@ package final class JournalWriter: Sendable {
             try io { try bytes.withUnsafeBytes { try fs.write(file, at: 0, $0) } }
             if durability != .none {
                 try io { try fs.sync(file, max(durability, .data)) }
-                if !deferred { try io { try fs.syncDirectory(directory) } }
+                if !deferred { try io { try fs.syncDirectory(directory, max(durability, .data)) } }
             }
         } catch {
             try? fs.close(file)
@@ -325,7 +325,7 @@ package final class JournalWriter: Sendable {
                 try fs.sync(file, level)
                 // W-006: the file's entry is durable before any frame in it is acknowledged.
                 if let directory {
-                    try fs.syncDirectory(directory)
+                    try fs.syncDirectory(directory, level)
                     state.withLock { $0.directoryPending = nil }
                 }
             } catch {
