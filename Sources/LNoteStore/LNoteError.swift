@@ -23,6 +23,11 @@ public struct LNoteError: Error, Sendable, Equatable, CustomStringConvertible {
         case readOnly
         /// The path or JSON tries to leave the package, or is otherwise not acceptable.
         case invalidPath
+        /// A file of the page is in iCloud Drive but not on this device (its placeholder
+        /// `.<name>.icloud` is, D-092): nothing was read or written. `file` is the file's own
+        /// path; `POSIXFileSystem.startDownloading(file)` asks for it; open the page again once
+        /// it is there.
+        case notDownloaded
     }
 
     /// What went wrong (match on it).

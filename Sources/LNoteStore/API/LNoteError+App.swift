@@ -81,6 +81,8 @@ extension LNoteError {
     public static var readOnly: Code { .readOnly }
     /// `catch LNoteError.invalidPath`: a path or link that is not acceptable.
     public static var invalidPath: Code { .invalidPath }
+    /// `catch LNoteError.notDownloaded`: a page file iCloud Drive has not downloaded yet.
+    public static var notDownloaded: Code { .notDownloaded }
 }
 
 /// True when `error` is an `LNoteError` with this code: makes `catch LNoteError.notFound`
