@@ -28,6 +28,10 @@ public struct LNoteError: Error, Sendable, Equatable, CustomStringConvertible {
         /// path; `POSIXFileSystem.startDownloading(file)` asks for it; open the page again once
         /// it is there.
         case notDownloaded
+        /// The device is locked and the file's Data Protection class keeps it unwritable now
+        /// (a write failed with EPERM on a file opened for writing, W-032): this change was not
+        /// written and nothing acknowledged is lost. Retry once the device is unlocked.
+        case protectedDataUnavailable
     }
 
     /// What went wrong (match on it).

@@ -83,6 +83,8 @@ extension LNoteError {
     public static var invalidPath: Code { .invalidPath }
     /// `catch LNoteError.notDownloaded`: a page file iCloud Drive has not downloaded yet.
     public static var notDownloaded: Code { .notDownloaded }
+    /// `catch LNoteError.protectedDataUnavailable`: the device is locked; retry after unlock.
+    public static var protectedDataUnavailable: Code { .protectedDataUnavailable }
 }
 
 /// True when `error` is an `LNoteError` with this code: makes `catch LNoteError.notFound`

@@ -36,6 +36,9 @@ public enum FileSystemErrno {
     public static let symbolicLink: Int32 = ELOOP
     /// EACCES: permission denied.
     public static let accessDenied: Int32 = EACCES
+    /// EPERM: operation not permitted; a write to a file opened for writing fails so on Apple
+    /// platforms while its Data Protection class keeps it locked (W-032).
+    public static let notPermitted: Int32 = EPERM
     /// Not an errno: the engine's code for "opened something that is not a regular file" (a
     /// FIFO, socket, device or folder where a file belongs, D-004). Negative, so it never
     /// collides with a real errno.

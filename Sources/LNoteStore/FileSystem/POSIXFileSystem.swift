@@ -30,7 +30,14 @@ public struct POSIXFileSystem: FileSystem {
     /// allocates more than the file holds.
     private static let readClampBytesMin = 1 << 20
 
-    public init() {}
+    /// The Data Protection class given to each file created (W-032; iOS-family platforms only).
+    public let dataProtection: DataProtection
+
+    public init() { dataProtection = .default }
+
+    /// A file system whose created files get `dataProtection` (for example `.complete` for an
+    /// app that accepts saves failing while the device is locked).
+    public init(dataProtection: DataProtection) { self.dataProtection = dataProtection }
 
     /// open(2) with O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK; O_RDWR unless `.readOnly`;
     /// O_CREAT/O_EXCL/O_TRUNC from options. Then fstat(2): anything but a regular file (a FIFO,
@@ -71,6 +78,7 @@ public struct POSIXFileSystem: FileSystem {
                 throw FileSystemError("open", path: path, errno: error.errno)
             }
         }
+        if options.contains(.create) { dataProtection.apply(to: path) }
         Self.openPaths.withLock { $0.coldSet(fd, path) }
         return FileHandleNumber(fd)
     }
