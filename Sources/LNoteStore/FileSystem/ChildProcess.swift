@@ -6,6 +6,8 @@ import Glibc
 import Musl
 #endif
 
+// posix_spawn and wait4 are unavailable on watchOS and tvOS (spawn.h); the tools never run there.
+#if !os(watchOS) && !os(tvOS)
 /// A child process the tools start with posix_spawn(2) (`lnote demo`'s writer, the bench's
 /// suites and its SQLite peer): its pid, its standard streams, and waiting for it. Arguments and
 /// the executable's path are passed by their file-name bytes (D-035), which Foundation's
@@ -139,3 +141,4 @@ package final class ChildProcess {
 
 /// kill(2) SIGKILL (a free function: inside `ChildProcess`, `kill` names the method).
 private func sendKill(_ pid: pid_t) -> Int32 { kill(pid, SIGKILL) }
+#endif

@@ -197,6 +197,7 @@ package enum ToolSystem {
         #endif
     }
 
+    #if !os(watchOS) && !os(tvOS)  // execv is prohibited there (unistd.h)
     /// execv(2): replaces this process with `path` run with `arguments` (argv[0] included),
     /// each passed by its file-name bytes (D-035). Returns only on failure, with the errno.
     package static func replaceProcess(_ path: String, _ arguments: [String]) -> Int32 {
@@ -205,6 +206,7 @@ package enum ToolSystem {
         _ = execv(fileNameBytes(path), argv + [nil])
         return SystemCall.currentErrno
     }
+    #endif
 
     /// A log file lines are appended to with one write(2) each (open(2) O_WRONLY | O_CREAT |
     /// O_APPEND): lines of two writers never interleave, and a process killed between two
