@@ -130,6 +130,18 @@ struct PlatformFallbackTests {
         #expect(sim.operationLog.filter { $0.contains("fsync(dir)") }.count == 1, "\(sim.operationLog)")
     }
 
+    @Test("volume probes: this Linux temp folder holds two spellings and any bytes; an APFS-like volume (EILSEQ, folded case) is told apart")
+    func volumeProbes() throws {
+        let dir = TempDir("probe"); defer { dir.remove() }
+        #expect(try VolumeProbe.namesAreCaseSensitive(in: dir.path))
+        #expect(try VolumeProbe.acceptsNonUTF8Names(in: dir.path))
+        #expect(try POSIXFileSystem.shared.list(dir.path).isEmpty, "the probes leave nothing behind")
+        let apfs = CaseFoldingUTF8Only(base: POSIXFileSystem.shared)
+        #expect(try !VolumeProbe.namesAreCaseSensitive(in: dir.path, fileSystem: apfs))
+        #expect(try !VolumeProbe.acceptsNonUTF8Names(in: dir.path, fileSystem: apfs))
+        #expect(try POSIXFileSystem.shared.list(dir.path).isEmpty)
+    }
+
     static let pageID = UUIDBytes(string: "a9900000-0000-4000-8000-000000000030")!
 
     static func stroke(_ n: UInt8) -> Stroke {
@@ -143,6 +155,23 @@ struct PlatformFallbackTests {
 private struct NoFolderLocks: ForwardingFileSystem {
     let base: POSIXFileSystem
     func tryLockFolder(_ path: String) throws -> FileHandleNumber? { .noFolderLock }
+}
+
+/// A default macOS volume as the probes see it: names differ only in case are one name, and a
+/// name that is not UTF-8 is refused with EILSEQ.
+private struct CaseFoldingUTF8Only: ForwardingFileSystem {
+    let base: POSIXFileSystem
+    func kind(_ path: String) throws -> FileKind? {
+        let folder = parentDirectory(of: path), name = lastComponent(path).lowercased()
+        guard let match = try base.list(folder).first(where: { $0.lowercased() == name }) else { return nil }
+        return try base.kind(joinPath(folder, match))
+    }
+    func makeDirectory(_ path: String) throws {
+        if path.unicodeScalars.contains(where: { $0.value >= 0x10FF80 }) {
+            throw FileSystemError("mkdir", path: path, errno: FileSystemErrno.illegalByteSequence)
+        }
+        try base.makeDirectory(path)
+    }
 }
 
 /// Records the durability each folder sync is asked for.

@@ -39,6 +39,8 @@ public enum FileSystemErrno {
     /// EPERM: operation not permitted; a write to a file opened for writing fails so on Apple
     /// platforms while its Data Protection class keeps it locked (W-032).
     public static let notPermitted: Int32 = EPERM
+    /// EILSEQ: a name that is not valid in the volume's encoding (APFS: not UTF-8).
+    public static let illegalByteSequence: Int32 = EILSEQ
     /// Not an errno: the engine's code for "opened something that is not a regular file" (a
     /// FIFO, socket, device or folder where a file belongs, D-004). Negative, so it never
     /// collides with a real errno.
