@@ -3,11 +3,6 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Why the engine refused an element or sample before writing anything (E-002, E-003, E-010,
 /// E-012): the typed form of `ElementValidationError.code`, carried by `LNoteError.reason`.
@@ -53,8 +48,8 @@ extension LNoteError: LocalizedError {
 
     /// `strerror(errno)` with its number, e.g. `errno 2: No such file or directory`.
     public static func errnoText(_ errno: Int32) -> String {
-        guard let text = strerror(errno) else { return "errno \(errno)" }
-        return "errno \(errno): \(String(cString: text))"
+        guard let text = FileSystemErrno.systemText(errno) else { return "errno \(errno)" }
+        return "errno \(errno): \(text)"
     }
 }
 

@@ -46,6 +46,13 @@ public enum FileSystemErrno {
     /// collides with a real errno.
     public static let notRegularFile: Int32 = -2
 
+    /// strerror(3): the C library's text for `code` (`No such file or directory`), nil when it
+    /// has none.
+    public static func systemText(_ code: Int32) -> String? {
+        guard code > 0, let c = strerror(code) else { return nil }
+        return String(cString: c)
+    }
+
     /// `No space left on device (errno 28)`: the C library's text and the number; for
     /// `notRegularFile`, `not a regular file`.
     public static func text(_ code: Int32) -> String {

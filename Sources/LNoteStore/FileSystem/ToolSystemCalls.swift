@@ -30,6 +30,14 @@ package enum ToolSystem {
         return fileNameText(raw)
     }
 
+    /// realpath(3) of `path` by its bytes (D-035): links and `..` resolved; nil when a component
+    /// is missing or unreadable.
+    package static func resolvedPath(_ path: String) -> String? {
+        guard let resolved = realpath(fileNameBytes(path), nil) else { return nil }
+        defer { free(resolved) }
+        return fileNameText(resolved)
+    }
+
     /// getcwd(3) as file-name text (D-035); nil when it fails (a deleted folder, a long path).
     package static func currentDirectory() -> String? {
         var buffer = [CChar](repeating: 0, count: 4097)
