@@ -98,13 +98,13 @@ package enum ToolSystem {
 
     /// clock_gettime(2) CLOCK_MONOTONIC in nanoseconds.
     @inline(__always)
-    package static func monotonicNanoseconds() -> UInt64 { clock(CLOCK_MONOTONIC) }
+    package static func monotonicNanoseconds() -> UInt64 { readClock(CLOCK_MONOTONIC) }
 
     /// clock_gettime(2) CLOCK_PROCESS_CPUTIME_ID in nanoseconds: CPU time of this process.
-    package static func processCPUNanoseconds() -> UInt64 { clock(CLOCK_PROCESS_CPUTIME_ID) }
+    package static func processCPUNanoseconds() -> UInt64 { readClock(CLOCK_PROCESS_CPUTIME_ID) }
 
     @inline(__always)
-    private static func clock(_ id: clockid_t) -> UInt64 {
+    private static func readClock(_ id: clockid_t) -> UInt64 {
         var t = timespec()
         clock_gettime(id, &t)
         return UInt64(t.tv_sec) &* 1_000_000_000 &+ UInt64(t.tv_nsec)
