@@ -448,6 +448,9 @@ struct PackageChecker {
                 out[id, default: []].append(name)
                 run.counts.files += 1
             case .snapshotTemp?: break
+            case nil where PageFileNames.placeholder(name) != nil:  // D-092
+                try run.error("notDownloaded", prefix + "pages/" + name,
+                              "a page file iCloud Drive has not downloaded to this device; its page is not checked or repaired")
             case nil: try run.info("unknownFile", prefix + "pages/" + name, "not a page file; left alone")
             }
         }

@@ -6,10 +6,14 @@ public enum SQLiteSchema {
     /// `PRAGMA user_version` of this schema (Q-002).
     public static let version = 1
 
-    /// Connection settings of every writer (Q-040): WAL, synchronous=FULL, foreign keys on.
+    /// Connection settings of every writer (Q-040): WAL, synchronous=FULL, foreign keys on; and
+    /// F_FULLFSYNC for commits and checkpoints (on Apple platforms FULL alone is an fsync, which
+    /// stops at the drive cache; SQLite ignores the two where F_FULLFSYNC does not exist).
     static let writerPragmas = """
         PRAGMA journal_mode = WAL;
         PRAGMA synchronous = FULL;
+        PRAGMA fullfsync = ON;
+        PRAGMA checkpoint_fullfsync = ON;
         PRAGMA foreign_keys = ON;
         """
 

@@ -30,6 +30,15 @@ public struct LNoteError: Error, Sendable, Equatable, CustomStringConvertible {
         /// (`FormatLimits.pageFileBytesInMemoryMax`, P-043): refused before anything was
         /// written; the page keeps every change acknowledged before. Start another page.
         case pageFull
+        /// A file of the page is in iCloud Drive but not on this device (its placeholder
+        /// `.<name>.icloud` is, D-092): nothing was read or written. `file` is the file's own
+        /// path; `POSIXFileSystem.startDownloading(file)` asks for it; open the page again once
+        /// it is there.
+        case notDownloaded
+        /// The device is locked and the file's Data Protection class keeps it unwritable now
+        /// (a write failed with EPERM on a file opened for writing, W-032): this change was not
+        /// written and nothing acknowledged is lost. Retry once the device is unlocked.
+        case protectedDataUnavailable
     }
 
     /// What went wrong (match on it).

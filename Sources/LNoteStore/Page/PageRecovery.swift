@@ -86,7 +86,7 @@ package enum PageRecovery {
                     files.journals.append((name, base))
                 }
             case .snapshotTemp(let id)? where id == pageID: files.temporaries.append(name)
-            default: break
+            default: try UbiquitousItems.refusePlaceholder(name, directory: directory, pageID: pageID)  // D-092
             }
         }
         files.journals = files.journals.coldSorted { $0.base < $1.base }
