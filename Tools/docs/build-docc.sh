@@ -50,10 +50,9 @@ stale() {
 echo "== symbol graphs (swift build -emit-symbol-graph, scratch path $scratch)"
 build
 if stale; then
-    # Remove LNoteStore's products so the next build compiles it again and emits its graph.
+    # Remove LNoteStore's module so the next build compiles it again and emits its graph.
     echo "== LNoteStore's symbol graph is stale: compiling LNoteStore again"
-    find "$scratch" -path '*/debug/LNoteStore.build' -prune -exec rm -rf {} +
-    find "$scratch" -path '*/debug/Modules/LNoteStore.*' -exec rm -f {} +
+    find "$scratch" -path '*/debug/Modules/LNoteStore.swift*' -exec rm -f {} +
     build
 fi
 if stale; then
