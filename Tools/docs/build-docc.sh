@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the LNoteStore DocC catalog with the toolchain's own tools (no package plugin) and
-# fails when DocC warns: an unresolved or ambiguous link, a topic naming no symbol, or any
-# other warning or error.
+# fails when DocC warns (an unresolved or ambiguous link, a topic naming no symbol, any other
+# warning or error) or when a public top-level symbol is under no topic of LNoteStore.md.
 #
 #   Tools/docs/build-docc.sh            # archive in .build/docs, diagnostics in .build/docs.log
 #   DOCC_OUTPUT=/tmp/site Tools/docs/build-docc.sh
@@ -87,4 +87,15 @@ if [[ $status -ne 0 || $warnings -ne 0 ]]; then
     echo "error: DocC reported warnings or errors (unresolved links among them); fix them" >&2
     exit 1
 fi
-echo "ok: $output"
+
+# Every public top-level symbol under a topic of LNoteStore.md: DocC files the others under
+# groups it generates ("Structures", "Enumerations", ...) and --analyze does not warn.
+module_page="$output/data/documentation/lnotestore.json"
+uncurated=$(grep -o '{[^{}]*"generated":true[^{}]*}' "$module_page" \
+    | grep -o 'documentation\\/LNoteStore\\/[^"]*' | sed 's|.*\\/||' || true)
+if [[ -n "$uncurated" ]]; then
+    echo "error: public symbols under no topic of $catalog/LNoteStore.md:" >&2
+    echo "$uncurated" | sed 's/^/  /' >&2
+    exit 1
+fi
+echo "ok: $output (every top-level symbol under a topic)"
