@@ -1,7 +1,7 @@
 /// One pen sample as the app measures it, in floating point (PencilKit's units).
 ///
-/// `Quantize.point` turns it into a `Point` at the precision of section 6.1, throwing on any
-/// value that is not finite or does not fit.
+/// `Stroke(ink:samples:)` turns samples into stored `Point`s at the precision of section 6.1,
+/// throwing on any value that is not finite or does not fit.
 public struct InputPoint: Sendable, Equatable {
     /// Position in points (pt); stored at 0.1 pt as `Int32`.
     public var x: Double
