@@ -1,0 +1,110 @@
+/// One move of the eraser: a segment from `start` to `end` in page pt, swept by a round tip of
+/// `width` pt (a capsule; a tap is a segment of length zero).
+///
+/// What it cuts from a stroke (`cuts(in:geometry:)`):
+/// - every point whose disc (its radius, times the stroke transform's stretch) comes within
+///   `width / 2` of the segment;
+/// - where the capsule meets the line between two consecutive points but neither point's disc
+///   (a fast stroke's points lie far apart), the nearer of the two, so a stroke the eraser
+///   crossed is always cut there. The line counts as thick as the thinner point.
+package struct EraserSegment: Sendable {
+    package var x0: Double, y0: Double, x1: Double, y1: Double
+    /// Half the tip's width, pt.
+    package var halfWidth: Double
+
+    package init(x0: Double, y0: Double, x1: Double, y1: Double, width: Double) {
+        self.x0 = x0; self.y0 = y0; self.x1 = x1; self.y1 = y1; halfWidth = max(0, width) / 2
+    }
+
+    /// The box the capsule lies in.
+    package var box: GeometryBox {
+        var b = GeometryBox.empty
+        b.add(x: x0, y: y0, r: halfWidth)
+        b.add(x: x1, y: y1, r: halfWidth)
+        return b
+    }
+
+    /// True when every coordinate and the width are finite.
+    package var isFinite: Bool { x0.isFinite && y0.isFinite && x1.isFinite && y1.isFinite && halfWidth.isFinite }
+
+    /// The distance from (`px`, `py`) to the segment.
+    @inline(__always) package func distance(x px: Double, y py: Double) -> Double {
+        Self.pointSegment(px, py, x0, y0, x1, y1)
+    }
+
+    /// The distance between the segment and the segment (`ax`, `ay`) - (`bx`, `by`).
+    @inline(__always) package func distance(ax: Double, ay: Double, bx: Double, by: Double) -> Double {
+        if Self.cross(x0, y0, x1, y1, ax, ay, bx, by) { return 0 }
+        return min(min(Self.pointSegment(ax, ay, x0, y0, x1, y1), Self.pointSegment(bx, by, x0, y0, x1, y1)),
+                   min(Self.pointSegment(x0, y0, ax, ay, bx, by), Self.pointSegment(x1, y1, ax, ay, bx, by)))
+    }
+
+    @inline(__always) static func pointSegment(_ px: Double, _ py: Double, _ ax: Double, _ ay: Double,
+                                               _ bx: Double, _ by: Double) -> Double {
+        let dx = bx - ax, dy = by - ay
+        let len2 = dx * dx + dy * dy
+        var t = len2 > 0 ? ((px - ax) * dx + (py - ay) * dy) / len2 : 0
+        t = min(1, max(0, t))
+        let ex = px - (ax + t * dx), ey = py - (ay + t * dy)
+        return (ex * ex + ey * ey).squareRoot()
+    }
+
+    /// True when the two segments properly cross (touching ends are caught by the distances).
+    @inline(__always) static func cross(_ ax: Double, _ ay: Double, _ bx: Double, _ by: Double,
+                                        _ cx: Double, _ cy: Double, _ dx: Double, _ dy: Double) -> Bool {
+        func side(_ px: Double, _ py: Double, _ qx: Double, _ qy: Double, _ rx: Double, _ ry: Double) -> Double {
+            (qx - px) * (ry - py) - (qy - py) * (rx - px)
+        }
+        let d1 = side(cx, cy, dx, dy, ax, ay), d2 = side(cx, cy, dx, dy, bx, by)
+        let d3 = side(ax, ay, bx, by, cx, cy), d4 = side(ax, ay, bx, by, dx, dy)
+        return ((d1 > 0 && d2 < 0) || (d1 < 0 && d2 > 0)) && ((d3 > 0 && d4 < 0) || (d3 < 0 && d4 > 0))
+    }
+
+    /// The point ranges this move cuts from the stroke whose geometry is `geometry`
+    /// (ascending, disjoint, not touching); empty when it misses. Only the points of the runs
+    /// whose boxes the capsule's box meets are tested, from `geometry.placed`: nothing is
+    /// decoded.
+    @_optimize(speed)
+    package func cuts(_ geometry: ElementGeometry) -> [Range<Int>] {
+        let reach = box
+        let runLength = ElementGeometry.runLength
+        let n = geometry.placed.count
+        var ranges: [Range<Int>] = []
+        var open: Int?  // the start of the range being built
+        var lastHit = -2
+        func mark(_ i: Int) {
+            // Indexes arrive ascending, except that the first point of a run repeats the last
+            // of the one before: ranges grow at their end only.
+            if i <= lastHit { return }
+            if i == lastHit + 1, open != nil { lastHit = i; return }
+            if let o = open { ranges.append(o ..< lastHit + 1) }
+            open = i; lastHit = i
+        }
+        geometry.placed.withUnsafeBufferPointer { placed in
+            for (j, r) in geometry.runs.enumerated() where r.intersects(reach) {
+                let first = j * runLength, last = min(first + runLength, n - 1)
+                guard first < n else { continue }
+                var prev = placed[first]
+                var dp = distance(x: Double(prev.x), y: Double(prev.y))
+                var prevHit = dp <= halfWidth + Double(prev.r)
+                if prevHit { mark(first) }
+                var i = first + 1
+                while i <= last {
+                    let cur = placed[i]
+                    let dc = distance(x: Double(cur.x), y: Double(cur.y))
+                    let curHit = dc <= halfWidth + Double(cur.r)
+                    if !prevHit, !curHit,
+                       distance(ax: Double(prev.x), ay: Double(prev.y), bx: Double(cur.x), by: Double(cur.y))
+                        <= halfWidth + Double(min(prev.r, cur.r)) {
+                        mark(dp <= dc ? i - 1 : i)
+                    }
+                    if curHit { mark(i) }
+                    prev = cur; dp = dc; prevHit = curHit
+                    i += 1
+                }
+            }
+        }
+        if let o = open { ranges.append(o ..< lastHit + 1) }
+        return ranges
+    }
+}
