@@ -19,6 +19,7 @@ public struct InputPoint: Sendable, Equatable {
     public var altitude: Double?
 
     /// A sample in app units (pt, seconds, force 0...1, radians).
+    @inlinable
     public init(x: Double, y: Double, radius: Double, force: Double, timeOffset: Double,
                 azimuth: Double? = nil, altitude: Double? = nil) {
         self.x = x; self.y = y; self.radius = radius; self.force = force
