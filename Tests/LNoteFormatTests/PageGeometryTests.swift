@@ -85,8 +85,8 @@ struct PageGeometryTests {
             // Every point as placed on the page (computed afresh), every one tested.
             let placed = ElementGeometry(e).placed.map { (x: Double($0.x), y: Double($0.y), r: Double($0.r)) }
             #expect(placed.count == s.points.count)
-            let d = placed.map { eraser.distance(x: $0.x, y: $0.y) }
-            let pointHit = placed.indices.map { d[$0] <= eraser.halfWidth + placed[$0].r }
+            let d = placed.map { eraser.distanceSquared(x: $0.x, y: $0.y) }
+            let pointHit = placed.indices.map { eraser.reaches(d[$0], r: placed[$0].r) }
             var hit = pointHit
             for i in placed.indices.dropFirst() where !pointHit[i - 1] && !pointHit[i] {
                 let a = placed[i - 1], b = placed[i]

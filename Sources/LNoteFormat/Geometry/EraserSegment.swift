@@ -1,7 +1,7 @@
 /// One move of the eraser: a segment from `start` to `end` in page pt, swept by a round tip of
 /// `width` pt (a capsule; a tap is a segment of length zero).
 ///
-/// What it cuts from a stroke (`cuts(in:geometry:)`):
+/// What it cuts from a stroke (`cuts(_:)`):
 /// - every point whose disc (its radius, times the stroke transform's stretch) comes within
 ///   `width / 2` of the segment;
 /// - where the capsule meets the line between two consecutive points but neither point's disc
@@ -12,8 +12,28 @@ package struct EraserSegment: Sendable {
     /// Half the tip's width, pt.
     package var halfWidth: Double
 
+    /// The direction and 1 / its squared length (0 for a tap), for the point tests.
+    private let dx: Double, dy: Double, inverseLength2: Double
+
     package init(x0: Double, y0: Double, x1: Double, y1: Double, width: Double) {
         self.x0 = x0; self.y0 = y0; self.x1 = x1; self.y1 = y1; halfWidth = max(0, width) / 2
+        dx = x1 - x0; dy = y1 - y0
+        let len2 = dx * dx + dy * dy
+        inverseLength2 = len2 > 0 ? 1 / len2 : 0
+    }
+
+    /// The squared distance from (`px`, `py`) to the segment (what the point test compares).
+    @inline(__always) package func distanceSquared(x px: Double, y py: Double) -> Double {
+        let t = min(1, max(0, ((px - x0) * dx + (py - y0) * dy) * inverseLength2))
+        let ex = px - (x0 + t * dx), ey = py - (y0 + t * dy)
+        return ex * ex + ey * ey
+    }
+
+    /// True when a disc of radius `r` at (`px`, `py`) comes within `halfWidth` of the segment;
+    /// `d2` is `distanceSquared(x: px, y: py)`.
+    @inline(__always) package func reaches(_ d2: Double, r: Double) -> Bool {
+        let reach = halfWidth + r
+        return d2 <= reach * reach
     }
 
     /// The box the capsule lies in.
@@ -85,14 +105,14 @@ package struct EraserSegment: Sendable {
                 let first = j * runLength, last = min(first + runLength, n - 1)
                 guard first < n else { continue }
                 var prev = placed[first]
-                var dp = distance(x: Double(prev.x), y: Double(prev.y))
-                var prevHit = dp <= halfWidth + Double(prev.r)
+                var dp = distanceSquared(x: Double(prev.x), y: Double(prev.y))
+                var prevHit = reaches(dp, r: Double(prev.r))
                 if prevHit { mark(first) }
                 var i = first + 1
                 while i <= last {
                     let cur = placed[i]
-                    let dc = distance(x: Double(cur.x), y: Double(cur.y))
-                    let curHit = dc <= halfWidth + Double(cur.r)
+                    let dc = distanceSquared(x: Double(cur.x), y: Double(cur.y))
+                    let curHit = reaches(dc, r: Double(cur.r))
                     if !prevHit, !curHit,
                        distance(ax: Double(prev.x), ay: Double(prev.y), bx: Double(cur.x), by: Double(cur.y))
                         <= halfWidth + Double(min(prev.r, cur.r)) {

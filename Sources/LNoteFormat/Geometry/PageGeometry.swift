@@ -17,6 +17,9 @@ package struct PageGeometry: Sendable {
 
     /// Slot -> record (nil: a free slot, listed in `free`).
     private var records: [Record?] = []
+    /// Slot -> its record's `reach` (empty for a free slot): what a query filters on without
+    /// touching the records.
+    private var reaches: [GeometryBox] = []
     private var free: [Int32] = []
     /// Element id -> slot.
     private var slots = ElementIndex()
@@ -99,7 +102,7 @@ package struct PageGeometry: Sendable {
         let box = eraser.box
         var out: [(position: Int, cut: StrokeCut)] = []
         grid.forEachCandidate(in: box) { slot, column, row in
-            guard let r = records[Int(slot)], r.geometry.reach.intersects(box), !r.geometry.placed.isEmpty else { return }
+            guard reaches[Int(slot)].intersects(box), let r = records[Int(slot)], !r.geometry.placed.isEmpty else { return }
             if column >= 0 {
                 let first = grid.firstCell(of: r.placement, within: box)
                 guard first.column == column, first.row == row else { return }
@@ -115,7 +118,9 @@ package struct PageGeometry: Sendable {
     /// Test hook: the geometry describes `state` exactly (each element's as computed afresh,
     /// each listed once where its box says, nothing else listed).
     package func matches(_ state: PageState) -> Bool {
-        guard slots.count == state.elements.count, records.compactMap({ $0 }).count == slots.count else { return false }
+        guard slots.count == state.elements.count, records.compactMap({ $0 }).count == slots.count,
+              reaches.count == records.count,
+              records.indices.allSatisfy({ records[$0]?.geometry.reach ?? .empty == reaches[$0] }) else { return false }
         let listed = grid.listings()
         for e in state.elements {
             guard let s = slots[e.id], let r = records[s], r.id == e.id, r.geometry == ElementGeometry(e),
@@ -140,15 +145,18 @@ package struct PageGeometry: Sendable {
                 grid.insert(Int32(s), at: placement)
             }
             records[s] = Record(id: e.id, geometry: g, placement: placement)
+            reaches[s] = g.reach
             return
         }
         let s: Int
         if let f = free.popLast() {
             s = Int(f)
             records[s] = Record(id: e.id, geometry: g, placement: placement)
+            reaches[s] = g.reach
         } else {
             s = records.count
             records.append(Record(id: e.id, geometry: g, placement: placement))
+            reaches.append(g.reach)
         }
         _ = slots.updateValue(s, forKey: e.id)
         grid.insert(Int32(s), at: placement)
@@ -158,6 +166,7 @@ package struct PageGeometry: Sendable {
         guard let s = slots[id], let old = records[s] else { return }
         grid.remove(Int32(s), at: old.placement)
         records[s] = nil
+        reaches[s] = .empty
         free.append(Int32(s))
         slots.removeValue(forKey: id)
     }
