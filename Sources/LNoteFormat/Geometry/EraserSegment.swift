@@ -80,6 +80,17 @@ package struct EraserSegment: Sendable {
         return ((d1 > 0 && d2 < 0) || (d1 < 0 && d2 > 0)) && ((d3 > 0 && d4 < 0) || (d3 < 0 && d4 > 0))
     }
 
+    /// False when the line between two consecutive points cannot come within reach, from their
+    /// squared distances `dp`, `dc` alone: every point of the line lies within half its length
+    /// of an end (at most half the sum of its sides), and the distance to the eraser changes
+    /// no faster than the position. Skips the exact segment test for almost every pair.
+    @inline(__always) func segmentMayReach(_ a: ElementGeometry.PlacedPoint, _ b: ElementGeometry.PlacedPoint,
+                                           _ dp: Double, _ dc: Double) -> Bool {
+        let half = (abs(Double(b.x) - Double(a.x)) + abs(Double(b.y) - Double(a.y))) / 2
+        let margin = halfWidth + Double(min(a.r, b.r)) + half
+        return min(dp, dc) <= margin * margin
+    }
+
     /// The point ranges this move cuts from the stroke whose geometry is `geometry`
     /// (ascending, disjoint, not touching); empty when it misses. Only the points of the runs
     /// whose boxes the capsule's box meets are tested, from `geometry.placed`: nothing is
@@ -113,7 +124,7 @@ package struct EraserSegment: Sendable {
                     let cur = placed[i]
                     let dc = distanceSquared(x: Double(cur.x), y: Double(cur.y))
                     let curHit = reaches(dc, r: Double(cur.r))
-                    if !prevHit, !curHit,
+                    if !prevHit, !curHit, segmentMayReach(prev, cur, dp, dc),
                        distance(ax: Double(prev.x), ay: Double(prev.y), bx: Double(cur.x), by: Double(cur.y))
                         <= halfWidth + Double(min(prev.r, cur.r)) {
                         mark(dp <= dc ? i - 1 : i)
