@@ -80,6 +80,15 @@ package struct EraserSegment: Sendable {
         return ((d1 > 0 && d2 < 0) || (d1 < 0 && d2 > 0)) && ((d3 > 0 && d4 < 0) || (d3 < 0 && d4 > 0))
     }
 
+    /// False when nothing in `box` can come within reach: the box lies in the disc around its
+    /// centre through its corners, and that disc is farther than half the tip's width.
+    @inline(__always) func mayReach(_ box: GeometryBox) -> Bool {
+        let cx = (box.minX + box.maxX) / 2, cy = (box.minY + box.maxY) / 2
+        let hx = (box.maxX - box.minX) / 2, hy = (box.maxY - box.minY) / 2
+        let margin = halfWidth + (hx * hx + hy * hy).squareRoot()
+        return distanceSquared(x: cx, y: cy) <= margin * margin
+    }
+
     /// False when the line between two consecutive points cannot come within reach, from their
     /// squared distances `dp`, `dc` alone: every point of the line lies within half its length
     /// of an end (at most half the sum of its sides), and the distance to the eraser changes
@@ -112,7 +121,7 @@ package struct EraserSegment: Sendable {
             open = i; lastHit = i
         }
         geometry.placed.withUnsafeBufferPointer { placed in
-            for (j, r) in geometry.runs.enumerated() where r.intersects(reach) {
+            for (j, r) in geometry.runs.enumerated() where r.intersects(reach) && mayReach(r) {
                 let first = j * runLength, last = min(first + runLength, n - 1)
                 guard first < n else { continue }
                 var prev = placed[first]

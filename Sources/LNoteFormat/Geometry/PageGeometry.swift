@@ -20,6 +20,8 @@ package struct PageGeometry: Sendable {
     /// Slot -> its record's `reach` (empty for a free slot): what a query filters on without
     /// touching the records.
     private var reaches: [GeometryBox] = []
+    /// Slot -> where its record is listed (`.large` for a free slot), for the same reason.
+    private var placements: [HitGrid.Placement] = []
     private var free: [Int32] = []
     /// Element id -> slot.
     private var slots = ElementIndex()
@@ -102,11 +104,12 @@ package struct PageGeometry: Sendable {
         let box = eraser.box
         var out: [(position: Int, cut: StrokeCut)] = []
         grid.forEachCandidate(in: box) { slot, column, row in
-            guard reaches[Int(slot)].intersects(box), let r = records[Int(slot)], !r.geometry.placed.isEmpty else { return }
+            guard reaches[Int(slot)].intersects(box) else { return }
             if column >= 0 {
-                let first = grid.firstCell(of: r.placement, within: box)
+                let first = grid.firstCell(of: placements[Int(slot)], within: box)
                 guard first.column == column, first.row == row else { return }
             }
+            guard let r = records[Int(slot)], !r.geometry.placed.isEmpty else { return }
             let ranges = eraser.cuts(r.geometry)
             guard !ranges.isEmpty, let p = state.position(of: r.id), case .stroke(let s) = state.elements[p] else { return }
             out.append((p, StrokeCut(id: r.id, ranges: ranges, pointCount: s.pointCount)))
@@ -119,8 +122,9 @@ package struct PageGeometry: Sendable {
     /// each listed once where its box says, nothing else listed).
     package func matches(_ state: PageState) -> Bool {
         guard slots.count == state.elements.count, records.compactMap({ $0 }).count == slots.count,
-              reaches.count == records.count,
-              records.indices.allSatisfy({ records[$0]?.geometry.reach ?? .empty == reaches[$0] }) else { return false }
+              reaches.count == records.count, placements.count == records.count,
+              records.indices.allSatisfy({ records[$0]?.geometry.reach ?? .empty == reaches[$0]
+                  && records[$0]?.placement ?? .large == placements[$0] }) else { return false }
         let listed = grid.listings()
         for e in state.elements {
             guard let s = slots[e.id], let r = records[s], r.id == e.id, r.geometry == ElementGeometry(e),
@@ -146,6 +150,7 @@ package struct PageGeometry: Sendable {
             }
             records[s] = Record(id: e.id, geometry: g, placement: placement)
             reaches[s] = g.reach
+            placements[s] = placement
             return
         }
         let s: Int
@@ -153,10 +158,12 @@ package struct PageGeometry: Sendable {
             s = Int(f)
             records[s] = Record(id: e.id, geometry: g, placement: placement)
             reaches[s] = g.reach
+            placements[s] = placement
         } else {
             s = records.count
             records.append(Record(id: e.id, geometry: g, placement: placement))
             reaches.append(g.reach)
+            placements.append(placement)
         }
         _ = slots.updateValue(s, forKey: e.id)
         grid.insert(Int32(s), at: placement)
@@ -167,6 +174,7 @@ package struct PageGeometry: Sendable {
         grid.remove(Int32(s), at: old.placement)
         records[s] = nil
         reaches[s] = .empty
+        placements[s] = .large
         free.append(Int32(s))
         slots.removeValue(forKey: id)
     }
@@ -179,6 +187,7 @@ package struct PageGeometry: Sendable {
             r.placement = grid.placement(of: r.geometry.reach)
             grid.insert(Int32(s), at: r.placement)
             records[s] = r
+            placements[s] = r.placement
         }
     }
 }
