@@ -20,6 +20,8 @@ enum BenchSuites {
         Suite(name: "size", title: "Stripped size an app gains by linking LNoteStore (client against hello world)", run: SizeSuite.run),
         Suite(name: "library", title: "Listing a library of 1,000 documents against reading every document.json", run: LibrarySuite.run),
         Suite(name: "level2", title: SQLiteLevel2Suite.title, run: SQLiteLevel2Suite.run),
+        Suite(name: "draw", title: "Drawing a 2,000-stroke page in app units against stored units", run: DrawSuite.run),
+        Suite(name: "hit", title: "Hit-testing and erasing on a 2,000-stroke page: the hit index against a scan", run: HitSuite.run),
     ]
     /// Suites the others start as grandchildren; not run on their own.
     static let hidden: [Suite] = [

@@ -103,10 +103,10 @@ extension Page {
 }
 
 /// Cuts a stroke at point ranges for the eraser.
-enum StrokeSplitter {
+package enum StrokeSplitter {
     /// The runs of `stroke`'s points outside `ranges`, each a stroke with a new id and times
     /// re-based to start at 0 ms. Throws `invalidInput` for a range outside the points.
-    static func split(_ stroke: Stroke, removing ranges: [Range<Int>]) throws(LNoteError) -> [Stroke] {
+    package static func split(_ stroke: Stroke, removing ranges: [Range<Int>]) throws(LNoteError) -> [Stroke] {
         let points = stroke.points
         var keep = [Bool](repeating: true, count: points.count)
         for r in ranges {

@@ -67,6 +67,8 @@ public final actor Page {
     /// Every point of the page as the open decoded them (`PageOptions.pointsToDrawAtOpen`),
     /// until `pointsToDraw()` takes them or `close()`.
     private var drawnAtOpen: PagePoints?
+    /// The hit index, built by the first hit-test and kept in step by every change since.
+    var geometry: PageGeometry?
 
     /// What opening the page found: torn tails, damage, frames replayed.
     public private(set) var recoveryReport: RecoveryReport
@@ -206,6 +208,7 @@ public final actor Page {
                 cache.invalidate(for: change)
             }
         }
+        geometry?.update(after: changes, in: state)
         nextSequence = ticket.sequences.upperBound
         journalFrames += changes.count
         updateFeed.publish(PageUpdate(changes: changes, state: state))
