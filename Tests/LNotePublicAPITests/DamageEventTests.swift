@@ -34,7 +34,7 @@ func damageReachesTheApp() async throws {
     let snapshotName = try flipSnapshotByte(in: folder)
 
     let document = try await library.openDocument(id)
-    var documentUpdates = await document.updates().makeAsyncIterator()
+    var documentUpdates = document.updates().makeAsyncIterator()
     #expect(await documentUpdates.next()?.damagedPages == [])
     let opened = try await document.page(at: 0)
     #expect(await documentUpdates.next()?.damagedPages == [opened.id])
@@ -43,7 +43,7 @@ func damageReachesTheApp() async throws {
     let damage = try #require(await opened.damage)
     #expect(damage.files == [snapshotName])
     #expect(damage.elementsHealed == 1 && damage.lostNothing)
-    var pageUpdates = await opened.updates().makeAsyncIterator()
+    var pageUpdates = opened.updates().makeAsyncIterator()
     #expect(await pageUpdates.next()?.damage == damage)
     #expect(await opened.elements.map(\.id) == strokes.map(\.id))
 
@@ -62,7 +62,7 @@ func cleanOpenReportsNoDamage() async throws {
         let page = try await document.page(at: 0)
         try await page.append(.stroke(try stroke()))
         #expect(await page.damage == nil)
-        var updates = await page.updates().makeAsyncIterator()
+        var updates = page.updates().makeAsyncIterator()
         #expect(await updates.next()?.damage == nil)
         #expect(await document.damagedPages.isEmpty)
         try await document.close()

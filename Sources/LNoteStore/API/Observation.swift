@@ -34,11 +34,18 @@ extension Page {
     /// The page's current state, then every change made to it through any handle in this
     /// process. Ends when the page closes.
     ///
+    /// Subscribed when the call returns, without an `await`: no change made after it is
+    /// missed, and none the first value already shows is delivered again.
+    ///
     /// Cost: nothing while no one observes. An update shares the page's storage; while a
     /// reader has not yet taken it, the page's next change copies its element array and index
     /// (O(elements)), so read updates promptly.
-    public func updates() -> AsyncStream<PageUpdate> {
-        updateFeed.subscribe(initial: PageUpdate(changes: [], state: state, damage: damage))
+    public nonisolated func updates() -> AsyncStream<PageUpdate> {
+        updateFeed.subscribe { [weak self] in await self?.currentUpdate() }
+    }
+
+    private func currentUpdate() -> (PageUpdate, UInt64) {
+        (PageUpdate(changes: [], state: state, damage: damage), updateFeed.published)
     }
 }
 
@@ -64,9 +71,14 @@ extension Document {
     /// The document's title and page order now, then after every structural change (title,
     /// pages added, removed, moved) and every page that opens damaged. Ends when the document
     /// closes.
-    public func updates() -> AsyncStream<DocumentUpdate> {
-        structureUpdates.subscribe(initial: currentUpdate)
+    ///
+    /// Subscribed when the call returns, without an `await`: no change made after it is
+    /// missed, and none the first value already shows is delivered again.
+    public nonisolated func updates() -> AsyncStream<DocumentUpdate> {
+        structureUpdates.subscribe { [weak self] in await self?.currentUpdateAndCount() }
     }
+
+    private func currentUpdateAndCount() -> (DocumentUpdate, UInt64) { (currentUpdate, structureUpdates.published) }
 
     var currentUpdate: DocumentUpdate {
         DocumentUpdate(title: file.title, pageIDs: file.pages.map(\.id), modified: Timestamp.date(from: file.modified),
