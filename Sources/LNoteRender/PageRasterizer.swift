@@ -57,8 +57,9 @@ struct Canvas {
     }
 
     func raster() -> GrayRaster {
-        GrayRaster(width: width, height: height,
-                   pixels: lum.map { UInt8(min(max($0, 0), 1) * 255 + 0.5) })
+        GrayRaster(
+            width: width, height: height,
+            pixels: lum.map { UInt8(min(max($0, 0), 1) * 255 + 0.5) })
     }
 
     /// A disc-swept segment in pixel space.
@@ -88,7 +89,7 @@ struct Canvas {
             guard m.x.isFinite, m.y.isFinite, r.isFinite else { return }
             if let last = pts.last, k != stroke.points.count - 1 {
                 let dx = m.x - last.x, dy = m.y - last.y
-                if dx * dx + dy * dy < 0.11 {   // closer than 1/3 pixel: merge
+                if dx * dx + dy * dy < 0.11 {  // closer than 1/3 pixel: merge
                     pts[pts.count - 1].r = max(last.r, r)
                     continue
                 }
@@ -141,8 +142,11 @@ struct Canvas {
         cover.withUnsafeMutableBufferPointer { cover in
             for c in capsules {
                 let r = max(c.r0, c.r1) + 1
-                guard let b = clip(min(c.x0, c.x1) - r, min(c.y0, c.y1) - r,
-                                   max(c.x0, c.x1) + r, max(c.y0, c.y1) + r) else { continue }
+                guard
+                    let b = clip(
+                        min(c.x0, c.x1) - r, min(c.y0, c.y1) - r,
+                        max(c.x0, c.x1) + r, max(c.y0, c.y1) + r)
+                else { continue }
                 let dx = c.x1 - c.x0, dy = c.y1 - c.y0
                 let len2 = dx * dx + dy * dy
                 for py in b.y0..<b.y1 {

@@ -7,16 +7,19 @@ func recoveryKindsAreTyped() throws {
     var kinds = Set(ScanFindingKind.allCases.map(\.rawValue))
     kinds.formUnion(["duplicateElement", "missingElement"])  // ApplyNote.Kind
     let store = PublicSurface.root().appending(path: "Sources/LNoteStore")
-    let files = FileManager.default.enumerator(at: store, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL } ?? []
+    let files =
+        FileManager.default.enumerator(at: store, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL } ?? []
     for file in files where file.pathExtension == "swift" {
+        // A call the formatter wrapped reads as one written on one line.
         let text = try String(contentsOf: file, encoding: .utf8)
+            .replacing(/RecoveryFinding\(\s+kind:/, with: "RecoveryFinding(kind:")
         for marker in ["RecoveryFinding(kind: \"", "static let kind = \""] {
-        var rest = text[...]
-        while let r = rest.range(of: marker) {
-            let tail = rest[r.upperBound...]
-            kinds.insert(String(tail.prefix { $0 != "\"" }))
-            rest = tail
-        }
+            var rest = text[...]
+            while let r = rest.range(of: marker) {
+                let tail = rest[r.upperBound...]
+                kinds.insert(String(tail.prefix { $0 != "\"" }))
+                rest = tail
+            }
         }
     }
     #expect(kinds.count > 25)

@@ -6,11 +6,15 @@ package enum PageFileCleanup {
     /// Removes `<page>.<base>.journal` for every `base < keepFrom`. A file named in `damaged` is
     /// moved to `<package>/lost+found/` (the folder beside `pages/`). Returns the names handled.
     @discardableResult
-    package static func removeObsolete(fs: any FileSystem, directory: String, pageID: UUIDBytes, keepFrom: UInt64,
-                                       damaged: Set<String>) throws -> Set<String> {
+    package static func removeObsolete(
+        fs: any FileSystem, directory: String, pageID: UUIDBytes, keepFrom: UInt64,
+        damaged: Set<String>
+    ) throws -> Set<String> {
         var handled = Set<String>()
         for name in try io({ try fs.list(directory) }) {
-            guard case .journal(let id, let base)? = PageFileNames.parse(name), id == pageID, base < keepFrom else { continue }
+            guard case .journal(let id, let base)? = PageFileNames.parse(name), id == pageID, base < keepFrom else {
+                continue
+            }
             let path = joinPath(directory, name)
             if damaged.coldContains(name) {
                 let lostAndFound = joinPath(parentDirectory(of: directory), "lost+found")

@@ -112,10 +112,12 @@ package enum PageRecovery {
     /// Everything but `drawn` is what the same call without `toDraw` returns. With `threads` > 1
     /// and files of at least `aheadBytesMin` bytes (a test hook: 0 takes the decode ahead for
     /// every page), the strokes are decoded on a second core while the page is read.
-    package static func recover(fs: any FileSystem, directory: String, pageID: UUIDBytes,
-                                mode: ReplayMode, points: PointDecoding = .eager, toDraw: Bool = false,
-                                threads: Int = 1, drawBoundLimit: Int = .max,
-                                aheadBytesMin: Int64 = aheadBytesMinDefault, heal: Bool = false) throws -> Result {
+    package static func recover(
+        fs: any FileSystem, directory: String, pageID: UUIDBytes,
+        mode: ReplayMode, points: PointDecoding = .eager, toDraw: Bool = false,
+        threads: Int = 1, drawBoundLimit: Int = .max,
+        aheadBytesMin: Int64 = aheadBytesMinDefault, heal: Bool = false
+    ) throws -> Result {
         let files = try listFiles(fs: fs, directory: directory, pageID: pageID)
         // K-035: a link or special file at a spelling the page does not read blocks the page
         // too, as the open's check of every spelling does (D-002, D-004); a name read is
@@ -126,16 +128,19 @@ package enum PageRecovery {
         let points = mode == .salvage ? points : .eager
         if toDraw, points == .deferred {
             let read = { (pending: PendingPointChecks) in
-                try replay(fs: fs, directory: directory, pageID: pageID, mode: mode, points: points, files: files,
-                           pending: pending, heal: heal)
+                try replay(
+                    fs: fs, directory: directory, pageID: pageID, mode: mode, points: points, files: files,
+                    pending: pending, heal: heal)
             }
             var ready: (result: Result, drawn: PagePoints?)
             if threads > 1, let bytes = pageBytes(fs: fs, directory: directory, files: files), bytes >= aheadBytesMin,
-               let bound = drawBound(bytes: bytes) {
+                let bound = drawBound(bytes: bytes)
+            {
                 // Decoded on a second core while the page is read (`DrawAhead`). `drawBoundLimit`:
                 // a test hook, a buffer too small for the page (as when a file grew since sized).
-                ready = try PagePoints.readAhead(bound: min(bound, drawBoundLimit), threads: threads, read: read,
-                                                 elements: { $0.state.elements })
+                ready = try PagePoints.readAhead(
+                    bound: min(bound, drawBoundLimit), threads: threads, read: read,
+                    elements: { $0.state.elements })
             } else {
                 ready = try PagePoints.readThenDraw(threads: threads, read: read, elements: { $0.state.elements })
             }
@@ -145,8 +150,9 @@ package enum PageRecovery {
                 return ready.result
             }
         }
-        return try replay(fs: fs, directory: directory, pageID: pageID, mode: mode, points: points, files: files,
-                          pending: nil, heal: heal)
+        return try replay(
+            fs: fs, directory: directory, pageID: pageID, mode: mode, points: points, files: files,
+            pending: nil, heal: heal)
     }
 
     /// The bytes of a page's files (each counted up to `FormatLimits.pageFileBytesInMemoryMax`,
@@ -184,9 +190,11 @@ package enum PageRecovery {
     static let drawBoundMax = 8 << 20
 
     /// The replay of section 5 over `files`; `pending` as in `PageReplay.pending`.
-    private static func replay(fs: any FileSystem, directory: String, pageID: UUIDBytes, mode: ReplayMode,
-                               points: PointDecoding, files: PageFiles, pending: PendingPointChecks?,
-                               heal: Bool) throws -> Result {
+    private static func replay(
+        fs: any FileSystem, directory: String, pageID: UUIDBytes, mode: ReplayMode,
+        points: PointDecoding, files: PageFiles, pending: PendingPointChecks?,
+        heal: Bool
+    ) throws -> Result {
         var replay = PageReplay(fs: fs, directory: directory, pageID: pageID, mode: mode, points: points)
         replay.pending = pending
         replay.heal = heal
@@ -196,8 +204,10 @@ package enum PageRecovery {
         }
         replay.prefetched = prefetch
         for name in files.temporaries {
-            replay.report.findings.append(RecoveryFinding(kind: "leftoverTemp", file: name, isInformational: true,
-                                                          detail: "temporary file of an interrupted snapshot write"))
+            replay.report.findings.append(
+                RecoveryFinding(
+                    kind: "leftoverTemp", file: name, isInformational: true,
+                    detail: "temporary file of an interrupted snapshot write"))
         }
         // The snapshot's last third is read on the decode-ahead thread, then the journals.
         let aside = pending?.ahead.map { ahead in
