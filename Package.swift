@@ -95,7 +95,7 @@ let package = Package(
         // The benchmarks (`lnote bench` runs this executable), apart from the shipped tool.
         .executableTarget(name: "lnote-bench",
                           dependencies: ["LNoteToolSupport", "LNoteStore", "LNoteFormat", "LNoteHandwriting", "LNoteSQLite",
-                                         "LNoteSimulation", "LNoteRender", "LNoteSync"],
+                                         "LNoteSimulation", "LNoteRender", "LNoteSync", "LNoteCheck"],
                           path: "Tools/lnote-bench", swiftSettings: strict),
         // What the test targets share: the test level (quick, ci, exhaustive) and temporary folders.
         .target(name: "LNoteTestSupport", path: "Tests/LNoteTestSupport", swiftSettings: strict),

@@ -53,8 +53,11 @@ struct PackageChecker {
 
         // Pages: listed against present (K-013), each checked and repaired (K-011, K-020).
         let pagesDir = layout.pagesDirectory
-        let present = linked.contains("pages") ? [:] : try pageFiles(pagesDir)
+        let (present, allNames) = linked.contains("pages") ? ([:], nil) : try pageFiles(pagesDir)
         let listed = document?.pages.map(\.id) ?? present.keys.sorted()
+        let listedSet = Set(listed)
+        var entries: [UUIDBytes: DocumentFile.PageEntry] = [:]
+        for entry in document?.pages ?? [] where entries[entry.id] == nil { entries[entry.id] = entry }
         var states: [UUIDBytes: PageState] = [:]
         var repairedPages = Set<UUIDBytes>()
         for id in listed {
@@ -66,20 +69,22 @@ struct PackageChecker {
                 continue
             }
             let checker = PageChecker(run: run, directory: pagesDir, pageID: id, prefix: prefix + "pages/",
-                                      package: prefix, lostAndFound: lostAndFound, repair: repair)
+                                      package: prefix, lostAndFound: lostAndFound, repair: repair,
+                                      listedNames: allNames.map { $0[id] ?? [] })
             let outcome = try checker.check(names: present[id] ?? [])
             run.pages.append(outcome.page)
             if let s = outcome.state { states[id] = s }
             if outcome.repaired { repairedPages.insert(id) }
-            if let entry = document?.pages.first(where: { $0.id == id }), let s = outcome.state,
+            if let entry = entries[id], let s = outcome.state,
                entry.elementCount != s.elements.count {
                 try run.info("staleElementCount", prefix + PackageLayout.documentFileName,
                              "page \(id) lists \(entry.elementCount) elements; its files hold \(s.elements.count) (D-021: the page files win)")
             }
         }
         if document != nil {
-            for id in present.keys.sorted() where !listed.contains(id) {
-                try handleUnlisted(id, names: present[id] ?? [], lostAndFound: lostAndFound, repair: repair)
+            for id in present.keys.sorted() where !listedSet.contains(id) {
+                try handleUnlisted(id, names: present[id] ?? [], allNames: allNames.map { $0[id] ?? [] },
+                                   lostAndFound: lostAndFound, repair: repair)
             }
         }
 
@@ -402,12 +407,14 @@ struct PackageChecker {
 
     // MARK: Pages not in document.json (K-013)
 
-    private func handleUnlisted(_ id: UUIDBytes, names: [String], lostAndFound: LostAndFound, repair: Bool) throws {
+    private func handleUnlisted(_ id: UUIDBytes, names: [String], allNames: [String]?, lostAndFound: LostAndFound,
+                                repair: Bool) throws {
         var kinds: [String: FileKind] = [:]
         for name in names { kinds[name] = try? fs.kind(joinPath(layout.pagesDirectory, name)) }
         // A page with a link or a FIFO among its files is not read (K-030): its count is 0.
         let readable = names.allSatisfy { PackageEntries.problem(kinds[$0], wantsFolder: false) == nil }
-        let salvage = readable ? try? PageRecovery.recover(fs: fs, directory: layout.pagesDirectory, pageID: id, mode: .salvage) : nil
+        let salvage = readable ? try? PageRecovery.recover(fs: fs, directory: layout.pagesDirectory, pageID: id, mode: .salvage,
+                                                           names: allNames) : nil
         run.pages.append(FsckPage(id: id.description, package: prefix, elements: salvage?.state.elements.count ?? 0,
                                   framesReplayed: salvage?.report.framesReplayed ?? 0,
                                   framesDropped: salvage?.report.framesDropped ?? 0,
@@ -434,13 +441,15 @@ struct PackageChecker {
         }
     }
 
-    private func pageFiles(_ dir: String) throws -> [UUIDBytes: [String]] {
+    /// The page files in `dir` by page (temporaries left out), and every page name of the same
+    /// listing by page (temporaries in) for the pages' reads; nil when it cannot be listed.
+    private func pageFiles(_ dir: String) throws -> ([UUIDBytes: [String]], [UUIDBytes: [String]]?) {
         var out: [UUIDBytes: [String]] = [:]
-        guard case .directory? = try? fs.kind(dir) else { return out }
+        guard case .directory? = try? fs.kind(dir) else { return (out, [:]) }
         let names: [String]
         do { names = try fs.list(dir) } catch {
             try run.failure(prefix + "pages/", error)
-            return out
+            return (out, nil)
         }
         for name in names {
             switch PageFileNames.parseAnyCase(name) {  // P-024: the page id in any case
@@ -451,7 +460,7 @@ struct PackageChecker {
             case nil: try run.info("unknownFile", prefix + "pages/" + name, "not a page file; left alone")
             }
         }
-        return out
+        return (out, PackageInspection.namesByPage(names))
     }
 
     // MARK: Assets (K-014)

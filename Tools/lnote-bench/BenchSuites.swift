@@ -21,6 +21,7 @@ enum BenchSuites {
         Suite(name: "library", title: "Listing a library of 1,000 documents against reading every document.json", run: LibrarySuite.run),
         Suite(name: "level2", title: SQLiteLevel2Suite.title, run: SQLiteLevel2Suite.run),
         Suite(name: "strokes", title: LongStrokeSuite.title, run: LongStrokeSuite.run),
+        Suite(name: "pages", title: PagesSuite.title, run: PagesSuite.run),
     ]
     /// Suites the others start as grandchildren; not run on their own.
     static let hidden: [Suite] = [

@@ -31,6 +31,7 @@ extension Document {
             defer { passTurn() }
             try checkOpen()
             for page in pages.values {
+                guard await !page.isClosed else { continue }  // closed by the app: its close synced it
                 try await page.flush(.data)
                 await page.waitForCompaction()
             }
@@ -62,6 +63,7 @@ extension Document {
         await takeTurn()
         defer { passTurn() }
         for running in opening.values { _ = try? await running.value }
+        for letting in closingPages.values { _ = try? await letting.value }
         var firstError: (any Error)?
         let observed = await observeOpenPages()
         var states: [UUIDBytes: (PageState, UInt64, UInt64)] = [:]
@@ -88,8 +90,9 @@ extension Document {
         if let firstError { throw firstError }
     }
 
+    /// The pages open now, and those the page cache let go since the last record (D-021).
     func observeOpenPages() async -> [UUIDBytes: PageObservation] {
-        var observed: [UUIDBytes: PageObservation] = [:]
+        var observed = letGoObservations
         for (pageID, page) in pages {
             observed.coldSet(pageID, PageObservation(sequence: await page.changeSequence, elementCount: await page.elementCount,
                                                      metadata: await page.metadata))
@@ -120,6 +123,7 @@ extension Document {
         new.modified = now
         try await commit(new, cancellable: false)
         for (pageID, o) in observed { recordedSequence.coldSet(pageID, o.sequence) }
+        for pageID in observed.keys where pages.coldValue(pageID) == nil { letGoObservations.coldSet(pageID, nil) }
     }
 
     /// Rewrites manifest.json if what is on disk disagrees with document.json (D-031); takes
@@ -148,7 +152,10 @@ extension Document {
                         .check(fs: fs, layout: layout, pages: open)
                 }
             }
-            if released { return }
+            if released {
+                listingMayBeStale = true
+                return
+            }
             try? await Task.sleep(nanoseconds: 1_000_000)
         }
     }
