@@ -22,11 +22,13 @@ enum BenchSuites {
         Suite(name: "level2", title: SQLiteLevel2Suite.title, run: SQLiteLevel2Suite.run),
         Suite(name: "strokes", title: LongStrokeSuite.title, run: LongStrokeSuite.run),
         Suite(name: "pages", title: PagesSuite.title, run: PagesSuite.run),
+        Suite(name: "flip", title: FlipSuite.title, run: FlipSuite.run),
     ]
     /// Suites the others start as grandchildren; not run on their own.
     static let hidden: [Suite] = [
         Suite(name: "memory-open", title: "open one page and report memory", run: MemorySuite.openChild),
         Suite(name: "profile", title: "open + decode workload for profilers", run: ProfileSuite.run),
+        Suite(name: "flip-child", title: "open a document and flip through its pages", run: FlipSuite.child),
     ]
 }
 

@@ -84,6 +84,8 @@ extension Document {
             lock.retire()
         }
         pages = [:]
+        pageBytes = [:]
+        pageBytesTotal = 0
         closed = true
         structureUpdates.finish()
         LibraryEvents.shared.publish(folder: parentDirectory(of: path))

@@ -32,7 +32,7 @@ extension Document {
     public var openPageCount: Int { pages.count }
 
     /// Estimated bytes of the pages open in the cache now (what the budget is compared with).
-    public var openPageBytes: Int { pageBytes.values.reduce(0, +) }
+    public var openPageBytes: Int { pageBytesTotal }
 
     /// Lets the page go now: closes it as `Page.close()` does (its journal folded into its
     /// snapshot, so nothing is lost) and removes it from the cache; its next `page(at:)` or
@@ -49,6 +49,18 @@ extension Document {
     func notePageUse(_ pageID: UUIDBytes) {
         useTick &+= 1
         pageUse.coldSet(pageID, useTick)
+        useOrder.append((pageID, useTick))
+        if useFront > 1_024, useFront * 2 > useOrder.count {  // drop the entries read
+            useOrder.removeFirst(useFront)
+            useFront = 0
+        }
+    }
+
+    /// Sets the estimate of page `pageID` (nil: gone from the cache), keeping the total.
+    func setPageBytes(_ pageID: UUIDBytes, _ bytes: Int?) {
+        pageBytesTotal -= pageBytes.coldValue(pageID) ?? 0
+        pageBytes.coldSet(pageID, bytes)
+        pageBytesTotal += bytes ?? 0
     }
 
     /// Estimates the memory of page `page` (points decoded or still encoded, and a share per
@@ -62,8 +74,11 @@ extension Document {
                 bytes += s.encodedPoints.map { $0.bytes.count } ?? s.pointCount * MemoryLayout<Point>.stride
             }
         }
-        pageBytes.coldSet(pageID, bytes)
+        setPageBytes(pageID, bytes)
     }
+
+    /// Pages `trimPageCache` looks at per call at most.
+    static let trimLooksMax = 16
 
     /// Closes the least recently used pages while the cache is over its budget, skipping those
     /// the app still holds or that have work left to write. Runs in the document's turn (never
@@ -73,15 +88,23 @@ extension Document {
         guard openPageBytes > pageCacheBytes else { return }
         turnBusy = true
         defer { passTurn() }
-        let order = pageUse.filter { pages.coldValue($0.key) != nil }.sorted { $0.value < $1.value }.map(\.key)
-        for pageID in order {
-            guard openPageBytes > pageCacheBytes, !closing, !closed else { return }
-            guard var page = pages.coldRemove(pageID) else { continue }
+        // The least recently used pages first. One that must stay goes to the back as if just
+        // used, and at most `trimLooksMax` are looked at per call, so a cache full of pages that
+        // must stay costs each open a bounded amount, not a pass over every page.
+        var looked = 0
+        while openPageBytes > pageCacheBytes, looked < Self.trimLooksMax, useFront < useOrder.count, !closing, !closed {
+            let (pageID, tick) = useOrder[useFront]
+            useFront += 1
+            guard pageUse.coldValue(pageID) == tick, var page = pages.coldRemove(pageID) else { continue }
+            looked += 1
             // The app (or a task of the page's own) holding the page keeps it open: a page
             // handed out is never closed under its holder.
             let heldElsewhere = !isKnownUniquelyReferenced(&page)
             pages.coldSet(pageID, page)
-            guard !heldElsewhere, await page.hasNoWorkLeft else { continue }
+            guard !heldElsewhere, await page.hasNoWorkLeft else {
+                notePageUse(pageID)
+                continue
+            }
             try? await letGo(pageID, page)
         }
     }
@@ -102,7 +125,7 @@ extension Document {
     /// must still record for it (see `letGo`).
     func forget(_ pageID: UUIDBytes, _ page: Page) async {
         if pages.coldValue(pageID) === page { pages.coldSet(pageID, nil) }
-        pageBytes.coldSet(pageID, nil)
+        setPageBytes(pageID, nil)
         pageUse.coldSet(pageID, nil)
         let observation = PageObservation(sequence: await page.changeSequence, elementCount: await page.elementCount,
                                           metadata: await page.metadata)

@@ -214,7 +214,7 @@ extension Document {
         try lockForWrite()
         if let page = pages.coldRemove(pageID) { try? await page.close() }
         if let letting = closingPages.coldValue(pageID) { _ = try? await letting.value }
-        pageBytes.coldSet(pageID, nil)
+        setPageBytes(pageID, nil)
         pageUse.coldSet(pageID, nil)
         letGoObservations.coldSet(pageID, nil)
         staleThumbnails.remove(pageID)

@@ -39,7 +39,12 @@ public final actor Document {
     var pageCacheBytes = Document.defaultPageCacheBytes
     var pageUse: [UUIDBytes: UInt64] = [:]
     var useTick: UInt64 = 0
+    /// Every use in order (an entry whose tick is no longer the page's last use is stale),
+    /// read from `useFront` on: the least recently used page is found without a sort.
+    var useOrder: [(UUIDBytes, UInt64)] = []
+    var useFront = 0
     var pageBytes: [UUIDBytes: Int] = [:]
+    var pageBytesTotal = 0
     var closingPages: [UUIDBytes: Task<Void, any Error>] = [:]
     var letGoObservations: [UUIDBytes: PageObservation] = [:]
     var staleThumbnails: Set<UUIDBytes> = []
