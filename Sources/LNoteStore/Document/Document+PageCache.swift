@@ -78,7 +78,7 @@ extension Document {
     }
 
     /// Pages `trimPageCache` looks at per call at most.
-    static let trimLooksMax = 16
+    static let trimLooksMax = 4
 
     /// Closes the least recently used pages while the cache is over its budget, skipping those
     /// the app still holds or that have work left to write. Runs in the document's turn (never

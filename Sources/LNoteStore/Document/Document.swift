@@ -27,10 +27,12 @@ public final actor Document {
     /// Observers of `updates()`.
     nonisolated let structureUpdates = Broadcast<DocumentUpdate>()
 
-    var file: DocumentFile { didSet { pageIndexes = nil } }
-    /// Each listed page's index in `file.pages`, made on first use after `file` changes: a
-    /// lookup per page call instead of a search of the page list.
+    var file: DocumentFile { didSet { pageIndexes = nil; searchesSinceChange = 0 } }
+    /// Each listed page's index in `file.pages`, made after a few lookups since `file` changed:
+    /// a lookup per page call instead of a search of the page list. The first lookups search
+    /// (the first page of a long document is found without indexing every page).
     var pageIndexes: [UUIDBytes: Int]?
+    var searchesSinceChange = 0
     var pages: [UUIDBytes: Page] = [:]
     var opening: [UUIDBytes: Task<OpenedPage, any Error>] = [:]
     /// The page cache (Document+PageCache): its budget, each open page's last use and
@@ -273,6 +275,13 @@ public final actor Document {
     }
 
     func index(of page: UUIDBytes) throws -> Int {
+        if pageIndexes == nil, searchesSinceChange < 4 {
+            searchesSinceChange += 1
+            guard let i = file.pages.firstIndex(where: { $0.id == page }) else {
+                throw LNoteError(.notFound, "page \(page) is not in document \(id)")
+            }
+            return i
+        }
         if pageIndexes == nil {
             var indexes: [UUIDBytes: Int] = [:]
             indexes.reserveCapacity(file.pages.count)
