@@ -58,7 +58,11 @@ struct PackageChecker {
         let listedSet = Set(listed)
         var entries: [UUIDBytes: DocumentFile.PageEntry] = [:]
         for entry in document?.pages ?? [] where entries[entry.id] == nil { entries[entry.id] = entry }
+        // What the later checks need of each page read, not the page: its canvas, its images
+        // (assets, K-014) and its element count. Keeping every page whole held the whole
+        // document in memory; a thumbnail to render reads its page again.
         var states: [UUIDBytes: PageState] = [:]
+        var counts: [UUIDBytes: Int] = [:]
         var repairedPages = Set<UUIDBytes>()
         for id in listed {
             run.counts.pages += 1
@@ -73,7 +77,10 @@ struct PackageChecker {
                                       listedNames: allNames.map { $0[id] ?? [] })
             let outcome = try checker.check(names: present[id] ?? [])
             run.pages.append(outcome.page)
-            if let s = outcome.state { states[id] = s }
+            if let s = outcome.state {
+                states[id] = PageState(metadata: s.metadata, elements: s.elements.filter { if case .image = $0 { true } else { false } })
+                counts[id] = s.elements.count
+            }
             if outcome.repaired { repairedPages.insert(id) }
             if let entry = entries[id], let s = outcome.state,
                entry.elementCount != s.elements.count {
@@ -89,7 +96,7 @@ struct PackageChecker {
         }
 
         if documentBroken && repair {
-            document = try rebuildDocument(pages: listed, states: states, lostAndFound: lostAndFound)
+            document = try rebuildDocument(pages: listed, states: states, counts: counts, lostAndFound: lostAndFound)
         }
         if let document, read.trusted, !linked.contains(PackageLayout.manifestFileName) {
             try checkManifest(document, repair: repair, lostAndFound: lostAndFound)
@@ -305,7 +312,7 @@ struct PackageChecker {
 
     /// Rebuilds document.json from the pages present (K-022): id from the folder name or the
     /// manifest, title from the manifest; the old bytes go to lost+found first.
-    private func rebuildDocument(pages: [UUIDBytes], states: [UUIDBytes: PageState],
+    private func rebuildDocument(pages: [UUIDBytes], states: [UUIDBytes: PageState], counts: [UUIDBytes: Int],
                                  lostAndFound: LostAndFound) throws -> DocumentFile? {
         let manifest = (try? fs.readRegularFile(layout.manifestFile, limit: FormatLimits.manifestJSONBytesMax))
             .flatMap(ManifestFile.decode)
@@ -319,7 +326,7 @@ struct PackageChecker {
         let document = DocumentFile(
             id: id, title: Self.fitting(manifest?.title ?? "Recovered document"), created: now, modified: now,
             pages: pages.map { DocumentFile.PageEntry(id: $0, metadata: states[$0]?.metadata ?? .letter, created: now,
-                                                      modified: now, elementCount: states[$0]?.elements.count ?? 0) })
+                                                      modified: now, elementCount: counts[$0] ?? 0) })
         do {
             try preserve(layout.documentFile, shown: prefix + PackageLayout.documentFileName, lostAndFound: lostAndFound,
                          reason: "invalid document.json replaced by a rebuilt one")
@@ -513,8 +520,12 @@ struct PackageChecker {
             guard !exists || repaired.contains(id) || unusable != nil else { continue }
             let kind = unusable != nil ? "badThumbnail" : exists ? "staleThumbnail" : "missingThumbnail"
             var action = FsckAction.none
-            if repair, let render = run.options.thumbnailRenderer, let state = states[id] {
+            if repair, let render = run.options.thumbnailRenderer, states[id] != nil {
                 do {
+                    // The page as it is on disk now (rebuilt, if it was repaired).
+                    let state = try repairStep("read the page for its thumbnail") {
+                        try PageRecovery.recover(fs: fs, directory: layout.pagesDirectory, pageID: id, mode: .salvage).state
+                    }
                     try repairStep("create thumbnails/") { try io { try fs.requireDirectory(layout.thumbnailsDirectory, create: true) } }
                     try preserve(path, shown: shown, lostAndFound: lostAndFound, reason: "thumbnail of a repaired page, regenerated")
                     try repairStep("write the thumbnail") { try io { try fs.writeFileAtomically(path, render.render(state.elements, state.metadata, FsckOptions.thumbnailWidth), durability: .data) } }
