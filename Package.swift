@@ -104,6 +104,8 @@ let package = Package(
                                                              "LNoteTestSupport"]),
         .testTarget(name: "LNoteStoreTests", dependencies: ["LNoteStore", "LNoteFormat", "LNoteHandwriting", "LNoteSimulation",
                                                             "LNoteRender", "LNoteTestSupport"]),
+        .testTarget(name: "LNoteRenderTests", dependencies: ["LNoteRender", "LNoteStore", "LNoteFormat", "LNoteHandwriting",
+                                                             "LNoteSimulation", "LNoteTestSupport"]),
         .testTarget(name: "LNoteCheckTests", dependencies: ["LNoteCheck", "LNoteDiagnostics", "LNoteStore", "LNoteFormat",
                                                             "LNoteHandwriting", "LNoteSimulation", "LNoteRender", "LNoteTestSupport"]),
         .testTarget(name: "CrashTests", dependencies: ["LNoteSimulation", "LNoteStore", "LNoteFormat", "LNoteHandwriting",

@@ -3,6 +3,23 @@
 
 #if defined(__x86_64__)
 #include <cpuid.h>
+#if defined(__APPLE__)
+#include <sys/sysctl.h>
+#endif
+
+/// Whether the OS saves the AVX-512 registers (opmask, ZMM), from XCR0 as `xgetbv` read it.
+/// macOS turns that state on at a thread's first AVX-512 instruction, so XCR0 says no until
+/// then; its kernel says whether it will (`hw.optional.avx512f`, Apple's documented probe).
+static int zmm_state_saved(unsigned int xcr0) {
+#if defined(__APPLE__)
+    int enabled = 0;
+    size_t size = sizeof enabled;
+    return (xcr0 & 6) == 6 && sysctlbyname("hw.optional.avx512f", &enabled, &size, NULL, 0) == 0 && enabled != 0;
+#else
+    // XCR0 bits 1, 2 (SSE, YMM) and 5-7 (opmask, ZMM 0-15 high halves, ZMM 16-31).
+    return (xcr0 & 0xE6) == 0xE6;
+#endif
+}
 
 /// `probe()`'s answer, asked once: `*state` is 1 for yes, 2 for no, 0 not asked yet (a benign
 /// race: every thread that asks gets the same answer).
@@ -40,8 +57,7 @@ static int probe_avx512vbmi(void) {
     __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
     (void)hi;
     __cpuid_count(7, 0, eax, ebx, ecx, edx);
-    // XCR0 bits 1, 2 (SSE, YMM) and 5-7 (opmask, ZMM 0-15 high halves, ZMM 16-31).
-    int os = (lo & 0xE6) == 0xE6;
+    int os = zmm_state_saved(lo);
     int cpu = (ebx & bit_AVX512F) && (ebx & bit_AVX512VL) && (ebx & bit_AVX512BW) && (ecx & bit_AVX512VBMI);
     return os && cpu;
 }
@@ -76,7 +92,7 @@ static int probe_vpclmul512(void) {
     __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
     (void)hi;
     __cpuid_count(7, 0, eax, ebx, ecx, edx);
-    return (lo & 0xE6) == 0xE6 && (ebx & bit_AVX512F) && (ebx & bit_AVX512VL);
+    return zmm_state_saved(lo) && (ebx & bit_AVX512F) && (ebx & bit_AVX512VL);
 }
 
 static int sse41_ssse3 = 0, avx2 = 0, avx512vbmi = 0, avx512vbmi2 = 0, pclmul = 0, vpclmul = 0, vpclmul512 = 0;

@@ -8,7 +8,7 @@
 // non-minimal varint, a value out of range, a decreasing time, or the end of the buffer) the
 // loop stops before it and reports how far it got.
 //
-// Speed (issue 16): about 96% of the points of real handwriting have five one-byte fields.
+// Speed: almost all the points of real handwriting have five one-byte fields.
 // `block` takes up to 32 of them at once: in one pass over their 160 (224) bytes, 16 at a
 // time, the zigzag (G-005) of every byte into a stack buffer and the first byte >= 0x80
 // (`pmovmskb` on x86-64), which bounds the leading points of one-byte fields; one range proof for the block (x, y and time cannot leave their ranges in 32 points

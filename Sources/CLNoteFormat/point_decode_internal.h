@@ -28,8 +28,8 @@ enum { BLOCK = 32 };
 /// 2.5 KB ahead): a page's points are several MB that no cache holds, and each store that
 /// misses waits for its line. A hint (`prefetchw`, or a read prefetch where the target lacks
 /// it; `prfm pstl1keep` on arm64): never a fault, also past the output's end, where the
-/// address is only computed. An open ready to draw with cold caches: 4-6% less wall time with
-/// the AVX-512 span, 8-10% with the AVX2 block, measured on the Xeon host (issue 16).
+/// address is only computed. It shortens an open ready to draw with cold caches
+/// (docs/benchmarks.md, the open suite).
 static inline __attribute__((always_inline)) void prefetch_block_out(const lnote_point_out *o) {
     uintptr_t ahead = (uintptr_t)o + 4 * BLOCK * sizeof *o;
     for (int line = 0; line < 10; line++) __builtin_prefetch((const void *)(ahead + (uintptr_t)line * 64), 1, 3);

@@ -69,6 +69,13 @@ struct FileChecker {
         let decoded = SnapshotFile.decode(read.bytes, name: name, expectedPage: pageID, mode: run.options.mode,
                                           fileSize: read.fileSize)
         for f in decoded.findings { try run.add(converted(f)) }
+        // K-017: strict mode refuses a snapshot with any damage (J-022), a foreign or damaged
+        // header included; the decoder itself adds `refused` only when the frame walk refuses.
+        if run.options.mode == .strict, decoded.findings.contains(where: { !$0.isInformational }),
+           !decoded.findings.contains(where: { $0.kind == "refused" }) {
+            try run.error("refused", name, offset: decoded.findings.first { !$0.isInformational }?.offset,
+                          "strict mode refuses the snapshot (J-022)")
+        }
         run.counts.pages += 1
         run.pages.append(FsckPage(id: (decoded.header?.pageID ?? pageID ?? .zero).description, package: "",
                                   elements: decoded.state.elements.count, framesReplayed: 0,

@@ -464,6 +464,9 @@ struct PackageChecker {
                 out[id, default: []].append(name)
                 run.counts.files += 1
             case .snapshotTemp?: break
+            case nil where PageFileNames.placeholder(name) != nil:  // D-092
+                try run.error("notDownloaded", prefix + "pages/" + name,
+                              "a page file iCloud Drive has not downloaded to this device; its page is not checked or repaired")
             case nil: try run.info("unknownFile", prefix + "pages/" + name, "not a page file; left alone")
             }
         }
@@ -494,7 +497,7 @@ struct PackageChecker {
             present.insert(id)
             run.counts.files += 1
             if referenced[id] == nil {
-                try run.info("orphanAsset", prefix + "assets/" + name, "no page refers to it; the document removes it when it closes (D-040)")
+                try run.info("orphanAsset", prefix + "assets/" + name, "no page refers to it; a writer removes it only once it saw a version that referred to it (D-042)")
             }
         }
         for (asset, page) in referenced.sorted(by: { $0.key < $1.key }) where !present.contains(asset) {

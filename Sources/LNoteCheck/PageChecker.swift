@@ -66,6 +66,9 @@ struct PageChecker {
         } catch let e as LNoteError where e.code == .corrupt {
             try reportRefusal(e, page: &page)
             return Outcome(page: page, state: nil, repaired: false)
+        } catch let e as LNoteError where e.code == .notDownloaded {
+            page.state = "refused"  // D-092: the package check reported the placeholder
+            return Outcome(page: page, state: nil, repaired: false)
         } catch {
             // The finding names the file that failed (the journal, not the snapshot, when it was the journal).
             let failed = (error as? LNoteError)?.file.map(lastComponent) ?? PageFileNames.snapshot(pageID)

@@ -67,6 +67,7 @@ public enum ConformanceRunner {
               case .object(let expect)? = entry["expect"] else {
             return "entry lacks name, kind or expect"
         }
+        if let refused = refusedName(name, directory: directory, fs: fs) { return refused }
         var mode = ReplayMode.salvage
         if let m = entry["mode"]?.string {
             guard let parsed = ReplayMode(rawValue: m) else { return "unknown mode \(m)" }
@@ -97,6 +98,21 @@ public enum ConformanceRunner {
             return "unknown kind \(kind)"
         }
         return compare(expect, actual)
+    }
+
+    /// Why the manifest name `name` may not be opened, or nil when it names an entry of
+    /// `directory` itself: one path component (not empty, `.` or `..`, no `/` or NUL), and not
+    /// a symbolic link. A manifest is input like any other: its names never reach outside the
+    /// folder it describes (an absolute path, `../outside/...`, or a link pointing anywhere).
+    static func refusedName(_ name: String, directory: String, fs: any FileSystem) -> String? {
+        if name.isEmpty || name == "." || name == ".." || name.contains("/") || name.utf8.contains(0) {
+            return "refused: the name \(JSONValue.string(name).compact) is not one entry of the vector folder "
+                + "(absolute paths, '..' and '/' are not allowed)"
+        }
+        if (try? fs.kind(joinPath(directory, name))) == .symbolicLink {
+            return "refused: \(name) is a symbolic link; vectors are read only inside the vector folder"
+        }
+        return nil
     }
 
     /// The first key of `expect` whose value differs from `actual`'s, described; nil if none.

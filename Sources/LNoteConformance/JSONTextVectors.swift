@@ -35,6 +35,11 @@ enum JSONTextVectors {
         // A read number's nearest double decides (D-082): -1e-400 is -0, the integer 0; 1e400 is out of range.
         ("ok-package-json-underflow-width.lnote", replacing("\"width\":6120", "\"width\":-1e-400"), true),
         ("bad-package-json-overflow-width.lnote", replacing("\"width\":6120", "\"width\":1e400"), false),
+        // D-024 (G37): elementCount is at most 2^53; the text ...993 reads as the double 2^53.
+        ("ok-package-json-element-count-2p53.lnote",
+         replacing("\"elementCount\":3", "\"elementCount\":9007199254740993"), true),
+        ("bad-package-json-element-count-above-2p53.lnote",
+         replacing("\"elementCount\":3", "\"elementCount\":9007199254740994"), false),
         ("bad-package-json-duplicate-name.lnote", first("\"title\":\"\(PackageVectors.title)\","), false),
         ("bad-package-json-escaped-duplicate-name.lnote", first("\"\\u0074itle\":\"Other\","), false),
         ("bad-package-json-duplicate-name-in-page.lnote", replacing("\"width\":6120", "\"width\":6120,\"width\":6120"), false),

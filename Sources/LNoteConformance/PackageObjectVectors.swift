@@ -31,6 +31,15 @@ enum PackageObjectVectors {
             s.entry(c.name, "package", nil, rules: ["K-030", "D-004"],
                     expect: PackageVectors.expect(exit: 4, pages: c.pages, kinds: [c.kind]))
         }
+        // K-035 (G36): a folder at a spelling P-024 shadows is reported by its kind, and the page
+        // is not read, as opening it fails.
+        do {
+            let name = "bad-package-folder-at-shadowed-spelling.lnote"
+            PackageVectors.package(&s, name)
+            s.add(name + "/pages/" + PageNameCaseVectors.spelled(journal) + "/note.txt", placeholder)
+            s.entry(name, "package", nil, rules: ["K-035", "K-030", "P-024", "D-004"],
+                    expect: PackageVectors.expect(exit: 4, pages: [(page, [])], kinds: ["notRegularFile"]))
+        }
         // J-001: a base past 2^64 - 1 is no journal name (K-019: unknownFile, information).
         let name = "ok-package-journal-base-beyond-u64.lnote"
         PackageVectors.package(&s, name)

@@ -176,7 +176,8 @@ enum PageVectors {
             s.entry(name, "page", .salvage, rules: ["S-004", "P-008"],
                     expect: expect(elements: [1, 2, 3], nextSequence: 4, generation: 0, kinds: ["foreignSnapshot"]))
         }
-        PageVectorsRound3.add(to: &s)
+        PageRecoveryVectors.add(to: &s)
+        SnapshotAheadVectors.add(to: &s)
         PageNameCaseVectors.add(to: &s)
         do {
             let name = "bad-page-unknown-critical-type"

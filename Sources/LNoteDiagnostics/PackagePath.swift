@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import LNoteStore
 
 /// What a path given to a tool names (K-018, D-034): one package, or a library folder of
@@ -59,7 +54,7 @@ public enum PackagePath {
         var rest = parts[...]
         if let up = parts.lastIndex(of: "..") {
             let through = head + parts[...up].joined(separator: "/")
-            if let resolved = realPath(through) {
+            if let resolved = ToolSystem.resolvedPath(through) {
                 head = resolved == "/" ? "/" : resolved + "/"
                 rest = parts[(up + 1)...]
             }
@@ -67,11 +62,5 @@ public enum PackagePath {
         let joined = head + rest.joined(separator: "/")
         if joined.count > 1, joined.hasSuffix("/") { return String(joined.dropLast()) }
         return joined.isEmpty ? "." : joined
-    }
-
-    private static func realPath(_ path: String) -> String? {
-        guard let resolved = realpath(fileNameBytes(path), nil) else { return nil }
-        defer { free(resolved) }
-        return fileNameText(resolved)
     }
 }

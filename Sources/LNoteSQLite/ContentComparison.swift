@@ -69,7 +69,7 @@ public enum ContentComparison {
         if e.assets != a.assets, e.assets.count == a.assets.count { diffs.append("asset ids, extensions or bytes differ") }
         return DocumentVerification(id: e.id.description, title: e.title, pages: pages,
                                     pageCount: [e.pages.count, a.pages.count], assetCount: [e.assets.count, a.assets.count],
-                                    assetBytes: [e.assets.reduce(0) { $0 + $1.bytes.count }, a.assets.reduce(0) { $0 + $1.bytes.count }],
+                                    assetBytes: [e.assets.reduce(0) { $0 + $1.byteCount }, a.assets.reduce(0) { $0 + $1.byteCount }],
                                     differences: diffs)
     }
 

@@ -6,7 +6,7 @@ import LNoteStore
 /// anything, so a bad row gives a `SQLiteContentError`, never a trap.
 package final class DatabaseContentReader {
     private let db: SQLiteConnection
-    private let pages, strokes, images, assets: SQLiteStatement
+    private let pages, strokes, images, assets, assetSizes: SQLiteStatement
 
     package init(_ db: SQLiteConnection) throws {
         self.db = db
@@ -22,31 +22,40 @@ package final class DatabaseContentReader {
             FROM images WHERE pageId = ?1 ORDER BY zIndex
             """)
         assets = try db.prepare("SELECT uuid, ext, bytes FROM assets WHERE documentId = ?1 ORDER BY uuid")
+        assetSizes = try db.prepare("SELECT uuid, ext, length(bytes), id FROM assets WHERE documentId = ?1 ORDER BY uuid")
     }
 
-    /// Every document's uuid and title, in uuid order.
-    package func documents() throws -> [(id: UUIDBytes, title: String)] {
-        let s = try db.prepare("SELECT uuid, title FROM documents ORDER BY uuid")
-        var out: [(UUIDBytes, String)] = []
-        while try s.step() {
-            guard let id = UUIDBytes(bytes: s.blob(0)) else { throw SQLiteContentError("a document's uuid is not 16 bytes") }
-            out.append((id, s.text(1) ?? ""))
-        }
+    /// Every row of `documents`: its row id and its uuid (nil when not 16 bytes, a row the
+    /// import refuses by its row id, Q-060), in uuid order, then row order.
+    package func documentRows() throws -> [(row: Int64, id: UUIDBytes?)] {
+        let s = try db.prepare("SELECT id, uuid FROM documents ORDER BY uuid, id")
+        var out: [(Int64, UUIDBytes?)] = []
+        while try s.step() { out.append((s.int64(0), UUIDBytes(bytes: s.blob(1)))) }
         return out
     }
 
     /// The content of document `id`, or nil when the database does not hold it.
     package func read(_ id: UUIDBytes) throws -> DocumentContent? {
-        let doc = try db.prepare("SELECT id, title, created, modified FROM documents WHERE uuid = ?1")
-        try doc.bind(1, id.bytes)
+        let find = try db.prepare("SELECT id FROM documents WHERE uuid = ?1")
+        try find.bind(1, id.bytes)
+        guard try find.step() else { return nil }
+        return try read(row: find.int64(0), id: id)
+    }
+
+    /// The content of the `documents` row `row` (of uuid `id`), or nil when there is no such row.
+    /// Without `assetBytes` the assets are read by their sizes, their bytes left in the
+    /// database for `SQLiteConnection.readBlob` (Q-064).
+    package func read(row: Int64, id: UUIDBytes, assetBytes: Bool = true) throws -> DocumentContent? {
+        let doc = try db.prepare("SELECT id, title, created, modified FROM documents WHERE id = ?1")
+        try doc.bind(1, row)
         guard try doc.step() else { return nil }
-        let row = doc.int64(0)
         let title = doc.text(1) ?? "", created = doc.text(2) ?? "", modified = doc.text(3) ?? ""
         guard title.utf8.count <= DocumentFile.titleBytesMax,
               created.utf8.count <= DocumentFile.timestampBytesMax, modified.utf8.count <= DocumentFile.timestampBytesMax else {
             throw SQLiteContentError("document \(id): title or times too long (D-024)")
         }
-        var content = DocumentContent(id: id, title: title, created: created, modified: modified, pages: [], assets: try readAssets(row, id))
+        var content = DocumentContent(id: id, title: title, created: created, modified: modified, pages: [],
+                                      assets: try assetBytes ? readAssets(row, id) : readAssetSizes(row, id))
         pages.reset()
         try pages.bind(1, row)
         var pageRows: [(Int64, DocumentFile.PageEntry)] = []
@@ -161,6 +170,26 @@ package final class DatabaseContentReader {
                 throw SQLiteContentError("document \(id): an asset has a bad uuid, extension or size (Q-024, D-040)")
             }
             out.append(.init(id: assetID, ext: ext, bytes: bytes))
+        }
+        return out
+    }
+}
+
+extension DatabaseContentReader {
+    /// The assets of document row `documentRow` by id, extension and size, each with its row
+    /// (its bytes are not read, Q-064).
+    private func readAssetSizes(_ documentRow: Int64, _ id: UUIDBytes) throws -> [DocumentContent.Asset] {
+        assetSizes.reset()
+        try assetSizes.bind(1, documentRow)
+        var out: [DocumentContent.Asset] = []
+        while try assetSizes.step() {
+            let ext = assetSizes.text(1) ?? ""
+            let size = assetSizes.int64(2)
+            guard let assetID = UUIDBytes(bytes: assetSizes.blob(0)), PackageLayout.isValidAssetExtension(ext),
+                  !assetSizes.isNull(2), size <= Int64(Document.assetBytesMax) else {
+                throw SQLiteContentError("document \(id): an asset has a bad uuid, extension or size (Q-024, D-040)")
+            }
+            out.append(.init(id: assetID, ext: ext, byteCount: Int(size), blobRow: assetSizes.int64(3)))
         }
         return out
     }

@@ -32,9 +32,29 @@ public struct DocumentContent: Sendable, Equatable {
     public struct Asset: Sendable, Equatable {
         public var id: UUIDBytes
         public var ext: String
+        /// The asset's bytes; empty for an asset read by its size only (`byteCount`), whose
+        /// bytes are streamed when written and compared in chunks.
         public var bytes: [UInt8]
+        /// The asset's size in bytes.
+        package var byteCount: Int
+        /// The `assets` row its bytes stream from, for an asset read by its size only.
+        package var blobRow: Int64?
 
-        public init(id: UUIDBytes, ext: String, bytes: [UInt8]) { self.id = id; self.ext = ext; self.bytes = bytes }
+        public init(id: UUIDBytes, ext: String, bytes: [UInt8]) {
+            self.id = id; self.ext = ext; self.bytes = bytes; byteCount = bytes.count
+        }
+
+        /// An asset known by its size, its bytes left where they are (the database row
+        /// `blobRow`, or the package's file).
+        package init(id: UUIDBytes, ext: String, byteCount: Int, blobRow: Int64?) {
+            self.id = id; self.ext = ext; bytes = []; self.byteCount = byteCount; self.blobRow = blobRow
+        }
+
+        /// Equal ids, extensions, sizes and held bytes (where the bytes are not held, the
+        /// caller compares them in chunks).
+        public static func == (a: Asset, b: Asset) -> Bool {
+            a.id == b.id && a.ext == b.ext && a.byteCount == b.byteCount && a.bytes == b.bytes
+        }
     }
 
     public var id: UUIDBytes
@@ -52,7 +72,7 @@ public struct DocumentContent: Sendable, Equatable {
 
     /// Bytes of points BLOBs (16 a point), angles BLOBs and assets: what the progress MB/s counts.
     public var payloadBytes: Int {
-        var n = assets.reduce(0) { $0 + $1.bytes.count }
+        var n = assets.reduce(0) { $0 + $1.byteCount }
         for page in pages {
             for case .stroke(let s) in page.state.elements {
                 n += s.pointCount * (PointBlob.pointBytes + (s.hasAngles ? PointBlob.angleBytes : 0))

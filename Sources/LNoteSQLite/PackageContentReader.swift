@@ -9,6 +9,13 @@ public enum PackageContentReader {
     /// not recover cleanly (Q-041: repair it with `lnote fsck --repair` first, which keeps
     /// what it drops in `lost+found/`), or when the package cannot be read.
     public static func read(path: String, fileSystem fs: any FileSystem = POSIXFileSystem.shared) async throws -> DocumentContent {
+        try await read(path: path, fileSystem: fs, assetBytes: true)
+    }
+
+    /// As `read(path:fileSystem:)`; without `assetBytes` the assets are read by their sizes
+    /// only (their bytes are compared in chunks by the caller, Q-064).
+    package static func read(path: String, fileSystem fs: any FileSystem = POSIXFileSystem.shared,
+                             assetBytes: Bool) async throws -> DocumentContent {
         let options = PageOptions(readOnly: true, pointDecoding: .eager)
         let document = try await Document.open(path: path, readOnly: true, pageOptions: options, fileSystem: fs)
         do {
@@ -28,7 +35,7 @@ public enum PackageContentReader {
                 if await page.changeSequence == 1, state.elements.isEmpty { state.metadata = entry.metadata }
                 pages.append(.init(entry: entry, state: state))
             }
-            let assets = try await BlockingIO.run { try readAssets(PackageLayout(root: path), fs: fs) }
+            let assets = try await BlockingIO.run { try readAssets(PackageLayout(root: path), fs: fs, bytes: assetBytes) }
             try await document.close()
             return DocumentContent(id: file.id, title: file.title, created: file.created, modified: file.modified,
                                    pages: pages, assets: assets)
@@ -40,11 +47,22 @@ public enum PackageContentReader {
 
     /// Every `assets/<uuid>.<ext>` regular file (D-040), orphans included; other names
     /// (the engine's `.tmp` files) are not assets. A link is refused (D-002).
-    static func readAssets(_ layout: PackageLayout, fs: any FileSystem) throws -> [DocumentContent.Asset] {
+    /// Without `bytes`, each asset is its size (and a link or anything but a regular file, or
+    /// a file past `assetBytesMax`, is refused as the read would refuse it).
+    static func readAssets(_ layout: PackageLayout, fs: any FileSystem, bytes withBytes: Bool = true) throws -> [DocumentContent.Asset] {
         guard case .directory? = try fs.entryKind(layout.assetsDirectory) else { return [] }
         var out: [DocumentContent.Asset] = []
         for name in try io({ try fs.list(layout.assetsDirectory) }).sorted() {
             guard let (id, ext) = PackageLayout.parseAssetName(name) else { continue }
+            if !withBytes {
+                let path = joinPath(layout.assetsDirectory, name)
+                guard case .file(let size)? = try fs.entryKind(path), size <= Int64(Document.assetBytesMax) else {
+                    throw LNoteError(.invalidPath, "asset is not a regular file of at most \(Document.assetBytesMax) bytes (D-040)",
+                                     file: path)
+                }
+                out.append(.init(id: id, ext: ext, byteCount: Int(size), blobRow: nil))
+                continue
+            }
             let bytes = try fs.readRegularFile(joinPath(layout.assetsDirectory, name), limit: Document.assetBytesMax)
             out.append(.init(id: id, ext: ext, bytes: bytes))
         }

@@ -8,14 +8,21 @@ import LNoteStore
 enum PackageContentWriter {
     /// Writes `content` as `<folder>/<id>.lnote`; returns its path. The caller checked that no
     /// package of that id exists. Every element was validated when it was read.
-    static func write(_ content: DocumentContent, folder: String, fileSystem fs: any FileSystem = POSIXFileSystem.shared) throws -> String {
+    /// An asset held by its size only is written from `source`, a chunk at a time.
+    static func write(_ content: DocumentContent, folder: String, fileSystem fs: any FileSystem = POSIXFileSystem.shared,
+                      source: AssetSource? = nil) throws -> String {
         if try fs.entryKind(folder) == nil { try io { try fs.makeDirectory(folder) } }
         return try StagingFolder.assemble(fs: fs, folder: folder, id: content.id) { layout in
             try io { try fs.makeDirectory(layout.pagesDirectory) }
             if !content.assets.isEmpty {
                 try io { try fs.makeDirectory(layout.assetsDirectory) }
                 for asset in content.assets {
-                    try fs.writePackageFile(try layout.asset(asset.id, ext: asset.ext), asset.bytes)
+                    let path = try layout.asset(asset.id, ext: asset.ext)
+                    if let row = asset.blobRow, let source {
+                        try stream(row: row, size: asset.byteCount, to: path, from: source, fs: fs)
+                    } else {
+                        try fs.writePackageFile(path, asset.bytes)
+                    }
                 }
             }
             for page in content.pages {
@@ -27,5 +34,42 @@ enum PackageContentWriter {
             try io { try fs.syncDirectory(layout.root) }
             return content.documentFile
         }
+    }
+
+    /// Writes the asset of `assets` row `row` to `path` as `writePackageFile` does (temp file,
+    /// sync, rename, folder sync), its bytes read from the database a chunk at a time.
+    private static func stream(row: Int64, size: Int, to path: String, from source: AssetSource, fs: any FileSystem) throws {
+        let temp = try io {
+            try fs.withTemporaryFile(for: path) { f in
+                let written = try source.db.readBlob(table: "assets", column: "bytes", row: row) { chunk, offset in
+                    try chunk.withUnsafeBytes { try fs.write(f, at: Int64(offset), $0) }
+                }
+                guard written == size else {
+                    throw SQLiteContentError("asset row \(row) changed size while read (\(written) bytes, not \(size))")
+                }
+                try fs.sync(f, .data)
+            }
+        }
+        try io { try fs.commitTemporary(temp, to: path, durability: .data) }
+    }
+}
+
+/// The database an import streams asset bytes from. The connection has one owner at a
+/// time: the import hands it to one blocking call and awaits it before using it again.
+struct AssetSource: @unchecked Sendable {
+    let db: SQLiteConnection
+
+    /// True when the regular file at `path` holds exactly the bytes of `assets` row `row`,
+    /// compared a chunk at a time.
+    func matches(row: Int64, path: String, fs: any FileSystem) throws -> Bool {
+        let f = try fs.open(path, .readOnly)
+        defer { try? fs.close(f) }
+        let size = try fs.size(f)
+        var same = true
+        let blobSize = try db.readBlob(table: "assets", column: "bytes", row: row) { chunk, offset in
+            guard same else { return }
+            same = (try fs.read(f, at: Int64(offset), count: chunk.count)) == chunk
+        }
+        return same && Int64(blobSize) == size
     }
 }

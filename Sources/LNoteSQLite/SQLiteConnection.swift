@@ -17,12 +17,16 @@ package final class SQLiteConnection {
     package let path: String
 
     /// Opens (creating with `create`; read-only with `readOnly`) the database at `path`.
-    package init(path: String, create: Bool, readOnly: Bool = false) throws {
+    /// `immutable` (with `readOnly`) opens it as a file nothing changes while it is open
+    /// (SQLite's `immutable=1`): no lock, no shared-memory file, so a database in a folder the
+    /// user cannot write opens; only for a database without a write-ahead log to replay.
+    package init(path: String, create: Bool, readOnly: Bool = false, immutable: Bool = false) throws {
         self.path = path
         let mode = readOnly ? SQLITE_OPEN_READONLY : create ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE : SQLITE_OPEN_READWRITE
-        let flags = mode | SQLITE_OPEN_NOMUTEX
+        let flags = mode | SQLITE_OPEN_NOMUTEX | (immutable ? SQLITE_OPEN_URI : 0)
         var handle: OpaquePointer?
-        let rc = sqlite3_open_v2(fileNameBytes(path), &handle, flags, nil)  // D-035: by its bytes
+        let name = immutable ? Self.immutableURI(path) : fileNameBytes(path)
+        let rc = sqlite3_open_v2(name, &handle, flags, nil)  // D-035: by its bytes
         guard rc == SQLITE_OK, let handle else {
             let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
             sqlite3_close_v2(handle)
@@ -33,6 +37,25 @@ package final class SQLiteConnection {
     }
 
     deinit { sqlite3_close_v2(db) }
+
+    /// `file:<path>?immutable=1`, every byte of the path but letters, digits, `/`, `-`, `.`,
+    /// `_` and `~` percent-encoded (RFC 3986), so any file name survives the URI.
+    static func immutableURI(_ path: String) -> [CChar] {
+        var out = Array("file:".utf8)
+        for c in fileNameBytes(path) where c != 0 {
+            let b = UInt8(bitPattern: c)
+            let plain = (0x30...0x39).contains(b) || (0x41...0x5A).contains(b) || (0x61...0x7A).contains(b)
+                || [UInt8(ascii: "/"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~")].contains(b)
+            if plain {
+                out.append(b)
+            } else {
+                let hex = Array("0123456789ABCDEF".utf8)
+                out += [UInt8(ascii: "%"), hex[Int(b >> 4)], hex[Int(b & 15)]]
+            }
+        }
+        out += Array("?immutable=1".utf8) + [0]
+        return out.map { CChar(bitPattern: $0) }
+    }
 
     /// Runs one or more statements without results (`sqlite3_exec`).
     package func execute(_ sql: String) throws {
@@ -78,6 +101,34 @@ package final class SQLiteConnection {
             try? execute("ROLLBACK")
             throw error
         }
+    }
+
+    /// Reads the value of `column` in row `row` of `table` through SQLite's incremental BLOB
+    /// I/O, `chunkBytes` at a time, handing each chunk with its offset to `body`: a value of any
+    /// size costs one chunk of memory. Returns the value's size.
+    @discardableResult
+    package func readBlob(table: String, column: String, row: Int64, chunkBytes: Int = 1 << 20,
+                          _ body: (_ chunk: [UInt8], _ offset: Int) throws -> Void) throws -> Int {
+        var blob: OpaquePointer?
+        let rc = sqlite3_blob_open(db, "main", table, column, row, 0, &blob)
+        guard rc == SQLITE_OK, let blob else {
+            sqlite3_blob_close(blob)
+            throw SQLiteError(code: rc, message: "\(table).\(column) of row \(row): \(lastMessage)")
+        }
+        defer { sqlite3_blob_close(blob) }
+        let size = Int(sqlite3_blob_bytes(blob))
+        var offset = 0
+        var chunk = [UInt8](repeating: 0, count: min(max(chunkBytes, 1), max(size, 1)))
+        while offset < size {
+            let n = min(chunk.count, size - offset)
+            let read = chunk.withUnsafeMutableBytes { sqlite3_blob_read(blob, $0.baseAddress, Int32(n), Int32(offset)) }
+            guard read == SQLITE_OK else {
+                throw SQLiteError(code: read, message: "\(table).\(column) of row \(row) at \(offset): \(lastMessage)")
+            }
+            try body(n == chunk.count ? chunk : Array(chunk[0..<n]), offset)
+            offset += n
+        }
+        return size
     }
 
     package var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(db) }

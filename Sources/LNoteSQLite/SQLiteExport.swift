@@ -81,43 +81,115 @@ public enum SQLiteImport {
     /// equal it is `unchanged`, otherwise the document `failed`.
     public static func importDatabase(_ database: String, to folder: String,
                                       progress: ((SQLiteTransferProgress) -> Void)? = nil) async throws -> SQLiteTransferReport {
-        let db = try SQLiteConnection(path: database, create: false)
-        try SQLiteSchema.check(db)
+        let db = try openForReading(database)
         let reader = try DatabaseContentReader(db)
         var report = SQLiteTransferReport(direction: "import", database: database, sqliteVersion: SQLiteConnection.libraryVersion)
         let clock = ContinuousClock(), start = clock.now
         let fs = POSIXFileSystem.shared
         if try fs.entryKind(folder) != nil { StagingFolder.removeLeftovers(fs: fs, folder: folder) }
-        let documents = try reader.documents()
-        for (id, _) in documents {
-            var result = SQLiteTransferReport.DocumentResult(status: "failed", source: database, id: id.description, payloadBytes: 0)
+        let rows = try reader.documentRows()
+        let source = AssetSource(db: db)
+        var firstRow: [UUIDBytes: Int64] = [:]
+        for (row, uuid) in rows {
+            var result = SQLiteTransferReport.DocumentResult(status: "failed", source: "\(database) documents row \(row)",
+                                                             id: uuid?.description, payloadBytes: 0)
             do {
-                guard let content = try reader.read(id) else { throw SQLiteContentError("document \(id) vanished") }
-                let path = joinPath(folder, PackageLayout.folderName(id))
-                if try fs.entryKind(path) != nil {
-                    let check = ContentComparison.verify(expected: content, actual: try await PackageContentReader.read(path: path))
+                // each row is one document, named by its row id; a bad one fails alone.
+                guard let id = uuid else { throw SQLiteContentError("documents row \(row): uuid is not 16 bytes (Q-060)") }
+                if let first = firstRow[id] {
+                    throw SQLiteContentError("documents row \(row) repeats uuid \(id) of row \(first); a document is one row, "
+                                             + "this one is not imported (Q-063)")
+                }
+                firstRow[id] = row
+                // assets by their sizes; their bytes stream from the database when written
+                // and are compared with the package's files a chunk at a time.
+                guard let content = try reader.read(row: row, id: id, assetBytes: false) else {
+                    throw SQLiteContentError("document \(id) vanished")
+                }
+                if let path = try existingPackage(id, in: folder, fs: fs) {
+                    let check = try await verify(content, package: path, source: source, fs: fs)
                     result.verification = check
                     guard check.isEqual else {
                         throw SQLiteContentError("\(path) exists and differs from the database; not overwritten (Q-061)")
                     }
                     result.status = "unchanged"
                 } else {
-                    let written = try await BlockingIO.run { try PackageContentWriter.write(content, folder: folder) }
+                    let written = try await BlockingIO.run { try PackageContentWriter.write(content, folder: folder, source: source) }
                     result.payloadBytes = content.payloadBytes
-                    let check = ContentComparison.verify(expected: content, actual: try await PackageContentReader.read(path: written))
+                    let check = try await verify(content, package: written, source: source, fs: fs)
                     result.verification = check
                     result.status = check.isEqual ? "imported" : "mismatch"
                 }
+            } catch let error as SQLiteContentError {
+                result.error = error.description.hasPrefix("documents row") ? error.description : "documents row \(row): \(error)"
             } catch {
-                result.error = "\(error)"
+                result.error = "documents row \(row): \(error)"
             }
             report.documents.append(result)
             report.payloadBytes += result.payloadBytes
-            progress?(SQLiteTransferProgress(documentsDone: report.documents.count, documentsTotal: documents.count,
+            progress?(SQLiteTransferProgress(documentsDone: report.documents.count, documentsTotal: rows.count,
                                              payloadBytes: report.payloadBytes, seconds: SQLiteExport.seconds(clock.now - start)))
         }
         report.seconds = SQLiteExport.seconds(clock.now - start)
         report.megabytesPerSecond = report.seconds > 0 ? Double(report.payloadBytes) / 1e6 / report.seconds : 0
         return report
+    }
+}
+
+extension SQLiteImport {
+    /// The package of document `id` in `folder`: `<id>.lnote` with the uuid in any case (D-001,
+    /// as a library lists it), the lowercase name first. Nil when there is none.
+    static func existingPackage(_ id: UUIDBytes, in folder: String, fs: any FileSystem) throws -> String? {
+        let lower = joinPath(folder, PackageLayout.folderName(id))
+        if try fs.entryKind(lower) != nil { return lower }
+        guard case .directory? = try fs.entryKind(folder) else { return nil }
+        let name = try io { try fs.list(folder) }.sorted().first { $0.lowercased() == PackageLayout.folderName(id) }
+        return name.map { joinPath(folder, $0) }
+    }
+
+    /// Q-061's comparison of the database's `content` (assets by their sizes) with the
+    /// package at `path`, each asset's bytes compared with its row a chunk at a time.
+    static func verify(_ content: DocumentContent, package path: String, source: AssetSource,
+                       fs: any FileSystem) async throws -> DocumentVerification {
+        var check = ContentComparison.verify(expected: content, actual: try await PackageContentReader.read(path: path, assetBytes: false))
+        let differing = try await BlockingIO.run { () throws -> [String] in
+            let layout = PackageLayout(root: path)
+            // The package's file of each asset, its uuid in any case (D-040), as the reader found it.
+            var files: [String: String] = [:]
+            if case .directory? = try fs.entryKind(layout.assetsDirectory) {
+                for name in try io({ try fs.list(layout.assetsDirectory) }).sorted() {
+                    guard let (id, ext) = PackageLayout.parseAssetName(name) else { continue }
+                    let key = "\(id).\(ext)"
+                    if files[key] == nil || name == key { files[key] = name }
+                }
+            }
+            return try content.assets.compactMap { asset in
+                guard let row = asset.blobRow, let name = files["\(asset.id).\(asset.ext)"] else { return nil }  // missing: counted above
+                let file = joinPath(layout.assetsDirectory, name)
+                return try source.matches(row: row, path: file, fs: fs) ? nil : "asset \(name): bytes differ"
+            }
+        }
+        check.differences += differing
+        return check
+    }
+
+    /// Opens the database read-only: the import writes nothing to it, so a database the
+    /// user may read but not write imports. A write-ahead-log database in a folder the user
+    /// cannot write is opened immutable when it has no log to replay, and refused with the
+    /// reason when it has one.
+    static func openForReading(_ database: String) throws -> SQLiteConnection {
+        let db = try SQLiteConnection(path: database, create: false, readOnly: true)
+        do {
+            try SQLiteSchema.check(db)
+            return db
+        } catch let error as SQLiteError where [8, 14].contains(error.code & 0xFF) {  // SQLITE_READONLY, SQLITE_CANTOPEN
+            if case .file(let size)? = try? POSIXFileSystem.shared.kind(database + "-wal"), size > 0 {
+                throw SQLiteError(code: error.code, message: "\(database): its write-ahead log \(database)-wal must be "
+                                  + "replayed, which needs a folder this user can write; copy both files to one (\(error.message))")
+            }
+            let still = try SQLiteConnection(path: database, create: false, readOnly: true, immutable: true)
+            try SQLiteSchema.check(still)
+            return still
+        }
     }
 }

@@ -6,10 +6,14 @@ public enum SQLiteSchema {
     /// `PRAGMA user_version` of this schema (Q-002).
     public static let version = 1
 
-    /// Connection settings of every writer (Q-040): WAL, synchronous=FULL, foreign keys on.
+    /// Connection settings of every writer (Q-040): WAL, synchronous=FULL, foreign keys on; and
+    /// F_FULLFSYNC for commits and checkpoints (on Apple platforms FULL alone is an fsync, which
+    /// stops at the drive cache; SQLite ignores the two where F_FULLFSYNC does not exist).
     static let writerPragmas = """
         PRAGMA journal_mode = WAL;
         PRAGMA synchronous = FULL;
+        PRAGMA fullfsync = ON;
+        PRAGMA checkpoint_fullfsync = ON;
         PRAGMA foreign_keys = ON;
         """
 
@@ -101,6 +105,9 @@ public enum SQLiteSchema {
         }
         guard appID == 0, tables == 0 else {
             throw SQLiteError(code: 0, message: "\(db.path) is not an LNote database (application_id \(appID)) and not empty; refusing to write to it (Q-002)")
+        }
+        guard userVersion == 0 else {  // another tool's empty database: not ours to reset (Q-002)
+            throw SQLiteError(code: 0, message: "\(db.path) is empty but has user_version \(userVersion), not an LNote database; refusing to write to it (Q-002)")
         }
         try db.execute(writerPragmas)
         try db.transaction {

@@ -4,7 +4,11 @@ import LNoteStore
 /// writes only the calls it changes (counts, delays, injected errors). Every requirement of
 /// `FileSystem` is forwarded, the optional ones too (folder lock, link count, holes,
 /// identities, write-back), so a wrapper never silently falls back to a protocol default
-/// the real file system underneath does not have.
+/// the real file system underneath does not have. One exception: `syncDirectory(_:_:)` (a
+/// folder sync at a durability) is not forwarded, so it reaches the wrapper's own
+/// `syncDirectory(_:)` and a wrapper that fails folder syncs fails every one; below a wrapper
+/// a `.full` folder sync is the base's `syncDirectory(_:)` (on Apple platforms fsync rather
+/// than F_FULLFSYNC, W-030), which only tests and the bench see.
 public protocol ForwardingFileSystem: FileSystem {
     associatedtype Base: FileSystem
     var base: Base { get }

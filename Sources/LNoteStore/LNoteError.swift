@@ -5,6 +5,8 @@ public struct LNoteError: Error, Sendable, Equatable, CustomStringConvertible {
     public enum Code: String, Sendable, Equatable {
         /// The page or document was closed; no further calls are accepted.
         case closed
+        /// The calling task was cancelled before the write began; nothing was written.
+        case cancelled
         /// An earlier write or sync failed; the handle refuses every write. Reopen to recover.
         case poisoned
         /// A file-system call failed (see `errno`).
@@ -17,12 +19,26 @@ public struct LNoteError: Error, Sendable, Equatable, CustomStringConvertible {
         case duplicateElement
         /// The named element, page, document or asset does not exist.
         case notFound
-        /// Another process holds the document open for writing.
+        /// Another writer holds the document open for writing: another process, or another
+        /// `Document` of this process that opened it by another path (D-070).
         case lockedElsewhere
         /// The handle was opened read-only.
         case readOnly
         /// The path or JSON tries to leave the package, or is otherwise not acceptable.
         case invalidPath
+        /// The change would make one of the page's files larger than a reader accepts
+        /// (`FormatLimits.pageFileBytesInMemoryMax`, P-043): refused before anything was
+        /// written; the page keeps every change acknowledged before. Start another page.
+        case pageFull
+        /// A file of the page is in iCloud Drive but not on this device (its placeholder
+        /// `.<name>.icloud` is, D-092): nothing was read or written. `file` is the file's own
+        /// path; `POSIXFileSystem.startDownloading(file)` asks for it; open the page again once
+        /// it is there.
+        case notDownloaded
+        /// The device is locked and the file's Data Protection class keeps it unwritable now
+        /// (a write failed with EPERM on a file opened for writing, W-032): this change was not
+        /// written and nothing acknowledged is lost. Retry once the device is unlocked.
+        case protectedDataUnavailable
     }
 
     /// What went wrong (match on it).

@@ -77,6 +77,11 @@ extension ConflictMerge {
         var pageBranch = Set<UUIDBytes>()  // created by either device after a fork the files show
         for c in copies {
             let path = joinPath(layout.pagesDirectory, c.copy)
+            guard case .file? = try? fs.kind(path) else {  // Y-023: reported, left where it is
+                report.copies.append(.init(name: c.copy, original: c.original, action: .leftAlone,
+                                           detail: "not a regular file; left as it is (Y-023)"))
+                continue
+            }
             let (read, what) = readBranch(fs: fs, layout: layout, copy: c, generation: generation)
             var branch = read
             pageBranch.formUnion(branch.forkBranchIDs)
@@ -95,7 +100,9 @@ extension ConflictMerge {
                 // may have been erased in one of them.
                 branch.forkUnknown = true
             }
-            if branch.isSnapshot, !branch.forkUnknown {
+            if branch.isSnapshot, !branch.forkUnknown, branch.unreadable.isEmpty {
+                // (A copy that does not read whole is no evidence of an erase: it goes whole
+                // to lost+found, Y-019.)
                 // Y-016: the copy's device no longer holds an element the page does. Either
                 // the page's device created it after the fork, or the copy's device erased it
                 // in a journal it has since compacted away; the files cannot tell which.
@@ -123,10 +130,12 @@ extension ConflictMerge {
             return (b, "journal branch of \(b.changes.count) change(s)")
         default:
             var b = CopyBranch()
-            guard let bytes = try? fs.readFile(joinPath(layout.pagesDirectory, c.copy)) else {
+            // Read as the page reads its snapshot (P-020): in bounded memory, the zeros of a
+            // sparse giant not held; a copy too large to hold is unreadable, kept whole (Y-019).
+            guard let read = try? fs.readBounded(joinPath(layout.pagesDirectory, c.copy)) else {
                 b.unreadable.append("unreadable"); return (b, "snapshot")
             }
-            let d = SnapshotFile.decode(bytes, name: c.copy, expectedPage: nil, mode: .salvage)
+            let d = SnapshotFile.decode(read.bytes, name: c.copy, expectedPage: nil, mode: .salvage)
             if d.unusable { b.unreadable.append("snapshot unusable") }
             b.unreadable += d.findings.map { f in f.offset.map { "\(f.kind) at \($0)" } ?? f.kind }
             b.isSnapshot = true
@@ -163,8 +172,12 @@ extension ConflictMerge {
         for f in sortedNames(Array(folders)) { try io { try fs.syncDirectory(f) } }
     }
 
-    /// Y-018: manifest and thumbnail copies are removed; asset copies removed when identical,
-    /// else moved to lost+found.
+    /// Y-018: manifest and thumbnail copies are removed; asset copies removed when identical
+    /// (compared in bounded memory), else moved to lost+found; a copy of an asset whose
+    /// original is missing takes the original's name. A copy that cannot be read, or whose
+    /// original cannot, is moved whole to lost+found, never removed. An object that is not a
+    /// regular file at a copy's name (a folder, a link, a FIFO) is left where it is and
+    /// reported: it never stops the merge or the open that runs it (Y-023).
     static func mergeDerived(layout: PackageLayout, fs: any FileSystem, report: inout MergeReport,
                              lost: LostAndFound) throws {
         for folder in [layout.root, layout.thumbnailsDirectory, layout.assetsDirectory] {
@@ -174,11 +187,25 @@ extension ConflictMerge {
                 let original = parsed.original.lowercased()
                 let path = joinPath(folder, name)
                 if folder == layout.root, original != "manifest.json" { continue }
+                guard case .file? = try? fs.kind(path) else {
+                    report.copies.append(.init(name: name, original: original, action: .leftAlone,
+                                               detail: "not a regular file; left as it is (Y-023)"))
+                    continue
+                }
                 if folder == layout.assetsDirectory {
-                    let same = (try? fs.readFile(path)) == (try? fs.readFile(joinPath(folder, original)))
-                    if !same {
-                        try lost.move(path, shownAs: name, reason: "asset conflict copy with other bytes (Y-018)")
-                        report.copies.append(.init(name: name, original: original, action: .lostAndFound, detail: "other bytes"))
+                    let originalPath = joinPath(folder, original)
+                    guard let originalKind = try? fs.kind(originalPath) else {
+                        report.copies.append(try restoreOrKeep(path, as: originalPath, name: name, original: original,
+                                                               fs: fs, lost: lost))
+                        continue
+                    }
+                    // Y-018: equal only when both are regular files read to the end and equal.
+                    var same: Bool?
+                    if case .file = originalKind { same = try? fs.sameBytes(path, originalPath) }
+                    guard same == true else {
+                        let why = same == nil ? "the copy or its original cannot be read" : "other bytes"
+                        try lost.move(path, shownAs: name, reason: "asset conflict copy: \(why) (Y-018)")
+                        report.copies.append(.init(name: name, original: original, action: .lostAndFound, detail: why))
                         continue
                     }
                 }
@@ -187,5 +214,21 @@ extension ConflictMerge {
                 report.copies.append(.init(name: name, original: original, action: .removed, detail: "derived or identical"))
             }
         }
+    }
+
+    /// Y-018: the copy of an asset whose original is missing holds the only bytes of that
+    /// asset here: it takes the original's name when it reads to its end and is a size an
+    /// asset may be (`Document.assetBytesMax`, so readers take it), else it is moved whole to
+    /// lost+found.
+    private static func restoreOrKeep(_ path: String, as originalPath: String, name: String, original: String,
+                                      fs: any FileSystem, lost: LostAndFound) throws -> MergeReport.Copy {
+        if let size = try? fs.readThrough(path), (1...Int64(Document.assetBytesMax)).contains(size) {
+            try io { try fs.rename(path, to: originalPath) }
+            try io { try fs.syncDirectory(parentDirectory(of: path)) }
+            return .init(name: name, original: original, action: .merged, detail: "original missing: the copy takes its name")
+        }
+        try lost.move(path, shownAs: name, reason: "asset conflict copy that cannot be read or is no asset's size, "
+                      + "its original missing (Y-018)")
+        return .init(name: name, original: original, action: .lostAndFound, detail: "cannot be read or no asset's size; original missing")
     }
 }

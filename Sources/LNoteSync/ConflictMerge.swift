@@ -63,6 +63,11 @@ enum ConflictMerge {
         var added = 0
         for name in copies {
             let p = joinPath(layout.root, name)
+            guard case .file? = try? fs.kind(p) else {  // Y-023: reported, left where it is
+                report.copies.append(.init(name: name, original: "document.json", action: .leftAlone,
+                                           detail: "not a regular file; left as it is (Y-023)"))
+                continue
+            }
             let copy = try? DocumentFile.decode(try io { try fs.readFile(p, limit: FormatLimits.documentJSONBytesMax) })
             guard let copy, copy.id == merged.id else {
                 done.append((p, .init(name: name, original: "document.json", action: .lostAndFound,

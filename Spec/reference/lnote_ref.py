@@ -1448,7 +1448,7 @@ def parse_document(raw):
     string of at most 1,024 UTF-8 bytes, `created`/`modified` strings of at most 64
     bytes (form not checked); each page an object with a canonical UUID `id` (either
     case, unique), integer `width`/`height` in 0 ... 2^32-1, `created`/`modified` as
-    above and an integer `elementCount` >= 0; at most pagesPerDocumentMax pages."""
+    above and an integer `elementCount` in 0 ... 2^53; at most pagesPerDocumentMax pages."""
     if len(raw) > DOCUMENT_JSON_BYTES_MAX:
         return None, "larger than documentJSONBytesMax (D-010)"
     try:
@@ -1483,7 +1483,9 @@ def parse_document(raw):
         if pid in seen:
             return None, "page %s is listed twice (D-011)" % pid
         seen.add(pid)
-        for key, top in (("width", 2**32 - 1), ("height", 2**32 - 1), ("elementCount", 2**63 - 1)):
+        # D-024 (G37): elementCount is at most 2^53, the end of the integers a double holds
+        # exactly (D-082 reads every number as its nearest double).
+        for key, top in (("width", 2**32 - 1), ("height", 2**32 - 1), ("elementCount", 2**53)):
             if not _is_int(p.get(key)) or not 0 <= p[key] <= top:
                 return None, "page %s: %s is missing or out of range (D-024)" % (pid, key)
         if not _times_ok(p):
@@ -1756,7 +1758,7 @@ def check_package(path, mode="salvage"):
         if not pr.refused:                                                  # K-014
             for a in sorted(_image_assets(pr.page)):
                 refs.setdefault(a, pid)
-        if pid in listed_set:
+        if pid in listed_set or doc is None:      # K-029: without document.json, those present
             state = "refused" if pr.refused else (
                 "damaged" if pr.finding_kinds() else "ok")
             rep.pages.append({"id": pid, "package": "", "elements": len(pr.page.elements),
@@ -1897,7 +1899,8 @@ def _package_actual(path):
         "fsckExit": rep.status,
         # README: the listed pages, in order, recovered in salvage mode; empty when
         # document.json is unusable.
-        "pages": [{"id": p["id"], "elements": rep.page_elements[p["id"]]} for p in rep.pages],
+        "pages": [] if rep.document is None else
+                 [{"id": p["id"], "elements": rep.page_elements[p["id"]]} for p in rep.pages],
         "findingKinds": rep.error_kinds(),
     }
 

@@ -68,6 +68,28 @@ struct TraceabilityTests {
         #expect(uncited.isEmpty, "requirement IDs no test or vector cites: \(uncited.joined(separator: ", "))")
     }
 
+    @Test("every requirement ID cited in the sources, tests, tools, docs and spec texts is defined in a spec file")
+    func everyCitedIDIsDefined() throws {
+        var defined = Set<String>()
+        for file in ["format.md", "sync.md", "sqlite.md"] {
+            defined.formUnion(RequirementIDs.defined(in: try Repo.text(Repo.root + "/Spec/" + file)))
+        }
+        var undefined: [String] = []
+        for folder in ["Sources", "Tests", "Tools", "docs", "Spec"] where try Repo.fs.kind(Repo.root + "/" + folder) == .directory {
+            for path in try Repo.files(under: Repo.root + "/" + folder)
+            where !path.hasPrefix("vectors") && [".swift", ".md", ".py", ".c", ".h"].contains(where: { path.hasSuffix($0) }) {
+                let full = folder + "/" + path
+                for id in RequirementIDs.cited(in: try Repo.text(Repo.root + "/" + full)).subtracting(defined).sorted() {
+                    undefined.append("\(id) in \(full)")
+                }
+            }
+        }
+        for id in RequirementIDs.cited(in: try Repo.text(Repo.root + "/README.md")).subtracting(defined).sorted() {
+            undefined.append("\(id) in README.md")
+        }
+        #expect(undefined.isEmpty, "cited but never defined: \(undefined.joined(separator: ", "))")
+    }
+
     @Test("every rule a vector cites is defined in Spec/format.md or is a rationale R-n")
     func vectorRulesExist() throws {
         let defined = RequirementIDs.defined(in: try Repo.text(Repo.root + "/Spec/format.md"))

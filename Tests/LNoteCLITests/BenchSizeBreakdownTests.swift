@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// The size suite's breakdown of what a client gains by linking LNoteStore (issue 16): its
+/// The size suite's breakdown of what a client gains by linking LNoteStore: its
 /// "of which" rows come from the stripped binaries' ELF section headers and add up to the
 /// measured total.
 @Suite struct BenchSizeBreakdownTests {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Issue 12's "clear errors": one rule for the read-only commands, escaped titles and file
+/// "Clear errors": one rule for the read-only commands, escaped titles and file
 /// names, and a failed background compaction that is reported instead of retried silently.
 @Suite(.serialized) struct ClearErrorTests {
     @Test("K-033 D-025 an invalid document.json: info, render and dump PACKAGE all exit 8 naming the file and the field")

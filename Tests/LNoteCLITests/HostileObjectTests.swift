@@ -12,7 +12,7 @@ import Darwin
 /// capture it).
 private let hostileTemplateFolder = Mutex<String?>(nil)
 
-/// Issue 12's proof: every hostile file-system object (FIFO, socket, symbolic link at every
+/// The proof that every hostile file-system object (FIFO, socket, symbolic link at every
 /// path the engine touches, hard link, another document's document.json, control characters
 /// in a title) against every `lnote` subcommand, each under a timeout, asserting: no hang, no
 /// trap, nothing outside the package changed (the parent folder is snapshotted before and

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Issue 12 item 6, with two real processes: while one `lnote stress` writes, the package's
+/// D-070, with two real processes: while one `lnote stress` writes, the package's
 /// `.lock` is deleted (or replaced by a new file) and a second `lnote stress` starts. The
 /// second must be refused (the exclusion is the package folder's own lock, D-071), and every
 /// stroke either writer acknowledged must be on the page afterwards.

@@ -71,9 +71,14 @@ enum Tool {
     }
 
     /// Runs `command` (a shell line) with a pseudo-terminal as its standard input, output and
-    /// error (util-linux `script`), so a tool sees a terminal; returns what the terminal showed.
+    /// error (`script`), so a tool sees a terminal; returns what the terminal showed. util-linux's
+    /// `script -qec` on Linux; BSD's `script -q /dev/null sh -c` on Apple platforms.
     static func runOnTerminal(_ command: String) throws -> Result {
+        #if os(Linux)
         try run(["-qec", command, "/dev/null"], executable: "/usr/bin/script")
+        #else
+        try run(["-q", "/dev/null", "/bin/sh", "-c", command], executable: "/usr/bin/script")
+        #endif
     }
 
     /// Runs `command` with `sh -c` (for ulimit and signal dispositions a test sets up).

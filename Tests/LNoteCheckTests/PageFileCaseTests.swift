@@ -63,7 +63,7 @@ import Testing
         #expect(try f.check().status == FsckReport.clean)
     }
 
-    @Test("P-024 the lowercase spelling is read and a writer never touches its shadowed twin; of two other spellings the first in byte order")
+    @Test("P-024 the lowercase spelling is read and a writer never touches its shadowed twin; of two other spellings the first in byte order", .enabled(if: Volume.caseSensitive, Volume.caseSkip))
     func lowercaseWins() async throws {
         let f = try await FsckFixture.make(pages: 1, snapshotStrokes: 4, journalStrokes: 0)
         defer { f.remove() }
@@ -93,7 +93,7 @@ import Testing
         #expect(read == (mixed < Self.upper(snapshot) ? 5 : 1), "\(read) \(mixed) \(present)")
     }
 
-    @Test("K-092 fsck: pageFileCase is information, renamed by a repair; a shadowed spelling is an error moved to lost+found; a second repair changes nothing")
+    @Test("K-092 fsck: pageFileCase is information, renamed by a repair; a shadowed spelling is an error moved to lost+found; a second repair changes nothing", .enabled(if: Volume.caseSensitive, Volume.caseSkip))
     func fsckReportsAndRepairs() async throws {
         let (f, page, files) = try await Self.upperCasePackage()
         defer { f.remove() }

@@ -2,7 +2,7 @@ import LNoteHandwriting
 import Testing
 @testable import LNoteFormat
 
-/// `ElementIndex` (PageState's id index, issue 16) against `Dictionary` on random operation
+/// `ElementIndex` (PageState's id index) against `Dictionary` on random operation
 /// sequences: inserts, updates and removals whose backward shifts cross the table's end, ids
 /// that share a half or all their bits but one, and growth from empty.
 @Suite("Element index: the page's id table (E-011)")

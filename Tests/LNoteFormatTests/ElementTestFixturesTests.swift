@@ -10,6 +10,10 @@ import Testing
 @testable import LNoteFormat
 import LNoteHandwriting
 
+/// `Point` in this test target is LNote's: on Apple platforms `import Darwin` also brings
+/// MacTypes' `Point`, and a declaration of this module wins over both imports.
+typealias Point = LNoteFormat.Point
+
 enum Fixtures {
     static func id(_ n: UInt64) -> UUIDBytes { UUIDBytes(storage: (n, ~n)) }
 

@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import LNoteSimulation
+import LNoteTestSupport
 import Testing
 
 /// Replays every input saved under Tools/fuzz/regressions/<target>/ (inputs the fuzzers of
@@ -92,7 +93,9 @@ struct FuzzRegressionTests {
     @Test("F-005 E-031 D-020 bounded in-process fuzzing of every harness finds nothing", arguments: FuzzHarness.targets)
     func boundedFuzzing(target: String) async {
         let seeds = FuzzHarness.seeds(target)
-        let executions = target == "package-open" ? 500 : 10_000
+        let executions = target == "package-open"
+            ? TestLevel.current.pick(quick: 100, ci: 500, exhaustive: 5_000)
+            : TestLevel.current.pick(quick: 1_500, ci: 10_000, exhaustive: 100_000)
         var g = SeededGenerator(seed: SeededGenerator.derive(0xF022, UInt64(target.utf8.count)))
         var corpus = seeds
         var findings: [String] = []

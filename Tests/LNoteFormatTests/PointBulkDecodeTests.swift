@@ -4,7 +4,7 @@ import Testing
 @testable import LNoteFormat
 import LNoteHandwriting
 
-/// The C bulk loop of the point decoder (`lnote_points_decode_plain`, issue 16) against the
+/// The C bulk loop of the point decoder (`lnote_points_decode_plain`) against the
 /// Swift loop alone and the plain reference decoder: the same points, end offset, or error
 /// reason and offset (E-001 ... E-004, E-030), on inputs built to reach its every branch:
 /// fields of 1 to 3 bytes, non-minimal and over-long varints, sums at the range edges,

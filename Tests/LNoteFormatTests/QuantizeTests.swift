@@ -42,7 +42,7 @@ struct QuantizeTests {
         let inputs = [Self.p(x: 214_748_364.8), Self.p(y: -214_748_364.9), Self.p(x: 1e300),
                       Self.p(radius: -0.06), Self.p(radius: 6553.6), Self.p(force: -0.001), Self.p(force: 65.536),
                       Self.p(t: -0.001), Self.p(t: 4_294_967.296), Self.p(t: .greatestFiniteMagnitude),
-                      Self.p(azimuth: -0.1, altitude: 1), Self.p(azimuth: 1, altitude: 65.6)]
+                      Self.p(azimuth: 1, altitude: -0.1), Self.p(azimuth: 65.6, altitude: 1), Self.p(azimuth: 1, altitude: 65.6)]
         for input in inputs {
             #expect(Self.code { () throws(ElementValidationError) in try Quantize.point(input) } == "valueOutOfRange", "\(input)")
         }
@@ -109,5 +109,14 @@ struct QuantizeTests {
         #expect(s.hasAngles && s.points.count == FormatLimits.strokePointsMax)
         try ElementValidator.validate(.stroke(s))
         #expect(try decodeElement(encoded(.stroke(s))) == .stroke(s))
+    }
+
+    @Test("E-005 a negative azimuth (UIKit's -pi ... pi) is stored as the same direction one turn on")
+    func negativeAzimuthTakesAWholeTurn() throws {
+        for (input, stored) in [(-0.1, 6183), (-Double.pi, 3142), (-2 * Double.pi, 0), (-7.0, 5566), (0.25, 250)] {
+            let q = try Quantize.point(Self.p(azimuth: input, altitude: 1))
+            #expect(q.azimuth == UInt16(stored), "azimuth \(input)")
+        }
+        #expect(Self.code { () throws(ElementValidationError) in try Quantize.point(Self.p(azimuth: -.infinity, altitude: 1)) } == "nonFiniteValue")
     }
 }

@@ -2,9 +2,9 @@ import Foundation
 import LNoteStore
 import Testing
 
-// Item 7: a write checks cancellation before writing; a batch is never torn.
+// A write checks cancellation before writing and throws the one error type; a batch is never torn.
 
-@Test("a cancelled task's save throws CancellationError and writes nothing; the page stays usable")
+@Test("a cancelled task's save throws LNoteError.cancelled and writes nothing; the page stays usable")
 func cancelledSaveWritesNothing() async throws {
     try await withDocument("cancel") { _, document in
         let page = try await document.page(at: 0)
@@ -13,13 +13,15 @@ func cancelledSaveWritesNothing() async throws {
             withUnsafeCurrentTask { $0?.cancel() }
             try await page.append(contentsOf: strokes.map { .stroke($0) })
         }
-        await #expect(throws: CancellationError.self) { try await task.value }
+        let error = await #expect(throws: LNoteError.self) { try await task.value }
+        #expect(error?.code == .cancelled)
         #expect(await page.elementCount == 0)
         let rename = Task {
             withUnsafeCurrentTask { $0?.cancel() }
             try await document.setTitle("never")
         }
-        await #expect(throws: CancellationError.self) { try await rename.value }
+        let renameError = await #expect(throws: LNoteError.self) { try await rename.value }
+        #expect(renameError?.code == .cancelled)
         #expect(await document.title == "cancel")
         try await page.append(.stroke(strokes[0]))
         #expect(await page.elementCount == 1)
@@ -44,7 +46,8 @@ func cancelledLoopNeverTearsABatch() async throws {
     }
     while await page.elementCount < 40 { await Task.yield() }
     writer.cancel()
-    await #expect(throws: CancellationError.self) { try await writer.value }
+    let error = await #expect(throws: LNoteError.self) { try await writer.value }
+    #expect(error?.code == .cancelled)
     let written = await page.elementCount
     #expect(written % 4 == 0 && written < 8_000)
     try await document.close()

@@ -9,7 +9,7 @@ import LNoteHandwriting
 import Testing
 import LNoteTestSupport
 
-/// `readBounded` reads every byte of data once (issue 16) and holds exactly what P-020 says: the
+/// `readBounded` reads every byte of data once and holds exactly what P-020 says: the
 /// bytes up to one largest frame past the last non-zero byte, zeros of holes included. Checked
 /// against the plain reference (the whole file, cut there) on real files with holes, written
 /// zero runs and chunk sizes that split them anywhere.

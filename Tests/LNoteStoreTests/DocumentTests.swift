@@ -128,7 +128,7 @@ struct DocumentTests {
         try await doc.close()
     }
 
-    @Test("D-040 close removes orphan assets (a crash leftover and a deleted image) and keeps referenced ones")
+    @Test("D-040 D-042 close removes orphan assets it can prove (a deleted image), keeps referenced ones and a crash leftover no known version refers to")
     func orphanAssetsRemoved() async throws {
         let dir = TemporaryFolder("doc"); defer { dir.remove() }
         let doc = try await NoteLibrary(folder: dir.path).createDocument(title: "t")
@@ -145,10 +145,10 @@ struct DocumentTests {
         let fm = FileManager.default
         #expect(fm.fileExists(atPath: keptPath))
         #expect(!fm.fileExists(atPath: droppedPath))
-        #expect(!fm.fileExists(atPath: crashLeftover))
+        #expect(fm.fileExists(atPath: crashLeftover), "D-042: it may be a synced asset whose page has not arrived")
     }
 
-    @Test("D-040 an asset named with its uuid in upper case is the asset: assetPath finds it (the lowercase spelling first), close keeps it while referenced and removes an upper-case orphan")
+    @Test("D-040 D-042 an asset named with its uuid in upper case is the asset: assetPath finds it (the lowercase spelling first), close keeps it while referenced and removes an upper-case orphan", .enabled(if: Volume.caseSensitive, Volume.caseSkip))
     func assetNameInAnyCase() async throws {
         let dir = TemporaryFolder("doc"); defer { dir.remove() }
         let library = NoteLibrary(folder: dir.path)
@@ -161,10 +161,12 @@ struct DocumentTests {
         let name = "\(image.assetID)".uppercased() + ".png"
         let upper = doc.path + "/assets/" + name
         try fm.moveItem(atPath: lower, toPath: upper)
-        let orphan = doc.path + "/assets/" + "\(UUIDBytes.random())".uppercased() + ".jpg"
-        try Data([9]).write(to: URL(fileURLWithPath: orphan))
-
         let reopened = try await library.openDocument(doc.id)
+        // An image erased here (so provably an orphan, D-042), its asset named in upper case.
+        let erased = try await reopened.insertImage([9], ext: "jpg", on: pageID, x: 0, y: 0, width: 10, height: 10)
+        try await reopened.page(id: pageID).delete([erased.id])
+        let orphan = doc.path + "/assets/" + "\(erased.assetID)".uppercased() + ".jpg"
+        try fm.moveItem(atPath: doc.path + "/assets/\(erased.assetID).jpg", toPath: orphan)
         #expect(try await reopened.assetPath(image.assetID) == upper)
         // A second spelling: the lowercase one is the asset's path.
         try Data([1, 2, 3]).write(to: URL(fileURLWithPath: lower))
@@ -427,7 +429,7 @@ struct DocumentTests {
             group.addTask {
                 var i = 0
                 while !Task.isCancelled && i < 3_000 {
-                    do { try await pages[i % 2].append(.stroke(makeStroke(UInt64(i), points: 20))) } catch is CancellationError { break }
+                    do { try await pages[i % 2].append(.stroke(makeStroke(UInt64(i), points: 20))) } catch let e as LNoteError where e.code == .cancelled { break }
                     i += 1
                 }
                 return i

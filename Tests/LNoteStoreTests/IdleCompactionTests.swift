@@ -5,7 +5,7 @@ import LNoteSimulation
 import Testing
 
 /// `CompactionPolicy.idleDelay`: the page compacts once the pen rests, so the snapshot rewrite
-/// runs while nobody saves (issue 16 item 3). The tests wait for the page's idle watch to end
+/// runs while nobody saves. The tests wait for the page's idle watch to end
 /// (`waitForIdleWatch`), not for wall-clock time: under a loaded test run the watch may be
 /// scheduled seconds late.
 @Suite("Compaction when the pen rests (CompactionPolicy.idleDelay)")

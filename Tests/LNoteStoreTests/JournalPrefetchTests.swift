@@ -14,7 +14,7 @@ import Testing
 /// have made it, so the page, the findings and the errors are those of the open that reads
 /// every file itself, in order, whatever the journals are: several, retained, ahead, damaged,
 /// unreadable, listed but gone.
-@Suite("Journals read ahead (issue 16)")
+@Suite("Journals read ahead")
 struct JournalPrefetchTests {
     /// Records which thread opened each file and fails the opens of `failing` paths.
     final class TracingFileSystem: ForwardingFileSystem, Sendable {

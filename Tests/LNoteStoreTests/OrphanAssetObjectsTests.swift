@@ -29,8 +29,10 @@ import LNoteTestSupport
         let folder = assets + "\(UUIDBytes.random()).png"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
         try Data([1]).write(to: URL(fileURLWithPath: folder + "/inside"))
-        let orphanFile = assets + "\(UUIDBytes.random()).heic"
-        try Data([9]).write(to: URL(fileURLWithPath: orphanFile))
+        // A regular orphan the sweep can prove (D-042): an image inserted and erased here.
+        let erased = try await doc.insertImage([9], ext: "heic", on: pageID, x: 0, y: 0, width: 10, height: 10)
+        try await doc.page(id: pageID).delete([erased.id])
+        let orphanFile = assets + "\(erased.assetID).heic"
 
         try await doc.close()
 

@@ -8,7 +8,7 @@ import Testing
 /// give the same answer for every name, valid or not.
 @Suite("Page file names (J-001)")
 struct PageFileNamesTests {
-    /// The parser before issue 16's change, on `Character`s and `Substring`s.
+    /// The parser before the byte-level one, on `Character`s and `Substring`s.
     static func reference(_ name: String) -> PageFileNames.Parsed? {
         let parts = name.split(separator: ".", omittingEmptySubsequences: false)
         guard let first = parts.first, let id = UUIDBytes(string: String(first)),

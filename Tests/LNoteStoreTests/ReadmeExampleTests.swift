@@ -3,8 +3,8 @@ import LNoteStore
 import Testing
 import LNoteTestSupport
 
-/// The README's four steps, as written there, so the example keeps compiling and working.
-@Test("README four steps: library, document, page, durable append, flush, close")
+/// The README's five steps, as written there, so the example keeps compiling and working.
+@Test("README five steps: library, document, page, durable append, draw, flush, close")
 func readmeFourSteps() async throws {
     let dir = TemporaryFolder("readme"); defer { dir.remove() }
     let notesFolder = URL(filePath: dir.path).appending(path: "Notes")
@@ -20,6 +20,20 @@ func readmeFourSteps() async throws {
         InputPoint(x: t.x, y: t.y, radius: t.radius, force: t.force, timeOffset: t.time - touches[0].time)
     }
     try await page.append(.stroke(Stroke(ink: .pen, samples: samples)))    // 4. durable when it returns
+
+    var drawnPaths: [([(x: Double, y: Double)], Double)] = []
+    func draw(_ path: [(x: Double, y: Double)], width: Double) { drawnPaths.append((path, width)) }
+    let drawn = await page.pointsToDraw()                                  // 5. every stroke's points,
+    for i in 0..<drawn.count {                                             //    decoded once, in pt
+        guard case .stroke(let stroke) = drawn.elements[i] else { continue } // an image: .image(e), e.frame
+        let path = drawn.samples(ofElement: i).map { p in                  //    through the stroke's transform
+            stroke.transform?.applying(x: p.x, y: p.y) ?? (x: p.x, y: p.y)
+        }
+        draw(path, width: stroke.ink.widthPoints)                          //    the app's own drawing code
+    }
+    #expect(drawnPaths.count == 1 && drawnPaths[0].0.count == 30 && drawnPaths[0].1 == Ink.pen.widthPoints)
+    #expect(zip(drawnPaths[0].0, samples).allSatisfy { abs($0.x - $1.x) <= 0.05 + 1e-9 && abs($0.y - $1.y) <= 0.05 + 1e-9 })
+
     try await document.flush()                                             //    app to background: unlocks
     try await document.close()                                             //    compacts, reconciles
 

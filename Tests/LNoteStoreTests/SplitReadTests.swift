@@ -12,13 +12,13 @@ import Testing
 @testable import LNoteStore
 import LNoteTestSupport
 
-/// A large page file read in two parts at once (`ReadAside`, issue 16): the open ready to draw
+/// A large page file read in two parts at once (`ReadAside`): the open ready to draw
 /// reads the snapshot's first two thirds while the decode-ahead thread reads the rest into the
 /// same buffer. The bytes, the file size, the errors and P-020's bounds are those of the read
 /// on one thread, whatever the file is: below or above the split's size, with holes, a zero
 /// tail, a part that fails, a file that shrinks while read. No write into the buffer outlives
 /// the call, and the journals read ahead queue behind the snapshot's part.
-@Suite("Split read of large page files (issue 16)")
+@Suite("Split read of large page files")
 struct SplitReadTests {
     let fs = POSIXFileSystem.shared
 

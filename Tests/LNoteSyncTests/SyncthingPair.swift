@@ -9,7 +9,7 @@ import Glibc
 /// started and stopped by their pids.
 final class SyncthingPair {
     static var binary: String? {
-        for p in ["/usr/bin/syncthing", "/usr/local/bin/syncthing"] where FileManager.default.isExecutableFile(atPath: p) { return p }
+        for p in ["/usr/bin/syncthing", "/usr/local/bin/syncthing", "/opt/homebrew/bin/syncthing"] where FileManager.default.isExecutableFile(atPath: p) { return p }
         return nil
     }
     static var curl: String? { FileManager.default.isExecutableFile(atPath: "/usr/bin/curl") ? "/usr/bin/curl" : nil }
@@ -151,7 +151,11 @@ final class SyncthingPair {
 
     /// A free TCP port on 127.0.0.1 (bound, read back, released).
     static func freePort() throws -> Int {
+        #if canImport(Glibc)
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+        let fd = socket(AF_INET, SOCK_STREAM, 0)
+        #endif
         guard fd >= 0 else { throw SyncthingError("socket failed") }
         defer { close(fd) }
         var addr = sockaddr_in()

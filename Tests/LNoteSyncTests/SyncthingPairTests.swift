@@ -7,7 +7,7 @@ import Testing
 import Glibc
 #endif
 
-/// Issue #18's end-to-end proof (Spec/sync.md Y-010, Y-013, Y-019, Y-021, Y-040, Y-041): a
+/// The end-to-end proof of two-device sync (Spec/sync.md Y-010, Y-013, Y-019, Y-021, Y-040, Y-041): a
 /// real Syncthing pair on loopback, two `lnote stress` writers on the same page (one per
 /// folder) with one side's folder paused through the REST API so that real conflicts happen,
 /// then resume, idle, `lnote merge` on both sides, idle; every acknowledged stroke must be on

@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Foundation
 import LNoteStore
 import LNoteDiagnostics
@@ -16,9 +11,7 @@ package func absolutePath(_ path: String) -> String {
 
 /// The current folder (getcwd(3)) as file-name text (D-035).
 package func currentDirectory() -> String {
-    var buffer = [CChar](repeating: 0, count: 4097)
-    guard getcwd(&buffer, buffer.count) != nil else { return FileManager.default.currentDirectoryPath }
-    return fileNameText(buffer)
+    ToolSystem.currentDirectory() ?? FileManager.default.currentDirectoryPath
 }
 
 /// The process's arguments after its name, as file-name text (D-035): an argument that is
@@ -29,65 +22,34 @@ package func commandLineArguments() -> [String] {
 }
 
 /// The running executable's absolute path (for starting a child of the same tool, and for
-/// finding what ships beside it).
+/// finding what ships beside it); argv[0] made absolute where the system cannot say.
 package func executablePath() -> String {
-    #if os(Linux)
-    var buffer = [CChar](repeating: 0, count: 4096)
-    let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-    if n > 0 { return fileNameText(buffer) }
-    #endif
-    return absolutePath(CommandLine.arguments.first ?? "lnote")
+    ToolSystem.executablePath() ?? absolutePath(CommandLine.arguments.first ?? "lnote")
 }
 
-/// The folder for scratch files: `$TMPDIR` read as bytes (D-035) or `/tmp` on Linux,
-/// Foundation's elsewhere.
+/// The folder for scratch files: `$TMPDIR` read as bytes (D-035), else `/tmp`.
 package func temporaryFolder() -> String {
-    #if os(Linux)
-    if let raw = getenv("TMPDIR"), raw.pointee != 0 { return fileNameText(raw) }
+    if let folder = ToolSystem.environment("TMPDIR"), !folder.isEmpty { return folder }
     return "/tmp"
-    #else
-    return FileManager.default.temporaryDirectory.path
-    #endif
 }
 
 /// A new folder `<prefix>XXXXXX` in `parent` (mkdtemp), for the demo's and the bench's scratch files.
 package func makeTemporaryFolder(in parent: String, prefix: String) throws -> String {
-    var template = fileNameBytes(parent + "/" + prefix + "XXXXXX")  // D-035: by its bytes
-    let made = template.withUnsafeMutableBufferPointer { buffer -> Bool in
-        guard let base = buffer.baseAddress else { return false }
-        return mkdtemp(base) != nil
+    do {
+        return try ToolSystem.makeTemporaryFolder(parent + "/" + prefix + "XXXXXX")
+    } catch {
+        throw OperationalError("cannot create a temporary folder in \(parent): \(FileSystemErrno.text(error.errno))")
     }
-    guard made else { throw OperationalError("cannot create a temporary folder in \(parent): errno \(errno)") }
-    return fileNameText(template)
 }
 
-/// `text` as a C string of its file-name bytes (D-035), from strdup(3): free it.
-package func fileNameCString(_ text: String) -> UnsafeMutablePointer<CChar>? {
-    fileNameBytes(text).withUnsafeBufferPointer { $0.baseAddress.flatMap { strdup($0) } }
-}
+/// A child process started by `spawnQuietChild`.
+package typealias QuietChild = ChildProcess
 
-/// A child process started by `spawnQuietChild`: its pid, and whether it has been waited for.
-package final class QuietChild {
-    package let pid: pid_t
-    private var exited = false
-
-    init(pid: pid_t) { self.pid = pid }
-
-    /// True until the child has exited (reaped by waitpid(2), once).
-    package var isRunning: Bool {
-        guard !exited else { return false }
-        var status: Int32 = 0
-        if waitpid(pid, &status, WNOHANG) == pid { exited = true }
-        return !exited
-    }
-
+extension ChildProcess {
     /// SIGKILLs the child (if it still runs) and waits for it.
     package func killAndWait() {
-        guard !exited else { return }
-        kill(pid, SIGKILL)
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
-        exited = true
+        kill()
+        _ = try? wait()
     }
 }
 
@@ -95,24 +57,11 @@ package final class QuietChild {
 /// that is not UTF-8 reaches the child as it is, which `Process` cannot do), with standard
 /// output and error to /dev/null and `SWIFT_BACKTRACE=enable=no` in its environment.
 package func spawnQuietChild(_ executable: String, _ arguments: [String]) throws -> QuietChild {
-    let argv = ([executable] + arguments).map(fileNameCString)
-    defer { argv.forEach { free($0) } }
     var environment = ProcessInfo.processInfo.environment
     environment["SWIFT_BACKTRACE"] = "enable=no"
-    let envp = environment.map { strdup($0.key + "=" + $0.value) }
-    defer { envp.forEach { free($0) } }
-    #if canImport(Darwin)
-    var actions: posix_spawn_file_actions_t?
-    #else
-    var actions = posix_spawn_file_actions_t()
-    #endif
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-    guard let path = argv[0] else { throw OperationalError("cannot start \(executable): out of memory") }
-    var pid: pid_t = 0
-    let rc = posix_spawn(&pid, path, &actions, nil, argv + [nil], envp + [nil])
-    guard rc == 0 else { throw OperationalError("cannot start \(executable): errno \(rc)") }
-    return QuietChild(pid: pid)
+    do {
+        return try ChildProcess(executable, arguments, environment: environment, standardOutput: .null, standardError: .null)
+    } catch {
+        throw OperationalError("cannot start \(executable): \(FileSystemErrno.text(error.errno))")
+    }
 }

@@ -1,26 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import LNoteStore
 import Synchronization
 
 /// Writes to standard error.
-package func printErr(_ s: String) {
-    var bytes = Array(s.utf8)
-    bytes.withUnsafeMutableBytes { buffer in
-        guard let base = buffer.baseAddress else { return }
-        var offset = 0
-        while offset < buffer.count {
-            let n = write(2, base.advanced(by: offset), buffer.count - offset)
-            if n <= 0 { if n < 0 && errno == EINTR { continue }; return }
-            offset += n
-        }
-    }
-}
+package func printErr(_ s: String) { ToolSystem.writeStandardError(s) }
 
 /// True when standard error is a terminal (progress output goes there only then).
-package var stderrIsTerminal: Bool { isatty(2) == 1 }
+package var stderrIsTerminal: Bool { ToolSystem.standardErrorIsTerminal }
 
 /// A progress line on standard error for long-running commands (`gen` of a library, `fsck`
 /// of a library, `bench`): shown only when standard error is a terminal, so piped or
@@ -54,8 +39,4 @@ package final class Progress: Sendable {
 
 /// CLOCK_MONOTONIC in nanoseconds.
 @inline(__always)
-package func monotonicNanoseconds() -> UInt64 {
-    var t = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &t)
-    return UInt64(t.tv_sec) &* 1_000_000_000 &+ UInt64(t.tv_nsec)
-}
+package func monotonicNanoseconds() -> UInt64 { ToolSystem.monotonicNanoseconds() }

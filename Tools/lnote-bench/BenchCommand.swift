@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Foundation
 import LNoteStore
 import LNoteToolSupport
@@ -166,11 +161,11 @@ enum BenchPeerBuild {
     static func locate() -> (path: String?, problem: String?) {
         let fs = POSIXFileSystem.shared
         if let p = ProcessInfo.processInfo.environment["LNOTE_SQLITE_PEER"] {
-            guard access(p, X_OK) == 0 else { return (nil, "LNOTE_SQLITE_PEER=\(p) is not an executable file; " + howToGet) }
+            guard ToolSystem.isExecutable(p) else { return (nil, "LNOTE_SQLITE_PEER=\(p) is not an executable file; " + howToGet) }
             return (p, nil)
         }
         let beside = joinPath(parentDirectory(of: executablePath()), "sqlite_peer")
-        if access(beside, X_OK) == 0 { return (beside, nil) }
+        if ToolSystem.isExecutable(beside) { return (beside, nil) }
         var roots: [String] = []
         for start in [parentDirectory(of: executablePath()), FileManager.default.currentDirectoryPath] {
             var dir = start
@@ -180,10 +175,10 @@ enum BenchPeerBuild {
             return (nil, "no LNote checkout (Tools/bench-sqlite) above \(executablePath()) or the current folder; " + howToGet)
         }
         let binary = root + "/Tools/bench-sqlite/.build/sqlite_peer"
-        if access(binary, X_OK) == 0 { return (binary, nil) }
+        if ToolSystem.isExecutable(binary) { return (binary, nil) }
         if stderrIsTerminal { printErr("building the SQLite peer (\(root)/Tools/bench-sqlite/build.sh)...\n") }
         let status = (try? BenchSystem.run("/bin/sh", [root + "/Tools/bench-sqlite/build.sh", binary]))?.status ?? -1
-        guard status == 0, access(binary, X_OK) == 0 else {
+        guard status == 0, ToolSystem.isExecutable(binary) else {
             return (nil, "\(root)/Tools/bench-sqlite/build.sh failed (exit \(status)); it needs cc and libsqlite3-dev")
         }
         return (binary, nil)

@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import LNoteFormat
 import LNoteStore
 import LNoteToolSupport
@@ -33,7 +38,59 @@ enum Level0Page {
         try POSIXFileSystem.shared.writeFileAtomically(path, w.bytes, durability: .none)
     }
 
-    /// Reads the file and copies each stroke's records into a `[Point]`; returns the points.
+    /// The best plain read of the same output the draw path gives (one buffer of every point,
+    /// a range per stroke): one `open`, `fstat`, one `read` of the whole file into one buffer
+    /// (more only if the kernel returns it short), then one pass copying the records into one
+    /// `[Point]`, with the ranges. No checksum, no bounds beyond what keeps it from trapping.
+    /// Returns the points.
+    static func readPlain(_ path: String) throws -> Int {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { throw OperationalError("level 0: cannot open \(path)") }
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { throw OperationalError("level 0: cannot stat \(path)") }
+        let size = Int(st.st_size)
+        var filled = 0
+        let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
+            while filled < size {
+                let n = read(fd, buffer.baseAddress! + filled, size - filled)
+                guard n > 0 else { break }
+                filled += n
+            }
+            initialized = filled
+        }
+        guard filled == size else { throw OperationalError("level 0: short read of \(path)") }
+        return bytes.withUnsafeBytes { raw -> Int in
+            guard raw.count >= 4 else { return 0 }
+            let strokes = Int(raw.loadUnaligned(as: UInt32.self).littleEndian)
+            let table = 4 + 4 * strokes
+            guard table <= raw.count else { return 0 }
+            var ranges = [Range<Int>](repeating: 0 ..< 0, count: strokes)
+            var total = 0
+            for k in 0..<strokes {
+                let n = Int(raw.loadUnaligned(fromByteOffset: 4 + 4 * k, as: UInt32.self).littleEndian)
+                ranges[k] = total ..< total + n
+                total += n
+            }
+            guard table + 16 * total <= raw.count else { return 0 }
+            let src = raw.baseAddress! + table
+            let points = [Point](unsafeUninitializedCapacity: total) { out, initialized in
+                for i in 0..<total {
+                    let p = src + 16 * i
+                    out[i] = Point(x: Int32(littleEndian: p.loadUnaligned(as: Int32.self)),
+                                   y: Int32(littleEndian: p.loadUnaligned(fromByteOffset: 4, as: Int32.self)),
+                                   radius: UInt16(littleEndian: p.loadUnaligned(fromByteOffset: 8, as: UInt16.self)),
+                                   pressure: UInt16(littleEndian: p.loadUnaligned(fromByteOffset: 10, as: UInt16.self)),
+                                   time: UInt32(littleEndian: p.loadUnaligned(fromByteOffset: 12, as: UInt32.self)))
+                }
+                initialized = total
+            }
+            return withExtendedLifetime(ranges) { points.count }
+        }
+    }
+
+    /// The former baseline: the file read through the engine's bounded reader, each stroke's
+    /// records copied into an array of its own (one allocation per stroke); returns the points.
     static func readAndSlice(_ path: String) throws -> Int {
         let bytes = try POSIXFileSystem.shared.readFile(path)
         return bytes.withUnsafeBytes { raw -> Int in

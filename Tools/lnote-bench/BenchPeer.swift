@@ -1,56 +1,32 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Foundation
+import LNoteStore
 import LNoteToolSupport
 
 /// The SQLite side of the bench: a running `Tools/bench-sqlite` child spoken to over pipes,
 /// one command line out, one reply line back (protocol in `sqlite_peer.c`). The peer times
 /// each operation itself, so pipe round trips are never part of a SQLite figure.
 final class SQLitePeer {
-    private let pid: pid_t
-    private let input: UnsafeMutablePointer<FILE>
-    private let output: UnsafeMutablePointer<FILE>
+    private let child: ChildProcess
     private var closed = false
 
     /// Starts the peer at `path`. Throws when it cannot be started.
     init(path: String) throws {
-        var toChild: [Int32] = [0, 0], fromChild: [Int32] = [0, 0]
-        guard pipe(&toChild) == 0, pipe(&fromChild) == 0 else { throw OperationalError("pipe failed") }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, toChild[0], 0)
-        posix_spawn_file_actions_adddup2(&actions, fromChild[1], 1)
-        for fd in toChild + fromChild { posix_spawn_file_actions_addclose(&actions, fd) }
-        let argv = [strdup(path)]
-        defer { argv.forEach { free($0) } }
-        var pid: pid_t = 0
-        let rc = (argv + [nil]).withUnsafeBufferPointer { p in
-            posix_spawn(&pid, path, &actions, nil, UnsafeMutablePointer(mutating: p.baseAddress!), environ)
+        do {
+            child = try ChildProcess(path, [], environment: ProcessInfo.processInfo.environment,
+                                     standardInput: .pipe, standardOutput: .pipe)
+        } catch {
+            throw OperationalError("cannot start SQLite peer \(path): \(error)")
         }
-        Glibc.close(toChild[0]); Glibc.close(fromChild[1])
-        guard rc == 0, let input = fdopen(toChild[1], "w"), let output = fdopen(fromChild[0], "r") else {
-            Glibc.close(toChild[1]); Glibc.close(fromChild[0])
-            throw OperationalError("cannot start SQLite peer \(path): errno \(rc)")
-        }
-        self.pid = pid; self.input = input; self.output = output
     }
 
     /// Sends one command and returns the fields of its `ok` reply. Throws on `err` or EOF.
     @discardableResult
     func send(_ command: String) throws -> [Substring] {
         guard !closed else { throw OperationalError("SQLite peer is closed") }
-        fputs(command + "\n", input)
-        fflush(input)
-        var line: UnsafeMutablePointer<CChar>?
-        var capacity = 0
-        defer { free(line) }
-        guard getline(&line, &capacity, output) > 0, let line else {
+        child.writeLine(command)
+        guard let reply = child.readLine() else {
             throw OperationalError("SQLite peer exited during '\(command)'")
         }
-        let reply = String(cString: line).trimmingSuffix("\n")
         let fields = reply.split(separator: " ")
         guard fields.first == "ok" else { throw OperationalError("SQLite peer: '\(command)': \(reply)") }
         return Array(fields.dropFirst())
@@ -61,24 +37,23 @@ final class SQLitePeer {
         try send("save \(first) \(count)").compactMap { UInt64($0) }
     }
 
-    /// Bytes the peer passed to write calls and caused to be written to storage so far.
+    /// Bytes the peer passed to write calls and caused to be written to storage so far; -1
+    /// where it cannot count them (no /proc/self/io).
     func io() throws -> BenchSystem.IOCounters {
         let f = try send("io")
-        return BenchSystem.IOCounters(wchar: Int64(f.first ?? "") ?? 0, writeBytes: Int64(f.dropFirst().first ?? "") ?? 0)
+        return BenchSystem.IOCounters(wchar: Int64(f.first ?? "") ?? -1, writeBytes: Int64(f.dropFirst().first ?? "") ?? -1)
     }
 
-    /// The peer's peak RSS in bytes.
-    func peakRSS() throws -> Int { (Int(try send("rss").first ?? "") ?? 0) * 1024 }
+    /// The peer's peak RSS in bytes (it reports `ru_maxrss` as is).
+    func peakRSS() throws -> Int { (Int(try send("rss").first ?? "") ?? 0) * ToolSystem.maxRSSUnitBytes }
 
     /// Asks the peer to quit and reaps it.
     func close() {
         guard !closed else { return }
         closed = true
-        fputs("quit\n", input)
-        fflush(input)
-        fclose(input); fclose(output)
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        child.writeLine("quit")
+        child.closeStreams()
+        _ = try? child.wait()
     }
 
     deinit { close() }

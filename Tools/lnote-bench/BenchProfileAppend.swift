@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Foundation
 import LNoteFormat
 import LNoteHandwriting
@@ -30,9 +25,9 @@ enum ProfileAppend {
                                               reserveBytes: PageOptions().journalReserveBytes)
         defer { writer.close() }
         let rawPath = ctx.path("profile-append.raw")
-        let fd = open(rawPath, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw OperationalError("cannot create \(rawPath): errno \(errno)") }
-        defer { close(fd) }
+        let fs = POSIXFileSystem.shared
+        let raw = try fs.open(rawPath, [.create, .truncate])
+        defer { try? fs.close(raw) }
         let decoded: [[Point]] = try strokes.map { try $0.decodedPoints() }
         let frames: [[UInt8]] = try strokes.map { s in
             var w = ByteWriter(capacity: 4096)
@@ -63,7 +58,8 @@ enum ProfileAppend {
                         sink &+= Int(try writer.append([.append(.stroke(s))], durability: .none).end & 1)
                     default:
                         let f = frames[k % frames.count]
-                        sink &+= f.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, off_t(rawOffset)) }
+                        try f.withUnsafeBytes { try fs.write(raw, at: rawOffset, $0) }
+                        sink &+= f.count
                         rawOffset &+= Int64(f.count)
                     }
                 }

@@ -15,7 +15,8 @@ enum SaveRunner {
     /// A cell's latencies (ns), bytes written, and stroke payload bytes saved.
     struct Measurement {
         var ns: [UInt64] = []
-        var io = BenchSystem.IOCounters()
+        /// Nil when the system does not count writes (no /proc/self/io).
+        var io: BenchSystem.IOCounters? = BenchSystem.IOCounters()
         var payload = 0
     }
 
@@ -28,12 +29,12 @@ enum SaveRunner {
             for k in 0..<cells.count {
                 let i = (k + round) % cells.count
                 let strokes = pool.fresh(first: first, count: perRound)
-                let before = try cells[i].saver.io() ?? BenchSystem.ioCounters()
+                let before = try ioReading(cells[i].saver)
                 let ns = try await cells[i].saver.save(strokes, poolFirst: first, level: cells[i].level)
-                let after = try cells[i].saver.io() ?? BenchSystem.ioCounters()
+                let after = try ioReading(cells[i].saver)
                 guard round > 0 else { continue }
                 results[i].ns += ns
-                results[i].io = results[i].io + (after - before)
+                if let io = results[i].io, let before, let after { results[i].io = io + (after - before) } else { results[i].io = nil }
                 results[i].payload += payload
             }
             first = (first + perRound) % pool.strokes.count
@@ -41,12 +42,19 @@ enum SaveRunner {
         return results
     }
 
+    /// The saver's own write counters, else this process's; nil where they are not counted (the
+    /// SQLite peer reports -1 without /proc/self/io).
+    static func ioReading(_ saver: any StrokeSaver) throws -> BenchSystem.IOCounters? {
+        guard let own = try saver.io() else { return BenchSystem.ioCounters() }
+        return own.wchar < 0 || own.writeBytes < 0 ? nil : own
+    }
+
     /// The table row of a measurement, with write amplification in `extra` when it was counted.
     static func row(_ m: Measurement, design: String, setting: String, x: Double? = nil, keepSamples: Bool = false) -> BenchRow {
         var row = BenchRow(design: design, setting: setting, stats: LatencyStats(nanoseconds: m.ns), x: x)
-        if m.payload > 0 {
-            row.extra = ["writeCallBytesPerPayloadByte": Double(m.io.wchar) / Double(m.payload),
-                         "storageBytesPerPayloadByte": Double(m.io.writeBytes) / Double(m.payload)]
+        if m.payload > 0, let io = m.io {
+            row.extra = ["writeCallBytesPerPayloadByte": Double(io.wchar) / Double(m.payload),
+                         "storageBytesPerPayloadByte": Double(io.writeBytes) / Double(m.payload)]
         }
         if keepSamples { row.samples = m.ns.map { Double($0) / 1000 } }
         return row

@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import LNoteFormat
 import LNoteStore
 import LNoteToolSupport
@@ -25,7 +20,7 @@ extension StrokeSaver {
 
 /// What each design does per save, printed with the stroke-save tables.
 enum SaverNotes {
-    static let raw = "raw floor: pwrite(2) of the stroke's journal frame (already encoded) at the file's end, then fdatasync(2) (barrier, data) or fsync(2) (full), nothing for none"
+    static let raw = "raw floor: pwrite(2) of the stroke's journal frame (already encoded) at the file's end, then the sync the engine makes at that level (POSIXFileSystem.sync: Linux fdatasync(2) for barrier and data, fsync(2) for full; Apple F_BARRIERFSYNC, fsync(2), F_FULLFSYNC), nothing for none"
     static let rawReserved = "raw floor into preallocated zeros: the same pwrite and sync, into 4 MiB of zeros written and synced beforehand (the file's size and block map never change, so the sync flushes data only: the best case for any design)"
     static let journal = "journal (JournalWriter.append): encode the change as one frame, one pwrite into the journal's zero reserve (W-010, 1 MiB stretches), then the same sync as the raw floor"
     static let page = "journal (Page.append): the app-level save: validate, actor hop, JournalWriter write into the zero reserve (W-010), sync on the page actor (SyncExecution.pageActor)"
@@ -40,31 +35,31 @@ final class RawFloorSaver: StrokeSaver {
     static let appendingName = "raw write+sync floor"
     static let reservedName = "raw write+sync floor into preallocated zeros"
     let name: String
-    private let fd: Int32
+    private let fs = POSIXFileSystem.shared
+    private let file: FileHandleNumber
     private var offset: Int64 = 0
     private var body = ByteWriter(capacity: 4096)
 
     /// With `preallocatedBytes`, that many zeros are written and synced after the header first,
     /// so the frames overwrite allocated blocks instead of growing the file.
     init(path: String, preallocatedBytes: Int = 0) throws {
-        fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw OperationalError("cannot create \(path): errno \(errno)") }
+        file = try fs.open(path, [.create, .truncate])
         name = preallocatedBytes > 0 ? Self.reservedName : Self.appendingName
         // The same 64-byte header a journal has, so file offsets line up.
         let header = [UInt8](repeating: 0, count: FormatLimits.journalHeaderBytes)
-        _ = header.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) }
+        try header.withUnsafeBytes { try fs.write(file, at: 0, $0) }
         if preallocatedBytes > 0 {
             // In 4 KiB writes, as the journal's reserve (see JournalWriter.writeReserve).
             let zeros = [UInt8](repeating: 0, count: 4096)
             for k in stride(from: 0, to: preallocatedBytes, by: zeros.count) {
-                try zeros.withUnsafeBytes { try Self.writeAll(fd, $0, at: Int64(header.count + k)) }
+                try zeros.withUnsafeBytes { try fs.write(file, at: Int64(header.count + k), $0) }
             }
         }
-        fdatasync(fd)
+        try fs.sync(file, .data)
         offset = Int64(header.count)
     }
 
-    deinit { close(fd) }
+    deinit { try? fs.close(file) }
 
     func save(_ strokes: [Stroke], poolFirst: Int, level: Durability) async throws -> [UInt64] {
         var frames: [[UInt8]] = []
@@ -81,27 +76,16 @@ final class RawFloorSaver: StrokeSaver {
         return out
     }
 
-    /// pwrite of `bytes` at the end of the file and the sync of `level`, timed.
+    /// pwrite of `bytes` at the end of the file and the sync of `level` (the engine's own
+    /// call for that level on this platform), timed.
     func writeTimed(_ bytes: [UInt8], level: Durability) throws -> UInt64 {
+        let (fs, file, offset) = (fs, file, offset)
         let ns = try BenchSystem.time {
-            try bytes.withUnsafeBytes { try Self.writeAll(fd, $0, at: offset) }
-            switch level {
-            case .none: break
-            case .barrier, .data: guard fdatasync(fd) == 0 else { throw OperationalError("fdatasync: errno \(errno)") }
-            case .full: guard fsync(fd) == 0 else { throw OperationalError("fsync: errno \(errno)") }
-            }
+            try bytes.withUnsafeBytes { try fs.write(file, at: offset, $0) }
+            try fs.sync(file, level)
         }
-        offset += Int64(bytes.count)
+        self.offset += Int64(bytes.count)
         return ns
-    }
-
-    static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, at offset: Int64) throws {
-        var done = 0
-        while done < bytes.count {
-            let n = pwrite(fd, bytes.baseAddress.map { $0 + done }, bytes.count - done, off_t(offset) + off_t(done))
-            if n < 0 { if errno == EINTR { continue }; throw OperationalError("pwrite: errno \(errno)") }
-            done += n
-        }
     }
 }
 

@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import LNoteFormat
 import LNoteToolSupport
 
@@ -22,7 +17,7 @@ enum CRCSuite {
             for round in 0...rounds {
                 let c = source.withUnsafeBytes { s in
                     dest.withUnsafeMutableBytes { d in
-                        BenchSystem.time { for _ in 0..<reps { memcpy(d.baseAddress!, s.baseAddress!, size); sink &+= UInt32(d[size / 2]) } }
+                        BenchSystem.time { for _ in 0..<reps { d.baseAddress!.copyMemory(from: s.baseAddress!, byteCount: size); sink &+= UInt32(d[size / 2]) } }
                     }
                 }
                 let h = source.withUnsafeBytes { s in BenchSystem.time { for _ in 0..<reps { sink &+= CRC32C.extend(sink, s) } } }

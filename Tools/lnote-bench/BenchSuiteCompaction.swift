@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import LNoteFormat
 import LNoteStore
 import LNoteToolSupport
@@ -16,7 +11,7 @@ enum CompactionSuite {
         let base = StrokePool(seed: 61, count: ctx.n(1000, 300))
         let sizes = ctx.quick ? [2_000] : [100, 1_000, 2_000]
         // LNOTE_COMPACTION_ROUNDS: more rounds for A/B runs on a noisy machine.
-        let rounds = getenv("LNOTE_COMPACTION_ROUNDS").flatMap { Int(String(cString: $0)) } ?? ctx.n(12, 4)
+        let rounds = ToolSystem.environment("LNOTE_COMPACTION_ROUNDS").flatMap { Int($0) } ?? ctx.n(12, 4)
         var compactNs = [[UInt64]](repeating: [], count: sizes.count)
         var floorNs = [[UInt64]](repeating: [], count: sizes.count)
         var snapshotBytes = [Int](repeating: 0, count: sizes.count)
@@ -217,19 +212,22 @@ enum CompactionSuite {
                                      detail: "\(formatMicros(b.p99)) vs \(formatMicros(q.p99)); \(compactions) compactions during \(ns[1].count) saves"))
     }
 
-    /// The floor: temp file, pwrite, fdatasync, close, rename, directory fsync; timed.
+    /// The floor: temp file, pwrite, the `.data` sync, close, rename, directory sync; timed.
     static func atomicWrite(_ bytes: [UInt8], path: String, directory: String) throws -> UInt64 {
-        try BenchSystem.time {
+        let fs = POSIXFileSystem.shared
+        return try BenchSystem.time {
             let temp = path + ".tmp"
-            let fd = open(temp, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-            guard fd >= 0 else { throw OperationalError("open \(temp): errno \(errno)") }
-            try bytes.withUnsafeBytes { try RawFloorSaver.writeAll(fd, $0, at: 0) }
-            guard fdatasync(fd) == 0 else { close(fd); throw OperationalError("fdatasync: errno \(errno)") }
-            close(fd)
-            guard rename(temp, path) == 0 else { throw OperationalError("rename: errno \(errno)") }
-            let d = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-            guard d >= 0, fsync(d) == 0 else { throw OperationalError("directory fsync: errno \(errno)") }
-            close(d)
+            let f = try fs.open(temp, [.create, .truncate])
+            do {
+                try bytes.withUnsafeBytes { try fs.write(f, at: 0, $0) }
+                try fs.sync(f, .data)
+            } catch {
+                try? fs.close(f)
+                throw error
+            }
+            try fs.close(f)
+            try fs.rename(temp, to: path)
+            try fs.syncDirectory(directory)
         }
     }
 }

@@ -39,14 +39,19 @@ enum MemorySuite {
         var r = BenchSuiteResult(name: "memory-open", title: "")
         let files = try BenchPages.files(directory: ctx.directory, id: pageID)
         let fileBytes = files.reduce(0) { $0 + $1.size }
-        let rss0 = BenchSystem.residentBytes(), heap0 = rss0
+        let before = BenchSystem.residentBytes()
         let page = try await Page.open(directory: ctx.directory, id: pageID, options: PageOptions(readOnly: true))
-        let heap1 = BenchSystem.residentBytes(), rss1 = BenchSystem.peakRSSBytes()
+        let after = BenchSystem.residentBytes(), rss1 = BenchSystem.peakRSSBytes()
         let elements = await page.elements
         try await page.close()
         var points = 0
         for case .stroke(let s) in elements { points += s.points.count }
         let setting = "\(elements.count) strokes, \(fileBytes) B"
+        guard let rss0 = before, let heap1 = after else {
+            r.notes.append("decoded size and peak RSS growth unavailable: this system does not report resident memory (/proc/self/statm)")
+            return r
+        }
+        let heap0 = rss0
         let decoded = Double(heap1 - heap0)
         let mib = 1_048_576.0
         r.rows.append(BenchRow(design: "files on disk", setting: setting, value: Double(fileBytes) / mib, unit: "MiB"))

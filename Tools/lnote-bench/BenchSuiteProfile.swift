@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Foundation
 import LNoteFormat
 import LNoteStore
@@ -77,11 +72,7 @@ enum ProfileSuite {
         return sum & 0
     }
 
-    static func cpuNanoseconds() -> UInt64 {
-        var t = timespec()
-        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t)
-        return UInt64(t.tv_sec) * 1_000_000_000 + UInt64(t.tv_nsec)
-    }
+    static func cpuNanoseconds() -> UInt64 { ToolSystem.processCPUNanoseconds() }
 
     /// One open with points deferred plus a decode of every stroke's points, all kept.
     @inline(never)

@@ -179,7 +179,7 @@ enum SizeSuite {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
         for dir in path.split(separator: ":") {
             let p = joinPath(String(dir), name)
-            if access(p, X_OK) == 0 { return p }
+            if ToolSystem.isExecutable(p) { return p }
         }
         return nil
     }

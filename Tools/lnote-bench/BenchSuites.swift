@@ -23,6 +23,8 @@ enum BenchSuites {
         Suite(name: "strokes", title: LongStrokeSuite.title, run: LongStrokeSuite.run),
         Suite(name: "pages", title: PagesSuite.title, run: PagesSuite.run),
         Suite(name: "flip", title: FlipSuite.title, run: FlipSuite.run),
+        Suite(name: "draw", title: "Drawing a 2,000-stroke page in app units against stored units", run: DrawSuite.run),
+        Suite(name: "hit", title: "Hit-testing and erasing on a 2,000-stroke page: the hit index against a scan", run: HitSuite.run),
     ]
     /// Suites the others start as grandchildren; not run on their own.
     static let hidden: [Suite] = [

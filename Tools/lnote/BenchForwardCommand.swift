@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import LNoteStore
 import LNoteToolSupport
 
@@ -25,15 +20,13 @@ enum BenchForwardCommand: Command {
     /// Replaces this process with `lnote-bench argv...`; returns only when that fails.
     static func forward(_ argv: [String]) -> Int32 {
         let bench = joinPath(parentDirectory(of: executablePath()), "lnote-bench")
-        guard access(fileNameBytes(bench), X_OK) == 0 else {
+        guard case .file? = try? POSIXFileSystem.shared.kind(bench) else {
             printErr("Error: lnote bench runs \(bench), which is not there; build it with "
                      + "'swift build -c release --product lnote-bench' (or 'swift build') in the LNote checkout\n")
             return ExitCode.operational
         }
-        let cArgs = ([bench] + argv).map(fileNameCString)
-        defer { cArgs.forEach { free($0) } }
-        execv(fileNameBytes(bench), cArgs + [nil])
-        printErr("Error: cannot run \(bench): errno \(errno)\n")
+        let code = ToolSystem.replaceProcess(bench, [bench] + argv)
+        printErr("Error: cannot run \(bench): \(FileSystemErrno.text(code))\n")
         return ExitCode.operational
     }
 }

@@ -10,9 +10,11 @@ enum ImportSQLiteCommand: Command {
     Writes every document of NOTES.db (the schema of Spec/sqlite.md) as a package
     <uuid>.lnote in LIBRARY_FOLDER (created if missing), assembled under a hidden name and
     renamed into place when complete. Every row is checked against the format's rules first;
-    a document with a bad row is not written. Each package is then re-read and compared with
-    the database. A package that already exists is never overwritten: equal, it counts as
-    unchanged; different, its document fails.
+    a document with a bad row is not written, and its line names its documents row (a row
+    that repeats another row's uuid fails too). Each package is then re-read and compared with
+    the database, assets a chunk at a time. A package that already exists (its uuid in either
+    case) is never overwritten: equal, it counts as unchanged; different, its document fails.
+    NOTES.db is opened read-only: a database you may read but not write imports.
 
     Options:
       --out LIBRARY_FOLDER   the library folder to write packages into

@@ -1,5 +1,6 @@
 import Foundation
 import LNoteSQLite
+import LNoteStore
 import LNoteToolSupport
 
 /// What `export-sqlite` and `import-sqlite` share: the report printed for people or as JSON,
@@ -8,7 +9,7 @@ enum SQLiteCommandSupport {
     /// Progress on standard error, only when it is a terminal and the output is not JSON:
     /// documents done of the total and payload MB/s, rewritten in place.
     static func progress(enabled: Bool, verb: String) -> ((SQLiteTransferProgress) -> Void)? {
-        guard enabled, isatty(2) == 1 else { return nil }
+        guard enabled, ToolSystem.standardErrorIsTerminal else { return nil }
         return { p in
             let rate = p.seconds > 0 ? Double(p.payloadBytes) / 1e6 / p.seconds : 0
             printErr("\r\(verb) \(p.documentsDone)/\(p.documentsTotal) documents, \(String(format: "%.1f", rate)) MB/s"

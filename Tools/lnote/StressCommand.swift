@@ -1,9 +1,4 @@
 import LNoteCheck
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import LNoteFormat
 import LNoteHandwriting
 import LNoteRender
@@ -51,9 +46,8 @@ enum StressCommand: Command {
         if (try? POSIXFileSystem.shared.kind(layout.documentFile)) == nil {
             _ = try PackageSupport.create(at: path, title: "Stress", pages: 1)
         }
-        let ack = open(fileNameBytes(ackPath), O_WRONLY | O_CREAT | O_APPEND, 0o644)  // D-035
-        guard ack >= 0 else { throw OperationalError("cannot open \(ackPath): errno \(errno)") }
-        defer { _ = close(ack) }
+        let ack: ToolSystem.AppendLog
+        do { ack = try ToolSystem.AppendLog(ackPath) } catch { throw OperationalError("cannot open \(ackPath): \(FileSystemErrno.text(error.errno))") }
 
         let policy = CompactionPolicy(journalBytesMax: CompactionPolicy.default.journalBytesMax, journalFramesMax: compactFrames)
         let document: Document
@@ -99,10 +93,7 @@ enum StressCommand: Command {
     }
 
     /// One `write` of `line\n` (O_APPEND: lines never interleave or tear across a kill of this process).
-    static func appendLine(_ fd: Int32, _ line: String) throws {
-        var bytes = Array((line + "\n").utf8)
-        let n = bytes.withUnsafeMutableBytes { write(fd, $0.baseAddress, $0.count) }
-        guard n == bytes.count else { throw OperationalError("ack log write failed: errno \(errno)") }
-        bytes.removeAll()
+    static func appendLine(_ log: ToolSystem.AppendLog, _ line: String) throws {
+        do { try log.append(line + "\n") } catch { throw OperationalError("ack log write failed: \(FileSystemErrno.text(error.errno))") }
     }
 }

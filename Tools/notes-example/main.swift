@@ -81,20 +81,37 @@ try await page.perform(reorder.inverse)
 try await page.perform(move.inverse)
 check(await page.elements[0].uuid == first.uuid, "undo of the reorder")
 
-// 8. Bounds for hit-testing, and a stroke from this window the second window observes.
+// 8. Hit-testing from the page's index, an eraser move that splits what it crosses (undone),
+// and a stroke from this window the second window observes.
 check(await page.contentBounds.contains(x: 360, y: 540), "content bounds")
-let hit = await page.state.elements(atX: 360, y: 540)
+let hit = await page.elements(atX: 360, y: 540)
 check(hit.first?.uuid == image.uuid, "the image is on top there")
+let swipe = try await page.erase(from: (x: 52, y: 50), to: (x: 52, y: 130), width: 4)
+check(swipe.removed.count == 3 && swipe.changes.count == 3, "the eraser split the 3 strokes it crossed")
+try await page.perform(swipe.inverse)
+
+// 9. Draw the page in app units: every stroke's samples in pt, through its transform, into a
+// coverage grid of 4 pt cells (a real app strokes a path; Drawing.md).
+let drawn = await page.pointsToDraw()
+var inked = Set<Int>()
+for i in 0..<drawn.count {
+    guard case .stroke(let s) = drawn.elements[i] else { continue }
+    for p in drawn.samples(ofElement: i) {
+        let q = s.transform?.applying(x: p.x, y: p.y) ?? (x: p.x, y: p.y)
+        inked.insert(Int(q.y / 4) * 1000 + Int(q.x / 4))
+    }
+}
+check(drawn.damaged.isEmpty && inked.count > 500 && inked.contains(15 * 1000 + 10), "the page drew: \(inked.count) cells")
 try await page.append(.stroke(penStroke(row: 19, column: 19)))
 check(try await watcher.value == 202, "second window saw the change")
 
-// 9. The app goes to the background, then both windows close.
+// 10. The app goes to the background, then both windows close.
 try await document.flush()
 try await secondWindow.close()
 check(await !document.isClosed, "still open for the other window")
 try await document.close()
 
-// 10. Reopen and list: nothing was lost; covers are there.
+// 11. Reopen and list: nothing was lost; covers are there.
 let reopened = try await library.openDocument(document.uuid, pageOptions: options)
 var total = 0
 for i in 0..<(await reopened.pageCount) { total += try await reopened.page(at: i).elementCount }
@@ -103,7 +120,7 @@ try await reopened.close()
 let listing = try await library.list()
 check(listing.count == 1 && listing[0].coverURL != nil && listing[0].modifiedDate != nil, "listing with a cover")
 
-// 11. Duplicate, rename the copy, delete the original; typed errors.
+// 12. Duplicate, rename the copy, delete the original; typed errors.
 let copyID = try await library.duplicateDocument(document.uuid)
 let copy = try await library.openDocument(copyID, pageOptions: options)
 try await copy.setTitle("Biology (copy)")

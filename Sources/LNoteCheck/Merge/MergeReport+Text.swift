@@ -3,7 +3,7 @@ import LNoteSync
 import LNoteDiagnostics
 
 extension MergeReport {
-    /// The report as `lnote merge` prints it, every name escaped (F-020 style).
+    /// The report as `lnote merge` prints it, every name escaped as fsck's report escapes it (K-034).
     public func humanText() -> String {
         var s = "\(TerminalSafeText.text(path)): \(copies.count) conflict cop\(copies.count == 1 ? "y" : "ies"), "
         s += "\(changesApplied) change(s) applied, \(pagesAdded) page(s) added\n"

@@ -1,8 +1,8 @@
 /// A pen stroke: ink, optional transform and quantized points (section 6.3, E-010).
-/// Validate with `ElementValidator` before writing; `ElementCodec` encodes it.
+/// Apps build one from pen samples with `init(id:ink:transform:samples:)`, which validates it.
 ///
 /// A stroke read with `PointDecoding.deferred` keeps its points encoded (E-006) until they are
-/// used: `points` decodes them on each read of a deferred stroke (keep the array if you read
+/// used: `samples` decodes them on each read of a deferred stroke (keep the array if you read
 /// it often), `pointCount` never decodes, `decodedPoints()` decodes with every check and says
 /// why bytes are bad. Equality and hashing are by value, whichever form the points are in.
 public struct Stroke: Sendable {

@@ -4,8 +4,8 @@
 /// Ids are random, but the bytes come from files, so the hash is keyed: one 64 x 64 -> 128-bit
 /// multiply of the id's halves, each mixed with a per-process random key, folded to 64 bits.
 /// Without the key no one can choose ids that collide. Cost: one multiply and usually one or
-/// two slots per look-up, against a SipHash of 16 bytes for `Dictionary` (about a quarter of
-/// the CPU time of opening a page of 2,000 strokes was hashing, issue 16).
+/// two slots per look-up, against a SipHash of 16 bytes for `Dictionary`, which dominated the
+/// CPU time of opening a large page.
 /// Removal shifts the following entries back (no tombstones). Never traps on any id.
 struct ElementIndex: Sendable {
     private struct Slot: Sendable {

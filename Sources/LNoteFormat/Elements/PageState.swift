@@ -40,6 +40,9 @@ public struct PageState: Sendable, Equatable {
     /// Whether an element with this id is on the page. O(1).
     public func contains(_ id: UUIDBytes) -> Bool { positions[id] != nil }
 
+    /// The z-position of the element with this id, if any. O(1).
+    package func position(of id: UUIDBytes) -> Int? { positions[id] }
+
     /// The element with this id, if any. O(1).
     public func element(_ id: UUIDBytes) -> Element? {
         guard let p = positions[id] else { return nil }

@@ -76,10 +76,19 @@ package enum Quantize {
         let pressure: UInt16 = try scaled(p.force, forceScale, "force", index)
         let time: UInt32 = try scaled(timeOffset, timeScale, "timeOffset", index)
         var azimuth: UInt16 = 0, altitude: UInt16 = 0
-        if let a = p.azimuth { azimuth = try scaled(a, angleScale, "azimuth", index) }
+        if let a = p.azimuth { azimuth = try scaled(directionInFirstTurn(a), angleScale, "azimuth", index) }
         if let a = p.altitude { altitude = try scaled(a, angleScale, "altitude", index) }
         return Point(x: x, y: y, radius: radius, pressure: pressure, time: time,
                      azimuth: azimuth, altitude: altitude)
+    }
+
+    /// A negative azimuth as the same direction in `0 ... 2 pi` (E-005): UIKit reports azimuths
+    /// in `-pi ... pi`. Other values, NaN and infinities included, are left for `scaled` to judge.
+    static func directionInFirstTurn(_ azimuth: Double) -> Double {
+        guard azimuth < 0, azimuth.isFinite else { return azimuth }
+        let turn = 2 * Double.pi
+        let a = azimuth.truncatingRemainder(dividingBy: turn) + turn
+        return a < turn ? a : 0
     }
 
     /// `value * scale` rounded, as `T`; throws instead of trapping on NaN, infinity or range.

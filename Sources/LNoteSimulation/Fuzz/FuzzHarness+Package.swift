@@ -46,11 +46,12 @@ extension FuzzHarness {
         FuzzMutation.apply(data, to: fs, directory: packagePages)
         let salvaged: PageRecovery.Result
         do {
-            salvaged = try PageRecovery.recover(fs: fs, directory: packagePages, pageID: packagePageID, mode: .salvage)
+            // As the engine's open reads it: a damaged snapshot healed from its retained journal (P-041).
+            salvaged = try PageRecovery.recover(fs: fs, directory: packagePages, pageID: packagePageID, mode: .salvage, heal: true)
         } catch {
             return "salvage recovery threw \(error)"
         }
-        if let again = try? PageRecovery.recover(fs: fs, directory: packagePages, pageID: packagePageID, mode: .salvage),
+        if let again = try? PageRecovery.recover(fs: fs, directory: packagePages, pageID: packagePageID, mode: .salvage, heal: true),
            again.state != salvaged.state || again.report != salvaged.report {
             return "salvage recovery is not deterministic"
         }

@@ -20,8 +20,9 @@ import LNoteFormat
 
 extension InputPoint {
     /// The stored point `p` in app units: pt, seconds since the stroke's first point, force
-    /// 0...1, radians (nil angles when `hasAngles` is false).
-    package init(_ p: Point, hasAngles: Bool) {
+    /// 0...1, radians (nil angles when `hasAngles` is false). `PagePoints.samples(ofElement:)`
+    /// applies it to every point of a page without a copy.
+    @inlinable public init(_ p: Point, hasAngles: Bool) {
         self.init(x: Double(p.x) / 10, y: Double(p.y) / 10, radius: Double(p.radius) / 10,
                   force: Double(p.pressure) / 1000, timeOffset: Double(p.time) / 1000,
                   azimuth: hasAngles ? Double(p.azimuth) / 1000 : nil,
@@ -78,6 +79,12 @@ extension Ink {
 
     /// The base width in pt.
     public var widthPoints: Double { Double(width) / 10 }
+
+    /// The colour as components 0...1 (what `init(type:red:green:blue:alpha:widthPoints:)`
+    /// takes; stored at 8 bits, so each comes back within 1/510 of what was set).
+    public var colorComponents: (red: Double, green: Double, blue: Double, alpha: Double) {
+        (Double(red) / 255, Double(green) / 255, Double(blue) / 255, Double(alpha) / 255)
+    }
 }
 
 /// A rectangle in page coordinates, in pt (origin top-left, y down), as `CGRect` holds one.

@@ -55,7 +55,7 @@ extension Document {
         guard !data.isEmpty, data.count <= Self.assetBytesMax else {
             throw LNoteError(.invalidInput, "an asset must be 1 ... \(Self.assetBytesMax) bytes")
         }
-        try Task.checkCancellation()
+        try LNoteError.checkCancellation()
         await takeTurn()
         defer { passTurn() }
         guard let old = try await assetPath(assetID) else {
@@ -81,7 +81,7 @@ extension Document {
     @discardableResult
     public func deleteAsset(_ assetID: UUIDBytes) async throws -> [PageEdit] {
         try checkWritable()
-        try Task.checkCancellation()
+        try LNoteError.checkCancellation()
         await takeTurn()
         defer { passTurn() }
         guard let path = try await assetPath(assetID) else {

@@ -5,20 +5,9 @@ import LNoteFormat
 
 extension Stroke {
     /// The area the stroke covers in pt: its points grown by each point's radius, through its
-    /// transform (the transformed corners of the untransformed box). Decodes deferred points.
-    /// Cost: O(points).
-    public var bounds: PageRect {
-        var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
-        withPoints { buffer in
-            for p in buffer {
-                let r = Double(p.radius) / 10, x = Double(p.x) / 10, y = Double(p.y) / 10
-                minX = min(minX, x - r); maxX = max(maxX, x + r)
-                minY = min(minY, y - r); maxY = max(maxY, y + r)
-            }
-        }
-        guard minX <= maxX else { return .zero }
-        return PageRect(x: minX, y: minY, width: maxX - minX, height: maxY - minY).applying(transform)
-    }
+    /// transform (the transformed corners of the untransformed box). Decodes deferred points
+    /// into temporary memory. Cost: O(points); `Page.bounds(of:)` keeps it for every element.
+    public var bounds: PageRect { PageRect(ElementGeometry.bounds(of: self)) }
 }
 
 extension ImageElement {
@@ -37,21 +26,25 @@ extension Element {
 }
 
 extension PageState {
-    /// The union of every element's bounds in pt; `.zero` for an empty page. O(points).
+    /// The union of every element's bounds in pt; `.zero` for an empty page. O(points): every
+    /// stroke decoded (`Page.contentBounds` is O(elements) from the page's index).
     public var contentBounds: PageRect {
         guard let first = elements.first else { return .zero }
         return elements.dropFirst().reduce(first.bounds) { $0.union($1.bounds) }
     }
 
-    /// The elements whose bounds contain (`x`, `y`) pt, topmost first (for a tap or an eraser).
+    /// The elements whose bounds contain (`x`, `y`) pt, topmost first. O(points): every stroke
+    /// decoded on every call; `Page.elements(atX:y:)` gives the same answer from the page's
+    /// index, and `Page.eraserHits(from:to:width:)` what an eraser cuts.
     @_alwaysEmitIntoClient public func elements(atX x: Double, y: Double) -> [Element] {
         elements.reversed().filter { $0.bounds.contains(x: x, y: y) }
     }
 }
 
 extension Page {
-    /// The union of every element's bounds in pt (see `PageState.contentBounds`).
-    @_alwaysEmitIntoClient public var contentBounds: PageRect { state.contentBounds }
+    /// The union of every element's bounds in pt; `.zero` for an empty page. O(elements)
+    /// from the page's index (see `prepareHitTesting()` for the first call).
+    public var contentBounds: PageRect { PageRect(hitIndex().contentBounds) }
 }
 
 extension PageRect {

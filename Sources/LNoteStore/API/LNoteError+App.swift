@@ -3,11 +3,6 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Why the engine refused an element or sample before writing anything (E-002, E-003, E-010,
 /// E-012): the typed form of `ElementValidationError.code`, carried by `LNoteError.reason`.
@@ -53,8 +48,8 @@ extension LNoteError: LocalizedError {
 
     /// `strerror(errno)` with its number, e.g. `errno 2: No such file or directory`.
     public static func errnoText(_ errno: Int32) -> String {
-        guard let text = strerror(errno) else { return "errno \(errno)" }
-        return "errno \(errno): \(String(cString: text))"
+        guard let text = FileSystemErrno.systemText(errno) else { return "errno \(errno)" }
+        return "errno \(errno): \(text)"
     }
 }
 
@@ -81,6 +76,10 @@ extension LNoteError {
     public static var readOnly: Code { .readOnly }
     /// `catch LNoteError.invalidPath`: a path or link that is not acceptable.
     public static var invalidPath: Code { .invalidPath }
+    /// `catch LNoteError.notDownloaded`: a page file iCloud Drive has not downloaded yet.
+    public static var notDownloaded: Code { .notDownloaded }
+    /// `catch LNoteError.protectedDataUnavailable`: the device is locked; retry after unlock.
+    public static var protectedDataUnavailable: Code { .protectedDataUnavailable }
 }
 
 /// True when `error` is an `LNoteError` with this code: makes `catch LNoteError.notFound`
@@ -91,3 +90,11 @@ extension LNoteError {
 
 /// The same match where the error is statically an `LNoteError` (typed `throws(LNoteError)`).
 @_alwaysEmitIntoClient public func ~= (code: LNoteError.Code, error: LNoteError) -> Bool { error.code == code }
+
+extension LNoteError {
+    /// Throws `.cancelled` when the current task is cancelled: what every write checks once,
+    /// before it writes anything, so a cancelled write throws the engine's one error type.
+    static func checkCancellation() throws(LNoteError) {
+        if Task.isCancelled { throw LNoteError(.cancelled, "the task was cancelled; nothing was written") }
+    }
+}

@@ -20,20 +20,32 @@ public struct PageUpdate: Sendable, Equatable {
     /// The page's elements and canvas after the changes (in memory: delivered when the change
     /// is applied, before its sync returns).
     public var state: PageState
+    /// In the first value: what the page's open found damaged (P-041, P-042), nil when
+    /// nothing; nil in every later value.
+    public var damage: PageDamage?
 
     /// An update (the engine makes these; apps read them).
-    @_alwaysEmitIntoClient public init(changes: [PageChange], state: PageState) { self.changes = changes; self.state = state }
+    @_alwaysEmitIntoClient public init(changes: [PageChange], state: PageState, damage: PageDamage? = nil) {
+        self.changes = changes; self.state = state; self.damage = damage
+    }
 }
 
 extension Page {
     /// The page's current state, then every change made to it through any handle in this
     /// process. Ends when the page closes.
     ///
+    /// Subscribed when the call returns, without an `await`: no change made after it is
+    /// missed, and none the first value already shows is delivered again.
+    ///
     /// Cost: nothing while no one observes. An update shares the page's storage; while a
     /// reader has not yet taken it, the page's next change copies its element array and index
     /// (O(elements)), so read updates promptly.
-    public func updates() -> AsyncStream<PageUpdate> {
-        updateFeed.subscribe(initial: PageUpdate(changes: [], state: state))
+    public nonisolated func updates() -> AsyncStream<PageUpdate> {
+        updateFeed.subscribe { [weak self] in await self?.currentUpdate() }
+    }
+
+    private func currentUpdate() -> (PageUpdate, UInt64) {
+        (PageUpdate(changes: [], state: state, damage: damage), updateFeed.published)
     }
 }
 
@@ -45,21 +57,31 @@ public struct DocumentUpdate: Sendable, Equatable {
     public var pageIDs: [UUIDBytes]
     /// When document.json last changed.
     public var modified: Date?
+    /// Pages whose open found damage (`Document.damagedPages`), in page order: a page that
+    /// opens damaged publishes an update with it added.
+    public var damagedPages: [UUIDBytes]
 
     /// An update (the engine makes these; apps read them).
-    @_alwaysEmitIntoClient public init(title: String, pageIDs: [UUIDBytes], modified: Date?) {
-        self.title = title; self.pageIDs = pageIDs; self.modified = modified
+    @_alwaysEmitIntoClient public init(title: String, pageIDs: [UUIDBytes], modified: Date?, damagedPages: [UUIDBytes] = []) {
+        self.title = title; self.pageIDs = pageIDs; self.modified = modified; self.damagedPages = damagedPages
     }
 }
 
 extension Document {
     /// The document's title and page order now, then after every structural change (title,
-    /// pages added, removed, moved). Ends when the document closes.
-    public func updates() -> AsyncStream<DocumentUpdate> {
-        structureUpdates.subscribe(initial: currentUpdate)
+    /// pages added, removed, moved) and every page that opens damaged. Ends when the document
+    /// closes.
+    ///
+    /// Subscribed when the call returns, without an `await`: no change made after it is
+    /// missed, and none the first value already shows is delivered again.
+    public nonisolated func updates() -> AsyncStream<DocumentUpdate> {
+        structureUpdates.subscribe { [weak self] in await self?.currentUpdateAndCount() }
     }
 
+    private func currentUpdateAndCount() -> (DocumentUpdate, UInt64) { (currentUpdate, structureUpdates.published) }
+
     var currentUpdate: DocumentUpdate {
-        DocumentUpdate(title: file.title, pageIDs: file.pages.map(\.id), modified: Timestamp.date(from: file.modified))
+        DocumentUpdate(title: file.title, pageIDs: file.pages.map(\.id), modified: Timestamp.date(from: file.modified),
+                       damagedPages: damagedPages.map(\.pageID))
     }
 }

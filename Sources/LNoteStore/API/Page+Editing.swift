@@ -10,7 +10,7 @@ import LNoteFormat
 // anything is written.
 //
 // Cancellation: a write checks `Task.isCancelled` once, before anything is written, and then
-// throws `CancellationError`; a write that passed the check finishes (its frames are written
+// throws `LNoteError.cancelled`; a write that passed the check finishes (its frames are written
 // and synced together, so a batch is never torn and a returned save is durable).
 extension Page {
     /// Applies `changes` in order as one write and one sync (see `apply(_:durability:)`) and
@@ -103,10 +103,10 @@ extension Page {
 }
 
 /// Cuts a stroke at point ranges for the eraser.
-enum StrokeSplitter {
+package enum StrokeSplitter {
     /// The runs of `stroke`'s points outside `ranges`, each a stroke with a new id and times
     /// re-based to start at 0 ms. Throws `invalidInput` for a range outside the points.
-    static func split(_ stroke: Stroke, removing ranges: [Range<Int>]) throws(LNoteError) -> [Stroke] {
+    package static func split(_ stroke: Stroke, removing ranges: [Range<Int>]) throws(LNoteError) -> [Stroke] {
         let points = stroke.points
         var keep = [Bool](repeating: true, count: points.count)
         for r in ranges {

@@ -67,6 +67,9 @@ public enum RecoveryFindingKind: String, Sendable, Equatable, CaseIterable {
     case leftoverTemp
     /// A journal kept after a compaction for copy safety (information, P-014).
     case retainedJournal
+    /// A damaged snapshot element taken back from the retained journal that still held it
+    /// (information: nothing lost, P-041).
+    case healed
     /// A code this version does not name.
     case other
 }

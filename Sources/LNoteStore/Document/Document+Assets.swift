@@ -11,7 +11,7 @@ extension Document {
     /// Returns the element once it is durable at the page's durability. Throws `invalidInput`
     /// for an empty or oversized image, a bad extension (1-8 of `[a-z0-9]`) or an element the
     /// format cannot hold, before anything is written. If the append fails after the asset was
-    /// written, the asset is an orphan that `close()` removes.
+    /// written, the asset is an orphan that `close()` removes (D-042: this writer knows it).
     @discardableResult
     package func insertImage(_ bytes: [UInt8], ext: String, on pageID: UUIDBytes, x: Int32, y: Int32,
                             width: UInt32, height: UInt32) async throws -> ImageElement {
@@ -32,10 +32,11 @@ extension Document {
         defer { passTurn() }
         try checkWritable()
         let page = try await page(id: pageID)
-        try Task.checkCancellation()  // before the asset is written
+        try LNoteError.checkCancellation()  // before the asset is written
         try lockForWrite()
         let (fs, layout) = (self.fs, self.layout)
         let assetPath = try layout.asset(element.assetID, ext: ext)
+        knownAssets.insert(element.assetID)  // D-042: this writer's own asset, known before it exists
         try await BlockingIO.run {
             try fs.ensurePackageFolder(layout.assetsDirectory)
             try fs.writePackageFile(assetPath, bytes, durability: .data)
@@ -69,15 +70,23 @@ extension Document {
         return try await BlockingIO.run(find)
     }
 
-    /// Removes assets no page refers to (D-040) and leftover `*.tmp` files in `assets/`.
+    /// Removes the assets this document can prove redundant (D-040, D-042) and its own
+    /// leftover asset temp files (`<asset>.<ext>.tmp`) in `assets/`.
     ///
-    /// References come from `openElements` for pages closed just before, and from reading
-    /// every other listed page, and every page file kept in `lost+found/` (so a set-aside page
-    /// keeps its images). Nothing is removed when a page cannot be read cleanly or lost+found
-    /// holds something unreadable: a damaged page might still refer to an asset. Cost: one
-    /// listing of `assets/`; when it holds assets, one recovery per page not open.
+    /// An asset is removed only when no page refers to it now and a version of the document
+    /// this writer knows did (`knownAssets`: an image on a page when it opened, an image it
+    /// inserted, an image of a page it deleted): an asset that no known version refers to may
+    /// be a sync client's delivery ahead of its page (Spec/sync.md Y-054), and a file's time
+    /// cannot tell (sync clients keep the sender's). References come from `openElements` for
+    /// pages closed just before, from reading every other listed page, and from every page file
+    /// kept in `lost+found/` (a set-aside page keeps its images). Nothing is removed when a page
+    /// cannot be read cleanly, when a page read holds another element count than
+    /// `document.json` records, when lost+found holds something unreadable, or when the
+    /// package shows a half-synced version (`AssetSweepGuard`). Cost: one listing of
+    /// `assets/`; when it holds candidates, the listings of the guard and one recovery per page
+    /// not open.
     func removeOrphanAssets(openElements: [UUIDBytes: [Element]]) async throws -> Int {
-        let (fs, layout, listed) = (self.fs, self.layout, file.pages.map(\.id))
+        let (fs, layout, file, known) = (self.fs, self.layout, self.file, self.knownAssets)
         let lock = self.lock
         @Sendable func sweep() throws -> Int {
             guard case .directory? = try fs.entryKind(layout.assetsDirectory) else { return 0 }
@@ -88,20 +97,22 @@ extension Document {
                 // at an asset name is left alone (D-002, D-004) for fsck to report (K-030).
                 guard case .file? = try fs.entryKind(joinPath(layout.assetsDirectory, name)) else { continue }
                 if let parsed = PackageLayout.parseAssetName(name) {
-                    candidates.append((name, parsed.id))
-                } else if name.hasSuffix(".tmp") {
+                    if known.contains(parsed.id) { candidates.append((name, parsed.id)) }  // D-042
+                } else if AssetSweepGuard.isAssetTemp(name) {
                     leftovers.append(name)
                 }
             }
             guard !candidates.isEmpty || !leftovers.isEmpty else { return 0 }
+            if try AssetSweepGuard.halfSyncSign(fs: fs, layout: layout, file: file) != nil { return 0 }  // D-042
             var referenced = Set<UUIDBytes>()
             func collect(_ elements: [Element]) {
                 for case .image(let image) in elements { referenced.insert(image.assetID) }
             }
-            for id in listed {
-                if let elements = openElements[id] { collect(elements); continue }
-                let recovered = try PageRecovery.recover(fs: fs, directory: layout.pagesDirectory, pageID: id, mode: .salvage)
-                guard recovered.report.findings.allSatisfy(\.isInformational), recovered.report.framesDropped == 0 else {
+            for entry in file.pages {
+                if let elements = openElements[entry.id] { collect(elements); continue }
+                let recovered = try PageRecovery.recover(fs: fs, directory: layout.pagesDirectory, pageID: entry.id, mode: .salvage)
+                guard recovered.report.findings.allSatisfy(\.isInformational), recovered.report.framesDropped == 0,
+                      recovered.state.elements.count == entry.elementCount else {  // D-042: files that disagree
                     return 0
                 }
                 collect(recovered.state.elements)
@@ -132,5 +143,10 @@ extension Document {
             return orphans.count
         }
         return try await BlockingIO.run(sweep)
+    }
+
+    /// Records the images of `elements` as referred to by a version this document knows (D-042).
+    func noteKnownAssets(_ elements: [Element]) {
+        for case .image(let image) in elements { knownAssets.insert(image.assetID) }
     }
 }

@@ -1,6 +1,6 @@
 import LNoteFormat
 
-// Covers while a document stays open (D-050, issue 14 item 8): `flush()` schedules the
+// Covers while a document stays open (D-050): `flush()` schedules the
 // thumbnails of changed pages as a debounced background task, off the save path.
 extension Document {
     /// Schedules the covers after a flush: a task that waits `pageOptions.coverDelay`, then

@@ -44,7 +44,8 @@ extension Document {
 
     /// Finishes the document: closes every open page (compacting it into its snapshot),
     /// records changed pages in document.json, renders the thumbnails of changed pages and a
-    /// missing cover, removes orphan assets (D-040), reconciles the manifest and releases the
+    /// missing cover, removes the orphan assets it can prove redundant (D-040, D-042: never one
+    /// whose page may still arrive), reconciles the manifest and releases the
     /// lock. Every step runs even if an earlier one failed; the first error is thrown at the
     /// end. Afterwards every call (on the document and its pages) throws `.closed`; a second
     /// `close()` does nothing.

@@ -4,6 +4,8 @@ import LNoteFormat
 struct OpenedPage: Sendable {
     var page: Page
     var sequence: UInt64
+    /// What the open found damaged (nil: nothing).
+    var damage: PageDamage?
 }
 
 extension Document {
@@ -68,7 +70,7 @@ extension Document {
                await page.metadata != entry.metadata {
                 try await page.setMetadata(entry.metadata)
             }
-            return OpenedPage(page: page, sequence: await page.changeSequence)
+            return OpenedPage(page: page, sequence: await page.changeSequence, damage: await page.damage)
         }
         opening.coldSet(pageID, task)
         let opened: OpenedPage
@@ -85,6 +87,11 @@ extension Document {
                 : LNoteError(.notFound, "page \(pageID) was deleted")
         }
         pages.coldSet(pageID, opened.page)
+        noteKnownAssets(await opened.page.elements)  // D-042: the images of the version opened
+        if let damage = opened.damage, pageDamage.coldValue(pageID) == nil {
+            pageDamage.coldSet(pageID, damage)
+            structureUpdates.publish(currentUpdate)
+        }
         if recordedSequence.coldValue(pageID) == nil { recordedSequence.coldSet(pageID, opened.sequence) }
         if openedSequence.coldValue(pageID) == nil { openedSequence.coldSet(pageID, opened.sequence) }
         notePageUse(pageID)
@@ -212,8 +219,13 @@ extension Document {
         if let running = opening.coldValue(pageID) { _ = try? await running.value }
         let at = try index(of: pageID)
         try lockForWrite()
-        if let page = pages.coldRemove(pageID) { try? await page.close() }
         if let letting = closingPages.coldValue(pageID) { _ = try? await letting.value }
+        if let page = pages.coldRemove(pageID) {
+            noteKnownAssets(await page.elements)  // D-042: its images become provable orphans
+            try? await page.close()
+        } else {
+            noteKnownAssets(await unopenedPageImages(pageID))
+        }
         setPageBytes(pageID, nil)
         pageUse.coldSet(pageID, nil)
         letGoObservations.coldSet(pageID, nil)
@@ -248,5 +260,18 @@ extension Document {
             }
         }
         try await BlockingIO.run(removeFiles)
+    }
+
+    /// The image elements of page `pageID`, not open, as a salvage read finds them, when the
+    /// package has anything in `assets/` (else none: no asset to prove an orphan). A page that
+    /// cannot be read gives none, so its images stay (D-042).
+    private func unopenedPageImages(_ pageID: UUIDBytes) async -> [Element] {
+        let (fs, layout) = (self.fs, self.layout)
+        return (try? await BlockingIO.run { () throws -> [Element] in
+            guard case .directory? = try fs.entryKind(layout.assetsDirectory),
+                  try !io({ try fs.list(layout.assetsDirectory) }).isEmpty else { return [] }
+            let recovered = try PageRecovery.recover(fs: fs, directory: layout.pagesDirectory, pageID: pageID, mode: .salvage)
+            return recovered.state.elements.filter { if case .image = $0 { true } else { false } }
+        }) ?? []
     }
 }

@@ -73,10 +73,20 @@ public final actor Document {
     var turnWaiters: [CheckedContinuation<Void, Never>] = []
     var closing = false
     var closed = false
+    /// Asset ids a version of the document this writer knows refers to (D-042).
+    var knownAssets = Set<UUIDBytes>()
+    /// What the open of each page that opened damaged found (P-041, P-042).
+    var pageDamage: [UUIDBytes: PageDamage] = [:]
 
     /// Page files `document.json` does not list, moved to `lost+found/` on open (D-060), as
     /// named there.
     package private(set) var setAsideFiles: [String]
+    /// The pages opened so far whose open found damage, in page order: what each lost or
+    /// healed, and which files were damaged (kept whole in `lost+found/` before the page's
+    /// first change, P-042). `updates()` publishes a value each time one is added. A page not
+    /// opened yet is not known to be damaged: `lnote fsck` checks every page.
+    public var damagedPages: [PageDamage] { file.pages.compactMap { pageDamage.coldValue($0.id) } }
+
     /// True when open found `manifest.json` missing or stale and rewrote it (D-031).
     public private(set) var manifestRepairedOnOpen: Bool
     /// What the writable open's merge of sync-client conflict copies did (Spec/sync.md Y-021),
@@ -231,8 +241,8 @@ public final actor Document {
     /// document's changes (structural writes, flush, close) run in turns because the actor is
     /// reentrant at every `await`: each starts with `await takeTurn()` and
     /// `defer { passTurn() }`. Two plain functions rather than a generic `exclusively { }`
-    /// taking a closure, whose specialization per caller and result type cost the app about
-    /// 13 KB of async code (issue 16 item 5).
+    /// taking a closure, whose specialization per caller and result type would add async code
+    /// to every app (docs/binary-size.md).
     @inline(never)
     func takeTurn() async {
         if turnBusy {
@@ -249,10 +259,10 @@ public final actor Document {
     }
 
     /// Writes `new` as document.json, then the manifest (D-003, D-030), and adopts it. An
-    /// app's change in a cancelled task throws `CancellationError` before writing; `flush()`
+    /// app's change in a cancelled task throws `LNoteError.cancelled` before writing; `flush()`
     /// and `close()` record what is already written even when cancelled (`cancellable: false`).
     func commit(_ new: DocumentFile, cancellable: Bool = true) async throws {
-        if cancellable { try Task.checkCancellation() }
+        if cancellable { try LNoteError.checkCancellation() }
         try lockForWrite()
         let bytes = new.encoded()
         let manifest = ManifestFile(document: new).encoded()

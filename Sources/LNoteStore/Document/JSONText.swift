@@ -6,8 +6,8 @@ import CLNoteStore
 /// accepts the same files and sees the same values: Foundation's decoder alone takes UTF-16,
 /// trailing commas, leading zeros, bad escapes and bad UTF-8 where a key is unknown, and the
 /// first of two equal names, where other readers refuse or take the last. The checker is C
-/// (`lnote_json_check`, json_text.c): the same in Swift added 9-13 KB to what an app gains by
-/// linking LNoteStore, past the 1 MB of issue 16 (C: about 5 KB).
+/// (`lnote_json_check`, json_text.c): the same in Swift cost an app about twice the code
+/// (docs/binary-size.md).
 package enum JSONText {
     /// Where the value's text starts in `bytes` (3 after a byte-order mark `EF BB BF`, which is
     /// ignored, else 0), or nil when they are not JSON as D-082 reads it (`problem` says why).

@@ -9,7 +9,8 @@ public enum Durability: String, Sendable, CaseIterable, Comparable {
     case barrier
     /// File data and size on stable storage. Darwin: `fsync`; Linux: `fdatasync`.
     case data
-    /// Data and metadata through every cache. Darwin: `F_FULLFSYNC`; Linux: `fsync`.
+    /// Data and metadata through every cache. Darwin: `F_FULLFSYNC`; Linux: `fsync`. The folder
+    /// entries a save creates are synced the same way (W-030).
     case full
 
     /// The default the engine uses when the app does not choose.

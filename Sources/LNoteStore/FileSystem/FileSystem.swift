@@ -36,6 +36,11 @@ public protocol FileSystem: Sendable {
     func makeDirectory(_ path: String) throws
     /// fsync(2) on the directory, making entries created or renamed in it durable.
     func syncDirectory(_ path: String) throws
+    /// The directory sync for a change made durable at `durability` (W-030): `.none` does
+    /// nothing; `POSIXFileSystem` on Apple platforms makes `.full` an `F_FULLFSYNC`, so the
+    /// entries reach stable storage through the drive cache. The default is `syncDirectory(_:)`
+    /// for every level but `.none`.
+    func syncDirectory(_ path: String, _ durability: Durability) throws
     /// Entry names in a directory (no `.` or `..`), sorted.
     func list(_ path: String) throws -> [String]
     /// lstat(2): what is at `path`, without following a symbolic link; nil if nothing.
@@ -127,6 +132,11 @@ extension FileSystem {
     /// Default for file systems without hard links: 1.
     public func linkCount(_ file: FileHandleNumber) throws -> Int { 1 }
 
+    /// Default: `syncDirectory(_:)` unless `durability` is `.none`.
+    public func syncDirectory(_ path: String, _ durability: Durability) throws {
+        if durability != .none { try syncDirectory(path) }
+    }
+
     /// Default: no identity known (the D-072 check is then skipped).
     public func identity(_ file: FileHandleNumber) throws -> FileIdentity? { nil }
     public func identity(at path: String) throws -> FileIdentity? { nil }
@@ -213,7 +223,7 @@ extension FileSystem {
     /// syncs the directory (unless `durability` is `.none`).
     package func commitTemporary(_ temp: String, to path: String, durability: Durability) throws {
         try rename(temp, to: path)
-        if durability != .none { try syncDirectory(parentDirectory(of: path)) }
+        try syncDirectory(parentDirectory(of: path), durability)
     }
 }
 

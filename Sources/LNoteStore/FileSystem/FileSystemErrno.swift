@@ -36,10 +36,22 @@ public enum FileSystemErrno {
     public static let symbolicLink: Int32 = ELOOP
     /// EACCES: permission denied.
     public static let accessDenied: Int32 = EACCES
+    /// EPERM: operation not permitted; a write to a file opened for writing fails so on Apple
+    /// platforms while its Data Protection class keeps it locked (W-032).
+    public static let notPermitted: Int32 = EPERM
+    /// EILSEQ: a name that is not valid in the volume's encoding (APFS: not UTF-8).
+    public static let illegalByteSequence: Int32 = EILSEQ
     /// Not an errno: the engine's code for "opened something that is not a regular file" (a
     /// FIFO, socket, device or folder where a file belongs, D-004). Negative, so it never
     /// collides with a real errno.
     public static let notRegularFile: Int32 = -2
+
+    /// strerror(3): the C library's text for `code` (`No such file or directory`), nil when it
+    /// has none.
+    public static func systemText(_ code: Int32) -> String? {
+        guard code > 0, let c = strerror(code) else { return nil }
+        return String(cString: c)
+    }
 
     /// `No space left on device (errno 28)`: the C library's text and the number; for
     /// `notRegularFile`, `not a regular file`.

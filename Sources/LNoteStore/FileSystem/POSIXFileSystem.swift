@@ -16,7 +16,9 @@ import Synchronization
 ///
 /// Durability (`sync`): `.none` does nothing. Linux: `.barrier` and `.data` are `fdatasync`,
 /// `.full` is `fsync`. Darwin: `.barrier` is `F_BARRIERFSYNC`, `.data` is `fsync`, `.full` is
-/// `F_FULLFSYNC`, the two `fcntl`s falling back to `fsync` where unsupported.
+/// `F_FULLFSYNC`, the two `fcntl`s falling back to `fsync` only where the file system lacks
+/// them (W-031). Folders (`syncDirectory`): `fsync`, and at `.full` on Darwin `F_FULLFSYNC`
+/// (W-030). The table per platform is docs/platforms.md.
 public struct POSIXFileSystem: FileSystem {
     /// The instance the engine uses by default.
     public static let shared = POSIXFileSystem()
@@ -28,7 +30,14 @@ public struct POSIXFileSystem: FileSystem {
     /// allocates more than the file holds.
     private static let readClampBytesMin = 1 << 20
 
-    public init() {}
+    /// The Data Protection class given to each file created (W-032; iOS-family platforms only).
+    public let dataProtection: DataProtection
+
+    public init() { dataProtection = .default }
+
+    /// A file system whose created files get `dataProtection` (for example `.complete` for an
+    /// app that accepts saves failing while the device is locked).
+    public init(dataProtection: DataProtection) { self.dataProtection = dataProtection }
 
     /// open(2) with O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK; O_RDWR unless `.readOnly`;
     /// O_CREAT/O_EXCL/O_TRUNC from options. Then fstat(2): anything but a regular file (a FIFO,
@@ -47,8 +56,8 @@ public struct POSIXFileSystem: FileSystem {
         do {
             fd = try SystemCall.open(path, flags: flags)
         } catch {
-            // Linux refuses to open a socket (ENXIO); it is still "not a regular file".
-            let code = error.errno == ENXIO && (try? SystemCall.kind(path)) == .other ? FileSystemErrno.notRegularFile : error.errno
+            // A socket is refused (Linux ENXIO, XNU EOPNOTSUPP); it is still "not a regular file".
+            let code = Self.openErrno(error.errno) { try? SystemCall.kind(path) }
             throw FileSystemError("open", path: path, errno: code)
         }
         let status: (isRegular: Bool, links: Int)
@@ -69,6 +78,7 @@ public struct POSIXFileSystem: FileSystem {
                 throw FileSystemError("open", path: path, errno: error.errno)
             }
         }
+        if options.contains(.create) { dataProtection.apply(to: path) }
         Self.openPaths.withLock { $0.coldSet(fd, path) }
         return FileHandleNumber(fd)
     }
@@ -113,7 +123,7 @@ public struct POSIXFileSystem: FileSystem {
         do {
             return try SystemCall.dataRegion(file.raw, from: offset)
         } catch {
-            guard error.errno == EINVAL || error.errno == ENOTSUP else {
+            guard SystemCall.seekDataUnsupported(error.errno) else {
                 throw self.error("lseek", file, error.errno)
             }
             let size = try self.size(file)
@@ -220,17 +230,43 @@ public struct POSIXFileSystem: FileSystem {
     }
 
     /// open(2) O_RDONLY|O_DIRECTORY, fsync(2), close(2).
-    public func syncDirectory(_ path: String) throws {
+    public func syncDirectory(_ path: String) throws { try syncDirectory(path, .data) }
+
+    /// open(2) O_RDONLY|O_DIRECTORY, then fsync(2), or at `.full` on Darwin fcntl(2)
+    /// `F_FULLFSYNC` (the entries through the drive cache, W-030), then close(2). `.none` does
+    /// nothing.
+    public func syncDirectory(_ path: String, _ durability: Durability) throws {
+        guard durability != .none else { return }
         let fd = try call("open", path) { () throws(SystemCallError) in
             try SystemCall.open(path, flags: O_RDONLY | O_DIRECTORY)
         }
         do {
+            #if canImport(Darwin)
+            if durability == .full { try SystemCall.fullSync(fd) } else { try SystemCall.fsync(fd) }
+            #else
             try SystemCall.fsync(fd)
+            #endif
         } catch {
             try? SystemCall.close(fd)
-            throw FileSystemError("fsync", path: path, errno: error.errno)
+            throw FileSystemError(Self.directorySyncCall(durability), path: path, errno: error.errno)
         }
         try call("close", path) { () throws(SystemCallError) in try SystemCall.close(fd) }
+    }
+
+    /// The name of the call `syncDirectory` makes at `durability`, for its error.
+    static func directorySyncCall(_ durability: Durability) -> String {
+        #if canImport(Darwin)
+        return durability == .full ? "fcntl(F_FULLFSYNC)" : "fsync"
+        #else
+        return "fsync"
+        #endif
+    }
+
+    /// The errno `open` reports for a failed open(2) with `code`: `notRegularFile` when the
+    /// object is refused for what it is (`SystemCall.openRefusesObject`) and `kind` says it is
+    /// neither a file, a folder nor a link (D-004); `code` otherwise.
+    static func openErrno(_ code: Int32, kind: () -> FileKind?) -> Int32 {
+        SystemCall.openRefusesObject(code) && kind() == .other ? FileSystemErrno.notRegularFile : code
     }
 
     /// opendir(3)/readdir(3): names without `.` and `..`, sorted.
@@ -250,21 +286,30 @@ public struct POSIXFileSystem: FileSystem {
     }
 
     /// open(2) O_RDONLY | O_DIRECTORY | O_NOFOLLOW, then flock(2) LOCK_EX|LOCK_NB on that
-    /// descriptor: nil (descriptor closed) when another open of the folder holds the lock.
+    /// descriptor: nil (descriptor closed) when another open of the folder holds the lock;
+    /// `noFolderLock` (descriptor closed) where the file system cannot lock folders (D-090:
+    /// the exclusion then rests on `.lock` alone).
     public func tryLockFolder(_ path: String) throws -> FileHandleNumber? {
-        let fd = try call("open", path) { () throws(SystemCallError) in
-            try SystemCall.open(path, flags: O_RDONLY | O_DIRECTORY | O_NOFOLLOW)
+        try Self.lockFolder(path) { (fd) throws(SystemCallError) in try SystemCall.tryLockExclusive(fd) }
+    }
+
+    /// `tryLockFolder` with its flock(2) call passed in (tests give one that fails).
+    static func lockFolder(_ path: String, lock: (Int32) throws(SystemCallError) -> Bool) throws -> FileHandleNumber? {
+        let fd: Int32
+        do { fd = try SystemCall.open(path, flags: O_RDONLY | O_DIRECTORY | O_NOFOLLOW) } catch {
+            throw FileSystemError("open", path: path, errno: error.errno)
         }
         let locked: Bool
-        do { locked = try SystemCall.tryLockExclusive(fd) } catch {
+        do { locked = try lock(fd) } catch {
             try? SystemCall.close(fd)
+            if SystemCall.folderLockUnsupported(error.errno) { return .noFolderLock }
             throw FileSystemError("flock", path: path, errno: error.errno)
         }
         guard locked else {
             try? SystemCall.close(fd)
             return nil
         }
-        Self.openPaths.withLock { $0.coldSet(fd, path) }
+        openPaths.withLock { $0.coldSet(fd, path) }
         return FileHandleNumber(fd)
     }
 

@@ -128,8 +128,8 @@ enum SystemCall {
     }
 
     /// lseek(2) SEEK_DATA then SEEK_HOLE: the next stretch at or after `offset` that may hold
-    /// non-zero bytes, or nil when only a hole (or the end) follows. Throws EINVAL where the
-    /// file system does not support the two seeks.
+    /// non-zero bytes, or nil when only a hole (or the end) follows. Throws where the file
+    /// system does not support the two seeks (see `seekDataUnsupported`).
     static func dataRegion(_ fd: Int32, from offset: Int64) throws(SystemCallError) -> Range<Int64>? {
         #if canImport(Darwin)
         let seekHole: Int32 = 3, seekData: Int32 = 4
@@ -179,16 +179,39 @@ enum SystemCall {
         #endif
     }
 
-    #if canImport(Darwin)
-    /// fcntl(2) `F_FULLFSYNC` (data through the drive cache), falling back to fsync(2) on
-    /// file systems that do not support it.
-    static func fullSync(_ fd: Int32) throws(SystemCallError) {
-        do { _ = try retryingInterrupts { fcntl(fd, F_FULLFSYNC) } } catch { try fsync(fd) }
+    /// True when a failed fcntl(2) `F_FULLFSYNC` / `F_BARRIERFSYNC` with `code` means the file
+    /// system lacks the command (ENOTSUP, EOPNOTSUPP, ENOTTY: an ioctl it does not implement,
+    /// EINVAL), so fsync(2) is the sync to make instead (W-031). Any other error (EIO above all)
+    /// is the sync's own failure: an fsync after it could report success for data that never
+    /// reached the disk (M-006), so it is thrown as it is.
+    static func syncCommandUnsupported(_ code: Int32) -> Bool {
+        code == ENOTSUP || code == EOPNOTSUPP || code == ENOTTY || code == EINVAL
     }
 
-    /// fcntl(2) `F_BARRIERFSYNC` (an ordering barrier), falling back to fsync(2).
+    /// Runs `command`; only where it fails with `syncCommandUnsupported`, runs `fallback`.
+    static func syncFallingBack(_ command: () throws(SystemCallError) -> Void,
+                                to fallback: () throws(SystemCallError) -> Void) throws(SystemCallError) {
+        do {
+            try command()
+        } catch {
+            guard syncCommandUnsupported(error.errno) else { throw error }
+            try fallback()
+        }
+    }
+
+    #if canImport(Darwin)
+    /// fcntl(2) `F_FULLFSYNC` (data, and on a directory its entries, through the drive cache),
+    /// falling back to fsync(2) only where the file system lacks it.
+    static func fullSync(_ fd: Int32) throws(SystemCallError) {
+        try syncFallingBack({ () throws(SystemCallError) in _ = try retryingInterrupts { fcntl(fd, F_FULLFSYNC) } },
+                            to: { () throws(SystemCallError) in try fsync(fd) })
+    }
+
+    /// fcntl(2) `F_BARRIERFSYNC` (an ordering barrier), falling back to fsync(2) only where the
+    /// file system lacks it.
     static func barrierSync(_ fd: Int32) throws(SystemCallError) {
-        do { _ = try retryingInterrupts { fcntl(fd, F_BARRIERFSYNC) } } catch { try fsync(fd) }
+        try syncFallingBack({ () throws(SystemCallError) in _ = try retryingInterrupts { fcntl(fd, F_BARRIERFSYNC) } },
+                            to: { () throws(SystemCallError) in try fsync(fd) })
     }
     #else
     /// fdatasync(2): data and size, not other metadata.
@@ -196,6 +219,24 @@ enum SystemCall {
         _ = try retryingInterrupts { fdatasync(fd) }
     }
     #endif
+
+    /// True when lseek(2) `SEEK_DATA` / `SEEK_HOLE` failing with `code` means the file system
+    /// lacks the two seeks (EINVAL, ENOTSUP, EOPNOTSUPP; ENOTTY from XNU's msdosfs and exFAT,
+    /// whose ioctl knows no hole commands; ESPIPE): the caller reads the rest of the file.
+    static func seekDataUnsupported(_ code: Int32) -> Bool {
+        code == EINVAL || code == ENOTSUP || code == EOPNOTSUPP || code == ENOTTY || code == ESPIPE
+    }
+
+    /// True when open(2) failing with `code` on an object lstat(2) calls `.other` means "not a
+    /// regular file" (D-004): Linux refuses a socket with ENXIO, XNU with EOPNOTSUPP.
+    static func openRefusesObject(_ code: Int32) -> Bool { code == ENXIO || code == EOPNOTSUPP }
+
+    /// True when flock(2) on a folder failing with `code` means the file system cannot lock
+    /// folders (SMB, FAT, NFS without a lock manager: ENOTSUP, EOPNOTSUPP, EINVAL, ENOLCK), so
+    /// the exclusion rests on `.lock` alone (D-090).
+    static func folderLockUnsupported(_ code: Int32) -> Bool {
+        code == ENOTSUP || code == EOPNOTSUPP || code == EINVAL || code == ENOLCK
+    }
 
     /// rename(2).
     static func rename(_ from: String, _ to: String) throws(SystemCallError) {

@@ -118,7 +118,7 @@ package final class JournalWriter: Sendable {
             try io { try bytes.withUnsafeBytes { try fs.write(file, at: 0, $0) } }
             if durability != .none {
                 try io { try fs.sync(file, max(durability, .data)) }
-                if !deferred { try io { try fs.syncDirectory(directory) } }
+                if !deferred { try io { try fs.syncDirectory(directory, max(durability, .data)) } }
             }
         } catch {
             try? fs.close(file)
@@ -222,6 +222,13 @@ package final class JournalWriter: Sendable {
             let appended = appendedRanges.map { ($0.0, buffer[$0.1]) }
             do {
                 try buffer.withUnsafeBytes { try fs.write(file, at: s.writtenEnd, $0) }
+            } catch let e as FileSystemError where e.errno == FileSystemErrno.notPermitted {
+                // W-032: the device locked under Data Protection. Every frame before writtenEnd
+                // is as it was, and these are written again at the same offset by the next
+                // write, so nothing is poisoned; a prefix that landed is overwritten then, or
+                // is a torn tail a reader stops at (J-012).
+                throw LNoteError(.protectedDataUnavailable, "the device is locked and the file's Data Protection keeps it unwritable; nothing was written: \(e.description)",
+                                 file: path, errno: e.errno)
             } catch {
                 let e = (error as? FileSystemError).map(LNoteError.init) ?? LNoteError(.io, "\(error)", file: path)
                 s.failure = e
@@ -325,7 +332,7 @@ package final class JournalWriter: Sendable {
                 try fs.sync(file, level)
                 // W-006: the file's entry is durable before any frame in it is acknowledged.
                 if let directory {
-                    try fs.syncDirectory(directory)
+                    try fs.syncDirectory(directory, level)
                     state.withLock { $0.directoryPending = nil }
                 }
             } catch {

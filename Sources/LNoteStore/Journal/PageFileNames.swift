@@ -62,6 +62,14 @@ package enum PageFileNames {
         }
     }
 
+    /// iCloud Drive's placeholder for a page file it evicted (D-091): for `.<name>.icloud` where
+    /// `parseAnyCase` takes `<name>`, that name and what it denotes; nil for any other name.
+    public static func placeholder(_ name: String) -> (name: String, parsed: Parsed)? {
+        guard name.hasPrefix("."), name.hasSuffix(".icloud") else { return nil }
+        let inner = String(name.dropFirst().dropLast(".icloud".count))
+        return parseAnyCase(inner).map { (inner, $0) }
+    }
+
     /// The name a writer gives the file a name `parseAnyCase` takes denotes (P-025): the name in
     /// lowercase, its suffix being lowercase already (J-001).
     public static func lowercased(_ name: String) -> String { name.lowercased() }

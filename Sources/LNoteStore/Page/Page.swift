@@ -47,6 +47,11 @@ public final actor Page {
     private var journalBases: Set<UInt64>
     /// Files the open read under a name not in lowercase, renamed before the first change (P-025).
     private var notLowercase: [String]
+    /// What the open saw damaged, to keep in `lost+found/` before the first change (P-042);
+    /// nil once kept, on a read-only page, and after a clean open.
+    private var keeping: DamageKeeping?
+    /// P-043: what the snapshot a compaction would write can hold, at most.
+    private var sizeLimit: PageSizeLimit
     private var compaction: Task<Void, any Error>?
     /// The next journal being prepared, or prepared, off the path of saves (P-022).
     private var preparation: Task<PreparedJournal?, Never>?
@@ -65,6 +70,8 @@ public final actor Page {
     /// Every point of the page as the open decoded them (`PageOptions.pointsToDrawAtOpen`),
     /// until `pointsToDraw()` takes them or `close()`.
     private var drawnAtOpen: PagePoints?
+    /// The hit index, built by the first hit-test and kept in step by every change since.
+    var geometry: PageGeometry?
 
     /// What opening the page found: torn tails, damage, frames replayed.
     public private(set) var recoveryReport: RecoveryReport
@@ -73,6 +80,10 @@ public final actor Page {
     public private(set) var lastCompactionError: LNoteError?
     /// Snapshot generations written by this handle (for tests and `lnote` reports).
     public private(set) var compactionCount = 0
+    /// The folder in `lost+found/` where this handle kept the damaged files its open found,
+    /// before its first change to the page's files (P-042); nil until then, and for a page
+    /// whose open found no damage.
+    public private(set) var damageKeptIn: String?
 
     private init(id: UUIDBytes, directory: String, options: PageOptions, fs: any FileSystem,
                  gate: (any WriteGate)?, recovered: PageRecovery.Result) {
@@ -89,6 +100,9 @@ public final actor Page {
         notLowercase = options.readOnly ? [] : recovered.notLowercase
         recoveryReport = recovered.report
         drawnAtOpen = recovered.drawn
+        sizeLimit = PageSizeLimit(limit: options.pageFileBytesMax, heldBytes: recovered.heldBytes)
+        let keeping = DamageKeeping(recovered: recovered)
+        self.keeping = options.readOnly || keeping.isEmpty ? nil : keeping
     }
 
     /// Opens page `id` stored in `directory` (a package's `pages/`): reads the snapshot and
@@ -108,7 +122,8 @@ public final actor Page {
         let recover = { @Sendable in
             try PageRecovery.recover(fs: fileSystem, directory: directory, pageID: id, mode: options.replayMode,
                                      points: options.pointDecoding, toDraw: options.pointsToDrawAtOpen,
-                                     threads: options.pointsToDrawAtOpen ? ProcessorCount.active : 1, names: names)
+                                     threads: options.pointsToDrawAtOpen ? ProcessorCount.active : 1, heal: true,
+                                     names: names)
         }
         // The same choice as for syncs: in the caller's task (no thread hand-off), or on the
         // I/O thread.
@@ -187,17 +202,13 @@ public final actor Page {
     /// Applies `changes` in order as one write (one frame each) and one sync. All are validated
     /// first; if any is invalid nothing is written. Returns when durable at `durability`.
     public func apply(_ changes: [PageChange], durability: Durability? = nil) async throws {
-        try Task.checkCancellation()  // before anything is written; a batch is never torn
+        try LNoteError.checkCancellation()  // before anything is written; a batch is never torn
         try checkWritable()
         guard !changes.isEmpty else { return }
-        if changes.count == 1 {
-            try PageChangeValidator.validate(changes[0], against: state)
-        } else {
-            var scratch = state
-            for change in changes {
-                try PageChangeValidator.validate(change, against: scratch)
-                _ = scratch.apply(change)
-            }
+        try validate(changes)
+        if try !admitSize(changes) {
+            try await compactThenAdmit(changes)
+            try validate(changes)  // saves made during the compaction may have changed the page
         }
         let (journal, ticket) = try writeFrames(changes, extendReserve: (durability ?? options.durability) != .none)
         var bodies = ticket.appendedBodies.makeIterator()
@@ -209,6 +220,7 @@ public final actor Page {
                 cache.invalidate(for: change)
             }
         }
+        geometry?.update(after: changes, in: state)
         nextSequence = ticket.sequences.upperBound
         journalFrames += changes.count
         updateFeed.publish(PageUpdate(changes: changes, state: state))
@@ -225,6 +237,46 @@ public final actor Page {
         // sync covers them all and theirs find nothing left to do.
         if inline { await Task.yield() }
         try await sync(journal, through: ticket.end, level, inline: inline)
+    }
+
+    /// Every change checked in order against the page as the ones before leave it; throws the
+    /// first that is invalid (nothing is written then).
+    private func validate(_ changes: [PageChange]) throws {
+        if changes.count == 1 {
+            try PageChangeValidator.validate(changes[0], against: state)
+        } else {
+            var scratch = state
+            for change in changes {
+                try PageChangeValidator.validate(change, against: scratch)
+                _ = scratch.apply(change)
+            }
+        }
+    }
+
+    /// P-043: refuses (`pageFull`, nothing written) changes after which the snapshot a
+    /// compaction writes would pass the limit of a page file; false when only the journal
+    /// would (`compactThenAdmit`). A few additions on a page far from the limit.
+    private func admitSize(_ changes: [PageChange]) throws -> Bool {
+        try sizeLimit.admit(changes, journalBytes: journalBytes, cache: cache) {
+            var s = self.state
+            for c in changes { _ = s.apply(c) }
+            return s
+        }
+    }
+
+    /// A compaction that switches to a new journal first, then the admission again: nothing
+    /// refused, nothing lost, while the snapshot fits.
+    private func compactThenAdmit(_ changes: [PageChange]) async throws {
+        try await compact()
+        guard try admitSize(changes) else {
+            throw LNoteError(.pageFull, "the page's journal cannot take the change within \(sizeLimit.limit) bytes (P-043); it was not written")
+        }
+    }
+
+    /// Bytes of the journal the next change lands in.
+    private var journalBytes: Int {
+        if let writer { return Int(writer.byteCount) }
+        return Int(appendTarget?.validEnd ?? Int64(FormatLimits.journalHeaderBytes))
     }
 
     /// Writes `changes` as frames of the active journal, inside one change of the gate (D-073).
@@ -356,6 +408,7 @@ public final actor Page {
     /// `activeWriter()`'s first use, once per page session.
     private func openWriter() throws -> JournalWriter {
         try renameToLowercase()
+        try keepDamage()  // P-042: before W-005 cuts a tail or anything else changes a file
         let journal: JournalWriter
         if let target = appendTarget {
             journal = try JournalWriter.reopen(fs: fs, path: joinPath(directory, target.name), header: target.header,
@@ -398,9 +451,19 @@ public final actor Page {
             try fs.rename(joinPath(directory, name), to: joinPath(directory, lowercase))
             if appendTarget?.name == name { appendTarget?.name = lowercase }
             if damagedFiles.remove(name) != nil { damagedFiles.insert(lowercase) }
+            keeping?.rename(name, to: lowercase)
             notLowercase.removeLast()
         }
         try fs.syncDirectory(directory)
+    }
+
+    /// P-042: the damaged files the open found, kept whole in `lost+found/` (and torn tails
+    /// that are not zeros), once, before the first change to the page's files. Nothing to do
+    /// after a clean open. If it fails, the change that asked for it is not made.
+    private func keepDamage() throws {
+        guard let keeping else { return }
+        damageKeptIn = try keeping.keep(fs: fs, pagesDirectory: directory, pageID: id)
+        self.keeping = nil
     }
 
     /// Waits until `journal` is durable through `end` at `level`, in this task (`inline`, no
@@ -544,6 +607,7 @@ public final actor Page {
         }
         defer { gate?.endWrite() }
         try renameToLowercase()
+        try keepDamage()  // P-042: before the snapshot is replaced and journals removed
         let prepared = await preparedForSwitch(from: old)
         let absorbedThrough = nextSequence
         let switching = old != nil && old === writer

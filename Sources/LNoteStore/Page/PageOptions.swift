@@ -131,6 +131,10 @@ public struct PageOptions: Sendable, Equatable {
     /// are (Y-022), so an app that does not sync carries no merge code. `import LNoteSync` and
     /// use `PageOptions().withSyncMerge` in an app whose library a sync client shares.
     public var conflictMerger: ConflictMerger?
+    /// The most bytes a page file may hold (P-043): a change that would make the snapshot a
+    /// compaction writes, or the journal, larger is refused with `pageFull`. What readers hold
+    /// in memory (P-020); smaller in tests.
+    package var pageFileBytesMax = FormatLimits.pageFileBytesInMemoryMax
 
     /// Options; every default is the one to keep when unsure.
     public init(durability: Durability = .default, compaction: CompactionPolicy = .default,

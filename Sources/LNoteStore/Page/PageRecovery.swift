@@ -42,6 +42,13 @@ package enum PageRecovery {
         package internal(set) var journalBases: [UInt64] = []
         /// Names of the page's files not read because another spelling was (P-024).
         package internal(set) var shadowed: [String] = []
+        /// A heal was asked for but not tried (the read made the page ready to draw, P-041).
+        package internal(set) var healSkipped = false
+        /// Torn tails that are not zeros, kept before a writer cuts or retires them (P-042).
+        package internal(set) var tornTails: [(name: String, range: Range<Int>)] = []
+        /// Bytes of the snapshot and the journals replayed on it, as read: the snapshot a
+        /// compaction writes of this page is never larger (P-043).
+        package internal(set) var heldBytes = 0
     }
 
     /// The page's files in `pages/` (P-015): its snapshot, its journals sorted by the base in
@@ -90,7 +97,7 @@ package enum PageRecovery {
                     files.journals.append((name, base))
                 }
             case .snapshotTemp(let id)? where id == pageID: files.temporaries.append(name)
-            default: break
+            default: try UbiquitousItems.refusePlaceholder(name, directory: directory, pageID: pageID)  // D-092
             }
         }
         files.journals = files.journals.coldSorted { $0.base < $1.base }
@@ -123,35 +130,44 @@ package enum PageRecovery {
     package static func recover(fs: any FileSystem, directory: String, pageID: UUIDBytes,
                                 mode: ReplayMode, points: PointDecoding = .eager, toDraw: Bool = false,
                                 threads: Int = 1, drawBoundLimit: Int = .max,
-                                aheadBytesMin: Int64 = aheadBytesMinDefault, names: [String]? = nil) throws -> Result {
+                                aheadBytesMin: Int64 = aheadBytesMinDefault, heal: Bool = false,
+                                names: [String]? = nil) throws -> Result {
         if let names {
             do {
                 return try recover(fs: fs, directory: directory, pageID: pageID, mode: mode, points: points, toDraw: toDraw,
                                    threads: threads, drawBoundLimit: drawBoundLimit, aheadBytesMin: aheadBytesMin,
-                                   files: try listFiles(fs: fs, directory: directory, pageID: pageID, names: names))
+                                   heal: heal, files: try listFiles(fs: fs, directory: directory, pageID: pageID, names: names))
             } catch {}
         }
         return try recover(fs: fs, directory: directory, pageID: pageID, mode: mode, points: points, toDraw: toDraw,
                            threads: threads, drawBoundLimit: drawBoundLimit, aheadBytesMin: aheadBytesMin,
-                           files: try listFiles(fs: fs, directory: directory, pageID: pageID))
+                           heal: heal, files: try listFiles(fs: fs, directory: directory, pageID: pageID))
     }
 
     private static func recover(fs: any FileSystem, directory: String, pageID: UUIDBytes, mode: ReplayMode,
                                 points: PointDecoding, toDraw: Bool, threads: Int, drawBoundLimit: Int,
-                                aheadBytesMin: Int64, files: PageFiles) throws -> Result {
+                                aheadBytesMin: Int64, heal: Bool, files: PageFiles) throws -> Result {
         var result = try recoverFiles(fs: fs, directory: directory, pageID: pageID, mode: mode, points: points, toDraw: toDraw,
-                                      threads: threads, drawBoundLimit: drawBoundLimit, aheadBytesMin: aheadBytesMin, files: files)
+                                      threads: threads, drawBoundLimit: drawBoundLimit, aheadBytesMin: aheadBytesMin,
+                                      heal: heal, files: files)
         result.journalBases = files.journals.map(\.base)
         return result
     }
 
     private static func recoverFiles(fs: any FileSystem, directory: String, pageID: UUIDBytes, mode: ReplayMode,
                                      points: PointDecoding, toDraw: Bool, threads: Int, drawBoundLimit: Int,
-                                     aheadBytesMin: Int64, files: PageFiles) throws -> Result {
+                                     aheadBytesMin: Int64, heal: Bool, files: PageFiles) throws -> Result {
+        // K-035: a link or special file at a spelling the page does not read blocks the page
+        // too, as the open's check of every spelling does (D-002, D-004); a name read is
+        // refused when it is opened.
+        if !files.shadowed.isEmpty {
+            try io { try PackageInspection.requireRegularFiles(fs: fs, directory: directory, names: files.shadowed) }
+        }
         let points = mode == .salvage ? points : .eager
         if toDraw, points == .deferred {
             let read = { (pending: PendingPointChecks) in
-                try replay(fs: fs, directory: directory, pageID: pageID, mode: mode, points: points, files: files, pending: pending)
+                try replay(fs: fs, directory: directory, pageID: pageID, mode: mode, points: points, files: files,
+                           pending: pending, heal: heal)
             }
             var ready: (result: Result, drawn: PagePoints?)
             if threads > 1, let bytes = pageBytes(fs: fs, directory: directory, files: files), bytes >= aheadBytesMin,
@@ -163,12 +179,14 @@ package enum PageRecovery {
             } else {
                 ready = try PagePoints.readThenDraw(threads: threads, read: read, elements: { $0.state.elements })
             }
-            if let drawn = ready.drawn {
+            // A snapshot to heal is read again without the decode ahead (P-041: damage is rare).
+            if let drawn = ready.drawn, !ready.result.healSkipped {
                 ready.result.drawn = drawn
                 return ready.result
             }
         }
-        return try replay(fs: fs, directory: directory, pageID: pageID, mode: mode, points: points, files: files, pending: nil)
+        return try replay(fs: fs, directory: directory, pageID: pageID, mode: mode, points: points, files: files,
+                          pending: nil, heal: heal)
     }
 
     /// The bytes of a page's files (each counted up to `FormatLimits.pageFileBytesInMemoryMax`,
@@ -207,9 +225,11 @@ package enum PageRecovery {
 
     /// The replay of section 5 over `files`; `pending` as in `PageReplay.pending`.
     private static func replay(fs: any FileSystem, directory: String, pageID: UUIDBytes, mode: ReplayMode,
-                               points: PointDecoding, files: PageFiles, pending: PendingPointChecks?) throws -> Result {
+                               points: PointDecoding, files: PageFiles, pending: PendingPointChecks?,
+                               heal: Bool) throws -> Result {
         var replay = PageReplay(fs: fs, directory: directory, pageID: pageID, mode: mode, points: points)
         replay.pending = pending
+        replay.heal = heal
         let prefetch = pending?.ahead.flatMap { ahead in
             mode == .salvage && !files.journals.isEmpty
                 ? JournalPrefetch(journals: files.journals, fs: fs, directory: directory, on: ahead) : nil

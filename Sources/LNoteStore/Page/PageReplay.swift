@@ -41,6 +41,19 @@ struct PageReplay {
     var pending: PendingPointChecks?
     /// The journals read ahead on another thread (`JournalPrefetch`), or nil: each is read here.
     var prefetched: JournalPrefetch?
+    /// Heal a damaged snapshot from the retained journals (P-041); the engine's open asks for it.
+    var heal = false
+    /// The damaged snapshot as read, and the copies gathered to heal it, until it is healed.
+    var damagedSnapshot: (name: String, bytes: [UInt8], fileSize: Int, header: SnapshotHeader, dropped: Int)?
+    var healing: SnapshotHealing?
+    /// A heal was asked for but not tried: the read made the page ready to draw (`pending`).
+    var healSkipped = false
+    /// Torn tails that are not zeros, in journals a writer cuts or retires: kept before (P-042).
+    var tornTails: [(name: String, range: Range<Int>)] = []
+    /// Bytes of the snapshot and the journals replayed on it, as held (P-043's bound).
+    var heldBytes = 0
+    /// Every journal below the snapshot's generation read so far (retained, P-003).
+    var retainedSeen: [String] = []
 
     init(fs: any FileSystem, directory: String, pageID: UUIDBytes, mode: ReplayMode, points: PointDecoding) {
         self.fs = fs; self.directory = directory; self.pageID = pageID; self.mode = mode; self.points = points
@@ -51,12 +64,22 @@ struct PageReplay {
     /// another thread a large snapshot's read may split onto (`ReadAside`).
     mutating func loadSnapshot(_ name: String, aside: ReadAside? = nil) throws {
         let read = try io { try fs.readBounded(joinPath(directory, name), aside: aside) }
+        heldBytes += read.bytes.count
         pending?.keep(read.bytes)
         let decoded = SnapshotFile.decode(read.bytes, name: name, expectedPage: pageID, mode: mode, points: points,
                                           fileSize: read.fileSize, pending: pending)
         report.findings += decoded.findings
         report.framesDropped += decoded.elementFramesDropped
         if decoded.findings.contains(where: { !$0.isInformational }) { damaged.coldInsert(name) }
+        if heal, mode == .salvage, !decoded.unusable, let h = decoded.header,
+           decoded.findings.contains(where: { !$0.isInformational }) {
+            if pending == nil {
+                damagedSnapshot = (name, read.bytes, read.fileSize, h, decoded.elementFramesDropped)
+                healing = SnapshotHealing()
+            } else {
+                healSkipped = true
+            }
+        }
         if decoded.unusable {
             if mode == .strict { throw LNoteError(.corrupt, "snapshot is damaged (strict mode)", file: name) }
             snapshotLost = true
@@ -86,6 +109,13 @@ struct PageReplay {
         var r = try prefetched?.take(name, base: base, mode: readMode)
             ?? JournalFileReader.read(fs: fs, directory: directory, name: name, base: base, mode: readMode)
         if isRetained {
+            retainedSeen.append(name)
+            healing?.absorb(r, name: name, snapshotNext: snapshotNext)
+        }
+        if healing != nil {  // P-041: before any frame is applied on top of the snapshot
+            healSnapshotUnlessRetained(isRetained && RetainedCheck.firstFrameAhead(r, snapshotNext: snapshotNext, pageID: pageID) == nil)
+        }
+        if isRetained {
             guard let ahead = RetainedCheck.firstFrameAhead(r, snapshotNext: snapshotNext, pageID: pageID) else {
                 retained.append(name)  // P-003: absorbed; its frames are all below S (P-017)
                 return
@@ -100,6 +130,7 @@ struct PageReplay {
             if mode != .salvage { r = try JournalFileReader.read(fs: fs, directory: directory, name: name, base: base, mode: mode) }
         }
         pending?.keep(r.bytes)
+        heldBytes += r.bytes.count
         if r.isTornCreation {
             // J-028: created but its header never reached the disk; nothing in it was acknowledged.
             report.findings.append(TornCreation.finding(file: name, size: r.fileSize, reason: r.headerDamage))
@@ -151,6 +182,10 @@ struct PageReplay {
         for f in scan.findings {
             let finding = SnapshotFile.finding(from: f, file: name)
             if !finding.isInformational { damaged.coldInsert(name) }
+            if f.isTornTail, f.kind == .badTailFrame || f.kind == .lengthPastEnd,
+               let kept = TornTail.nonZero(r.bytes, from: f.offset, bytes: f.bytes) {
+                tornTails.append((name, kept))
+            }
             report.findings.append(finding)
             if let m = f.missingSequences, !f.isTornTail { report.framesDropped += Int(clamping: m.count) }
         }
@@ -168,6 +203,7 @@ struct PageReplay {
 
     /// P-009, and strict mode's rule (J-022): refuse exactly when there is damage.
     mutating func finish(highestJournalBase: UInt64?) throws -> PageRecovery.Result {
+        healSnapshotUnlessRetained(false)
         for missing in absorbed.idsMissing(from: snapshotIDs) {
             reportSnapshotAhead(file: missing.file, offset: missing.offset, detail:
                 "element \(missing.id), appended by frame \(missing.sequence) below the snapshot's nextSequence \(snapshotNext), is not in the snapshot (P-017)")
@@ -184,6 +220,6 @@ struct PageReplay {
                                    nextSequence: max(expected ?? 1, snapshotNext),
                                    appendTarget: appendTarget, highestJournalBase: highestJournalBase,
                                    retainedJournals: retained, damagedFiles: damaged, journalFrames: journalFrames,
-                                   cache: cache)
+                                   cache: cache, healSkipped: healSkipped, tornTails: tornTails, heldBytes: heldBytes)
     }
 }

@@ -21,6 +21,15 @@ package enum SnapshotFile {
         return encoder.bytes
     }
 
+    /// P-043 for writers that write a snapshot whole (an importer): throws `pageFull`, naming
+    /// `file`, when `byteCount` bytes pass what readers accept (`pageFileBytesInMemoryMax`).
+    package static func checkFits(_ byteCount: Int, file: String,
+                                  limit: Int = FormatLimits.pageFileBytesInMemoryMax) throws {
+        guard byteCount > limit else { return }
+        throw LNoteError(.pageFull, "the page's snapshot would hold \(byteCount) bytes, past the \(limit) a reader accepts (P-043)",
+                         file: file)
+    }
+
     package struct Decoded: Sendable {
         package internal(set) var header: SnapshotHeader?
         package internal(set) var state: PageState

@@ -1,9 +1,9 @@
 /// Reads and updates of the engine's bookkeeping dictionaries that are off the hot paths (the
 /// document's open pages and their sequences, the open documents, the library's feeds), through
 /// one generic copy each instead of a specialization of the standard library's hashing, resizing
-/// and copying per key and value type: about 1.5-2 KB of code per dictionary type in every app
-/// (issue 16, item 5). A call costs a dictionary operation through type metadata, well under a
-/// microsecond, against the file-system work around each of these calls.
+/// and copying per key and value type, which every app would carry (docs/binary-size.md). A
+/// call costs a dictionary operation through type metadata, small against the file-system work
+/// around each of these calls.
 extension Dictionary {
     /// `self[key]`, not specialized.
     @inline(never)

@@ -60,7 +60,7 @@ struct RecoveryMemo {
 }
 
 /// Checks crash states of a page workload against its `RunHistory` with the synchronous
-/// recovery path (`PageRecovery.recover`), the invariants of issue 6:
+/// recovery path (`PageRecovery.recover`), the crash invariants:
 /// (1) acknowledged changes present, (2) a prefix of the rest (gaps only among unsynced
 /// changes, W-008), (3) nothing never written, (4) the snapshot old or new, (5) recovery
 /// rerun or crashed and rerun gives the same page.

@@ -43,7 +43,7 @@ struct RunHistory: Sendable {
     var script: String { steps.joined(separator: "; ") }
 }
 
-/// How a recovered page relates to the history (the invariants of issue 6).
+/// How a recovered page relates to the history (the crash invariants).
 enum Verdict: Equatable {
     /// Acknowledged changes plus a prefix of the others: `states[k]`.
     case prefix(Int)

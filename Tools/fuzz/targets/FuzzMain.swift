@@ -1,12 +1,8 @@
 // libFuzzer entry points for one LNote fuzz target; `run.sh` compiles this file with a generated
 // `FuzzTarget.swift` that names the target. The harness bodies live in
 // Sources/LNoteSimulation/Fuzz so that `swift test` replays saved inputs through the same code.
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import LNoteSimulation
+import LNoteStore
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func lnoteFuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
@@ -21,13 +17,9 @@ public func lnoteFuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
 @_cdecl("LLVMFuzzerInitialize")
 public func lnoteFuzzInitialize(_ argc: UnsafeMutablePointer<Int32>?,
                                 _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>?) -> Int32 {
-    guard let dirPointer = getenv("LNOTE_FUZZ_SEED_DIR") else { return 0 }
-    let dir = String(cString: dirPointer)
+    guard let dir = ToolSystem.environment("LNOTE_FUZZ_SEED_DIR") else { return 0 }
     for (index, seed) in FuzzHarness.seeds(fuzzTargetName).enumerated() {
-        let path = dir + "/seed-\(index)"
-        guard let file = fopen(path, "wb") else { continue }
-        _ = seed.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) }
-        fclose(file)
+        try? POSIXFileSystem.shared.writeFileAtomically(dir + "/seed-\(index)", seed, durability: .none)
     }
     return 0
 }

@@ -3,11 +3,11 @@ import LNoteSimulation
 import Testing
 @testable import LNoteStore
 
-/// Rules added for the gaps an independent reader found (issue #13), at the engine level:
+/// Rules added for the gaps an independent reader found, at the engine level:
 /// padding in a live page (P-018), snapshot cross-checks (P-017), the compactor's guard
 /// (P-019), cut strokes (E-007), reorders of missing ids (E-032).
-@Suite("Spec round 3")
-struct SpecRound3Tests {
+@Suite("Padding, snapshot cross-checks, the compactor guard, cut strokes")
+struct PaddingAndCrossCheckTests {
     let pageID = UUIDBytes(string: "de1a7ed0-3333-4222-8333-444444444444")!
 
     func stroke(_ n: UInt8) -> Element {

@@ -1,10 +1,10 @@
 import LNoteFormat
 import LNoteStore
 
-/// Vectors that settle the gaps an independent reader found: padding and ancillary
-/// frames in a page (P-018), snapshot headers that claim too much (P-017), strokes with bad
-/// points (E-007), page-level stops (J-021, J-022), a lost snapshot (P-008).
-enum PageVectorsRound3 {
+/// Page recovery across a page's files, where readers of the text first differed: padding and
+/// ancillary frames in a page (P-018), snapshot headers that claim too much (P-017), strokes
+/// with bad points (E-007), page-level stops (J-021, J-022), a lost snapshot (P-008).
+enum PageRecoveryVectors {
     typealias P = PageVectors
     static let allModes: [ReplayMode] = [.salvage, .prefix, .strict]
 
@@ -35,6 +35,21 @@ enum PageVectorsRound3 {
             s.entry(name, "journal", .prefix, rules: ["E-007", "J-026"],
                     expect: Expect.journal(frames: [one, bad], validEnd: b.count,
                                            findings: [Expect.finding("badBody", bad.offset, bad.size)], elements: [1]))
+        }
+        do {  // G38: one badPoints per frame, however many of its fragments are cut.
+            var b = FileBuilder.journal()
+            let one = b.append(1, sequence: 1)
+            let body = VectorFixtures.id(1).bytes + [2] + badPointsBody(2) + badPointsBody(3)
+            let replace = b.frame(type: FrameType.elementReplace.rawValue, sequence: 2, body: body)
+            let name = "bad-journal-replace-two-cut-fragments.journal"
+            s.add(name, b.bytes)
+            s.entry(name, "journal", .salvage, rules: ["E-007", "E-021"],
+                    expect: Expect.journal(frames: [one, replace], validEnd: b.count,
+                                           findings: [Expect.finding("badPoints", replace.offset, replace.size)],
+                                           elements: [2, 3]))
+            s.entry(name, "journal", .prefix, rules: ["E-007", "J-026"],
+                    expect: Expect.journal(frames: [one, replace], validEnd: b.count,
+                                           findings: [Expect.finding("badBody", replace.offset, replace.size)], elements: [1]))
         }
         do {
             let header = SnapshotHeader(pageID: VectorFixtures.page, generation: 1, salt: VectorFixtures.snapshotSalt,

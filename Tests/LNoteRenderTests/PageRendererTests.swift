@@ -123,7 +123,7 @@ struct PageRendererTests {
 
     @Test("DEFLATE output inflates back to its input: empty, tiny, random, runs, long repeats, multi-block")
     func deflateRoundTrips() throws {
-        var rng = SplitMix(99)
+        var rng = SplitMix64(seed: 99)
         var random: [UInt8] = []
         for _ in 0..<70_000 { random.append(UInt8(truncatingIfNeeded: rng.next())) }
         var runs: [UInt8] = []
@@ -177,7 +177,7 @@ struct PageRendererTests {
 
     @Test("every bit depth round-trips: 8-bit exactly, 1, 2 and 4 bits to the nearest level")
     func bitDepthsRoundTrip() throws {
-        var rng = SplitMix(5)
+        var rng = SplitMix64(seed: 5)
         for (w, h) in [(1, 1), (3, 2), (17, 9), (64, 40)] {
             var px: [UInt8] = []
             for _ in 0..<(w * h) { px.append(UInt8(truncatingIfNeeded: rng.next())) }
