@@ -35,7 +35,6 @@ const uint32_t *lnote_crc_clmul_shifts_get(void);
 
 /// The raw register `crc` advanced over the table's stride of zero bytes.
 static inline uint32_t lnote_crc_shift(const lnote_crc_shift_table *s, uint32_t crc) {
-    return s->t[0][crc & 0xFF] ^ s->t[1][(crc >> 8) & 0xFF] ^ s->t[2][(crc >> 16) & 0xFF] ^
-           s->t[3][crc >> 24];
+    return s->t[0][crc & 0xFF] ^ s->t[1][(crc >> 8) & 0xFF] ^ s->t[2][(crc >> 16) & 0xFF] ^ s->t[3][crc >> 24];
 }
 #endif

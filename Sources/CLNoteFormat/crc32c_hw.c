@@ -66,7 +66,7 @@ static inline uint64_t load64(const unsigned char *p) {
     return v; // The instruction consumes the bytes in memory order on little-endian CPUs.
 }
 
-#if defined(__x86_64__)
+#  if defined(__x86_64__)
 LNOTE_CRC_TARGET static inline uint32_t step64(uint32_t crc, const unsigned char *p) {
     return (uint32_t)_mm_crc32_u64(crc, load64(p));
 }
@@ -79,7 +79,7 @@ LNOTE_CRC_TARGET static inline uint32_t step16(uint32_t crc, uint16_t w) {
 LNOTE_CRC_TARGET static inline uint32_t step8(uint32_t crc, unsigned char b) {
     return _mm_crc32_u8(crc, b);
 }
-#else
+#  else
 LNOTE_CRC_TARGET static inline uint32_t step64(uint32_t crc, const unsigned char *p) {
     return __crc32cd(crc, load64(p));
 }
@@ -92,7 +92,7 @@ LNOTE_CRC_TARGET static inline uint32_t step16(uint32_t crc, uint16_t w) {
 LNOTE_CRC_TARGET static inline uint32_t step8(uint32_t crc, unsigned char b) {
     return __crc32cb(crc, b);
 }
-#endif
+#  endif
 
 /// The raw register after the last `len` bytes at `p`, on one stream: 8 bytes a step, then
 /// at most one step each of 4, 2 and 1 bytes (unaligned loads are as fast).
@@ -122,9 +122,8 @@ LNOTE_CRC_TARGET static inline uint32_t one_stream(uint32_t crc, const unsigned 
 
 /// Runs three streams of `stride` bytes each over `*p` while at least `3 * stride` bytes
 /// remain, joining them after every block. `stride` is a multiple of 8.
-LNOTE_CRC_TARGET static inline uint32_t three_streams(uint32_t crc, const unsigned char **pp,
-                                                      size_t *lenp, size_t stride,
-                                                      const lnote_crc_shift_table *shift) {
+LNOTE_CRC_TARGET static inline uint32_t three_streams(uint32_t crc, const unsigned char **pp, size_t *lenp,
+                                                      size_t stride, const lnote_crc_shift_table *shift) {
     const unsigned char *p = *pp;
     size_t len = *lenp;
     while (len >= 3 * stride) {
@@ -161,7 +160,7 @@ LNOTE_CRC_TARGET static uint32_t hw_raw(uint32_t crc, const unsigned char *p, si
     return one_stream(crc, p, len);
 }
 
-#if defined(__x86_64__)
+#  if defined(__x86_64__)
 /// The raw register `c` advanced over the zero bytes `k` stands for (`lnote_crc_clmul_shift`):
 /// the 63-bit carry-less product, reduced modulo the polynomial by one `crc32` of it.
 __attribute__((target("sse4.2,pclmul"))) static inline uint32_t clmul_shift(uint32_t c, uint32_t k) {
@@ -185,7 +184,8 @@ __attribute__((target("sse4.2,pclmul"))) static inline uint32_t clmul_block(uint
 }
 
 /// `hw_raw` with stretches fitted to the buffer (see the top of this file).
-__attribute__((target("sse4.2,pclmul"))) static uint32_t hw_raw_clmul(uint32_t crc, const unsigned char *p, size_t len) {
+__attribute__((target("sse4.2,pclmul"))) static uint32_t hw_raw_clmul(uint32_t crc, const unsigned char *p,
+                                                                      size_t len) {
     if (len >= 48) {
         const uint32_t *k = lnote_crc_clmul_shifts_get();
         while (len >= 3 * 8 * LNOTE_CRC_CLMUL_MAX) {
@@ -200,10 +200,10 @@ __attribute__((target("sse4.2,pclmul"))) static uint32_t hw_raw_clmul(uint32_t c
     }
     return one_stream(crc, p, len);
 }
-#endif
+#  endif
 
-#if defined(__x86_64__)
-#define LNOTE_FOLD_TARGET __attribute__((target("sse4.2,pclmul,avx2,vpclmulqdq")))
+#  if defined(__x86_64__)
+#    define LNOTE_FOLD_TARGET __attribute__((target("sse4.2,pclmul,avx2,vpclmulqdq")))
 
 /// Fold constants for a distance of F bits, as [first 8 bytes, last 8 bytes] of a 128-bit
 /// chunk: x^(64+F-1) and x^(F-1) mod P (P = x^32 + 0x1EDC6F41, Castagnoli), each remainder
@@ -212,9 +212,9 @@ __attribute__((target("sse4.2,pclmul"))) static uint32_t hw_raw_clmul(uint32_t c
 /// congruent to a product of L and H with those remainders; a carry-less product of two
 /// reflected operands comes out one bit short, hence the -1. `CRC32CTests` checks them
 /// against the bitwise CRC at every length and alignment.
-static const uint64_t fold_1024[2] = { 0x6577b24500000000ull, 0x7417153f00000000ull };
-static const uint64_t fold_256[2] = { 0x33ccbbbc00000000ull, 0xa2158b3400000000ull };
-static const uint64_t fold_128[2] = { 0x3743f7bd00000000ull, 0x3171d43000000000ull };
+static const uint64_t fold_1024[2] = {0x6577b24500000000ull, 0x7417153f00000000ull};
+static const uint64_t fold_256[2] = {0x33ccbbbc00000000ull, 0xa2158b3400000000ull};
+static const uint64_t fold_128[2] = {0x3743f7bd00000000ull, 0x3171d43000000000ull};
 
 /// Each 128-bit lane of `x` moved on by the distance of `k` (`fold_*`): two carry-less products.
 LNOTE_FOLD_TARGET static inline __m256i fold_lanes(__m256i x, __m256i k) {
@@ -247,7 +247,7 @@ LNOTE_FOLD_TARGET static inline uint32_t lane_register(__m128i r) {
 
 /// The 32 bytes at `p + at`, also stored at `d + at` when `copy` (`d` is not used otherwise).
 LNOTE_FOLD_TARGET static inline __attribute__((always_inline)) __m256i take256(unsigned char *d, const unsigned char *p,
-                                                                              size_t at, const int copy) {
+                                                                               size_t at, const int copy) {
     __m256i v = load256(p + at);
     if (copy) _mm256_storeu_si256((__m256i *)(void *)(d + at), v);
     return v;
@@ -263,9 +263,8 @@ LNOTE_FOLD_TARGET static inline __attribute__((always_inline)) __m256i take256(u
 /// loaded once, and the last 0-15 bytes are copied, then checksummed where they now lie.
 /// About 2.5x the three streams of `crc32` on frames of 1-3 KB (24-35 GB/s against 13 on this
 /// bench's Xeon).
-LNOTE_FOLD_TARGET static inline __attribute__((always_inline)) uint32_t fold_run(uint32_t crc, unsigned char *d,
-                                                                                const unsigned char *p, size_t len,
-                                                                                const int copy) {
+LNOTE_FOLD_TARGET static inline __attribute__((always_inline)) uint32_t
+fold_run(uint32_t crc, unsigned char *d, const unsigned char *p, size_t len, const int copy) {
     const __m256i k1024 = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)fold_1024));
     __m256i x0 = _mm256_xor_si256(take256(d, p, 0, copy), _mm256_zextsi128_si256(_mm_cvtsi32_si128((int)crc)));
     __m256i x1 = take256(d, p, 32, copy), x2 = take256(d, p, 64, copy), x3 = take256(d, p, 96, copy);
@@ -303,15 +302,16 @@ LNOTE_FOLD_TARGET static uint32_t hw_raw_fold(uint32_t crc, const unsigned char 
     return fold_run(crc, NULL, p, len, 0);
 }
 
-#define LNOTE_FOLD512_TARGET __attribute__((target("sse4.2,pclmul,avx2,vpclmulqdq,avx512f,avx512vl")))
+#    define LNOTE_FOLD512_TARGET __attribute__((target("sse4.2,pclmul,avx2,vpclmulqdq,avx512f,avx512vl")))
 
 /// Fold constants (as `fold_1024`) for 2048 and 512 bits.
-static const uint64_t fold_2048[2] = { 0xe9a5d8be00000000ull, 0x1426a81500000000ull };
-static const uint64_t fold_512[2] = { 0x1c19243b00000000ull, 0x75bba45b00000000ull };
+static const uint64_t fold_2048[2] = {0xe9a5d8be00000000ull, 0x1426a81500000000ull};
+static const uint64_t fold_512[2] = {0x1c19243b00000000ull, 0x75bba45b00000000ull};
 
 /// Each 128-bit lane of `x` moved on by the distance of `k`, XORed with `v` (one ternary logic).
 LNOTE_FOLD512_TARGET static inline __m512i fold_zmm(__m512i x, __m512i k, __m512i v) {
-    return _mm512_ternarylogic_epi64(_mm512_clmulepi64_epi128(x, k, 0x00), _mm512_clmulepi64_epi128(x, k, 0x11), v, 0x96);
+    return _mm512_ternarylogic_epi64(_mm512_clmulepi64_epi128(x, k, 0x00), _mm512_clmulepi64_epi128(x, k, 0x11), v,
+                                     0x96);
 }
 
 LNOTE_FOLD512_TARGET static inline __m512i load512(const unsigned char *p) {
@@ -357,42 +357,42 @@ LNOTE_FOLD_TARGET static uint32_t hw_raw_fold_copy(uint32_t crc, unsigned char *
 
 /// Buffers at least this long are folded where the CPU can (`hw_raw_fold`); shorter ones take
 /// the three streams, as fast or faster there.
-#define LNOTE_CRC_FOLD_MIN 256
-#endif
+#    define LNOTE_CRC_FOLD_MIN 256
+#  endif
 
 uint32_t lnote_crc32c_hw_extend_streams(uint32_t crc, const void *data, size_t len) {
     if (len == 0 || data == NULL) return crc;
-#if defined(__x86_64__)
+#  if defined(__x86_64__)
     if (lnote_cpu_has_pclmul()) return ~hw_raw_clmul(~crc, (const unsigned char *)data, len);
-#endif
+#  endif
     return ~hw_raw(~crc, (const unsigned char *)data, len);
 }
 
 uint32_t lnote_crc32c_hw_extend(uint32_t crc, const void *data, size_t len) {
-#if defined(__x86_64__)
+#  if defined(__x86_64__)
     if (data != NULL && len >= LNOTE_CRC_FOLD_MIN && lnote_cpu_has_vpclmul()) {
         if (lnote_cpu_has_vpclmul512()) return ~hw_raw_fold512(~crc, (const unsigned char *)data, len);
         return ~hw_raw_fold(~crc, (const unsigned char *)data, len);
     }
-#endif
+#  endif
     return lnote_crc32c_hw_extend_streams(crc, data, len);
 }
 
 int lnote_crc32c_hw_folds(void) {
-#if defined(__x86_64__)
+#  if defined(__x86_64__)
     return lnote_cpu_has_vpclmul512() ? 512 : lnote_cpu_has_vpclmul() ? 256 : 0;
-#else
+#  else
     return 0;
-#endif
+#  endif
 }
 
 uint32_t lnote_crc32c_hw_fold256(uint32_t crc, void *dst, const void *src, size_t len) {
-#if defined(__x86_64__)
+#  if defined(__x86_64__)
     if (src != NULL && len >= LNOTE_CRC_FOLD_MIN && lnote_cpu_has_vpclmul()) {
         if (dst == NULL) return ~hw_raw_fold(~crc, (const unsigned char *)src, len);
         return ~hw_raw_fold_copy(~crc, (unsigned char *)dst, (const unsigned char *)src, len);
     }
-#endif
+#  endif
     if (dst == NULL) return lnote_crc32c_hw_extend_streams(crc, src, len);
     return lnote_crc32c_hw_copy_extend_tiers(crc, dst, src, len);
 }
@@ -408,9 +408,8 @@ static inline void store64(unsigned char *d, uint64_t v) {
 
 /// `three_streams` that also copies every byte it reads from `*pp` to `*dp`: each word is
 /// loaded once, stored and checksummed.
-LNOTE_CRC_TARGET static inline uint32_t three_streams_copy(uint32_t crc, unsigned char **dp,
-                                                           const unsigned char **pp, size_t *lenp,
-                                                           size_t stride,
+LNOTE_CRC_TARGET static inline uint32_t three_streams_copy(uint32_t crc, unsigned char **dp, const unsigned char **pp,
+                                                           size_t *lenp, size_t stride,
                                                            const lnote_crc_shift_table *shift) {
     unsigned char *d = *dp;
     const unsigned char *p = *pp;
@@ -423,15 +422,15 @@ LNOTE_CRC_TARGET static inline uint32_t three_streams_copy(uint32_t crc, unsigne
             store64(d, v0);
             store64(d + stride, v1);
             store64(d + 2 * stride, v2);
-#if defined(__x86_64__)
+#  if defined(__x86_64__)
             c0 = (uint32_t)_mm_crc32_u64(c0, v0);
             c1 = (uint32_t)_mm_crc32_u64(c1, v1);
             c2 = (uint32_t)_mm_crc32_u64(c2, v2);
-#else
+#  else
             c0 = __crc32cd(c0, v0);
             c1 = __crc32cd(c1, v1);
             c2 = __crc32cd(c2, v2);
-#endif
+#  endif
             p += 8;
             d += 8;
         }
@@ -446,11 +445,10 @@ LNOTE_CRC_TARGET static inline uint32_t three_streams_copy(uint32_t crc, unsigne
     return crc;
 }
 
-#if defined(__x86_64__)
+#  if defined(__x86_64__)
 /// `clmul_block` that also copies every byte it reads from `*pp` to `*dp`.
-__attribute__((target("sse4.2,pclmul"))) static inline uint32_t clmul_block_copy(uint32_t crc, unsigned char **dp,
-                                                                                 const unsigned char **pp, size_t j,
-                                                                                 const uint32_t *k) {
+__attribute__((target("sse4.2,pclmul"))) static inline uint32_t
+clmul_block_copy(uint32_t crc, unsigned char **dp, const unsigned char **pp, size_t j, const uint32_t *k) {
     unsigned char *d = *dp;
     const unsigned char *p = *pp;
     const size_t stride = 8 * j;
@@ -494,18 +492,18 @@ __attribute__((target("sse4.2,pclmul"))) static uint32_t hw_raw_clmul_copy(uint3
     memcpy(d, p, len);
     return one_stream(crc, d, len);
 }
-#endif
+#  endif
 
-#if defined(__x86_64__)
+#  if defined(__x86_64__)
 /// `hw_raw_fold` that also copies the bytes to `d`.
 LNOTE_FOLD_TARGET static uint32_t hw_raw_fold_copy(uint32_t crc, unsigned char *d, const unsigned char *p, size_t len) {
     return fold_run(crc, d, p, len, 1);
 }
-#endif
+#  endif
 
 uint32_t lnote_crc32c_hw_copy_extend(uint32_t crc, void *dst, const void *src, size_t len) {
     if (len == 0 || dst == NULL || src == NULL) return crc;
-#if defined(__x86_64__)
+#  if defined(__x86_64__)
     if (len >= LNOTE_CRC_FOLD_MIN && lnote_cpu_has_vpclmul()) {
         if (lnote_cpu_has_vpclmul512()) {
             // Copied, then folded where the bytes now lie (still in the cache): one fold loop
@@ -516,7 +514,7 @@ uint32_t lnote_crc32c_hw_copy_extend(uint32_t crc, void *dst, const void *src, s
         return ~hw_raw_fold_copy(~crc, (unsigned char *)dst, (const unsigned char *)src, len);
     }
     if (lnote_cpu_has_pclmul()) return ~hw_raw_clmul_copy(~crc, (unsigned char *)dst, (const unsigned char *)src, len);
-#endif
+#  endif
     return lnote_crc32c_hw_copy_extend_tiers(crc, dst, src, len);
 }
 
@@ -567,7 +565,9 @@ uint32_t lnote_crc32c_hw_extend_streams(uint32_t crc, const void *data, size_t l
     return crc; // Never called, as above.
 }
 
-int lnote_crc32c_hw_folds(void) { return 0; }
+int lnote_crc32c_hw_folds(void) {
+    return 0;
+}
 
 uint32_t lnote_crc32c_hw_fold256(uint32_t crc, void *dst, const void *src, size_t len) {
     (void)dst;

@@ -82,7 +82,8 @@ INLINE uint64_t high_mask16(u8x16 v) {
     typedef uint64_t u64x2 __attribute__((vector_size(16)));
     u64x2 w = (u64x2)v;
 #  if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-    w[0] = __builtin_bswap64(w[0]); w[1] = __builtin_bswap64(w[1]);
+    w[0] = __builtin_bswap64(w[0]);
+    w[1] = __builtin_bswap64(w[1]);
 #  endif
     return high_bits(w[0]) | high_bits(w[1]) << 8;
 #endif
@@ -92,11 +93,15 @@ INLINE int64_t unzigzag(uint64_t u) {
     return (int64_t)(u >> 1) ^ -(int64_t)(u & 1);
 }
 
-INLINE void store(lnote_point_out *o, int64_t x, int64_t y, int64_t r, int64_t pr, int64_t t,
-                  int64_t az, int64_t al) {
+INLINE void store(lnote_point_out *o, int64_t x, int64_t y, int64_t r, int64_t pr, int64_t t, int64_t az, int64_t al) {
     lnote_point_out v;
-    v.x = (int32_t)x; v.y = (int32_t)y; v.radius = (uint16_t)r; v.pressure = (uint16_t)pr;
-    v.time = (uint32_t)t; v.azimuth = (uint16_t)az; v.altitude = (uint16_t)al;
+    v.x = (int32_t)x;
+    v.y = (int32_t)y;
+    v.radius = (uint16_t)r;
+    v.pressure = (uint16_t)pr;
+    v.time = (uint32_t)t;
+    v.azimuth = (uint16_t)az;
+    v.altitude = (uint16_t)al;
     memcpy(o, &v, sizeof v);
 }
 
@@ -138,8 +143,8 @@ INLINE size_t zigzag_run(const uint8_t *p, size_t n, const int F, u8x16 *zz) {
 /// |vy|, vt below 2^28, so every lane fits int32.
 INLINE int block_in_range(const dstate *s) {
     const int64_t lo = INT32_MIN + REACH, span = (int64_t)INT32_MAX - REACH - lo;
-    uint64_t pre = (uint64_t)(s->x - lo) | (uint64_t)(s->x + BLOCK * s->vx - lo)
-                 | (uint64_t)(s->y - lo) | (uint64_t)(s->y + BLOCK * s->vy - lo);
+    uint64_t pre = (uint64_t)(s->x - lo) | (uint64_t)(s->x + BLOCK * s->vx - lo) | (uint64_t)(s->y - lo) |
+                   (uint64_t)(s->y + BLOCK * s->vy - lo);
     return pre <= (uint64_t)span && s->t + BLOCK * s->vt + REACH <= 0xFFFFFFFFLL;
 }
 
@@ -160,31 +165,33 @@ INLINE size_t block(const uint8_t *p, size_t n, dstate *s, lnote_point_out *o, c
     size_t k = zigzag_run(p, n, F, zz);
     if (k == 0 || !block_in_range(s)) return 0;
     const int8_t *d = (const int8_t *)zz;
-    i32x4 pa = { (int32_t)s->x, (int32_t)s->y, (int32_t)s->r, (int32_t)s->pr };
-    i32x4 va = { (int32_t)s->vx, (int32_t)s->vy, 0, 0 };
+    i32x4 pa = {(int32_t)s->x, (int32_t)s->y, (int32_t)s->r, (int32_t)s->pr};
+    i32x4 va = {(int32_t)s->vx, (int32_t)s->vy, 0, 0};
     // Time may pass 2^31: B's lanes are unsigned, so its sums wrap where int32 ones would overflow.
-    u32x4 pb = { (uint32_t)s->t, (uint32_t)s->az, (uint32_t)s->al, 0 };
-    u32x4 vb = { (uint32_t)s->vt, 0, 0, 0 };
-    const i32x4 keep_a = { -1, -1, 0, 0 };
-    const u32x4 keep_b = { ~0u, 0, 0, 0 };
-    const u32x4 mask_b = { ~0u, angles ? ~0u : 0, angles ? ~0u : 0, 0 };
-    i32x4 acc_a = { 0, 0, 0, 0 };
-    u32x4 acc_b = { 0, 0, 0, 0 }, acc_v = acc_b;
+    u32x4 pb = {(uint32_t)s->t, (uint32_t)s->az, (uint32_t)s->al, 0};
+    u32x4 vb = {(uint32_t)s->vt, 0, 0, 0};
+    const i32x4 keep_a = {-1, -1, 0, 0};
+    const u32x4 keep_b = {~0u, 0, 0, 0};
+    const u32x4 mask_b = {~0u, angles ? ~0u : 0, angles ? ~0u : 0, 0};
+    i32x4 acc_a = {0, 0, 0, 0};
+    u32x4 acc_b = {0, 0, 0, 0}, acc_v = acc_b;
     for (size_t i = 0; i < k; i++, d += F) {
         i8x4 da, db;
         memcpy(&da, d, 4);
         memcpy(&db, d + 4, 4);
         va = (va & keep_a) + __builtin_convertvector(da, i32x4);
         pa += va;
-        vb = (vb & keep_b) + ((u32x4)__builtin_convertvector(db, i32x4) & mask_b);
+        vb = (vb & keep_b) + ((u32x4) __builtin_convertvector(db, i32x4) & mask_b);
         pb += vb;
-        acc_a |= pa; acc_b |= pb; acc_v |= vb;
+        acc_a |= pa;
+        acc_b |= pb;
+        acc_v |= vb;
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
         store(o + i, pa[0], pa[1], pa[2], pa[3], pb[0], pb[1], pb[2]);
 #else
         // x y radius pressure (12 bytes, 4 more the next store covers), time azimuth altitude.
-        u8x16 xyrp = __builtin_shufflevector((u8x16)pa, (u8x16)pa, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 13,
-                                             12, 13, 14, 15);
+        u8x16 xyrp =
+            __builtin_shufflevector((u8x16)pa, (u8x16)pa, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 13, 12, 13, 14, 15);
         u8x8 taa = __builtin_shufflevector((u8x16)pb, (u8x16)pb, 0, 1, 2, 3, 4, 5, 8, 9);
         memcpy((uint8_t *)(o + i), &xyrp, 16);
         memcpy((uint8_t *)(o + i) + 12, &taa, 8);
@@ -193,8 +200,16 @@ INLINE size_t block(const uint8_t *p, size_t n, dstate *s, lnote_point_out *o, c
     // Radius, pressure and angles in [0, 2^16); time's velocity not negative.
     uint32_t bad = ((uint32_t)acc_a[2] | (uint32_t)acc_a[3] | acc_b[1] | acc_b[2]) >> 16;
     if (bad | (acc_v[0] >> 31)) return 0;
-    s->x = pa[0]; s->y = pa[1]; s->vx = va[0]; s->vy = va[1]; s->r = pa[2]; s->pr = pa[3];
-    s->t = pb[0]; s->vt = vb[0]; s->az = pb[1]; s->al = pb[2];
+    s->x = pa[0];
+    s->y = pa[1];
+    s->vx = va[0];
+    s->vy = va[1];
+    s->r = pa[2];
+    s->pr = pa[3];
+    s->t = pb[0];
+    s->vt = vb[0];
+    s->az = pb[1];
+    s->al = pb[2];
     return k;
 }
 
@@ -218,40 +233,49 @@ INLINE size_t block8(const uint8_t *p, size_t n, size_t left, dstate *s, lnote_p
     size_t k = zigzag_run(p, n, F, zz);
     if (k == 0 || !block_in_range(s)) return 0;
     const uint8_t *d = (const uint8_t *)zz;
-    u32x8 P = { (uint32_t)s->x, (uint32_t)s->y, (uint32_t)s->r, (uint32_t)s->pr, (uint32_t)s->t,
-                (uint32_t)s->az, (uint32_t)s->al, 0 };
-    u32x8 V = { (uint32_t)s->vx, (uint32_t)s->vy, 0, 0, (uint32_t)s->vt, 0, 0, 0 };
-    const u32x8 keep = { ~0u, ~0u, 0, 0, ~0u, 0, 0, 0 };
-    const u8x32 zero = { 0 };
-    u32x8 acc = { 0 }, accv = acc;
-    const size_t wide = k == left ? k - 1 : k;  // points whose 32-byte store stays in the slot
+    u32x8 P = {(uint32_t)s->x, (uint32_t)s->y,  (uint32_t)s->r,  (uint32_t)s->pr,
+               (uint32_t)s->t, (uint32_t)s->az, (uint32_t)s->al, 0};
+    u32x8 V = {(uint32_t)s->vx, (uint32_t)s->vy, 0, 0, (uint32_t)s->vt, 0, 0, 0};
+    const u32x8 keep = {~0u, ~0u, 0, 0, ~0u, 0, 0, 0};
+    const u8x32 zero = {0};
+    u32x8 acc = {0}, accv = acc;
+    const size_t wide = k == left ? k - 1 : k; // points whose 32-byte store stays in the slot
     for (size_t i = 0; i < k; i++, d += F) {
         i8x8 raw;
         memcpy(&raw, d, 8);
-        u32x8 dv = (u32x8)__builtin_convertvector(raw, i32x8);
+        u32x8 dv = (u32x8) __builtin_convertvector(raw, i32x8);
         u32x8 t = V + dv;
         V += dv & keep;
         P += t;
-        acc |= P; accv |= V;
+        acc |= P;
+        accv |= V;
         // In each 16-byte half (one in-lane byte shuffle): x y radius pressure (bytes 0-9, 12-13)
         // and time azimuth altitude (16-19, 20-21, 24-25), stored at 0 and 12 (the second
         // store overwrites the first's 4 spare bytes).
-        u8x32 q = angles
-            ? __builtin_shufflevector((u8x32)P, zero, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 13, -1, -1, -1, -1,
-                                      16, 17, 18, 19, 20, 21, 24, 25, -1, -1, -1, -1, -1, -1, -1, -1)
-            : __builtin_shufflevector((u8x32)P, zero, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 13, -1, -1, -1, -1,
-                                      16, 17, 18, 19, 48, 48, 48, 48, -1, -1, -1, -1, -1, -1, -1, -1);
+        u8x32 q = angles ? __builtin_shufflevector((u8x32)P, zero, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 13, -1, -1, -1, -1,
+                                                   16, 17, 18, 19, 20, 21, 24, 25, -1, -1, -1, -1, -1, -1, -1, -1)
+                         : __builtin_shufflevector((u8x32)P, zero, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 13, -1, -1, -1, -1,
+                                                   16, 17, 18, 19, 48, 48, 48, 48, -1, -1, -1, -1, -1, -1, -1, -1);
         uint8_t *at = (uint8_t *)(o + i);
         memcpy(at, &q, 16);
-        if (__builtin_expect(i < wide, 1)) memcpy(at + 12, (const uint8_t *)&q + 16, 16);
-        else memcpy(at + 12, (const uint8_t *)&q + 16, 8);
+        if (__builtin_expect(i < wide, 1))
+            memcpy(at + 12, (const uint8_t *)&q + 16, 16);
+        else
+            memcpy(at + 12, (const uint8_t *)&q + 16, 8);
     }
     // Radius, pressure and angles in [0, 2^16); time's velocity not negative.
     uint32_t bad = (acc[2] | acc[3] | (angles ? acc[5] | acc[6] : 0)) >> 16;
     if (bad | (accv[4] >> 31)) return 0;
-    s->x = (int32_t)P[0]; s->y = (int32_t)P[1]; s->vx = (int32_t)V[0]; s->vy = (int32_t)V[1];
-    s->r = P[2]; s->pr = P[3]; s->t = P[4]; s->vt = V[4];
-    s->az = angles ? P[5] : 0; s->al = angles ? P[6] : 0;
+    s->x = (int32_t)P[0];
+    s->y = (int32_t)P[1];
+    s->vx = (int32_t)V[0];
+    s->vy = (int32_t)V[1];
+    s->r = P[2];
+    s->pr = P[3];
+    s->t = P[4];
+    s->vt = V[4];
+    s->az = angles ? P[5] : 0;
+    s->al = angles ? P[6] : 0;
     return k;
 }
 
@@ -281,12 +305,19 @@ INLINE size_t step(const uint8_t *p, dstate *s, lnote_point_out *o, const int an
     int64_t nr = s->r + d[2], np = s->pr + d[3];
     int64_t nvt = s->vt + d[4], nt = s->t + nvt;
     int64_t na = s->az + d[5], nb = s->al + d[6];
-    uint64_t bad = ((uint64_t)(nx + 0x80000000LL) | (uint64_t)(ny + 0x80000000LL)
-                    | (uint64_t)nvt | (uint64_t)nt) >> 32;
+    uint64_t bad = ((uint64_t)(nx + 0x80000000LL) | (uint64_t)(ny + 0x80000000LL) | (uint64_t)nvt | (uint64_t)nt) >> 32;
     bad |= ((uint64_t)nr | (uint64_t)np | (uint64_t)na | (uint64_t)nb) >> 16;
     if (bad) return 0;
-    s->vx = nx - s->x; s->vy = ny - s->y; s->vt = nvt;
-    s->x = nx; s->y = ny; s->r = nr; s->pr = np; s->t = nt; s->az = na; s->al = nb;
+    s->vx = nx - s->x;
+    s->vy = ny - s->y;
+    s->vt = nvt;
+    s->x = nx;
+    s->y = ny;
+    s->r = nr;
+    s->pr = np;
+    s->t = nt;
+    s->az = na;
+    s->al = nb;
     store(o, nx, ny, nr, np, nt, na, nb);
     return st;
 }
@@ -305,10 +336,10 @@ INLINE int phase(const uint8_t **p_io, const uint8_t *pmax, const uint8_t *pend,
         size_t left = (size_t)(o_end - o);
         size_t n = left < BLOCK ? left : BLOCK;
         size_t k, used;
-        if (wide != 3 || angles) prefetch_block_out(o);  // the span prefetches block by block
+        if (wide != 3 || angles) prefetch_block_out(o); // the span prefetches block by block
 #if defined(__x86_64__)
         if (wide == 3 && !angles) {
-            n = left;  // every point left, block after block, up to pend
+            n = left; // every point left, block after block, up to pend
             k = lnote_points_span512(p, pend, n, left, s, o, &used);
         } else if (wide == 2 && !angles) {
             k = lnote_points_block8v(p, n, left, s, o, &used);
@@ -323,7 +354,10 @@ INLINE int phase(const uint8_t **p_io, const uint8_t *pmax, const uint8_t *pend,
         if (k == n) continue;
         if (p > pmax) break;
         size_t len = step(p, s, o, angles);
-        if (len == 0) { more = 0; break; }
+        if (len == 0) {
+            more = 0;
+            break;
+        }
         p += len;
         o++;
     }
@@ -337,14 +371,24 @@ INLINE size_t run(const uint8_t *base, size_t end, size_t *pos_io, lnote_point_o
     // Bytes a block reads (a step reads fewer); the AVX-512 span reads only up to the end, so
     // there the bytes of a step.
 #if defined(__x86_64__)
-    const size_t safe = wide == 3 && !angles ? 24 : wide == 2 && !angles ? LNOTE_BLOCK8V_READS : BLOCK * (angles ? 7 : 5);
+    const size_t safe = wide == 3 && !angles   ? 24
+                        : wide == 2 && !angles ? LNOTE_BLOCK8V_READS
+                                               : BLOCK * (angles ? 7 : 5);
 #else
     const size_t safe = BLOCK * (angles ? 7 : 5);
 #endif
     size_t pos = *pos_io;
     if (pos > end || count == 0) return 0;
-    dstate s = { a->x, a->y, a->vx, a->vy, a->radius, a->pressure, a->time, a->vt,
-                 angles ? a->azimuth : 0, angles ? a->altitude : 0 };
+    dstate s = {a->x,
+                a->y,
+                a->vx,
+                a->vy,
+                a->radius,
+                a->pressure,
+                a->time,
+                a->vt,
+                angles ? a->azimuth : 0,
+                angles ? a->altitude : 0};
     const uint8_t *p = base + pos;
     lnote_point_out *o = out;
     lnote_point_out *const o_end = out + count;
@@ -353,16 +397,25 @@ INLINE size_t run(const uint8_t *base, size_t end, size_t *pos_io, lnote_point_o
     if (more && o < o_end && p < base + end) {
         // A point may start at buf[rem - 1] at most and a block reads `safe` bytes from there.
         uint8_t buf[2 * (BLOCK * 10 + 16)];
-        size_t rem = (size_t)(base + end - p);  // below `safe`
+        size_t rem = (size_t)(base + end - p); // below `safe`
         memcpy(buf, p, rem);
         memset(buf + rem, 0x80, safe);
         const uint8_t *q = buf;
         phase(&q, buf + rem - 1, buf + rem + safe, &o, o_end, &s, angles, wide);
         p += q - buf;
     }
-    a->x = s.x; a->y = s.y; a->vx = s.vx; a->vy = s.vy; a->time = s.t; a->vt = s.vt;
-    a->radius = s.r; a->pressure = s.pr;
-    if (angles) { a->azimuth = s.az; a->altitude = s.al; }
+    a->x = s.x;
+    a->y = s.y;
+    a->vx = s.vx;
+    a->vy = s.vy;
+    a->time = s.t;
+    a->vt = s.vt;
+    a->radius = s.r;
+    a->pressure = s.pr;
+    if (angles) {
+        a->azimuth = s.az;
+        a->altitude = s.al;
+    }
     *pos_io = (size_t)(p - base);
     return (size_t)(o - out);
 }
@@ -371,8 +424,8 @@ INLINE size_t run(const uint8_t *base, size_t end, size_t *pos_io, lnote_point_o
 /// The loops compiled for the target's baseline (NEON on arm64). On x86-64 there is no
 /// baseline build: a CPU without SSE4.1 and SSSE3 (none made since about 2013) decodes in the
 /// Swift loop, and the 10 KB an SSE2 build took stay out of every app's binary.
-static size_t run_base(const uint8_t *base, size_t end, size_t *pos, void *out, size_t count,
-                       int has_angles, lnote_point_acc *acc) {
+static size_t run_base(const uint8_t *base, size_t end, size_t *pos, void *out, size_t count, int has_angles,
+                       lnote_point_acc *acc) {
     if (has_angles) return run(base, end, pos, (lnote_point_out *)out, count, acc, 1, 0);
     return run(base, end, pos, (lnote_point_out *)out, count, acc, 0, 0);
 }
@@ -382,9 +435,8 @@ static size_t run_base(const uint8_t *base, size_t end, size_t *pos, void *out, 
 /// The same loops with SSE4.1 and SSSE3 (`pmovsxbd` for the sign extension, `pshufb` for
 /// the stores): about 20% faster than SSE2 alone. Chosen at run time through CPUID, so the
 /// package needs no unsafeFlags and runs on every x86-64 CPU.
-__attribute__((target("sse4.1,ssse3")))
-static size_t run_sse41(const uint8_t *base, size_t end, size_t *pos, void *out, size_t count,
-                        int has_angles, lnote_point_acc *acc) {
+__attribute__((target("sse4.1,ssse3"))) static size_t run_sse41(const uint8_t *base, size_t end, size_t *pos, void *out,
+                                                                size_t count, int has_angles, lnote_point_acc *acc) {
     if (has_angles) return run(base, end, pos, (lnote_point_out *)out, count, acc, 1, 0);
     return run(base, end, pos, (lnote_point_out *)out, count, acc, 0, 0);
 }
@@ -393,9 +445,8 @@ static size_t run_sse41(const uint8_t *base, size_t end, size_t *pos, void *out,
 /// four, about half the instructions of the SSE4.1 block. Chosen through CPUID (and XGETBV).
 /// Strokes without angles take `lnote_points_block8v`, or with `avx512` (and the CPU's
 /// AVX-512 VL, BW and VBMI) `lnote_points_span512`.
-__attribute__((target("avx2")))
-static size_t run_avx2(const uint8_t *base, size_t end, size_t *pos, void *out, size_t count,
-                       int has_angles, lnote_point_acc *acc, int avx512) {
+__attribute__((target("avx2"))) static size_t run_avx2(const uint8_t *base, size_t end, size_t *pos, void *out,
+                                                       size_t count, int has_angles, lnote_point_acc *acc, int avx512) {
     if (has_angles) return run(base, end, pos, (lnote_point_out *)out, count, acc, 1, 1);
     if (lnote_point_tables_ready()) {
         if (avx512 && lnote_cpu_has_avx512vbmi()) return run(base, end, pos, (lnote_point_out *)out, count, acc, 0, 3);
@@ -405,8 +456,8 @@ static size_t run_avx2(const uint8_t *base, size_t end, size_t *pos, void *out, 
 }
 #endif
 
-size_t lnote_points_decode_plain(const uint8_t *base, size_t end, size_t *pos, void *out, size_t count,
-                                 int has_angles, lnote_point_acc *acc) {
+size_t lnote_points_decode_plain(const uint8_t *base, size_t end, size_t *pos, void *out, size_t count, int has_angles,
+                                 lnote_point_acc *acc) {
 #if defined(__x86_64__)
     if (lnote_cpu_has_avx2()) return run_avx2(base, end, pos, out, count, has_angles, acc, 1);
 #endif
@@ -425,7 +476,7 @@ size_t lnote_points_decode_plain_narrow(const uint8_t *base, size_t end, size_t 
                                         int has_angles, lnote_point_acc *acc) {
 #if defined(__x86_64__)
     if (lnote_cpu_has_sse41_ssse3()) return run_sse41(base, end, pos, out, count, has_angles, acc);
-    return 0;  // no point decoded: the Swift loop takes them
+    return 0; // no point decoded: the Swift loop takes them
 #else
     return run_base(base, end, pos, out, count, has_angles, acc);
 #endif
@@ -450,7 +501,7 @@ INLINE int first_field(const uint8_t *p, size_t len, size_t *at, uint64_t *value
         uint8_t b = p[i++];
         v |= (uint64_t)(b & 0x7F) << shift;
         if (b < 0x80) {
-            if (b == 0 && shift > 0) return 0;  // not minimal
+            if (b == 0 && shift > 0) return 0; // not minimal
             *value = v;
             *at = i;
             return 1;
@@ -461,7 +512,7 @@ INLINE int first_field(const uint8_t *p, size_t len, size_t *at, uint64_t *value
 
 int lnote_points_decode_stroke(const uint8_t *p, size_t len, size_t count, int has_angles, void *out) {
     if (p == NULL || count == 0 || count > len / 5) return 0;
-    uint64_t f[7] = { 0 };
+    uint64_t f[7] = {0};
     const int fields = has_angles ? 7 : 5;
     size_t at = 0;
     for (int k = 0; k < fields; k++) {
@@ -476,7 +527,7 @@ int lnote_points_decode_stroke(const uint8_t *p, size_t len, size_t count, int h
     lnote_point_out *o = (lnote_point_out *)out;
     store(o, x, y, (int64_t)f[2], (int64_t)f[3], 0, (int64_t)f[5], (int64_t)f[6]);
     if (count == 1) return at == len;
-    lnote_point_acc acc = { x, y, 0, 0, (int64_t)f[2], (int64_t)f[3], 0, 0, (int64_t)f[5], (int64_t)f[6] };
+    lnote_point_acc acc = {x, y, 0, 0, (int64_t)f[2], (int64_t)f[3], 0, 0, (int64_t)f[5], (int64_t)f[6]};
     size_t k = lnote_points_decode_plain(p, len, &at, o + 1, count - 1, has_angles, &acc);
     return k == count - 1 && at == len;
 }

@@ -52,8 +52,8 @@ size_t lnote_points_block8v(const uint8_t *p, size_t n, size_t left, dstate *s, 
 /// stopping before a field of 3 bytes or more, before a block whose range proof or checks
 /// fail, or at `pend`. Reads only p[0 ..< pend - p] (masked loads at the end). Needs AVX-512
 /// VL, BW and VBMI (`lnote_cpu_has_avx512vbmi`) and the tables.
-size_t lnote_points_span512(const uint8_t *p, const uint8_t *pend, size_t n, size_t left, dstate *s,
-                            lnote_point_out *o, size_t *used);
+size_t lnote_points_span512(const uint8_t *p, const uint8_t *pend, size_t n, size_t left, dstate *s, lnote_point_out *o,
+                            size_t *used);
 
 /// The bytes `lnote_points_block8v` reads from its start.
 enum { LNOTE_BLOCK8V_READS = BLOCK * 10 + 16 };

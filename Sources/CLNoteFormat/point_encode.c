@@ -27,7 +27,7 @@
 
 #include <string.h>
 #if defined(__x86_64__)
-#include <immintrin.h>
+#  include <immintrin.h>
 #endif
 
 #define INLINE static inline __attribute__((always_inline))
@@ -54,21 +54,21 @@ INLINE ei32x4 load_main(const uint8_t *q) {
 INLINE ei32x4 load_angles(const uint8_t *q) {
     int32_t a;
     memcpy(&a, q + 16, 4);
-    ei32x4 v = { a, 0, 0, 0 };
+    ei32x4 v = {a, 0, 0, 0};
     return v;
 }
 
 /// The bits that must be clear for a point's values to be in the exact range: x + 2^29 and
 /// y + 2^29 and time below 2^30, radius and pressure below 2^15.
 INLINE ei32x4 range_bits(ei32x4 p) {
-    const ei32x4 bias = { 1 << 29, 1 << 29, 0, 0 };
-    const ei32x4 mask = { (int32_t)0xC0000000u, (int32_t)0xC0000000u, (int32_t)0x80008000u, (int32_t)0xC0000000u };
+    const ei32x4 bias = {1 << 29, 1 << 29, 0, 0};
+    const ei32x4 mask = {(int32_t)0xC0000000u, (int32_t)0xC0000000u, (int32_t)0x80008000u, (int32_t)0xC0000000u};
     return (ei32x4)((eu32x4)p + (eu32x4)bias) & mask;
 }
 
 /// The differences `a - b`: lanes 0, 1, 3 as 32-bit values, lane 2 as two 16-bit values.
 INLINE ei32x4 differences(ei32x4 a, ei32x4 b) {
-    const ei32x4 wide = { -1, -1, 0, -1 };
+    const ei32x4 wide = {-1, -1, 0, -1};
     ei32x4 d32 = (ei32x4)((eu32x4)a - (eu32x4)b);
     ei32x4 d16 = (ei32x4)((eu16x8)a - (eu16x8)b);
     return (d32 & wide) | (d16 & ~wide);
@@ -76,7 +76,7 @@ INLINE ei32x4 differences(ei32x4 a, ei32x4 b) {
 
 /// The zigzag (G-005) of lanes 0, 1, 3 as 32-bit values and of lane 2 as two 16-bit values.
 INLINE ei32x4 zigzag_lanes(ei32x4 e) {
-    const ei32x4 wide = { -1, -1, 0, -1 };
+    const ei32x4 wide = {-1, -1, 0, -1};
     // Shifts left on unsigned lanes (no signed overflow), right on signed ones (the sign).
     ei32x4 z32 = (ei32x4)((eu32x4)e << 1) ^ (e >> 31);
     ei16x8 e16 = (ei16x8)e;
@@ -93,15 +93,14 @@ INLINE ei32x4 zigzag_angles(ei32x4 a, ei32x4 b) {
 INLINE size_t encode(const uint8_t *pts, size_t from, size_t to, uint8_t *out, const int angles) {
     // Bits of a zigzag value that make it more than one byte: x, y, time as 32-bit values,
     // radius and pressure as 16-bit ones.
-    const ei32x4 long_main = { (int32_t)0xFFFFFF80u, (int32_t)0xFFFFFF80u, (int32_t)0xFF80FF80u,
-                               (int32_t)0xFFFFFF80u };
-    const ei32x4 long_angles = { (int32_t)0xFF80FF80u, 0, 0, 0 };
-    const ei32x4 second = { -1, -1, 0, -1 };  // lanes written as second-order deltas
-    const ei32x4 angle_range = { (int32_t)0x80008000u, 0, 0, 0 };
+    const ei32x4 long_main = {(int32_t)0xFFFFFF80u, (int32_t)0xFFFFFF80u, (int32_t)0xFF80FF80u, (int32_t)0xFFFFFF80u};
+    const ei32x4 long_angles = {(int32_t)0xFF80FF80u, 0, 0, 0};
+    const ei32x4 second = {-1, -1, 0, -1}; // lanes written as second-order deltas
+    const ei32x4 angle_range = {(int32_t)0x80008000u, 0, 0, 0};
     const uint8_t *q = pts + from * POINT_BYTES;
     ei32x4 p2 = load_main(q - 2 * POINT_BYTES), p1 = load_main(q - POINT_BYTES);
     ei32x4 bad = range_bits(p2) | range_bits(p1);
-    ei32x4 a1 = { 0, 0, 0, 0 };
+    ei32x4 a1 = {0, 0, 0, 0};
     if (angles) a1 = load_angles(q - POINT_BYTES);
     bad |= a1 & angle_range;
     {
@@ -118,7 +117,7 @@ INLINE size_t encode(const uint8_t *pts, size_t from, size_t to, uint8_t *out, c
         ei32x4 v = differences(p, p1);
         ei32x4 z = zigzag_lanes((ei32x4)((eu32x4)v - (eu32x4)(v1 & second)));
         ei32x4 test = (z & long_main) | range_bits(p);
-        ei32x4 a = a1, za = { 0, 0, 0, 0 };
+        ei32x4 a = a1, za = {0, 0, 0, 0};
         if (angles) {
             a = load_angles(q);
             za = zigzag_angles(a, a1);
@@ -131,7 +130,9 @@ INLINE size_t encode(const uint8_t *pts, size_t from, size_t to, uint8_t *out, c
         eu8x16 ab = (eu8x16)za;
         eu8x8 bytes = __builtin_shufflevector(zb, ab, 0, 4, 8, 10, 12, 16, 18, 19);
         memcpy(out + (size_t)F * k, &bytes, 8);
-        p1 = p; v1 = v; a1 = a;
+        p1 = p;
+        v1 = v;
+        a1 = a;
     }
     return k;
 }
@@ -141,10 +142,15 @@ INLINE size_t encode(const uint8_t *pts, size_t from, size_t to, uint8_t *out, c
 /// `encode_stroke` keeps for any point (the vector loops store up to 8 bytes past their last).
 enum { ANY_POINT_BYTES_MAX = 27, ANY_POINT_ROOM = 35 };
 
-INLINE uint64_t zigzag64(int64_t v) { return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63); }
+INLINE uint64_t zigzag64(int64_t v) {
+    return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63);
+}
 
 INLINE size_t put_varint(uint64_t v, uint8_t *out, size_t n) {
-    while (v >= 0x80) { out[n++] = (uint8_t)v | 0x80; v >>= 7; }
+    while (v >= 0x80) {
+        out[n++] = (uint8_t)v | 0x80;
+        v >>= 7;
+    }
     out[n++] = (uint8_t)v;
     return n;
 }
@@ -154,9 +160,20 @@ INLINE void load_fields(const uint8_t *q, int64_t f[7]) {
     int32_t x, y;
     uint16_t r, p, az, al;
     uint32_t t;
-    memcpy(&x, q, 4); memcpy(&y, q + 4, 4); memcpy(&r, q + 8, 2); memcpy(&p, q + 10, 2);
-    memcpy(&t, q + 12, 4); memcpy(&az, q + 16, 2); memcpy(&al, q + 18, 2);
-    f[0] = x; f[1] = y; f[2] = r; f[3] = p; f[4] = t; f[5] = az; f[6] = al;
+    memcpy(&x, q, 4);
+    memcpy(&y, q + 4, 4);
+    memcpy(&r, q + 8, 2);
+    memcpy(&p, q + 10, 2);
+    memcpy(&t, q + 12, 4);
+    memcpy(&az, q + 16, 2);
+    memcpy(&al, q + 18, 2);
+    f[0] = x;
+    f[1] = y;
+    f[2] = r;
+    f[3] = p;
+    f[4] = t;
+    f[5] = az;
+    f[6] = al;
 }
 
 /// Writes point `i` (i >= 2), plain or not, as the reference encoder does: x, y and time as
@@ -200,8 +217,8 @@ typedef size_t (*wide_loop)(const uint8_t *pts, size_t from, size_t to, uint8_t 
 /// call of the vector loop that wrote nothing (values out of its range), the next `backoff`
 /// points (1, 2, 4, ... up to 16) take `encode_any` alone. Stops before a point that might not
 /// fit.
-INLINE size_t encode_stroke(const uint8_t *pts, size_t from, size_t to, uint8_t *out, size_t room,
-                            size_t *written, const int angles, const wide_loop wide) {
+INLINE size_t encode_stroke(const uint8_t *pts, size_t from, size_t to, uint8_t *out, size_t room, size_t *written,
+                            const int angles, const wide_loop wide) {
     const size_t F = angles ? 7 : 5;
     size_t k = from, n = 0, backoff = 1, scalar_only = 0;
     while (k < to && room - n >= ANY_POINT_ROOM) {
@@ -216,8 +233,11 @@ INLINE size_t encode_stroke(const uint8_t *pts, size_t from, size_t to, uint8_t 
             }
             k += m;
             n += bytes;
-            if (m == 0) { scalar_only = backoff; backoff = backoff < 16 ? backoff * 2 : 16; }
-            else backoff = 1;
+            if (m == 0) {
+                scalar_only = backoff;
+                backoff = backoff < 16 ? backoff * 2 : 16;
+            } else
+                backoff = 1;
             if (k >= to || room - n < ANY_POINT_ROOM) break;
         }
         if (scalar_only > 0) scalar_only--;
@@ -240,9 +260,8 @@ static size_t encode_base(const void *pts, size_t from, size_t to, int has_angle
 
 #if defined(__x86_64__)
 /// The same loop with SSE4.1 and SSSE3 (`pshufb` for the byte gather, `ptest`, blends).
-__attribute__((target("sse4.1,ssse3")))
-static size_t encode_sse41(const void *pts, size_t from, size_t to, int has_angles, uint8_t *out, size_t room,
-                           size_t *written) {
+__attribute__((target("sse4.1,ssse3"))) static size_t
+encode_sse41(const void *pts, size_t from, size_t to, int has_angles, uint8_t *out, size_t room, size_t *written) {
     if (has_angles) return encode_stroke((const uint8_t *)pts, from, to, out, room, written, 1, NULL);
     return encode_stroke((const uint8_t *)pts, from, to, out, room, written, 0, NULL);
 }
@@ -264,18 +283,22 @@ typedef uint16_t eu16x32 __attribute__((vector_size(64)));
 typedef uint8_t eu8x64 __attribute__((vector_size(64)));
 typedef uint8_t eu8x32 __attribute__((vector_size(32)));
 
-#define AVX512_ENCODE __attribute__((target("avx512f,avx512vl,avx512bw,avx512vbmi,avx2")))
+#  define AVX512_ENCODE __attribute__((target("avx512f,avx512vl,avx512bw,avx512vbmi,avx2")))
 /// Lanes 4j ... 4j + 3 from dwords f + 5j ... f + 5j + 3 of lo | hi (one point's x, y,
 /// radius | pressure, time when f + 5j is the point's first dword).
-#define FOUR_MAIN(lo, hi, f) __builtin_shufflevector(lo, hi, f, f + 1, f + 2, f + 3, f + 5, f + 6, f + 7, \
-    f + 8, f + 10, f + 11, f + 12, f + 13, f + 15, f + 16, f + 17, f + 18)
+#  define FOUR_MAIN(lo, hi, f)                                                                                         \
+    __builtin_shufflevector(lo, hi, f, f + 1, f + 2, f + 3, f + 5, f + 6, f + 7, f + 8, f + 10, f + 11, f + 12,        \
+                            f + 13, f + 15, f + 16, f + 17, f + 18)
 /// Lane j (j < 4) from dword f + 5j (a point's angles); the other lanes hold dword 0.
-#define FOUR_ANGLES(lo, hi, f) __builtin_shufflevector(lo, hi, f, f + 5, f + 10, f + 15, 0, 0, 0, 0, 0, 0, 0, \
-    0, 0, 0, 0, 0)
+#  define FOUR_ANGLES(lo, hi, f)                                                                                       \
+    __builtin_shufflevector(lo, hi, f, f + 5, f + 10, f + 15, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
 /// A constant of four 32-bit lanes repeated four times.
-#define REPEAT4(a, b, c, d) { (int32_t)(a), (int32_t)(b), (int32_t)(c), (int32_t)(d), (int32_t)(a), \
-    (int32_t)(b), (int32_t)(c), (int32_t)(d), (int32_t)(a), (int32_t)(b), (int32_t)(c), (int32_t)(d), \
-    (int32_t)(a), (int32_t)(b), (int32_t)(c), (int32_t)(d) }
+#  define REPEAT4(a, b, c, d)                                                                                          \
+    {                                                                                                                  \
+      (int32_t)(a), (int32_t)(b), (int32_t)(c), (int32_t)(d), (int32_t)(a), (int32_t)(b), (int32_t)(c), (int32_t)(d),  \
+          (int32_t)(a), (int32_t)(b), (int32_t)(c), (int32_t)(d), (int32_t)(a), (int32_t)(b), (int32_t)(c),            \
+          (int32_t)(d)                                                                                                 \
+    }
 
 AVX512_ENCODE INLINE ei32x16 range_bits4(ei32x16 p) {
     const ei32x16 bias = REPEAT4(1 << 29, 1 << 29, 0, 0);
@@ -322,16 +345,45 @@ AVX512_ENCODE INLINE ei32x16 step_zigzag(const uint8_t *base, ei32x16 *lo, ei32x
 INLINE unsigned first_bad_point(unsigned bad, unsigned bad_angles) {
     bad |= bad >> 1;
     bad |= bad >> 2;
-    return (unsigned)__builtin_ctz((bad & 1) | ((bad >> 3) & 2) | ((bad >> 6) & 4) | ((bad >> 9) & 8) | (bad_angles & 0xF));
+    return (unsigned)__builtin_ctz((bad & 1) | ((bad >> 3) & 2) | ((bad >> 6) & 4) | ((bad >> 9) & 8) |
+                                   (bad_angles & 0xF));
 }
 
 AVX512_ENCODE INLINE size_t encode_four(const uint8_t *pts, size_t from, size_t to, uint8_t *out, const int angles) {
     const ei32x16 long_main = REPEAT4(0xFFFFFF80u, 0xFFFFFF80u, 0xFF80FF80u, 0xFFFFFF80u);
     // Lanes 0-3 only: the angle lanes of the four points.
-    const ei32x16 long_angles = { (int32_t)0xFF80FF80u, (int32_t)0xFF80FF80u, (int32_t)0xFF80FF80u,
-                                  (int32_t)0xFF80FF80u, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 };
-    const ei32x16 angle_range = { (int32_t)0x80008000u, (int32_t)0x80008000u, (int32_t)0x80008000u,
-                                  (int32_t)0x80008000u, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 };
+    const ei32x16 long_angles = {(int32_t)0xFF80FF80u,
+                                 (int32_t)0xFF80FF80u,
+                                 (int32_t)0xFF80FF80u,
+                                 (int32_t)0xFF80FF80u,
+                                 0,
+                                 0,
+                                 0,
+                                 0,
+                                 0,
+                                 0,
+                                 0,
+                                 0,
+                                 0,
+                                 0,
+                                 0,
+                                 0};
+    const ei32x16 angle_range = {(int32_t)0x80008000u,
+                                 (int32_t)0x80008000u,
+                                 (int32_t)0x80008000u,
+                                 (int32_t)0x80008000u,
+                                 0,
+                                 0,
+                                 0,
+                                 0,
+                                 0,
+                                 0,
+                                 0,
+                                 0,
+                                 0,
+                                 0,
+                                 0,
+                                 0};
     const size_t F = angles ? 7 : 5;
     size_t k = from;
     // Points k - 2 ... k + 4 exist below `to` (the loads reach 8 bytes into point k + 4), and
@@ -351,11 +403,11 @@ AVX512_ENCODE INLINE size_t encode_four(const uint8_t *pts, size_t from, size_t 
             ei32x16 test_angles = (za & long_angles) | ((a | a1) & angle_range);
             bad_angles = _mm512_test_epi32_mask((__m512i)test_angles, (__m512i)test_angles);
             eu8x64 ab = (eu8x64)za;
-            bytes = __builtin_shufflevector(zb, ab, 0, 4, 8, 10, 12, 64, 66, 16, 20, 24, 26, 28, 68, 70,
-                                            32, 36, 40, 42, 44, 72, 74, 48, 52, 56, 58, 60, 76, 78, 0, 0, 0, 0);
+            bytes = __builtin_shufflevector(zb, ab, 0, 4, 8, 10, 12, 64, 66, 16, 20, 24, 26, 28, 68, 70, 32, 36, 40, 42,
+                                            44, 72, 74, 48, 52, 56, 58, 60, 76, 78, 0, 0, 0, 0);
         } else {
-            bytes = __builtin_shufflevector(zb, zb, 0, 4, 8, 10, 12, 16, 20, 24, 26, 28, 32, 36, 40, 42, 44,
-                                            48, 52, 56, 58, 60, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+            bytes = __builtin_shufflevector(zb, zb, 0, 4, 8, 10, 12, 16, 20, 24, 26, 28, 32, 36, 40, 42, 44, 48, 52, 56,
+                                            58, 60, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
         }
         memcpy(out + F * (k - from), &bytes, 32);
         // The first point that is not plain: the bytes of the points before it are stored.
@@ -369,7 +421,7 @@ AVX512_ENCODE INLINE size_t encode_four(const uint8_t *pts, size_t from, size_t 
 /// `encode_four` as a `wide_loop`: up to the points whose 5 (7) bytes fit in `room` with the
 /// 8 bytes past the last that `encode` may store.
 AVX512_ENCODE INLINE size_t four_steps(const uint8_t *pts, size_t from, size_t to, uint8_t *out, size_t room,
-                                        const int angles, size_t *bytes) {
+                                       const int angles, size_t *bytes) {
     size_t m = encode_four(pts, from, fitting_end(from, to, room, 7, 8), out, angles);
     *bytes = m * (angles ? 7 : 5);
     return m;
@@ -390,7 +442,7 @@ static size_t encode_four_loop(const uint8_t *pts, size_t from, size_t to, uint8
 // has a two-byte field; with them in the step, only a field of three or more bytes or a value
 // outside the lanes' exact range leaves it. Strokes without angles (the angles lane would
 // interleave a fifth word per point); those with angles take `four_steps`.
-#define AVX512_SHORT __attribute__((target("avx512f,avx512vl,avx512bw,avx512vbmi,avx512vbmi2,bmi2,popcnt,avx2")))
+#  define AVX512_SHORT __attribute__((target("avx512f,avx512vl,avx512bw,avx512vbmi,avx512vbmi2,bmi2,popcnt,avx2")))
 
 AVX512_SHORT
 static size_t encode_four_short(const uint8_t *pts, size_t from, size_t to, uint8_t *out, size_t room, int angles,
@@ -432,8 +484,8 @@ static size_t encode_four_short(const uint8_t *pts, size_t from, size_t to, uint
 }
 
 AVX512_SHORT
-static size_t encode_avx512_short(const void *pts, size_t from, size_t to, int has_angles, uint8_t *out,
-                                  size_t room, size_t *written) {
+static size_t encode_avx512_short(const void *pts, size_t from, size_t to, int has_angles, uint8_t *out, size_t room,
+                                  size_t *written) {
     if (has_angles) return encode_stroke((const uint8_t *)pts, from, to, out, room, written, 1, encode_four_short);
     return encode_stroke((const uint8_t *)pts, from, to, out, room, written, 0, encode_four_short);
 }
@@ -450,7 +502,7 @@ static size_t encode_avx512(const void *pts, size_t from, size_t to, int has_ang
 static int encode_arguments_valid(const void *points, size_t from, size_t to, const uint8_t *out, size_t *written) {
     if (written != NULL) *written = 0;
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-    return 0;  // the lanes assume little-endian memory; the Swift loop writes every point
+    return 0; // the lanes assume little-endian memory; the Swift loop writes every point
 #else
     return points != NULL && out != NULL && written != NULL && from >= 2 && to > from;
 #endif
@@ -466,12 +518,12 @@ size_t lnote_points_encode(const void *points, size_t from, size_t to, int has_a
     return lnote_points_encode_narrow(points, from, to, has_angles, out, room, written);
 }
 
-size_t lnote_points_encode_narrow(const void *points, size_t from, size_t to, int has_angles, uint8_t *out,
-                                  size_t room, size_t *written) {
+size_t lnote_points_encode_narrow(const void *points, size_t from, size_t to, int has_angles, uint8_t *out, size_t room,
+                                  size_t *written) {
     if (!encode_arguments_valid(points, from, to, out, written)) return 0;
 #if defined(__x86_64__)
     if (lnote_cpu_has_sse41_ssse3()) return encode_sse41(points, from, to, has_angles, out, room, written);
-    return 0;  // no point written: the Swift loop writes them
+    return 0; // no point written: the Swift loop writes them
 #else
     return encode_base(points, from, to, has_angles, out, room, written);
 #endif

@@ -68,7 +68,7 @@ static inline __attribute__((always_inline)) unsigned select_bit(uint64_t t, uns
     unsigned k = 0;
     for (unsigned w = 32; w > 0; w >>= 1) {
         unsigned c = (unsigned)__builtin_popcountll(t & ((1ULL << w) - 1));
-        unsigned up = (unsigned)(r >= c);  // the bit lies in the upper half
+        unsigned up = (unsigned)(r >= c); // the bit lies in the upper half
         unsigned s = up * w;
         r -= up * c;
         k += s;
@@ -86,45 +86,45 @@ static inline __attribute__((always_inline)) uint64_t aligned_fours(uint64_t m) 
 /// The loop of `lnote_varint_end`, one function per mask (`MASK(p)`: the continuation bits
 /// of the 64 bytes at p): the masks need their own instruction sets, which a function may only
 /// inline into another compiled with them.
-#define DEFINE_VARINT_END(name, attributes, MASK)                                              \
-    attributes static size_t name(const uint8_t *p, size_t n, size_t need) {                   \
-        size_t at = 0;                                                                        \
-        uint64_t fours = 0;                                                                   \
-        for (;;) {                                                                            \
-            uint64_t m;                                                                       \
-            size_t valid = 64;                                                                \
-            if (n - at >= 64) {                                                               \
-                m = MASK(p + at);                                                             \
-            } else if (n - at == 0) {                                                         \
-                return 0;                                                                     \
-            } else if (n >= 64) {                                                             \
-                /* The last bytes, as the top bits of the mask of the last 64 bytes (no copy: \
+#define DEFINE_VARINT_END(name, attributes, MASK)                                                                      \
+  attributes static size_t name(const uint8_t *p, size_t n, size_t need) {                                             \
+    size_t at = 0;                                                                                                     \
+    uint64_t fours = 0;                                                                                                \
+    for (;;) {                                                                                                         \
+      uint64_t m;                                                                                                      \
+      size_t valid = 64;                                                                                               \
+      if (n - at >= 64) {                                                                                              \
+        m = MASK(p + at);                                                                                              \
+      } else if (n - at == 0) {                                                                                        \
+        return 0;                                                                                                      \
+      } else if (n >= 64) {                                                                                            \
+        /* The last bytes, as the top bits of the mask of the last 64 bytes (no copy: \
                    a copy's narrow stores then wide loads stall), the bits past them set:     \
-                   continuation bytes, never a terminator. */                                 \
-                valid = n - at;                                                               \
-                m = MASK(p + n - 64) >> (64 - valid) | ~0ULL << valid;                        \
-            } else {                                                                          \
-                /* A buffer shorter than one block, padded the same way. */                   \
-                uint8_t last[64];                                                             \
-                valid = n - at;                                                               \
-                memset(last, 0x80, sizeof last);                                              \
-                memcpy(last, p + at, valid);                                                  \
-                m = MASK(last);                                                               \
-            }                                                                                 \
-            uint64_t t = ~m;                                                                  \
-            size_t c = (size_t)__builtin_popcountll(t);                                       \
-            if (c >= need) {                                                                  \
-                unsigned k = select_bit(t, (unsigned)(need - 1));                             \
-                uint64_t before = k == 63 ? ~0ULL : ((1ULL << (k + 1)) - 1);                  \
-                fours |= aligned_fours(m & before);                                           \
-                return fours != 0 ? 0 : at + k + 1;                                           \
-            }                                                                                 \
-            fours |= aligned_fours(m);                                                        \
-            if (valid < 64 || fours != 0) return 0;                                           \
-            need -= c;                                                                        \
-            at += 64;                                                                         \
-        }                                                                                     \
-    }
+                   continuation bytes, never a terminator. */                                \
+        valid = n - at;                                                                                                \
+        m = MASK(p + n - 64) >> (64 - valid) | ~0ULL << valid;                                                         \
+      } else {                                                                                                         \
+        /* A buffer shorter than one block, padded the same way. */                                                    \
+        uint8_t last[64];                                                                                              \
+        valid = n - at;                                                                                                \
+        memset(last, 0x80, sizeof last);                                                                               \
+        memcpy(last, p + at, valid);                                                                                   \
+        m = MASK(last);                                                                                                \
+      }                                                                                                                \
+      uint64_t t = ~m;                                                                                                 \
+      size_t c = (size_t)__builtin_popcountll(t);                                                                      \
+      if (c >= need) {                                                                                                 \
+        unsigned k = select_bit(t, (unsigned)(need - 1));                                                              \
+        uint64_t before = k == 63 ? ~0ULL : ((1ULL << (k + 1)) - 1);                                                   \
+        fours |= aligned_fours(m & before);                                                                            \
+        return fours != 0 ? 0 : at + k + 1;                                                                            \
+      }                                                                                                                \
+      fours |= aligned_fours(m);                                                                                       \
+      if (valid < 64 || fours != 0) return 0;                                                                          \
+      need -= c;                                                                                                       \
+      at += 64;                                                                                                        \
+    }                                                                                                                  \
+  }
 
 DEFINE_VARINT_END(end_words, , continuation_mask_words)
 
@@ -133,7 +133,8 @@ DEFINE_VARINT_END(end_popcnt, __attribute__((target("popcnt"))), continuation_ma
 DEFINE_VARINT_END(end_sse2, , continuation_mask_sse2)
 
 /// 32 bytes a `vpmovmskb`: two per block.
-__attribute__((target("avx2"))) static inline __attribute__((always_inline)) uint64_t continuation_mask_avx2(const uint8_t *p) {
+__attribute__((target("avx2"))) static inline __attribute__((always_inline)) uint64_t
+continuation_mask_avx2(const uint8_t *p) {
     uint64_t a = (uint32_t)_mm256_movemask_epi8(_mm256_loadu_si256((const __m256i *)(const void *)p));
     uint64_t b = (uint32_t)_mm256_movemask_epi8(_mm256_loadu_si256((const __m256i *)(const void *)(p + 32)));
     return a | b << 32;
@@ -171,9 +172,12 @@ size_t lnote_varint_end(const uint8_t *p, size_t n, size_t need) {
     if (p == NULL || need == 0) return 0;
 #if defined(__x86_64__)
     switch (end_choose()) {
-    case 3: return end_avx2(p, n, need);
-    case 1: return end_popcnt(p, n, need);
-    default: return end_sse2(p, n, need);
+    case 3:
+        return end_avx2(p, n, need);
+    case 1:
+        return end_popcnt(p, n, need);
+    default:
+        return end_sse2(p, n, need);
     }
 #else
     return end_words(p, n, need);
@@ -184,10 +188,16 @@ size_t lnote_varint_end_variant(const uint8_t *p, size_t n, size_t need, int var
     if (p == NULL || need == 0) return 0;
 #if defined(__x86_64__)
     switch (variant) {
-    case 1: if (popcnt_choose() == 1) return end_popcnt(p, n, need); break;
-    case 2: return end_sse2(p, n, need);
-    case 3: if (end_choose() == 3) return end_avx2(p, n, need); break;
-    default: break;
+    case 1:
+        if (popcnt_choose() == 1) return end_popcnt(p, n, need);
+        break;
+    case 2:
+        return end_sse2(p, n, need);
+    case 3:
+        if (end_choose() == 3) return end_avx2(p, n, need);
+        break;
+    default:
+        break;
     }
 #else
     (void)variant;

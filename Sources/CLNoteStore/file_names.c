@@ -6,7 +6,7 @@
 
 __attribute__((minsize, nouwtable)) int lnote_name_has_reserved(const char *name) {
     for (const uint8_t *p = (const uint8_t *)name; *p; p++) {
-        if (p[0] == 0xF4 && p[1] == 0x8F && (p[2] | 1) == 0xBF) return 1;  // F4 8F BE or F4 8F BF
+        if (p[0] == 0xF4 && p[1] == 0x8F && (p[2] | 1) == 0xBF) return 1; // F4 8F BE or F4 8F BF
     }
     return 0;
 }
@@ -17,7 +17,7 @@ __attribute__((minsize, nouwtable)) size_t lnote_name_escaped(const char *name, 
         uint8_t b = *in;
         if (b < 0x80) {
             *o++ = b;
-        } else {  // U+10FF00 + b is F4 8F (BC | b >> 6) (80 | b & 3F)
+        } else { // U+10FF00 + b is F4 8F (BC | b >> 6) (80 | b & 3F)
             *o++ = 0xF4;
             *o++ = 0x8F;
             *o++ = (uint8_t)(0xBC | (b >> 6));
@@ -55,20 +55,28 @@ enum { PATH_BYTES = 4096 };
 // `path`'s bytes (D-035): `path` itself when it holds none of U+10FF80 ... U+10FFFF, else its
 // bytes in `buffer` (PATH_BYTES).
 __attribute__((minsize, noinline, nouwtable)) static const char *raw(const char *path, char *buffer) {
-    if (!lnote_name_has_reserved(path) || !name_bytes((uint8_t *)buffer, PATH_BYTES, (const uint8_t *)path)) return path;
+    if (!lnote_name_has_reserved(path) || !name_bytes((uint8_t *)buffer, PATH_BYTES, (const uint8_t *)path))
+        return path;
     return buffer;
 }
 
-__attribute__((minsize, nouwtable)) long lnote_path_call(int call, const char *path, const char *other, int arg, struct stat *info) {
+__attribute__((minsize, nouwtable)) long lnote_path_call(int call, const char *path, const char *other, int arg,
+                                                         struct stat *info) {
     char a[PATH_BYTES], b[PATH_BYTES];
     const char *p = raw(path, a);
     switch (call) {
-    case LNOTE_PATH_OPEN: return open(p, arg, 0644);
-    case LNOTE_PATH_LSTAT: return lstat(p, info);
-    case LNOTE_PATH_RENAME: return rename(p, raw(other, b));
-    case LNOTE_PATH_UNLINK: return unlink(p);
-    case LNOTE_PATH_RMDIR: return rmdir(p);
-    default: return mkdir(p, 0755);
+    case LNOTE_PATH_OPEN:
+        return open(p, arg, 0644);
+    case LNOTE_PATH_LSTAT:
+        return lstat(p, info);
+    case LNOTE_PATH_RENAME:
+        return rename(p, raw(other, b));
+    case LNOTE_PATH_UNLINK:
+        return unlink(p);
+    case LNOTE_PATH_RMDIR:
+        return rmdir(p);
+    default:
+        return mkdir(p, 0755);
     }
 }
 

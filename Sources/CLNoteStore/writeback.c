@@ -21,7 +21,9 @@ int lnote_writeback_start(int fd, int64_t offset, int64_t count) {
 #if defined(__linux__)
     return sync_file_range(fd, offset, count, SYNC_FILE_RANGE_WRITE);
 #else
-    (void)fd; (void)offset; (void)count;
+    (void)fd;
+    (void)offset;
+    (void)count;
     return 0;
 #endif
 }
@@ -31,7 +33,9 @@ int lnote_writeback_wait(int fd, int64_t offset, int64_t count) {
     return sync_file_range(fd, offset, count,
                            SYNC_FILE_RANGE_WAIT_BEFORE | SYNC_FILE_RANGE_WRITE | SYNC_FILE_RANGE_WAIT_AFTER);
 #else
-    (void)fd; (void)offset; (void)count;
+    (void)fd;
+    (void)offset;
+    (void)count;
     return 0;
 #endif
 }

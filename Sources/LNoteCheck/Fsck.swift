@@ -16,9 +16,11 @@ public enum Fsck {
     /// - Returns: the report; its `status` is the exit code (K-002).
     /// - Throws: `LNoteError` (`.notFound`, `.invalidPath`) when `path` is missing, a symbolic
     ///   link, or a folder holding no package.
-    public static func check(path: String, options: FsckOptions = FsckOptions(),
-                             fileSystem: any FileSystem = POSIXFileSystem.shared,
-                             progress: (@Sendable (FsckProgress) -> Void)? = nil) throws -> FsckReport {
+    public static func check(
+        path: String, options: FsckOptions = FsckOptions(),
+        fileSystem: any FileSystem = POSIXFileSystem.shared,
+        progress: (@Sendable (FsckProgress) -> Void)? = nil
+    ) throws -> FsckReport {
         let root = PackagePath.normalized(path)
         let run = FsckRun(fs: fileSystem, options: options)
         let kind: FileKind?
@@ -43,7 +45,9 @@ public enum Fsck {
                         throw LNoteError(.notFound, "no .lnote package, journal or snapshot here", file: path)
                     }
                     for (i, name) in packages.enumerated() {
-                        try PackageChecker(run: run, layout: PackageLayout(root: joinPath(root, name)), prefix: name + "/").check()
+                        try PackageChecker(
+                            run: run, layout: PackageLayout(root: joinPath(root, name)), prefix: name + "/"
+                        ).check()
                         progress?(FsckProgress(done: i + 1, total: packages.count, item: name))
                     }
                 }
@@ -72,13 +76,15 @@ public enum Fsck {
                 }
                 guard removed else { continue }
                 found += 1
-                try run.info("stagingLeftover", name + "/", action: .removed,
-                             "a library staging folder a crash left behind (D-033); removed, as the next listing would")
+                try run.info(
+                    "stagingLeftover", name + "/", action: .removed,
+                    "a library staging folder a crash left behind (D-033); removed, as the next listing would")
             } else {
                 guard StagingFolder.isAbandoned(fs: run.fs, path: path) else { continue }
                 found += 1
-                try run.info("stagingLeftover", name + "/",
-                             "a library staging folder a crash left behind (D-033); the next listing or --repair removes it")
+                try run.info(
+                    "stagingLeftover", name + "/",
+                    "a library staging folder a crash left behind (D-033); the next listing or --repair removes it")
             }
         }
         return found

@@ -16,8 +16,10 @@ public struct FsckOptions: Sendable {
     /// tool passes `.grayscalePNG` from LNoteRender, so fsck itself links no rasterizer.
     public var thumbnailRenderer: ThumbnailRenderer?
 
-    public init(repair: Bool = false, mode: ReplayMode = .salvage, maxErrors: Int? = nil,
-                thumbnailRenderer: ThumbnailRenderer? = nil) {
+    public init(
+        repair: Bool = false, mode: ReplayMode = .salvage, maxErrors: Int? = nil,
+        thumbnailRenderer: ThumbnailRenderer? = nil
+    ) {
         self.repair = repair; self.mode = mode; self.maxErrors = maxErrors
         self.thumbnailRenderer = thumbnailRenderer
     }

@@ -46,8 +46,10 @@ public struct FsckFinding: Sendable, Codable, Equatable {
     /// A sentence for people.
     public var detail: String
 
-    public init(kind: String, severity: FsckSeverity, file: String, offset: Int? = nil, bytes: Int? = nil,
-                action: FsckAction, detail: String) {
+    public init(
+        kind: String, severity: FsckSeverity, file: String, offset: Int? = nil, bytes: Int? = nil,
+        action: FsckAction, detail: String
+    ) {
         self.kind = kind; self.severity = severity; self.file = file; self.offset = offset; self.bytes = bytes
         self.action = action; self.detail = detail
     }
@@ -70,8 +72,10 @@ public struct FsckPage: Sendable, Codable, Equatable {
     /// `ok`, `damaged`, `repaired`, `refused` (strict mode or locked) or `unlisted`.
     public var state: String
 
-    public init(id: String, package: String, elements: Int, framesReplayed: Int, framesDropped: Int,
-                generation: UInt64, state: String) {
+    public init(
+        id: String, package: String, elements: Int, framesReplayed: Int, framesDropped: Int,
+        generation: UInt64, state: String
+    ) {
         self.id = id; self.package = package; self.elements = elements; self.framesReplayed = framesReplayed
         self.framesDropped = framesDropped; self.generation = generation; self.state = state
     }
@@ -105,8 +109,10 @@ public struct FsckReport: Sendable, Codable, Equatable {
     public var pages: [FsckPage]
     public var counts: FsckCounts
 
-    public init(status: Int32, path: String, repair: Bool, mode: String, findings: [FsckFinding], pages: [FsckPage],
-                counts: FsckCounts) {
+    public init(
+        status: Int32, path: String, repair: Bool, mode: String, findings: [FsckFinding], pages: [FsckPage],
+        counts: FsckCounts
+    ) {
         self.status = status; self.path = path; self.repair = repair; self.mode = mode; self.findings = findings
         self.pages = pages; self.counts = counts
     }
@@ -135,7 +141,8 @@ public struct FsckReport: Sendable, Codable, Equatable {
             line += " -> \(f.action.rawValue)"
             out += line + "\n"
         }
-        out += "\(counts.errors) error\(counts.errors == 1 ? "" : "s"): \(counts.corrected) corrected, "
+        out +=
+            "\(counts.errors) error\(counts.errors == 1 ? "" : "s"): \(counts.corrected) corrected, "
             + "\(counts.uncorrected) left; \(counts.packages) package\(counts.packages == 1 ? "" : "s"), "
             + "\(counts.pages) page\(counts.pages == 1 ? "" : "s") (exit \(status))\n"
         return out

@@ -26,8 +26,11 @@ final class FsckRun {
         guard finding.severity == .error else { return }
         errorCount += 1
         if let limit = options.maxErrors, errorCount >= limit {
-            findings.append(FsckFinding(kind: "tooManyErrors", severity: .error, file: finding.file, action: .unrepaired,
-                                        detail: "stopped after \(limit) error\(limit == 1 ? "" : "s") (--max-errors); the rest is unchecked"))
+            findings.append(
+                FsckFinding(
+                    kind: "tooManyErrors", severity: .error, file: finding.file, action: .unrepaired,
+                    detail: "stopped after \(limit) error\(limit == 1 ? "" : "s") (--max-errors); the rest is unchecked"
+                ))
             throw ErrorLimitReached()
         }
     }
@@ -38,15 +41,23 @@ final class FsckRun {
     }
 
     /// Records an error: `action` when repair did it, else `.unrepaired`.
-    func error(_ kind: String, _ file: String, offset: Int? = nil, bytes: Int? = nil,
-               action: FsckAction = .unrepaired, _ detail: String) throws {
-        try add(FsckFinding(kind: kind, severity: .error, file: file, offset: offset, bytes: bytes, action: action, detail: detail))
+    func error(
+        _ kind: String, _ file: String, offset: Int? = nil, bytes: Int? = nil,
+        action: FsckAction = .unrepaired, _ detail: String
+    ) throws {
+        try add(
+            FsckFinding(
+                kind: kind, severity: .error, file: file, offset: offset, bytes: bytes, action: action, detail: detail))
     }
 
     /// Records information (nothing lost).
-    func info(_ kind: String, _ file: String, offset: Int? = nil, bytes: Int? = nil,
-              action: FsckAction = .none, _ detail: String) throws {
-        try add(FsckFinding(kind: kind, severity: .info, file: file, offset: offset, bytes: bytes, action: action, detail: detail))
+    func info(
+        _ kind: String, _ file: String, offset: Int? = nil, bytes: Int? = nil,
+        action: FsckAction = .none, _ detail: String
+    ) throws {
+        try add(
+            FsckFinding(
+                kind: kind, severity: .info, file: file, offset: offset, bytes: bytes, action: action, detail: detail))
     }
 
     /// Records a failed read or write as an uncorrected error and marks the run operational (bit 8).
@@ -71,8 +82,8 @@ final class FsckRun {
         if counts.corrected > 0 { status |= FsckReport.corrected }
         if counts.uncorrected > 0 { status |= FsckReport.uncorrected }
         if operationalFailure { status |= FsckReport.operational }
-        return FsckReport(status: status, path: path, repair: options.repair, mode: options.mode.rawValue,
-                          findings: findings, pages: pages, counts: counts)
+        return FsckReport(
+            status: status, path: path, repair: options.repair, mode: options.mode.rawValue,
+            findings: findings, pages: pages, counts: counts)
     }
 }
-

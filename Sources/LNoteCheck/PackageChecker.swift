@@ -28,8 +28,9 @@ struct PackageChecker {
         }
         // K-031: a report that cannot be written is an operational failure naming the step.
         do { try lostAndFound.finish(header: reportHeader) } catch {
-            try run.failure(prefix + PackageLayout.lostAndFoundName + "/",
-                            RepairStepFailure(step: "write lost+found report.txt", underlying: error))
+            try run.failure(
+                prefix + PackageLayout.lostAndFoundName + "/",
+                RepairStepFailure(step: "write lost+found report.txt", underlying: error))
         }
     }
 
@@ -44,7 +45,9 @@ struct PackageChecker {
         locks = try checkLock(repair: &repair, linked: linked.contains(PackageLayout.lockFileName))
 
         // document.json: the source of truth (D-020). Unreadable or another document's: no repair (K-032).
-        let read = linked.contains(PackageLayout.documentFileName) ? DocumentRead(document: nil, trusted: false) : try readDocument()
+        let read =
+            linked.contains(PackageLayout.documentFileName)
+            ? DocumentRead(document: nil, trusted: false) : try readDocument()
         var document = read.document
         let documentBroken = document == nil && !linked.contains(PackageLayout.documentFileName) && read.trusted
         if !read.trusted { repair = false }
@@ -68,30 +71,38 @@ struct PackageChecker {
             run.counts.pages += 1
             if linked.contains("pages") {
                 // K-030: pages/ is not a folder (or a link): no page file is read.
-                run.pages.append(FsckPage(id: id.description, package: prefix, elements: 0, framesReplayed: 0,
-                                          framesDropped: 0, generation: 0, state: "refused"))
+                run.pages.append(
+                    FsckPage(
+                        id: id.description, package: prefix, elements: 0, framesReplayed: 0,
+                        framesDropped: 0, generation: 0, state: "refused"))
                 continue
             }
-            let checker = PageChecker(run: run, directory: pagesDir, pageID: id, prefix: prefix + "pages/",
-                                      package: prefix, lostAndFound: lostAndFound, repair: repair,
-                                      listedNames: allNames.map { $0[id] ?? [] })
+            let checker = PageChecker(
+                run: run, directory: pagesDir, pageID: id, prefix: prefix + "pages/",
+                package: prefix, lostAndFound: lostAndFound, repair: repair,
+                listedNames: allNames.map { $0[id] ?? [] })
             let outcome = try checker.check(names: present[id] ?? [])
             run.pages.append(outcome.page)
             if let s = outcome.state {
-                states[id] = PageState(metadata: s.metadata, elements: s.elements.filter { if case .image = $0 { true } else { false } })
+                states[id] = PageState(
+                    metadata: s.metadata, elements: s.elements.filter { if case .image = $0 { true } else { false } })
                 counts[id] = s.elements.count
             }
             if outcome.repaired { repairedPages.insert(id) }
             if let entry = entries[id], let s = outcome.state,
-               entry.elementCount != s.elements.count {
-                try run.info("staleElementCount", prefix + PackageLayout.documentFileName,
-                             "page \(id) lists \(entry.elementCount) elements; its files hold \(s.elements.count) (D-021: the page files win)")
+                entry.elementCount != s.elements.count
+            {
+                try run.info(
+                    "staleElementCount", prefix + PackageLayout.documentFileName,
+                    "page \(id) lists \(entry.elementCount) elements; its files hold \(s.elements.count) (D-021: the page files win)"
+                )
             }
         }
         if document != nil {
             for id in present.keys.sorted() where !listedSet.contains(id) {
-                try handleUnlisted(id, names: present[id] ?? [], allNames: allNames.map { $0[id] ?? [] },
-                                   lostAndFound: lostAndFound, repair: repair)
+                try handleUnlisted(
+                    id, names: present[id] ?? [], allNames: allNames.map { $0[id] ?? [] },
+                    lostAndFound: lostAndFound, repair: repair)
             }
         }
 
@@ -103,7 +114,8 @@ struct PackageChecker {
         }
         if !linked.contains("assets") { try checkAssets(states) }
         if !linked.contains("thumbnails") {
-            try checkThumbnails(listed, states: states, repaired: repairedPages, repair: repair, lostAndFound: lostAndFound)
+            try checkThumbnails(
+                listed, states: states, repaired: repairedPages, repair: repair, lostAndFound: lostAndFound)
         }
     }
 
@@ -118,13 +130,17 @@ struct PackageChecker {
         if repair {
             let folder: FileHandleNumber?
             do { folder = try fs.tryLockFolder(layout.root) } catch {
-                try run.failure(prefix.isEmpty ? "." : prefix, RepairStepFailure(step: "lock the package folder", underlying: error))
+                try run.failure(
+                    prefix.isEmpty ? "." : prefix, RepairStepFailure(step: "lock the package folder", underlying: error)
+                )
                 repair = false
                 return []
             }
             guard let folder else {
                 repair = false
-                try run.error("lockedElsewhere", shown, "another process has the document open for writing; nothing repaired (D-070)")
+                try run.error(
+                    "lockedElsewhere", shown,
+                    "another process has the document open for writing; nothing repaired (D-070)")
                 return []
             }
             if linked { return [folder] }
@@ -140,7 +156,8 @@ struct PackageChecker {
             }
             try? fs.close(handle)
             repair = false
-            try run.error("lockedElsewhere", shown, "another process has the document open for writing; nothing repaired (D-070)")
+            try run.error(
+                "lockedElsewhere", shown, "another process has the document open for writing; nothing repaired (D-070)")
             return [folder]
         }
         var held = false
@@ -150,7 +167,8 @@ struct PackageChecker {
             try? fs.close(handle)
         }
         if held {
-            try run.info("lockedElsewhere", shown, "a writer has the document open; what it has not yet written is not checked")
+            try run.info(
+                "lockedElsewhere", shown, "a writer has the document open; what it has not yet written is not checked")
         } else if exists && !linked {
             try run.info("staleLock", shown, "lock file present but no writer holds it (D-070)")
         }
@@ -172,7 +190,9 @@ struct PackageChecker {
             if (try? fs.kind(path)) != nil { temps.append((path, name + ".tmp")) }
         }
         for name in listing(layout.pagesDirectory) {
-            if case .snapshotTemp? = PageFileNames.parse(name) { temps.append((joinPath(layout.pagesDirectory, name), "pages/" + name)) }
+            if case .snapshotTemp? = PageFileNames.parse(name) {
+                temps.append((joinPath(layout.pagesDirectory, name), "pages/" + name))
+            }
         }
         for name in listing(layout.thumbnailsDirectory) where name.hasSuffix(".png.tmp") {
             if UUIDBytes(string: String(name.dropLast(8))) != nil {
@@ -212,13 +232,15 @@ struct PackageChecker {
                 size = Int(n)
                 if repair {
                     try repairStep("move the temporary file to lost+found") {
-                        try lostAndFound.move(path, shownAs: prefix + shown, reason: "leftover temporary file (K-016)",
-                                              as: String(shown.map { $0 == "/" ? "_" : $0 }) + ".leftover")
+                        try lostAndFound.move(
+                            path, shownAs: prefix + shown, reason: "leftover temporary file (K-016)",
+                            as: String(shown.map { $0 == "/" ? "_" : $0 }) + ".leftover")
                     }
                     action = .movedToLostAndFound
                 }
             case .symbolicLink, .other:
-                detail = (kind == .symbolicLink ? "symbolic link" : "FIFO, socket or device")
+                detail =
+                    (kind == .symbolicLink ? "symbolic link" : "FIFO, socket or device")
                     + " at a temporary name: every write of this file fails until it is gone (D-002, D-004)"
                 if repair {
                     try repairStep("unlink the object at the temporary name") {
@@ -244,7 +266,9 @@ struct PackageChecker {
                 try repairStep("rename the leftover in lost+found") {
                     var target = String(path.dropLast(4)) + ".incomplete"
                     var n = 1
-                    while (try? fs.kind(target)) != nil { n += 1; target = String(path.dropLast(4)) + ".incomplete.\(n)" }
+                    while (try? fs.kind(target)) != nil {
+                        n += 1; target = String(path.dropLast(4)) + ".incomplete.\(n)"
+                    }
                     try fs.rename(path, to: target)
                     try fs.syncDirectory(parentDirectory(of: path))
                 }
@@ -253,8 +277,9 @@ struct PackageChecker {
         }
         var size: Int?
         if case .file(let n) = kind { size = Int(n) }
-        try run.error("leftoverTemp", prefix + shown, bytes: size, action: action,
-                      "a file an earlier repair could not finish writing in lost+found (K-031)")
+        try run.error(
+            "leftoverTemp", prefix + shown, bytes: size, action: action,
+            "a file an earlier repair could not finish writing in lost+found (K-031)")
     }
 
     // MARK: document.json (K-012)
@@ -272,12 +297,16 @@ struct PackageChecker {
         do {
             bytes = try fs.readRegularFile(layout.documentFile, limit: FormatLimits.documentJSONBytesMax)
         } catch let e as LNoteError where e.code == .notFound {
-            try run.error("documentMissing", file, "document.json is missing; repair rebuilds it from the pages present")
+            try run.error(
+                "documentMissing", file, "document.json is missing; repair rebuilds it from the pages present")
             return DocumentRead(document: nil, trusted: true)
         } catch let e as LNoteError where e.code == .io {
             // K-032: unreadable is an I/O error, not damage: left alone, nothing repaired.
-            try run.failure(file, LNoteError(.io, "cannot read document.json; nothing in the package is repaired (K-032): \(e.message)",
-                                            file: e.file, errno: e.errno))
+            try run.failure(
+                file,
+                LNoteError(
+                    .io, "cannot read document.json; nothing in the package is repaired (K-032): \(e.message)",
+                    file: e.file, errno: e.errno))
             return DocumentRead(document: nil, trusted: false)
         } catch {
             try run.error("documentInvalid", file, "\(error)")
@@ -285,9 +314,13 @@ struct PackageChecker {
         }
         do {
             let document = try DocumentFile.decode(bytes, file: PackageLayout.documentFileName)
-            if let folderID = PackageLayout.documentID(fromFolderName: lastComponent(layout.root)), folderID != document.id {
-                try run.error("folderNameMismatch", file,
-                              "document id \(document.id) differs from the folder name (D-001); the document will not open. Rename the folder; nothing in the package is repaired (K-032)")
+            if let folderID = PackageLayout.documentID(fromFolderName: lastComponent(layout.root)),
+                folderID != document.id
+            {
+                try run.error(
+                    "folderNameMismatch", file,
+                    "document id \(document.id) differs from the folder name (D-001); the document will not open. Rename the folder; nothing in the package is repaired (K-032)"
+                )
                 return DocumentRead(document: document, trusted: false)
             }
             return DocumentRead(document: document, trusted: true)
@@ -312,24 +345,33 @@ struct PackageChecker {
 
     /// Rebuilds document.json from the pages present (K-022): id from the folder name or the
     /// manifest, title from the manifest; the old bytes go to lost+found first.
-    private func rebuildDocument(pages: [UUIDBytes], states: [UUIDBytes: PageState], counts: [UUIDBytes: Int],
-                                 lostAndFound: LostAndFound) throws -> DocumentFile? {
+    private func rebuildDocument(
+        pages: [UUIDBytes], states: [UUIDBytes: PageState], counts: [UUIDBytes: Int],
+        lostAndFound: LostAndFound
+    ) throws -> DocumentFile? {
         let manifest = (try? fs.readRegularFile(layout.manifestFile, limit: FormatLimits.manifestJSONBytesMax))
             .flatMap(ManifestFile.decode)
-        guard let id = PackageLayout.documentID(fromFolderName: lastComponent(layout.root))
-            ?? manifest.flatMap({ UUIDBytes(string: $0.id) }) else {
-            try run.error("documentUnrecoverable", prefix + PackageLayout.documentFileName,
-                          "no document id in the folder name or manifest; document.json not rebuilt")
+        guard
+            let id = PackageLayout.documentID(fromFolderName: lastComponent(layout.root))
+                ?? manifest.flatMap({ UUIDBytes(string: $0.id) })
+        else {
+            try run.error(
+                "documentUnrecoverable", prefix + PackageLayout.documentFileName,
+                "no document id in the folder name or manifest; document.json not rebuilt")
             return nil
         }
         let now = Timestamp.now()
         let document = DocumentFile(
             id: id, title: Self.fitting(manifest?.title ?? "Recovered document"), created: now, modified: now,
-            pages: pages.map { DocumentFile.PageEntry(id: $0, metadata: states[$0]?.metadata ?? .letter, created: now,
-                                                      modified: now, elementCount: counts[$0] ?? 0) })
+            pages: pages.map {
+                DocumentFile.PageEntry(
+                    id: $0, metadata: states[$0]?.metadata ?? .letter, created: now,
+                    modified: now, elementCount: counts[$0] ?? 0)
+            })
         do {
-            try preserve(layout.documentFile, shown: prefix + PackageLayout.documentFileName, lostAndFound: lostAndFound,
-                         reason: "invalid document.json replaced by a rebuilt one")
+            try preserve(
+                layout.documentFile, shown: prefix + PackageLayout.documentFileName, lostAndFound: lostAndFound,
+                reason: "invalid document.json replaced by a rebuilt one")
             try repairStep("write the rebuilt document.json") {
                 try io { try fs.writeFileAtomically(layout.documentFile, document.encoded(), durability: .data) }
             }
@@ -337,10 +379,13 @@ struct PackageChecker {
             try run.failure(prefix + PackageLayout.documentFileName, error)
             return nil
         }
-        try run.info("documentRebuilt", prefix + PackageLayout.documentFileName, action: .rebuilt,
-                     "rebuilt from \(pages.count) page\(pages.count == 1 ? "" : "s") present (order by id)")
+        try run.info(
+            "documentRebuilt", prefix + PackageLayout.documentFileName, action: .rebuilt,
+            "rebuilt from \(pages.count) page\(pages.count == 1 ? "" : "s") present (order by id)")
         // The earlier error finding is now corrected.
-        markCorrected(kinds: ["documentMissing", "documentInvalid"], file: prefix + PackageLayout.documentFileName, action: .rebuilt)
+        markCorrected(
+            kinds: ["documentMissing", "documentInvalid"], file: prefix + PackageLayout.documentFileName,
+            action: .rebuilt)
         return document
     }
 
@@ -382,7 +427,8 @@ struct PackageChecker {
         case nil: problem = "manifest.json is missing"
         case .file?:
             if let bytes = try? fs.readRegularFile(layout.manifestFile, limit: FormatLimits.manifestJSONBytesMax),
-               let manifest = ManifestFile.decode(bytes) {
+                let manifest = ManifestFile.decode(bytes)
+            {
                 if !manifest.agrees(with: document) {
                     let want = ManifestFile(document: document)
                     var fields: [String] = []
@@ -402,9 +448,14 @@ struct PackageChecker {
         var action = FsckAction.unrepaired
         if repair {
             do {
-                try preserve(layout.manifestFile, shown: file, lostAndFound: lostAndFound, reason: "stale manifest.json replaced")
+                try preserve(
+                    layout.manifestFile, shown: file, lostAndFound: lostAndFound, reason: "stale manifest.json replaced"
+                )
                 try repairStep("write the rebuilt manifest.json") {
-                    try io { try fs.writeFileAtomically(layout.manifestFile, ManifestFile(document: document).encoded(), durability: .data) }
+                    try io {
+                        try fs.writeFileAtomically(
+                            layout.manifestFile, ManifestFile(document: document).encoded(), durability: .data)
+                    }
                 }
                 action = .rebuilt
             } catch { try run.failure(file, error) }
@@ -414,30 +465,40 @@ struct PackageChecker {
 
     // MARK: Pages not in document.json (K-013)
 
-    private func handleUnlisted(_ id: UUIDBytes, names: [String], allNames: [String]?, lostAndFound: LostAndFound,
-                                repair: Bool) throws {
+    private func handleUnlisted(
+        _ id: UUIDBytes, names: [String], allNames: [String]?, lostAndFound: LostAndFound,
+        repair: Bool
+    ) throws {
         var kinds: [String: FileKind] = [:]
         for name in names { kinds[name] = try? fs.kind(joinPath(layout.pagesDirectory, name)) }
         // A page with a link or a FIFO among its files is not read (K-030): its count is 0.
         let readable = names.allSatisfy { PackageEntries.problem(kinds[$0], wantsFolder: false) == nil }
-        let salvage = readable ? try? PageRecovery.recover(fs: fs, directory: layout.pagesDirectory, pageID: id, mode: .salvage,
-                                                           names: allNames) : nil
-        run.pages.append(FsckPage(id: id.description, package: prefix, elements: salvage?.state.elements.count ?? 0,
-                                  framesReplayed: salvage?.report.framesReplayed ?? 0,
-                                  framesDropped: salvage?.report.framesDropped ?? 0,
-                                  generation: salvage?.generation ?? 0, state: "unlisted"))
+        let salvage =
+            readable
+            ? try? PageRecovery.recover(
+                fs: fs, directory: layout.pagesDirectory, pageID: id, mode: .salvage,
+                names: allNames) : nil
+        run.pages.append(
+            FsckPage(
+                id: id.description, package: prefix, elements: salvage?.state.elements.count ?? 0,
+                framesReplayed: salvage?.report.framesReplayed ?? 0,
+                framesDropped: salvage?.report.framesDropped ?? 0,
+                generation: salvage?.generation ?? 0, state: "unlisted"))
         for name in names {
             let path = joinPath(layout.pagesDirectory, name)
             var action = FsckAction.unrepaired
             if repair {
                 do {
                     try repairStep("move the unlisted page file to lost+found") {
-                        try lostAndFound.move(path, shownAs: prefix + "pages/" + name, reason: "page \(id) is not listed in document.json")
+                        try lostAndFound.move(
+                            path, shownAs: prefix + "pages/" + name, reason: "page \(id) is not listed in document.json"
+                        )
                     }
                     action = .movedToLostAndFound
                 } catch { try run.failure(prefix + "pages/" + name, error) }
             }
-            let unlisted = "page \(id) (\(salvage?.state.elements.count ?? 0) elements) is not listed in document.json (D-060)"
+            let unlisted =
+                "page \(id) (\(salvage?.state.elements.count ?? 0) elements) is not listed in document.json (D-060)"
             // K-030 names what sits there when it is not a regular file (never read or followed;
             // the move is a rename of the link or FIFO itself, as a writer's D-060 set-aside is).
             if let problem = kinds[name].flatMap({ PackageEntries.problem($0, wantsFolder: false) }) {
@@ -465,8 +526,9 @@ struct PackageChecker {
                 run.counts.files += 1
             case .snapshotTemp?: break
             case nil where PageFileNames.placeholder(name) != nil:  // D-092
-                try run.error("notDownloaded", prefix + "pages/" + name,
-                              "a page file iCloud Drive has not downloaded to this device; its page is not checked or repaired")
+                try run.error(
+                    "notDownloaded", prefix + "pages/" + name,
+                    "a page file iCloud Drive has not downloaded to this device; its page is not checked or repaired")
             case nil: try run.info("unknownFile", prefix + "pages/" + name, "not a page file; left alone")
             }
         }
@@ -497,19 +559,24 @@ struct PackageChecker {
             present.insert(id)
             run.counts.files += 1
             if referenced[id] == nil {
-                try run.info("orphanAsset", prefix + "assets/" + name, "no page refers to it; a writer removes it only once it saw a version that referred to it (D-042)")
+                try run.info(
+                    "orphanAsset", prefix + "assets/" + name,
+                    "no page refers to it; a writer removes it only once it saw a version that referred to it (D-042)")
             }
         }
         for (asset, page) in referenced.sorted(by: { $0.key < $1.key }) where !present.contains(asset) {
-            try run.error("missingAsset", prefix + "assets/\(asset).*",
-                          "page \(page) shows asset \(asset), which is missing (D-040); the image draws as a placeholder")
+            try run.error(
+                "missingAsset", prefix + "assets/\(asset).*",
+                "page \(page) shows asset \(asset), which is missing (D-040); the image draws as a placeholder")
         }
     }
 
     // MARK: Thumbnails (K-026)
 
-    private func checkThumbnails(_ pages: [UUIDBytes], states: [UUIDBytes: PageState], repaired: Set<UUIDBytes>,
-                                 repair: Bool, lostAndFound: LostAndFound) throws {
+    private func checkThumbnails(
+        _ pages: [UUIDBytes], states: [UUIDBytes: PageState], repaired: Set<UUIDBytes>,
+        repair: Bool, lostAndFound: LostAndFound
+    ) throws {
         for id in pages {
             let path = layout.thumbnail(id)
             let shown = prefix + "thumbnails/" + PackageLayout.thumbnailName(id)
@@ -527,17 +594,30 @@ struct PackageChecker {
                 do {
                     // The page as it is on disk now (rebuilt, if it was repaired).
                     let state = try repairStep("read the page for its thumbnail") {
-                        try PageRecovery.recover(fs: fs, directory: layout.pagesDirectory, pageID: id, mode: .salvage).state
+                        try PageRecovery.recover(fs: fs, directory: layout.pagesDirectory, pageID: id, mode: .salvage)
+                            .state
                     }
-                    try repairStep("create thumbnails/") { try io { try fs.requireDirectory(layout.thumbnailsDirectory, create: true) } }
-                    try preserve(path, shown: shown, lostAndFound: lostAndFound, reason: "thumbnail of a repaired page, regenerated")
-                    try repairStep("write the thumbnail") { try io { try fs.writeFileAtomically(path, render.render(state.elements, state.metadata, FsckOptions.thumbnailWidth), durability: .data) } }
+                    try repairStep("create thumbnails/") {
+                        try io { try fs.requireDirectory(layout.thumbnailsDirectory, create: true) }
+                    }
+                    try preserve(
+                        path, shown: shown, lostAndFound: lostAndFound,
+                        reason: "thumbnail of a repaired page, regenerated")
+                    try repairStep("write the thumbnail") {
+                        try io {
+                            try fs.writeFileAtomically(
+                                path, render.render(state.elements, state.metadata, FsckOptions.thumbnailWidth),
+                                durability: .data)
+                        }
+                    }
                     action = .regenerated
                 } catch { try run.failure(shown, error) }
             }
-            try run.info(kind, shown, action: action,
-                         unusable.map { $0 + " (D-051); regenerated on repair" }
-                             ?? (exists ? "thumbnail of a repaired page" : "derived file missing (D-050); regenerated on repair"))
+            try run.info(
+                kind, shown, action: action,
+                unusable.map { $0 + " (D-051); regenerated on repair" }
+                    ?? (exists ? "thumbnail of a repaired page" : "derived file missing (D-050); regenerated on repair")
+            )
         }
     }
 

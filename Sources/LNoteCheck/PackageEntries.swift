@@ -46,8 +46,12 @@ struct PackageEntries {
         case .file?:
             return wantsFolder ? ("notAFolder", "a file where a folder belongs (D-004)") : nil
         case .other?:
-            return ("notRegularFile", wantsFolder ? "a FIFO, socket or device where a folder belongs (D-004)"
-                                                  : "not a regular file: a FIFO, socket or device (D-004)")
+            return (
+                "notRegularFile",
+                wantsFolder
+                    ? "a FIFO, socket or device where a folder belongs (D-004)"
+                    : "not a regular file: a FIFO, socket or device (D-004)"
+            )
         }
     }
 
@@ -69,7 +73,9 @@ struct RepairStepFailure: Error, CustomStringConvertible {
 
 /// Runs one named repair step; its failure names the step (K-031).
 @discardableResult func repairStep<T>(_ step: String, _ body: () throws -> T) throws -> T {
-    do { return try body() } catch let e as ErrorLimitReached { throw e } catch let e as RepairStepFailure { throw e } catch {
+    do { return try body() } catch let e as ErrorLimitReached { throw e } catch let e as RepairStepFailure {
+        throw e
+    } catch {
         throw RepairStepFailure(step: step, underlying: error)
     }
 }

@@ -31,8 +31,9 @@ struct PageChecker {
     }
 
     func check(names: [String]) throws -> Outcome {
-        var page = FsckPage(id: pageID.description, package: package, elements: 0, framesReplayed: 0, framesDropped: 0,
-                            generation: 0, state: "ok")
+        var page = FsckPage(
+            id: pageID.description, package: package, elements: 0, framesReplayed: 0, framesDropped: 0,
+            generation: 0, state: "ok")
         // D-002, D-004, D-005: a link, a non-regular file or a second name: reported, page left alone.
         var pageRepair = repair
         for name in names {
@@ -49,15 +50,18 @@ struct PageChecker {
                 return Outcome(page: page, state: nil, repaired: false)
             }
             if let links = PackageEntries.linkCount(fs: run.fs, path), links > 1 {
-                try run.error("hardLink", prefix + name,
-                              "the file has \(links) names: another name outside the page reaches the same bytes; writers refuse it (D-005), repair leaves the page")
+                try run.error(
+                    "hardLink", prefix + name,
+                    "the file has \(links) names: another name outside the page reaches the same bytes; writers refuse it (D-005), repair leaves the page"
+                )
                 pageRepair = false
             }
         }
         let mode = run.options.mode
         var recovered: PageRecovery.Result
         do {
-            recovered = try PageRecovery.recover(fs: run.fs, directory: directory, pageID: pageID, mode: mode, names: listedNames)
+            recovered = try PageRecovery.recover(
+                fs: run.fs, directory: directory, pageID: pageID, mode: mode, names: listedNames)
             // K-092: names read in another case get the lowercase name before the page is
             // checked (the repair then works on the names a writer uses); read again after.
             if try checkNameCase(recovered, repairing: pageRepair) {
@@ -77,7 +81,8 @@ struct PageChecker {
             return Outcome(page: page, state: nil, repaired: false)
         }
         let report = recovered.report
-        let findings = Self.deduplicated(report.findings.filter { $0.kind != "leftoverTemp" })  // the package check handles temps
+        // the package check handles temps
+        let findings = Self.deduplicated(report.findings.filter { $0.kind != "leftoverTemp" })
         let damaged = findings.contains { !$0.isInformational }
         page.elements = recovered.state.elements.count
         page.framesReplayed = report.framesReplayed
@@ -94,7 +99,9 @@ struct PageChecker {
             return Outcome(page: page, state: recovered.state, repaired: false)
         }
         let generation: UInt64
-        do { generation = try rewrite(recovered, findings: findings) } catch let e as ErrorLimitReached { throw e } catch {
+        do { generation = try rewrite(recovered, findings: findings) } catch let e as ErrorLimitReached {
+            throw e
+        } catch {
             // K-031: a failed step surfaces (operational), naming the step; the page keeps its files.
             for f in findings { try run.add(converted(f, action: f.isInformational ? .none : .unrepaired)) }
             try run.failure(prefix + PageFileNames.snapshot(pageID), error)
@@ -127,22 +134,25 @@ struct PageChecker {
                     renamed = true
                 } catch let e as ErrorLimitReached { throw e } catch { try run.failure(prefix + name, error) }
             }
-            try run.info("pageFileCase", prefix + name, action: action,
-                         "the page's file under a name not in lowercase (P-024); its lowercase name is \(lowercase)")
+            try run.info(
+                "pageFileCase", prefix + name, action: action,
+                "the page's file under a name not in lowercase (P-024); its lowercase name is \(lowercase)")
         }
         for name in recovered.shadowed.sorted() {
             var action = FsckAction.unrepaired
             if repairing {
                 do {
                     try repairStep("move the shadowed page file to lost+found") {
-                        try lostAndFound.move(joinPath(directory, name), shownAs: prefix + name,
-                                              reason: "another spelling of the same page file is read (P-024)")
+                        try lostAndFound.move(
+                            joinPath(directory, name), shownAs: prefix + name,
+                            reason: "another spelling of the same page file is read (P-024)")
                     }
                     action = .movedToLostAndFound
                 } catch let e as ErrorLimitReached { throw e } catch { try run.failure(prefix + name, error) }
             }
-            try run.error("shadowedPageFile", prefix + name, action: action,
-                          "another spelling of this page file's name is read instead (P-024): its bytes are not on the page")
+            try run.error(
+                "shadowedPageFile", prefix + name, action: action,
+                "another spelling of this page file's name is read instead (P-024): its bytes are not on the page")
         }
         return renamed
     }
@@ -164,7 +174,9 @@ struct PageChecker {
             changed = true
             let shown = s.withPoints { Array($0) }
             if !shown.isEmpty {
-                elements.append(.stroke(Stroke(id: s.id, ink: s.ink, transform: s.transform, hasAngles: s.hasAngles, points: shown)))
+                elements.append(
+                    .stroke(Stroke(id: s.id, ink: s.ink, transform: s.transform, hasAngles: s.hasAngles, points: shown))
+                )
             }
         }
         return changed ? PageState(metadata: state.metadata, elements: elements) : state
@@ -185,13 +197,16 @@ struct PageChecker {
         // Files whose damage keeps them out of the live set: every file named by an error.
         var retire = recovered.damagedFiles
         for f in findings where !f.isInformational { retire.insert(f.file) }
-        let journalsToMove = retire.filter { if case .journal? = PageFileNames.parse($0) { return true }; return false }.sorted()
+        let journalsToMove = retire.filter {
+            if case .journal? = PageFileNames.parse($0) { return true }; return false
+        }.sorted()
 
         // 1. Copies first: dropped byte ranges, and the whole snapshot if it is to be replaced.
         var actions: [Int: FsckAction] = [:]
         for (i, f) in findings.enumerated() where !f.isInformational {
             if let offset = f.offset, let count = f.bytes, count > 0, let b = bytes(of: f.file),
-               offset >= 0, offset < b.count {
+                offset >= 0, offset < b.count
+            {
                 let end = offset + min(count, b.count - offset)
                 try repairStep("copy dropped bytes of \(f.file) to lost+found") {
                     try lostAndFound.copy(b[offset..<end], from: prefix + f.file, offset: offset, reason: f.kind)
@@ -206,43 +221,51 @@ struct PageChecker {
         // K-027: the old snapshot, damaged or not, is copied whole before it is replaced.
         if (try? fs.kind(joinPath(directory, snapshotName))) != nil {
             guard let b = read(snapshotName) else {
-                throw RepairStepFailure(step: "read \(snapshotName) before replacing it",
-                                        underlying: LNoteError(.io, "unreadable", file: joinPath(directory, snapshotName)))
+                throw RepairStepFailure(
+                    step: "read \(snapshotName) before replacing it",
+                    underlying: LNoteError(.io, "unreadable", file: joinPath(directory, snapshotName)))
             }
             try repairStep("copy \(snapshotName) to lost+found") {
-                try lostAndFound.copyWhole(b.bytes, from: prefix + snapshotName,
-                                           reason: retire.contains(snapshotName) ? "damaged snapshot replaced by fsck" : "snapshot replaced by fsck's rebuilt page",
-                                           fileSize: b.fileSize)
+                try lostAndFound.copyWhole(
+                    b.bytes, from: prefix + snapshotName,
+                    reason: retire.contains(snapshotName)
+                        ? "damaged snapshot replaced by fsck" : "snapshot replaced by fsck's rebuilt page",
+                    fileSize: b.fileSize)
             }
         }
         // 2. The rebuilt page, as a snapshot above every journal's base (P-003: all are absorbed).
         let generation = max(recovered.generation, recovered.highestJournalBase ?? 0) &+ 1
-        let encoded = SnapshotFile.encode(pageID: pageID, generation: generation, nextSequence: recovered.nextSequence,
-                                          state: Self.asShown(recovered.state))
+        let encoded = SnapshotFile.encode(
+            pageID: pageID, generation: generation, nextSequence: recovered.nextSequence,
+            state: Self.asShown(recovered.state))
         try repairStep("write the rebuilt snapshot \(snapshotName)") {
             try io { try fs.writeFileAtomically(joinPath(directory, snapshotName), encoded, durability: .data) }
         }
         // 3. Damaged journals aside (never deleted, D-060).
         for name in journalsToMove where (try? fs.kind(joinPath(directory, name))) != nil {
             try repairStep("move \(name) to lost+found") {
-                try lostAndFound.move(joinPath(directory, name), shownAs: prefix + name,
-                                      reason: "damaged journal retired after its intact frames went into the rebuilt page")
+                try lostAndFound.move(
+                    joinPath(directory, name), shownAs: prefix + name,
+                    reason: "damaged journal retired after its intact frames went into the rebuilt page")
             }
         }
         for (i, f) in findings.enumerated() {
             try run.add(converted(f, action: actions[i] ?? .none))
         }
-        try run.info("pageRewritten", prefix + snapshotName, action: .repaired,
-                     "rebuilt page (\(recovered.state.elements.count) elements, \(run.options.mode.rawValue) mode) written as snapshot generation \(generation)"
-                         + (journalsToMove.isEmpty ? "" : "; moved \(journalsToMove.joined(separator: ", ")) to lost+found"))
+        try run.info(
+            "pageRewritten", prefix + snapshotName, action: .repaired,
+            "rebuilt page (\(recovered.state.elements.count) elements, \(run.options.mode.rawValue) mode) written as snapshot generation \(generation)"
+                + (journalsToMove.isEmpty ? "" : "; moved \(journalsToMove.joined(separator: ", ")) to lost+found"))
         return generation
     }
 
     /// Strict mode refused the page: report what salvage would find, and the refusal.
     private func reportRefusal(_ e: LNoteError, page: inout FsckPage) throws {
         page.state = "refused"
-        if let salvage = try? PageRecovery.recover(fs: run.fs, directory: directory, pageID: pageID, mode: .salvage,
-                                                   names: listedNames) {
+        if let salvage = try? PageRecovery.recover(
+            fs: run.fs, directory: directory, pageID: pageID, mode: .salvage,
+            names: listedNames)
+        {
             page.elements = salvage.state.elements.count
             page.framesReplayed = salvage.report.framesReplayed
             page.framesDropped = salvage.report.framesDropped
@@ -251,8 +274,9 @@ struct PageChecker {
                 try run.add(converted(f, action: f.isInformational ? .none : .unrepaired))
             }
         }
-        try run.error("refused", prefix + (e.file ?? PageFileNames.snapshot(pageID)), offset: e.offset,
-                      "strict mode refuses the page: \(e.message); repair with --mode salvage or prefix")
+        try run.error(
+            "refused", prefix + (e.file ?? PageFileNames.snapshot(pageID)), offset: e.offset,
+            "strict mode refuses the page: \(e.message); repair with --mode salvage or prefix")
     }
 
     private func converted(_ f: RecoveryFinding, action: FsckAction) -> FsckFinding {
@@ -261,8 +285,9 @@ struct PageChecker {
             detail += (detail.isEmpty ? "" : "; ") + "sequences \(first)..<\(end) missing"
         }
         if detail.isEmpty { detail = Self.describe(f.kind) }
-        return FsckFinding(kind: f.kind, severity: f.isInformational ? .info : .error, file: prefix + f.file,
-                           offset: f.offset, bytes: f.bytes, action: action, detail: detail)
+        return FsckFinding(
+            kind: f.kind, severity: f.isInformational ? .info : .error, file: prefix + f.file,
+            offset: f.offset, bytes: f.bytes, action: action, detail: detail)
     }
 
     /// Drops a page-level `sequenceGap` that repeats a loss the scanner already reported for the

@@ -27,8 +27,10 @@ public enum ConformanceRunner {
     /// Runs every entry of `directory/manifest.json`, then adds a failure for every file or
     /// folder in `directory` that the manifest does not list.
     /// - Throws: when the manifest cannot be read or parsed.
-    public static func run(directory: String, fs: any FileSystem = POSIXFileSystem(),
-                           packageCheck: PackageCheck? = nil) throws -> [Outcome] {
+    public static func run(
+        directory: String, fs: any FileSystem = POSIXFileSystem(),
+        packageCheck: PackageCheck? = nil
+    ) throws -> [Outcome] {
         let manifestBytes = try fs.readFile(joinPath(directory, ConformanceVectors.manifestName), limit: 16 << 20)
         guard let manifest = JSONValue.parse(manifestBytes), let entries = manifest["vectors"]?.array else {
             throw ConformanceError("manifest.json does not parse or has no `vectors` array")
@@ -61,10 +63,13 @@ public enum ConformanceRunner {
         return "\(outcomes.count - failed) passed, \(failed) failed"
     }
 
-    static func check(_ entry: JSONValue, directory: String, fs: any FileSystem,
-                      packageCheck: PackageCheck?) throws -> String? {
+    static func check(
+        _ entry: JSONValue, directory: String, fs: any FileSystem,
+        packageCheck: PackageCheck?
+    ) throws -> String? {
         guard let name = entry["name"]?.string, let kind = entry["kind"]?.string,
-              case .object(let expect)? = entry["expect"] else {
+            case .object(let expect)? = entry["expect"]
+        else {
             return "entry lacks name, kind or expect"
         }
         if let refused = refusedName(name, directory: directory, fs: fs) { return refused }
@@ -78,22 +83,29 @@ public enum ConformanceRunner {
         let contents = expect.contains { $0.0 == "contents" || $0.0 == "canvas" }
         switch kind {
         case "journal":
-            actual = try VectorReaders.journal(directory: directory, name: name, mode: mode,
-                                               skipBelow: entry["replayFrom"]?.uint64 ?? 0, fs: fs, contents: contents)
+            actual = try VectorReaders.journal(
+                directory: directory, name: name, mode: mode,
+                skipBelow: entry["replayFrom"]?.uint64 ?? 0, fs: fs, contents: contents)
         case "snapshot":
             actual = VectorReaders.snapshot(try fs.readFile(joinPath(directory, name)), mode: mode, contents: contents)
         case "points":
-            guard let count = entry["count"]?.integer, let n = Int(exactly: count) else { return "points entry lacks count" }
-            actual = VectorReaders.points(try fs.readFile(joinPath(directory, name)), count: n,
-                                          hasAngles: entry["hasAngles"]?.bool ?? false)
+            guard let count = entry["count"]?.integer, let n = Int(exactly: count) else {
+                return "points entry lacks count"
+            }
+            actual = VectorReaders.points(
+                try fs.readFile(joinPath(directory, name)), count: n,
+                hasAngles: entry["hasAngles"]?.bool ?? false)
         case "page":
-            actual = try VectorReaders.page(directory: joinPath(directory, name), mode: mode, fs: fs, contents: contents)
+            actual = try VectorReaders.page(
+                directory: joinPath(directory, name), mode: mode, fs: fs, contents: contents)
         case "package":
             guard let packageCheck else { return "no package checker (fsck) available" }
             let path = joinPath(directory, name)
             let (exit, kinds) = try packageCheck(path)
-            actual = .object([("fsckExit", JSONValue(exit)), ("pages", try VectorReaders.packagePages(path, fs: fs)),
-                              ("findingKinds", .array(kinds.sorted().map { .string($0) }))])
+            actual = .object([
+                ("fsckExit", JSONValue(exit)), ("pages", try VectorReaders.packagePages(path, fs: fs)),
+                ("findingKinds", .array(kinds.sorted().map { .string($0) }))
+            ])
         default:
             return "unknown kind \(kind)"
         }

@@ -72,23 +72,34 @@ public struct ConformanceSuite: Sendable {
         replace(path, with: change(bytes(of: path)))
     }
 
-    mutating func entry(_ name: String, _ kind: String, _ mode: ReplayMode?, rules: [String],
-                        inputs: [(String, JSONValue)] = [], expect: [(String, JSONValue)]) {
-        entries.append(ConformanceEntry(name: name, kind: kind, mode: mode, rules: rules, inputs: inputs,
-                                        expect: expect))
+    mutating func entry(
+        _ name: String, _ kind: String, _ mode: ReplayMode?, rules: [String],
+        inputs: [(String, JSONValue)] = [], expect: [(String, JSONValue)]
+    ) {
+        entries.append(
+            ConformanceEntry(
+                name: name, kind: kind, mode: mode, rules: rules, inputs: inputs,
+                expect: expect))
     }
 }
 
 /// JSON pieces of the expectations, in the shapes of Spec/README.md.
 enum Expect {
     static func frames(_ refs: [FrameRef]) -> JSONValue {
-        .array(refs.map { .object([("sequence", JSONValue($0.sequence)), ("type", JSONValue(Int($0.type))),
-                                    ("offset", JSONValue($0.offset))]) })
+        .array(
+            refs.map {
+                .object([
+                    ("sequence", JSONValue($0.sequence)), ("type", JSONValue(Int($0.type))),
+                    ("offset", JSONValue($0.offset))
+                ])
+            })
     }
 
     static func finding(_ kind: String, _ offset: Int, _ bytes: Int, torn: Bool = false) -> JSONValue {
-        .object([("kind", .string(kind)), ("offset", JSONValue(offset)), ("bytes", JSONValue(bytes)),
-                 ("tornTail", .bool(torn))])
+        .object([
+            ("kind", .string(kind)), ("offset", JSONValue(offset)), ("bytes", JSONValue(bytes)),
+            ("tornTail", .bool(torn))
+        ])
     }
 
     static func ids(_ ns: [Int]) -> JSONValue {
@@ -98,17 +109,24 @@ enum Expect {
     static func kinds(_ ks: [String]) -> JSONValue { .array(ks.sorted().map { .string($0) }) }
 
     /// The `expect` of a journal vector.
-    static func journal(refused: Bool = false, headerValid: Bool = true, frames refs: [FrameRef], validEnd: Int,
-                        findings: [JSONValue], elements: [Int]) -> [(String, JSONValue)] {
-        [("refused", .bool(refused)), ("headerValid", .bool(headerValid)),
-         ("frames", frames(refused ? [] : refs)), ("validEnd", JSONValue(validEnd)),
-         ("findings", .array(findings)), ("elements", ids(refused ? [] : elements))]
+    static func journal(
+        refused: Bool = false, headerValid: Bool = true, frames refs: [FrameRef], validEnd: Int,
+        findings: [JSONValue], elements: [Int]
+    ) -> [(String, JSONValue)] {
+        [
+            ("refused", .bool(refused)), ("headerValid", .bool(headerValid)),
+            ("frames", frames(refused ? [] : refs)), ("validEnd", JSONValue(validEnd)),
+            ("findings", .array(findings)), ("elements", ids(refused ? [] : elements))
+        ]
     }
 
     /// The `expect` of a journal vector refused by strict mode.
-    static func refusedJournal(headerValid: Bool = true, validEnd: Int, findings: [JSONValue]) -> [(String, JSONValue)] {
+    static func refusedJournal(headerValid: Bool = true, validEnd: Int, findings: [JSONValue]) -> [(String, JSONValue)]
+    {
         // J-022: which findings accompany a refusal, and validEnd, are detail (not compared).
-        journal(refused: true, headerValid: headerValid, frames: [], validEnd: validEnd, findings: findings, elements: [])
-            .filter { $0.0 != "validEnd" && $0.0 != "findings" }
+        journal(
+            refused: true, headerValid: headerValid, frames: [], validEnd: validEnd, findings: findings, elements: []
+        )
+        .filter { $0.0 != "validEnd" && $0.0 != "findings" }
     }
 }

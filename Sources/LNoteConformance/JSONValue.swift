@@ -53,12 +53,19 @@ public enum JSONValue: Equatable, Sendable, Decodable {
             return
         }
         let single = try decoder.singleValueContainer()
-        if single.decodeNil() { self = .null }
-        else if let b = try? single.decode(Bool.self) { self = .bool(b) }
-        else if let i = try? single.decode(Int64.self) { self = .int(i) }
-        else if let u = try? single.decode(UInt64.self) { self = .uint(u) }
-        else if let d = try? single.decode(Double.self) { self = .double(d) }
-        else { self = .string(try single.decode(String.self)) }
+        if single.decodeNil() {
+            self = .null
+        } else if let b = try? single.decode(Bool.self) {
+            self = .bool(b)
+        } else if let i = try? single.decode(Int64.self) {
+            self = .int(i)
+        } else if let u = try? single.decode(UInt64.self) {
+            self = .uint(u)
+        } else if let d = try? single.decode(Double.self) {
+            self = .double(d)
+        } else {
+            self = .string(try single.decode(String.self))
+        }
     }
 
     /// Parses JSON text; nil when it does not parse.

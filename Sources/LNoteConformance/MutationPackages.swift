@@ -7,8 +7,10 @@ import LNoteStore
 /// cases or forms) and whose files are now and then removed, added or damaged.
 extension MutationScenario {
     /// The page ids a package draws from: the vectors' page, the other page and a third.
-    static let packagePages = [VectorFixtures.page, VectorFixtures.otherPage,
-                               VectorFixtures.uuid("5a6e0000-0000-4000-8000-000000000003")]
+    static let packagePages = [
+        VectorFixtures.page, VectorFixtures.otherPage,
+        VectorFixtures.uuid("5a6e0000-0000-4000-8000-000000000003")
+    ]
 
     /// A package's files, relative to its folder.
     mutating func package() -> [(String, [UInt8])] {
@@ -17,27 +19,32 @@ extension MutationScenario {
         var entries: [JSONValue] = []
         for page in listed {
             var count = 0
-            if page == VectorFixtures.page, chance(0.4) {  // a snapshot, journals around it, damage (the page vectors' folders)
+            // a snapshot, journals around it, damage (the page vectors' folders)
+            if page == VectorFixtures.page, chance(0.4) {
                 files += pageFolder().map { ("pages/" + $0.0, $0.1) }
                 count = int(0..<6)
             } else if chance(0.85) {
                 let j = journal(page: page, base: 0, first: 1, frames: int(0..<5))
                 count = j.changes.count
-                files.append(("pages/" + PageFileNames.journal(page, base: 0), chance(0.1) ? damaged(j.bytes) : j.bytes))
+                files.append(
+                    ("pages/" + PageFileNames.journal(page, base: 0), chance(0.1) ? damaged(j.bytes) : j.bytes))
             }
-            entries.append(.object([("id", .string(page.description)), ("width", 6120), ("height", 7920),
-                                    ("created", .string(PackageVectors.time)), ("modified", .string(PackageVectors.time)),
-                                    ("elementCount", JSONValue(count))]))
+            entries.append(
+                .object([
+                    ("id", .string(page.description)), ("width", 6120), ("height", 7920),
+                    ("created", .string(PackageVectors.time)), ("modified", .string(PackageVectors.time)),
+                    ("elementCount", JSONValue(count))
+                ]))
         }
         var document: JSONValue = .object([
             ("format", "lnote.document"), ("version", 1), ("id", .string(PackageVectors.documentID.description)),
             ("title", .string(PackageVectors.title)), ("created", .string(PackageVectors.time)),
-            ("modified", .string(PackageVectors.time)), ("pages", .array(entries)),
+            ("modified", .string(PackageVectors.time)), ("pages", .array(entries))
         ])
         var manifest: JSONValue = .object([
             ("format", "lnote.manifest"), ("version", 1), ("id", .string(PackageVectors.documentID.description)),
             ("title", .string(PackageVectors.title)), ("modified", .string(PackageVectors.time)),
-            ("pageCount", JSONValue(listed.count)), ("cover", .string("thumbnails/\(listed[0]).png")),
+            ("pageCount", JSONValue(listed.count)), ("cover", .string("thumbnails/\(listed[0]).png"))
         ])
         let edits = int(0..<4)
         for _ in 0..<edits { if chance(0.7) { document = edited(document) } else { manifest = edited(manifest) } }
@@ -96,8 +103,10 @@ extension MutationScenario {
 
     /// A value of any type, often one at the edge of a range (D-024, D-081, D-082).
     mutating func replacement() -> JSONValue {
-        let raw = ["6120.0", "6.12e3", "6120.5", "1e400", "-0", "-1", "4294967295", "4294967296", "1E2",
-                   "9007199254740993", "0.0000001e7", "-1e-400"]
+        let raw = [
+            "6120.0", "6.12e3", "6120.5", "1e400", "-0", "-1", "4294967295", "4294967296", "1E2",
+            "9007199254740993", "0.0000001e7", "-1e-400"
+        ]
         switch int(0..<14) {
         case 0: return .null
         case 1: return .bool(chance(0.5))

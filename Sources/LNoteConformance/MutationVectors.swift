@@ -15,8 +15,10 @@ public enum MutationVectors {
     /// if missing). The same seed and count give the same bytes. Package vectors are drawn
     /// only when `packageCheck` (fsck, check only) is given.
     /// - Throws: `FileSystemError` when a file cannot be written or read back.
-    public static func write(to directory: String, seed: UInt64, count: Int, fs: any FileSystem = POSIXFileSystem(),
-                             packageCheck: ConformanceRunner.PackageCheck? = nil) throws {
+    public static func write(
+        to directory: String, seed: UInt64, count: Int, fs: any FileSystem = POSIXFileSystem(),
+        packageCheck: ConformanceRunner.PackageCheck? = nil
+    ) throws {
         var rng = SplitMix64(seed: seed)
         var suite = ConformanceSuite()
         var drafts: [(name: String, kind: String, mode: ReplayMode?, replayFrom: UInt64?)] = []
@@ -54,28 +56,34 @@ public enum MutationVectors {
             let mode = d.mode ?? .salvage
             switch d.kind {
             case "journal":
-                actual = try VectorReaders.journal(directory: directory, name: d.name, mode: mode,
-                                                   skipBelow: d.replayFrom ?? 0, fs: fs, contents: true)
+                actual = try VectorReaders.journal(
+                    directory: directory, name: d.name, mode: mode,
+                    skipBelow: d.replayFrom ?? 0, fs: fs, contents: true)
             case "snapshot":
                 actual = VectorReaders.snapshot(try fs.readFile(path), mode: mode, contents: true)
             case "package":
                 guard let packageCheck else { continue }
                 let (exit, kinds) = try packageCheck(path)
-                actual = .object([("fsckExit", JSONValue(exit)), ("pages", try VectorReaders.packagePages(path, fs: fs)),
-                                  ("findingKinds", .array(kinds.sorted().map { .string($0) }))])
+                actual = .object([
+                    ("fsckExit", JSONValue(exit)), ("pages", try VectorReaders.packagePages(path, fs: fs)),
+                    ("findingKinds", .array(kinds.sorted().map { .string($0) }))
+                ])
             default:
                 actual = try VectorReaders.page(directory: path, mode: mode, fs: fs, contents: true)
             }
             guard case .object(var expect) = actual else { continue }
             if expect.first(where: { $0.0 == "refused" })?.1 == .bool(true) {  // J-022, J-031: the rest is detail
-                let kept: Set<String> = d.kind == "journal" ? ["refused", "headerValid", "frames", "elements"] : ["refused", "elements"]
+                let kept: Set<String> =
+                    d.kind == "journal" ? ["refused", "headerValid", "frames", "elements"] : ["refused", "elements"]
                 expect = expect.filter { kept.contains($0.0) }
             }
-            suite.entry(d.name, d.kind, d.mode, rules: ["differential"],
-                        inputs: d.replayFrom.map { [("replayFrom", JSONValue($0))] } ?? [], expect: expect)
+            suite.entry(
+                d.name, d.kind, d.mode, rules: ["differential"],
+                inputs: d.replayFrom.map { [("replayFrom", JSONValue($0))] } ?? [], expect: expect)
         }
-        try fs.writeFileAtomically(joinPath(directory, ConformanceVectors.manifestName), suite.manifestBytes(),
-                                   durability: .none)
+        try fs.writeFileAtomically(
+            joinPath(directory, ConformanceVectors.manifestName), suite.manifestBytes(),
+            durability: .none)
     }
 
     /// `n` as four digits (`0042`), so vector names sort in the order they were drawn.
@@ -116,27 +124,33 @@ struct MutationScenario {
             y = y &+ Int32(truncatingIfNeeded: wide ? -step : int(-12..<13))
             if chance(0.01) { x = chance(0.5) ? .max : .min }
             if i > 0 { time &+= UInt32(chance(0.05) ? int(0..<100_000) : int(0..<20)) }
-            points.append(Point(x: x, y: y, radius: UInt16(chance(0.02) ? int(0..<65_536) : int(5..<40)),
-                                pressure: UInt16(int(0..<1001)), time: time,
-                                azimuth: angles ? UInt16(int(0..<6284)) : 0, altitude: angles ? UInt16(int(0..<1571)) : 0))
+            points.append(
+                Point(
+                    x: x, y: y, radius: UInt16(chance(0.02) ? int(0..<65_536) : int(5..<40)),
+                    pressure: UInt16(int(0..<1001)), time: time,
+                    azimuth: angles ? UInt16(int(0..<6284)) : 0, altitude: angles ? UInt16(int(0..<1571)) : 0))
         }
-        let ink = Ink(type: ["pen", "pencil", "marker", "höhe-✎"][int(0..<4)], red: UInt8(int(0..<256)), green: 2, blue: 3,
-                      alpha: UInt8(int(0..<256)), width: UInt32(int(0..<300)))
+        let ink = Ink(
+            type: ["pen", "pencil", "marker", "höhe-✎"][int(0..<4)], red: UInt8(int(0..<256)), green: 2, blue: 3,
+            alpha: UInt8(int(0..<256)), width: UInt32(int(0..<300)))
         return .stroke(Stroke(id: id(), ink: ink, transform: transform(), hasAngles: angles, points: points))
     }
 
     mutating func element() -> Element {
         guard chance(0.15) else { return stroke() }
-        return .image(ImageElement(id: id(), assetID: VectorFixtures.uuid("a55e0000-0000-4000-8000-000000000001"),
-                                   x: Int32(int(-9000..<9000)), y: -4, width: UInt32(int(0..<5000)), height: 700,
-                                   transform: transform()))
+        return .image(
+            ImageElement(
+                id: id(), assetID: VectorFixtures.uuid("a55e0000-0000-4000-8000-000000000001"),
+                x: Int32(int(-9000..<9000)), y: -4, width: UInt32(int(0..<5000)), height: 700,
+                transform: transform()))
     }
 
     mutating func change() -> PageChange {
         switch int(0..<20) {
         case 0..<12: return .append(element())
         case 12..<14: return .replace(target: id(), fragments: (0..<int(0..<3)).map { _ in stroke() })
-        case 14..<16: return .transform((0..<int(1..<3)).map { _ in (id(), transform() ?? Transform.translation(3, -3)) })
+        case 14..<16:
+            return .transform((0..<int(1..<3)).map { _ in (id(), transform() ?? Transform.translation(3, -3)) })
         case 16..<18: return .delete((0..<int(0..<3)).map { _ in id() })
         case 18: return .reorder(index: int(0..<6), ids: (0..<int(0..<4)).map { _ in id() })
         default: return .metadata(PageMetadata(width: UInt32(int(1..<20_000)), height: 7920))
@@ -145,15 +159,20 @@ struct MutationScenario {
 
     /// A journal of `frames` frames from sequence `first`, now and then a padding or unknown
     /// ancillary frame, a skipped or repeated sequence, or a frame under another salt.
-    mutating func journal(page: UUIDBytes = VectorFixtures.page, base: UInt64, first: UInt64,
-                          frames: Int) -> (bytes: [UInt8], changes: [PageChange]) {
+    mutating func journal(
+        page: UUIDBytes = VectorFixtures.page, base: UInt64, first: UInt64,
+        frames: Int
+    ) -> (bytes: [UInt8], changes: [PageChange]) {
         let salt = VectorFixtures.salt &+ base
         var b = FileBuilder.journal(page: page, base: base, salt: salt, firstSequence: first)
         var sequence = first
         var changes: [PageChange] = []
         for _ in 0..<frames {
             switch int(0..<40) {
-            case 0: b.frame(type: FrameType.padding.rawValue, sequence: sequence, body: [UInt8](repeating: 0, count: int(0..<40)))
+            case 0:
+                b.frame(
+                    type: FrameType.padding.rawValue, sequence: sequence,
+                    body: [UInt8](repeating: 0, count: int(0..<40)))
             case 1: b.frame(type: UInt8(int(0x81..<0x100)), sequence: sequence, body: [1, 2, 3])
             case 2: b.frame(type: UInt8(int(7..<0x80)), sequence: sequence, body: [9])
             case 3: sequence += UInt64(int(1..<4))
@@ -190,13 +209,15 @@ struct MutationScenario {
         var state = PageState()
         for _ in 0..<history { state.apply(change()) }
         let next = UInt64(history + 1 + int(0..<3))
-        let header = SnapshotHeader(pageID: VectorFixtures.page, generation: generation, salt: VectorFixtures.snapshotSalt,
-                                    nextSequence: next,
-                                    elementCount: chance(0.1) ? UInt32(int(0..<20)) : UInt32(state.elements.count))
+        let header = SnapshotHeader(
+            pageID: VectorFixtures.page, generation: generation, salt: VectorFixtures.snapshotSalt,
+            nextSequence: next,
+            elementCount: chance(0.1) ? UInt32(int(0..<20)) : UInt32(state.elements.count))
         var b = FileBuilder(header: header.encoded(), salt: VectorFixtures.snapshotSalt)
         var frames: [PageChange] = [.metadata(PageMetadata(width: 6120, height: UInt32(int(1..<9000))))]
         frames += state.elements.map { .append($0) }
-        if chance(0.05) { frames.insert(change(), at: int(0..<(frames.count + 1))) }  // a frame a writer never puts there
+        // a frame a writer never puts there
+        if chance(0.05) { frames.insert(change(), at: int(0..<(frames.count + 1))) }
         for (i, c) in frames.enumerated() {
             let (type, body) = VectorFixtures.body(c)
             b.frame(type: type, sequence: UInt64(i + 1), body: chance(0.05) ? damaged(body, header: 0) : body)

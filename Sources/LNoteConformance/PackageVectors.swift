@@ -16,32 +16,42 @@ enum PackageVectors {
 
     static func documentJSON(pages: [(UUIDBytes, Int)], elementCount: Int? = nil) -> [UInt8] {
         let list: [JSONValue] = pages.map { p in
-            .object([("id", .string(p.0.description)), ("width", 6120), ("height", 7920), ("created", .string(time)),
-                     ("modified", .string(time)), ("elementCount", JSONValue(elementCount ?? p.1))])
+            .object([
+                ("id", .string(p.0.description)), ("width", 6120), ("height", 7920), ("created", .string(time)),
+                ("modified", .string(time)), ("elementCount", JSONValue(elementCount ?? p.1))
+            ])
         }
-        let doc: JSONValue = .object([("format", "lnote.document"), ("version", 1), ("id", .string(documentID.description)),
-                                      ("title", .string(title)), ("created", .string(time)), ("modified", .string(time)),
-                                      ("pages", .array(list))])
+        let doc: JSONValue = .object([
+            ("format", "lnote.document"), ("version", 1), ("id", .string(documentID.description)),
+            ("title", .string(title)), ("created", .string(time)), ("modified", .string(time)),
+            ("pages", .array(list))
+        ])
         return Array((doc.compact + "\n").utf8)
     }
 
     static func manifestJSON(pageCount: Int, cover: UUIDBytes?) -> [UInt8] {
-        let m: JSONValue = .object([("format", "lnote.manifest"), ("version", 1), ("id", .string(documentID.description)),
-                                    ("title", .string(title)), ("modified", .string(time)), ("pageCount", JSONValue(pageCount)),
-                                    ("cover", cover.map { .string("thumbnails/\($0).png") } ?? .null)])
+        let m: JSONValue = .object([
+            ("format", "lnote.manifest"), ("version", 1), ("id", .string(documentID.description)),
+            ("title", .string(title)), ("modified", .string(time)), ("pageCount", JSONValue(pageCount)),
+            ("cover", cover.map { .string("thumbnails/\($0).png") } ?? .null)
+        ])
         return Array((m.compact + "\n").utf8)
     }
 
     static func expect(exit: Int, pages: [(UUIDBytes, [Int])], kinds: [String]) -> [(String, JSONValue)] {
-        [("fsckExit", JSONValue(exit)),
-         ("pages", .array(pages.map { .object([("id", .string($0.0.description)), ("elements", F.ids($0.1))]) })),
-         ("findingKinds", F.kinds(kinds))]
+        [
+            ("fsckExit", JSONValue(exit)),
+            ("pages", .array(pages.map { .object([("id", .string($0.0.description)), ("elements", F.ids($0.1))]) })),
+            ("findingKinds", F.kinds(kinds))
+        ]
     }
 
     /// A package with `page` holding strokes 1 ... 3 (and an image when `image` is set).
-    static func package(_ s: inout ConformanceSuite, _ name: String, manifest: Bool = true, image: Bool = false,
-                        assetFile: Bool = true, unlisted: Bool = false, elementCount: Int? = nil,
-                        duplicatePage: Bool = false, lock: Bool = false) {
+    static func package(
+        _ s: inout ConformanceSuite, _ name: String, manifest: Bool = true, image: Bool = false,
+        assetFile: Bool = true, unlisted: Bool = false, elementCount: Int? = nil,
+        duplicatePage: Bool = false, lock: Bool = false
+    ) {
         var j = FileBuilder.journal()
         _ = j.appends([1, 2, 3], from: 1)
         if image { j.change(.append(VectorFixtures.image(4, asset: asset)), sequence: 4) }
@@ -62,26 +72,33 @@ enum PackageVectors {
 
     static func add(to s: inout ConformanceSuite) {
         package(&s, "ok-package-one-page.lnote")
-        s.entry("ok-package-one-page.lnote", "package", nil, rules: ["D-001", "D-020", "D-030", "D-050", "P-001"],
-                expect: expect(exit: 0, pages: [(page, [1, 2, 3])], kinds: []))
+        s.entry(
+            "ok-package-one-page.lnote", "package", nil, rules: ["D-001", "D-020", "D-030", "D-050", "P-001"],
+            expect: expect(exit: 0, pages: [(page, [1, 2, 3])], kinds: []))
         package(&s, "ok-package-with-asset.lnote", image: true)
-        s.entry("ok-package-with-asset.lnote", "package", nil, rules: ["D-040", "E-012"],
-                expect: expect(exit: 0, pages: [(page, [1, 2, 3, 4])], kinds: []))
+        s.entry(
+            "ok-package-with-asset.lnote", "package", nil, rules: ["D-040", "E-012"],
+            expect: expect(exit: 0, pages: [(page, [1, 2, 3, 4])], kinds: []))
         package(&s, "bad-package-missing-manifest.lnote", manifest: false)
-        s.entry("bad-package-missing-manifest.lnote", "package", nil, rules: ["D-031", "K-002", "K-028"],
-                expect: expect(exit: 4, pages: [(page, [1, 2, 3])], kinds: ["staleManifest"]))
+        s.entry(
+            "bad-package-missing-manifest.lnote", "package", nil, rules: ["D-031", "K-002", "K-028"],
+            expect: expect(exit: 4, pages: [(page, [1, 2, 3])], kinds: ["staleManifest"]))
         package(&s, "bad-package-unlisted-page.lnote", unlisted: true)
-        s.entry("bad-package-unlisted-page.lnote", "package", nil, rules: ["D-022", "D-060"],
-                expect: expect(exit: 4, pages: [(page, [1, 2, 3])], kinds: ["unlistedPage"]))
+        s.entry(
+            "bad-package-unlisted-page.lnote", "package", nil, rules: ["D-022", "D-060"],
+            expect: expect(exit: 4, pages: [(page, [1, 2, 3])], kinds: ["unlistedPage"]))
         package(&s, "ok-package-stale-element-count.lnote", elementCount: 17)
-        s.entry("ok-package-stale-element-count.lnote", "package", nil, rules: ["D-021"],
-                expect: expect(exit: 0, pages: [(page, [1, 2, 3])], kinds: []))
+        s.entry(
+            "ok-package-stale-element-count.lnote", "package", nil, rules: ["D-021"],
+            expect: expect(exit: 0, pages: [(page, [1, 2, 3])], kinds: []))
         package(&s, "ok-package-stale-lock.lnote", lock: true)
-        s.entry("ok-package-stale-lock.lnote", "package", nil, rules: ["D-070"],
-                expect: expect(exit: 0, pages: [(page, [1, 2, 3])], kinds: []))
+        s.entry(
+            "ok-package-stale-lock.lnote", "package", nil, rules: ["D-070"],
+            expect: expect(exit: 0, pages: [(page, [1, 2, 3])], kinds: []))
         package(&s, "bad-package-duplicate-page.lnote", duplicatePage: true)
-        s.entry("bad-package-duplicate-page.lnote", "package", nil, rules: ["D-011", "D-020"],
-                expect: expect(exit: 4, pages: [], kinds: ["documentInvalid"]))
+        s.entry(
+            "bad-package-duplicate-page.lnote", "package", nil, rules: ["D-011", "D-020"],
+            expect: expect(exit: 4, pages: [], kinds: ["documentInvalid"]))
         do {  // D-081: an integer may be written with a zero fraction (G15).
             let name = "ok-package-integral-float-width.lnote"
             Self.package(&s, name)
@@ -89,7 +106,8 @@ enum PackageVectors {
             let edited = text.replacing("\"width\":6120", with: "\"width\":6120.0")
             precondition(edited != text, "document.json layout changed")
             s.replace(name + "/document.json", with: Array(edited.utf8))
-            s.entry(name, "package", nil, rules: ["D-081"], expect: expect(exit: 0, pages: [(page, [1, 2, 3])], kinds: []))
+            s.entry(
+                name, "package", nil, rules: ["D-081"], expect: expect(exit: 0, pages: [(page, [1, 2, 3])], kinds: []))
         }
         do {  // K-090: an unlisted page is reported once, not with its frame damage.
             let name = "bad-package-unlisted-damaged-page.lnote"
@@ -99,8 +117,9 @@ enum PackageVectors {
             let refs = other.appends([7, 8, 9], from: 1)
             other.flip(refs[1].end - 1, 0x01)
             s.replace(path, with: other.bytes)
-            s.entry(name, "package", nil, rules: ["K-090", "K-013"],
-                    expect: expect(exit: 4, pages: [(page, [1, 2, 3])], kinds: ["unlistedPage"]))
+            s.entry(
+                name, "package", nil, rules: ["K-090", "K-013"],
+                expect: expect(exit: 4, pages: [(page, [1, 2, 3])], kinds: ["unlistedPage"]))
         }
         manifestVariants(&s)
         do {  // D-081 (G14): a page id listed in upper case names its lower-case files.
@@ -110,25 +129,39 @@ enum PackageVectors {
             let edited = text.replacing("\"id\":\"\(page)\"", with: "\"id\":\"\(page.description.uppercased())\"")
             precondition(edited != text, "document.json layout changed")
             s.replace(name + "/document.json", with: Array(edited.utf8))
-            s.entry(name, "package", nil, rules: ["D-081", "D-024"], expect: expect(exit: 0, pages: [(page, [1, 2, 3])], kinds: []))
+            s.entry(
+                name, "package", nil, rules: ["D-081", "D-024"],
+                expect: expect(exit: 0, pages: [(page, [1, 2, 3])], kinds: []))
         }
         do {  // P-001, D-022: no pages/ (sync tools keep no empty folders): every page is empty.
             let name = "ok-package-no-pages-folder.lnote"
             s.add(name + "/document.json", documentJSON(pages: [(page, 3)]))
             s.add(name + "/manifest.json", manifestJSON(pageCount: 1, cover: page))
-            s.entry(name, "package", nil, rules: ["P-001", "D-022", "D-021"], expect: expect(exit: 0, pages: [(page, [])], kinds: []))
+            s.entry(
+                name, "package", nil, rules: ["P-001", "D-022", "D-021"],
+                expect: expect(exit: 0, pages: [(page, [])], kinds: []))
         }
         package(&s, "bad-package-missing-asset.lnote", image: true, assetFile: false)
-        s.entry("bad-package-missing-asset.lnote", "package", nil, rules: ["D-040"],
-                expect: expect(exit: 4, pages: [(page, [1, 2, 3, 4])], kinds: ["missingAsset"]))
+        s.entry(
+            "bad-package-missing-asset.lnote", "package", nil, rules: ["D-040"],
+            expect: expect(exit: 4, pages: [(page, [1, 2, 3, 4])], kinds: ["missingAsset"]))
     }
 
     /// D-080: which manifest fields make it stale.
     static func manifestVariants(_ s: inout ConformanceSuite) {
         let variants: [(String, String, String, Int, [String])] = [
-            ("bad-package-manifest-other-format.lnote", "\"format\":\"lnote.manifest\"", "\"format\":\"lnote.other\"", 4, ["staleManifest"]),
-            ("bad-package-manifest-upper-case-id.lnote", "\"id\":\"\(documentID)\"", "\"id\":\"\(documentID.description.uppercased())\"", 4, ["staleManifest"]),
-            ("bad-package-manifest-other-cover.lnote", "thumbnails/\(page).png", "thumbnails/\(otherPage).png", 4, ["staleManifest"]),
+            (
+                "bad-package-manifest-other-format.lnote", "\"format\":\"lnote.manifest\"",
+                "\"format\":\"lnote.other\"", 4, ["staleManifest"]
+            ),
+            (
+                "bad-package-manifest-upper-case-id.lnote", "\"id\":\"\(documentID)\"",
+                "\"id\":\"\(documentID.description.uppercased())\"", 4, ["staleManifest"]
+            ),
+            (
+                "bad-package-manifest-other-cover.lnote", "thumbnails/\(page).png", "thumbnails/\(otherPage).png", 4,
+                ["staleManifest"]
+            )
         ]
         for (name, from, to, exit, kinds) in variants {
             Self.package(&s, name)
@@ -136,8 +169,9 @@ enum PackageVectors {
             let edited = text.replacing(from, with: to)
             precondition(edited != text, "manifest.json layout changed")
             s.replace(name + "/manifest.json", with: Array(edited.utf8))
-            s.entry(name, "package", nil, rules: ["D-080", "D-031"],
-                    expect: expect(exit: exit, pages: [(page, [1, 2, 3])], kinds: kinds))
+            s.entry(
+                name, "package", nil, rules: ["D-080", "D-031"],
+                expect: expect(exit: exit, pages: [(page, [1, 2, 3])], kinds: kinds))
         }
     }
 }

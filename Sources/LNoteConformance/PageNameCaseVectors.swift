@@ -32,8 +32,9 @@ enum PageNameCaseVectors {
             s.add(name + "/" + spelled(P.snapshotName), snap.bytes)
             s.add(name + "/" + spelled(P.journalName(1), mixed: true), P.journal(base: 1, first: 4, [4, 5]).bytes)
             for mode in allModes {
-                s.entry(name, "page", mode, rules: ["P-024", "J-001"],
-                        expect: P.expect(elements: [1, 2, 3, 4, 5], nextSequence: 6, generation: 1, kinds: []))
+                s.entry(
+                    name, "page", mode, rules: ["P-024", "J-001"],
+                    expect: P.expect(elements: [1, 2, 3, 4, 5], nextSequence: 6, generation: 1, kinds: []))
             }
         }
         do {
@@ -46,8 +47,9 @@ enum PageNameCaseVectors {
             s.add(name + "/" + spelled(P.journalName(1)), P.journal(base: 1, first: 4, [7]).bytes)
             s.add(name + "/" + P.journalName(1), P.journal(base: 1, first: 4, [4]).bytes)
             for mode in allModes {
-                s.entry(name, "page", mode, rules: ["P-024"],
-                        expect: P.expect(elements: [1, 2, 3, 4], nextSequence: 5, generation: 1, kinds: []))
+                s.entry(
+                    name, "page", mode, rules: ["P-024"],
+                    expect: P.expect(elements: [1, 2, 3, 4], nextSequence: 5, generation: 1, kinds: []))
             }
         }
         do {
@@ -58,8 +60,9 @@ enum PageNameCaseVectors {
             s.add(name + "/" + spelled(P.snapshotName, mixed: true), mixed.bytes)
             s.add(name + "/" + spelled(P.snapshotName), upper.bytes)
             for mode in allModes {
-                s.entry(name, "page", mode, rules: ["P-024"],
-                        expect: P.expect(elements: [1, 2], nextSequence: 3, generation: 1, kinds: []))
+                s.entry(
+                    name, "page", mode, rules: ["P-024"],
+                    expect: P.expect(elements: [1, 2], nextSequence: 3, generation: 1, kinds: []))
             }
         }
         do {
@@ -68,8 +71,9 @@ enum PageNameCaseVectors {
             s.add(name + "/" + P.journalName(0), P.journal(base: 0, first: 1, [1, 2]).bytes)
             s.add(name + "/" + spelled(PageFileNames.snapshotTemp(P.page)), [0x4C, 0x4E, 0x4F, 0x54, 0x45])
             for mode in allModes {
-                s.entry(name, "page", mode, rules: ["P-024", "P-015"],
-                        expect: P.expect(elements: [1, 2], nextSequence: 3, generation: 0, kinds: []))
+                s.entry(
+                    name, "page", mode, rules: ["P-024", "P-015"],
+                    expect: P.expect(elements: [1, 2], nextSequence: 3, generation: 0, kinds: []))
             }
         }
         do {
@@ -81,14 +85,17 @@ enum PageNameCaseVectors {
             let bytes = s.bytes(of: journal)
             s.files.removeAll { $0.path == journal }
             s.add(name + "/pages/" + spelled(PageFileNames.journal(P.page, base: 0)), bytes)
-            s.entry(name, "package", nil, rules: ["P-024", "K-092"],
-                    expect: PackageVectors.expect(exit: 0, pages: [(P.page, [1, 2, 3])], kinds: []))
+            s.entry(
+                name, "package", nil, rules: ["P-024", "K-092"],
+                expect: PackageVectors.expect(exit: 0, pages: [(P.page, [1, 2, 3])], kinds: []))
             let shadowed = "bad-package-shadowed-page-file.lnote"
             PackageVectors.package(&s, shadowed)
-            s.add(shadowed + "/pages/" + spelled(PageFileNames.journal(P.page, base: 0)),
-                  P.journal(base: 0, first: 1, [7]).bytes)
-            s.entry(shadowed, "package", nil, rules: ["P-024", "K-092"],
-                    expect: PackageVectors.expect(exit: 4, pages: [(P.page, [1, 2, 3])], kinds: ["shadowedPageFile"]))
+            s.add(
+                shadowed + "/pages/" + spelled(PageFileNames.journal(P.page, base: 0)),
+                P.journal(base: 0, first: 1, [7]).bytes)
+            s.entry(
+                shadowed, "package", nil, rules: ["P-024", "K-092"],
+                expect: PackageVectors.expect(exit: 4, pages: [(P.page, [1, 2, 3])], kinds: ["shadowedPageFile"]))
         }
         do {
             // D-040: an asset named with its uuid in upper case is the asset (no missingAsset).
@@ -98,8 +105,9 @@ enum PageNameCaseVectors {
             let bytes = s.bytes(of: asset)
             s.files.removeAll { $0.path == asset }
             s.add(name + "/assets/" + spelled("\(PackageVectors.asset).png"), bytes)
-            s.entry(name, "package", nil, rules: ["D-040", "P-024"],
-                    expect: PackageVectors.expect(exit: 0, pages: [(P.page, [1, 2, 3, 4])], kinds: []))
+            s.entry(
+                name, "package", nil, rules: ["D-040", "P-024"],
+                expect: PackageVectors.expect(exit: 0, pages: [(P.page, [1, 2, 3, 4])], kinds: []))
         }
     }
 }

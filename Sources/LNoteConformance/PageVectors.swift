@@ -10,8 +10,10 @@ enum PageVectors {
     static var snapshotName: String { PageFileNames.snapshot(page) }
     static func journalName(_ base: UInt64) -> String { PageFileNames.journal(page, base: base) }
 
-    static func expect(refused: Bool = false, elements: [Int], nextSequence: UInt64?, generation: UInt64,
-                       kinds: [String]) -> [(String, JSONValue)] {
+    static func expect(
+        refused: Bool = false, elements: [Int], nextSequence: UInt64?, generation: UInt64,
+        kinds: [String]
+    ) -> [(String, JSONValue)] {
         var e: [(String, JSONValue)] = [("refused", .bool(refused)), ("elements", F.ids(elements))]
         if let nextSequence { e.append(("nextSequence", JSONValue(nextSequence))) }
         e += [("generation", JSONValue(generation)), ("findingKinds", F.kinds(kinds))]
@@ -34,8 +36,9 @@ enum PageVectors {
             let name = "ok-page-journal-only"
             s.add(name + "/" + journalName(0), journal(base: 0, first: 1, [1, 2, 3]).bytes)
             for mode in allModes {
-                s.entry(name, "page", mode, rules: ["P-001", "P-003", "P-005", "P-009", "J-001"],
-                        expect: expect(elements: [1, 2, 3], nextSequence: 4, generation: 0, kinds: []))
+                s.entry(
+                    name, "page", mode, rules: ["P-001", "P-003", "P-005", "P-009", "J-001"],
+                    expect: expect(elements: [1, 2, 3], nextSequence: 4, generation: 0, kinds: []))
             }
         }
         do {
@@ -53,8 +56,10 @@ enum PageVectors {
             j2.change(.delete([VectorFixtures.id(3)]), sequence: 7)
             s.add(name + "/" + journalName(2), j2.bytes)
             for mode in allModes {
-                s.entry(name, "page", mode, rules: ["P-002", "P-003", "P-004", "P-010", "P-011", "P-012", "P-013", "P-014", "R-4"],
-                        expect: expect(elements: [1, 2, 4, 5], nextSequence: 8, generation: 1, kinds: []))
+                s.entry(
+                    name, "page", mode,
+                    rules: ["P-002", "P-003", "P-004", "P-010", "P-011", "P-012", "P-013", "P-014", "R-4"],
+                    expect: expect(elements: [1, 2, 4, 5], nextSequence: 8, generation: 1, kinds: []))
             }
         }
         do {
@@ -68,8 +73,9 @@ enum PageVectors {
             j1.append(3, sequence: 5)
             s.add(name + "/" + journalName(1), j1.bytes)
             for mode in allModes {
-                s.entry(name, "page", mode, rules: ["P-004", "P-006", "E-026"],
-                        expect: expect(elements: [1, 2, 3], nextSequence: 6, generation: 1, kinds: []))
+                s.entry(
+                    name, "page", mode, rules: ["P-004", "P-006", "E-026"],
+                    expect: expect(elements: [1, 2, 3], nextSequence: 6, generation: 1, kinds: []))
             }
         }
         do {
@@ -78,8 +84,9 @@ enum PageVectors {
             j0.raw([UInt8](repeating: 0, count: 2000))
             s.add(name + "/" + journalName(0), j0.bytes)
             for mode in allModes {
-                s.entry(name, "page", mode, rules: ["J-012", "J-022", "W-005"],
-                        expect: expect(elements: [1, 2, 3], nextSequence: 4, generation: 0, kinds: []))
+                s.entry(
+                    name, "page", mode, rules: ["J-012", "J-022", "W-005"],
+                    expect: expect(elements: [1, 2, 3], nextSequence: 4, generation: 0, kinds: []))
             }
         }
         do {  // J-028: the newest journal was created but its header never synced.
@@ -87,25 +94,29 @@ enum PageVectors {
             s.add(name + "/" + journalName(0), journal(base: 0, first: 1, [1, 2, 3]).bytes)
             s.add(name + "/" + journalName(1), Array(journal(base: 1, first: 4, []).bytes.prefix(30)))
             for mode in allModes {
-                s.entry(name, "page", mode, rules: ["J-028", "J-027", "P-009"],
-                        expect: expect(elements: [1, 2, 3], nextSequence: 4, generation: 0, kinds: []))
+                s.entry(
+                    name, "page", mode, rules: ["J-028", "J-027", "P-009"],
+                    expect: expect(elements: [1, 2, 3], nextSequence: 4, generation: 0, kinds: []))
             }
         }
         do {
             let name = "ok-page-leftover-temp"
             s.add(name + "/" + journalName(0), journal(base: 0, first: 1, [1, 2]).bytes)
             s.add(name + "/" + PageFileNames.snapshotTemp(page), [0x4C, 0x4E, 0x4F, 0x54, 0x45])
-            s.entry(name, "page", .salvage, rules: ["P-011", "P-015"],
-                    expect: expect(elements: [1, 2], nextSequence: 3, generation: 0, kinds: []))
+            s.entry(
+                name, "page", .salvage, rules: ["P-011", "P-015"],
+                expect: expect(elements: [1, 2], nextSequence: 3, generation: 0, kinds: []))
         }
         do {
             let name = "bad-page-gap-across-journals"
             s.add(name + "/" + journalName(0), journal(base: 0, first: 1, [1, 2, 3]).bytes)
             s.add(name + "/" + journalName(1), journal(base: 1, first: 6, [6, 7]).bytes)
-            s.entry(name, "page", .salvage, rules: ["P-004", "P-009", "J-016", "J-020"],
-                    expect: expect(elements: [1, 2, 3, 6, 7], nextSequence: 8, generation: 0, kinds: ["sequenceGap"]))
-            s.entry(name, "page", .prefix, rules: ["P-004", "J-021"],
-                    expect: expect(elements: [1, 2, 3], nextSequence: nil, generation: 0, kinds: ["sequenceGap"]))
+            s.entry(
+                name, "page", .salvage, rules: ["P-004", "P-009", "J-016", "J-020"],
+                expect: expect(elements: [1, 2, 3, 6, 7], nextSequence: 8, generation: 0, kinds: ["sequenceGap"]))
+            s.entry(
+                name, "page", .prefix, rules: ["P-004", "J-021"],
+                expect: expect(elements: [1, 2, 3], nextSequence: nil, generation: 0, kinds: ["sequenceGap"]))
             s.entry(name, "page", .strict, rules: ["P-004", "J-022"], expect: refused)
         }
         do {
@@ -116,10 +127,12 @@ enum PageVectors {
             let refs = j0.appends([1, 2, 3, 4, 5], from: 1)
             j0.flip(refs[2].end - 1, 0x01)
             s.add(name + "/" + journalName(0), j0.bytes)
-            s.entry(name, "page", .salvage, rules: ["P-016", "J-015", "J-020"],
-                    expect: expect(elements: [1, 2, 4, 5], nextSequence: 6, generation: 0, kinds: ["badCRC"]))
-            s.entry(name, "page", .prefix, rules: ["P-016", "J-021"],
-                    expect: expect(elements: [1, 2], nextSequence: nil, generation: 0, kinds: ["badCRC"]))
+            s.entry(
+                name, "page", .salvage, rules: ["P-016", "J-015", "J-020"],
+                expect: expect(elements: [1, 2, 4, 5], nextSequence: 6, generation: 0, kinds: ["badCRC"]))
+            s.entry(
+                name, "page", .prefix, rules: ["P-016", "J-021"],
+                expect: expect(elements: [1, 2], nextSequence: nil, generation: 0, kinds: ["badCRC"]))
             s.entry(name, "page", .strict, rules: ["J-015", "J-022"], expect: refused)
         }
         do {
@@ -128,20 +141,24 @@ enum PageVectors {
             var j1 = journal(base: 1, first: 4, [4, 5])
             j1.flip(60, 0x80)
             s.add(name + "/" + journalName(1), j1.bytes)
-            s.entry(name, "page", .salvage, rules: ["J-023", "P-003"],
-                    expect: expect(elements: [1, 2, 3, 4, 5], nextSequence: 6, generation: 0, kinds: ["badHeader"]))
-            s.entry(name, "page", .prefix, rules: ["J-023", "J-021"],
-                    expect: expect(elements: [1, 2, 3], nextSequence: nil, generation: 0, kinds: ["badHeader"]))
+            s.entry(
+                name, "page", .salvage, rules: ["J-023", "P-003"],
+                expect: expect(elements: [1, 2, 3, 4, 5], nextSequence: 6, generation: 0, kinds: ["badHeader"]))
+            s.entry(
+                name, "page", .prefix, rules: ["J-023", "J-021"],
+                expect: expect(elements: [1, 2, 3], nextSequence: nil, generation: 0, kinds: ["badHeader"]))
             s.entry(name, "page", .strict, rules: ["J-023", "J-022"], expect: refused)
         }
         do {
             let name = "bad-page-foreign-journal"
             s.add(name + "/" + journalName(0), journal(base: 0, first: 1, [1, 2, 3]).bytes)
-            var j1 = FileBuilder.journal(page: VectorFixtures.otherPage, base: 1, salt: VectorFixtures.otherSalt, firstSequence: 4)
+            var j1 = FileBuilder.journal(
+                page: VectorFixtures.otherPage, base: 1, salt: VectorFixtures.otherSalt, firstSequence: 4)
             _ = j1.appends([4], from: 4)
             s.add(name + "/" + journalName(1), j1.bytes)
-            s.entry(name, "page", .salvage, rules: ["J-005"],
-                    expect: expect(elements: [1, 2, 3], nextSequence: 4, generation: 0, kinds: ["foreignJournal"]))
+            s.entry(
+                name, "page", .salvage, rules: ["J-005"],
+                expect: expect(elements: [1, 2, 3], nextSequence: 4, generation: 0, kinds: ["foreignJournal"]))
             s.entry(name, "page", .strict, rules: ["J-005", "J-022"], expect: refused)
         }
         do {
@@ -150,8 +167,9 @@ enum PageVectors {
             var j1 = FileBuilder.journal(base: 5, salt: VectorFixtures.salt &+ 1, firstSequence: 3)
             _ = j1.appends([3], from: 3)
             s.add(name + "/" + journalName(1), j1.bytes)
-            s.entry(name, "page", .salvage, rules: ["J-007"],
-                    expect: expect(elements: [1, 2, 3], nextSequence: 4, generation: 0, kinds: ["baseMismatch"]))
+            s.entry(
+                name, "page", .salvage, rules: ["J-007"],
+                expect: expect(elements: [1, 2, 3], nextSequence: 4, generation: 0, kinds: ["baseMismatch"]))
             s.entry(name, "page", .strict, rules: ["J-007", "J-022"], expect: refused)
         }
         do {
@@ -160,21 +178,25 @@ enum PageVectors {
             snap.flip(refs[1].end - 1, 0x01)
             s.add(name + "/" + snapshotName, snap.bytes)
             s.add(name + "/" + journalName(1), journal(base: 1, first: 4, [4]).bytes)
-            s.entry(name, "page", .salvage, rules: ["S-003", "P-003"],
-                    expect: expect(elements: [1, 3, 4], nextSequence: 5, generation: 1, kinds: ["badCRC", "missingElements"]))
+            s.entry(
+                name, "page", .salvage, rules: ["S-003", "P-003"],
+                expect: expect(
+                    elements: [1, 3, 4], nextSequence: 5, generation: 1, kinds: ["badCRC", "missingElements"]))
             s.entry(name, "page", .strict, rules: ["S-003", "J-022"], expect: refused)
         }
         do {
             // A snapshot of another page under this page's name: lost (S-004, P-008); every
             // journal, the retained one too, is replayed from its first frame.
             let name = "bad-page-foreign-snapshot"
-            let (snap, _) = SnapshotBuilder.build(generation: 1, nextSequence: 3, elements: Array(strokes[0..<2]),
-                                                  page: VectorFixtures.otherPage)
+            let (snap, _) = SnapshotBuilder.build(
+                generation: 1, nextSequence: 3, elements: Array(strokes[0..<2]),
+                page: VectorFixtures.otherPage)
             s.add(name + "/" + snapshotName, snap.bytes)
             s.add(name + "/" + journalName(0), journal(base: 0, first: 1, [1, 2]).bytes)
             s.add(name + "/" + journalName(1), journal(base: 1, first: 3, [3]).bytes)
-            s.entry(name, "page", .salvage, rules: ["S-004", "P-008"],
-                    expect: expect(elements: [1, 2, 3], nextSequence: 4, generation: 0, kinds: ["foreignSnapshot"]))
+            s.entry(
+                name, "page", .salvage, rules: ["S-004", "P-008"],
+                expect: expect(elements: [1, 2, 3], nextSequence: 4, generation: 0, kinds: ["foreignSnapshot"]))
         }
         PageRecoveryVectors.add(to: &s)
         SnapshotAheadVectors.add(to: &s)
@@ -186,9 +208,11 @@ enum PageVectors {
             j0.append(3, sequence: 4)
             s.add(name + "/" + journalName(0), j0.bytes)
             s.add(name + "/" + journalName(1), journal(base: 1, first: 5, [5]).bytes)
-            s.entry(name, "page", .salvage, rules: ["F-010", "J-018", "P-007", "P-009"],
-                    expect: expect(elements: [1, 2], nextSequence: 3, generation: 0,
-                                   kinds: ["notReplayed", "unknownCriticalType"]))
+            s.entry(
+                name, "page", .salvage, rules: ["F-010", "J-018", "P-007", "P-009"],
+                expect: expect(
+                    elements: [1, 2], nextSequence: 3, generation: 0,
+                    kinds: ["notReplayed", "unknownCriticalType"]))
         }
     }
 }

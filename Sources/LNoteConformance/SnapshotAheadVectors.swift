@@ -20,13 +20,15 @@ enum SnapshotAheadVectors {
             let name = "ok-page-retained-foreign-journal-not-walked"
             let (snap, _) = SnapshotBuilder.build(generation: 2, nextSequence: 4, elements: strokes)
             s.add(name + "/" + P.snapshotName, snap.bytes)
-            var foreign = FileBuilder.journal(page: VectorFixtures.otherPage, base: 1, salt: VectorFixtures.otherSalt,
-                                              firstSequence: 4)
+            var foreign = FileBuilder.journal(
+                page: VectorFixtures.otherPage, base: 1, salt: VectorFixtures.otherSalt,
+                firstSequence: 4)
             _ = foreign.appends([7, 8], from: 4)
             s.add(name + "/" + P.journalName(1), foreign.bytes)
             for mode in allModes {
-                s.entry(name, "page", mode, rules: ["P-017", "P-003", "J-005"],
-                        expect: P.expect(elements: [1, 2, 3], nextSequence: 4, generation: 2, kinds: []))
+                s.entry(
+                    name, "page", mode, rules: ["P-017", "P-003", "J-005"],
+                    expect: P.expect(elements: [1, 2, 3], nextSequence: 4, generation: 2, kinds: []))
             }
         }
         do {  // Its only frame at or after S is padding (P-018): the journal is ahead.
@@ -37,8 +39,9 @@ enum SnapshotAheadVectors {
             j1.frame(type: 0x80, sequence: 4, body: [0, 0])
             s.add(name + "/" + P.journalName(1), j1.bytes)
             for mode in [ReplayMode.salvage, .prefix] {
-                s.entry(name, "page", mode, rules: ["P-017", "P-018"],
-                        expect: P.expect(elements: [1, 2, 3], nextSequence: 5, generation: 2, kinds: ["snapshotAhead"]))
+                s.entry(
+                    name, "page", mode, rules: ["P-017", "P-018"],
+                    expect: P.expect(elements: [1, 2, 3], nextSequence: 5, generation: 2, kinds: ["snapshotAhead"]))
             }
             s.entry(name, "page", .strict, rules: ["P-017", "J-022"], expect: P.refused)
         }
@@ -48,8 +51,9 @@ enum SnapshotAheadVectors {
     static func absorbedFrames(_ s: inout ConformanceSuite) {
         do {  // An append too short to hold its id needs nothing from the snapshot.
             let name = "ok-page-absorbed-short-append-ignored"
-            let (snap, _) = SnapshotBuilder.build(generation: 1, nextSequence: 4,
-                                                  elements: [1, 3].map { VectorFixtures.stroke($0) })
+            let (snap, _) = SnapshotBuilder.build(
+                generation: 1, nextSequence: 4,
+                elements: [1, 3].map { VectorFixtures.stroke($0) })
             s.add(name + "/" + P.snapshotName, snap.bytes)
             var j1 = FileBuilder.journal(base: 1, salt: VectorFixtures.salt &+ 1, firstSequence: 1)
             j1.append(1, sequence: 1)
@@ -58,8 +62,9 @@ enum SnapshotAheadVectors {
             j1.append(4, sequence: 4)
             s.add(name + "/" + P.journalName(1), j1.bytes)
             for mode in allModes {
-                s.entry(name, "page", mode, rules: ["P-017", "P-004"],
-                        expect: P.expect(elements: [1, 3, 4], nextSequence: 5, generation: 1, kinds: []))
+                s.entry(
+                    name, "page", mode, rules: ["P-017", "P-004"],
+                    expect: P.expect(elements: [1, 3, 4], nextSequence: 5, generation: 1, kinds: []))
             }
         }
         do {  // A replace after the append, and a delete in an earlier journal, excuse it.
@@ -77,8 +82,9 @@ enum SnapshotAheadVectors {
             j3.append(4, sequence: 6)
             s.add(name + "/" + P.journalName(3), j3.bytes)
             for mode in allModes {
-                s.entry(name, "page", mode, rules: ["P-017", "P-003"],
-                        expect: P.expect(elements: [1, 4], nextSequence: 7, generation: 2, kinds: []))
+                s.entry(
+                    name, "page", mode, rules: ["P-017", "P-003"],
+                    expect: P.expect(elements: [1, 4], nextSequence: 7, generation: 2, kinds: []))
             }
         }
         do {  // A delete whose body does not decode excuses nothing.
@@ -94,8 +100,9 @@ enum SnapshotAheadVectors {
             j1.append(4, sequence: 4)
             s.add(name + "/" + P.journalName(1), j1.bytes)
             for mode in [ReplayMode.salvage, .prefix] {
-                s.entry(name, "page", mode, rules: ["P-017", "F-012"],
-                        expect: P.expect(elements: [1, 4], nextSequence: 5, generation: 1, kinds: ["snapshotAhead"]))
+                s.entry(
+                    name, "page", mode, rules: ["P-017", "F-012"],
+                    expect: P.expect(elements: [1, 4], nextSequence: 5, generation: 1, kinds: ["snapshotAhead"]))
             }
             s.entry(name, "page", .strict, rules: ["P-017", "J-022"], expect: P.refused)
         }

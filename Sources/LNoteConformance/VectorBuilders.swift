@@ -32,15 +32,20 @@ enum VectorFixtures {
             let radius = UInt16(10 + i), pressure = UInt16(400 + 50 * i), time = UInt32(4 * i)
             let azimuth: UInt16 = angles ? UInt16(1000 + i) : 0
             let altitude: UInt16 = angles ? UInt16(700 - i) : 0
-            points.append(Point(x: x + dx, y: y + dy, radius: radius, pressure: pressure, time: time,
-                                azimuth: azimuth, altitude: altitude))
+            points.append(
+                Point(
+                    x: x + dx, y: y + dy, radius: radius, pressure: pressure, time: time,
+                    azimuth: azimuth, altitude: altitude))
         }
-        return .stroke(Stroke(id: id(n), ink: Ink(type: "pen", red: UInt8(n), green: 20, blue: 30, width: 12),
-                              transform: transform, hasAngles: angles, points: points))
+        return .stroke(
+            Stroke(
+                id: id(n), ink: Ink(type: "pen", red: UInt8(n), green: 20, blue: 30, width: 12),
+                transform: transform, hasAngles: angles, points: points))
     }
 
     static func image(_ n: Int, asset: UUIDBytes, transform: Transform? = nil) -> Element {
-        .image(ImageElement(id: id(n), assetID: asset, x: -120, y: 340, width: 2000, height: 1500, transform: transform))
+        .image(
+            ImageElement(id: id(n), assetID: asset, x: -120, y: 340, width: 2000, height: 1500, transform: transform))
     }
 
     /// The body bytes of `change` (after the sequence).
@@ -71,10 +76,15 @@ struct FileBuilder {
     }
 
     /// A journal with a valid header (section 4.1).
-    static func journal(page: UUIDBytes = VectorFixtures.page, base: UInt64 = 0,
-                        salt: UInt64 = VectorFixtures.salt, firstSequence: UInt64 = 1) -> FileBuilder {
-        FileBuilder(header: JournalHeader(pageID: page, baseGeneration: base, salt: salt,
-                                          firstSequence: firstSequence).encoded(), salt: salt)
+    static func journal(
+        page: UUIDBytes = VectorFixtures.page, base: UInt64 = 0,
+        salt: UInt64 = VectorFixtures.salt, firstSequence: UInt64 = 1
+    ) -> FileBuilder {
+        FileBuilder(
+            header: JournalHeader(
+                pageID: page, baseGeneration: base, salt: salt,
+                firstSequence: firstSequence
+            ).encoded(), salt: salt)
     }
 
     /// A frame of `type` holding `body`, checksummed with `salt` (the file's unless given).
@@ -121,12 +131,15 @@ struct FileBuilder {
 enum SnapshotBuilder {
     /// Header, `pageMetadata` at sequence 1, then one `elementAppend` per element (S-002).
     /// Returns the builder and the element frames.
-    static func build(generation: UInt64, nextSequence: UInt64, elements: [Element],
-                      elementCount: UInt32? = nil, metadata: PageMetadata = .letter,
-                      page: UUIDBytes = VectorFixtures.page) -> (FileBuilder, [FrameRef]) {
-        let header = SnapshotHeader(pageID: page, generation: generation, salt: VectorFixtures.snapshotSalt,
-                                    nextSequence: nextSequence,
-                                    elementCount: elementCount ?? UInt32(elements.count))
+    static func build(
+        generation: UInt64, nextSequence: UInt64, elements: [Element],
+        elementCount: UInt32? = nil, metadata: PageMetadata = .letter,
+        page: UUIDBytes = VectorFixtures.page
+    ) -> (FileBuilder, [FrameRef]) {
+        let header = SnapshotHeader(
+            pageID: page, generation: generation, salt: VectorFixtures.snapshotSalt,
+            nextSequence: nextSequence,
+            elementCount: elementCount ?? UInt32(elements.count))
         var b = FileBuilder(header: header.encoded(), salt: VectorFixtures.snapshotSalt)
         b.change(.metadata(metadata), sequence: 1)
         var refs: [FrameRef] = []

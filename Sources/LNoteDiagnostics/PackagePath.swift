@@ -17,7 +17,9 @@ public enum PackagePath {
 
     /// The names of a library folder's packages, sorted: every folder in it whose name ends in
     /// `.lnote` (any case) and does not start with `.` (D-032). Links are not followed (D-002).
-    public static func libraryPackages(_ path: String, fileSystem fs: any FileSystem = POSIXFileSystem.shared) throws -> [String] {
+    public static func libraryPackages(
+        _ path: String, fileSystem fs: any FileSystem = POSIXFileSystem.shared
+    ) throws -> [String] {
         let names: [String]
         do { names = try fs.list(path) } catch { throw LNoteError(.io, "cannot list: \(error)", file: path) }
         return names.filter { name in
@@ -30,7 +32,9 @@ public enum PackagePath {
     /// The packages `path` names: itself when it is a package, else every package of the
     /// library folder it is. Throws `notFound` for a missing path or a folder that holds no
     /// package, `invalidPath` for a link (D-002) or a file.
-    public static func packages(at path: String, fileSystem fs: any FileSystem = POSIXFileSystem.shared) throws -> [String] {
+    public static func packages(
+        at path: String, fileSystem fs: any FileSystem = POSIXFileSystem.shared
+    ) throws -> [String] {
         let root = normalized(path)
         switch try io({ try fs.kind(root) }) {
         case nil: throw LNoteError(.notFound, "no such file or folder", file: path)

@@ -35,8 +35,10 @@ package struct StandaloneJournalReader: Sendable {
     /// header of another page is `foreignJournal` and its frames are not read (J-005); another
     /// base is `baseMismatch` and they are (J-007); strict mode refuses either.
     /// - Throws: `LNoteError.io` when the file cannot be read.
-    package static func read(fs: any FileSystem, directory: String, name: String, mode: ReplayMode,
-                             skipBelow: UInt64 = 0, namedPage: UUIDBytes? = nil, namedBase: UInt64? = nil) throws -> StandaloneJournalReader {
+    package static func read(
+        fs: any FileSystem, directory: String, name: String, mode: ReplayMode,
+        skipBelow: UInt64 = 0, namedPage: UUIDBytes? = nil, namedBase: UInt64? = nil
+    ) throws -> StandaloneJournalReader {
         let r = try JournalFileReader.read(fs: fs, directory: directory, name: name, base: namedBase ?? 0, mode: mode)
         var out = StandaloneJournalReader()
         out.headerValid = r.headerDamage == nil
@@ -44,8 +46,13 @@ package struct StandaloneJournalReader: Sendable {
         // (offset, order within the file, finding): sorted by offset, ties in report order.
         var found: [(Int, Int, RecoveryFinding)] = []
         func add(_ kind: String, _ offset: Int, _ bytes: Int, torn: Bool = false, _ detail: String) {
-            found.append((offset, found.count, RecoveryFinding(kind: kind, file: name, offset: offset, bytes: bytes,
-                                                               isTornTail: torn, detail: detail)))
+            found.append(
+                (
+                    offset, found.count,
+                    RecoveryFinding(
+                        kind: kind, file: name, offset: offset, bytes: bytes,
+                        isTornTail: torn, detail: detail)
+                ))
         }
         if r.isTornCreation {
             found.append((0, 0, TornCreation.finding(file: name, size: r.fileSize, reason: r.headerDamage)))  // J-028
@@ -60,7 +67,9 @@ package struct StandaloneJournalReader: Sendable {
                 scan = nil
                 if mode == .strict { out.refused = true }
             } else if let namedBase, h.baseGeneration != namedBase {
-                add("baseMismatch", 32, 8, "the header's base is \(h.baseGeneration), the file name's \(namedBase) (J-007)")
+                add(
+                    "baseMismatch", 32, 8,
+                    "the header's base is \(h.baseGeneration), the file name's \(namedBase) (J-007)")
                 if mode == .strict { out.refused = true; scan = nil }
             }
         }
@@ -78,15 +87,22 @@ package struct StandaloneJournalReader: Sendable {
                     let body = UnsafeRawBufferPointer(rebasing: raw[frame.bodyRange])
                     let size = frame.endOffset - frame.offset
                     do {
-                        out.state.apply(try PageChangeCodec.decode(type: frame.type, body: body, baseOffset: frame.bodyRange.lowerBound))
+                        out.state.apply(
+                            try PageChangeCodec.decode(
+                                type: frame.type, body: body, baseOffset: frame.bodyRange.lowerBound))
                         out.replayed += 1
                     } catch {
                         // E-007: in salvage mode a stroke whose points fail keeps the points before.
-                        if mode == .salvage, let kept = try? PageChangeCodec.decode(type: frame.type, body: r.bytes[frame.bodyRange],
-                                                                                    points: .deferred) {
+                        if mode == .salvage,
+                            let kept = try? PageChangeCodec.decode(
+                                type: frame.type, body: r.bytes[frame.bodyRange],
+                                points: .deferred)
+                        {
                             out.state.apply(kept)
                             out.replayed += 1
-                            add("badPoints", frame.offset, size, "\(error); the stroke keeps the points before it (E-007)")
+                            add(
+                                "badPoints", frame.offset, size,
+                                "\(error); the stroke keeps the points before it (E-007)")
                             continue
                         }
                         out.dropped += 1

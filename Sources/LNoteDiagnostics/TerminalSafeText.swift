@@ -11,7 +11,8 @@ public enum TerminalSafeText {
             if scalar == "\\" {
                 out += "\\\\"
             } else if (0x10FF80...0x10FFFF).contains(scalar.value) {
-                out += "\\x" + String(scalar.value - 0x10FF00, radix: 16, uppercase: true)  // a byte that is not UTF-8 (D-035)
+                // a byte that is not UTF-8 (D-035)
+                out += "\\x" + String(scalar.value - 0x10FF00, radix: 16, uppercase: true)
             } else if isUnsafe(scalar) {
                 out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
             } else {
@@ -23,10 +24,10 @@ public enum TerminalSafeText {
 
     public static func isUnsafe(_ u: Unicode.Scalar) -> Bool {
         switch u.value {
-        case 0x00...0x1F, 0x7F...0x9F: return true          // C0 (ESC, CR, BS...), DEL, C1 (CSI)
-        case 0x200E, 0x200F, 0x061C: return true             // LRM, RLM, ALM
-        case 0x202A...0x202E, 0x2066...0x2069: return true   // bidi embeddings, overrides, isolates
-        case 0x2028, 0x2029: return true                     // line and paragraph separators
+        case 0x00...0x1F, 0x7F...0x9F: return true  // C0 (ESC, CR, BS...), DEL, C1 (CSI)
+        case 0x200E, 0x200F, 0x061C: return true  // LRM, RLM, ALM
+        case 0x202A...0x202E, 0x2066...0x2069: return true  // bidi embeddings, overrides, isolates
+        case 0x2028, 0x2029: return true  // line and paragraph separators
         default: return false
         }
     }

@@ -32,8 +32,10 @@ public enum CRC32C {
     /// Copies `source` to `destination` (at least as long, not overlapping) and returns
     /// `extend(crc, source)`: on the CPU's CRC instruction one pass loads each word once
     /// (checksumming bytes as they are copied instead of reading them again after).
-    @_optimize(speed) public static func copyExtend(_ crc: UInt32, _ source: UnsafeRawBufferPointer,
-                                  to destination: UnsafeMutableRawBufferPointer) -> UInt32 {
+    @_optimize(speed) public static func copyExtend(
+        _ crc: UInt32, _ source: UnsafeRawBufferPointer,
+        to destination: UnsafeMutableRawBufferPointer
+    ) -> UInt32 {
         precondition(destination.count >= source.count, "copy destination shorter than its source")
         guard let from = source.baseAddress, let to = destination.baseAddress else { return crc }
         if isHardwareAccelerated {
@@ -52,8 +54,10 @@ public enum CRC32C {
     /// `copyExtend` on the CPU's CRC instruction with the streams of fixed sizes only (a test
     /// hook: on x86-64 with PCLMULQDQ `copyExtend` fits the streams to the buffer instead), or
     /// nil without the instruction. `destination` must be at least as long as `source`.
-    package static func hardwareCopyExtendFixedStreams(_ crc: UInt32, _ source: UnsafeRawBufferPointer,
-                                                       to destination: UnsafeMutableRawBufferPointer) -> UInt32? {
+    package static func hardwareCopyExtendFixedStreams(
+        _ crc: UInt32, _ source: UnsafeRawBufferPointer,
+        to destination: UnsafeMutableRawBufferPointer
+    ) -> UInt32? {
         guard isHardwareAccelerated else { return nil }
         precondition(destination.count >= source.count, "copy destination shorter than its source")
         guard let from = source.baseAddress, let to = destination.baseAddress else { return crc }
@@ -75,8 +79,10 @@ public enum CRC32C {
     /// `extend`, or `copyExtend` when `destination` is given, on the 256-bit fold also where the
     /// CPU folds 512 bits (a test hook; the streams of `crc32` where it folds neither), or nil
     /// without the instruction. `destination` must be at least as long as `source`.
-    package static func hardwareFold256(_ crc: UInt32, _ source: UnsafeRawBufferPointer,
-                                        to destination: UnsafeMutableRawBufferPointer? = nil) -> UInt32? {
+    package static func hardwareFold256(
+        _ crc: UInt32, _ source: UnsafeRawBufferPointer,
+        to destination: UnsafeMutableRawBufferPointer? = nil
+    ) -> UInt32? {
         guard isHardwareAccelerated else { return nil }
         precondition((destination?.count ?? source.count) >= source.count, "copy destination shorter than its source")
         return lnote_crc32c_hw_fold256(crc, destination?.baseAddress, source.baseAddress, source.count)

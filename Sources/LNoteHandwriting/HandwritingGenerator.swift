@@ -32,8 +32,9 @@ public struct HandwritingGenerator: Sendable {
     /// The next stroke of the text: a word's joined letters, or an i-dot, t-cross or lift.
     public mutating func nextStroke() -> Stroke {
         let item = nextPath()
-        let positions = PenSampler.positions(along: item.path, style: style, speedFactor: item.speed,
-                                             limit: FormatLimits.strokePointsMax, rng: &rng)
+        let positions = PenSampler.positions(
+            along: item.path, style: style, speedFactor: item.speed,
+            limit: FormatLimits.strokePointsMax, rng: &rng)
         return makeStroke(positions, ink: item.ink)
     }
 
@@ -64,8 +65,9 @@ public struct HandwritingGenerator: Sendable {
             path += more
         }
         first.path = path
-        var positions = PenSampler.positions(along: path, style: style, speedFactor: first.speed,
-                                             limit: limit, rng: &rng)
+        var positions = PenSampler.positions(
+            along: path, style: style, speedFactor: first.speed,
+            limit: limit, rng: &rng)
         while positions.count < limit, let last = positions.last { positions.append(last) }
         return makeStroke(positions, ink: first.ink)
     }

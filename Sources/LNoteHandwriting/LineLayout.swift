@@ -22,14 +22,16 @@ struct LineLayout: Sendable {
     }
 
     /// Where the next word of `width` points starts, and whether it opened a new line.
-    mutating func place(width: Double, newParagraph: Bool, rng: inout HandwritingRandom)
+    mutating func place(
+        width: Double, newParagraph: Bool, rng: inout HandwritingRandom
+    )
         -> (x: Double, y: Double, newLine: Bool)
     {
         let right = pageWidth - style.marginRight
         var newLine = false
         if newParagraph && x > lineStart {
             nextLine(rng: &rng)
-            x += style.xHeight * 3   // indent
+            x += style.xHeight * 3  // indent
             newLine = true
         } else if x + width > right && x > lineStart {
             nextLine(rng: &rng)

@@ -1,6 +1,6 @@
 import LNoteFormat
 #if canImport(Glibc)
-import Glibc   // links libm for squareRoot/rounded (no other libm calls are used)
+import Glibc  // links libm for squareRoot/rounded (no other libm calls are used)
 #elseif canImport(Musl)
 import Musl
 #endif
@@ -38,8 +38,10 @@ enum PenSampler {
     /// Positions of the pen tip at each sample along `path`, at most `limit` of them.
     /// Speed follows the two-thirds-power-law spirit cheaply: slower at sharp turns, with
     /// acceleration over the first and last few points of path.
-    static func positions(along path: PenPath, style: WritingStyle, speedFactor: Double,
-                          limit: Int, rng: inout HandwritingRandom) -> PenPath {
+    static func positions(
+        along path: PenPath, style: WritingStyle, speedFactor: Double,
+        limit: Int, rng: inout HandwritingRandom
+    ) -> PenPath {
         let least = min(limit, dotSamplesMin + rng.below(10))
         let out = positions(along: path, style: style, speedFactor: speedFactor, limit: limit, least: least)
         guard out.count < least else { return out }
@@ -48,8 +50,10 @@ enum PenSampler {
         return positions(along: path, style: style, speedFactor: slower, limit: limit, least: least)
     }
 
-    private static func positions(along path: PenPath, style: WritingStyle, speedFactor: Double,
-                                  limit: Int, least: Int) -> PenPath {
+    private static func positions(
+        along path: PenPath, style: WritingStyle, speedFactor: Double,
+        limit: Int, least: Int
+    ) -> PenPath {
         guard let first = path.first else { return [] }
         let n = path.count
         var cumulative = [Double](repeating: 0, count: n)
@@ -65,7 +69,7 @@ enum PenSampler {
                 let lu = (ux * ux + uy * uy).squareRoot(), lv = (vx * vx + vy * vy).squareRoot()
                 guard lu > 1e-9, lv > 1e-9 else { continue }
                 let cosTurn = (ux * vx + uy * vy) / (lu * lv)
-                let straightness = (1 + cosTurn) / 2   // 1 straight, 0 reversal
+                let straightness = (1 + cosTurn) / 2  // 1 straight, 0 reversal
                 factor[i] = 0.35 + 0.65 * straightness * straightness
             }
         }
@@ -104,14 +108,16 @@ enum PenSampler {
     }
 
     /// Quantized points for sampled positions: tremor, pressure, radius and time added.
-    static func points(for positions: PenPath, ink: Ink, style: WritingStyle,
-                       metadata: PageMetadata, rng: inout HandwritingRandom) -> [Point] {
+    static func points(
+        for positions: PenPath, ink: Ink, style: WritingStyle,
+        metadata: PageMetadata, rng: inout HandwritingRandom
+    ) -> [Point] {
         let count = positions.count
         var out: [Point] = []
         out.reserveCapacity(count)
         // Tremor: AR(1) noise, stationary deviation `style.tremor`.
         let a = 0.9
-        let b = style.tremor * 0.4358898943540674   // sqrt(1 - a*a)
+        let b = style.tremor * 0.4358898943540674  // sqrt(1 - a*a)
         var tx = style.tremor * rng.normal(), ty = style.tremor * rng.normal()
         var drift = 0.0
         let rampSamples = 9.0
@@ -137,10 +143,12 @@ enum PenSampler {
             let radius = halfWidth * (0.55 + 0.9 * pressure / 1000)
             let x = min(maxX, max(0, ((p.x + tx) * 10).rounded()))
             let y = min(maxY, max(0, ((p.y + ty) * 10).rounded()))
-            out.append(Point(x: Int32(x), y: Int32(y),
-                             radius: UInt16(max(1, radius.rounded())),
-                             pressure: UInt16(pressure.rounded()),
-                             time: UInt32(k * 25 / 6)))   // 1000 ms / 240 Hz = 25/6 ms
+            out.append(
+                Point(
+                    x: Int32(x), y: Int32(y),
+                    radius: UInt16(max(1, radius.rounded())),
+                    pressure: UInt16(pressure.rounded()),
+                    time: UInt32(k * 25 / 6)))  // 1000 ms / 240 Hz = 25/6 ms
         }
         return out
     }

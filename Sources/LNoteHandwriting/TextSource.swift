@@ -18,7 +18,7 @@ struct TextSource: Sendable {
         "something", "sometimes", "sound", "still", "story", "study", "summer", "table", "think",
         "thought", "through", "today", "together", "tomorrow", "under", "until", "very", "walk",
         "water", "weather", "week", "while", "without", "world", "write", "year", "young",
-        "zebra", "jazz", "exact", "quiet", "box", "vivid", "wax",
+        "zebra", "jazz", "exact", "quiet", "box", "vivid", "wax"
     ]
 
     private var wordsLeftInSentence = 0

@@ -17,7 +17,9 @@ enum WordShaper {
     }
 
     /// The word's pen paths (drawing order) and its advance width, both in points.
-    static func shape(_ text: [UInt8], style: WritingStyle, rng: inout HandwritingRandom)
+    static func shape(
+        _ text: [UInt8], style: WritingStyle, rng: inout HandwritingRandom
+    )
         -> (paths: [PenPath], width: Double)
     {
         let s = style.scale
@@ -25,7 +27,7 @@ enum WordShaper {
         let lift = rng.uniform(-0.6, 0.6)
         var main: [PenPath] = []
         var deferred: [PenPath] = []
-        var mainJoinable = false   // the last main path ends at a cursive exit
+        var mainJoinable = false  // the last main path ends at a cursive exit
         var penX = 0.0
         var previous: UInt8 = 0
         for c in text {
@@ -55,7 +57,9 @@ enum WordShaper {
                 guard let first = st.first else { continue }
                 let path = st.map(place)
                 var minX = first.x, maxX = first.x, minY = first.y, maxY = first.y
-                for p in st { minX = min(minX, p.x); maxX = max(maxX, p.x); minY = min(minY, p.y); maxY = max(maxY, p.y) }
+                for p in st {
+                    minX = min(minX, p.x); maxX = max(maxX, p.x); minY = min(minY, p.y); maxY = max(maxY, p.y)
+                }
                 let isDot = maxX - minX <= 2 && maxY - minY <= 2
                 if (isDot && isLower(c)) || (isLower(c) && i > exitIndex) {
                     deferred.append(path)
@@ -66,7 +70,8 @@ enum WordShaper {
                     let gap = ((prev.x - p0.x) * (prev.x - p0.x) + (prev.y - p0.y) * (prev.y - p0.y)).squareRoot() / s
                     if firstOfGlyph {
                         // Cursive: a lowercase letter continues the word without a lift.
-                        join = mainJoinable && isLower(c)
+                        join =
+                            mainJoinable && isLower(c)
                             && (isLower(previous) || (isLetter(previous) && gap <= capitalJoinUnits))
                     } else {
                         // Within a lowercase letter the pen retraces; elsewhere it lifts.

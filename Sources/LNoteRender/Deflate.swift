@@ -12,15 +12,23 @@ package enum Deflate {
     /// Symbols per block before a new Huffman table is worth its header.
     static let blockSymbolsMax = 49_152
 
-    static let lengthBase: [Int] = [3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43,
-                                    51, 59, 67, 83, 99, 115, 131, 163, 195, 227, 258]
-    static let lengthExtra: [Int] = [0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4,
-                                     4, 4, 5, 5, 5, 5, 0]
-    static let distanceBase: [Int] = [1, 2, 3, 4, 5, 7, 9, 13, 17, 25, 33, 49, 65, 97, 129, 193, 257,
-                                      385, 513, 769, 1025, 1537, 2049, 3073, 4097, 6145, 8193, 12289,
-                                      16385, 24577]
-    static let distanceExtra: [Int] = [0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9,
-                                       10, 10, 11, 11, 12, 12, 13, 13]
+    static let lengthBase: [Int] = [
+        3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43,
+        51, 59, 67, 83, 99, 115, 131, 163, 195, 227, 258
+    ]
+    static let lengthExtra: [Int] = [
+        0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4,
+        4, 4, 5, 5, 5, 5, 0
+    ]
+    static let distanceBase: [Int] = [
+        1, 2, 3, 4, 5, 7, 9, 13, 17, 25, 33, 49, 65, 97, 129, 193, 257,
+        385, 513, 769, 1025, 1537, 2049, 3073, 4097, 6145, 8193, 12289,
+        16385, 24577
+    ]
+    static let distanceExtra: [Int] = [
+        0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9,
+        10, 10, 11, 11, 12, 12, 13, 13
+    ]
     /// Length (3...258) to length code index (0...28, i.e. symbol 257...285).
     static let lengthCode: [UInt8] = {
         var t = [UInt8](repeating: 0, count: 259)
@@ -58,7 +66,7 @@ package enum Deflate {
 
     /// One LZ77 symbol: a literal (distance 0) or a match of `length` at `distance`.
     struct Symbol {
-        var value: UInt16     // literal byte or match length
+        var value: UInt16  // literal byte or match length
         var distance: UInt16  // 0 for a literal, else 1...32768
     }
 

@@ -52,8 +52,10 @@ struct HuffmanCode {
 
     /// Huffman depths by the two-queue method, then limited as miniz does: overlong codes
     /// are clamped and the Kraft sum restored by lengthening the deepest shorter codes.
-    private static func limitedLengths(freq: [Int], ascending used: [Int], maxLength: Int,
-                                       alphabet: Int) -> [UInt8] {
+    private static func limitedLengths(
+        freq: [Int], ascending used: [Int], maxLength: Int,
+        alphabet: Int
+    ) -> [UInt8] {
         let m = used.count
         var weight = [Int](repeating: 0, count: 2 * m - 1)
         var parent = [Int](repeating: 0, count: 2 * m - 1)

@@ -22,8 +22,9 @@ package enum PNGEncoder {
         ihdr += [UInt8(bitDepth), 0, 0, 0, 0]
         chunk("IHDR", ihdr, to: &out)
         let rows = packed(width: width, height: height, pixels: pixels, bitDepth: bitDepth)
-        let filteredRows = filtered(rowBytes: rows.rowBytes, height: height, bytes: rows.bytes,
-                                    adaptive: bitDepth == 8)
+        let filteredRows = filtered(
+            rowBytes: rows.rowBytes, height: height, bytes: rows.bytes,
+            adaptive: bitDepth == 8)
         chunk("IDAT", Deflate.zlib(filteredRows), to: &out)
         chunk("IEND", [], to: &out)
         return out

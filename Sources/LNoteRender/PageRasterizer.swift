@@ -57,8 +57,9 @@ struct Canvas {
     }
 
     func raster() -> GrayRaster {
-        GrayRaster(width: width, height: height,
-                   pixels: lum.map { UInt8(min(max($0, 0), 1) * 255 + 0.5) })
+        GrayRaster(
+            width: width, height: height,
+            pixels: lum.map { UInt8(min(max($0, 0), 1) * 255 + 0.5) })
     }
 
     /// A disc-swept segment in pixel space.
@@ -82,8 +83,11 @@ struct Canvas {
         }
         // The points are read once: a deferred stroke decodes on every read of `points`, so
         // reading them (or their count) per point would make a long stroke quadratic.
-        let pts = stroke.withPoints { points in Self.merged(points, transform: stroke.transform, scale: scale,
-                                                            radiusScale: radiusScale) }
+        let pts = stroke.withPoints { points in
+            Self.merged(
+                points, transform: stroke.transform, scale: scale,
+                radiusScale: radiusScale)
+        }
         guard let first = pts.first else { return }
         var capsules: [Capsule] = []
         if pts.count == 1 {
@@ -99,8 +103,10 @@ struct Canvas {
 
     /// The stroke's points in pixels, points closer than a third of a pixel merged into the
     /// one before (the last point always kept); empty when a point maps to a non-finite place.
-    static func merged(_ points: UnsafeBufferPointer<Point>, transform: Transform?, scale: Float,
-                       radiusScale: Float) -> [(x: Float, y: Float, r: Float)] {
+    static func merged(
+        _ points: UnsafeBufferPointer<Point>, transform: Transform?, scale: Float,
+        radiusScale: Float
+    ) -> [(x: Float, y: Float, r: Float)] {
         var pts: [(x: Float, y: Float, r: Float)] = []
         pts.reserveCapacity(points.count / 4 + 2)
         let lastIndex = points.count - 1
@@ -111,7 +117,7 @@ struct Canvas {
             guard m.x.isFinite, m.y.isFinite, r.isFinite else { return [] }
             if let last = pts.last, k != lastIndex {
                 let dx = m.x - last.x, dy = m.y - last.y
-                if dx * dx + dy * dy < 0.11 {   // closer than 1/3 pixel: merge
+                if dx * dx + dy * dy < 0.11 {  // closer than 1/3 pixel: merge
                     pts[pts.count - 1].r = max(last.r, r)
                     continue
                 }
@@ -154,8 +160,11 @@ struct Canvas {
         cover.withUnsafeMutableBufferPointer { cover in
             for c in capsules {
                 let r = max(c.r0, c.r1) + 1
-                guard let b = clip(min(c.x0, c.x1) - r, min(c.y0, c.y1) - r,
-                                   max(c.x0, c.x1) + r, max(c.y0, c.y1) + r) else { continue }
+                guard
+                    let b = clip(
+                        min(c.x0, c.x1) - r, min(c.y0, c.y1) - r,
+                        max(c.x0, c.x1) + r, max(c.y0, c.y1) + r)
+                else { continue }
                 let dx = c.x1 - c.x0, dy = c.y1 - c.y0
                 let len2 = dx * dx + dy * dy
                 for py in b.y0..<b.y1 {

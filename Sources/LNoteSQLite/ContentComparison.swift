@@ -38,7 +38,9 @@ public enum ContentComparison {
     public static func verify(expected e: DocumentContent, actual a: DocumentContent) -> DocumentVerification {
         var diffs: [String] = []
         if e.id != a.id { diffs.append("document id \(a.id) instead of \(e.id)") }
-        if (e.title, e.created, e.modified) != (a.title, a.created, a.modified) { diffs.append("title or document times differ") }
+        if (e.title, e.created, e.modified) != (a.title, a.created, a.modified) {
+            diffs.append("title or document times differ")
+        }
         if e.pages.map(\.entry.id) != a.pages.map(\.entry.id) { diffs.append("page ids or page order differ") }
         var pages: [DocumentVerification.PageCounts] = []
         for (i, ep) in e.pages.enumerated() {
@@ -46,10 +48,12 @@ public enum ContentComparison {
             let (es, ed) = summary(ep.state.elements)
             let (as_, ad) = summary(ap?.state.elements ?? [])
             let idsEqual = ep.state.elements.map(\.id) == (ap?.state.elements.map(\.id) ?? [])
-            pages.append(.init(id: ep.entry.id.description, position: i,
-                               elements: [ep.state.elements.count, ap?.state.elements.count ?? 0],
-                               strokes: [es.strokes, as_.strokes], images: [es.images, as_.images],
-                               points: [es.points, as_.points], pointsDigest: [hex(ed), hex(ad)], idsInZOrderEqual: idsEqual))
+            pages.append(
+                .init(
+                    id: ep.entry.id.description, position: i,
+                    elements: [ep.state.elements.count, ap?.state.elements.count ?? 0],
+                    strokes: [es.strokes, as_.strokes], images: [es.images, as_.images],
+                    points: [es.points, as_.points], pointsDigest: [hex(ed), hex(ad)], idsInZOrderEqual: idsEqual))
             guard let ap else { continue }
             let label = "page \(i) (\(ep.entry.id))"
             if ep.state.elements.count != ap.state.elements.count {
@@ -58,19 +62,26 @@ public enum ContentComparison {
             if !idsEqual { diffs.append("\(label): element ids in z-order differ") }
             if ed != ad { diffs.append("\(label): points digest \(hex(ad)) instead of \(hex(ed))") }
             if ep.state.metadata != ap.state.metadata { diffs.append("\(label): canvas size differs") }
-            if (ep.entry.created, ep.entry.modified) != (ap.entry.created, ap.entry.modified) { diffs.append("\(label): times differ") }
+            if (ep.entry.created, ep.entry.modified) != (ap.entry.created, ap.entry.modified) {
+                diffs.append("\(label): times differ")
+            }
             let changed = zip(ep.state.elements, ap.state.elements).filter { $0.0 != $0.1 }.map(\.0.id)
             if !changed.isEmpty {
-                diffs.append("\(label): \(changed.count) elements differ in a field (first \(changed.prefix(3).map(\.description).joined(separator: ", ")))")
+                diffs.append(
+                    "\(label): \(changed.count) elements differ in a field (first \(changed.prefix(3).map(\.description).joined(separator: ", ")))"
+                )
             }
         }
         if a.pages.count != e.pages.count { diffs.append("\(a.pages.count) pages instead of \(e.pages.count)") }
         if e.assets.count != a.assets.count { diffs.append("\(a.assets.count) assets instead of \(e.assets.count)") }
-        if e.assets != a.assets, e.assets.count == a.assets.count { diffs.append("asset ids, extensions or bytes differ") }
-        return DocumentVerification(id: e.id.description, title: e.title, pages: pages,
-                                    pageCount: [e.pages.count, a.pages.count], assetCount: [e.assets.count, a.assets.count],
-                                    assetBytes: [e.assets.reduce(0) { $0 + $1.byteCount }, a.assets.reduce(0) { $0 + $1.byteCount }],
-                                    differences: diffs)
+        if e.assets != a.assets, e.assets.count == a.assets.count {
+            diffs.append("asset ids, extensions or bytes differ")
+        }
+        return DocumentVerification(
+            id: e.id.description, title: e.title, pages: pages,
+            pageCount: [e.pages.count, a.pages.count], assetCount: [e.assets.count, a.assets.count],
+            assetBytes: [e.assets.reduce(0) { $0 + $1.byteCount }, a.assets.reduce(0) { $0 + $1.byteCount }],
+            differences: diffs)
     }
 
     struct Summary { var strokes = 0, images = 0, points = 0 }
@@ -86,7 +97,8 @@ public enum ContentComparison {
                 s.strokes += 1
                 s.points += stroke.pointCount
                 let points = stroke.points
-                let d = PointBlob.digest(points: PointBlob.encode(points), angles: stroke.hasAngles ? PointBlob.encodeAngles(points) : nil)
+                let d = PointBlob.digest(
+                    points: PointBlob.encode(points), angles: stroke.hasAngles ? PointBlob.encodeAngles(points) : nil)
                 withUnsafeBytes(of: d.littleEndian) { crc = CRC32C.extend(crc, $0) }
             }
         }

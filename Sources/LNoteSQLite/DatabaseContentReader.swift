@@ -10,19 +10,23 @@ package final class DatabaseContentReader {
 
     package init(_ db: SQLiteConnection) throws {
         self.db = db
-        pages = try db.prepare("SELECT id, uuid, width, height, created, modified FROM pages WHERE documentId = ?1 ORDER BY position")
-        strokes = try db.prepare("""
+        pages = try db.prepare(
+            "SELECT id, uuid, width, height, created, modified FROM pages WHERE documentId = ?1 ORDER BY position")
+        strokes = try db.prepare(
+            """
             SELECT uuid, zIndex, inkType, color, width, transformA, transformB, transformC, transformD, transformTx,
                    transformTy, pointCount, points, angles
             FROM strokes WHERE pageId = ?1 ORDER BY zIndex
             """)
-        images = try db.prepare("""
+        images = try db.prepare(
+            """
             SELECT uuid, zIndex, assetUuid, x, y, width, height, transformA, transformB, transformC, transformD,
                    transformTx, transformTy
             FROM images WHERE pageId = ?1 ORDER BY zIndex
             """)
         assets = try db.prepare("SELECT uuid, ext, bytes FROM assets WHERE documentId = ?1 ORDER BY uuid")
-        assetSizes = try db.prepare("SELECT uuid, ext, length(bytes), id FROM assets WHERE documentId = ?1 ORDER BY uuid")
+        assetSizes = try db.prepare(
+            "SELECT uuid, ext, length(bytes), id FROM assets WHERE documentId = ?1 ORDER BY uuid")
     }
 
     /// Every row of `documents`: its row id and its uuid (nil when not 16 bytes, a row the
@@ -51,28 +55,39 @@ package final class DatabaseContentReader {
         guard try doc.step() else { return nil }
         let title = doc.text(1) ?? "", created = doc.text(2) ?? "", modified = doc.text(3) ?? ""
         guard title.utf8.count <= DocumentFile.titleBytesMax,
-              created.utf8.count <= DocumentFile.timestampBytesMax, modified.utf8.count <= DocumentFile.timestampBytesMax else {
+            created.utf8.count <= DocumentFile.timestampBytesMax, modified.utf8.count <= DocumentFile.timestampBytesMax
+        else {
             throw SQLiteContentError("document \(id): title or times too long (D-024)")
         }
-        var content = DocumentContent(id: id, title: title, created: created, modified: modified, pages: [],
-                                      assets: try assetBytes ? readAssets(row, id) : readAssetSizes(row, id))
+        var content = DocumentContent(
+            id: id, title: title, created: created, modified: modified, pages: [],
+            assets: try assetBytes ? readAssets(row, id) : readAssetSizes(row, id))
         pages.reset()
         try pages.bind(1, row)
         var pageRows: [(Int64, DocumentFile.PageEntry)] = []
         while try pages.step() {
             guard let pageID = UUIDBytes(bytes: pages.blob(1)), let w = UInt32(exactly: pages.int64(2)),
-                  let h = UInt32(exactly: pages.int64(3)) else {
+                let h = UInt32(exactly: pages.int64(3))
+            else {
                 throw SQLiteContentError("document \(id): a page row has a bad uuid or canvas size (Q-011)")
             }
             let created = pages.text(4) ?? "", modified = pages.text(5) ?? ""
-            guard created.utf8.count <= DocumentFile.timestampBytesMax, modified.utf8.count <= DocumentFile.timestampBytesMax else {
+            guard created.utf8.count <= DocumentFile.timestampBytesMax,
+                modified.utf8.count <= DocumentFile.timestampBytesMax
+            else {
                 throw SQLiteContentError("page \(pageID): times too long (D-024)")
             }
-            pageRows.append((pages.int64(0), .init(id: pageID, metadata: PageMetadata(width: w, height: h), created: created,
-                                                   modified: modified, elementCount: 0)))
+            pageRows.append(
+                (
+                    pages.int64(0),
+                    .init(
+                        id: pageID, metadata: PageMetadata(width: w, height: h), created: created,
+                        modified: modified, elementCount: 0)
+                ))
         }
         guard pageRows.count <= FormatLimits.pagesPerDocumentMax,
-              Set(pageRows.map(\.1.id)).count == pageRows.count else {
+            Set(pageRows.map(\.1.id)).count == pageRows.count
+        else {
             throw SQLiteContentError("document \(id): too many pages or a repeated page uuid (D-011)")
         }
         for (pageRow, entry) in pageRows {
@@ -85,7 +100,8 @@ package final class DatabaseContentReader {
     /// The elements of one page in z-order, every row checked as for an import (Q-060); nil when
     /// the database has no such page. Cost: one indexed look-up and one range scan per table.
     package func pageElements(document: UUIDBytes, page: UUIDBytes) throws -> [Element]? {
-        let find = try db.prepare("SELECT p.id FROM pages p JOIN documents d ON p.documentId = d.id WHERE d.uuid = ?1 AND p.uuid = ?2")
+        let find = try db.prepare(
+            "SELECT p.id FROM pages p JOIN documents d ON p.documentId = d.id WHERE d.uuid = ?1 AND p.uuid = ?2")
         try find.bind(1, document.bytes); try find.bind(2, page.bytes)
         guard try find.step() else { return nil }
         return try readElements(find.int64(0), page: page)
@@ -107,7 +123,9 @@ package final class DatabaseContentReader {
         out.reserveCapacity(layered.count)
         for (z, element) in layered {
             guard z != previous else { throw SQLiteContentError("page \(page): two elements at zIndex \(z) (Q-023)") }
-            guard seen.insert(element.id).inserted else { throw SQLiteContentError("page \(page): element \(element.id) twice (E-011)") }
+            guard seen.insert(element.id).inserted else {
+                throw SQLiteContentError("page \(page): element \(element.id) twice (E-011)")
+            }
             do { try ElementValidator.validate(element) } catch {
                 throw SQLiteContentError("page \(page): element \(element.id): \(error)")
             }
@@ -120,18 +138,25 @@ package final class DatabaseContentReader {
     private func stroke(_ page: UUIDBytes) throws -> Element {
         let s = strokes
         let count = s.int64(11)
-        guard let id = UUIDBytes(bytes: s.blob(0)) else { throw SQLiteContentError("page \(page): a stroke uuid is not 16 bytes") }
+        guard let id = UUIDBytes(bytes: s.blob(0)) else {
+            throw SQLiteContentError("page \(page): a stroke uuid is not 16 bytes")
+        }
         guard let color = UInt32(exactly: s.int64(3)), let width = UInt32(exactly: s.int64(4)),
-              (1...Int64(FormatLimits.strokePointsMax)).contains(count) else {
+            (1...Int64(FormatLimits.strokePointsMax)).contains(count)
+        else {
             throw SQLiteContentError("stroke \(id): color, width or pointCount out of range (Q-021)")
         }
         let anglesBlob: [UInt8]? = s.isNull(13) ? nil : s.blob(13)
         guard let points = PointBlob.decode(points: s.blob(12), angles: anglesBlob, count: Int(count)) else {
             throw SQLiteContentError("stroke \(id): points or angles BLOB is not \(count) points long (Q-030, Q-031)")
         }
-        let ink = Ink(type: s.text(2) ?? "", red: UInt8(truncatingIfNeeded: color >> 24), green: UInt8(truncatingIfNeeded: color >> 16),
-                      blue: UInt8(truncatingIfNeeded: color >> 8), alpha: UInt8(truncatingIfNeeded: color), width: width)
-        return .stroke(Stroke(id: id, ink: ink, transform: try transform(s, at: 5, id), hasAngles: anglesBlob != nil, points: points))
+        let ink = Ink(
+            type: s.text(2) ?? "", red: UInt8(truncatingIfNeeded: color >> 24),
+            green: UInt8(truncatingIfNeeded: color >> 16),
+            blue: UInt8(truncatingIfNeeded: color >> 8), alpha: UInt8(truncatingIfNeeded: color), width: width)
+        return .stroke(
+            Stroke(
+                id: id, ink: ink, transform: try transform(s, at: 5, id), hasAngles: anglesBlob != nil, points: points))
     }
 
     private func image(_ page: UUIDBytes) throws -> Element {
@@ -140,10 +165,13 @@ package final class DatabaseContentReader {
             throw SQLiteContentError("page \(page): an image uuid is not 16 bytes")
         }
         guard let x = Int32(exactly: s.int64(3)), let y = Int32(exactly: s.int64(4)),
-              let w = UInt32(exactly: s.int64(5)), let h = UInt32(exactly: s.int64(6)) else {
+            let w = UInt32(exactly: s.int64(5)), let h = UInt32(exactly: s.int64(6))
+        else {
             throw SQLiteContentError("image \(id): position or size out of range (E-012)")
         }
-        return .image(ImageElement(id: id, assetID: asset, x: x, y: y, width: w, height: h, transform: try transform(s, at: 7, id)))
+        return .image(
+            ImageElement(
+                id: id, assetID: asset, x: x, y: y, width: w, height: h, transform: try transform(s, at: 7, id)))
     }
 
     /// Six REAL columns, all NULL (no transform) or all finite values that are exact `Float`s (Q-022).
@@ -166,7 +194,8 @@ package final class DatabaseContentReader {
             let ext = assets.text(1) ?? ""
             let bytes = assets.blob(2)
             guard let assetID = UUIDBytes(bytes: assets.blob(0)), PackageLayout.isValidAssetExtension(ext),
-                  bytes.count <= Document.assetBytesMax else {
+                bytes.count <= Document.assetBytesMax
+            else {
                 throw SQLiteContentError("document \(id): an asset has a bad uuid, extension or size (Q-024, D-040)")
             }
             out.append(.init(id: assetID, ext: ext, bytes: bytes))
@@ -186,7 +215,8 @@ extension DatabaseContentReader {
             let ext = assetSizes.text(1) ?? ""
             let size = assetSizes.int64(2)
             guard let assetID = UUIDBytes(bytes: assetSizes.blob(0)), PackageLayout.isValidAssetExtension(ext),
-                  !assetSizes.isNull(2), size <= Int64(Document.assetBytesMax) else {
+                !assetSizes.isNull(2), size <= Int64(Document.assetBytesMax)
+            else {
                 throw SQLiteContentError("document \(id): an asset has a bad uuid, extension or size (Q-024, D-040)")
             }
             out.append(.init(id: assetID, ext: ext, byteCount: Int(size), blobRow: assetSizes.int64(3)))

@@ -12,18 +12,23 @@ final class DatabaseContentWriter {
     init(_ db: SQLiteConnection) throws {
         self.db = db
         deleteDocument = try db.prepare("DELETE FROM documents WHERE uuid = ?1")
-        insertDocument = try db.prepare("INSERT INTO documents (uuid, title, created, modified) VALUES (?1, ?2, ?3, ?4)")
-        insertPage = try db.prepare("""
+        insertDocument = try db.prepare(
+            "INSERT INTO documents (uuid, title, created, modified) VALUES (?1, ?2, ?3, ?4)")
+        insertPage = try db.prepare(
+            """
             INSERT INTO pages (documentId, uuid, position, width, height, created, modified)
             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
             """)
-        insertAsset = try db.prepare("INSERT INTO assets (documentId, uuid, ext, byteCount, bytes) VALUES (?1, ?2, ?3, ?4, ?5)")
-        insertStroke = try db.prepare("""
+        insertAsset = try db.prepare(
+            "INSERT INTO assets (documentId, uuid, ext, byteCount, bytes) VALUES (?1, ?2, ?3, ?4, ?5)")
+        insertStroke = try db.prepare(
+            """
             INSERT INTO strokes (pageId, uuid, zIndex, inkType, color, width, transformA, transformB, transformC,
                                  transformD, transformTx, transformTy, pointCount, points, angles)
             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)
             """)
-        insertImage = try db.prepare("""
+        insertImage = try db.prepare(
+            """
             INSERT INTO images (pageId, uuid, zIndex, assetUuid, assetId, x, y, width, height, transformA, transformB,
                                 transformC, transformD, transformTx, transformTy)
             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)

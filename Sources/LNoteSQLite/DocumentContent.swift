@@ -15,8 +15,9 @@ public struct DocumentContent: Sendable, Equatable {
         /// The `document.json` entry: `entry`'s cached canvas and element count (D-021, D-023)
         /// are replaced by `state`'s, so two pages compare equal exactly when their content does.
         package init(entry: DocumentFile.PageEntry, state: PageState) {
-            page = DocumentFile.PageEntry(id: entry.id, metadata: .letter, created: entry.created, modified: entry.modified,
-                                          elementCount: 0)
+            page = DocumentFile.PageEntry(
+                id: entry.id, metadata: .letter, created: entry.created, modified: entry.modified,
+                elementCount: 0)
             self.state = state
         }
 
@@ -65,7 +66,8 @@ public struct DocumentContent: Sendable, Equatable {
     /// Sorted by id.
     public var assets: [Asset]
 
-    public init(id: UUIDBytes, title: String, created: String, modified: String, pages: [PageContent], assets: [Asset]) {
+    public init(id: UUIDBytes, title: String, created: String, modified: String, pages: [PageContent], assets: [Asset])
+    {
         self.id = id; self.title = title; self.created = created; self.modified = modified
         self.pages = pages; self.assets = assets.sorted { $0.id < $1.id }
     }

@@ -9,8 +9,10 @@ enum PackageContentWriter {
     /// Writes `content` as `<folder>/<id>.lnote`; returns its path. The caller checked that no
     /// package of that id exists. Every element was validated when it was read.
     /// An asset held by its size only is written from `source`, a chunk at a time.
-    static func write(_ content: DocumentContent, folder: String, fileSystem fs: any FileSystem = POSIXFileSystem.shared,
-                      source: AssetSource? = nil) throws -> String {
+    static func write(
+        _ content: DocumentContent, folder: String, fileSystem fs: any FileSystem = POSIXFileSystem.shared,
+        source: AssetSource? = nil
+    ) throws -> String {
         if try fs.entryKind(folder) == nil { try io { try fs.makeDirectory(folder) } }
         return try StagingFolder.assemble(fs: fs, folder: folder, id: content.id) { layout in
             try io { try fs.makeDirectory(layout.pagesDirectory) }
@@ -27,8 +29,9 @@ enum PackageContentWriter {
             }
             for page in content.pages {
                 // As if the canvas and each element had been one journal frame, compacted (S-002).
-                let bytes = SnapshotFile.encode(pageID: page.entry.id, generation: 1,
-                                                nextSequence: UInt64(page.state.elements.count) + 2, state: page.state)
+                let bytes = SnapshotFile.encode(
+                    pageID: page.entry.id, generation: 1,
+                    nextSequence: UInt64(page.state.elements.count) + 2, state: page.state)
                 try fs.writePackageFile(joinPath(layout.pagesDirectory, PageFileNames.snapshot(page.entry.id)), bytes)
             }
             try io { try fs.syncDirectory(layout.root) }
@@ -38,7 +41,9 @@ enum PackageContentWriter {
 
     /// Writes the asset of `assets` row `row` to `path` as `writePackageFile` does (temp file,
     /// sync, rename, folder sync), its bytes read from the database a chunk at a time.
-    private static func stream(row: Int64, size: Int, to path: String, from source: AssetSource, fs: any FileSystem) throws {
+    private static func stream(
+        row: Int64, size: Int, to path: String, from source: AssetSource, fs: any FileSystem
+    ) throws {
         let temp = try io {
             try fs.withTemporaryFile(for: path) { f in
                 let written = try source.db.readBlob(table: "assets", column: "bytes", row: row) { chunk, offset in

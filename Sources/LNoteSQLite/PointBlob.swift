@@ -49,18 +49,24 @@ public enum PointBlob {
         blob.withUnsafeBytes { raw in
             for i in 0..<count {
                 let o = i * pointBytes
-                out.append(Point(x: Int32(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: o, as: UInt32.self))),
-                                 y: Int32(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: o + 4, as: UInt32.self))),
-                                 radius: UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: o + 8, as: UInt16.self)),
-                                 pressure: UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: o + 10, as: UInt16.self)),
-                                 time: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: o + 12, as: UInt32.self))))
+                out.append(
+                    Point(
+                        x: Int32(
+                            bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: o, as: UInt32.self))),
+                        y: Int32(
+                            bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: o + 4, as: UInt32.self))),
+                        radius: UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: o + 8, as: UInt16.self)),
+                        pressure: UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: o + 10, as: UInt16.self)),
+                        time: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: o + 12, as: UInt32.self))))
             }
         }
         if let angles {
             angles.withUnsafeBytes { raw in
                 for i in 0..<count {
-                    out[i].azimuth = UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: i * angleBytes, as: UInt16.self))
-                    out[i].altitude = UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: i * angleBytes + 2, as: UInt16.self))
+                    out[i].azimuth = UInt16(
+                        littleEndian: raw.loadUnaligned(fromByteOffset: i * angleBytes, as: UInt16.self))
+                    out[i].altitude = UInt16(
+                        littleEndian: raw.loadUnaligned(fromByteOffset: i * angleBytes + 2, as: UInt16.self))
                 }
             }
         }

@@ -46,7 +46,8 @@ package enum SQLiteDatabaseInfo {
             db = try SQLiteConnection(path: path, create: false)
             try SQLiteSchema.check(db)
             reader = try DatabaseContentReader(db)
-            blobs = try db.prepare("""
+            blobs = try db.prepare(
+                """
                 SELECT s.points FROM strokes s JOIN pages p ON s.pageId = p.id JOIN documents d ON p.documentId = d.id
                 WHERE d.uuid = ?1 AND p.uuid = ?2 ORDER BY s.zIndex
                 """)

@@ -22,7 +22,9 @@ package final class SQLiteConnection {
     /// user cannot write opens; only for a database without a write-ahead log to replay.
     package init(path: String, create: Bool, readOnly: Bool = false, immutable: Bool = false) throws {
         self.path = path
-        let mode = readOnly ? SQLITE_OPEN_READONLY : create ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE : SQLITE_OPEN_READWRITE
+        let mode =
+            readOnly
+            ? SQLITE_OPEN_READONLY : create ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE : SQLITE_OPEN_READWRITE
         let flags = mode | SQLITE_OPEN_NOMUTEX | (immutable ? SQLITE_OPEN_URI : 0)
         var handle: OpaquePointer?
         let name = immutable ? Self.immutableURI(path) : fileNameBytes(path)
@@ -44,8 +46,10 @@ package final class SQLiteConnection {
         var out = Array("file:".utf8)
         for c in fileNameBytes(path) where c != 0 {
             let b = UInt8(bitPattern: c)
-            let plain = (0x30...0x39).contains(b) || (0x41...0x5A).contains(b) || (0x61...0x7A).contains(b)
-                || [UInt8(ascii: "/"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~")].contains(b)
+            let plain =
+                (0x30...0x39).contains(b) || (0x41...0x5A).contains(b) || (0x61...0x7A).contains(b)
+                || [UInt8(ascii: "/"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~")]
+                    .contains(b)
             if plain {
                 out.append(b)
             } else {
@@ -107,8 +111,10 @@ package final class SQLiteConnection {
     /// I/O, `chunkBytes` at a time, handing each chunk with its offset to `body`: a value of any
     /// size costs one chunk of memory. Returns the value's size.
     @discardableResult
-    package func readBlob(table: String, column: String, row: Int64, chunkBytes: Int = 1 << 20,
-                          _ body: (_ chunk: [UInt8], _ offset: Int) throws -> Void) throws -> Int {
+    package func readBlob(
+        table: String, column: String, row: Int64, chunkBytes: Int = 1 << 20,
+        _ body: (_ chunk: [UInt8], _ offset: Int) throws -> Void
+    ) throws -> Int {
         var blob: OpaquePointer?
         let rc = sqlite3_blob_open(db, "main", table, column, row, 0, &blob)
         guard rc == SQLITE_OK, let blob else {
@@ -157,7 +163,9 @@ package final class SQLiteStatement {
 
     package func bind(_ index: Int32, _ value: Int64) throws { try check(sqlite3_bind_int64(statement, index, value)) }
     package func bind(_ index: Int32, _ value: Int) throws { try bind(index, Int64(value)) }
-    package func bind(_ index: Int32, _ value: Double) throws { try check(sqlite3_bind_double(statement, index, value)) }
+    package func bind(_ index: Int32, _ value: Double) throws {
+        try check(sqlite3_bind_double(statement, index, value))
+    }
     package func bindNull(_ index: Int32) throws { try check(sqlite3_bind_null(statement, index)) }
     package func bind(_ index: Int32, _ value: String) throws {
         try check(sqlite3_bind_text(statement, index, value, -1, lnote_sqlite_transient()))
@@ -168,7 +176,9 @@ package final class SQLiteStatement {
             if b.count == 0 {
                 try check(sqlite3_bind_zeroblob(statement, index, 0))
             } else {
-                try check(sqlite3_bind_blob64(statement, index, b.baseAddress, sqlite3_uint64(b.count), lnote_sqlite_transient()))
+                try check(
+                    sqlite3_bind_blob64(
+                        statement, index, b.baseAddress, sqlite3_uint64(b.count), lnote_sqlite_transient()))
             }
         }
     }

@@ -13,13 +13,16 @@ public enum SQLiteExport {
     /// (created if missing). `progress` is called after each document. Throws only when the
     /// database cannot be opened or is not an LNote database; a package that fails is reported
     /// in its result and the others go on.
-    public static func export(packages: [String], to database: String,
-                              progress: ((SQLiteTransferProgress) -> Void)? = nil) async throws -> SQLiteTransferReport {
+    public static func export(
+        packages: [String], to database: String,
+        progress: ((SQLiteTransferProgress) -> Void)? = nil
+    ) async throws -> SQLiteTransferReport {
         let db = try SQLiteConnection(path: database, create: true)
         try SQLiteSchema.prepare(db)
         let writer = try DatabaseContentWriter(db)
         let reader = try DatabaseContentReader(db)
-        var report = SQLiteTransferReport(direction: "export", database: database, sqliteVersion: SQLiteConnection.libraryVersion)
+        var report = SQLiteTransferReport(
+            direction: "export", database: database, sqliteVersion: SQLiteConnection.libraryVersion)
         let clock = ContinuousClock(), start = clock.now
         var seen = Set<UUIDBytes>()
         for path in packages {
@@ -36,8 +39,10 @@ public enum SQLiteExport {
             }
             report.documents.append(result)
             report.payloadBytes += result.payloadBytes
-            progress?(SQLiteTransferProgress(documentsDone: report.documents.count, documentsTotal: packages.count,
-                                             payloadBytes: report.payloadBytes, seconds: seconds(clock.now - start)))
+            progress?(
+                SQLiteTransferProgress(
+                    documentsDone: report.documents.count, documentsTotal: packages.count,
+                    payloadBytes: report.payloadBytes, seconds: seconds(clock.now - start)))
         }
         try db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         report.seconds = seconds(clock.now - start)
@@ -46,8 +51,10 @@ public enum SQLiteExport {
     }
 
     /// Writes one document unless the database already holds it equal, then verifies.
-    static func exportOne(_ content: DocumentContent, _ base: SQLiteTransferReport.DocumentResult,
-                          writer: DatabaseContentWriter, reader: DatabaseContentReader) throws -> SQLiteTransferReport.DocumentResult {
+    static func exportOne(
+        _ content: DocumentContent, _ base: SQLiteTransferReport.DocumentResult,
+        writer: DatabaseContentWriter, reader: DatabaseContentReader
+    ) throws -> SQLiteTransferReport.DocumentResult {
         var result = base
         if let existing = try? reader.read(content.id) {
             let check = ContentComparison.verify(expected: content, actual: existing)
@@ -79,11 +86,14 @@ public enum SQLiteImport {
     /// `folder` (created if missing), then re-reads the package and compares it with the
     /// database. A package of that id already in the folder is never overwritten: if
     /// equal it is `unchanged`, otherwise the document `failed`.
-    public static func importDatabase(_ database: String, to folder: String,
-                                      progress: ((SQLiteTransferProgress) -> Void)? = nil) async throws -> SQLiteTransferReport {
+    public static func importDatabase(
+        _ database: String, to folder: String,
+        progress: ((SQLiteTransferProgress) -> Void)? = nil
+    ) async throws -> SQLiteTransferReport {
         let db = try openForReading(database)
         let reader = try DatabaseContentReader(db)
-        var report = SQLiteTransferReport(direction: "import", database: database, sqliteVersion: SQLiteConnection.libraryVersion)
+        var report = SQLiteTransferReport(
+            direction: "import", database: database, sqliteVersion: SQLiteConnection.libraryVersion)
         let clock = ContinuousClock(), start = clock.now
         let fs = POSIXFileSystem.shared
         if try fs.entryKind(folder) != nil { StagingFolder.removeLeftovers(fs: fs, folder: folder) }
@@ -91,14 +101,18 @@ public enum SQLiteImport {
         let source = AssetSource(db: db)
         var firstRow: [UUIDBytes: Int64] = [:]
         for (row, uuid) in rows {
-            var result = SQLiteTransferReport.DocumentResult(status: "failed", source: "\(database) documents row \(row)",
-                                                             id: uuid?.description, payloadBytes: 0)
+            var result = SQLiteTransferReport.DocumentResult(
+                status: "failed", source: "\(database) documents row \(row)",
+                id: uuid?.description, payloadBytes: 0)
             do {
                 // each row is one document, named by its row id; a bad one fails alone.
-                guard let id = uuid else { throw SQLiteContentError("documents row \(row): uuid is not 16 bytes (Q-060)") }
+                guard let id = uuid else {
+                    throw SQLiteContentError("documents row \(row): uuid is not 16 bytes (Q-060)")
+                }
                 if let first = firstRow[id] {
-                    throw SQLiteContentError("documents row \(row) repeats uuid \(id) of row \(first); a document is one row, "
-                                             + "this one is not imported (Q-063)")
+                    throw SQLiteContentError(
+                        "documents row \(row) repeats uuid \(id) of row \(first); a document is one row, "
+                            + "this one is not imported (Q-063)")
                 }
                 firstRow[id] = row
                 // assets by their sizes; their bytes stream from the database when written
@@ -110,25 +124,31 @@ public enum SQLiteImport {
                     let check = try await verify(content, package: path, source: source, fs: fs)
                     result.verification = check
                     guard check.isEqual else {
-                        throw SQLiteContentError("\(path) exists and differs from the database; not overwritten (Q-061)")
+                        throw SQLiteContentError(
+                            "\(path) exists and differs from the database; not overwritten (Q-061)")
                     }
                     result.status = "unchanged"
                 } else {
-                    let written = try await BlockingIO.run { try PackageContentWriter.write(content, folder: folder, source: source) }
+                    let written = try await BlockingIO.run {
+                        try PackageContentWriter.write(content, folder: folder, source: source)
+                    }
                     result.payloadBytes = content.payloadBytes
                     let check = try await verify(content, package: written, source: source, fs: fs)
                     result.verification = check
                     result.status = check.isEqual ? "imported" : "mismatch"
                 }
             } catch let error as SQLiteContentError {
-                result.error = error.description.hasPrefix("documents row") ? error.description : "documents row \(row): \(error)"
+                result.error =
+                    error.description.hasPrefix("documents row") ? error.description : "documents row \(row): \(error)"
             } catch {
                 result.error = "documents row \(row): \(error)"
             }
             report.documents.append(result)
             report.payloadBytes += result.payloadBytes
-            progress?(SQLiteTransferProgress(documentsDone: report.documents.count, documentsTotal: rows.count,
-                                             payloadBytes: report.payloadBytes, seconds: SQLiteExport.seconds(clock.now - start)))
+            progress?(
+                SQLiteTransferProgress(
+                    documentsDone: report.documents.count, documentsTotal: rows.count,
+                    payloadBytes: report.payloadBytes, seconds: SQLiteExport.seconds(clock.now - start)))
         }
         report.seconds = SQLiteExport.seconds(clock.now - start)
         report.megabytesPerSecond = report.seconds > 0 ? Double(report.payloadBytes) / 1e6 / report.seconds : 0
@@ -149,9 +169,12 @@ extension SQLiteImport {
 
     /// Q-061's comparison of the database's `content` (assets by their sizes) with the
     /// package at `path`, each asset's bytes compared with its row a chunk at a time.
-    static func verify(_ content: DocumentContent, package path: String, source: AssetSource,
-                       fs: any FileSystem) async throws -> DocumentVerification {
-        var check = ContentComparison.verify(expected: content, actual: try await PackageContentReader.read(path: path, assetBytes: false))
+    static func verify(
+        _ content: DocumentContent, package path: String, source: AssetSource,
+        fs: any FileSystem
+    ) async throws -> DocumentVerification {
+        var check = ContentComparison.verify(
+            expected: content, actual: try await PackageContentReader.read(path: path, assetBytes: false))
         let differing = try await BlockingIO.run { () throws -> [String] in
             let layout = PackageLayout(root: path)
             // The package's file of each asset, its uuid in any case (D-040), as the reader found it.
@@ -164,7 +187,8 @@ extension SQLiteImport {
                 }
             }
             return try content.assets.compactMap { asset in
-                guard let row = asset.blobRow, let name = files["\(asset.id).\(asset.ext)"] else { return nil }  // missing: counted above
+                // missing: counted above
+                guard let row = asset.blobRow, let name = files["\(asset.id).\(asset.ext)"] else { return nil }
                 let file = joinPath(layout.assetsDirectory, name)
                 return try source.matches(row: row, path: file, fs: fs) ? nil : "asset \(name): bytes differ"
             }
@@ -182,10 +206,14 @@ extension SQLiteImport {
         do {
             try SQLiteSchema.check(db)
             return db
-        } catch let error as SQLiteError where [8, 14].contains(error.code & 0xFF) {  // SQLITE_READONLY, SQLITE_CANTOPEN
+            // SQLITE_READONLY, SQLITE_CANTOPEN
+        } catch let error as SQLiteError where [8, 14].contains(error.code & 0xFF) {
             if case .file(let size)? = try? POSIXFileSystem.shared.kind(database + "-wal"), size > 0 {
-                throw SQLiteError(code: error.code, message: "\(database): its write-ahead log \(database)-wal must be "
-                                  + "replayed, which needs a folder this user can write; copy both files to one (\(error.message))")
+                throw SQLiteError(
+                    code: error.code,
+                    message: "\(database): its write-ahead log \(database)-wal must be "
+                        + "replayed, which needs a folder this user can write; copy both files to one (\(error.message))"
+                )
             }
             let still = try SQLiteConnection(path: database, create: false, readOnly: true, immutable: true)
             try SQLiteSchema.check(still)

@@ -98,16 +98,27 @@ public enum SQLiteSchema {
         let tables = try db.integer("SELECT count(*) FROM sqlite_schema") ?? 0
         if appID == Int64(applicationID) {
             guard userVersion == Int64(version) else {
-                throw SQLiteError(code: 0, message: "\(db.path): LNote schema version \(userVersion); this tool writes version \(version) (Q-002)")
+                throw SQLiteError(
+                    code: 0,
+                    message:
+                        "\(db.path): LNote schema version \(userVersion); this tool writes version \(version) (Q-002)")
             }
             try db.execute(writerPragmas)
             return
         }
         guard appID == 0, tables == 0 else {
-            throw SQLiteError(code: 0, message: "\(db.path) is not an LNote database (application_id \(appID)) and not empty; refusing to write to it (Q-002)")
+            throw SQLiteError(
+                code: 0,
+                message:
+                    "\(db.path) is not an LNote database (application_id \(appID)) and not empty; refusing to write to it (Q-002)"
+            )
         }
         guard userVersion == 0 else {  // another tool's empty database: not ours to reset
-            throw SQLiteError(code: 0, message: "\(db.path) is empty but has user_version \(userVersion), not an LNote database; refusing to write to it (Q-002)")
+            throw SQLiteError(
+                code: 0,
+                message:
+                    "\(db.path) is empty but has user_version \(userVersion), not an LNote database; refusing to write to it (Q-002)"
+            )
         }
         try db.execute(writerPragmas)
         try db.transaction {
@@ -122,7 +133,11 @@ public enum SQLiteSchema {
         let appID = try db.integer("PRAGMA application_id") ?? 0
         let userVersion = try db.integer("PRAGMA user_version") ?? 0
         guard appID == Int64(applicationID), userVersion == Int64(version) else {
-            throw SQLiteError(code: 0, message: "\(db.path) is not an LNote database of version \(version) (application_id \(appID), user_version \(userVersion); Q-002)")
+            throw SQLiteError(
+                code: 0,
+                message:
+                    "\(db.path) is not an LNote database of version \(version) (application_id \(appID), user_version \(userVersion); Q-002)"
+            )
         }
     }
 }

@@ -26,9 +26,11 @@ public struct SQLiteTransferReport: Codable, Sendable {
     public var ok: Bool { documents.allSatisfy { $0.status != "failed" && $0.status != "mismatch" } }
 
     public var count: (done: Int, unchanged: Int, failed: Int) {
-        (documents.filter { $0.status == "exported" || $0.status == "imported" }.count,
-         documents.filter { $0.status == "unchanged" }.count,
-         documents.filter { $0.status == "failed" || $0.status == "mismatch" }.count)
+        (
+            documents.filter { $0.status == "exported" || $0.status == "imported" }.count,
+            documents.filter { $0.status == "unchanged" }.count,
+            documents.filter { $0.status == "failed" || $0.status == "mismatch" }.count
+        )
     }
 }
 

@@ -64,8 +64,9 @@ public struct CrashStateIterator: IteratorProtocol {
                     continue
                 }
                 statesProduced += 1
-                return CrashState(point: currentPoint, image: image, stateHash: hash,
-                                  pending: persistence.pending, choice: choice)
+                return CrashState(
+                    point: currentPoint, image: image, stateHash: hash,
+                    pending: persistence.pending, choice: choice)
             }
             guard advance() else { return nil }
         }

@@ -20,7 +20,9 @@ extension ForwardingFileSystem {
     public func read(_ file: FileHandleNumber, at offset: Int64, count: Int) throws -> [UInt8] {
         try base.read(file, at: offset, count: count)
     }
-    public func read(_ file: FileHandleNumber, at offset: Int64, into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+    public func read(
+        _ file: FileHandleNumber, at offset: Int64, into buffer: UnsafeMutableRawBufferPointer
+    ) throws -> Int {
         try base.read(file, at: offset, into: buffer)
     }
     public func write(_ file: FileHandleNumber, at offset: Int64, _ bytes: UnsafeRawBufferPointer) throws {

@@ -26,8 +26,10 @@ struct PersistenceState: Sendable {
     mutating func apply(_ effect: Effect, logIndex: Int) {
         switch effect {
         case let .recorded(operation):
-            pending.append(PendingOperation(logIndex: logIndex, operation: operation,
-                                            unsyncedDirectories: operation.directories))
+            pending.append(
+                PendingOperation(
+                    logIndex: logIndex, operation: operation,
+                    unsyncedDirectories: operation.directories))
         case let .syncedFile(file):
             var kept: [PendingOperation] = []
             kept.reserveCapacity(pending.count)

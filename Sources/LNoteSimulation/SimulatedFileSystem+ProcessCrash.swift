@@ -6,8 +6,9 @@ extension SimulatedFileSystem {
     /// at level `none` must be in this state. Cost: one hash over the live tree.
     public func processCrashState() -> CrashState {
         liveImage { image, count in
-            CrashState(point: count, image: image, stateHash: image.stableHash, pending: [],
-                       choice: CrashChoice(subset: .mask(0), torn: nil))
+            CrashState(
+                point: count, image: image, stateHash: image.stableHash, pending: [],
+                choice: CrashChoice(subset: .mask(0), torn: nil))
         }
     }
 }

@@ -65,8 +65,9 @@ public final class SimulatedFileSystem: FileSystem, Sendable {
     /// What a power loss right now leaves when none of the pending operations reached disk.
     public func durableSnapshot() -> CrashState {
         state.withLock { s in
-            CrashState(point: s.log.count, image: s.persistence.durable, stateHash: s.persistence.durable.stableHash,
-                       pending: [], choice: CrashChoice(subset: .mask(0), torn: nil))
+            CrashState(
+                point: s.log.count, image: s.persistence.durable, stateHash: s.persistence.durable.stableHash,
+                pending: [], choice: CrashChoice(subset: .mask(0), torn: nil))
         }
     }
 
@@ -95,7 +96,9 @@ public final class SimulatedFileSystem: FileSystem, Sendable {
                 if options.contains(.create) && options.contains(.exclusive) {
                     throw FileSystemError(call.name, path: path, errno: FileSystemErrno.exists)
                 }
-                if s.isDirectory(found) { throw FileSystemError(call.name, path: path, errno: FileSystemErrno.isDirectory) }
+                if s.isDirectory(found) {
+                    throw FileSystemError(call.name, path: path, errno: FileSystemErrno.isDirectory)
+                }
                 node = found
                 if options.contains(.truncate) { s.record(.truncate(file: node, size: 0)) }
             } else {
@@ -216,8 +219,10 @@ public final class SimulatedFileSystem: FileSystem, Sendable {
             if movingDirectory && s.isAncestor(node, of: parentDirectory(of: to)) {
                 throw FileSystemError(call.name, path: from, errno: FileSystemErrno.invalidArgument)
             }
-            s.record(.rename(fromDirectory: fromDirectory, fromName: fromName, toDirectory: toDirectory,
-                             toName: toName, node: node, isDirectory: movingDirectory))
+            s.record(
+                .rename(
+                    fromDirectory: fromDirectory, fromName: fromName, toDirectory: toDirectory,
+                    toName: toName, node: node, isDirectory: movingDirectory))
         }
     }
 
@@ -297,7 +302,9 @@ public final class SimulatedFileSystem: FileSystem, Sendable {
     /// touches no storage), so it changes no operation index.
     public func linkCount(_ file: FileHandleNumber) throws -> Int {
         try state.withLock { (s: inout SimulationState) throws(FileSystemError) -> Int in
-            guard s.handles[file.raw] != nil else { throw FileSystemError("fstat", path: "fd \(file.raw)", errno: FileSystemErrno.badHandle) }
+            guard s.handles[file.raw] != nil else {
+                throw FileSystemError("fstat", path: "fd \(file.raw)", errno: FileSystemErrno.badHandle)
+            }
             return 1
         }
     }
@@ -322,19 +329,25 @@ public final class SimulatedFileSystem: FileSystem, Sendable {
 
     // MARK: Logging and fault injection
 
-    private func perform<R>(_ call: SimulatedCall, handle file: FileHandleNumber,
-                            _ body: (inout SimulationState) throws(FileSystemError) -> R) throws -> R {
+    private func perform<R>(
+        _ call: SimulatedCall, handle file: FileHandleNumber,
+        _ body: (inout SimulationState) throws(FileSystemError) -> R
+    ) throws -> R {
         try perform(call, path: nil, handle: file, body)
     }
 
-    private func perform<R>(_ call: SimulatedCall, path: String,
-                            _ body: (inout SimulationState) throws(FileSystemError) -> R) throws -> R {
+    private func perform<R>(
+        _ call: SimulatedCall, path: String,
+        _ body: (inout SimulationState) throws(FileSystemError) -> R
+    ) throws -> R {
         try perform(call, path: path, handle: nil, body)
     }
 
     /// Runs one call under the lock: logs it with its effects, or fails it as injected.
-    private func perform<R>(_ call: SimulatedCall, path: String?, handle file: FileHandleNumber?,
-                            _ body: (inout SimulationState) throws(FileSystemError) -> R) throws -> R {
+    private func perform<R>(
+        _ call: SimulatedCall, path: String?, handle file: FileHandleNumber?,
+        _ body: (inout SimulationState) throws(FileSystemError) -> R
+    ) throws -> R {
         try state.withLock { (s: inout SimulationState) throws(FileSystemError) -> R in
             let index = s.log.count
             let subject = path ?? file.flatMap { s.handles[$0.raw]?.path } ?? file.map { "fd \($0.raw)" } ?? ""
@@ -349,7 +362,8 @@ public final class SimulatedFileSystem: FileSystem, Sendable {
                 s.log.append(LogEntry(call: call, path: subject, failure: nil, injected: false, effects: s.effects))
                 return result
             } catch {
-                s.log.append(LogEntry(call: call, path: subject, failure: error.errno, injected: false, effects: s.effects))
+                s.log.append(
+                    LogEntry(call: call, path: subject, failure: error.errno, injected: false, effects: s.effects))
                 throw error
             }
         }

@@ -58,8 +58,10 @@ public struct LNoteError: Error, Sendable, Equatable, CustomStringConvertible {
     /// An error with `code` and `message`, and where it applies when known. Never inlined: it
     /// is built at over a hundred throw sites.
     @inline(never)
-    public init(_ code: Code, _ message: String, file: String? = nil, offset: Int? = nil, errno: Int32? = nil,
-                reason: ValidationReason? = nil) {
+    public init(
+        _ code: Code, _ message: String, file: String? = nil, offset: Int? = nil, errno: Int32? = nil,
+        reason: ValidationReason? = nil
+    ) {
         self.code = code; self.message = message; self.file = file; self.offset = offset; self.errno = errno
         self.reason = reason
     }

@@ -1,7 +1,6 @@
 import LNoteFormat
 import LNoteStore
 
-
 /// Applies a copy's branch to an open page through its writer, rewritten against the page's
 /// current state (Y-010, Y-013, Y-016). Returns the number of changes written.
 enum BranchApplier {
@@ -10,8 +9,11 @@ enum BranchApplier {
     }
 
     /// As `apply`, also counting the elements it placed (appends and fragments).
-    static func applyCounting(_ branch: CopyBranch, to page: Page, erased: Set<UUIDBytes>) async throws
-        -> (written: Int, placed: Int) {
+    static func applyCounting(
+        _ branch: CopyBranch, to page: Page, erased: Set<UUIDBytes>
+    ) async throws
+        -> (written: Int, placed: Int)
+    {
         var written = 0, placed = 0
         for change in branch.changes {
             for c in await rewrite(change, page: page, unionOnly: branch.forkUnknown, erased: erased) {
@@ -25,7 +27,8 @@ enum BranchApplier {
 
     /// The changes to write for `change` now: nothing that removes an element another branch
     /// created, replace fragments as appends when the target is gone, only appends in union mode.
-    static func rewrite(_ change: PageChange, page: Page, unionOnly: Bool, erased: Set<UUIDBytes>) async -> [PageChange] {
+    static func rewrite(_ change: PageChange, page: Page, unionOnly: Bool, erased: Set<UUIDBytes>) async -> [PageChange]
+    {
         switch change {
         case .append(let e):
             if await page.element(e.id) != nil || erased.contains(e.id) { return [] }

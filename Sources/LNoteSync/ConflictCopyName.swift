@@ -1,7 +1,6 @@
 import LNoteFormat
 import LNoteStore
 
-
 /// Recognises the conflict copies sync clients write next to the engine's files (Spec/sync.md
 /// Y-001): Syncthing `<stem>.sync-conflict-<yyyymmdd>-<hhmmss>-<device>.<ext>`, Dropbox
 /// `<stem> (<who>'s conflicted copy <date>).<ext>`, plain `<stem> <n>.<ext>`; case-insensitive.
@@ -36,7 +35,8 @@ public enum ConflictCopyName {
         if let space = lower.lastIndex(of: " ") {
             let digits = lower[lower.index(after: space)...]
             if !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }), !digits.hasPrefix("0"),
-               let n = Int(digits), n >= 2, space > lower.startIndex {
+                let n = Int(digits), n >= 2, space > lower.startIndex
+            {
                 return (String(head[..<space]), .numbered)
             }
         }

@@ -4,22 +4,27 @@ import LNoteStore
 extension ConflictMerge {
 
     /// Y-013 .. Y-016 for every listed page with conflict copies in `pages/`.
-    static func mergePages(document: Document, listed: Set<UUIDBytes>, layout: PackageLayout, fs: any FileSystem,
-                           report: inout MergeReport, lost: LostAndFound, done: inout Done) async throws {
+    static func mergePages(
+        document: Document, listed: Set<UUIDBytes>, layout: PackageLayout, fs: any FileSystem,
+        report: inout MergeReport, lost: LostAndFound, done: inout Done
+    ) async throws {
         guard (try? fs.kind(layout.pagesDirectory)) == .directory else { return }  // no page files yet
         let names = sortedNames(try io { try fs.list(layout.pagesDirectory) })
         let byPage = copiesByPage(names, listed: listed, report: &report)
         let ids = Array(byPage.keys)
         for id in sortedOrder(of: ids.map(\.description)).map({ ids[$0] }) {
-            try await mergePage(id, copies: byPage[id] ?? [], names: names, document: document, layout: layout, fs: fs,
-                                report: &report, done: &done)
+            try await mergePage(
+                id, copies: byPage[id] ?? [], names: names, document: document, layout: layout, fs: fs,
+                report: &report, done: &done)
         }
     }
 
     /// The conflict copies in `pages/` by the listed page they belong to; a copy of an unlisted
     /// page is left alone (and reported).
-    private static func copiesByPage(_ names: [String], listed: Set<UUIDBytes>,
-                                     report: inout MergeReport) -> [UUIDBytes: [(copy: String, original: String)]] {
+    private static func copiesByPage(
+        _ names: [String], listed: Set<UUIDBytes>,
+        report: inout MergeReport
+    ) -> [UUIDBytes: [(copy: String, original: String)]] {
         var byPage: [UUIDBytes: [(copy: String, original: String)]] = [:]
         for name in names {
             guard let parsed = ConflictCopyName.parse(name) else { continue }
@@ -31,7 +36,8 @@ extension ConflictMerge {
             case .snapshotTemp: continue
             }
             guard listed.contains(id) else {
-                report.copies.append(.init(name: name, original: original, action: .leftAlone, detail: "page not listed"))
+                report.copies.append(
+                    .init(name: name, original: original, action: .leftAlone, detail: "page not listed"))
                 continue
             }
             byPage[id, default: []].append((name, original))
@@ -41,19 +47,25 @@ extension ConflictMerge {
 
     /// One page: its own journals re-applied, then its copies, journals first in name order
     /// (Y-012) and snapshots last (Y-015); what may have returned is reported (Y-016).
-    private static func mergePage(_ id: UUIDBytes, copies unsorted: [(copy: String, original: String)], names listed: [String],
-                                  document: Document, layout: PackageLayout, fs: any FileSystem,
-                                  report: inout MergeReport, done: inout Done) async throws {
+    private static func mergePage(
+        _ id: UUIDBytes, copies unsorted: [(copy: String, original: String)], names listed: [String],
+        document: Document, layout: PackageLayout, fs: any FileSystem,
+        report: inout MergeReport, done: inout Done
+    ) async throws {
         // Journals ("0" + name) before snapshots ("1" + name), each in name order.
         let copies = sortedOrder(of: unsorted.map { ($0.original.hasSuffix(".content") ? "1" : "0") + $0.copy })
             .map { unsorted[$0] }
         let page = try await document.page(id: id)
         // P-025 first: the page's files read under upper-case names get their lowercase ones,
         // the names the copies' originals and the steps below look for.
-        let names = try await page.renameFilesToLowercase() ? sortedNames(try io { try fs.list(layout.pagesDirectory) }) : listed
+        let names =
+            try await page.renameFilesToLowercase()
+            ? sortedNames(try io { try fs.list(layout.pagesDirectory) }) : listed
         let erased = names.filter { n in
             n.lowercased().hasSuffix(".journal") && n.lowercased().hasPrefix(id.description)
-        }.reduce(into: Set<UUIDBytes>()) { $0.formUnion(JournalBranch.erasedIDs(fs: fs, pages: layout.pagesDirectory, name: $1)) }
+        }.reduce(into: Set<UUIDBytes>()) {
+            $0.formUnion(JournalBranch.erasedIDs(fs: fs, pages: layout.pagesDirectory, name: $1))
+        }
         let generation = snapshotGeneration(fs: fs, layout: layout, page: id)
         // The page's own journals first, in base order (their frames may be hidden under a
         // snapshot the sync paired them with), then the copies.
@@ -61,10 +73,12 @@ extension ConflictMerge {
             if case .journal(let p, let b)? = PageFileNames.parse(n), p == id { return (b, n) } else { return nil }
         }
         // By base, then name: the base as 20 decimal digits (UInt64.max has 20), then the name.
-        let originals = sortedOrder(of: found.map { base, name in
-            let digits = String(base)
-            return String(repeating: "0", count: 20 - digits.count) + digits + name
-        }).map { found[$0] }
+        let originals = sortedOrder(
+            of: found.map { base, name in
+                let digits = String(base)
+                return String(repeating: "0", count: 20 - digits.count) + digits + name
+            }
+        ).map { found[$0] }
         for (_, name) in originals {
             let r = try await BranchApplier.applyCounting(
                 JournalBranch.whole(fs: fs, pages: layout.pagesDirectory, name: name), to: page, erased: erased)
@@ -78,8 +92,10 @@ extension ConflictMerge {
         for c in copies {
             let path = joinPath(layout.pagesDirectory, c.copy)
             guard case .file? = try? fs.kind(path) else {  // Y-023: reported, left where it is
-                report.copies.append(.init(name: c.copy, original: c.original, action: .leftAlone,
-                                           detail: "not a regular file; left as it is (Y-023)"))
+                report.copies.append(
+                    .init(
+                        name: c.copy, original: c.original, action: .leftAlone,
+                        detail: "not a regular file; left as it is (Y-023)"))
                 continue
             }
             let (read, what) = readBranch(fs: fs, layout: layout, copy: c, generation: generation)
@@ -94,7 +110,8 @@ extension ConflictMerge {
             let (written, placed) = try await BranchApplier.applyCounting(branch, to: page, erased: erased)
             report.changesApplied += written
             if placed > 0, !branch.forkUnknown, case .journal(_, let base)? = PageFileNames.parse(c.original),
-               (base + 1 ..< max(base + 1, generation)).contains(where: { !originalBases.contains($0) }) {
+                (base + 1..<max(base + 1, generation)).contains(where: { !originalBases.contains($0) })
+            {
                 // Y-016: the page's snapshot absorbed journals after the fork journal that are
                 // not here (compacted away, or not synced yet): an element this branch placed
                 // may have been erased in one of them.
@@ -112,7 +129,8 @@ extension ConflictMerge {
             }
             if branch.forkUnknown { report.forkUnknown.append(c.copy) }
             let action: MergeReport.Action = branch.unreadable.isEmpty ? .merged : .lostAndFound
-            let detail = "\(what), \(written) change(s) written"
+            let detail =
+                "\(what), \(written) change(s) written"
                 + (branch.unreadable.isEmpty ? "" : "; not placed: " + branch.unreadable.joined(separator: ", "))
             done.append((path, .init(name: c.copy, original: c.original, action: action, detail: detail)))
         }
@@ -121,12 +139,15 @@ extension ConflictMerge {
 
     /// The branch a copy holds: a journal by its common prefix (Y-013, Y-014), a snapshot by
     /// its elements (Y-015; all appends, filtered against the page when applied).
-    static func readBranch(fs: any FileSystem, layout: PackageLayout, copy c: (copy: String, original: String),
-                           generation: UInt64) -> (CopyBranch, String) {
+    static func readBranch(
+        fs: any FileSystem, layout: PackageLayout, copy c: (copy: String, original: String),
+        generation: UInt64
+    ) -> (CopyBranch, String) {
         switch PageFileNames.parse(c.original) {
         case .journal(_, let base):
-            let b = JournalBranch.branch(fs: fs, pages: layout.pagesDirectory, copyName: c.copy,
-                                         originalName: c.original, base: base, snapshotGeneration: generation)
+            let b = JournalBranch.branch(
+                fs: fs, pages: layout.pagesDirectory, copyName: c.copy,
+                originalName: c.original, base: base, snapshotGeneration: generation)
             return (b, "journal branch of \(b.changes.count) change(s)")
         default:
             var b = CopyBranch()
@@ -152,13 +173,16 @@ extension ConflictMerge {
         guard let f = try? fs.open(path, .readOnly) else { return 0 }
         defer { try? fs.close(f) }
         guard let bytes = try? fs.read(f, at: 0, count: 64),
-              case .valid(let h) = bytes.withUnsafeBytes({ SnapshotHeader.decode($0) }) else { return 0 }
+            case .valid(let h) = bytes.withUnsafeBytes({ SnapshotHeader.decode($0) })
+        else { return 0 }
         return h.generation
     }
 
     /// Y-019: copies go only now, after the merged result is durable.
-    static func settle(_ done: Done, layout: PackageLayout, fs: any FileSystem, report: inout MergeReport,
-                       lost: LostAndFound) throws {
+    static func settle(
+        _ done: Done, layout: PackageLayout, fs: any FileSystem, report: inout MergeReport,
+        lost: LostAndFound
+    ) throws {
         var folders = Set<String>()
         for (path, copy) in done {
             if copy.action == .lostAndFound {
@@ -178,8 +202,10 @@ extension ConflictMerge {
     /// original cannot, is moved whole to lost+found, never removed. An object that is not a
     /// regular file at a copy's name (a folder, a link, a FIFO) is left where it is and
     /// reported: it never stops the merge or the open that runs it (Y-023).
-    static func mergeDerived(layout: PackageLayout, fs: any FileSystem, report: inout MergeReport,
-                             lost: LostAndFound) throws {
+    static func mergeDerived(
+        layout: PackageLayout, fs: any FileSystem, report: inout MergeReport,
+        lost: LostAndFound
+    ) throws {
         for folder in [layout.root, layout.thumbnailsDirectory, layout.assetsDirectory] {
             guard (try? fs.kind(folder)) == .directory, let names = try? fs.list(folder) else { continue }
             for name in sortedNames(names) {
@@ -188,15 +214,19 @@ extension ConflictMerge {
                 let path = joinPath(folder, name)
                 if folder == layout.root, original != "manifest.json" { continue }
                 guard case .file? = try? fs.kind(path) else {
-                    report.copies.append(.init(name: name, original: original, action: .leftAlone,
-                                               detail: "not a regular file; left as it is (Y-023)"))
+                    report.copies.append(
+                        .init(
+                            name: name, original: original, action: .leftAlone,
+                            detail: "not a regular file; left as it is (Y-023)"))
                     continue
                 }
                 if folder == layout.assetsDirectory {
                     let originalPath = joinPath(folder, original)
                     guard let originalKind = try? fs.kind(originalPath) else {
-                        report.copies.append(try restoreOrKeep(path, as: originalPath, name: name, original: original,
-                                                               fs: fs, lost: lost))
+                        report.copies.append(
+                            try restoreOrKeep(
+                                path, as: originalPath, name: name, original: original,
+                                fs: fs, lost: lost))
                         continue
                     }
                     // Y-018: equal only when both are regular files read to the end and equal.
@@ -211,7 +241,8 @@ extension ConflictMerge {
                 }
                 try io { try fs.remove(path) }
                 try io { try fs.syncDirectory(folder) }
-                report.copies.append(.init(name: name, original: original, action: .removed, detail: "derived or identical"))
+                report.copies.append(
+                    .init(name: name, original: original, action: .removed, detail: "derived or identical"))
             }
         }
     }
@@ -220,15 +251,22 @@ extension ConflictMerge {
     /// asset here: it takes the original's name when it reads to its end and is a size an
     /// asset may be (`Document.assetBytesMax`, so readers take it), else it is moved whole to
     /// lost+found.
-    private static func restoreOrKeep(_ path: String, as originalPath: String, name: String, original: String,
-                                      fs: any FileSystem, lost: LostAndFound) throws -> MergeReport.Copy {
+    private static func restoreOrKeep(
+        _ path: String, as originalPath: String, name: String, original: String,
+        fs: any FileSystem, lost: LostAndFound
+    ) throws -> MergeReport.Copy {
         if let size = try? fs.readThrough(path), (1...Int64(Document.assetBytesMax)).contains(size) {
             try io { try fs.rename(path, to: originalPath) }
             try io { try fs.syncDirectory(parentDirectory(of: path)) }
-            return .init(name: name, original: original, action: .merged, detail: "original missing: the copy takes its name")
+            return .init(
+                name: name, original: original, action: .merged, detail: "original missing: the copy takes its name")
         }
-        try lost.move(path, shownAs: name, reason: "asset conflict copy that cannot be read or is no asset's size, "
-                      + "its original missing (Y-018)")
-        return .init(name: name, original: original, action: .lostAndFound, detail: "cannot be read or no asset's size; original missing")
+        try lost.move(
+            path, shownAs: name,
+            reason: "asset conflict copy that cannot be read or is no asset's size, "
+                + "its original missing (Y-018)")
+        return .init(
+            name: name, original: original, action: .lostAndFound,
+            detail: "cannot be read or no asset's size; original missing")
     }
 }

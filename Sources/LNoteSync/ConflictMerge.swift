@@ -19,8 +19,10 @@ enum ConflictMerge {
     /// The part of Y-021 before the pages are inspected, under the writer lock: `document.json`
     /// copies (Y-017; then `file` and `inspection` are read again, so the pages they add are
     /// listed) and pages set aside before their listing arrived (Y-053). Nil: nothing to do.
-    static func prepare(layout: PackageLayout, fs: any FileSystem, file: inout DocumentFile,
-                        inspection: inout PackageInspection) throws -> Prepared? {
+    static func prepare(
+        layout: PackageLayout, fs: any FileSystem, file: inout DocumentFile,
+        inspection: inout PackageInspection
+    ) throws -> Prepared? {
         var merge: Prepared?
         if try hasConflictCopies(layout: layout, fs: fs) {
             var report = MergeReport(path: layout.root)
@@ -32,7 +34,8 @@ enum ConflictMerge {
             merge = Prepared(report: report, done: done)
         }
         let listedIDs = Set(file.pages.map(\.id))
-        let back = SetAsideRestore.candidates(fs: fs, layout: layout, listed: listedIDs, present: Set(inspection.pageFiles.keys))
+        let back = SetAsideRestore.candidates(
+            fs: fs, layout: layout, listed: listedIDs, present: Set(inspection.pageFiles.keys))
         if !back.isEmpty {  // Y-053: pages set aside before their listing arrived
             var report = merge?.report ?? MergeReport(path: layout.root)
             report.pagesRestored = try SetAsideRestore.restore(fs: fs, layout: layout, names: back)
@@ -54,29 +57,40 @@ enum ConflictMerge {
 
     /// Y-017: merges `document.json` copies into `document.json`. The caller holds the writer
     /// lock and has not yet inspected the pages. Returns true when it rewrote `document.json`.
-    static func mergeDocumentFile(layout: PackageLayout, fs: any FileSystem, report: inout MergeReport,
-                                  done: inout Done) throws -> Bool {
+    static func mergeDocumentFile(
+        layout: PackageLayout, fs: any FileSystem, report: inout MergeReport,
+        done: inout Done
+    ) throws -> Bool {
         let copies = sortedNames(try io { try fs.list(layout.root) })
             .filter { ConflictCopyName.parse($0)?.original.lowercased() == "document.json" }
         guard !copies.isEmpty else { return false }
-        var merged = try DocumentFile.decode(try io { try fs.readFile(layout.documentFile, limit: FormatLimits.documentJSONBytesMax) })
+        var merged = try DocumentFile.decode(
+            try io { try fs.readFile(layout.documentFile, limit: FormatLimits.documentJSONBytesMax) })
         var added = 0
         for name in copies {
             let p = joinPath(layout.root, name)
             guard case .file? = try? fs.kind(p) else {  // Y-023: reported, left where it is
-                report.copies.append(.init(name: name, original: "document.json", action: .leftAlone,
-                                           detail: "not a regular file; left as it is (Y-023)"))
+                report.copies.append(
+                    .init(
+                        name: name, original: "document.json", action: .leftAlone,
+                        detail: "not a regular file; left as it is (Y-023)"))
                 continue
             }
             let copy = try? DocumentFile.decode(try io { try fs.readFile(p, limit: FormatLimits.documentJSONBytesMax) })
             guard let copy, copy.id == merged.id else {
-                done.append((p, .init(name: name, original: "document.json", action: .lostAndFound,
-                                      detail: "does not decode or names another document")))
+                done.append(
+                    (
+                        p,
+                        .init(
+                            name: name, original: "document.json", action: .lostAndFound,
+                            detail: "does not decode or names another document")
+                    ))
                 continue
             }
             let r = DocumentListMerge.merge(original: merged, copy: copy)
             merged = r.0; added += r.added
-            done.append((p, .init(name: name, original: "document.json", action: .merged, detail: "\(r.added) page(s) added")))
+            done.append(
+                (p, .init(name: name, original: "document.json", action: .merged, detail: "\(r.added) page(s) added")))
         }
         if added > 0 { try io { try fs.writeFileAtomically(layout.documentFile, merged.encoded(), durability: .data) } }
         report.pagesAdded += added
@@ -92,8 +106,9 @@ extension Document {
         var report = prepared.report
         var done = prepared.done
         let lost = LostAndFound(fs: fs, directory: layout.lostAndFoundDirectory, prefix: "merge")
-        try await ConflictMerge.mergePages(document: self, listed: Set(pageIDs), layout: layout, fs: fs, report: &report,
-                                           lost: lost, done: &done)
+        try await ConflictMerge.mergePages(
+            document: self, listed: Set(pageIDs), layout: layout, fs: fs, report: &report,
+            lost: lost, done: &done)
         try ConflictMerge.settle(done, layout: layout, fs: fs, report: &report, lost: lost)
         try ConflictMerge.mergeDerived(layout: layout, fs: fs, report: &report, lost: lost)
         try lost.finish(header: "merge of \(path): conflict copies that could not be placed whole (Spec/sync.md Y-019)")
@@ -110,7 +125,9 @@ extension Document {
 extension Document {
     /// True when the package at `path` holds a conflict copy of an engine file (Y-001), which
     /// the next writable `open` merges. Cost: four folder listings; never locks or writes.
-    public static func hasConflictCopies(path: String, fileSystem: any FileSystem = POSIXFileSystem.shared) throws -> Bool {
+    public static func hasConflictCopies(
+        path: String, fileSystem: any FileSystem = POSIXFileSystem.shared
+    ) throws -> Bool {
         try ConflictMerge.hasConflictCopies(layout: PackageLayout(root: path), fs: fileSystem)
     }
 }

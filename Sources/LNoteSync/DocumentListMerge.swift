@@ -1,7 +1,6 @@
 import LNoteFormat
 import LNoteStore
 
-
 /// The page-list union of Y-017: the original's pages in order, then each page only the copy
 /// lists, right after the nearest page preceding it in the copy that is already placed (at
 /// the front when there is none).

@@ -1,7 +1,6 @@
 import LNoteFormat
 import LNoteStore
 
-
 /// The changes one conflict copy of a page file holds that the page may lack (Y-013 .. Y-016).
 struct CopyBranch {
     /// Changes to apply, in order.
@@ -23,14 +22,20 @@ enum JournalBranch {
     /// Findings that leave no valid frame unplaced: torn tails and reserved zeros (J-012),
     /// skipped ancillary frames, and a sequence gap (the frames after it are accepted and
     /// placed; the missing ones are not in this file).
-    static let tailKinds: Set<ScanFindingKind> = [.shortHeader, .zeroFill, .lengthPastEnd, .badTailFrame, .unknownAncillaryType,
-                                                  .sequenceGap]
+    static let tailKinds: Set<ScanFindingKind> = [
+        .shortHeader, .zeroFill, .lengthPastEnd, .badTailFrame, .unknownAncillaryType,
+        .sequenceGap
+    ]
 
     /// The decoded frames of a journal file (salvage walk, 4.2), or nil without a usable header.
-    static func frames(fs: any FileSystem, directory: String, name: String)
-        -> (salt: UInt64, frames: [(seq: UInt64, type: UInt8, body: ArraySlice<UInt8>)], damage: [String])? {
+    static func frames(
+        fs: any FileSystem, directory: String, name: String
+    )
+        -> (salt: UInt64, frames: [(seq: UInt64, type: UInt8, body: ArraySlice<UInt8>)], damage: [String])?
+    {
         guard let r = try? JournalFileReader.read(fs: fs, directory: directory, name: name, base: 0, mode: .salvage),
-              let h = r.header, let scan = r.scan else { return nil }
+            let h = r.header, let scan = r.scan
+        else { return nil }
         let frames = scan.acceptedFrames.map { f in (f.sequence, f.type, r.bytes[f.bodyRange]) }
         let damage = scan.findings.filter { !tailKinds.contains($0.kind) }.map { "\($0.kind.rawValue) at \($0.offset)" }
         return (h.salt, frames, damage + (r.headerDamage.map { ["header: \($0)"] } ?? []))
@@ -38,8 +43,10 @@ enum JournalBranch {
 
     /// The branch of journal copy `copyName` against its original `originalName` (Y-013, Y-014).
     /// `snapshotGeneration` is the page's current one (Y-014: an absent original above it is unknown).
-    static func branch(fs: any FileSystem, pages: String, copyName: String, originalName: String, base: UInt64,
-                       snapshotGeneration: UInt64) -> CopyBranch {
+    static func branch(
+        fs: any FileSystem, pages: String, copyName: String, originalName: String, base: UInt64,
+        snapshotGeneration: UInt64
+    ) -> CopyBranch {
         var out = CopyBranch()
         guard let copy = frames(fs: fs, directory: pages, name: copyName) else {
             out.unreadable.append("no usable journal header"); return out
@@ -49,11 +56,14 @@ enum JournalBranch {
         if let original = frames(fs: fs, directory: pages, name: originalName) {
             if original.salt == copy.salt {
                 while start < copy.frames.count, start < original.frames.count,
-                      copy.frames[start].seq == original.frames[start].seq,
-                      copy.frames[start].type == original.frames[start].type,
-                      copy.frames[start].body.elementsEqual(original.frames[start].body) { start += 1 }
+                    copy.frames[start].seq == original.frames[start].seq,
+                    copy.frames[start].type == original.frames[start].type,
+                    copy.frames[start].body.elementsEqual(original.frames[start].body)
+                { start += 1 }
             }
-            for f in original.frames[min(start, original.frames.count)...] { out.forkBranchIDs.formUnion(createdIDs(f)) }
+            for f in original.frames[min(start, original.frames.count)...] {
+                out.forkBranchIDs.formUnion(createdIDs(f))
+            }
             for f in copy.frames[start...] { out.forkBranchIDs.formUnion(createdIDs(f)) }
         } else if base < snapshotGeneration {
             out.forkUnknown = true  // the original was absorbed and removed (Y-016)
@@ -72,7 +82,8 @@ enum JournalBranch {
     /// Ids an `elementAppend` or an `elementReplace` frame creates (bodies of other types are not decoded).
     static func createdIDs(_ f: (seq: UInt64, type: UInt8, body: ArraySlice<UInt8>)) -> [UUIDBytes] {
         guard f.type == FrameType.elementAppend.rawValue || f.type == FrameType.elementReplace.rawValue,
-              let c = try? PageChangeCodec.decode(type: f.type, body: f.body, points: .deferred) else { return [] }
+            let c = try? PageChangeCodec.decode(type: f.type, body: f.body, points: .deferred)
+        else { return [] }
         switch c {
         case .append(let e): return [e.id]
         case .replace(_, let fragments): return fragments.map(\.id)
@@ -98,7 +109,8 @@ enum JournalBranch {
         var ids = Set<UUIDBytes>()
         for f in j.frames {
             guard f.type == FrameType.elementsDelete.rawValue || f.type == FrameType.elementReplace.rawValue,
-                  let c = try? PageChangeCodec.decode(type: f.type, body: f.body, points: .deferred) else { continue }
+                let c = try? PageChangeCodec.decode(type: f.type, body: f.body, points: .deferred)
+            else { continue }
             switch c {
             case .delete(let list): ids.formUnion(list)
             case .replace(let target, _): ids.insert(target)

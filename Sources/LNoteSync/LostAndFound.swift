@@ -57,11 +57,12 @@ package final class LostAndFound {
     package func copyWhole(_ bytes: [UInt8], from file: String, reason: String, fileSize: Int? = nil) throws {
         let name = lastComponent(file)
         try write(bytes, as: name)
-        let size = if let fileSize, fileSize > bytes.count {
-            "its first \(bytes.count) bytes; the other \(fileSize - bytes.count) of its \(fileSize) bytes are zeros, P-020"
-        } else {
-            "\(bytes.count) bytes"
-        }
+        let size =
+            if let fileSize, fileSize > bytes.count {
+                "its first \(bytes.count) bytes; the other \(fileSize - bytes.count) of its \(fileSize) bytes are zeros, P-020"
+            } else {
+                "\(bytes.count) bytes"
+            }
         lines.append("\(name): copy of \(file) (\(size)) before it was replaced: \(reason)")
     }
 

@@ -75,7 +75,10 @@ struct ConformanceVectorTests {
             #expect(modes == Set(ReplayMode.allCases), "\(kind) vectors miss a mode")
         }
         // Names state the outcome: every entry name starts with ok-, torn- or bad-.
-        #expect(suite.entries.allSatisfy { $0.name.hasPrefix("ok-") || $0.name.hasPrefix("torn-") || $0.name.hasPrefix("bad-") })
+        #expect(
+            suite.entries.allSatisfy {
+                $0.name.hasPrefix("ok-") || $0.name.hasPrefix("torn-") || $0.name.hasPrefix("bad-")
+            })
     }
 
     @Test("regenerating the vectors gives the checked-in bytes, file for file")
@@ -95,7 +98,8 @@ struct ConformanceVectorTests {
         #expect(written == checkedIn)
         for path in written {
             let a = try Repo.fs.readFile(joinPath(temp, path)), b = try Repo.fs.readFile(joinPath(Repo.vectors, path))
-            #expect(a == b, "\(path) differs from the checked-in vector; run `lnote conformance --generate Spec/vectors`")
+            #expect(
+                a == b, "\(path) differs from the checked-in vector; run `lnote conformance --generate Spec/vectors`")
         }
     }
 
@@ -107,7 +111,8 @@ struct ConformanceVectorTests {
         try ConformanceVectors.write(to: temp)
         var manifest = try Repo.text(joinPath(temp, "manifest.json"))
         // ok-journal-three-strokes: frames end at 252; claim 251.
-        let original = "\"validEnd\":252,\"findings\":[],\"elements\":[\"e1e00000-0000-4000-8000-000000000001\",\"e1e00000-0000-4000-8000-000000000002\",\"e1e00000-0000-4000-8000-000000000003\"]}},"
+        let original =
+            "\"validEnd\":252,\"findings\":[],\"elements\":[\"e1e00000-0000-4000-8000-000000000001\",\"e1e00000-0000-4000-8000-000000000002\",\"e1e00000-0000-4000-8000-000000000003\"]}},"
         #expect(manifest.contains(original))
         manifest = manifest.replacing(original, with: original.replacing("252", with: "251"), maxReplacements: 1)
         try Repo.fs.writeFileAtomically(joinPath(temp, "manifest.json"), Array(manifest.utf8), durability: .none)

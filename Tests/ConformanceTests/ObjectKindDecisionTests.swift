@@ -34,21 +34,26 @@ struct ObjectKindDecisionTests {
 
     static func swiftOutcome(_ path: String, mode: ReplayMode = .salvage) throws -> Outcome {
         let report = try Fsck.check(path: path, options: FsckOptions(mode: mode))
-        return Outcome(status: Int(report.status),
-                       errors: Set(report.findings.filter { $0.severity == .error }.map(\.kind)).sorted(),
-                       elements: report.pages.map(\.elements), allKinds: Set(report.findings.map(\.kind)))
+        return Outcome(
+            status: Int(report.status),
+            errors: Set(report.findings.filter { $0.severity == .error }.map(\.kind)).sorted(),
+            elements: report.pages.map(\.elements), allKinds: Set(report.findings.map(\.kind)))
     }
 
     /// The Python reference's `fsck --json`, or nil (with an issue recorded) without python3.
     static func referenceOutcome(_ path: String, mode: ReplayMode = .salvage) throws -> Outcome? {
-        guard let python = ["/usr/bin/python3", "/usr/local/bin/python3"]
-            .first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+        guard
+            let python = ["/usr/bin/python3", "/usr/local/bin/python3"]
+                .first(where: { FileManager.default.isExecutableFile(atPath: $0) })
+        else {
             Issue.record("python3 is needed to run the Python reference")
             return nil
         }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = [Repo.root + "/Spec/reference/lnote_ref.py", "fsck", "--json", "--mode", mode.rawValue, path]
+        process.arguments = [
+            Repo.root + "/Spec/reference/lnote_ref.py", "fsck", "--json", "--mode", mode.rawValue, path
+        ]
         let out = Pipe()
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice
@@ -59,9 +64,10 @@ struct ObjectKindDecisionTests {
         let findings = object["findings"] as? [[String: Any]] ?? []
         let errors = Set(findings.filter { $0["severity"] as? String == "error" }.compactMap { $0["kind"] as? String })
         let pages = object["pages"] as? [[String: Any]] ?? []
-        return Outcome(status: Int(process.terminationStatus), errors: errors.sorted(),
-                       elements: pages.compactMap { $0["elements"] as? Int },
-                       allKinds: Set(findings.compactMap { $0["kind"] as? String }))
+        return Outcome(
+            status: Int(process.terminationStatus), errors: errors.sorted(),
+            elements: pages.compactMap { $0["elements"] as? Int },
+            allKinds: Set(findings.compactMap { $0["kind"] as? String }))
     }
 
     /// A copy of the `ok-package-one-page` vector in a fresh folder, changed by `edit`.
@@ -85,7 +91,8 @@ struct ObjectKindDecisionTests {
     func manifestLinkIsSymlinkAlone() throws {
         let path = try Self.package("manifest-link") { root in
             try FileManager.default.removeItem(atPath: root + "/manifest.json")
-            try FileManager.default.createSymbolicLink(atPath: root + "/manifest.json", withDestinationPath: "document.json")
+            try FileManager.default.createSymbolicLink(
+                atPath: root + "/manifest.json", withDestinationPath: "document.json")
         }
         try Self.expectBoth(path, Outcome(status: 4, errors: ["symlink"], elements: [3]))
     }
@@ -94,7 +101,8 @@ struct ObjectKindDecisionTests {
     func documentLinkIsSymlinkAlone() throws {
         let path = try Self.package("document-link") { root in
             try FileManager.default.removeItem(atPath: root + "/document.json")
-            try FileManager.default.createSymbolicLink(atPath: root + "/document.json", withDestinationPath: "manifest.json")
+            try FileManager.default.createSymbolicLink(
+                atPath: root + "/document.json", withDestinationPath: "manifest.json")
         }
         // K-029: without a usable document.json the report lists the pages present.
         try Self.expectBoth(path, Outcome(status: 4, errors: ["symlink"], elements: [3]))
@@ -110,7 +118,8 @@ struct ObjectKindDecisionTests {
         #expect(!swift.allKinds.contains("staleElementCount"), "lnote fsck: \(swift.allKinds.sorted())")
         if let reference = try Self.referenceOutcome(path) {
             #expect(reference == want, "Python reference")
-            #expect(!reference.allKinds.contains("staleElementCount"), "Python reference: \(reference.allKinds.sorted())")
+            #expect(
+                !reference.allKinds.contains("staleElementCount"), "Python reference: \(reference.allKinds.sorted())")
         }
     }
 
@@ -122,15 +131,26 @@ struct ObjectKindDecisionTests {
         try Self.expectBoth(path, Outcome(status: 4, errors: ["notRegularFile"], elements: [0]))
     }
 
-    @Test("K-035 P-024 (G36) page recovery itself refuses a page whose shadowed spelling holds a FIFO, a link or a folder")
+    @Test(
+        "K-035 P-024 (G36) page recovery itself refuses a page whose shadowed spelling holds a FIFO, a link or a folder"
+    )
     func recoveryRefusesBadObjectAtShadowedSpelling() throws {
         // `lnote dump` and the conformance runner recover pages without the open's check of
         // every spelling; they read such a page whole before.
         let shadowed = "/pages/\(Self.page.uppercased()).0.journal"
         let objects: [(String, (String) throws -> Void)] = [
             ("fifo", { root in #expect(mkfifo(root + shadowed, 0o644) == 0) }),
-            ("link", { root in try FileManager.default.createSymbolicLink(atPath: root + shadowed, withDestinationPath: "x") }),
-            ("folder", { root in try FileManager.default.createDirectory(atPath: root + shadowed, withIntermediateDirectories: false) }),
+            (
+                "link",
+                { root in try FileManager.default.createSymbolicLink(atPath: root + shadowed, withDestinationPath: "x")
+                }
+            ),
+            (
+                "folder",
+                { root in
+                    try FileManager.default.createDirectory(atPath: root + shadowed, withIntermediateDirectories: false)
+                }
+            )
         ]
         for (label, make) in objects {
             let root = try Self.package("recover-\(label)", make)
@@ -150,8 +170,9 @@ struct ObjectKindDecisionTests {
     @Test("K-035 P-024 (G36) a link at a shadowed spelling of a page file is symlink, and the page is not read")
     func linkAtShadowedSpellingRefusesPage() throws {
         let path = try Self.package("shadowed-link") { root in
-            try FileManager.default.createSymbolicLink(atPath: root + "/pages/\(Self.page.uppercased()).0.journal",
-                                                       withDestinationPath: "\(Self.page).0.journal")
+            try FileManager.default.createSymbolicLink(
+                atPath: root + "/pages/\(Self.page.uppercased()).0.journal",
+                withDestinationPath: "\(Self.page).0.journal")
         }
         try Self.expectBoth(path, Outcome(status: 4, errors: ["symlink"], elements: [0]))
     }

@@ -35,7 +35,9 @@ struct RepairConvergenceTests {
     /// What repair cannot fix (K-024): an image never written. A package whose `document.json`
     /// is another document's (`folderNameMismatch`) is left as it is (K-032).
 
-    @Test("K-020 K-021 K-022 K-024 K-027 repair of 300+ random damaged packages keeps every byte, leaves only what no repair fixes, and a second repair changes nothing")
+    @Test(
+        "K-020 K-021 K-022 K-024 K-027 repair of 300+ random damaged packages keeps every byte, leaves only what no repair fixes, and a second repair changes nothing"
+    )
     func converges() throws {
         let work = "/tmp/lnote-repair-converges-\(getpid())"
         Repo.removeTree(work)
@@ -93,20 +95,27 @@ struct RepairConvergenceTests {
             try Repo.fs.writeFileAtomically(root + "/" + file, try Self.onePage(file), durability: .none)
         }
         let page = "5a6e0000-0000-4000-8000-000000000001"
-        try Repo.fs.writeFileAtomically(root + "/pages/\(page).0.journal",
-                                        try Repo.fs.readFile(Repo.vectors + "/bad-journal-stroke-points-cut.journal"), durability: .none)
+        try Repo.fs.writeFileAtomically(
+            root + "/pages/\(page).0.journal",
+            try Repo.fs.readFile(Repo.vectors + "/bad-journal-stroke-points-cut.journal"), durability: .none)
         #expect(try Fsck.check(path: root).findings.map(\.kind).contains("badPoints"))
         let repaired = try Fsck.check(path: root, options: FsckOptions(repair: true, thumbnailRenderer: nil))
         #expect(repaired.status == 1)
         #expect(try Fsck.check(path: root).findings.filter { $0.severity == .error }.isEmpty)
         let pageID = try #require(UUIDBytes(string: page))
-        let state = try PageRecovery.recover(fs: Repo.fs, directory: root + "/pages", pageID: pageID, mode: .strict).state
-        #expect(state.elements.map(\.id.description) == ["e1e00000-0000-4000-8000-000000000001", "e1e00000-0000-4000-8000-000000000002"])
+        let state = try PageRecovery.recover(fs: Repo.fs, directory: root + "/pages", pageID: pageID, mode: .strict)
+            .state
+        #expect(
+            state.elements.map(\.id.description) == [
+                "e1e00000-0000-4000-8000-000000000001", "e1e00000-0000-4000-8000-000000000002"
+            ])
         guard case .stroke(let cut)? = state.elements.last else { Issue.record("stroke 2 is gone"); return }
         #expect(try cut.decodedPoints().map(\.time) == [0, 4], "the points before the one whose time goes back")
     }
 
-    @Test("K-022 K-024 a document.json rebuilt from a manifest whose title is over 1,024 bytes takes the characters that fit, and is valid")
+    @Test(
+        "K-022 K-024 a document.json rebuilt from a manifest whose title is over 1,024 bytes takes the characters that fit, and is valid"
+    )
     func longManifestTitle() throws {
         let work = "/tmp/lnote-repair-title-\(getpid())"
         defer { Repo.removeTree(work) }

@@ -26,7 +26,8 @@ enum RequirementIDs {
         var i = 0
         while i + 5 <= chars.count {
             if let id = id(at: i, chars), i == 0 || !isAlnum(chars[i - 1]),
-               i + 5 == chars.count || !isAlnum(chars[i + 5]) {
+                i + 5 == chars.count || !isAlnum(chars[i + 5])
+            {
                 ids.insert(id)
             }
             i += 1
@@ -40,20 +41,25 @@ enum RequirementIDs {
 
     static func id(at i: Int, _ c: [UInt8]) -> String? {
         guard i + 5 <= c.count, c[i] >= 0x41, c[i] <= 0x5A, c[i + 1] == UInt8(ascii: "-"),
-              (2...4).allSatisfy({ c[i + $0] >= 0x30 && c[i + $0] <= 0x39 }) else { return nil }
+            (2...4).allSatisfy({ c[i + $0] >= 0x30 && c[i + $0] <= 0x39 })
+        else { return nil }
         return String(decoding: c[i..<(i + 5)], as: UTF8.self)
     }
 }
 
 @Suite("Traceability")
 struct TraceabilityTests {
-    @Test("every requirement ID defined in Spec/format.md, Spec/sqlite.md and Spec/sync.md is cited by a test or a vector's rules")
+    @Test(
+        "every requirement ID defined in Spec/format.md, Spec/sqlite.md and Spec/sync.md is cited by a test or a vector's rules"
+    )
     func everyRequirementIsCited() throws {
         let spec = try Repo.text(Repo.root + "/Spec/format.md")
         // Spec/sqlite.md: the level-2 database (Q- IDs), cited by Tests/LNoteSQLiteTests.
-        let defined = RequirementIDs.defined(in: spec).union(RequirementIDs.defined(in: try Repo.text(Repo.root + "/Spec/sqlite.md")))
-            // Spec/sync.md: two devices, one notebook (Y- IDs), cited by Tests/LNoteSyncTests.
-            .union(RequirementIDs.defined(in: try Repo.text(Repo.root + "/Spec/sync.md")))
+        let defined = RequirementIDs.defined(in: spec).union(
+            RequirementIDs.defined(in: try Repo.text(Repo.root + "/Spec/sqlite.md"))
+        )
+        // Spec/sync.md: two devices, one notebook (Y- IDs), cited by Tests/LNoteSyncTests.
+        .union(RequirementIDs.defined(in: try Repo.text(Repo.root + "/Spec/sync.md")))
         #expect(defined.count > 100, "format.md should define its requirement IDs as [X-NNN]")
 
         var cited = Set<String>()
@@ -75,11 +81,15 @@ struct TraceabilityTests {
             defined.formUnion(RequirementIDs.defined(in: try Repo.text(Repo.root + "/Spec/" + file)))
         }
         var undefined: [String] = []
-        for folder in ["Sources", "Tests", "Tools", "docs", "Spec"] where try Repo.fs.kind(Repo.root + "/" + folder) == .directory {
+        for folder in ["Sources", "Tests", "Tools", "docs", "Spec"]
+        where try Repo.fs.kind(Repo.root + "/" + folder) == .directory {
             for path in try Repo.files(under: Repo.root + "/" + folder)
-            where !path.hasPrefix("vectors") && [".swift", ".md", ".py", ".c", ".h"].contains(where: { path.hasSuffix($0) }) {
+            where !path.hasPrefix("vectors")
+                && [".swift", ".md", ".py", ".c", ".h"].contains(where: { path.hasSuffix($0) })
+            {
                 let full = folder + "/" + path
-                for id in RequirementIDs.cited(in: try Repo.text(Repo.root + "/" + full)).subtracting(defined).sorted() {
+                for id in RequirementIDs.cited(in: try Repo.text(Repo.root + "/" + full)).subtracting(defined).sorted()
+                {
                     undefined.append("\(id) in \(full)")
                 }
             }

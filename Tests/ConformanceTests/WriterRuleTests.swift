@@ -12,16 +12,19 @@ import Testing
 struct WriterRuleTests {
     static let pageID = VectorFixturesForTests.page
 
-    @Test("W-001, W-002, W-006: an append acknowledged at .data is durable with its new journal; at .none it need not be")
+    @Test(
+        "W-001, W-002, W-006: an append acknowledged at .data is durable with its new journal; at .none it need not be")
     func acknowledgedAppendIsDurable() async throws {
         for level in [Durability.none, .data] {
             let fs = SimulatedFileSystem()
             try fs.makeDirectory("/p")
             try fs.syncDirectory("/")  // the folder itself is durable (M-003)
-            let page = try await Page.open(directory: "/p", id: Self.pageID, options: PageOptions(durability: level),
-                                           fileSystem: fs)
-            let stroke = Stroke(id: UUIDBytes(string: "e1e00000-0000-4000-8000-000000000001")!, ink: .pen,
-                                points: [Point(x: 1, y: 2, radius: 3, pressure: 4, time: 0)])
+            let page = try await Page.open(
+                directory: "/p", id: Self.pageID, options: PageOptions(durability: level),
+                fileSystem: fs)
+            let stroke = Stroke(
+                id: UUIDBytes(string: "e1e00000-0000-4000-8000-000000000001")!, ink: .pen,
+                points: [Point(x: 1, y: 2, radius: 3, pressure: 4, time: 0)])
             try await page.append(.stroke(stroke))
             let durable = fs.durableSnapshot().files
             let journal = "/p/" + PageFileNames.journal(Self.pageID, base: 0)
@@ -31,8 +34,9 @@ struct WriterRuleTests {
             } else {
                 // The journal's directory entry and the frame are durable once the call returns.
                 let bytes = try #require(durable[journal])
-                let scan = FrameScanner.scan(bytes, from: 64, salt: JournalHeader.decode(bytes).header?.salt ?? 0,
-                                             firstSequence: 1, mode: .strict)
+                let scan = FrameScanner.scan(
+                    bytes, from: 64, salt: JournalHeader.decode(bytes).header?.salt ?? 0,
+                    firstSequence: 1, mode: .strict)
                 #expect(scan.frames.count == 1)
                 #expect(scan.refused == nil)
             }
@@ -70,9 +74,11 @@ struct WriterRuleTests {
         let root = "/tmp/lnote-symlink-\(getpid()).lnote"
         let suite = ConformanceVectors.suite()
         try fs.makeDirectory(root)
-        for file in suite.files where file.path.hasPrefix("ok-package-one-page.lnote/") && !file.path.contains("/pages/") {
-            try fs.writeFileAtomically(root + "/" + file.path.split(separator: "/").dropFirst().joined(separator: "/"),
-                                       file.bytes, durability: .none)
+        for file in suite.files
+        where file.path.hasPrefix("ok-package-one-page.lnote/") && !file.path.contains("/pages/") {
+            try fs.writeFileAtomically(
+                root + "/" + file.path.split(separator: "/").dropFirst().joined(separator: "/"),
+                file.bytes, durability: .none)
         }
         #expect(symlink("/etc", root + "/pages") == 0)
         let report = try Fsck.check(path: root)

@@ -54,15 +54,19 @@ struct BitRotTests {
         var journal = header.encoded()
         for (i, change) in changes.enumerated() {
             let (type, body) = PageChangeCodec.encode(change)
-            FrameCodec.append(type: type.rawValue, sequence: 40 + UInt64(i), body: body, salt: header.salt, to: &journal)
+            FrameCodec.append(
+                type: type.rawValue, sequence: 40 + UInt64(i), body: body, salt: header.salt, to: &journal)
         }
-        return Page(snapshot: snapshot, journal: journal, snapshotFrames: snapshotFrames,
-                    journalFrames: frames(of: journal, salt: 0x5A1, first: 40), metadata: metadata,
-                    elements: state.elements, changes: changes)
+        return Page(
+            snapshot: snapshot, journal: journal, snapshotFrames: snapshotFrames,
+            journalFrames: frames(of: journal, salt: 0x5A1, first: 40), metadata: metadata,
+            elements: state.elements, changes: changes)
     }
 
     static func frames(of file: [UInt8], salt: UInt64, first: UInt64) -> [Range<Int>] {
-        FrameScanner.scan(file, from: 64, salt: salt, firstSequence: first, mode: .strict).frames.map { $0.offset..<$0.endOffset }
+        FrameScanner.scan(file, from: 64, salt: salt, firstSequence: first, mode: .strict).frames.map {
+            $0.offset..<$0.endOffset
+        }
     }
 
     static func recover(snapshot: [UInt8], journal: [UInt8]) throws -> PageRecovery.Result {
@@ -95,7 +99,9 @@ struct BitRotTests {
         }
     }
 
-    @Test("J-020 S-003 bit flips in frames: salvage keeps every intact frame and element, every damaged frame is reported")
+    @Test(
+        "J-020 S-003 bit flips in frames: salvage keeps every intact frame and element, every damaged frame is reported"
+    )
     func salvageKeepsIntactFramesAndReportsDamage() throws {
         let page = Self.makePage()
         let clean = try Self.recover(snapshot: page.snapshot, journal: page.journal)
@@ -118,38 +124,57 @@ struct BitRotTests {
             let inJournal = 1 + Int(g.next() % 3)
             let snapshotFlips = Self.flip(&snapshot, in: snapshotRegion, count: inSnapshot, &g)
             let journalFlips = Self.flip(&journal, in: journalRegion, count: inJournal, &g)
-            let badSnapshot = Set(page.snapshotFrames.indices.filter { i in snapshotFlips.contains { page.snapshotFrames[i].contains($0) } })
-            let badJournal = Set(page.journalFrames.indices.filter { i in journalFlips.contains { page.journalFrames[i].contains($0) } })
+            let badSnapshot = Set(
+                page.snapshotFrames.indices.filter { i in snapshotFlips.contains { page.snapshotFrames[i].contains($0) }
+                })
+            let badJournal = Set(
+                page.journalFrames.indices.filter { i in journalFlips.contains { page.journalFrames[i].contains($0) } })
             // A flip that undoes another leaves the frame intact.
-            let damagedSnapshot = badSnapshot.filter { page.snapshot[page.snapshotFrames[$0]] != snapshot[page.snapshotFrames[$0]] }
-            let damagedJournal = badJournal.filter { page.journal[page.journalFrames[$0]] != journal[page.journalFrames[$0]] }
+            let damagedSnapshot = badSnapshot.filter {
+                page.snapshot[page.snapshotFrames[$0]] != snapshot[page.snapshotFrames[$0]]
+            }
+            let damagedJournal = badJournal.filter {
+                page.journal[page.journalFrames[$0]] != journal[page.journalFrames[$0]]
+            }
             damagedFrames += damagedSnapshot.count + damagedJournal.count
-            keptFrames += page.snapshotFrames.count + page.journalFrames.count - damagedSnapshot.count - damagedJournal.count
+            keptFrames +=
+                page.snapshotFrames.count + page.journalFrames.count - damagedSnapshot.count - damagedJournal.count
 
             var expected = PageState(metadata: damagedSnapshot.contains(0) ? .letter : page.metadata)
-            for (i, element) in page.elements.enumerated() where !damagedSnapshot.contains(i + 1) { expected.apply(.append(element)) }
+            for (i, element) in page.elements.enumerated() where !damagedSnapshot.contains(i + 1) {
+                expected.apply(.append(element))
+            }
             for (i, change) in page.changes.enumerated() where !damagedJournal.contains(i) { expected.apply(change) }
 
-            let label = "trial \(trial): snapshot flips \(snapshotFlips) frames \(damagedSnapshot.sorted()), journal flips \(journalFlips) frames \(damagedJournal.sorted())"
+            let label =
+                "trial \(trial): snapshot flips \(snapshotFlips) frames \(damagedSnapshot.sorted()), journal flips \(journalFlips) frames \(damagedJournal.sorted())"
             let result: PageRecovery.Result
             do { result = try Self.recover(snapshot: snapshot, journal: journal) } catch {
                 violations.append("\(label): salvage threw \(error)")
                 continue
             }
             if result.state != expected {
-                violations.append("\(label): salvaged \(result.state.elements.count) elements, expected \(expected.elements.count) (intact frames lost or damaged ones applied)")
+                violations.append(
+                    "\(label): salvaged \(result.state.elements.count) elements, expected \(expected.elements.count) (intact frames lost or damaged ones applied)"
+                )
             }
-            for i in damagedSnapshot where !Self.reported(page.snapshotFrames[i].lowerBound, in: Self.snapshotName, result.report.findings) {
-                violations.append("\(label): damaged snapshot frame \(i) at \(page.snapshotFrames[i].lowerBound) not reported")
+            for i in damagedSnapshot
+            where !Self.reported(page.snapshotFrames[i].lowerBound, in: Self.snapshotName, result.report.findings) {
+                violations.append(
+                    "\(label): damaged snapshot frame \(i) at \(page.snapshotFrames[i].lowerBound) not reported")
             }
-            for i in damagedJournal where !Self.reported(page.journalFrames[i].lowerBound, in: Self.journalName, result.report.findings) {
-                violations.append("\(label): damaged journal frame \(i) at \(page.journalFrames[i].lowerBound) not reported")
+            for i in damagedJournal
+            where !Self.reported(page.journalFrames[i].lowerBound, in: Self.journalName, result.report.findings) {
+                violations.append(
+                    "\(label): damaged journal frame \(i) at \(page.journalFrames[i].lowerBound) not reported")
             }
             if !(damagedSnapshot.isEmpty && damagedJournal.isEmpty) && result.report.findings.isEmpty {
                 violations.append("\(label): damage without any finding")
             }
         }
-        print("bit rot: \(trials) trials, \(damagedFrames) damaged frames all reported, \(keptFrames) intact frames kept; violations: \(violations.count)")
+        print(
+            "bit rot: \(trials) trials, \(damagedFrames) damaged frames all reported, \(keptFrames) intact frames kept; violations: \(violations.count)"
+        )
         for v in violations.prefix(20) { print("VIOLATION \(v)") }
         #expect(violations.isEmpty)
     }
@@ -163,7 +188,9 @@ struct BitRotTests {
             var snapshot = page.snapshot
             var journal = page.journal
             let inJournal = trial % 2 == 0
-            let offset = inJournal ? Self.flip(&journal, in: 0..<64, count: 1, &g)[0] : Self.flip(&snapshot, in: 0..<64, count: 1, &g)[0]
+            let offset =
+                inJournal
+                ? Self.flip(&journal, in: 0..<64, count: 1, &g)[0] : Self.flip(&snapshot, in: 0..<64, count: 1, &g)[0]
             let file = inJournal ? Self.journalName : Self.snapshotName
             guard let result = try? Self.recover(snapshot: snapshot, journal: journal) else {
                 missed.append("trial \(trial): salvage threw")

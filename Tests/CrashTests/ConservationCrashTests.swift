@@ -28,10 +28,12 @@ struct ConservationCrashTests {
     static func base() async throws -> (SimulatedFileSystem, [Element]) {
         let fs = try PageRun.emptyPackage()
         let run = try await PageRun(fs: fs, seed: 0xC0C0)
-        for op: PageOp in [.append(payload: 150, .data), .append(payload: 300, .data), .insertImage,
-                           .append(payload: 120, .data), .append(payload: 90, .data), .append(payload: 200, .data), .close,
-                           .reopen, .append(payload: 110, .data), .append(payload: 260, .data),
-                           .append(payload: 80, .data), .append(payload: 140, .data)] {
+        for op: PageOp in [
+            .append(payload: 150, .data), .append(payload: 300, .data), .insertImage,
+            .append(payload: 120, .data), .append(payload: 90, .data), .append(payload: 200, .data), .close,
+            .reopen, .append(payload: 110, .data), .append(payload: 260, .data),
+            .append(payload: 80, .data), .append(payload: 140, .data)
+        ] {
             await run.perform(op)
         }
         guard run.problems.isEmpty, run.firstError == nil, let last = run.history.states.last else {
@@ -62,7 +64,9 @@ struct ConservationCrashTests {
             for frame in scan.acceptedFrames where frame.type == FrameType.elementAppend.rawValue {
                 let idAt = frame.bodyRange.lowerBound + 1
                 guard idAt + 16 <= bytes.count else { continue }
-                if let id = UUIDBytes(bytes: bytes[idAt..<idAt + 16]), let e = byID[id] { found.append((e, path, frame.offset..<frame.endOffset)) }
+                if let id = UUIDBytes(bytes: bytes[idAt..<idAt + 16]), let e = byID[id] {
+                    found.append((e, path, frame.offset..<frame.endOffset))
+                }
             }
         }
         return found
@@ -113,20 +117,26 @@ struct ConservationCrashTests {
     static func conserved(_ state: CrashState, held: [Held], erased: Set<UUIDBytes>) -> String? {
         let files = state.files
         let fs = state.makeFileSystem()
-        guard let page = try? PageRecovery.recover(fs: fs, directory: PageRun.directory, pageID: PageRun.pageID,
-                                                   mode: .salvage, heal: true) else {
+        guard
+            let page = try? PageRecovery.recover(
+                fs: fs, directory: PageRun.directory, pageID: PageRun.pageID,
+                mode: .salvage, heal: true)
+        else {
             return "recovery threw"
         }
         let package = files.filter { $0.key.hasPrefix(PageRun.packageDirectory + "/") }.map(\.value)
         for h in held where !erased.contains(h.element.id) {
             if page.state.element(h.element.id) == h.element { continue }
             if package.contains(where: { contains($0, h.bytes) }) { continue }
-            return "element \(h.element.id) (\(h.bytes.count) bytes of \(h.path)) is neither on the page nor in any file"
+            return
+                "element \(h.element.id) (\(h.bytes.count) bytes of \(h.path)) is neither on the page nor in any file"
         }
         return nil
     }
 
-    @Test("P-040 P-042 damaged page files, then open, append, erase, flush, close: in every crash state every byte range that held an acknowledged element is readable on its page or kept")
+    @Test(
+        "P-040 P-042 damaged page files, then open, append, erase, flush, close: in every crash state every byte range that held an acknowledged element is readable on its page or kept"
+    )
     func everyCrashStateConserves() async throws {
         let (template, elements) = try await Self.base()
         let baseImage = template.processCrashState()
@@ -157,7 +167,8 @@ struct ConservationCrashTests {
             do {
                 var o = PageOptions(durability: .data, compaction: .onCloseOnly, journalReserveBytes: 1024)
                 o.pointDecoding = .deferred
-                let page = try await Page.open(directory: PageRun.directory, id: PageRun.pageID, options: o, fileSystem: run)
+                let page = try await Page.open(
+                    directory: PageRun.directory, id: PageRun.pageID, options: o, fileSystem: run)
                 if await page.damage != nil { damaged += 1 }
                 var factory = ElementFactory(seed: UInt64(start) + 1)
                 try await page.append(factory.stroke(payload: 150))
@@ -185,8 +196,9 @@ struct ConservationCrashTests {
                 }
             }
         }
-        print("P-040 conservation: \(starts) damaged starting points (\(damaged) opened with damage, \(kept) kept files in lost+found), "
-              + "\(states) crash states, \(violations.count) violations")
+        print(
+            "P-040 conservation: \(starts) damaged starting points (\(damaged) opened with damage, \(kept) kept files in lost+found), "
+                + "\(states) crash states, \(violations.count) violations")
         for v in violations.prefix(20) { print("VIOLATION \(v)") }
         #expect(violations.isEmpty)
         #expect(states > starts)

@@ -41,7 +41,8 @@ struct DocumentWorkloadCrashTests {
     static func basePackage() async throws -> (state: CrashState, path: String, first: UUIDBytes) {
         let fs = SimulatedFileSystem()
         let lib = NoteLibrary(folder: library, fileSystem: fs)
-        let document = try await lib.createDocument(title: "Crash", pageOptions: PageOptions(compaction: .onCloseOnly, journalReserveBytes: 1024))
+        let document = try await lib.createDocument(
+            title: "Crash", pageOptions: PageOptions(compaction: .onCloseOnly, journalReserveBytes: 1024))
         let first = try #require(await document.pageIDs.first)
         _ = try await document.addPage()
         var factory = ElementFactory(seed: 0xD0C)
@@ -53,7 +54,9 @@ struct DocumentWorkloadCrashTests {
         return (fs.processCrashState(), document.path, first)
     }
 
-    static func run(_ ops: [DocOp], base: (state: CrashState, path: String, first: UUIDBytes)) async -> (SimulatedFileSystem, DocHistory, [String]) {
+    static func run(
+        _ ops: [DocOp], base: (state: CrashState, path: String, first: UUIDBytes)
+    ) async -> (SimulatedFileSystem, DocHistory, [String]) {
         let fs = base.state.makeFileSystem()
         var history = DocHistory()
         var problems: [String] = []
@@ -77,7 +80,8 @@ struct DocumentWorkloadCrashTests {
                     try await document.page(id: base.first).append(e)
                     history.acknowledged.append((fs.operationCount, e))
                 case .image:
-                    let image = try await document.insertImage(png, ext: "png", on: base.first, x: 1, y: 2, width: 30, height: 40)
+                    let image = try await document.insertImage(
+                        png, ext: "png", on: base.first, x: 1, y: 2, width: 30, height: 40)
                     history.written[image.id] = .image(image)
                     history.acknowledged.append((fs.operationCount, .image(image)))
                 case .addPage:
@@ -114,9 +118,13 @@ struct DocumentWorkloadCrashTests {
             problems.append("document.json lists \(pages.count) pages, not an acknowledged or in-flight version")
         }
         let fs = state.makeFileSystem()
-        let assets = Set(((try? fs.list(layout.assetsDirectory)) ?? []).compactMap { PackageLayout.parseAssetName($0)?.id })
+        let assets = Set(
+            ((try? fs.list(layout.assetsDirectory)) ?? []).compactMap { PackageLayout.parseAssetName($0)?.id })
         for page in pages {
-            guard let recovered = try? PageRecovery.recover(fs: fs, directory: layout.pagesDirectory, pageID: page, mode: .salvage) else {
+            guard
+                let recovered = try? PageRecovery.recover(
+                    fs: fs, directory: layout.pagesDirectory, pageID: page, mode: .salvage)
+            else {
                 problems.append("page \(page) does not recover")
                 continue
             }
@@ -124,7 +132,8 @@ struct DocumentWorkloadCrashTests {
                 problems.append("page \(page) refers to missing asset \(image.assetID) (D-040)")
             }
             guard page == first else { continue }
-            for (at, element) in history.acknowledged where at <= state.point && recovered.state.element(element.id) != element {
+            for (at, element) in history.acknowledged
+            where at <= state.point && recovered.state.element(element.id) != element {
                 problems.append("acknowledged element \(element.id) is missing or changed")
             }
             for element in recovered.state.elements where history.written[element.id] != element {
@@ -134,7 +143,9 @@ struct DocumentWorkloadCrashTests {
         return problems
     }
 
-    @Test("D-003 D-022 D-031 D-040 W-001 document workloads: acknowledged changes, page lists and asset references survive every crash")
+    @Test(
+        "D-003 D-022 D-031 D-040 W-001 document workloads: acknowledged changes, page lists and asset references survive every crash"
+    )
     func documentWorkloadsSurviveEveryCrash() async throws {
         let start = ContinuousClock.now
         let base = try await Self.basePackage()
@@ -153,7 +164,9 @@ struct DocumentWorkloadCrashTests {
             for state in fs.crashStates(options) {
                 states += 1
                 index += 1
-                violations += Self.check(state, history, path: base.path, first: base.first).map { "\(label) \(state): \($0)" }
+                violations += Self.check(state, history, path: base.path, first: base.first).map {
+                    "\(label) \(state): \($0)"
+                }
                 guard index % 7 == 0 else { continue }
                 // Open for writing: the manifest is repaired from document.json (D-031).
                 opened += 1
@@ -163,15 +176,18 @@ struct DocumentWorkloadCrashTests {
                     let layout = PackageLayout(root: base.path)
                     let manifest = (try? crashed.readFile(layout.manifestFile)).flatMap(ManifestFile.decode)
                     let file = try DocumentFile.decode(try crashed.readFile(layout.documentFile))
-                    if manifest?.agrees(with: file) != true { violations.append("\(label) \(state): manifest not repaired on open") }
+                    if manifest?.agrees(with: file) != true {
+                        violations.append("\(label) \(state): manifest not repaired on open")
+                    }
                     try await document.close()
                 } catch {
                     violations.append("\(label) \(state): opening the document threw \(error)")
                 }
             }
         }
-        print("document workloads: \(workloads.count) workloads, crash states explored: \(states), violations: \(violations.count)"
-              + " (\(opened) states opened for writing) in \(Int(seconds(since: start))) s")
+        print(
+            "document workloads: \(workloads.count) workloads, crash states explored: \(states), violations: \(violations.count)"
+                + " (\(opened) states opened for writing) in \(Int(seconds(since: start))) s")
         for v in violations.prefix(30) { print("VIOLATION \(v)") }
         #expect(violations.isEmpty)
         #expect(states > 1_000)
@@ -190,7 +206,8 @@ struct DocumentWorkloadCrashTests {
         var claimed = history
         var factory = ElementFactory(seed: 1)
         claimed.acknowledged.append((0, factory.smallStroke()))
-        #expect(Self.check(fs.processCrashState(), claimed, path: base.path, first: base.first)
-            .contains { $0.contains("acknowledged element") })
+        #expect(
+            Self.check(fs.processCrashState(), claimed, path: base.path, first: base.first)
+                .contains { $0.contains("acknowledged element") })
     }
 }

@@ -19,16 +19,26 @@ struct IOErrorLoopTests {
     }
 
     static let workloads: [(name: String, base: String, ops: [PageOp])] = [
-        ("mixed", "empty", [.append(payload: 512, .data), .append(payload: 100, .none), .flush, .erase, .compact, .move,
-                            .delete, .insertImage, .reopen, .append(payload: 4096, .data), .close]),
-        ("snapshot", "populated", [.append(payload: 513, .data), .compact, .append(payload: 1, .data), .reopen, .delete,
-                                   .append(payload: 100, .none), .close]),
+        (
+            "mixed", "empty",
+            [
+                .append(payload: 512, .data), .append(payload: 100, .none), .flush, .erase, .compact, .move,
+                .delete, .insertImage, .reopen, .append(payload: 4096, .data), .close
+            ]
+        ),
+        (
+            "snapshot", "populated",
+            [
+                .append(payload: 513, .data), .compact, .append(payload: 1, .data), .reopen, .delete,
+                .append(payload: 100, .none), .close
+            ]
+        )
     ]
 
     /// The errno and persistence of each failure mode.
     static let modes: [(errno: Int32, persistent: Bool)] = [
         (FileSystemErrno.ioError, false), (FileSystemErrno.noSpace, false),
-        (FileSystemErrno.ioError, true), (FileSystemErrno.noSpace, true),
+        (FileSystemErrno.ioError, true), (FileSystemErrno.noSpace, true)
     ]
 
     /// The first injected failure in the log: its index and line.
@@ -41,12 +51,15 @@ struct IOErrorLoopTests {
     /// a write past the 64-byte header, the failure that poisons the journal (W-003).
     static func isFrameWrite(_ line: String) -> Bool {
         guard line.contains(".journal"), line.contains(" pwrite "), let at = line.split(separator: "@").last,
-              let offset = Int(at.prefix { $0.isNumber }) else { return false }
+            let offset = Int(at.prefix { $0.isNumber })
+        else { return false }
         return offset >= FormatLimits.journalHeaderBytes
     }
 
-    static func runCase(base: CrashState, ops: [PageOp], failAt k: Int, errno: Int32, persistent: Bool,
-                        label: String) async -> Tally {
+    static func runCase(
+        base: CrashState, ops: [PageOp], failAt k: Int, errno: Int32, persistent: Bool,
+        label: String
+    ) async -> Tally {
         var tally = Tally()
         tally.cases = 1
         let fs = base.makeFileSystem()
@@ -90,7 +103,8 @@ struct IOErrorLoopTests {
         var memo = RecoveryMemo()
         for state in fs.crashStates(options) {
             tally.crashStates += 1
-            CrashChecker.check(state, history, context: label + " [\(history.script)]", rerun: false, tally: &crash, memo: &memo)
+            CrashChecker.check(
+                state, history, context: label + " [\(history.script)]", rerun: false, tally: &crash, memo: &memo)
         }
         tally.violations += crash.violations
         // Restart on what is durable: a valid page that takes a new change.
@@ -111,7 +125,9 @@ struct IOErrorLoopTests {
         return tally
     }
 
-    @Test("W-003 M-006 every I/O call failed once and from then on, EIO and ENOSPC: clear errors, nothing unsynced acknowledged, recoverable")
+    @Test(
+        "W-003 M-006 every I/O call failed once and from then on, EIO and ENOSPC: clear errors, nothing unsynced acknowledged, recoverable"
+    )
     func everyIOCallFailedInBothModes() async throws {
         let start = ContinuousClock.now
         var total = Tally()
@@ -127,13 +143,17 @@ struct IOErrorLoopTests {
             #expect(cleanRun.firstError == nil)
             let count = clean.operationCount
             indices += count
-            let cases: [(Int, Int32, Bool)] = (0..<count).flatMap { k in Self.modes.map { (k, $0.errno, $0.persistent) } }
+            let cases: [(Int, Int32, Bool)] = (0..<count).flatMap { k in Self.modes.map { (k, $0.errno, $0.persistent) }
+            }
             let tallies = await withTaskGroup(of: Tally.self) { group in
                 var merged: [Tally] = []
                 var next = 0
                 func add(_ c: (Int, Int32, Bool), _ group: inout TaskGroup<Tally>) {
                     let label = "\(workload.name): fail op \(c.0) \(c.2 ? "from then on" : "once") errno \(c.1)"
-                    group.addTask { await Self.runCase(base: base, ops: workload.ops, failAt: c.0, errno: c.1, persistent: c.2, label: label) }
+                    group.addTask {
+                        await Self.runCase(
+                            base: base, ops: workload.ops, failAt: c.0, errno: c.1, persistent: c.2, label: label)
+                    }
                 }
                 while next < min(2, cases.count) { add(cases[next], &group); next += 1 }
                 while let t = await group.next() {
@@ -147,9 +167,10 @@ struct IOErrorLoopTests {
                 total.violations += t.violations
             }
         }
-        print("I/O error cases: \(total.cases) (\(indices) operation indices x EIO/ENOSPC x once/from then on), "
-              + "\(total.failedCalls) surfaced as errors, crash states explored: \(total.crashStates), "
-              + "violations: \(total.violations.count) in \(Int(seconds(since: start))) s")
+        print(
+            "I/O error cases: \(total.cases) (\(indices) operation indices x EIO/ENOSPC x once/from then on), "
+                + "\(total.failedCalls) surfaced as errors, crash states explored: \(total.crashStates), "
+                + "violations: \(total.violations.count) in \(Int(seconds(since: start))) s")
         for v in total.violations.prefix(40) { print("VIOLATION \(v)") }
         #expect(total.violations.isEmpty)
         #expect(total.cases == 4 * indices)

@@ -15,7 +15,9 @@ struct PageFileCaseCrashTests {
         return Stroke(id: UUIDBytes.random(), ink: .pen, points: points)
     }
 
-    @Test("P-024 P-025 every crash state of the renames, a save and the closing compaction keeps every stroke saved before them")
+    @Test(
+        "P-024 P-025 every crash state of the renames, a save and the closing compaction keeps every stroke saved before them"
+    )
     func renamesKeepStrokes() async throws {
         let page = UUIDBytes.random()
         let dir = "/pages"
@@ -24,8 +26,9 @@ struct PageFileCaseCrashTests {
         let setup = SimulatedFileSystem()
         try setup.makeDirectory(dir)
         try setup.syncDirectory("/")
-        let first = try await Page.open(directory: dir, id: page, options: PageOptions(compaction: .onCloseOnly),
-                                        fileSystem: setup)
+        let first = try await Page.open(
+            directory: dir, id: page, options: PageOptions(compaction: .onCloseOnly),
+            fileSystem: setup)
         var saved: [UUIDBytes] = []
         for n in 0..<5 {
             if n == 3 { try await first.compact() }
@@ -42,7 +45,8 @@ struct PageFileCaseCrashTests {
         #expect(try fs.list(dir).allSatisfy { $0.prefix(36) == $0.prefix(36).uppercased() })
 
         // The writer: renames (P-025), one save, the compaction at close.
-        let writer = try await Page.open(directory: dir, id: page, options: PageOptions(compaction: .onCloseOnly), fileSystem: fs)
+        let writer = try await Page.open(
+            directory: dir, id: page, options: PageOptions(compaction: .onCloseOnly), fileSystem: fs)
         #expect(await writer.elements.map(\.id) == saved)
         let added = Self.stroke(9)
         try await writer.append(.stroke(added), durability: .data)

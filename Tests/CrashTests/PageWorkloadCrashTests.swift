@@ -54,7 +54,9 @@ struct PageWorkloadCrashTests {
     }
 
     /// Runs `workloads` on copies of `base`, two at a time, and returns the merged tally.
-    static func campaign(_ workloads: [Workload], base: SimulatedFileSystem, recoveryCrashEvery: Int) async -> CrashTally {
+    static func campaign(
+        _ workloads: [Workload], base: SimulatedFileSystem, recoveryCrashEvery: Int
+    ) async -> CrashTally {
         let template = base.processCrashState()
         return await withTaskGroup(of: CrashTally.self) { group in
             var total = CrashTally()
@@ -72,8 +74,10 @@ struct PageWorkloadCrashTests {
                     var tally = CrashTally()
                     if let error = run.firstError { tally.violation("\(workload): a step threw \(error)") }
                     for problem in run.problems { tally.violation("\(workload): \(problem)") }
-                    tally.merge(await CrashChecker.checkAll(run, options: options, recoveryCrashEvery: recoveryCrashEvery,
-                                                            recoveryOptions: recoveryOptions, context: "\(workload)"))
+                    tally.merge(
+                        await CrashChecker.checkAll(
+                            run, options: options, recoveryCrashEvery: recoveryCrashEvery,
+                            recoveryOptions: recoveryOptions, context: "\(workload)"))
                     await run.shutdown()
                     return tally
                 }
@@ -95,42 +99,57 @@ struct PageWorkloadCrashTests {
         let twos: Int? = CrashScale.isQuick ? 24 : nil
         let threes = CrashScale.sample(ci: 500, quick: 12)
         var tally = CrashTally()
-        tally.merge(await Self.campaign(Self.workloads(base: "empty", twoOpSample: twos, threeOpSample: threes, seed: 1),
-                                        base: empty, recoveryCrashEvery: 61))
-        tally.merge(await Self.campaign(Self.workloads(base: "populated", twoOpSample: twos, threeOpSample: threes, seed: 2),
-                                        base: populated, recoveryCrashEvery: 61))
+        tally.merge(
+            await Self.campaign(
+                Self.workloads(base: "empty", twoOpSample: twos, threeOpSample: threes, seed: 1),
+                base: empty, recoveryCrashEvery: 61))
+        tally.merge(
+            await Self.campaign(
+                Self.workloads(base: "populated", twoOpSample: twos, threeOpSample: threes, seed: 2),
+                base: populated, recoveryCrashEvery: 61))
         print("page workloads: \(tally.summary) in \(Int(seconds(since: start))) s")
-        print("page workloads: damage findings in crash states by kind: \(tally.damageKinds.sorted { $0.key < $1.key })")
+        print(
+            "page workloads: damage findings in crash states by kind: \(tally.damageKinds.sorted { $0.key < $1.key })")
         for v in tally.violations { print("VIOLATION \(v)") }
         #expect(tally.violations.isEmpty)
         #expect(tally.workloads >= 2 * (17 + (twos ?? 17 * 17) + min(threes, 17 * 17 * 17)))
     }
 
-    @Test("P-022 J-028 P-013 a prepared journal: every crash state of its preparation, its adoption by a compaction, its removal at close and a reopen over a leftover placeholder keeps every acknowledged change and never shows a bad header")
+    @Test(
+        "P-022 J-028 P-013 a prepared journal: every crash state of its preparation, its adoption by a compaction, its removal at close and a reopen over a leftover placeholder keeps every acknowledged change and never shows a bad header"
+    )
     func preparedJournalSurvivesEveryCrash() async throws {
         let empty = try PageRun.emptyPackage()
         let populated = try await PageRun.populatedPackage()
         let scripts: [[PageOp]] = [
             [.append(payload: 100, .data), .prepare],
-            [.append(payload: 100, .data), .prepare, .append(payload: 200, .data), .compact, .append(payload: 513, .data)],
+            [
+                .append(payload: 100, .data), .prepare, .append(payload: 200, .data), .compact,
+                .append(payload: 513, .data)
+            ],
             [.append(payload: 100, .data), .prepare, .compact, .prepare, .append(payload: 4096, .data), .compact],
             [.append(payload: 100, .none), .prepare, .append(payload: 300, .data), .close],
             [.append(payload: 100, .data), .prepare, .reopen, .append(payload: 200, .data), .compact],
-            [.move, .prepare, .compact, .erase, .close, .reopen, .delete],
+            [.move, .prepare, .compact, .erase, .close, .reopen, .delete]
         ]
         var tally = CrashTally()
         for (name, base) in [("empty", empty), ("populated", populated)] {
-            tally.merge(await Self.campaign(scripts.map { Workload(base: name, ops: $0) }, base: base, recoveryCrashEvery: 1))
+            tally.merge(
+                await Self.campaign(scripts.map { Workload(base: name, ops: $0) }, base: base, recoveryCrashEvery: 1))
         }
         print("prepared journals: \(tally.summary)")
-        print("prepared journals: damage findings in crash states by kind: \(tally.damageKinds.sorted { $0.key < $1.key })")
+        print(
+            "prepared journals: damage findings in crash states by kind: \(tally.damageKinds.sorted { $0.key < $1.key })"
+        )
         for v in tally.violations { print("VIOLATION \(v)") }
         #expect(tally.violations.isEmpty)
         #expect(tally.damageKinds["badHeader"] == nil)
         #expect(tally.workloads == 2 * scripts.count)
     }
 
-    @Test("P-022 J-028 P-013 a preparation between any two operations of the vocabulary keeps every acknowledged change in every crash state and never shows a bad header")
+    @Test(
+        "P-022 J-028 P-013 a preparation between any two operations of the vocabulary keeps every acknowledged change in every crash state and never shows a bad header"
+    )
     func preparationBetweenAnyTwoOperations() async throws {
         let empty = try PageRun.emptyPackage()
         let populated = try await PageRun.populatedPackage()
@@ -139,7 +158,8 @@ struct PageWorkloadCrashTests {
         let scripts = PageOp.vocabulary.flatMap { a in PageOp.vocabulary.map { b in [a, .prepare, b] } }
         var tally = CrashTally()
         for (name, base) in [("empty", empty), ("populated", populated)] {
-            tally.merge(await Self.campaign(scripts.map { Workload(base: name, ops: $0) }, base: base, recoveryCrashEvery: 61))
+            tally.merge(
+                await Self.campaign(scripts.map { Workload(base: name, ops: $0) }, base: base, recoveryCrashEvery: 61))
         }
         print("preparation between operations: \(tally.summary)")
         for v in tally.violations.prefix(20) { print("VIOLATION \(v)") }

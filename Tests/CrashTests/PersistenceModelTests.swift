@@ -203,7 +203,9 @@ struct PersistenceModelTests {
         let fs = SimulatedFileSystem()
         try fs.writeFile("/f", [1])
         fs.failOperation(at: fs.operationCount, errno: FileSystemErrno.ioError)
-        #expect(throws: FileSystemError("fsync", path: "/", errno: FileSystemErrno.ioError)) { try fs.syncDirectory("/") }
+        #expect(throws: FileSystemError("fsync", path: "/", errno: FileSystemErrno.ioError)) {
+            try fs.syncDirectory("/")
+        }
         try fs.syncDirectory("/")
         #expect(fs.allFiles() == ["/f": [1]])
         #expect(fs.durableSnapshot().files["/f"] == nil)
@@ -223,7 +225,9 @@ struct PersistenceModelTests {
         #expect(throws: FileSystemError("pread", path: "/a", errno: FileSystemErrno.ioError)) {
             try fs.read(f, at: 0, count: 1)
         }
-        #expect(throws: FileSystemError("open", path: "/b", errno: FileSystemErrno.ioError)) { try fs.open("/b", [.create]) }
+        #expect(throws: FileSystemError("open", path: "/b", errno: FileSystemErrno.ioError)) {
+            try fs.open("/b", [.create])
+        }
         #expect(throws: FileSystemError("lstat", path: "/a", errno: FileSystemErrno.ioError)) { try fs.kind("/a") }
         #expect(throws: FileSystemError("close", path: "/a", errno: FileSystemErrno.ioError)) { try fs.close(f) }
         fs.clearFailures()

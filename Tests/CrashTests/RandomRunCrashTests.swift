@@ -64,8 +64,9 @@ struct RandomRunCrashTests {
             let length = 10 + Int(g.next() % 31)
             var unacknowledged = 0
             for _ in 0..<length {
-                let op = randomOp(&g, unacknowledged: unacknowledged,
-                                  elements: run.history.states.last?.elements.count ?? 0)
+                let op = randomOp(
+                    &g, unacknowledged: unacknowledged,
+                    elements: run.history.states.last?.elements.count ?? 0)
                 if await run.page?.isClosed ?? true, op != .reopen {
                     await run.perform(.reopen)
                 }
@@ -75,17 +76,21 @@ struct RandomRunCrashTests {
                 let after = run.history.required(at: Int.max)
                 unacknowledged = after > before ? 0 : run.history.written - after
             }
-            if let error = run.firstError { outcome.tally.violation("\(context): a step threw \(error) [\(run.history.script)]") }
+            if let error = run.firstError {
+                outcome.tally.violation("\(context): a step threw \(error) [\(run.history.script)]")
+            }
             for problem in run.problems { outcome.tally.violation("\(context): \(problem)") }
             var options = CrashOptions(seed: seed &+ UInt64(segment))
             options.tornCutsPerWriteMax = 8
             options.sampledSubsetsPerPoint = 16
-            let tally = await CrashChecker.checkAll(run, options: options, recoveryCrashEvery: 0,
-                                                    recoveryOptions: options, context: context)
+            let tally = await CrashChecker.checkAll(
+                run, options: options, recoveryCrashEvery: 0,
+                recoveryOptions: options, context: context)
             outcome.tally.merge(tally)
             if CrashScale.verbose {
-                print("\(context): \(run.history.written) changes, \(tally.states) states, "
-                      + "\(fs.operationCount) calls [\(run.history.script)]")
+                print(
+                    "\(context): \(run.history.written) changes, \(tally.states) states, "
+                        + "\(fs.operationCount) calls [\(run.history.script)]")
             }
             // Restart: an app crash (every written byte kept) or a power loss at the end of the log.
             if g.next() % 4 == 0 {
@@ -94,7 +99,9 @@ struct RandomRunCrashTests {
                 var last = options
                 last.points = fs.operationCount..<(fs.operationCount + 1)
                 let finals = Array(fs.crashStates(last))
-                fs = finals.isEmpty ? fs.durableSnapshot().makeFileSystem()
+                fs =
+                    finals.isEmpty
+                    ? fs.durableSnapshot().makeFileSystem()
                     : finals[Int(g.next() % UInt64(finals.count))].makeFileSystem()
             }
             outcome.restarts += 1
@@ -105,7 +112,8 @@ struct RandomRunCrashTests {
     @Test("W-001 W-008 P-013 seeded 500-operation runs with crashes and restarts keep every acknowledged change")
     func seededRunsSurviveCrashesAndRestarts() async {
         let start = ContinuousClock.now
-        let seeds: [UInt64] = CrashScale.seed.map { [$0] }
+        let seeds: [UInt64] =
+            CrashScale.seed.map { [$0] }
             ?? (0..<UInt64(CrashScale.sample(ci: 4, quick: 1))).map { SeededGenerator.derive(0xC0FFEE, $0) }
         let length = CrashScale.seed == nil ? (CrashScale.isQuick ? 200 : 500) : 500 * CrashScale.factor
         let outcomes = await withTaskGroup(of: Outcome.self) { group in
@@ -122,8 +130,9 @@ struct RandomRunCrashTests {
             operations += o.operations
             restarts += o.restarts
         }
-        print("random runs: \(seeds.count) seeds, \(operations) operations, \(restarts) crashes and restarts; "
-              + "\(total.summary) in \(Int(seconds(since: start))) s")
+        print(
+            "random runs: \(seeds.count) seeds, \(operations) operations, \(restarts) crashes and restarts; "
+                + "\(total.summary) in \(Int(seconds(since: start))) s")
         for v in total.violations { print("VIOLATION \(v)") }
         #expect(total.violations.isEmpty)
         #expect(operations >= length * seeds.count)

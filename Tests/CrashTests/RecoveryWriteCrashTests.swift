@@ -18,8 +18,10 @@ struct RecoveryWriteCrashTests {
             await run.perform(op)
             var options = CrashOptions(seed: 3)
             options.tornCutsPerWriteMax = 16
-            tally.merge(await CrashChecker.checkAll(run, options: options, recoveryCrashEvery: 1,
-                                                    recoveryOptions: options, context: "populated:\(op)"))
+            tally.merge(
+                await CrashChecker.checkAll(
+                    run, options: options, recoveryCrashEvery: 1,
+                    recoveryOptions: options, context: "populated:\(op)"))
             await run.shutdown()
         }
         print("recovery writes: \(tally.summary)")

@@ -85,7 +85,9 @@ struct SimulatedFileSystemTests {
         #expect(throws: FileSystemError("open", path: "/x", errno: FileSystemErrno.exists)) {
             try fs.open("/x", [.create, .exclusive])
         }
-        #expect(throws: FileSystemError("mkdir", path: "/x", errno: FileSystemErrno.exists)) { try fs.makeDirectory("/x") }
+        #expect(throws: FileSystemError("mkdir", path: "/x", errno: FileSystemErrno.exists)) {
+            try fs.makeDirectory("/x")
+        }
         #expect(throws: FileSystemError("open", path: "/x/y", errno: FileSystemErrno.notDirectory)) {
             try fs.open("/x/y", [.create])
         }
@@ -102,7 +104,9 @@ struct SimulatedFileSystemTests {
         }
         try fs.makeDirectory("/sub")
         try fs.writeFile("/sub/f", [])
-        #expect(throws: FileSystemError("rmdir", path: "/sub", errno: FileSystemErrno.notEmpty)) { try fs.remove("/sub") }
+        #expect(throws: FileSystemError("rmdir", path: "/sub", errno: FileSystemErrno.notEmpty)) {
+            try fs.remove("/sub")
+        }
         #expect(throws: FileSystemError("rename", path: "/sub", errno: FileSystemErrno.invalidArgument)) {
             try fs.rename("/sub", to: "/sub/inner")
         }
@@ -121,13 +125,14 @@ struct SimulatedFileSystemTests {
         _ = try? fs.open("/missing", [])
         try fs.close(f)
         #expect(fs.operationCount == 5)
-        #expect(fs.operationLog == [
-            "0 open /a [create] -> ok",
-            "1 pwrite /a fd 3 @0 +3 -> ok",
-            "2 fsync /a fd 3 .data -> ok",
-            "3 open /missing [] -> errno \(FileSystemErrno.noEntry)",
-            "4 close /a fd 3 -> ok",
-        ])
+        #expect(
+            fs.operationLog == [
+                "0 open /a [create] -> ok",
+                "1 pwrite /a fd 3 @0 +3 -> ok",
+                "2 fsync /a fd 3 .data -> ok",
+                "3 open /missing [] -> errno \(FileSystemErrno.noEntry)",
+                "4 close /a fd 3 -> ok"
+            ])
     }
 }
 

@@ -50,9 +50,11 @@ enum ToyLog {
     /// Appends `count` records in batches of `batch`, syncing after each batch (unless
     /// `flaw` says otherwise), and appends to `acknowledged` the operation count at which each
     /// batch was acknowledged. Stops at the first error, as a journal that poisons itself does.
-    static func write(_ fs: any FileSystem, records count: Int, batch: Int, flaw: Flaw = .none,
-                      acknowledged: inout [(acknowledgedAt: Int, records: Int)],
-                      operationCount: () -> Int) throws {
+    static func write(
+        _ fs: any FileSystem, records count: Int, batch: Int, flaw: Flaw = .none,
+        acknowledged: inout [(acknowledgedAt: Int, records: Int)],
+        operationCount: () -> Int
+    ) throws {
         try fs.makeDirectory("/db")
         try fs.syncDirectory("/")
         let f = try fs.open("/db/log", [.create])
@@ -76,11 +78,14 @@ enum ToyLog {
         try fs.close(f)
     }
 
-    static func write(_ fs: any FileSystem, records count: Int, batch: Int, flaw: Flaw = .none,
-                      operationCount: () -> Int) throws -> [(acknowledgedAt: Int, records: Int)] {
+    static func write(
+        _ fs: any FileSystem, records count: Int, batch: Int, flaw: Flaw = .none,
+        operationCount: () -> Int
+    ) throws -> [(acknowledgedAt: Int, records: Int)] {
         var acknowledged: [(acknowledgedAt: Int, records: Int)] = []
-        try write(fs, records: count, batch: batch, flaw: flaw, acknowledged: &acknowledged,
-                  operationCount: operationCount)
+        try write(
+            fs, records: count, batch: batch, flaw: flaw, acknowledged: &acknowledged,
+            operationCount: operationCount)
         return acknowledged
     }
 
@@ -138,10 +143,11 @@ struct ToyLogCrashTests {
         }
         let elapsed = clock.now - start
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        print("toy log (36 records, batches of 3, \(fs.allFiles()["/db/log"]?.count ?? 0) bytes): "
-              + "\(states) distinct crash states (\(iterator.duplicatesSkipped) duplicates skipped) "
-              + "at \(iterator.pointsVisited) points, \(recoveredStates) recovery crash states, "
-              + "checked in \(elapsed), \(Int(Double(states) / max(seconds, 1e-9))) states/s")
+        print(
+            "toy log (36 records, batches of 3, \(fs.allFiles()["/db/log"]?.count ?? 0) bytes): "
+                + "\(states) distinct crash states (\(iterator.duplicatesSkipped) duplicates skipped) "
+                + "at \(iterator.pointsVisited) points, \(recoveredStates) recovery crash states, "
+                + "checked in \(elapsed), \(Int(Double(states) / max(seconds, 1e-9))) states/s")
         #expect(states > 1_000)
         #expect(recoveredStates > 0)
     }
@@ -182,8 +188,9 @@ struct ToyLogCrashTests {
         }
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         let rate = Int(Double(produced) / max(seconds, 1e-9))
-        print("enumeration: \(produced) distinct states of a \(fs.allFiles()["/db/log"]?.count ?? 0)-byte log "
-              + "in \(elapsed): \(rate) states/s (\(rate * 60) per minute)")
+        print(
+            "enumeration: \(produced) distinct states of a \(fs.allFiles()["/db/log"]?.count ?? 0)-byte log "
+                + "in \(elapsed): \(rate) states/s (\(rate * 60) per minute)")
         #expect(produced > 2_000)
         // The target is 100,000 states a minute; a debug build on a busy 2-core machine should
         // still clear a third of it.
@@ -192,11 +199,13 @@ struct ToyLogCrashTests {
 
     /// The first crash state (at any point) holding fewer records than were acknowledged by
     /// then, or holding records that were never written.
-    func firstViolation(_ fs: SimulatedFileSystem, _ acknowledged: [(acknowledgedAt: Int, records: Int)]) -> CrashState? {
+    func firstViolation(_ fs: SimulatedFileSystem, _ acknowledged: [(acknowledgedAt: Int, records: Int)]) -> CrashState?
+    {
         let all = expected(64)
         return fs.crashStates().first { state in
             let records = ToyLog.decode(state.files["/db/log"] ?? []).records
-            return records.count < required(acknowledged, at: state.point) || records != Array(all.prefix(records.count))
+            return records.count < required(acknowledged, at: state.point)
+                || records != Array(all.prefix(records.count))
         }
     }
 
@@ -208,8 +217,9 @@ struct ToyLogCrashTests {
         for k in 0..<clean.operationCount {
             for persistent in [false, true] {
                 let fs = SimulatedFileSystem()
-                fs.failOperation(at: k, errno: k % 2 == 0 ? FileSystemErrno.ioError : FileSystemErrno.noSpace,
-                                 persistent: persistent)
+                fs.failOperation(
+                    at: k, errno: k % 2 == 0 ? FileSystemErrno.ioError : FileSystemErrno.noSpace,
+                    persistent: persistent)
                 var acknowledged: [(acknowledgedAt: Int, records: Int)] = []
                 do {
                     try ToyLog.write(fs, records: 8, batch: 2, acknowledged: &acknowledged) { fs.operationCount }

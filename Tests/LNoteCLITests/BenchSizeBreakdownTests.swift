@@ -5,13 +5,16 @@ import Testing
 /// "of which" rows come from the stripped binaries' ELF section headers and add up to the
 /// measured total.
 @Suite struct BenchSizeBreakdownTests {
-    @Test("lnote-bench --suite size: the code, unwind, relocation, metadata and rest rows add up to the size LNoteStore adds")
+    @Test(
+        "lnote-bench --suite size: the code, unwind, relocation, metadata and rest rows add up to the size LNoteStore adds"
+    )
     func sizeRowsAddUp() throws {
         let dir = Tool.folder()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let json = dir + "/bench.json"
-        let r = try Tool.run(["--quick", "--suite", "size", "--json", json, "--out", dir + "/out", "--dir", dir],
-                             executable: Tool.built("lnote-bench"))
+        let r = try Tool.run(
+            ["--quick", "--suite", "size", "--json", json, "--out", dir + "/out", "--dir", dir],
+            executable: Tool.built("lnote-bench"))
         #expect(r.status == 0, "\(r.stdout)\(r.stderr)")
         let report = try Tool.json(String(contentsOfFile: json, encoding: .utf8))
         let suite = try #require((report["suites"] as? [[String: Any]])?.first { $0["name"] as? String == "size" })
@@ -38,7 +41,8 @@ import Testing
         // Dead stripping only removes: every object linked whole is at least the stripped link.
         #expect(try #require(value("size LNoteStore adds, every object linked whole (no dead stripping)")) >= total)
         // The example notes client (more of the API, covers and sync merge) links more than the small client.
-        let example = try #require(value("size an app like Tools/notes-example gains (LNoteStore, LNoteRender, LNoteSync)"))
+        let example = try #require(
+            value("size an app like Tools/notes-example gains (LNoteStore, LNoteRender, LNoteSync)"))
         #expect(example > total)
     }
 }

@@ -21,7 +21,9 @@ import Testing
         for args in [["help", "fsck"], ["fsck", "--help"], ["fsck", "-h"]] {
             let r = try Tool.run(args)
             #expect(r.status == 0)
-            #expect(r.stdout.contains("Usage: lnote fsck PATH... [--repair] [--json] [--mode salvage|prefix|strict] [--max-errors N]"))
+            #expect(
+                r.stdout.contains(
+                    "Usage: lnote fsck PATH... [--repair] [--json] [--mode salvage|prefix|strict] [--max-errors N]"))
         }
         #expect(try Tool.run(["help", "stress"]).stdout.contains("--ack-log FILE"))
     }
@@ -44,7 +46,7 @@ import Testing
             (["fsck", "x.lnote", "--unknown"], "Usage: lnote fsck"),
             (["gen", "--pages", "2"], "Usage: lnote gen"),
             (["stress", "x.lnote", "--strokes", "5"], "Usage: lnote stress"),
-            (["help", "nothing"], "Usage: lnote help"),
+            (["help", "nothing"], "Usage: lnote help")
         ]
         for (args, usage) in cases {
             let r = try Tool.run(args)
@@ -60,7 +62,9 @@ import Testing
         let dir = Tool.folder()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let package = dir + "/\(UUID().uuidString.lowercased()).lnote"
-        #expect(try Tool.run(["gen", package, "--pages", "2", "--strokes", "20", "--journal-frames", "8", "--seed", "3"]).status == 0)
+        #expect(
+            try Tool.run(["gen", package, "--pages", "2", "--strokes", "20", "--journal-frames", "8", "--seed", "3"])
+                .status == 0)
         let clean = try Tool.run(["fsck", package])
         #expect(clean.status == 0)
         #expect(clean.stdout == "ok\n")
@@ -129,7 +133,10 @@ import Testing
 
         #expect(try Tool.run(["compact", package]).status == 0)
         let after = try Tool.json(try Tool.run(["info", package, "--json"]).stdout)
-        #expect((after["pages"] as? [[String: Any]])?.allSatisfy { ($0["journalFrames"] as? Int) == 0 && ($0["elements"] as? Int) == 30 } == true)
+        #expect(
+            (after["pages"] as? [[String: Any]])?.allSatisfy {
+                ($0["journalFrames"] as? Int) == 0 && ($0["elements"] as? Int) == 30
+            } == true)
         #expect(try Tool.run(["fsck", package]).status == 0)
     }
 

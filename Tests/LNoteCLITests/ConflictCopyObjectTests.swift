@@ -14,7 +14,9 @@ struct ConflictCopyObjectTests {
         try fs.close(f)
     }
 
-    static let commands: [[String]] = [["merge"], ["compact"], ["fsck", "--repair"], ["stress", "--strokes", "1", "--ack-log"]]
+    static let commands: [[String]] = [
+        ["merge"], ["compact"], ["fsck", "--repair"], ["stress", "--strokes", "1", "--ack-log"]
+    ]
 
     static func run(_ command: [String], on package: String, in folder: String) throws -> Tool.Result {
         var args = command + [package]
@@ -22,13 +24,16 @@ struct ConflictCopyObjectTests {
         return try Tool.run(args)
     }
 
-    @Test("Y-023 sparse 64 GiB copies of a snapshot and an asset: merge, compact, fsck --repair and stress finish (no abort), the copies kept whole in lost+found")
+    @Test(
+        "Y-023 sparse 64 GiB copies of a snapshot and an asset: merge, compact, fsck --repair and stress finish (no abort), the copies kept whole in lost+found"
+    )
     func sparseGiantCopies() throws {
         for command in Self.commands {
             let folder = Tool.folder()
             defer { try? FileManager.default.removeItem(atPath: folder) }
             let package = try Tool.generatedPackage(in: folder, strokes: 5, journalFrames: 0)
-            let page = try #require(try FileManager.default.contentsOfDirectory(atPath: package + "/pages").first).prefix(36)
+            let page = try #require(try FileManager.default.contentsOfDirectory(atPath: package + "/pages").first)
+                .prefix(36)
             try FileManager.default.createDirectory(atPath: package + "/assets", withIntermediateDirectories: true)
             let asset = UUID().uuidString.lowercased()
             try Data([1]).write(to: URL(fileURLWithPath: package + "/assets/\(asset).png"))
@@ -37,8 +42,9 @@ struct ConflictCopyObjectTests {
             let r = try Self.run(command, on: package, in: folder)
             #expect([0, 1, 4].contains(r.status), "\(command): exit \(r.status) \(r.stderr)")
             let kept = (FileManager.default.enumerator(atPath: package + "/lost+found")?.allObjects as? [String]) ?? []
-            #expect(kept.contains { $0.hasSuffix("\(asset) 2.png") } && kept.contains { $0.hasSuffix("\(page) 2.content") },
-                    "\(command): \(kept)")
+            #expect(
+                kept.contains { $0.hasSuffix("\(asset) 2.png") } && kept.contains { $0.hasSuffix("\(page) 2.content") },
+                "\(command): \(kept)")
         }
     }
 
@@ -48,7 +54,8 @@ struct ConflictCopyObjectTests {
             let folder = Tool.folder()
             defer { try? FileManager.default.removeItem(atPath: folder) }
             let package = try Tool.generatedPackage(in: folder, strokes: 5, journalFrames: 0)
-            try FileManager.default.createDirectory(atPath: package + "/manifest 2.json", withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                atPath: package + "/manifest 2.json", withIntermediateDirectories: true)
             try Data([1]).write(to: URL(fileURLWithPath: package + "/manifest 2.json/x"))
             let r = try Self.run(command, on: package, in: folder)
             #expect([0, 1].contains(r.status), "\(command): exit \(r.status) \(r.stdout) \(r.stderr)")

@@ -6,7 +6,9 @@ import Testing
 /// failure line, the file never opened (Spec/README.md's manifest; D-002's no-follow rule).
 @Suite("conformance: manifest names stay in the folder")
 struct ConformanceManifestNameTests {
-    @Test("D-002 conformance refuses manifest names that escape the folder ('..', absolute, a link) and fails those vectors")
+    @Test(
+        "D-002 conformance refuses manifest names that escape the folder ('..', absolute, a link) and fails those vectors"
+    )
     func escapingNamesRefused() throws {
         let root = Tool.folder()
         defer { try? FileManager.default.removeItem(atPath: root) }
@@ -15,7 +17,8 @@ struct ConformanceManifestNameTests {
         try FileManager.default.createDirectory(atPath: outside, withIntermediateDirectories: true)
         // 16 points of zeros, which a points vector expecting 0 points would read.
         try Data(repeating: 0, count: 64).write(to: URL(fileURLWithPath: outside + "/secret.bin"))
-        try FileManager.default.createSymbolicLink(atPath: dir + "/link.bin", withDestinationPath: outside + "/secret.bin")
+        try FileManager.default.createSymbolicLink(
+            atPath: dir + "/link.bin", withDestinationPath: outside + "/secret.bin")
         let names = ["../outside/secret.bin", outside + "/secret.bin", "link.bin"]
         let entries = names.map { name in
             "{\"name\": \(String(data: try! JSONSerialization.data(withJSONObject: [name]), encoding: .utf8)!.dropFirst().dropLast()), \"kind\": \"points\", \"count\": 0, \"expect\": {}}"

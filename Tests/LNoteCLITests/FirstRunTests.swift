@@ -7,19 +7,26 @@ import Testing
 /// help that matches behaviour, error messages that say what will help, the benchmarks run
 /// from anywhere, progress only on a terminal.
 @Suite struct FirstRunTests {
-    @Test("demo: the killed writer's strokes continue below the first session's, in gray; black ones are the first session's")
+    @Test(
+        "demo: the killed writer's strokes continue below the first session's, in gray; black ones are the first session's"
+    )
     func demoPicture() async throws {
         let dir = Tool.folder()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let r = try Tool.run(["demo", dir])  // 300 strokes: more than a US Letter page holds with the writer's
         #expect(r.status == 0, "\(r.stdout)\(r.stderr)")
         #expect(r.stdout.contains("black, the 300 strokes"))
-        let package = try #require(try FileManager.default.contentsOfDirectory(atPath: dir).first { $0.hasSuffix(".lnote") })
-        let acked = Set(try String(contentsOfFile: dir + "/acknowledged.txt", encoding: .utf8).split(separator: "\n").map(String.init))
+        let package = try #require(
+            try FileManager.default.contentsOfDirectory(atPath: dir).first { $0.hasSuffix(".lnote") })
+        let acked = Set(
+            try String(contentsOfFile: dir + "/acknowledged.txt", encoding: .utf8).split(separator: "\n").map(
+                String.init))
         let document = try await Document.open(path: dir + "/" + package, readOnly: true)
         let state = try await document.page(at: 0).state
         try await document.close()
-        let strokes = state.elements.compactMap { element -> Stroke? in if case .stroke(let s) = element { return s } else { return nil } }
+        let strokes = state.elements.compactMap { element -> Stroke? in
+            if case .stroke(let s) = element { return s } else { return nil }
+        }
         let black = strokes.filter { $0.ink == .pen }
         let gray = strokes.filter { $0.ink != .pen }
         #expect(black.count == 300)
@@ -29,7 +36,9 @@ import Testing
         // Laid out where there is room: no gray stroke sits above the line the first session ended on.
         let lastLine = try #require(black.last.map(Self.middleY))
         let highest = try #require(gray.map(Self.middleY).min())
-        #expect(highest >= lastLine - 200, "gray strokes start at y \(highest / 10) pt, the first session ended at \(lastLine / 10) pt")
+        #expect(
+            highest >= lastLine - 200,
+            "gray strokes start at y \(highest / 10) pt, the first session ended at \(lastLine / 10) pt")
         let lowest = strokes.flatMap { $0.points.map { Int($0.y) } }.max() ?? 0
         #expect(lowest < Int(state.metadata.height), "the page holds all the writing")
         let png = try Data(contentsOf: URL(fileURLWithPath: dir + "/page.png"))
@@ -56,7 +65,10 @@ import Testing
         #expect(made.status == 0, "\(made.stderr)")
         let names = try FileManager.default.contentsOfDirectory(atPath: library)
         #expect(names.count == 2)
-        #expect(names.allSatisfy { UUID(uuidString: String($0.dropLast(6))) != nil && $0.hasSuffix(".lnote") && $0 == $0.lowercased() })
+        #expect(
+            names.allSatisfy {
+                UUID(uuidString: String($0.dropLast(6))) != nil && $0.hasSuffix(".lnote") && $0 == $0.lowercased()
+            })
         let ls = try Tool.run(["ls", library])
         #expect(ls.status == 0)
         #expect(!ls.stdout.contains("ERROR"))
@@ -70,7 +82,9 @@ import Testing
     @Test("the README's gen examples name a library folder or a <uuid>.lnote package")
     func readmeGenExamples() throws {
         let readme = try String(contentsOfFile: Tool.packageRoot + "/README.md", encoding: .utf8)
-        let uses = readme.components(separatedBy: "lnote gen ").dropFirst().map { $0.prefix { $0 != " " && $0 != "`" && $0 != "\n" } }
+        let uses = readme.components(separatedBy: "lnote gen ").dropFirst().map {
+            $0.prefix { $0 != " " && $0 != "`" && $0 != "\n" }
+        }
         #expect(!uses.isEmpty)
         for target in uses {
             #expect(!target.hasSuffix(".lnote") || target.hasSuffix("<uuid>.lnote"), "README: lnote gen \(target)")
@@ -123,7 +137,9 @@ import Testing
         #expect(try Tool.run(["info", package]).status == 0)
     }
 
-    @Test("lnote-bench run from outside the checkout finds the SQLite peer beside it, builds it in the checkout, or says how to get it")
+    @Test(
+        "lnote-bench run from outside the checkout finds the SQLite peer beside it, builds it in the checkout, or says how to get it"
+    )
     func benchPeerFromElsewhere() throws {
         let elsewhere = Tool.folder()
         defer { try? FileManager.default.removeItem(atPath: elsewhere) }
@@ -138,7 +154,8 @@ import Testing
         #expect(lost.status == 8)
         #expect(lost.stderr.contains("Tools/bench-sqlite/build.sh") && lost.stderr.contains("LNOTE_SQLITE_PEER"))
         // With the peer beside it: found there.
-        try FileManager.default.copyItem(atPath: Tool.packageRoot + "/Tools/bench-sqlite/.build/sqlite_peer", toPath: elsewhere + "/sqlite_peer")
+        try FileManager.default.copyItem(
+            atPath: Tool.packageRoot + "/Tools/bench-sqlite/.build/sqlite_peer", toPath: elsewhere + "/sqlite_peer")
         let beside = try Tool.run(["--peer-status"], executable: copy, in: elsewhere)
         #expect(beside.stdout == "SQLite peer: \(elsewhere)/sqlite_peer\n")
         // lnote without lnote-bench beside it: says how to build it.
@@ -182,7 +199,8 @@ import Testing
         let library = dir + "/library"
         // 512 KiB a file allowed (ulimit -f counts 512-byte blocks in sh); SIGXFSZ ignored so
         // the write fails with EFBIG instead of killing the process.
-        let r = try Tool.shell("trap '' XFSZ; ulimit -f 1024; exec \(Tool.executable) gen \(library) --pages 3 --strokes 1500")
+        let r = try Tool.shell(
+            "trap '' XFSZ; ulimit -f 1024; exec \(Tool.executable) gen \(library) --pages 3 --strokes 1500")
         #expect(r.status == 8, "\(r.stdout)\(r.stderr)")
         #expect(r.stderr.contains("gen failed while filling"))
         #expect(r.stderr.contains("the partial package was removed"))

@@ -9,11 +9,11 @@ import Darwin
 /// links and hard links point at; plus what is needed to prove that a command read or wrote
 /// nothing outside the package and destroyed no byte inside it.
 struct HostileFixture {
-    let root: String        // temporary root of everything
-    let parent: String      // root/parent: the package and outside/
-    let package: String     // parent/<uuid>.lnote (may become a link)
-    let outside: String     // parent/outside
-    let scratch: String     // root/scratch: render output, ack logs (not under parent)
+    let root: String  // temporary root of everything
+    let parent: String  // root/parent: the package and outside/
+    let package: String  // parent/<uuid>.lnote (may become a link)
+    let outside: String  // parent/outside
+    let scratch: String  // root/scratch: render output, ack logs (not under parent)
     let pageIDs: [String]
 
     /// A fresh copy of `template` (a generated package) in a new parent folder.
@@ -22,13 +22,16 @@ struct HostileFixture {
         let parent = root + "/parent"
         let outside = parent + "/outside"
         let scratch = root + "/scratch"
-        for d in [parent, outside, scratch] { try FileManager.default.createDirectory(atPath: d, withIntermediateDirectories: true) }
+        for d in [parent, outside, scratch] {
+            try FileManager.default.createDirectory(atPath: d, withIntermediateDirectories: true)
+        }
         let package = parent + "/" + (template as NSString).lastPathComponent
         try FileManager.default.copyItem(atPath: template, toPath: package)
         try "outside canary\n".write(toFile: outside + "/canary.txt", atomically: false, encoding: .utf8)
         let doc = try Tool.json(String(contentsOfFile: package + "/document.json", encoding: .utf8))
         let pages = (doc["pages"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
-        return HostileFixture(root: root, parent: parent, package: package, outside: outside, scratch: scratch, pageIDs: pages)
+        return HostileFixture(
+            root: root, parent: parent, package: package, outside: outside, scratch: scratch, pageIDs: pages)
     }
 
     func remove() { try? FileManager.default.removeItem(atPath: root) }
@@ -44,7 +47,10 @@ struct HostileFixture {
     /// Page `index`'s current journal (the highest base: the one a writer appends to).
     func journal(_ index: Int = 0) -> String? {
         pageFiles(index).filter { $0.hasSuffix(".journal") }
-            .max { (Int($0.split(separator: ".").dropLast().last ?? "") ?? 0) < (Int($1.split(separator: ".").dropLast().last ?? "") ?? 0) }
+            .max {
+                (Int($0.split(separator: ".").dropLast().last ?? "") ?? 0)
+                    < (Int($1.split(separator: ".").dropLast().last ?? "") ?? 0)
+            }
     }
 
     // MARK: Making hostile objects
@@ -101,13 +107,17 @@ struct HostileFixture {
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         let bytes = Array(path.utf8)
-        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { close(fd); throw POSIXError(.ENAMETOOLONG) }
+        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
+            close(fd); throw POSIXError(.ENAMETOOLONG)
+        }
         withUnsafeMutableBytes(of: &address.sun_path) { raw in
             for (i, b) in bytes.enumerated() { raw[i] = b }
             raw[bytes.count] = 0
         }
         let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
         }
         guard bound == 0 else { close(fd); throw POSIXError(.EADDRINUSE) }
         listen(fd, 1)
@@ -127,7 +137,9 @@ struct HostileFixture {
             switch info.st_mode & S_IFMT {
             case S_IFDIR:
                 out[path] = "dir"
-                for name in (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? [] { walk(path + "/" + name) }
+                for name in (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? [] {
+                    walk(path + "/" + name)
+                }
             case S_IFREG:
                 out[path] = "file " + describe(path, size: Int(info.st_size))
             case S_IFLNK:

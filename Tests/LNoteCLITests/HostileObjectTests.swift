@@ -20,7 +20,8 @@ private let hostileTemplateFolder = Mutex<String?>(nil)
 /// finding where the command meets the object.
 @Suite(.serialized) struct HostileObjectTests {
     enum Command: String, CaseIterable {
-        case fsck, fsckJSON = "fsck --json", repair = "fsck --repair", dump, dumpFile = "dump FILE", info, render, ls, compact, stress
+        case fsck, fsckJSON = "fsck --json", repair = "fsck --repair", dump, dumpFile = "dump FILE", info, render, ls,
+            compact, stress
 
         var isWriter: Bool { self == .compact || self == .stress }
         var isFsck: Bool { self == .fsck || self == .fsckJSON || self == .repair }
@@ -75,12 +76,17 @@ private let hostileTemplateFolder = Mutex<String?>(nil)
         func device(_ rel: @escaping (HostileFixture) -> String) -> (HostileFixture) throws -> Void {
             { f in try f.replace(rel(f)) { guard HostileFixture.makeZeroDevice($0) else { throw POSIXError(.EPERM) } } }
         }
-        let devices: [Hostile] = !canMakeDevices ? [] : [
-            Hostile(name: "device (zeros) document.json", clues: notRegular, mustRefuse: readersAndWriters,
+        let devices: [Hostile] =
+            !canMakeDevices
+            ? []
+            : [
+                Hostile(
+                    name: "device (zeros) document.json", clues: notRegular, mustRefuse: readersAndWriters,
                     setup: device { _ in "document.json" }),
-            Hostile(name: "device (zeros) journal", clues: notRegular, mustRefuse: readersAndWriters,
-                    setup: device { "pages/" + ($0.journal() ?? "missing") }),
-        ]
+                Hostile(
+                    name: "device (zeros) journal", clues: notRegular, mustRefuse: readersAndWriters,
+                    setup: device { "pages/" + ($0.journal() ?? "missing") })
+            ]
         return devices + baseObjects()
     }
 
@@ -89,77 +95,133 @@ private let hostileTemplateFolder = Mutex<String?>(nil)
             { f in try f.replace(rel(f)) { try HostileFixture.makeFIFO($0) } }
         }
         return [
-            Hostile(name: "FIFO document.json", clues: notRegular, mustRefuse: readersAndWriters,
-                    setup: fifo { _ in "document.json" }),
-            Hostile(name: "socket document.json", clues: notRegular, mustRefuse: readersAndWriters,
-                    setup: { f in try f.replace("document.json") { _ = try HostileFixture.makeSocket($0) } }),
-            Hostile(name: "FIFO manifest.json", clues: notRegular, mustRefuse: [], setup: fifo { _ in "manifest.json" }),
+            Hostile(
+                name: "FIFO document.json", clues: notRegular, mustRefuse: readersAndWriters,
+                setup: fifo { _ in "document.json" }),
+            Hostile(
+                name: "socket document.json", clues: notRegular, mustRefuse: readersAndWriters,
+                setup: { f in try f.replace("document.json") { _ = try HostileFixture.makeSocket($0) } }),
+            Hostile(
+                name: "FIFO manifest.json", clues: notRegular, mustRefuse: [], setup: fifo { _ in "manifest.json" }),
             Hostile(name: "FIFO .lock", clues: notRegular, mustRefuse: Command.writers, setup: fifo { _ in ".lock" }),
-            Hostile(name: "FIFO snapshot", clues: notRegular, mustRefuse: readersAndWriters.union([.dumpFile]),
-                    setup: fifo { "pages/\($0.pageIDs[0]).content" }),
-            Hostile(name: "FIFO journal", clues: notRegular, mustRefuse: readersAndWriters,
-                    setup: fifo { "pages/" + ($0.journal() ?? "missing") }),
-            Hostile(name: "link package folder", clues: linked, mustRefuse: readersAndWriters.union([.fsck, .fsckJSON, .repair]),
-                    fsckReports: false, setup: { f in
-                        let target = f.outside + "/real.lnote"
-                        try FileManager.default.moveItem(atPath: f.package, toPath: target)
-                        try FileManager.default.createSymbolicLink(atPath: f.package, withDestinationPath: target)
-                    }),
-            Hostile(name: "link pages/", clues: linked, mustRefuse: readersAndWriters, setup: { try $0.linkOutside("pages") }),
-            Hostile(name: "link assets/", clues: linked, mustRefuse: readersAndWriters, setup: { try $0.linkOutside("assets") }),
-            Hostile(name: "link thumbnails/", clues: linked, mustRefuse: readersAndWriters, setup: { try $0.linkOutside("thumbnails") }),
-            Hostile(name: "link lost+found/", clues: linked, mustRefuse: readersAndWriters, setup: { f in
-                try FileManager.default.createDirectory(atPath: f.path("lost+found"), withIntermediateDirectories: true)
-                try f.linkOutside("lost+found")
-            }),
-            Hostile(name: "link snapshot", clues: linked, mustRefuse: readersAndWriters.union([.dumpFile]),
-                    setup: { try $0.linkOutside("pages/\($0.pageIDs[0]).content") }),
-            Hostile(name: "link journal", clues: linked, mustRefuse: readersAndWriters,
-                    setup: { try $0.linkOutside("pages/" + ($0.journal() ?? "missing")) }),
-            Hostile(name: "link document.json", clues: linked, mustRefuse: readersAndWriters, setup: { try $0.linkOutside("document.json") }),
-            Hostile(name: "link manifest.json", clues: linked, mustRefuse: [], setup: { try $0.linkOutside("manifest.json") }),
-            Hostile(name: "link .lock", clues: linked, mustRefuse: Command.writers, setup: { try $0.linkOutside(".lock") }),
-            Hostile(name: "link .content.tmp", clues: linked, mustRefuse: Command.writers,
-                    setup: { try $0.linkOutside("pages/\($0.pageIDs[0]).content.tmp") }),
-            Hostile(name: "FIFO .content.tmp", clues: ["FIFO", "not a regular file"], mustRefuse: Command.writers,
-                    setup: fifo { "pages/\($0.pageIDs[0]).content.tmp" }),
-            Hostile(name: "link document.json.tmp", clues: linked, mustRefuse: [], setup: { try $0.linkOutside("document.json.tmp") }),
-            Hostile(name: "FIFO asset", clues: notRegular, mustRefuse: [], setup: fifo { _ in "assets/\(UUID().uuidString.lowercased()).png" }),
-            Hostile(name: "link thumbnail", clues: linked, mustRefuse: [], setup: { f in
-                try FileManager.default.createDirectory(atPath: f.path("thumbnails"), withIntermediateDirectories: true)
-                try f.linkOutside("thumbnails/\(f.pageIDs[0]).png")
-            }),
-            Hostile(name: "hard-linked journal", clues: ["hardLink", "hard link"], mustRefuse: [.stress], setup: { f in
-                guard let journal = f.journal() else { throw POSIXError(.ENOENT) }
-                guard link(f.path("pages/" + journal), f.outside + "/hardlink.journal") == 0 else { throw POSIXError(.EIO) }
-            }),
+            Hostile(
+                name: "FIFO snapshot", clues: notRegular, mustRefuse: readersAndWriters.union([.dumpFile]),
+                setup: fifo { "pages/\($0.pageIDs[0]).content" }),
+            Hostile(
+                name: "FIFO journal", clues: notRegular, mustRefuse: readersAndWriters,
+                setup: fifo { "pages/" + ($0.journal() ?? "missing") }),
+            Hostile(
+                name: "link package folder", clues: linked,
+                mustRefuse: readersAndWriters.union([.fsck, .fsckJSON, .repair]),
+                fsckReports: false,
+                setup: { f in
+                    let target = f.outside + "/real.lnote"
+                    try FileManager.default.moveItem(atPath: f.package, toPath: target)
+                    try FileManager.default.createSymbolicLink(atPath: f.package, withDestinationPath: target)
+                }),
+            Hostile(
+                name: "link pages/", clues: linked, mustRefuse: readersAndWriters,
+                setup: { try $0.linkOutside("pages") }),
+            Hostile(
+                name: "link assets/", clues: linked, mustRefuse: readersAndWriters,
+                setup: { try $0.linkOutside("assets") }),
+            Hostile(
+                name: "link thumbnails/", clues: linked, mustRefuse: readersAndWriters,
+                setup: { try $0.linkOutside("thumbnails") }),
+            Hostile(
+                name: "link lost+found/", clues: linked, mustRefuse: readersAndWriters,
+                setup: { f in
+                    try FileManager.default.createDirectory(
+                        atPath: f.path("lost+found"), withIntermediateDirectories: true)
+                    try f.linkOutside("lost+found")
+                }),
+            Hostile(
+                name: "link snapshot", clues: linked, mustRefuse: readersAndWriters.union([.dumpFile]),
+                setup: { try $0.linkOutside("pages/\($0.pageIDs[0]).content") }),
+            Hostile(
+                name: "link journal", clues: linked, mustRefuse: readersAndWriters,
+                setup: { try $0.linkOutside("pages/" + ($0.journal() ?? "missing")) }),
+            Hostile(
+                name: "link document.json", clues: linked, mustRefuse: readersAndWriters,
+                setup: { try $0.linkOutside("document.json") }),
+            Hostile(
+                name: "link manifest.json", clues: linked, mustRefuse: [],
+                setup: { try $0.linkOutside("manifest.json") }),
+            Hostile(
+                name: "link .lock", clues: linked, mustRefuse: Command.writers, setup: { try $0.linkOutside(".lock") }),
+            Hostile(
+                name: "link .content.tmp", clues: linked, mustRefuse: Command.writers,
+                setup: { try $0.linkOutside("pages/\($0.pageIDs[0]).content.tmp") }),
+            Hostile(
+                name: "FIFO .content.tmp", clues: ["FIFO", "not a regular file"], mustRefuse: Command.writers,
+                setup: fifo { "pages/\($0.pageIDs[0]).content.tmp" }),
+            Hostile(
+                name: "link document.json.tmp", clues: linked, mustRefuse: [],
+                setup: { try $0.linkOutside("document.json.tmp") }),
+            Hostile(
+                name: "FIFO asset", clues: notRegular, mustRefuse: [],
+                setup: fifo { _ in "assets/\(UUID().uuidString.lowercased()).png" }),
+            Hostile(
+                name: "link thumbnail", clues: linked, mustRefuse: [],
+                setup: { f in
+                    try FileManager.default.createDirectory(
+                        atPath: f.path("thumbnails"), withIntermediateDirectories: true)
+                    try f.linkOutside("thumbnails/\(f.pageIDs[0]).png")
+                }),
+            Hostile(
+                name: "hard-linked journal", clues: ["hardLink", "hard link"], mustRefuse: [.stress],
+                setup: { f in
+                    guard let journal = f.journal() else { throw POSIXError(.ENOENT) }
+                    guard link(f.path("pages/" + journal), f.outside + "/hardlink.journal") == 0 else {
+                        throw POSIXError(.EIO)
+                    }
+                }),
             // P-020: a 5 GiB sparse tail (no disk used) after the real frames; a snapshot too.
-            Hostile(name: "5 GiB sparse journal", clues: ["zeroFill"], mustRefuse: [], fsckReports: false, setup: { f in
-                guard let journal = f.journal() else { throw POSIXError(.ENOENT) }
-                guard truncate(f.path("pages/" + journal), 5 << 30) == 0 else { throw POSIXError(.EIO) }
-            }),
-            Hostile(name: "5 GiB sparse snapshot", clues: ["zeroFill"], mustRefuse: [], fsckReports: false, setup: { f in
-                guard truncate(f.path("pages/\(f.pageIDs[0]).content"), 5 << 30) == 0 else { throw POSIXError(.EIO) }
-            }),
+            Hostile(
+                name: "5 GiB sparse journal", clues: ["zeroFill"], mustRefuse: [], fsckReports: false,
+                setup: { f in
+                    guard let journal = f.journal() else { throw POSIXError(.ENOENT) }
+                    guard truncate(f.path("pages/" + journal), 5 << 30) == 0 else { throw POSIXError(.EIO) }
+                }),
+            Hostile(
+                name: "5 GiB sparse snapshot", clues: ["zeroFill"], mustRefuse: [], fsckReports: false,
+                setup: { f in
+                    guard truncate(f.path("pages/\(f.pageIDs[0]).content"), 5 << 30) == 0 else {
+                        throw POSIXError(.EIO)
+                    }
+                }),
             // K-027: a JSON file past every read limit is moved aside unread when repair replaces it.
-            Hostile(name: "100 GiB sparse manifest.json", clues: ["staleManifest"], mustRefuse: [], repairExit: 1,
-                    rebuildsManifest: [.ls], setup: { f in
-                guard truncate(f.path("manifest.json"), 100 << 30) == 0 else { throw POSIXError(.EIO) }
-            }),
-            Hostile(name: "100 GiB sparse document.json", clues: ["documentInvalid", "the limit is"], mustRefuse: readersAndWriters,
-                    repairExit: 1, setup: { f in
-                        guard truncate(f.path("document.json"), 100 << 30) == 0 else { throw POSIXError(.EIO) }
-                    }),
+            Hostile(
+                name: "100 GiB sparse manifest.json", clues: ["staleManifest"], mustRefuse: [], repairExit: 1,
+                rebuildsManifest: [.ls],
+                setup: { f in
+                    guard truncate(f.path("manifest.json"), 100 << 30) == 0 else { throw POSIXError(.EIO) }
+                }),
+            Hostile(
+                name: "100 GiB sparse document.json", clues: ["documentInvalid", "the limit is"],
+                mustRefuse: readersAndWriters,
+                repairExit: 1,
+                setup: { f in
+                    guard truncate(f.path("document.json"), 100 << 30) == 0 else { throw POSIXError(.EIO) }
+                }),
             // D-051: information for fsck (a derived file), re-rendered by repair after it is moved aside.
-            Hostile(name: "100 GiB sparse thumbnail", clues: ["badThumbnail"], mustRefuse: [], fsckReports: false, repairExit: 0, setup: { f in
-                guard truncate(f.path("thumbnails/\(f.pageIDs[0]).png"), 100 << 30) == 0 else { throw POSIXError(.EIO) }
-            }),
-            Hostile(name: "foreign document.json", clues: ["folderNameMismatch", "disagrees with the folder name"],
-                    mustRefuse: readersAndWriters, setup: { f in
-                        var doc = try Tool.json(String(contentsOfFile: f.path("document.json"), encoding: .utf8))
-                        doc["id"] = UUID().uuidString.lowercased()
-                        try JSONSerialization.data(withJSONObject: doc).write(to: URL(fileURLWithPath: f.path("document.json")))
-                    }),
+            Hostile(
+                name: "100 GiB sparse thumbnail", clues: ["badThumbnail"], mustRefuse: [], fsckReports: false,
+                repairExit: 0,
+                setup: { f in
+                    guard truncate(f.path("thumbnails/\(f.pageIDs[0]).png"), 100 << 30) == 0 else {
+                        throw POSIXError(.EIO)
+                    }
+                }),
+            Hostile(
+                name: "foreign document.json", clues: ["folderNameMismatch", "disagrees with the folder name"],
+                mustRefuse: readersAndWriters,
+                setup: { f in
+                    var doc = try Tool.json(String(contentsOfFile: f.path("document.json"), encoding: .utf8))
+                    doc["id"] = UUID().uuidString.lowercased()
+                    try JSONSerialization.data(withJSONObject: doc).write(
+                        to: URL(fileURLWithPath: f.path("document.json")))
+                })
         ]
     }
 
@@ -177,7 +239,9 @@ private let hostileTemplateFolder = Mutex<String?>(nil)
         return path
     }()
 
-    @Test("D-002 D-004 D-005 K-030 K-032 K-033 P-020 every hostile object x every lnote subcommand: no hang, no trap, nothing outside touched, no byte destroyed, a clear error or finding")
+    @Test(
+        "D-002 D-004 D-005 K-030 K-032 K-033 P-020 every hostile object x every lnote subcommand: no hang, no trap, nothing outside touched, no byte destroyed, a clear error or finding"
+    )
     func matrix() throws {
         var table: [String] = []
         let commands = Command.allCases
@@ -195,7 +259,9 @@ private let hostileTemplateFolder = Mutex<String?>(nil)
         try? text.write(toFile: NSTemporaryDirectory() + "/lnote-hostile-matrix.md", atomically: true, encoding: .utf8)
     }
 
-    @Test("K-030 K-027 D-002 a link or FIFO at pages/<page>.content.tmp blocks writers; fsck reports it, repair unlinks it without following it, writers work again")
+    @Test(
+        "K-030 K-027 D-002 a link or FIFO at pages/<page>.content.tmp blocks writers; fsck reports it, repair unlinks it without following it, writers work again"
+    )
     func tempNameRepaired() throws {
         for kind in ["link", "fifo"] {
             let f = try HostileFixture.make(from: Self.template)
@@ -208,11 +274,15 @@ private let hostileTemplateFolder = Mutex<String?>(nil)
             #expect(check.status == 4 && check.stdout.contains("leftoverTemp"), "\(kind): \(check.stdout)")
             let repair = try Tool.run(["fsck", f.package, "--repair"], timeout: 20).result
             #expect(repair.status == 1 && repair.stdout.contains("-> removed"), "\(kind): \(repair.stdout)")
-            #expect(!FileManager.default.fileExists(atPath: f.path(temp)) && (try? FileManager.default.destinationOfSymbolicLink(atPath: f.path(temp))) == nil)
+            #expect(
+                !FileManager.default.fileExists(atPath: f.path(temp))
+                    && (try? FileManager.default.destinationOfSymbolicLink(atPath: f.path(temp))) == nil)
             #expect(try Tool.run(["fsck", f.package], timeout: 20).result.status == 0, "\(kind)")
             let compact = try Tool.run(["compact", f.package], timeout: 20).result
             #expect(compact.status == 0, "\(kind): \(compact.stderr)")
-            #expect(HostileFixture.tree(f.parent, skipping: f.package) == outsideBefore, "\(kind): the link's target is untouched")
+            #expect(
+                HostileFixture.tree(f.parent, skipping: f.package) == outsideBefore,
+                "\(kind): the link's target is untouched")
         }
     }
 
@@ -235,7 +305,9 @@ private let hostileTemplateFolder = Mutex<String?>(nil)
         let output = r.stdout + r.stderr
         #expect(!hung, "\(cell): hung")
         #expect(!trapped && !output.contains("Fatal error"), "\(cell): trapped: \(output)")
-        #expect(HostileFixture.tree(f.parent, skipping: f.package) == outsideBefore, "\(cell): something outside the package changed")
+        #expect(
+            HostileFixture.tree(f.parent, skipping: f.package) == outsideBefore,
+            "\(cell): something outside the package changed")
         if !command.isWriter {
             let after = Set(HostileFixture.contents(f.package).values)
             let rebuilt = object.rebuildsManifest.contains(command) ? f.path("manifest.json") : nil
@@ -245,7 +317,8 @@ private let hostileTemplateFolder = Mutex<String?>(nil)
         }
         let clue = object.clues.contains { output.contains($0) }
         if object.mustRefuse.contains(command) {
-            #expect(r.status != 0 && clue, "\(cell): expected a refusal naming the object; status \(r.status): \(output)")
+            #expect(
+                r.status != 0 && clue, "\(cell): expected a refusal naming the object; status \(r.status): \(output)")
         }
         if command.isFsck && object.fsckReports {
             // A check leaves it (4); a repair corrects what the engine owns (1) or leaves it (4).

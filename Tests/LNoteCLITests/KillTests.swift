@@ -17,9 +17,11 @@ import LNoteHandwriting
         for round in 0..<6 {
             let waitAcks = Int(rng.next() % 60) + 5  // kill after this many new acks (or a timeout)
             let before = acknowledged(ackLog).count
-            let running = try Tool.start(["stress", package, "--strokes", "100000", "--ack-log", ackLog,
-                                          "--durability", round % 2 == 0 ? "data" : "none",
-                                          "--seed", "\(round)", "--compact-frames", "16"])
+            let running = try Tool.start([
+                "stress", package, "--strokes", "100000", "--ack-log", ackLog,
+                "--durability", round % 2 == 0 ? "data" : "none",
+                "--seed", "\(round)", "--compact-frames", "16"
+            ])
             let deadline = Date().addingTimeInterval(20)
             while acknowledged(ackLog).count < before + waitAcks && running.process.isRunning && Date() < deadline {
                 usleep(UInt32(rng.next() % 3000))
@@ -53,4 +55,3 @@ import LNoteHandwriting
         return lines
     }
 }
-

@@ -6,8 +6,9 @@ import Testing
 /// second must be refused (the exclusion is the package folder's own lock, D-071), and every
 /// stroke either writer acknowledged must be on the page afterwards.
 @Suite(.serialized) struct LockExclusionTests {
-    @Test("D-070 D-071 deleting or replacing .lock while a writer runs lets no second writer in; no acknowledged stroke is lost",
-          arguments: ["deleted", "replaced"])
+    @Test(
+        "D-070 D-071 deleting or replacing .lock while a writer runs lets no second writer in; no acknowledged stroke is lost",
+        arguments: ["deleted", "replaced"])
     func lockFileRemoved(how: String) throws {
         let dir = Tool.folder()
         defer { try? FileManager.default.removeItem(atPath: dir) }
@@ -21,7 +22,8 @@ import Testing
         try FileManager.default.removeItem(atPath: lock)
         if how == "replaced" { _ = FileManager.default.createFile(atPath: lock, contents: Data()) }
 
-        let second = try Tool.run(["stress", package, "--strokes", "40", "--ack-log", secondLog, "--seed", "2"], timeout: 30)
+        let second = try Tool.run(
+            ["stress", package, "--strokes", "40", "--ack-log", secondLog, "--seed", "2"], timeout: 30)
         #expect(!second.hung)
         #expect(second.result.status == 8, "the second writer is refused: \(second.result.stderr)")
         #expect(second.result.stderr.contains("open for writing elsewhere"), "\(second.result.stderr)")

@@ -18,14 +18,18 @@ import LNoteDiagnostics
         return copy
     }
 
-    @Test("D-034 Y-021 `.`, `./` and a `..` path inside a package name that package for merge, fsck --repair and export-sqlite")
+    @Test(
+        "D-034 Y-021 `.`, `./` and a `..` path inside a package name that package for merge, fsck --repair and export-sqlite"
+    )
     func dotInsidePackage() throws {
         let dir = realFolder()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let package = try Tool.generatedPackage(in: dir + "/lib", strokes: 3, journalFrames: 1)
         let name = lastComponent(package)
-        for (args, folder) in [(["merge", "."], package), (["merge", "./"], package),
-                               (["merge", "../../\(name)"], package + "/pages"), (["merge", "../."], package + "/pages")] {
+        for (args, folder) in [
+            (["merge", "."], package), (["merge", "./"], package),
+            (["merge", "../../\(name)"], package + "/pages"), (["merge", "../."], package + "/pages")
+        ] {
             let copy = try addConflictCopy(package)
             let r = try Tool.run(args, in: folder)
             #expect(r.status == 1, "\(args): \(r.stdout) \(r.stderr)")
@@ -44,13 +48,15 @@ import LNoteDiagnostics
         #expect(ls.status == 8 && ls.stderr.contains("is a package, not a library folder"), "\(ls.stdout) \(ls.stderr)")
     }
 
-    @Test("D-034 K-018 a library's *.LNOTE package is listed with its error, checked, merged and exported, never skipped")
+    @Test(
+        "D-034 K-018 a library's *.LNOTE package is listed with its error, checked, merged and exported, never skipped")
     func anyCaseExtension() async throws {
         let dir = realFolder()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let library = dir + "/lib"
         let package = try Tool.generatedPackage(in: library, strokes: 3, journalFrames: 1)
-        let upper = library + "/" + lastComponent(package).uppercased().replacingOccurrences(of: ".LNOTE", with: ".LNote")
+        let upper =
+            library + "/" + lastComponent(package).uppercased().replacingOccurrences(of: ".LNOTE", with: ".LNote")
         try FileManager.default.moveItem(atPath: package, toPath: upper)
         let copy = try addConflictCopy(upper)
 
@@ -58,10 +64,14 @@ import LNoteDiagnostics
         #expect(listed.count == 1 && listed.first?.path == upper)
         #expect(listed.first?.error?.contains("D-001") == true, "\(String(describing: listed.first?.error))")
         let ls = try Tool.run(["ls", library])
-        #expect(ls.status == 0 && ls.stdout.contains("ERROR: invalidPath") && !ls.stdout.contains("no documents"), "\(ls.stdout)")
+        #expect(
+            ls.status == 0 && ls.stdout.contains("ERROR: invalidPath") && !ls.stdout.contains("no documents"),
+            "\(ls.stdout)")
 
         let merge = try Tool.run(["merge", library])
-        #expect(merge.status == 1 && merge.stdout.contains("merged: document.sync-conflict-"), "\(merge.stdout) \(merge.stderr)")
+        #expect(
+            merge.status == 1 && merge.stdout.contains("merged: document.sync-conflict-"),
+            "\(merge.stdout) \(merge.stderr)")
         #expect(!FileManager.default.fileExists(atPath: copy))
         let export = try Tool.run(["export-sqlite", library, "--out", dir + "/notes.db"])
         #expect(export.stdout.contains("of 1 documents"), "\(export.stdout) \(export.stderr)")
@@ -73,9 +83,13 @@ import LNoteDiagnostics
     func folderWithoutPackages() throws {
         let dir = realFolder()
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        try FileManager.default.createDirectory(atPath: dir + "/empty/photos.lnote-old", withIntermediateDirectories: true)
-        for args in [["merge", dir + "/empty"], ["export-sqlite", dir + "/empty", "--out", dir + "/x.db"], ["fsck", dir + "/empty"],
-                     ["merge", dir + "/missing"], ["export-sqlite", dir + "/missing", "--out", dir + "/x.db"]] {
+        try FileManager.default.createDirectory(
+            atPath: dir + "/empty/photos.lnote-old", withIntermediateDirectories: true)
+        for args in [
+            ["merge", dir + "/empty"], ["export-sqlite", dir + "/empty", "--out", dir + "/x.db"],
+            ["fsck", dir + "/empty"],
+            ["merge", dir + "/missing"], ["export-sqlite", dir + "/missing", "--out", dir + "/x.db"]
+        ] {
             let r = try Tool.run(args)
             #expect(r.status == 8, "\(args): \(r.stdout)")
             #expect(r.stderr.contains("no .lnote package") || r.stderr.contains("no such file"), "\(args): \(r.stderr)")
@@ -89,8 +103,10 @@ import LNoteDiagnostics
         let package = try Tool.generatedPackage(in: dir + "/-notes", strokes: 3, journalFrames: 1)
         let refused = try Tool.run(["fsck", "-notes"], in: dir)
         #expect(refused.status == 16 && refused.stderr.contains("goes after '--'"), "\(refused.stderr)")
-        for args in [["fsck", "--", "-notes"], ["fsck", "--json", "--", "-notes"], ["merge", "--", "-notes"],
-                     ["info", "--", "-notes/" + lastComponent(package)], ["ls", "--", "-notes"]] {
+        for args in [
+            ["fsck", "--", "-notes"], ["fsck", "--json", "--", "-notes"], ["merge", "--", "-notes"],
+            ["info", "--", "-notes/" + lastComponent(package)], ["ls", "--", "-notes"]
+        ] {
             let r = try Tool.run(args, in: dir)
             #expect(r.status == 0, "\(args): \(r.stdout) \(r.stderr)")
         }
@@ -103,8 +119,9 @@ import LNoteDiagnostics
         try FileManager.default.createDirectory(atPath: dir + "/a/b", withIntermediateDirectories: true)
         let cases: [(String, String)] = [
             ("/", "/"), (".", "."), ("./", "."), ("x/./y/", "x/y"), ("/x//y/.", "/x/y"),
-            (dir + "/a/b/..", dir + "/a"), (dir + "/a/b/../b/./", dir + "/a/b"), (dir + "/a/../a/b/c.lnote", dir + "/a/b/c.lnote"),
-            (dir + "/a/b/../../../" + lastComponent(dir), dir),
+            (dir + "/a/b/..", dir + "/a"), (dir + "/a/b/../b/./", dir + "/a/b"),
+            (dir + "/a/../a/b/c.lnote", dir + "/a/b/c.lnote"),
+            (dir + "/a/b/../../../" + lastComponent(dir), dir)
         ]
         for (input, expected) in cases {
             #expect(PackagePath.normalized(input) == expected, "\(input)")

@@ -16,11 +16,14 @@ struct ReadOnlyImportTests {
             return try Tool.run(args)
         }
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") else { return nil }
-        return try Tool.run(["--reuid=65534", "--regid=65534", "--clear-groups", Tool.executable] + args,
-                            executable: "/usr/bin/setpriv")
+        return try Tool.run(
+            ["--reuid=65534", "--regid=65534", "--clear-groups", Tool.executable] + args,
+            executable: "/usr/bin/setpriv")
     }
 
-    @Test("Q-063 Q-053 import-sqlite imports a database whose folder the user cannot write: exit 0, the package written, the database unchanged")
+    @Test(
+        "Q-063 Q-053 import-sqlite imports a database whose folder the user cannot write: exit 0, the package written, the database unchanged"
+    )
     func importsReadOnlyDatabase() throws {
         let dir = Tool.folder()
         defer { try? FileManager.default.removeItem(atPath: dir) }
@@ -33,8 +36,9 @@ struct ReadOnlyImportTests {
         try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: out)
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: dir)
         let before = try Data(contentsOf: URL(fileURLWithPath: dir + "/n.db"))
-        let r = try #require(try Self.withoutWriteAccess(to: dir, ["import-sqlite", dir + "/n.db", "--out", out]),
-                             "needs another user (setpriv) when run as root")
+        let r = try #require(
+            try Self.withoutWriteAccess(to: dir, ["import-sqlite", dir + "/n.db", "--out", out]),
+            "needs another user (setpriv) when run as root")
         #expect(r.status == 0, "\(r.stdout)\(r.stderr)")
         #expect(r.stdout.contains("imported 1, unchanged 0, failed 0"), "\(r.stdout)\(r.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: out).filter { $0.hasSuffix(".lnote") }.count == 1)

@@ -23,8 +23,11 @@ import Darwin
         var kept: [Substring] = []
         var bytes = -1
         for line in bsd.stderr.split(separator: "\n") {
-            if line.hasSuffix("maximum resident set size"), let n = Int(line.split(separator: " ").first ?? "") { bytes = n }
-            else if !line.contains("  ") || !line.hasPrefix(" ") { kept.append(line) }
+            if line.hasSuffix("maximum resident set size"), let n = Int(line.split(separator: " ").first ?? "") {
+                bytes = n
+            } else if !line.contains("  ") || !line.hasPrefix(" ") {
+                kept.append(line)
+            }
         }
         return (bytes < 0 ? -1 : bytes / 1024, bsd.status, bsd.stdout + kept.joined(separator: "\n"))
         #else
@@ -35,20 +38,28 @@ import Darwin
             if line.hasPrefix("LNOTE-MAXRSS ") { rss = Int(line.dropFirst(13)) ?? -1 } else { lines.append(line) }
         }
         // GNU time reports a child's non-zero exit on its own line; the status is the child's.
-        let status = lines.contains { $0.hasPrefix("Command exited with non-zero status") }
-            ? Int32(lines.first { $0.hasPrefix("Command exited") }?.split(separator: " ").last ?? "") ?? r.status : r.status
+        let status =
+            lines.contains { $0.hasPrefix("Command exited with non-zero status") }
+            ? Int32(lines.first { $0.hasPrefix("Command exited") }?.split(separator: " ").last ?? "") ?? r.status
+            : r.status
         return (rss, status, r.stdout + lines.filter { !$0.hasPrefix("Command exited") }.joined(separator: "\n"))
         #endif
     }
 
     static func commands(_ f: HostileFixture) -> [(String, [String])] {
-        [("fsck", ["fsck", f.package, "--json"]), ("info", ["info", f.package]), ("dump", ["dump", f.package]),
-         ("render", ["render", f.package, "--page", "0", "-o", f.scratch + "/out.png"])]
+        [
+            ("fsck", ["fsck", f.package, "--json"]), ("info", ["info", f.package]), ("dump", ["dump", f.package]),
+            ("render", ["render", f.package, "--page", "0", "-o", f.scratch + "/out.png"])
+        ]
     }
 
-    @Test("P-020 J-012 fsck, info, dump, render and a writer opening the page on a 5 GiB sparse journal: exit 0, zeroFill reported, peak RSS growth under 64 MiB")
+    @Test(
+        "P-020 J-012 fsck, info, dump, render and a writer opening the page on a 5 GiB sparse journal: exit 0, zeroFill reported, peak RSS growth under 64 MiB"
+    )
     func fiveGiBSparseJournal() throws {
-        #expect(FileManager.default.isExecutableFile(atPath: "/usr/bin/time"), "time(1) is needed (.ci/run installs GNU time on Linux)")
+        #expect(
+            FileManager.default.isExecutableFile(atPath: "/usr/bin/time"),
+            "time(1) is needed (.ci/run installs GNU time on Linux)")
         let f = try HostileFixture.make(from: HostileObjectTests.template)
         defer { f.remove() }
         let journal = f.path("pages/" + (try #require(f.journal())))
@@ -66,12 +77,15 @@ import Darwin
             let growth = m.rss - (baseline[name] ?? 0)
             report.append("\(name): \(m.rss) KiB (+\(growth)), \(Int(Date().timeIntervalSince(start) * 1000)) ms")
             #expect(m.status == 0, "\(name) on the sparse journal: \(m.output)")
-            #expect(m.rss > 0 && growth < Self.growthMax, "\(name): peak RSS \(m.rss) KiB, \(growth) KiB above \(baseline[name] ?? 0)")
+            #expect(
+                m.rss > 0 && growth < Self.growthMax,
+                "\(name): peak RSS \(m.rss) KiB, \(growth) KiB above \(baseline[name] ?? 0)")
             if name == "fsck" { #expect(m.output.contains("zeroFill"), "fsck must report the zero tail: \(m.output)") }
         }
         var info = stat()
-        #expect(stat(journal, &info) == 0 && info.st_size == Self.giant && Int(info.st_blocks) * 512 < 1 << 20,
-                "readers leave the sparse journal as it was")
+        #expect(
+            stat(journal, &info) == 0 && info.st_size == Self.giant && Int(info.st_blocks) * 512 < 1 << 20,
+            "readers leave the sparse journal as it was")
         // A writer opens the page in the library: recovery holds no zero tail, then the append
         // cuts the tail back (J-013) and the page stays clean.
         let baseStress = try Self.measured(["fsck", f.package])
@@ -83,7 +97,9 @@ import Darwin
         print("SPARSE JOURNAL (P-020): " + report.joined(separator: "; "))
     }
 
-    @Test("P-020 a page file with data past pageFileBytesInMemoryMax is refused clearly (fsck finding, reader error), in bounded memory, never a trap")
+    @Test(
+        "P-020 a page file with data past pageFileBytesInMemoryMax is refused clearly (fsck finding, reader error), in bounded memory, never a trap"
+    )
     func dataPastTheBudgetIsRefused() throws {
         let f = try HostileFixture.make(from: HostileObjectTests.template)
         defer { f.remove() }
@@ -98,7 +114,9 @@ import Darwin
         #expect(check.rss > 0 && check.rss < 2 * Self.growthMax, "fsck: \(check.rss) KiB")
         for args in [["info", f.package], ["render", f.package, "--page", "0", "-o", f.scratch + "/o.png"]] {
             let r = try Self.measured(args)
-            #expect(r.status != 0 && r.output.contains("Error:") && r.output.contains("P-020"), "\(args[0]): \(r.status) \(r.output)")
+            #expect(
+                r.status != 0 && r.output.contains("Error:") && r.output.contains("P-020"),
+                "\(args[0]): \(r.status) \(r.output)")
             #expect(!r.output.contains("Fatal error"), "\(args[0]) trapped")
         }
         let repair = try Self.measured(["fsck", f.package, "--repair"])

@@ -28,8 +28,10 @@ enum Tool {
     }
 
     /// Runs `lnote args...` to completion.
-    static func run(_ args: [String], executable: String = executable, in folder: String? = nil,
-                    environment: [String: String] = [:]) throws -> Result {
+    static func run(
+        _ args: [String], executable: String = executable, in folder: String? = nil,
+        environment: [String: String] = [:]
+    ) throws -> Result {
         let process = try start(args, executable: executable, in: folder, environment: environment)
         process.process.waitUntilExit()
         return process.finish()
@@ -50,8 +52,10 @@ enum Tool {
     }
 
     /// Starts `lnote args...` without waiting; output goes to temporary files.
-    static func start(_ args: [String], executable: String = executable, in folder: String? = nil,
-                      environment: [String: String] = [:]) throws -> Running {
+    static func start(
+        _ args: [String], executable: String = executable, in folder: String? = nil,
+        environment: [String: String] = [:]
+    ) throws -> Running {
         let tmp = FileManager.default.temporaryDirectory.path + "/lnote-cli-\(UUID().uuidString)"
         let outPath = tmp + ".out", errPath = tmp + ".err"
         _ = FileManager.default.createFile(atPath: outPath, contents: nil)
@@ -90,7 +94,9 @@ enum Tool {
     /// page of `strokes` strokes, its last `journalFrames` changes left in its journal.
     static func generatedPackage(in folder: String, strokes: Int, journalFrames: Int) throws -> String {
         let package = folder + "/\(UUID().uuidString.lowercased()).lnote"
-        let gen = try run(["gen", package, "--pages", "1", "--strokes", String(strokes), "--journal-frames", String(journalFrames)])
+        let gen = try run([
+            "gen", package, "--pages", "1", "--strokes", String(strokes), "--journal-frames", String(journalFrames)
+        ])
         try #require(gen.status == 0, "\(gen.stderr)")
         return package
     }

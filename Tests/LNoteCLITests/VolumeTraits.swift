@@ -9,8 +9,10 @@ enum Volume {
     /// False on a case-insensitive volume (the macOS default): two spellings of one name
     /// cannot both exist, and writing one overwrites the other.
     static let caseSensitive = (try? VolumeProbe.namesAreCaseSensitive(in: folder)) ?? true
-    static let caseSkip: Comment = "SKIPPED: the temporary folder's volume is case-insensitive (the macOS default); two spellings of one name cannot both exist there"
+    static let caseSkip: Comment =
+        "SKIPPED: the temporary folder's volume is case-insensitive (the macOS default); two spellings of one name cannot both exist there"
     /// False where names must be UTF-8 (APFS refuses others with EILSEQ).
     static let nonUTF8Names = (try? VolumeProbe.acceptsNonUTF8Names(in: folder)) ?? true
-    static let nonUTF8Skip: Comment = "SKIPPED: the temporary folder's volume refuses names that are not UTF-8 (EILSEQ, as APFS does)"
+    static let nonUTF8Skip: Comment =
+        "SKIPPED: the temporary folder's volume refuses names that are not UTF-8 (EILSEQ, as APFS does)"
 }

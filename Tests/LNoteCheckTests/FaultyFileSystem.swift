@@ -15,7 +15,9 @@ struct FaultyFileSystem: ForwardingFileSystem {
 
     func open(_ path: String, _ options: OpenOptions) throws -> FileHandleNumber {
         if let code = failing[name(path)] { throw FileSystemError("open", path: path, errno: code) }
-        if options.contains(.create), let code = failingWrites[name(path)] { throw FileSystemError("open", path: path, errno: code) }
+        if options.contains(.create), let code = failingWrites[name(path)] {
+            throw FileSystemError("open", path: path, errno: code)
+        }
         return try base.open(path, options)
     }
     func rename(_ from: String, to: String) throws {

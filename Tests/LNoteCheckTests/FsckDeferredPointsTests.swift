@@ -6,7 +6,9 @@ import Testing
 
 @Suite("fsck decodes points eagerly (E-006)")
 struct FsckDeferredPointsTests {
-    @Test("E-006 E-007 K-010 a CRC-valid frame whose points break E-002 is badPoints (damage) to fsck, and every open shows its valid prefix, pointsToDraw too")
+    @Test(
+        "E-006 E-007 K-010 a CRC-valid frame whose points break E-002 is badPoints (damage) to fsck, and every open shows its valid prefix, pointsToDraw too"
+    )
     func badPointsAreBadBody() async throws {
         let f = try await FsckFixture.make()
         defer { f.remove() }
@@ -21,14 +23,16 @@ struct FsckDeferredPointsTests {
         w.u8(0); w.varint(3)
         w.append([0, 0, 10, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x27, 0, 0] as [UInt8])
         let sequence = try #require(frames.last?.sequence) + 1
-        FrameCodec.append(type: FrameType.elementAppend.rawValue, sequence: sequence, body: w.bytes, salt: salt, to: &bytes)
+        FrameCodec.append(
+            type: FrameType.elementAppend.rawValue, sequence: sequence, body: w.bytes, salt: salt, to: &bytes)
         try f.write(journal, bytes)
 
         let report = try f.check()
         #expect(report.errors.contains { $0.kind == "badPoints" })
         #expect(report.status == FsckReport.uncorrected)
 
-        let opened = try await Page.open(directory: f.layout.pagesDirectory, id: page, options: PageOptions(readOnly: true))
+        let opened = try await Page.open(
+            directory: f.layout.pagesDirectory, id: page, options: PageOptions(readOnly: true))
         let elements = await opened.elements
         #expect(elements.count == 11)
         if case .stroke(let s) = elements.last {
@@ -42,7 +46,9 @@ struct FsckDeferredPointsTests {
         #expect(drawn.damaged.map(\.element) == [10])
         #expect(drawn.damaged.first?.error.reason == "pointOutOfRange")
         #expect(drawn[element: 10].count == 2)
-        for (i, e) in elements.enumerated() { if case .stroke(let s) = e { #expect(Array(drawn[element: i]) == s.points) } }
+        for (i, e) in elements.enumerated() {
+            if case .stroke(let s) = e { #expect(Array(drawn[element: i]) == s.points) }
+        }
         try await opened.close()
     }
 }

@@ -19,30 +19,37 @@ struct FsckFixture {
 
     /// `snapshotStrokes` strokes compacted into the snapshot, then `journalStrokes` left in the
     /// journal (`<page>.1.journal` when both are > 0; `<page>.0.journal` when only the latter).
-    static func make(pages: Int = 1, snapshotStrokes: Int = 4, journalStrokes: Int = 6, images: [UUIDBytes] = [],
-                     thumbnails: Bool = true) async throws -> FsckFixture {
+    static func make(
+        pages: Int = 1, snapshotStrokes: Int = 4, journalStrokes: Int = 6, images: [UUIDBytes] = [],
+        thumbnails: Bool = true
+    ) async throws -> FsckFixture {
         let folder = FileManager.default.temporaryDirectory.path + "/fsck-\(UUID().uuidString.lowercased())"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let id = UUIDBytes.random()
         let root = folder + "/" + PackageLayout.folderName(id)
         let layout = PackageLayout(root: root)
         let fs = POSIXFileSystem.shared
-        for dir in [root, layout.pagesDirectory, layout.assetsDirectory, layout.thumbnailsDirectory] { try fs.makeDirectory(dir) }
+        for dir in [root, layout.pagesDirectory, layout.assetsDirectory, layout.thumbnailsDirectory] {
+            try fs.makeDirectory(dir)
+        }
         let now = Timestamp.now()
         var document = DocumentFile(id: id, title: "Fixture", created: now, modified: now, pages: [])
         var elementIDs: [UUIDBytes: [UUIDBytes]] = [:]
         var seed: UInt64 = 1
         for _ in 0..<pages {
             let pageID = UUIDBytes.random()
-            let page = try await Page.open(directory: layout.pagesDirectory, id: pageID,
-                                           options: PageOptions(durability: .none, compaction: .onCloseOnly))
+            let page = try await Page.open(
+                directory: layout.pagesDirectory, id: pageID,
+                options: PageOptions(durability: .none, compaction: .onCloseOnly))
             var ids: [UUIDBytes] = []
             for i in 0..<(snapshotStrokes + journalStrokes) {
                 if i == snapshotStrokes && snapshotStrokes > 0 { try await page.compact() }
                 seed += 1
                 let element: Element
                 if i < images.count {
-                    element = .image(ImageElement(id: UUIDBytes.random(), assetID: images[i], x: 100, y: 100, width: 2000, height: 1500))
+                    element = .image(
+                        ImageElement(
+                            id: UUIDBytes.random(), assetID: images[i], x: 100, y: 100, width: 2000, height: 1500))
                 } else {
                     element = .stroke(testStroke(seed))
                 }
@@ -52,16 +59,21 @@ struct FsckFixture {
             if journalStrokes == 0 { try await page.close() } else { try await page.flush(.data) }
             let state = await page.state
             if thumbnails {
-                try fs.writeFileAtomically(layout.thumbnail(pageID), PageRenderer.png(elements: state.elements, metadata: state.metadata, width: 64))
+                try fs.writeFileAtomically(
+                    layout.thumbnail(pageID),
+                    PageRenderer.png(elements: state.elements, metadata: state.metadata, width: 64))
             }
             elementIDs[pageID] = ids
-            document.pages.append(DocumentFile.PageEntry(id: pageID, metadata: .letter, created: now, modified: now,
-                                                         elementCount: ids.count))
+            document.pages.append(
+                DocumentFile.PageEntry(
+                    id: pageID, metadata: .letter, created: now, modified: now,
+                    elementCount: ids.count))
         }
         try fs.writeFileAtomically(layout.documentFile, document.encoded())
         try fs.writeFileAtomically(layout.manifestFile, ManifestFile(document: document).encoded())
-        return FsckFixture(folder: folder, root: root, layout: layout, document: document, pageIDs: document.pages.map(\.id),
-                           elementIDs: elementIDs)
+        return FsckFixture(
+            folder: folder, root: root, layout: layout, document: document, pageIDs: document.pages.map(\.id),
+            elementIDs: elementIDs)
     }
 
     func remove() { try? FileManager.default.removeItem(atPath: folder) }
@@ -83,9 +95,13 @@ struct FsckFixture {
     func frames(_ relative: String) throws -> [ScannedFrame] {
         let bytes = try read(relative)
         let salt = bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: 40, as: UInt64.self) }
-        let first = relative.hasSuffix(".journal") ? bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: 48, as: UInt64.self) } : 1
-        return FrameScanner.scan(bytes, from: 64, salt: UInt64(littleEndian: salt), firstSequence: UInt64(littleEndian: first),
-                                 mode: .salvage).frames
+        let first =
+            relative.hasSuffix(".journal")
+            ? bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: 48, as: UInt64.self) } : 1
+        return FrameScanner.scan(
+            bytes, from: 64, salt: UInt64(littleEndian: salt), firstSequence: UInt64(littleEndian: first),
+            mode: .salvage
+        ).frames
     }
 
     /// XORs one byte.
@@ -97,7 +113,8 @@ struct FsckFixture {
 
     /// The page as the engine recovers it now.
     func elements(_ page: UUIDBytes) throws -> [UUIDBytes] {
-        try PageRecovery.recover(fs: fs, directory: layout.pagesDirectory, pageID: page, mode: .salvage).state.elements.map(\.id)
+        try PageRecovery.recover(fs: fs, directory: layout.pagesDirectory, pageID: page, mode: .salvage).state.elements
+            .map(\.id)
     }
 
     /// Every file under the package (the lock file aside) with a digest of its bytes, to prove a
@@ -133,7 +150,9 @@ struct FsckFixture {
     }
 
     func check(repair: Bool = false, mode: ReplayMode = .salvage, maxErrors: Int? = nil) throws -> FsckReport {
-        try Fsck.check(path: root, options: FsckOptions(repair: repair, mode: mode, maxErrors: maxErrors, thumbnailRenderer: .grayscalePNG))
+        try Fsck.check(
+            path: root,
+            options: FsckOptions(repair: repair, mode: mode, maxErrors: maxErrors, thumbnailRenderer: .grayscalePNG))
     }
 }
 

@@ -21,7 +21,9 @@ import Testing
         #expect(f.tree() == before)
     }
 
-    @Test("K-010 K-011 K-004 K-007 J-015 a flipped byte in a journal frame: badCRC at that frame, status 4, nothing changed")
+    @Test(
+        "K-010 K-011 K-004 K-007 J-015 a flipped byte in a journal frame: badCRC at that frame, status 4, nothing changed"
+    )
     func badCRCCheckOnly() async throws {
         let f = try await FsckFixture.make()
         defer { f.remove() }
@@ -132,7 +134,8 @@ import Testing
         let last = try #require(frames.last)
         let offset = bytes.count
         FrameCodec.append(type: 0x7F, sequence: last.sequence + 1, body: [1, 2, 3], salt: salt, to: &bytes)
-        FrameCodec.append(type: FrameType.padding.rawValue, sequence: last.sequence + 2, body: [], salt: salt, to: &bytes)
+        FrameCodec.append(
+            type: FrameType.padding.rawValue, sequence: last.sequence + 2, body: [], salt: salt, to: &bytes)
         try f.write("pages/" + name, bytes)
         let report = try f.check()
         #expect(report.errors("unknownCriticalType").first?.offset == offset)
@@ -161,7 +164,9 @@ import Testing
         #expect(try f.check().status == 0)
     }
 
-    @Test("P-003 K-020 without its snapshot a page replays its journals; with changes missing, repair rebuilds it from what survives")
+    @Test(
+        "P-003 K-020 without its snapshot a page replays its journals; with changes missing, repair rebuilds it from what survives"
+    )
     func journalWithoutSnapshot() async throws {
         let f = try await FsckFixture.make()
         defer { f.remove() }

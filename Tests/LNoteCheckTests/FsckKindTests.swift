@@ -4,7 +4,8 @@ import Testing
 
 /// The reason codes K-010 lists, read from the spec's own text.
 private func specReasonCodes() throws -> [String] {
-    let root = URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    let root = URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
     let spec = try String(contentsOf: root.appending(path: "Spec/format.md"), encoding: .utf8)
     guard let start = spec.range(of: "- [K-010]") else { return [] }
     let tail = spec[start.upperBound...]
@@ -20,6 +21,9 @@ func fsckReasonCodesAreTyped() throws {
     for code in codes { #expect(FsckFindingKind(rawValue: code) != nil, "no case for \(code)") }
     let finding = FsckFinding(kind: "staleManifest", severity: .error, file: "m", action: .none, detail: "")
     #expect(finding.reason == .staleManifest)
-    #expect(FsckPage(id: "x", package: "", elements: 0, framesReplayed: 0, framesDropped: 0, generation: 0,
-                     state: "repaired").pageState == .repaired)
+    #expect(
+        FsckPage(
+            id: "x", package: "", elements: 0, framesReplayed: 0, framesDropped: 0, generation: 0,
+            state: "repaired"
+        ).pageState == .repaired)
 }

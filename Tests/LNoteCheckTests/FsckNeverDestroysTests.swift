@@ -16,14 +16,17 @@ import LNoteDiagnostics
         let enumerator = FileManager.default.enumerator(atPath: root)
         while let rel = enumerator?.nextObject() as? String {
             if case .file? = try? POSIXFileSystem.shared.kind(root + "/" + rel),
-               let bytes = try? POSIXFileSystem.shared.readFile(root + "/" + rel) {
+                let bytes = try? POSIXFileSystem.shared.readFile(root + "/" + rel)
+            {
                 out[rel] = bytes
             }
         }
         return out
     }
 
-    @Test("K-032 K-002 an unreadable document.json (EIO) is an ioError (status 12): nothing in the package is repaired or rewritten")
+    @Test(
+        "K-032 K-002 an unreadable document.json (EIO) is an ioError (status 12): nothing in the package is repaired or rewritten"
+    )
     func unreadableDocument() async throws {
         let f = try await FsckFixture.make()
         defer { f.remove() }
@@ -33,7 +36,8 @@ import LNoteDiagnostics
         let before = f.tree()
         for code in [FileSystemErrno.ioError, FileSystemErrno.accessDenied] {
             let faulty = FaultyFileSystem(failing: ["document.json": code])
-            let report = try Fsck.check(path: f.root, options: FsckOptions(repair: true, thumbnailRenderer: .grayscalePNG), fileSystem: faulty)
+            let report = try Fsck.check(
+                path: f.root, options: FsckOptions(repair: true, thumbnailRenderer: .grayscalePNG), fileSystem: faulty)
             #expect(report.status == FsckReport.uncorrected | FsckReport.operational)
             #expect(report.errors("ioError").first?.file == "document.json")
             #expect(report.errors("documentInvalid").isEmpty && report.errors("documentMissing").isEmpty)
@@ -42,14 +46,19 @@ import LNoteDiagnostics
         }
     }
 
-    @Test("K-032 D-001 another document's document.json (folderNameMismatch): repair keeps every page, changes nothing, exits 4")
+    @Test(
+        "K-032 D-001 another document's document.json (folderNameMismatch): repair keeps every page, changes nothing, exits 4"
+    )
     func foreignDocument() async throws {
         let f = try await FsckFixture.make(pages: 2)
         defer { f.remove() }
         var foreign = f.document
         foreign.id = UUIDBytes.random()
-        foreign.pages = [DocumentFile.PageEntry(id: UUIDBytes.random(), metadata: .letter, created: foreign.created,
-                                                modified: foreign.modified, elementCount: 0)]
+        foreign.pages = [
+            DocumentFile.PageEntry(
+                id: UUIDBytes.random(), metadata: .letter, created: foreign.created,
+                modified: foreign.modified, elementCount: 0)
+        ]
         try f.write("document.json", foreign.encoded())
         let before = f.tree()
         let report = try f.check(repair: true)
@@ -59,7 +68,9 @@ import LNoteDiagnostics
         #expect(f.tree() == before, "no page went to lost+found, no thumbnail was made")
     }
 
-    @Test("K-027 K-016 K-021 every repair action keeps the old bytes of what it replaces or removes in lost+found", .enabled(if: Volume.caseSensitive, Volume.caseSkip))
+    @Test(
+        "K-027 K-016 K-021 every repair action keeps the old bytes of what it replaces or removes in lost+found",
+        .enabled(if: Volume.caseSensitive, Volume.caseSkip))
     func everyRepairActionPreserves() async throws {
         var seen = Set<FsckAction>()
         // 1. Damaged journal, damaged snapshot, stale manifest, thumbnails of repaired pages,
@@ -76,7 +87,8 @@ import LNoteDiagnostics
             try f.write("manifest.json", Array(try JSONEncoder().encode(stale)))
             try f.write("document.json.tmp", [9, 9, 9])
             try f.write("pages/" + PageFileNames.snapshotTemp(f.pageIDs[0]), [7, 7])
-            try FileManager.default.createSymbolicLink(atPath: f.path("thumbnails/\(f.pageIDs[1]).png.tmp"), withDestinationPath: "/etc/hostname")
+            try FileManager.default.createSymbolicLink(
+                atPath: f.path("thumbnails/\(f.pageIDs[1]).png.tmp"), withDestinationPath: "/etc/hostname")
             let unlisted = UUIDBytes.random()
             try f.write("pages/" + PageFileNames.snapshot(unlisted), try f.read(snapshot))
             seen.formUnion(try repairAndProve(f))
@@ -94,14 +106,17 @@ import LNoteDiagnostics
             let f = try await FsckFixture.make(pages: 2)
             defer { f.remove() }
             for name in try f.fs.list(f.layout.pagesDirectory) where name.hasPrefix(f.pageIDs[0].description) {
-                try f.fs.rename(f.path("pages/" + name), to: f.path("pages/" + name.prefix(36).uppercased() + name.dropFirst(36)))
+                try f.fs.rename(
+                    f.path("pages/" + name), to: f.path("pages/" + name.prefix(36).uppercased() + name.dropFirst(36)))
             }
             let journal = f.journalName(f.pageIDs[1], base: 1)
             try f.write("pages/" + journal.prefix(36).uppercased() + journal.dropFirst(36), [1, 2, 3, 4])
             seen.formUnion(try repairAndProve(f))
         }
         let changing = Set(FsckAction.allCases.filter(\.changedDisk))
-        #expect(changing.subtracting(seen).isEmpty, "every repair action was walked; missing: \(changing.subtracting(seen))")
+        #expect(
+            changing.subtracting(seen).isEmpty, "every repair action was walked; missing: \(changing.subtracting(seen))"
+        )
     }
 
     /// Repairs `f` and proves that every regular file's old bytes are still in the package:
@@ -114,7 +129,9 @@ import LNoteDiagnostics
         // Kept: in lost+found, or at a name the repair gave it (K-092's rename).
         let kept = Set(after.filter { $0.key.hasPrefix("lost+found/") || before[$0.key] == nil }.values)
         for (path, bytes) in before where after[path] != bytes && !kept.contains(bytes) {
-            Issue.record("repair destroyed the old bytes of \(path) (\(report.findings.filter { $0.file == path }.map(\.action)))")
+            Issue.record(
+                "repair destroyed the old bytes of \(path) (\(report.findings.filter { $0.file == path }.map(\.action)))"
+            )
         }
         #expect(try f.check().status == 0, "a check after the repair is clean")
         var actions = Set(report.findings.map(\.action))
@@ -122,7 +139,9 @@ import LNoteDiagnostics
         return actions
     }
 
-    @Test("K-031 a failed report.txt write surfaces (operational bit, names the step) and the next check sees the leftover")
+    @Test(
+        "K-031 a failed report.txt write surfaces (operational bit, names the step) and the next check sees the leftover"
+    )
     func reportFailure() async throws {
         let f = try await FsckFixture.make()
         defer { f.remove() }
@@ -130,7 +149,8 @@ import LNoteDiagnostics
         try f.flip(journal, at: try f.frames(journal)[1].offset + 12)
         // The rename of report.txt.tmp into place fails: the temp stays behind.
         let faulty = FaultyFileSystem(failingWrites: ["report.txt": FileSystemErrno.noSpace])
-        let report = try Fsck.check(path: f.root, options: FsckOptions(repair: true, thumbnailRenderer: .grayscalePNG), fileSystem: faulty)
+        let report = try Fsck.check(
+            path: f.root, options: FsckOptions(repair: true, thumbnailRenderer: .grayscalePNG), fileSystem: faulty)
         #expect(report.status & FsckReport.operational != 0)
         let failure = try #require(report.errors("ioError").first)
         #expect(failure.detail.contains("write lost+found report.txt"), "\(failure.detail)")
@@ -153,11 +173,15 @@ import LNoteDiagnostics
         let snapshot = PageFileNames.snapshot(f.pageIDs[0])
         let before = f.tree(excludingLostAndFound: true)
         let faulty = FaultyFileSystem(failingWrites: [snapshot: FileSystemErrno.noSpace])
-        let report = try Fsck.check(path: f.root, options: FsckOptions(repair: true, thumbnailRenderer: .grayscalePNG), fileSystem: faulty)
+        let report = try Fsck.check(
+            path: f.root, options: FsckOptions(repair: true, thumbnailRenderer: .grayscalePNG), fileSystem: faulty)
         #expect(report.status & FsckReport.operational != 0)
         // The first write to that name is the old snapshot's copy in lost+found: that step fails, named.
-        #expect(report.errors("ioError").contains { $0.detail.contains("repair step 'copy \(snapshot) to lost+found' failed")
-            && $0.detail.contains("No space left on device (errno 28)") }, "\(report.humanText())")
+        #expect(
+            report.errors("ioError").contains {
+                $0.detail.contains("repair step 'copy \(snapshot) to lost+found' failed")
+                    && $0.detail.contains("No space left on device (errno 28)")
+            }, "\(report.humanText())")
         #expect(report.errors("badCRC").first?.action == .unrepaired)
         #expect(f.tree(excludingLostAndFound: true) == before, "the page keeps its files")
     }
@@ -167,7 +191,8 @@ import LNoteDiagnostics
         let f = try await FsckFixture.make()
         defer { f.remove() }
         let journal = f.journalName(f.pageIDs[0], base: 1)
-        let report = try Fsck.check(path: f.root, fileSystem: FaultyFileSystem(failing: [journal: FileSystemErrno.ioError]))
+        let report = try Fsck.check(
+            path: f.root, fileSystem: FaultyFileSystem(failing: [journal: FileSystemErrno.ioError]))
         let failure = try #require(report.errors("ioError").first)
         #expect(failure.file == "pages/" + journal)
         #expect(failure.detail.contains("Input/output error (errno 5)"), "\(failure.detail)")
@@ -176,12 +201,18 @@ import LNoteDiagnostics
 
     @Test("K-034 human output escapes control characters, bidi overrides and backslashes")
     func escaping() {
-        #expect(TerminalSafeText.text("a\u{1B}[2Jb\rc\u{202E}d\\e\u{2028}") == "a\\u{1B}[2Jb\\u{D}c\\u{202E}d\\\\e\\u{2028}")
+        #expect(
+            TerminalSafeText.text("a\u{1B}[2Jb\rc\u{202E}d\\e\u{2028}") == "a\\u{1B}[2Jb\\u{D}c\\u{202E}d\\\\e\\u{2028}"
+        )
         #expect(TerminalSafeText.text("Vorlesung – Grüße 📓") == "Vorlesung – Grüße 📓")
-        let report = FsckReport(status: 4, path: "x", repair: false, mode: "salvage",
-                                findings: [FsckFinding(kind: "symlink", severity: .error, file: "pages/\u{1B}]0;x\u{07}",
-                                                       action: .unrepaired, detail: "d\r")],
-                                pages: [], counts: FsckCounts())
+        let report = FsckReport(
+            status: 4, path: "x", repair: false, mode: "salvage",
+            findings: [
+                FsckFinding(
+                    kind: "symlink", severity: .error, file: "pages/\u{1B}]0;x\u{07}",
+                    action: .unrepaired, detail: "d\r")
+            ],
+            pages: [], counts: FsckCounts())
         let text = report.humanText()
         #expect(!text.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\r" || $0 == "\u{07}" })
     }

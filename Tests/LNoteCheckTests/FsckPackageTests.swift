@@ -8,7 +8,9 @@ import Testing
 /// fsck on package-level damage: JSON files, pages against files, assets, thumbnails,
 /// temporary files, the lock, libraries, links, and the JSON report (K-001 .. K-027).
 @Suite struct FsckPackageTests {
-    @Test("D-031 K-012 K-023 a manifest that disagrees with document.json is stale; repair rebuilds it from document.json")
+    @Test(
+        "D-031 K-012 K-023 a manifest that disagrees with document.json is stale; repair rebuilds it from document.json"
+    )
     func staleManifest() async throws {
         let f = try await FsckFixture.make(journalStrokes: 0)
         defer { f.remove() }
@@ -60,7 +62,9 @@ import Testing
         let dropped = document.pages.removeLast()
         try f.write("document.json", document.encoded())
         try f.write("manifest.json", ManifestFile(document: document).encoded())
-        let files = try FileManager.default.contentsOfDirectory(atPath: f.path("pages")).filter { $0.hasPrefix(dropped.id.description) }
+        let files = try FileManager.default.contentsOfDirectory(atPath: f.path("pages")).filter {
+            $0.hasPrefix(dropped.id.description)
+        }
         #expect(files.count == 3)
         let report = try f.check()
         #expect(report.status == FsckReport.uncorrected)
@@ -114,26 +118,31 @@ import Testing
         #expect(try f.check().infos("missingThumbnail").isEmpty)
     }
 
-    @Test("D-051 K-026 K-027 a thumbnail that is not a PNG, or larger than thumbnailBytesMax, is badThumbnail; repair sets the old file aside and re-renders it")
+    @Test(
+        "D-051 K-026 K-027 a thumbnail that is not a PNG, or larger than thumbnailBytesMax, is badThumbnail; repair sets the old file aside and re-renders it"
+    )
     func badThumbnails() async throws {
         let f = try await FsckFixture.make(pages: 3, journalStrokes: 0)
         defer { f.remove() }
         let names = f.pageIDs.map { "thumbnails/\($0).png" }
         let junk = Array("not an image".utf8)
-        try f.write(names[0], junk)                                  // no PNG signature
-        try f.write(names[1], [])                                    // empty
+        try f.write(names[0], junk)  // no PNG signature
+        try f.write(names[1], [])  // empty
         let sparse = Int64(Document.thumbnailBytesMax) + 1 + (32 << 20)  // a sparse giant: moved, not copied
         #expect(truncate(f.path(names[2]), off_t(sparse)) == 0)
         let report = try f.check()
         #expect(report.status == 0, "a derived file: information")
         #expect(Set(report.infos("badThumbnail").map(\.file)) == Set(names))
         #expect(report.infos("badThumbnail").allSatisfy { $0.action == .none })
-        #expect(try await Self.thumbnailPath(f, page: 2) == nil, "D-051: no path to a thumbnail an app would load whole")
+        #expect(
+            try await Self.thumbnailPath(f, page: 2) == nil, "D-051: no path to a thumbnail an app would load whole")
         #expect(try await Self.thumbnailPath(f, page: 0) != nil)
 
         let repaired = try f.check(repair: true)
         #expect(repaired.status == 0)
-        #expect(repaired.infos("badThumbnail").count == 3 && repaired.infos("badThumbnail").allSatisfy { $0.action == .regenerated })
+        #expect(
+            repaired.infos("badThumbnail").count == 3
+                && repaired.infos("badThumbnail").allSatisfy { $0.action == .regenerated })
         for name in names { #expect(try f.read(name).starts(with: [0x89, 0x50, 0x4E, 0x47])) }
         let saved = try Self.lostAndFoundSizes(f)
         #expect(saved["\(f.pageIDs[0]).png"] == Int64(junk.count))
@@ -143,7 +152,9 @@ import Testing
         #expect(try f.check(repair: true).status == 0, "K-024")
     }
 
-    @Test("K-027 K-022 K-023 D-010 a manifest.json or document.json past every read limit (a sparse giant) is moved to lost+found unread, then rebuilt: no operational error, nothing lost")
+    @Test(
+        "K-027 K-022 K-023 D-010 a manifest.json or document.json past every read limit (a sparse giant) is moved to lost+found unread, then rebuilt: no operational error, nothing lost"
+    )
     func giantJSONFilesAreMovedAside() async throws {
         for name in ["manifest.json", "document.json"] {
             let f = try await FsckFixture.make(pages: 2, journalStrokes: 0)
@@ -162,7 +173,9 @@ import Testing
         }
     }
 
-    @Test("K-021 K-027 P-020 a rebuilt page's old snapshot with a giant zero tail is copied without the zeros, and report.txt gives both sizes")
+    @Test(
+        "K-021 K-027 P-020 a rebuilt page's old snapshot with a giant zero tail is copied without the zeros, and report.txt gives both sizes"
+    )
     func snapshotCopyWithZeroTailSaysSo() async throws {
         let f = try await FsckFixture.make()
         defer { f.remove() }
@@ -176,7 +189,8 @@ import Testing
         try f.write("pages/" + f.journalName(page, base: 1), journal)
         #expect(try f.check(repair: true).status == FsckReport.corrected)
         let report = try Self.lostAndFoundReport(f)
-        let line = try #require(report.split(separator: "\n").first { $0.hasPrefix(PageFileNames.snapshot(page) + ":") })
+        let line = try #require(
+            report.split(separator: "\n").first { $0.hasPrefix(PageFileNames.snapshot(page) + ":") })
         #expect(line.contains("of its \(giant) bytes are zeros"), "\(line)")
         let copied = try #require(try Self.lostAndFoundSizes(f)[PageFileNames.snapshot(page)])
         #expect(copied >= Int64(held) && copied < giant)
@@ -214,8 +228,10 @@ import Testing
         let f = try await FsckFixture.make()
         defer { f.remove() }
         let page = f.pageIDs[0]
-        let temps = ["document.json.tmp", "manifest.json.tmp", "pages/\(PageFileNames.snapshotTemp(page))",
-                     "thumbnails/\(page).png.tmp", "assets/\(UUIDBytes.random()).jpg.tmp"]
+        let temps = [
+            "document.json.tmp", "manifest.json.tmp", "pages/\(PageFileNames.snapshotTemp(page))",
+            "thumbnails/\(page).png.tmp", "assets/\(UUIDBytes.random()).jpg.tmp"
+        ]
         for t in temps { try f.write(t, [0xAA, 0xBB]) }
         let foreign = ["notes.tmp", "pages/scratch.tmp", "assets/photo.tmp"]
         for t in foreign { try f.write(t, [1]) }
@@ -226,7 +242,9 @@ import Testing
         #expect(repaired.status == FsckReport.corrected)
         #expect(repaired.errors("leftoverTemp").allSatisfy { $0.action == .movedToLostAndFound })
         for t in temps { #expect(!f.exists(t)) }
-        let kept = try FileManager.default.subpathsOfDirectory(atPath: f.path("lost+found")).filter { $0.hasSuffix(".leftover") }
+        let kept = try FileManager.default.subpathsOfDirectory(atPath: f.path("lost+found")).filter {
+            $0.hasSuffix(".leftover")
+        }
         #expect(kept.count == temps.count, "every temp file's bytes are kept in lost+found")
         for t in foreign { #expect(f.exists(t), "\(t) is not the engine's and stays") }
         #expect(try f.elements(page) == f.elementIDs[page])
@@ -263,7 +281,8 @@ import Testing
         let page = f.pageIDs[0]
         let outside = f.folder + "/outside.journal"
         try FileManager.default.moveItem(atPath: f.path("pages/" + f.journalName(page, base: 1)), toPath: outside)
-        try FileManager.default.createSymbolicLink(atPath: f.path("pages/" + f.journalName(page, base: 1)), withDestinationPath: outside)
+        try FileManager.default.createSymbolicLink(
+            atPath: f.path("pages/" + f.journalName(page, base: 1)), withDestinationPath: outside)
         let outsideBytes = try POSIXFileSystem.shared.readFile(outside)
         let report = try f.check(repair: true)
         #expect(report.status == FsckReport.uncorrected)
@@ -290,12 +309,16 @@ import Testing
         #expect(report.status == FsckReport.uncorrected)
         #expect(report.errors.allSatisfy { $0.file.hasPrefix(bName + "/") })
         #expect(seen.items.count == 2 && seen.total == 2)
-        #expect(try Fsck.check(path: a.folder, options: FsckOptions(repair: true, thumbnailRenderer: .grayscalePNG)).status == FsckReport.corrected)
+        #expect(
+            try Fsck.check(path: a.folder, options: FsckOptions(repair: true, thumbnailRenderer: .grayscalePNG)).status
+                == FsckReport.corrected)
         #expect(try Fsck.check(path: a.folder).status == 0)
         #expect(throws: LNoteError.self) { try Fsck.check(path: a.folder + "/nothing-here") }
     }
 
-    @Test("K-001 K-006 the JSON report carries status, findings (kind, file, offset, bytes, action) and pages (id, elements, framesReplayed, framesDropped)")
+    @Test(
+        "K-001 K-006 the JSON report carries status, findings (kind, file, offset, bytes, action) and pages (id, elements, framesReplayed, framesDropped)"
+    )
     func jsonSchema() async throws {
         let f = try await FsckFixture.make()
         defer { f.remove() }
@@ -307,7 +330,9 @@ import Testing
         #expect(object["status"] as? Int == 4)
         let findings = try #require(object["findings"] as? [[String: Any]])
         let bad = try #require(findings.first { $0["kind"] as? String == "badCRC" })
-        for key in ["kind", "file", "offset", "bytes", "action", "severity", "detail"] { #expect(bad[key] != nil, "\(key)") }
+        for key in ["kind", "file", "offset", "bytes", "action", "severity", "detail"] {
+            #expect(bad[key] != nil, "\(key)")
+        }
         let pages = try #require(object["pages"] as? [[String: Any]])
         for key in ["id", "elements", "framesReplayed", "framesDropped"] { #expect(pages.first?[key] != nil, "\(key)") }
         let counts = try #require(object["counts"] as? [String: Any])

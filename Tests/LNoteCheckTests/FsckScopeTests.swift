@@ -16,7 +16,8 @@ import Testing
         let name = "pages/" + f.journalName(page, base: 1)
         let frames = try f.frames(name)
         try f.flip(name, at: frames[2].offset + 20)
-        let recovered = try PageRecovery.recover(fs: f.fs, directory: f.layout.pagesDirectory, pageID: page, mode: .salvage)
+        let recovered = try PageRecovery.recover(
+            fs: f.fs, directory: f.layout.pagesDirectory, pageID: page, mode: .salvage)
         let damage = recovered.report.findings.filter { !$0.isInformational }.map(\.kind)
         #expect(damage == ["badCRC"])
         #expect(recovered.state.elements.count == 9)
@@ -56,16 +57,18 @@ import Testing
         #expect(try check { $0.removeValue(forKey: "title") }.errors("documentInvalid").count == 1)
         #expect(try check { $0.removeValue(forKey: "modified") }.errors("documentInvalid").count == 1)
         #expect(try check { $0["title"] = String(repeating: "x", count: 1025) }.errors("documentInvalid").count == 1)
-        #expect(try check { doc in
-            var pages = doc["pages"] as? [[String: Any]] ?? []
-            pages[0]["width"] = -1
-            doc["pages"] = pages
-        }.errors("documentInvalid").count == 1)
-        #expect(try check { doc in
-            var pages = doc["pages"] as? [[String: Any]] ?? []
-            pages[0].removeValue(forKey: "elementCount")
-            doc["pages"] = pages
-        }.errors("documentInvalid").count == 1)
+        #expect(
+            try check { doc in
+                var pages = doc["pages"] as? [[String: Any]] ?? []
+                pages[0]["width"] = -1
+                doc["pages"] = pages
+            }.errors("documentInvalid").count == 1)
+        #expect(
+            try check { doc in
+                var pages = doc["pages"] as? [[String: Any]] ?? []
+                pages[0].removeValue(forKey: "elementCount")
+                doc["pages"] = pages
+            }.errors("documentInvalid").count == 1)
     }
 
     @Test("K-019 unknown names in pages/ and assets/ are information; top-level and thumbnail names are not reported")
@@ -80,7 +83,8 @@ import Testing
         try f.write("thumbnails/old.png", [1])
         let report = try f.check()
         #expect(report.status == 0)
-        #expect(Set(report.infos("unknownFile").map(\.file))
+        #expect(
+            Set(report.infos("unknownFile").map(\.file))
                 == ["pages/notes.txt", "pages/\(f.pageIDs[0]).0.JOURNAL", "assets/readme"])
         #expect(f.exists("pages/notes.txt") && f.exists("assets/readme"))
     }
@@ -105,14 +109,17 @@ import Testing
         defer { f.remove() }
         let page = f.pageIDs[0]
         try f.write("pages/" + PageFileNames.snapshotTemp(page), [0xAA])
-        let recovered = try PageRecovery.recover(fs: f.fs, directory: f.layout.pagesDirectory, pageID: page, mode: .strict)
+        let recovered = try PageRecovery.recover(
+            fs: f.fs, directory: f.layout.pagesDirectory, pageID: page, mode: .strict)
         let temps = recovered.report.findings.filter { $0.kind == "leftoverTemp" }
         #expect(temps.count == 1)
         #expect(temps.first?.isInformational == true)
         #expect(try f.check().errors("leftoverTemp").count == 1)
     }
 
-    @Test("K-002 a file that cannot be read during a check is ioError and sets 4 and 8; a missing path throws (8 alone in the CLI)")
+    @Test(
+        "K-002 a file that cannot be read during a check is ioError and sets 4 and 8; a missing path throws (8 alone in the CLI)"
+    )
     func operationalStatus() async throws {
         let f = try await FsckFixture.make()
         defer { f.remove() }

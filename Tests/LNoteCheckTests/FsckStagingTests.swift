@@ -26,7 +26,8 @@ import Testing
         #expect(check.status == 0, "information only")
         #expect(FileManager.default.fileExists(atPath: path + "/document.json"))
         #expect(!FileManager.default.fileExists(atPath: path + "/.lock"), "a check creates no lock file")
-        let repair = try Fsck.check(path: f.folder, options: FsckOptions(repair: true, thumbnailRenderer: .grayscalePNG))
+        let repair = try Fsck.check(
+            path: f.folder, options: FsckOptions(repair: true, thumbnailRenderer: .grayscalePNG))
         #expect(repair.findings.filter { $0.kind == "stagingLeftover" }.map(\.action) == [.removed])
         #expect(!FileManager.default.fileExists(atPath: path))
         #expect(try Fsck.check(path: f.folder).findings.allSatisfy { $0.kind != "stagingLeftover" })
@@ -42,7 +43,8 @@ import Testing
         try lock.acquireForWrite()
         defer { lock.retire() }
         for repair in [false, true] {
-            let report = try Fsck.check(path: f.folder, options: FsckOptions(repair: repair, thumbnailRenderer: .grayscalePNG))
+            let report = try Fsck.check(
+                path: f.folder, options: FsckOptions(repair: repair, thumbnailRenderer: .grayscalePNG))
             #expect(report.findings.allSatisfy { $0.kind != "stagingLeftover" }, "repair: \(repair)")
             #expect(FileManager.default.fileExists(atPath: path + "/document.json"), "repair: \(repair)")
         }

@@ -15,10 +15,14 @@ import Testing
 /// `ioError` from reading through it (the check's status is 4, not 12). The package vectors
 /// `bad-package-*-folder` and `bad-package-*-file` hold the same for both readers.
 @Suite struct FsckTopLevelKindTests {
-    @Test("K-030 D-004 a file where a package folder belongs, a folder where a package file belongs: its kind, not read, status 4, repair changes nothing")
+    @Test(
+        "K-030 D-004 a file where a package folder belongs, a folder where a package file belongs: its kind, not read, status 4, repair changes nothing"
+    )
     func wrongKinds() async throws {
-        for (name, folder) in [("pages", false), ("assets", false), ("thumbnails", false), ("lost+found", false),
-                               ("document.json", true), ("manifest.json", true), (".lock", true)] {
+        for (name, folder) in [
+            ("pages", false), ("assets", false), ("thumbnails", false), ("lost+found", false),
+            ("document.json", true), ("manifest.json", true), (".lock", true)
+        ] {
             let f = try await FsckFixture.make(pages: 2)
             defer { f.remove() }
             let fm = FileManager.default
@@ -36,7 +40,8 @@ import Testing
             #expect(errors.first?.file == name)
             #expect(report.status == FsckReport.uncorrected, "\(name): \(report.status), not an operational error")
             if name == "pages" {
-                #expect(report.pages.count == 2 && report.pages.allSatisfy { $0.state == "refused" && $0.elements == 0 })
+                #expect(
+                    report.pages.count == 2 && report.pages.allSatisfy { $0.state == "refused" && $0.elements == 0 })
             }
             let repaired = try f.check(repair: true)
             #expect(repaired.status == FsckReport.uncorrected, "\(name): \(repaired.humanText())")
@@ -44,16 +49,21 @@ import Testing
         }
     }
 
-    @Test("K-018 K-019 K-016 a link, FIFO or folder at a name the engine does not use is foreign (unknownFile in pages/ and assets/, nothing elsewhere); at a temp name it is leftoverTemp; at an asset's or thumbnail's name its K-030 kind")
+    @Test(
+        "K-018 K-019 K-016 a link, FIFO or folder at a name the engine does not use is foreign (unknownFile in pages/ and assets/, nothing elsewhere); at a temp name it is leftoverTemp; at an asset's or thumbnail's name its K-030 kind"
+    )
     func foreignAndTempObjects() async throws {
         let asset = "11111111-2222-4333-8444-555555555555"
         let cases: [(path: String, make: String, kind: String?, severity: FsckSeverity?)] = [
             ("readme", "link", nil, nil), ("thumbnails/readme", "link", nil, nil),
             ("pages/readme", "link", "unknownFile", .info), ("assets/readme", "link", "unknownFile", .info),
             ("assets/readme", "folder", "unknownFile", .info), ("assets/readme", "fifo", "unknownFile", .info),
-            ("assets/\(asset).png", "link", "symlink", .error), ("assets/\(asset).png", "folder", "notRegularFile", .error),
-            ("assets/\(asset).png", "fifo", "notRegularFile", .error), ("document.json.tmp", "folder", "leftoverTemp", .error),
-            ("document.json.tmp", "link", "leftoverTemp", .error), ("assets/\(asset).png.tmp", "folder", "leftoverTemp", .error),
+            ("assets/\(asset).png", "link", "symlink", .error),
+            ("assets/\(asset).png", "folder", "notRegularFile", .error),
+            ("assets/\(asset).png", "fifo", "notRegularFile", .error),
+            ("document.json.tmp", "folder", "leftoverTemp", .error),
+            ("document.json.tmp", "link", "leftoverTemp", .error),
+            ("assets/\(asset).png.tmp", "folder", "leftoverTemp", .error)
         ]
         for c in cases {
             let f = try await FsckFixture.make(pages: 1)
@@ -71,7 +81,9 @@ import Testing
             let found = report.findings.filter { $0.file == c.path }
             #expect(found.map(\.kind) == (c.kind.map { [$0] } ?? []), "\(c.path) \(c.make): \(report.humanText())")
             #expect(found.first?.severity == c.severity, "\(c.path) \(c.make)")
-            #expect(report.status == (c.severity == .error ? FsckReport.uncorrected : 0), "\(c.path) \(c.make): \(report.humanText())")
+            #expect(
+                report.status == (c.severity == .error ? FsckReport.uncorrected : 0),
+                "\(c.path) \(c.make): \(report.humanText())")
         }
     }
 
@@ -82,7 +94,9 @@ import Testing
         for case let rel as String in fm.enumerator(atPath: root)?.allObjects ?? [] {
             var isDir: ObjCBool = false
             _ = fm.fileExists(atPath: root + "/" + rel, isDirectory: &isDir)
-            out[rel] = isDir.boolValue ? .some(nil) : .some(Array(try Data(contentsOf: URL(fileURLWithPath: root + "/" + rel))))
+            out[rel] =
+                isDir.boolValue
+                ? .some(nil) : .some(Array(try Data(contentsOf: URL(fileURLWithPath: root + "/" + rel))))
         }
         return out
     }

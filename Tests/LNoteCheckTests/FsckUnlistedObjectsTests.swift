@@ -16,7 +16,9 @@ import Testing
 @Suite struct FsckUnlistedObjectsTests {
     /// Every object kind at an unlisted page's snapshot name, next to a regular journal of the
     /// same page, and a sparse 1 TiB journal of another unlisted page (regular, never read whole).
-    @Test("K-091 K-030 D-060 links, FIFOs and folders at unlisted page names: their K-030 kind, not read, moved aside whole")
+    @Test(
+        "K-091 K-030 D-060 links, FIFOs and folders at unlisted page names: their K-030 kind, not read, moved aside whole"
+    )
     func unlistedObjects() async throws {
         let f = try await FsckFixture.make(pages: 2)
         defer { f.remove() }
@@ -24,11 +26,14 @@ import Testing
         let outsideBytes: [UInt8] = Array("not the package's".utf8)
         try POSIXFileSystem.shared.writeFileAtomically(outside, outsideBytes)
         let donor = try f.read("pages/" + f.journalName(f.pageIDs[0], base: 1))
-        let link = UUIDBytes.random(), fifo = UUIDBytes.random(), folder = UUIDBytes.random(), sparse = UUIDBytes.random()
-        try FileManager.default.createSymbolicLink(atPath: f.path("pages/" + PageFileNames.snapshot(link)), withDestinationPath: outside)
+        let link = UUIDBytes.random(), fifo = UUIDBytes.random(), folder = UUIDBytes.random(),
+            sparse = UUIDBytes.random()
+        try FileManager.default.createSymbolicLink(
+            atPath: f.path("pages/" + PageFileNames.snapshot(link)), withDestinationPath: outside)
         #expect(mkfifo(f.path("pages/" + PageFileNames.snapshot(fifo)), 0o644) == 0)
         try f.write("pages/" + f.journalName(fifo, base: 1), donor)  // a regular file of the FIFO's page
-        try FileManager.default.createDirectory(atPath: f.path("pages/" + PageFileNames.snapshot(folder)), withIntermediateDirectories: false)
+        try FileManager.default.createDirectory(
+            atPath: f.path("pages/" + PageFileNames.snapshot(folder)), withIntermediateDirectories: false)
         let giant = f.path("pages/" + f.journalName(sparse, base: 2))
         #expect(FileManager.default.createFile(atPath: giant, contents: nil))
         #expect(truncate(giant, 1 << 40) == 0)
@@ -52,7 +57,9 @@ import Testing
         #expect(repaired.status == FsckReport.corrected, "\(repaired.humanText())")
         #expect(repaired.findings.filter { $0.severity == .error }.allSatisfy { $0.action == .movedToLostAndFound })
         let run = try #require(try FileManager.default.contentsOfDirectory(atPath: f.path("lost+found")).first)
-        func kept(_ name: String) throws -> FileKind? { try POSIXFileSystem.shared.kind(f.path("lost+found/\(run)/\(name)")) }
+        func kept(_ name: String) throws -> FileKind? {
+            try POSIXFileSystem.shared.kind(f.path("lost+found/\(run)/\(name)"))
+        }
         #expect(try kept(PageFileNames.snapshot(link)) == .symbolicLink, "the link itself moved, not what it points to")
         #expect(try kept(PageFileNames.snapshot(fifo)) == .other)
         #expect(try kept(PageFileNames.snapshot(folder)) == .directory)

@@ -35,7 +35,8 @@ import Testing
         let (f, page, files) = try await Self.upperCasePackage()
         defer { f.remove() }
         let before = f.tree()
-        let opened = try await Page.open(directory: f.layout.pagesDirectory, id: page, options: PageOptions(readOnly: true))
+        let opened = try await Page.open(
+            directory: f.layout.pagesDirectory, id: page, options: PageOptions(readOnly: true))
         #expect(await opened.elements.map(\.id) == f.elementIDs[page])
         #expect(await opened.recoveryReport.findings.filter { !$0.isInformational }.isEmpty)
         try await opened.close()
@@ -44,12 +45,15 @@ import Testing
         #expect(f.tree() == before)
     }
 
-    @Test("P-025 a writer renames the files it read to lowercase before its first write; its compaction then replaces and retires them")
+    @Test(
+        "P-025 a writer renames the files it read to lowercase before its first write; its compaction then replaces and retires them"
+    )
     func writerRenamesFirst() async throws {
         let (f, page, files) = try await Self.upperCasePackage()
         defer { f.remove() }
-        let opened = try await Page.open(directory: f.layout.pagesDirectory, id: page,
-                                         options: PageOptions(durability: .data, compaction: .onCloseOnly))
+        let opened = try await Page.open(
+            directory: f.layout.pagesDirectory, id: page,
+            options: PageOptions(durability: .data, compaction: .onCloseOnly))
         #expect(try names(f) == Self.upper(files), "the open writes nothing")
         let added = testStroke(99)
         try await opened.append(.stroke(added))
@@ -63,19 +67,23 @@ import Testing
         #expect(try f.check().status == FsckReport.clean)
     }
 
-    @Test("P-024 the lowercase spelling is read and a writer never touches its shadowed twin; of two other spellings the first in byte order", .enabled(if: Volume.caseSensitive, Volume.caseSkip))
+    @Test(
+        "P-024 the lowercase spelling is read and a writer never touches its shadowed twin; of two other spellings the first in byte order",
+        .enabled(if: Volume.caseSensitive, Volume.caseSkip))
     func lowercaseWins() async throws {
         let f = try await FsckFixture.make(pages: 1, snapshotStrokes: 4, journalStrokes: 0)
         defer { f.remove() }
         let page = f.pageIDs[0]
         let snapshot = PageFileNames.snapshot(page)
         // An older, different state of the page under the upper-case name.
-        let older = SnapshotFile.encode(pageID: page, generation: 1, nextSequence: 2,
-                                        state: PageState(metadata: .letter, elements: [.stroke(testStroke(7))]))
+        let older = SnapshotFile.encode(
+            pageID: page, generation: 1, nextSequence: 2,
+            state: PageState(metadata: .letter, elements: [.stroke(testStroke(7))]))
         try f.write("pages/" + Self.upper(snapshot), older)
         #expect(try f.elements(page) == f.elementIDs[page])
-        let opened = try await Page.open(directory: f.layout.pagesDirectory, id: page,
-                                         options: PageOptions(durability: .data, compaction: .onCloseOnly))
+        let opened = try await Page.open(
+            directory: f.layout.pagesDirectory, id: page,
+            options: PageOptions(durability: .data, compaction: .onCloseOnly))
         try await opened.append(.stroke(testStroke(8)))
         try await opened.close()
         #expect(try f.read("pages/" + Self.upper(snapshot)) == older, "the shadowed file is left as it was")
@@ -86,14 +94,17 @@ import Testing
         let current = try f.read("pages/" + snapshot)
         for name in try names(f) where name.hasSuffix(".journal") { try f.fs.remove(f.path("pages/" + name)) }
         try f.fs.remove(f.path("pages/" + snapshot))
-        let mixed = snapshot.prefix(36).enumerated().map { i, c in i % 2 == 0 ? String(c) : c.uppercased() }.joined()
+        let mixed =
+            snapshot.prefix(36).enumerated().map { i, c in i % 2 == 0 ? String(c) : c.uppercased() }.joined()
             + snapshot.dropFirst(36)
         try f.write("pages/" + mixed, current)
         let read = try f.elements(page).count, present = try names(f)
         #expect(read == (mixed < Self.upper(snapshot) ? 5 : 1), "\(read) \(mixed) \(present)")
     }
 
-    @Test("K-092 fsck: pageFileCase is information, renamed by a repair; a shadowed spelling is an error moved to lost+found; a second repair changes nothing", .enabled(if: Volume.caseSensitive, Volume.caseSkip))
+    @Test(
+        "K-092 fsck: pageFileCase is information, renamed by a repair; a shadowed spelling is an error moved to lost+found; a second repair changes nothing",
+        .enabled(if: Volume.caseSensitive, Volume.caseSkip))
     func fsckReportsAndRepairs() async throws {
         let (f, page, files) = try await Self.upperCasePackage()
         defer { f.remove() }
@@ -127,7 +138,8 @@ import Testing
         #expect(f.tree() == tree, "K-024: a second repair changes nothing")
     }
 
-    @Test("P-024 a temporary name stays lowercase only; an upper-case one is unknownFile information and is not removed")
+    @Test(
+        "P-024 a temporary name stays lowercase only; an upper-case one is unknownFile information and is not removed")
     func upperCaseTempIsForeign() async throws {
         let f = try await FsckFixture.make(pages: 1)
         defer { f.remove() }

@@ -13,7 +13,7 @@ struct CRC32CTests {
         ("32 x 0xFF", [UInt8](repeating: 0xFF, count: 32), 0x62A8_AB43),
         ("0x00..0x1F", (0..<32).map { UInt8($0) }, 0x46DD_794E),
         ("0x1F..0x00", (0..<32).reversed().map { UInt8($0) }, 0x113F_DB5C),
-        ("empty", [], 0),
+        ("empty", [], 0)
     ]
 
     @Test("C-002 check values match on the dispatching, portable and hardware paths")
@@ -94,14 +94,18 @@ struct CRC32CTests {
         #expect(compared == (CRC32C.isHardwareAccelerated ? 4_000 : 0))
     }
 
-    @Test("the streams fitted to the buffer (PCLMULQDQ) agree with the fixed streams and the portable code at every length up to 1,200 bytes and around every block boundary")
+    @Test(
+        "the streams fitted to the buffer (PCLMULQDQ) agree with the fixed streams and the portable code at every length up to 1,200 bytes and around every block boundary"
+    )
     func fittedStreamsMatchFixedStreams() throws {
         var rng = FramesTestRNG(seed: 15)
         let pool = rng.bytes(3 * 4096 * 3 + 800)
         var lengths = Array(0...1_200)
         for blocks in 1...2 {
             let b = blocks * 3 * 4096
-            lengths += [b - 49, b - 48, b - 47, b - 25, b - 24, b - 23, b - 1, b, b + 1, b + 23, b + 24, b + 47, b + 48, b + 49]
+            lengths += [
+                b - 49, b - 48, b - 47, b - 25, b - 24, b - 23, b - 1, b, b + 1, b + 23, b + 24, b + 47, b + 48, b + 49
+            ]
         }
         lengths += [5_000, 12_287, 20_000, pool.count - 8]
         var compared = 0
@@ -124,7 +128,9 @@ struct CRC32CTests {
         #expect(compared == (CRC32C.isHardwareAccelerated ? lengths.count * 4 : 0))
     }
 
-    @Test("C-001 the folding (VPCLMULQDQ, from 256 bytes, in 512-bit registers where the CPU has AVX-512 and in 256-bit ones) agrees with the streams of crc32 and the portable code at every length up to 4,200 bytes, 8 alignments and random registers")
+    @Test(
+        "C-001 the folding (VPCLMULQDQ, from 256 bytes, in 512-bit registers where the CPU has AVX-512 and in 256-bit ones) agrees with the streams of crc32 and the portable code at every length up to 4,200 bytes, 8 alignments and random registers"
+    )
     func foldingMatchesStreams() throws {
         var rng = FramesTestRNG(seed: 16)
         let pool = rng.bytes(70_000)
@@ -155,7 +161,9 @@ struct CRC32CTests {
             let expected = CRC32C.portableExtend(0xFFFF_FFFF, whole)
             for split in [0, 1, 127, 128, 255, 256, 257, 4_000, 8_743, 8_744, 9_000] {
                 let first = CRC32C.extend(0xFFFF_FFFF, UnsafeRawBufferPointer(rebasing: whole[0..<split]))
-                #expect(CRC32C.extend(first, UnsafeRawBufferPointer(rebasing: whole[split...])) == expected, "split \(split)")
+                #expect(
+                    CRC32C.extend(first, UnsafeRawBufferPointer(rebasing: whole[split...])) == expected,
+                    "split \(split)")
             }
         }
     }
@@ -165,7 +173,10 @@ struct CRC32CTests {
         var rng = FramesTestRNG(seed: 14)
         let pool = rng.bytes(3 * 4096 * 3 + 777)
         pool.withUnsafeBytes { raw in
-            for length in [191, 192, 193, 383, 384, 575, 576, 767, 768, 769, 3 * 4096 - 1, 3 * 4096, 3 * 4096 + 768 + 384 + 192 + 5, pool.count - 3] {
+            for length in [
+                191, 192, 193, 383, 384, 575, 576, 767, 768, 769, 3 * 4096 - 1, 3 * 4096,
+                3 * 4096 + 768 + 384 + 192 + 5, pool.count - 3
+            ] {
                 for start in 0..<3 {
                     let slice = UnsafeRawBufferPointer(rebasing: raw[start..<(start + length)])
                     let portable = CRC32C.portableExtend(0x1234_5678, slice)

@@ -20,19 +20,25 @@ struct DeferredPointsTests {
     /// Three points whose third takes radius from 10 to -10 (E-002).
     static let radiusBelowZero: [UInt8] = [0, 0, 10, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x27, 0, 0]
     /// Three points whose times go 0, 4, 2 (E-003).
-    static let timeGoingBack: [UInt8] = encodedPoints([Point(x: 0, y: 0, radius: 1, pressure: 1, time: 0),
-                                                       Point(x: 1, y: 0, radius: 1, pressure: 1, time: 4),
-                                                       Point(x: 2, y: 0, radius: 1, pressure: 1, time: 2)], hasAngles: false)
+    static let timeGoingBack: [UInt8] = encodedPoints(
+        [
+            Point(x: 0, y: 0, radius: 1, pressure: 1, time: 0),
+            Point(x: 1, y: 0, radius: 1, pressure: 1, time: 4),
+            Point(x: 2, y: 0, radius: 1, pressure: 1, time: 2)
+        ], hasAngles: false)
 
-    @Test("E-006 deferred and eager decoding of generated strokes give equal elements and points; pointCount needs no decode",
-          arguments: [false, true])
+    @Test(
+        "E-006 deferred and eager decoding of generated strokes give equal elements and points; pointCount needs no decode",
+        arguments: [false, true])
     func deferredEqualsEager(hasAngles: Bool) throws {
         var generator = HandwritingGenerator(seed: hasAngles ? 71 : 70)
         for _ in 0..<60 {
             var s = generator.nextStroke()
             if hasAngles {
                 s.hasAngles = true
-                s.points = s.points.enumerated().map { i, p in var q = p; q.azimuth = UInt16(i % 900); q.altitude = 1500; return q }
+                s.points = s.points.enumerated().map { i, p in
+                    var q = p; q.azimuth = UInt16(i % 900); q.altitude = 1500; return q
+                }
             }
             let body = encoded(.stroke(s))
             let eager = try decodeElement(body)
@@ -75,11 +81,14 @@ struct DeferredPointsTests {
         #expect(lazy != lazyOther, "two deferred strokes with different bytes differ")
     }
 
-    @Test("E-006 points that break E-002 or E-003 load deferred; points shows the valid prefix, decodedPoints throws",
-          arguments: [("pointOutOfRange", radiusBelowZero), ("timeDecreasing", timeGoingBack)])
+    @Test(
+        "E-006 points that break E-002 or E-003 load deferred; points shows the valid prefix, decodedPoints throws",
+        arguments: [("pointOutOfRange", radiusBelowZero), ("timeDecreasing", timeGoingBack)])
     func badPointsLoadDeferred(expected: String, points: [UInt8]) throws {
         let body = Self.strokeBody(count: 3, points: points)
-        #expect(reason { () throws(DecodeError) in try decodeElement(body) } == expected, "the eager decoder rejects the body")
+        #expect(
+            reason { () throws(DecodeError) in try decodeElement(body) } == expected,
+            "the eager decoder rejects the body")
         guard case .stroke(let s) = try decodeDeferred(body) else { Issue.record("not a stroke"); return }
         #expect(s.pointCount == 3)
         #expect(s.points.count == 2, "the two points before the bad one")
@@ -105,19 +114,27 @@ struct DeferredPointsTests {
         #expect(reason { () throws(DecodeError) in try s.decodedPoints() } == "firstTimeNotZero")
     }
 
-    @Test("E-006 E-004 F-012 what the load-time check still rejects: short, over-long varints, count bound, trailing bytes")
+    @Test(
+        "E-006 E-004 F-012 what the load-time check still rejects: short, over-long varints, count bound, trailing bytes"
+    )
     func structureRejects() throws {
         // Fewer varints than count x 5 (8 in 10 bytes), though count x 5 bytes are there.
         let short: [UInt8] = [0x80, 0x01, 0, 0, 0, 0, 0x80, 0x01, 0x80, 0x01]
-        #expect(reason { () throws(DecodeError) in try decodeDeferred(Self.strokeBody(count: 2, points: short)) } == "truncated")
+        #expect(
+            reason { () throws(DecodeError) in try decodeDeferred(Self.strokeBody(count: 2, points: short)) }
+                == "truncated")
         // A varint of 11 bytes (G-003).
         let long = [UInt8](repeating: 0x80, count: 10) + [0, 0, 0, 0, 0, 0, 0, 0, 0, 0]
-        #expect(reason { () throws(DecodeError) in try decodeDeferred(Self.strokeBody(count: 2, points: long)) } == "varintOverflow")
+        #expect(
+            reason { () throws(DecodeError) in try decodeDeferred(Self.strokeBody(count: 2, points: long)) }
+                == "varintOverflow")
         // The same deep inside a long stroke (the four-word loop), and 10-byte varints there,
         // which the structure allows (the decode then rejects them: varintOverflow or range).
         let zeros = [UInt8](repeating: 0, count: 200)
         let deep = zeros + [UInt8](repeating: 0x80, count: 10) + [0x01] + zeros.dropLast()  // 400 varints
-        #expect(reason { () throws(DecodeError) in try decodeDeferred(Self.strokeBody(count: 80, points: deep)) } == "varintOverflow")
+        #expect(
+            reason { () throws(DecodeError) in try decodeDeferred(Self.strokeBody(count: 80, points: deep)) }
+                == "varintOverflow")
         let tenBytes = zeros + [UInt8](repeating: 0x80, count: 9) + [0x01] + zeros.dropLast()
         guard case .stroke(let wide) = try decodeDeferred(Self.strokeBody(count: 80, points: tenBytes)) else {
             Issue.record("a 10-byte varint failed the structure check"); return
@@ -125,15 +142,27 @@ struct DeferredPointsTests {
         #expect(wide.pointCount == 80)
         #expect(reason { () throws(DecodeError) in try wide.decodedPoints() } != nil)
         // E-004: count x 5 beyond the bytes left, checked before anything else.
-        #expect(reason { () throws(DecodeError) in try decodeDeferred(Self.strokeBody(count: 4, points: [UInt8](repeating: 0, count: 19))) } == "pointCountTooLarge")
+        #expect(
+            reason { () throws(DecodeError) in
+                try decodeDeferred(Self.strokeBody(count: 4, points: [UInt8](repeating: 0, count: 19)))
+            } == "pointCountTooLarge")
         // F-012: bytes after the last point.
-        #expect(reason { () throws(DecodeError) in try decodeDeferred(Self.strokeBody(count: 1, points: [0, 0, 0, 0, 0, 0])) } == "trailingBytes")
+        #expect(
+            reason { () throws(DecodeError) in try decodeDeferred(Self.strokeBody(count: 1, points: [0, 0, 0, 0, 0, 0]))
+            } == "trailingBytes")
         // Angles: 7 varints a point.
-        #expect(reason { () throws(DecodeError) in try decodeDeferred(Self.strokeBody(count: 1, points: [0, 0, 0, 0, 0, 0], hasAngles: true)) } == "truncated")
-        #expect(reason { () throws(DecodeError) in try decodeDeferred(Self.strokeBody(count: 1, points: [0, 0, 0, 0, 0, 0, 0], hasAngles: true)) } == nil)
+        #expect(
+            reason { () throws(DecodeError) in
+                try decodeDeferred(Self.strokeBody(count: 1, points: [0, 0, 0, 0, 0, 0], hasAngles: true))
+            } == "truncated")
+        #expect(
+            reason { () throws(DecodeError) in
+                try decodeDeferred(Self.strokeBody(count: 1, points: [0, 0, 0, 0, 0, 0, 0], hasAngles: true))
+            } == nil)
     }
 
-    @Test("E-006 the structure check agrees with the eager decoder on where random valid runs end (word and byte paths)")
+    @Test(
+        "E-006 the structure check agrees with the eager decoder on where random valid runs end (word and byte paths)")
     func structureFindsTheEnd() throws {
         var g = SplitMix64(seed: 0xE006)
         for n in [1, 2, 3, 7, 40, 300] {
@@ -152,7 +181,9 @@ struct DeferredPointsTests {
     func hasAnglesChangeDecodes() throws {
         var generator = HandwritingGenerator(seed: 74)
         let s = generator.nextStroke()
-        guard case .stroke(var d) = try decodeDeferred(encoded(.stroke(s))) else { Issue.record("not a stroke"); return }
+        guard case .stroke(var d) = try decodeDeferred(encoded(.stroke(s))) else {
+            Issue.record("not a stroke"); return
+        }
         d.hasAngles = true
         #expect(d.encodedPoints == nil)
         #expect(d.points == s.points)

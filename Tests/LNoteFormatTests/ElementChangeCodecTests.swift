@@ -12,24 +12,28 @@ struct ElementChangeCodecTests {
         var g = SplitMix64(seed: 8)
         let e1 = Fixtures.randomElement(id: a, using: &g)
         let e2 = Fixtures.randomElement(id: b, using: &g)
-        let image = Element.image(ImageElement(id: c, assetID: a, x: 1, y: 2, width: 3, height: 4,
-                                               transform: .translation(5, 6)))
+        let image = Element.image(
+            ImageElement(
+                id: c, assetID: a, x: 1, y: 2, width: 3, height: 4,
+                transform: .translation(5, 6)))
         return [
             .append(e1), .append(image),
             .replace(target: a, fragments: []), .replace(target: a, fragments: [e1, e2, image]),
             .transform([]), .transform([(a, .identity), (b, Fixtures.randomTransform(using: &g))]),
             .delete([]), .delete([a, b, c]),
             .reorder(index: 0, ids: []), .reorder(index: 7, ids: [c, a]), .reorder(index: Int.max, ids: [b]),
-            .metadata(.letter), .metadata(PageMetadata(width: .max, height: 0)),
+            .metadata(.letter), .metadata(PageMetadata(width: .max, height: 0))
         ]
     }
 
     @Test("3.1 every change encodes under its frame type and round trips")
     func roundTripEveryType() throws {
-        let expected: [FrameType] = [.elementAppend, .elementAppend, .elementReplace, .elementReplace,
-                                     .elementsTransform, .elementsTransform, .elementsDelete, .elementsDelete,
-                                     .elementsReorder, .elementsReorder, .elementsReorder,
-                                     .pageMetadata, .pageMetadata]
+        let expected: [FrameType] = [
+            .elementAppend, .elementAppend, .elementReplace, .elementReplace,
+            .elementsTransform, .elementsTransform, .elementsDelete, .elementsDelete,
+            .elementsReorder, .elementsReorder, .elementsReorder,
+            .pageMetadata, .pageMetadata
+        ]
         for (change, type) in zip(Self.sampleChanges(), expected) {
             let (t, body) = PageChangeCodec.encode(change)
             #expect(t == type)
@@ -65,12 +69,14 @@ struct ElementChangeCodecTests {
     func trailingBytes() {
         for change in Self.sampleChanges() {
             let (t, body) = PageChangeCodec.encode(change)
-            #expect(reason { () throws(DecodeError) in try decodeChange(type: t.rawValue, body + [0]) } == "trailingBytes")
+            #expect(
+                reason { () throws(DecodeError) in try decodeChange(type: t.rawValue, body + [0]) } == "trailingBytes")
         }
     }
 
-    @Test("3.1 a type that is not a page change (0, 7, 0x7F, padding 0x80, 0xFF) is unknownType",
-          arguments: [UInt8(0), 7, 0x7F, 0x80, 0xFF])
+    @Test(
+        "3.1 a type that is not a page change (0, 7, 0x7F, padding 0x80, 0xFF) is unknownType",
+        arguments: [UInt8(0), 7, 0x7F, 0x80, 0xFF])
     func unknownType(type: UInt8) {
         #expect(reason { () throws(DecodeError) in try decodeChange(type: type, [0]) } == "unknownType")
     }
@@ -80,7 +86,7 @@ struct ElementChangeCodecTests {
         let over = varintBytes(UInt64(FormatLimits.idsPerChangeMax) + 1)
         let bodies: [(FrameType, [UInt8])] = [
             (.elementReplace, Self.a.bytes + over), (.elementsTransform, over),
-            (.elementsDelete, over), (.elementsReorder, [0] + over),
+            (.elementsDelete, over), (.elementsReorder, [0] + over)
         ]
         for (t, body) in bodies {
             #expect(reason { () throws(DecodeError) in try decodeChange(type: t.rawValue, body) } == "countTooLarge")
@@ -98,7 +104,7 @@ struct ElementChangeCodecTests {
             (.elementsReorder, [0] + million + [UInt8](repeating: 0, count: 20)),
             // exactly one id short
             (.elementsDelete, [2] + Self.a.bytes + [UInt8](repeating: 0, count: 15)),
-            (.elementsTransform, [1] + Self.a.bytes + [UInt8](repeating: 0, count: 23)),
+            (.elementsTransform, [1] + Self.a.bytes + [UInt8](repeating: 0, count: 23))
         ]
         for (t, body) in bodies {
             #expect(reason { () throws(DecodeError) in try decodeChange(type: t.rawValue, body) } == "countTooLarge")
@@ -114,25 +120,41 @@ struct ElementChangeCodecTests {
 
     @Test("6.4 sizes above UInt32 and a reorder index above Int.max are valueOutOfRange")
     func valueOutOfRange() {
-        #expect(reason { () throws(DecodeError) in try decodeChange(type: 6, varintBytes(1 << 32) + [1, 0]) } == "valueOutOfRange")
-        #expect(reason { () throws(DecodeError) in try decodeChange(type: 6, [1] + varintBytes(1 << 32) + [0]) } == "valueOutOfRange")
-        #expect(reason { () throws(DecodeError) in try decodeChange(type: 5, varintBytes(UInt64(Int.max) + 1) + [0]) } == "valueOutOfRange")
-        #expect(reason { () throws(DecodeError) in try decodeChange(type: 5, varintBytes(UInt64(Int.max)) + [0]) } == nil)
+        #expect(
+            reason { () throws(DecodeError) in try decodeChange(type: 6, varintBytes(1 << 32) + [1, 0]) }
+                == "valueOutOfRange")
+        #expect(
+            reason { () throws(DecodeError) in try decodeChange(type: 6, [1] + varintBytes(1 << 32) + [0]) }
+                == "valueOutOfRange")
+        #expect(
+            reason { () throws(DecodeError) in try decodeChange(type: 5, varintBytes(UInt64(Int.max) + 1) + [0]) }
+                == "valueOutOfRange")
+        #expect(
+            reason { () throws(DecodeError) in try decodeChange(type: 5, varintBytes(UInt64(Int.max)) + [0]) } == nil)
     }
 
     @Test("E-010 a non-finite transform in elementsTransform is rejected")
     func nonFiniteTransformChange() {
         var w = ByteWriter()
         for v in [Float(1), 0, 0, .nan, 0, 0] { w.f32(v) }
-        #expect(reason { () throws(DecodeError) in try decodeChange(type: 3, [1] + Self.a.bytes + w.bytes) } == "nonFiniteTransform")
+        #expect(
+            reason { () throws(DecodeError) in try decodeChange(type: 3, [1] + Self.a.bytes + w.bytes) }
+                == "nonFiniteTransform")
     }
 
     @Test("G-003 non-minimal varint counts and sizes are rejected")
     func nonMinimalCounts() {
-        #expect(reason { () throws(DecodeError) in try decodeChange(type: 4, [0x81, 0x00] + Self.a.bytes) } == "varintNotMinimal")
+        #expect(
+            reason { () throws(DecodeError) in try decodeChange(type: 4, [0x81, 0x00] + Self.a.bytes) }
+                == "varintNotMinimal")
         #expect(reason { () throws(DecodeError) in try decodeChange(type: 5, [0x80, 0x00, 0]) } == "varintNotMinimal")
-        #expect(reason { () throws(DecodeError) in try decodeChange(type: 6, [0x81, 0x80, 0x00, 1, 0]) } == "varintNotMinimal")
-        #expect(reason { () throws(DecodeError) in try decodeChange(type: 6, [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x02, 1, 0]) } == "varintOverflow")
+        #expect(
+            reason { () throws(DecodeError) in try decodeChange(type: 6, [0x81, 0x80, 0x00, 1, 0]) }
+                == "varintNotMinimal")
+        #expect(
+            reason { () throws(DecodeError) in
+                try decodeChange(type: 6, [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x02, 1, 0])
+            } == "varintOverflow")
     }
 
     @Test("Errors carry file offsets: baseOffset is added to the body position")
@@ -150,8 +172,9 @@ struct ElementChangeCodecTests {
         for change in Self.sampleChanges() {
             let (t, body) = PageChangeCodec.encode(change)
             for cut in 0..<body.count {
-                #expect(reason { () throws(DecodeError) in try decodeChange(type: t.rawValue, Array(body[..<cut])) } != nil,
-                        "\(t) cut \(cut)")
+                #expect(
+                    reason { () throws(DecodeError) in try decodeChange(type: t.rawValue, Array(body[..<cut])) } != nil,
+                    "\(t) cut \(cut)")
             }
         }
     }

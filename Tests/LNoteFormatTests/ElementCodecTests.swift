@@ -7,13 +7,19 @@ import LNoteHandwriting
 struct ElementCodecTests {
     static let id = Fixtures.id(1)
     static let asset = Fixtures.id(2)
-    static let points = [Point(x: 0, y: 0, radius: 10, pressure: 500, time: 0),
-                         Point(x: 5, y: 7, radius: 11, pressure: 520, time: 4)]
+    static let points = [
+        Point(x: 0, y: 0, radius: 10, pressure: 500, time: 0),
+        Point(x: 5, y: 7, radius: 11, pressure: 520, time: 4)
+    ]
 
-    static func stroke(transform: Transform? = nil, hasAngles: Bool = false, ink: String = "pen",
-                       points: [Point] = points) -> Element {
-        .stroke(Stroke(id: id, ink: Ink(type: ink, red: 1, green: 2, blue: 3, alpha: 4, width: 300),
-                       transform: transform, hasAngles: hasAngles, points: points))
+    static func stroke(
+        transform: Transform? = nil, hasAngles: Bool = false, ink: String = "pen",
+        points: [Point] = points
+    ) -> Element {
+        .stroke(
+            Stroke(
+                id: id, ink: Ink(type: ink, red: 1, green: 2, blue: 3, alpha: 4, width: 300),
+                transform: transform, hasAngles: hasAngles, points: points))
     }
 
     /// The bytes of a stroke up to (not including) its flags, for hand-made variants.
@@ -31,31 +37,38 @@ struct ElementCodecTests {
     @Test("6.3 an image encodes as kind, id, asset, x, y (svarint), width, height, flags, transform")
     func imageLayout() throws {
         let t = Transform.translation(1.5, -2)
-        let image = Element.image(ImageElement(id: Self.id, assetID: Self.asset, x: -3, y: 4,
-                                               width: 200, height: 100, transform: t))
+        let image = Element.image(
+            ImageElement(
+                id: Self.id, assetID: Self.asset, x: -3, y: 4,
+                width: 200, height: 100, transform: t))
         var w = ByteWriter()
         for v in [Float(1), 0, 0, 1, 1.5, -2] { w.f32(v) }
-        let expected: [UInt8] = [2] + Self.id.bytes + Self.asset.bytes + [0x05, 0x08]
+        let expected: [UInt8] =
+            [2] + Self.id.bytes + Self.asset.bytes + [0x05, 0x08]
             + varintBytes(200) + varintBytes(100) + [0x01] + w.bytes
         #expect(encoded(image) == expected)
         #expect(try decodeElement(expected) == image)
     }
 
-    @Test("6.3 strokes and images round trip with and without transform and angles",
-          arguments: [false, true], [false, true])
+    @Test(
+        "6.3 strokes and images round trip with and without transform and angles",
+        arguments: [false, true], [false, true])
     func roundTrip(hasTransform: Bool, hasAngles: Bool) throws {
         var g = SplitMix64(seed: 5)
         let t: Transform? = hasTransform ? Fixtures.randomTransform(using: &g) : nil
         let points = Fixtures.randomPoints(50, hasAngles: hasAngles, using: &g)
         let s = Self.stroke(transform: t, hasAngles: hasAngles, points: points)
         #expect(try decodeElement(encoded(s)) == s)
-        let image = Element.image(ImageElement(id: Self.id, assetID: Self.asset, x: .min, y: .max,
-                                               width: .max, height: 0, transform: t))
+        let image = Element.image(
+            ImageElement(
+                id: Self.id, assetID: Self.asset, x: .min, y: .max,
+                width: .max, height: 0, transform: t))
         #expect(try decodeElement(encoded(image)) == image)
     }
 
-    @Test("E-010 ink types decode to exactly their bytes: the well-known names returned as literals and their near misses alike",
-          arguments: ["pen", "pencil", "marker", "pe", "pens", "penc1l", "Marker", "markers", "pén", "penci", "x"])
+    @Test(
+        "E-010 ink types decode to exactly their bytes: the well-known names returned as literals and their near misses alike",
+        arguments: ["pen", "pencil", "marker", "pe", "pens", "penc1l", "Marker", "markers", "pén", "penci", "x"])
     func inkTypes(type: String) throws {
         let s = Self.stroke(ink: type)
         guard case .stroke(let decoded) = try decodeElement(encoded(s)) else { Issue.record("not a stroke"); return }
@@ -87,7 +100,9 @@ struct ElementCodecTests {
         #expect(reason { () throws(DecodeError) in try decodeElement(bytes) } == "badKind")
     }
 
-    @Test("E-010 a stroke flag bit other than 0 and 1 is rejected as badFlags", arguments: [UInt8(0x04), 0x08, 0x80, 0xFC])
+    @Test(
+        "E-010 a stroke flag bit other than 0 and 1 is rejected as badFlags", arguments: [UInt8(0x04), 0x08, 0x80, 0xFC]
+    )
     func strokeBadFlags(flags: UInt8) {
         let bytes = Self.strokeHead() + [flags, 0x02] + encodedPoints(Self.points, hasAngles: false)
         #expect(reason { () throws(DecodeError) in try decodeElement(bytes) } == "badFlags")
@@ -125,7 +140,8 @@ struct ElementCodecTests {
                 values[slot] = bad
                 var w = ByteWriter()
                 for v in values { w.f32(v) }
-                let stroke = Self.strokeHead() + [0x01] + w.bytes + [0x02] + encodedPoints(Self.points, hasAngles: false)
+                let stroke =
+                    Self.strokeHead() + [0x01] + w.bytes + [0x02] + encodedPoints(Self.points, hasAngles: false)
                 #expect(reason { () throws(DecodeError) in try decodeElement(stroke) } == "nonFiniteTransform")
                 let image: [UInt8] = [2] + Self.id.bytes + Self.asset.bytes + [0, 0, 0, 0, 0x01] + w.bytes
                 #expect(reason { () throws(DecodeError) in try decodeElement(image) } == "nonFiniteTransform")
@@ -137,7 +153,8 @@ struct ElementCodecTests {
     func badPointCount() {
         let zero = Self.strokeHead() + [0x00, 0x00]
         #expect(reason { () throws(DecodeError) in try decodeElement(zero) } == "badPointCount")
-        let tooMany = Self.strokeHead() + [0x00] + varintBytes(UInt64(FormatLimits.strokePointsMax) + 1)
+        let tooMany =
+            Self.strokeHead() + [0x00] + varintBytes(UInt64(FormatLimits.strokePointsMax) + 1)
             + [UInt8](repeating: 0, count: 5 * (FormatLimits.strokePointsMax + 1))
         #expect(reason { () throws(DecodeError) in try decodeElement(tooMany) } == "badPointCount")
     }
@@ -150,7 +167,8 @@ struct ElementCodecTests {
 
     @Test("E-012 values that do not fit the model are rejected as valueOutOfRange")
     func valueOutOfRange() {
-        let wideInk = [1] + Self.id.bytes + [3] + Array("pen".utf8) + [1, 2, 3, 4] + varintBytes(1 << 32)
+        let wideInk =
+            [1] + Self.id.bytes + [3] + Array("pen".utf8) + [1, 2, 3, 4] + varintBytes(1 << 32)
             + [0, 0x02] + encodedPoints(Self.points, hasAngles: false)
         #expect(reason { () throws(DecodeError) in try decodeElement(wideInk) } == "valueOutOfRange")
         let head: [UInt8] = [2] + Self.id.bytes + Self.asset.bytes
@@ -158,7 +176,7 @@ struct ElementCodecTests {
             svarintBytes(Int64(Int32.max) + 1) + [0, 0, 0],
             [0] + svarintBytes(Int64(Int32.min) - 1) + [0, 0],
             [0, 0] + varintBytes(1 << 32) + [0],
-            [0, 0, 0] + varintBytes(UInt64.max),
+            [0, 0, 0] + varintBytes(UInt64.max)
         ]
         for c in cases {
             #expect(reason { () throws(DecodeError) in try decodeElement(head + c + [0]) } == "valueOutOfRange")
@@ -168,7 +186,8 @@ struct ElementCodecTests {
     @Test("G-003 non-minimal varints in element fields are rejected")
     func nonMinimalVarints() {
         // ink length 3 written as 0x83 0x00
-        let ink = [1] + Self.id.bytes + [0x83, 0x00] + Array("pen".utf8) + [1, 2, 3, 4] + varintBytes(300)
+        let ink =
+            [1] + Self.id.bytes + [0x83, 0x00] + Array("pen".utf8) + [1, 2, 3, 4] + varintBytes(300)
             + [0, 0x02] + encodedPoints(Self.points, hasAngles: false)
         #expect(reason { () throws(DecodeError) in try decodeElement(ink) } == "varintNotMinimal")
         let count = Self.strokeHead() + [0x00, 0x82, 0x00] + encodedPoints(Self.points, hasAngles: false)
@@ -183,7 +202,8 @@ struct ElementCodecTests {
         for n in 0..<12 {
             let bytes = encoded(Fixtures.randomElement(id: Fixtures.id(UInt64(n)), using: &g))
             for cut in 0..<bytes.count {
-                #expect(reason { () throws(DecodeError) in try decodeElement(Array(bytes[..<cut])) } != nil, "cut \(cut)")
+                #expect(
+                    reason { () throws(DecodeError) in try decodeElement(Array(bytes[..<cut])) } != nil, "cut \(cut)")
             }
         }
     }

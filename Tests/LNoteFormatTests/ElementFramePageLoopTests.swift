@@ -16,7 +16,9 @@ struct ElementFramePageLoopTests {
         return try (0..<count).map { try ElementFrameWriterTests.randomElement(&rng, index: seed * 100 + $0) }
     }
 
-    @Test("S-002 E-031 sizing and writing a page's frames in one loop, stopped at random points, gives the frames written one element at a time, with a held body taken only where the element needs it")
+    @Test(
+        "S-002 E-031 sizing and writing a page's frames in one loop, stopped at random points, gives the frames written one element at a time, with a held body taken only where the element needs it"
+    )
     func loopsMatchPerElementWrites() throws {
         var rng = SplitMix64(seed: 0x9A6E)
         var unsized = 0, withBodies = 0, parts = 0
@@ -30,7 +32,7 @@ struct ElementFramePageLoopTests {
             for e in elements where mode == 2 || (mode == 1 && rng.next() % 2 == 0) {
                 var w = ByteWriter()
                 ElementCodec.encode(e, into: &w)
-                held[e.id] = ([0xEE] + w.bytes + [0xEE])[1 ... w.count]
+                held[e.id] = ([0xEE] + w.bytes + [0xEE])[1...w.count]
             }
             var bodies: [ArraySlice<UInt8>?] = []
             let total = elements.withUnsafeBufferPointer { els in
@@ -77,12 +79,14 @@ struct ElementFramePageLoopTests {
                     let before = next
                     elements.withUnsafeBufferPointer { els in
                         if bodies.isEmpty {
-                            ElementFrameWriter.writeFrames(els, bodies: nil, next: &next, sequenceOfFirst: 2, stop: stop,
-                                                           saltCRC: saltCRC, into: &w)
+                            ElementFrameWriter.writeFrames(
+                                els, bodies: nil, next: &next, sequenceOfFirst: 2, stop: stop,
+                                saltCRC: saltCRC, into: &w)
                         } else {
                             bodies.withUnsafeBufferPointer {
-                                ElementFrameWriter.writeFrames(els, bodies: $0, next: &next, sequenceOfFirst: 2, stop: stop,
-                                                               saltCRC: saltCRC, into: &w)
+                                ElementFrameWriter.writeFrames(
+                                    els, bodies: $0, next: &next, sequenceOfFirst: 2, stop: stop,
+                                    saltCRC: saltCRC, into: &w)
                             }
                         }
                     }
@@ -95,10 +99,14 @@ struct ElementFramePageLoopTests {
             }
             #expect(written == expected, "seed \(seed)")
         }
-        #expect(unsized > 5 && withBodies > 20 && parts > 150, "\(unsized) unsized, \(withBodies) with bodies, \(parts) parts")
+        #expect(
+            unsized > 5 && withBodies > 20 && parts > 150,
+            "\(unsized) unsized, \(withBodies) with bodies, \(parts) parts")
     }
 
-    @Test("P-019 the comparison of a frame's body with an element read in place in the array says what the stroke form says, and no for images and decoded strokes")
+    @Test(
+        "P-019 the comparison of a frame's body with an element read in place in the array says what the stroke form says, and no for images and decoded strokes"
+    )
     func strokeBodyMatchInPlace() throws {
         var rng = SplitMix64(seed: 0x5B0D)
         var compared = 0, matched = 0
@@ -119,11 +127,15 @@ struct ElementFramePageLoopTests {
             }
             for (i, e) in elements.enumerated() {
                 let inPlace = elements.withUnsafeBufferPointer { els in
-                    bodies[i].withUnsafeBytes { ElementCodec.strokeBodyMatches($0, baseOffset: 0, expected: els, at: i) }
+                    bodies[i].withUnsafeBytes {
+                        ElementCodec.strokeBodyMatches($0, baseOffset: 0, expected: els, at: i)
+                    }
                 }
                 let plain: Bool
                 if case .stroke(let s) = e, let known = s.encodedPoints {
-                    plain = bodies[i].withUnsafeBytes { ElementCodec.strokeBodyMatches($0, baseOffset: 0, expected: s, known: known) }
+                    plain = bodies[i].withUnsafeBytes {
+                        ElementCodec.strokeBodyMatches($0, baseOffset: 0, expected: s, known: known)
+                    }
                 } else {
                     plain = false
                 }

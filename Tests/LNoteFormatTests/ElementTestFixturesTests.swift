@@ -23,27 +23,31 @@ enum Fixtures {
         var out: [Point] = []
         for i in 0..<n {
             if i > 0 {
-                let step = g.next() % 2 == 0 ? UInt64.random(in: 0...20, using: &g)
-                                             : UInt64.random(in: 0...1_000_000, using: &g)
+                let step =
+                    g.next() % 2 == 0
+                    ? UInt64.random(in: 0...20, using: &g)
+                    : UInt64.random(in: 0...1_000_000, using: &g)
                 t = min(UInt64(UInt32.max), t + step)
             }
             let wide = g.next() % 3 == 0
-            out.append(Point(
-                x: wide ? Int32.random(in: .min ... .max, using: &g) : Int32.random(in: -5000...5000, using: &g),
-                y: wide ? Int32.random(in: .min ... .max, using: &g) : Int32.random(in: -5000...5000, using: &g),
-                radius: UInt16.random(in: 0 ... .max, using: &g),
-                pressure: UInt16.random(in: 0 ... .max, using: &g),
-                time: UInt32(t),
-                azimuth: hasAngles ? UInt16.random(in: 0 ... .max, using: &g) : 0,
-                altitude: hasAngles ? UInt16.random(in: 0 ... .max, using: &g) : 0))
+            out.append(
+                Point(
+                    x: wide ? Int32.random(in: .min ... .max, using: &g) : Int32.random(in: -5000...5000, using: &g),
+                    y: wide ? Int32.random(in: .min ... .max, using: &g) : Int32.random(in: -5000...5000, using: &g),
+                    radius: UInt16.random(in: 0 ... .max, using: &g),
+                    pressure: UInt16.random(in: 0 ... .max, using: &g),
+                    time: UInt32(t),
+                    azimuth: hasAngles ? UInt16.random(in: 0 ... .max, using: &g) : 0,
+                    altitude: hasAngles ? UInt16.random(in: 0 ... .max, using: &g) : 0))
         }
         return out
     }
 
     static func randomTransform(using g: inout SplitMix64) -> Transform {
-        Transform(a: Float.random(in: -4...4, using: &g), b: Float.random(in: -4...4, using: &g),
-                  c: Float.random(in: -4...4, using: &g), d: Float.random(in: -4...4, using: &g),
-                  tx: Float.random(in: -1e6...1e6, using: &g), ty: Float.random(in: -1e6...1e6, using: &g))
+        Transform(
+            a: Float.random(in: -4...4, using: &g), b: Float.random(in: -4...4, using: &g),
+            c: Float.random(in: -4...4, using: &g), d: Float.random(in: -4...4, using: &g),
+            tx: Float.random(in: -1e6...1e6, using: &g), ty: Float.random(in: -1e6...1e6, using: &g))
     }
 
     static let inkTypes = ["pen", "pencil", "marker", "füller", String(repeating: "x", count: 64)]
@@ -51,20 +55,24 @@ enum Fixtures {
     static func randomElement(id: UUIDBytes, using g: inout SplitMix64) -> Element {
         let transform: Transform? = g.next() % 2 == 0 ? randomTransform(using: &g) : nil
         if g.next() % 4 == 0 {
-            return .image(ImageElement(
-                id: id, assetID: UUIDBytes.random(using: &g),
-                x: Int32.random(in: .min ... .max, using: &g), y: Int32.random(in: .min ... .max, using: &g),
-                width: UInt32.random(in: 0 ... .max, using: &g), height: UInt32.random(in: 0 ... .max, using: &g),
-                transform: transform))
+            return .image(
+                ImageElement(
+                    id: id, assetID: UUIDBytes.random(using: &g),
+                    x: Int32.random(in: .min ... .max, using: &g), y: Int32.random(in: .min ... .max, using: &g),
+                    width: UInt32.random(in: 0 ... .max, using: &g), height: UInt32.random(in: 0 ... .max, using: &g),
+                    transform: transform))
         }
         let hasAngles = g.next() % 2 == 0
-        let ink = Ink(type: inkTypes[Int(g.next() % UInt64(inkTypes.count))],
-                      red: UInt8.random(in: 0 ... .max, using: &g), green: UInt8.random(in: 0 ... .max, using: &g),
-                      blue: UInt8.random(in: 0 ... .max, using: &g), alpha: UInt8.random(in: 0 ... .max, using: &g),
-                      width: UInt32.random(in: 0 ... .max, using: &g))
+        let ink = Ink(
+            type: inkTypes[Int(g.next() % UInt64(inkTypes.count))],
+            red: UInt8.random(in: 0 ... .max, using: &g), green: UInt8.random(in: 0 ... .max, using: &g),
+            blue: UInt8.random(in: 0 ... .max, using: &g), alpha: UInt8.random(in: 0 ... .max, using: &g),
+            width: UInt32.random(in: 0 ... .max, using: &g))
         let n = Int.random(in: 1...40, using: &g)
-        return .stroke(Stroke(id: id, ink: ink, transform: transform, hasAngles: hasAngles,
-                              points: randomPoints(n, hasAngles: hasAngles, using: &g)))
+        return .stroke(
+            Stroke(
+                id: id, ink: ink, transform: transform, hasAngles: hasAngles,
+                points: randomPoints(n, hasAngles: hasAngles, using: &g)))
     }
 
     /// A random change over ids drawn from `pool` (so changes hit existing and missing ids).
@@ -105,11 +113,14 @@ enum Fixtures {
             let x = 100 + 60 * t + 12 * sin(2 * .pi * 3.1 * t) + jx
             let y = 200 + 14 * cos(2 * .pi * 2.3 * t) + 5 * sin(2 * .pi * 5.3 * t) + jy
             let u = Double(i) / Double(max(n - 1, 1))
-            let force = 0.35 + 0.4 * sin(.pi * u) + 0.05 * sin(2 * .pi * 7 * t)
+            let force =
+                0.35 + 0.4 * sin(.pi * u) + 0.05 * sin(2 * .pi * 7 * t)
                 + Double.random(in: -0.004...0.004, using: &g)
-            input.append(InputPoint(x: x, y: y, radius: 0.8 + 1.2 * force, force: force, timeOffset: t,
-                                    azimuth: hasAngles ? 1.2 + 0.2 * sin(2 * .pi * 0.5 * t) : nil,
-                                    altitude: hasAngles ? 0.9 + 0.1 * cos(2 * .pi * 0.7 * t) : nil))
+            input.append(
+                InputPoint(
+                    x: x, y: y, radius: 0.8 + 1.2 * force, force: force, timeOffset: t,
+                    azimuth: hasAngles ? 1.2 + 0.2 * sin(2 * .pi * 0.5 * t) : nil,
+                    altitude: hasAngles ? 0.9 + 0.1 * cos(2 * .pi * 0.7 * t) : nil))
         }
         return try Quantize.stroke(id: id(42), ink: .pen, points: input)
     }
@@ -156,8 +167,9 @@ func encodedPoints(_ points: [Point], hasAngles: Bool) -> [UInt8] {
 
 func decodeChange(type: UInt8, _ body: [UInt8], baseOffset: Int = 0) throws(DecodeError) -> PageChange {
     let result: Result<PageChange, DecodeError> = body.withUnsafeBytes { raw in
-        do throws(DecodeError) { return .success(try PageChangeCodec.decode(type: type, body: raw, baseOffset: baseOffset)) }
-        catch { return .failure(error) }
+        do throws(DecodeError) {
+            return .success(try PageChangeCodec.decode(type: type, body: raw, baseOffset: baseOffset))
+        } catch { return .failure(error) }
     }
     return try result.get()
 }

@@ -5,10 +5,14 @@ import LNoteHandwriting
 
 @Suite("Element validator: written elements are always readable (E-003, E-010)")
 struct ElementValidatorTests {
-    static func stroke(points: [Point], hasAngles: Bool = false, ink: String = "pen",
-                       transform: Transform? = nil) -> Element {
-        .stroke(Stroke(id: Fixtures.id(1), ink: Ink(type: ink, red: 0, green: 0, blue: 0, width: 1),
-                       transform: transform, hasAngles: hasAngles, points: points))
+    static func stroke(
+        points: [Point], hasAngles: Bool = false, ink: String = "pen",
+        transform: Transform? = nil
+    ) -> Element {
+        .stroke(
+            Stroke(
+                id: Fixtures.id(1), ink: Ink(type: ink, red: 0, green: 0, blue: 0, width: 1),
+                transform: transform, hasAngles: hasAngles, points: points))
     }
 
     static func code(_ e: Element) -> String? {
@@ -55,8 +59,10 @@ struct ElementValidatorTests {
     func transforms() {
         let bad = Transform(a: .nan, b: 0, c: 0, d: 1, tx: 0, ty: 0)
         #expect(Self.code(Self.stroke(points: [Self.pt(0)], transform: bad)) == "nonFiniteTransform")
-        let image = Element.image(ImageElement(id: Fixtures.id(2), assetID: Fixtures.id(3), x: 0, y: 0,
-                                               width: 1, height: 1, transform: bad))
+        let image = Element.image(
+            ImageElement(
+                id: Fixtures.id(2), assetID: Fixtures.id(3), x: 0, y: 0,
+                width: 1, height: 1, transform: bad))
         #expect(Self.code(image) == "nonFiniteTransform")
     }
 
@@ -92,7 +98,11 @@ struct ElementValidatorTests {
             let (t, body) = PageChangeCodec.encode(c)
             let back = try decodeChange(type: t.rawValue, body)
             // A negative reorder index is written as 0 (E-024 applies it identically).
-            if case .reorder(let i, let ids) = c, i < 0 { #expect(back == .reorder(index: 0, ids: ids)) } else { #expect(back == c) }
+            if case .reorder(let i, let ids) = c, i < 0 {
+                #expect(back == .reorder(index: 0, ids: ids))
+            } else {
+                #expect(back == c)
+            }
         }
     }
 }

@@ -24,13 +24,16 @@ struct FileWindowDecodeTests {
         file.withUnsafeBytes { raw in
             let body = UnsafeRawBufferPointer(rebasing: raw[range])
             do throws(DecodeError) {
-                let e = window
-                    ? try PageChangeCodec.decodeAppend(body: body, baseOffset: range.lowerBound, file: file, pending: pending)
-                    : try PageChangeCodec.decodeAppend(body: body, baseOffset: range.lowerBound, source: file[range],
-                                                       pending: pending)
+                let e =
+                    window
+                    ? try PageChangeCodec.decodeAppend(
+                        body: body, baseOffset: range.lowerBound, file: file, pending: pending)
+                    : try PageChangeCodec.decodeAppend(
+                        body: body, baseOffset: range.lowerBound, source: file[range],
+                        pending: pending)
                 out.element = e
                 if case .stroke(let s) = e, let encoded = s.encodedPoints {
-                    out.pointsRange = encoded.bytes.startIndex ..< encoded.bytes.endIndex
+                    out.pointsRange = encoded.bytes.startIndex..<encoded.bytes.endIndex
                 }
             } catch {
                 out.error = error
@@ -52,15 +55,18 @@ struct FileWindowDecodeTests {
                 var body: [UInt8]
                 switch g.next() % 6 {
                 case 0:
-                    body = encoded(.image(ImageElement(id: UUIDBytes.random(using: &g), assetID: UUIDBytes.random(using: &g),
-                                                       x: -5, y: 7, width: 30, height: 40, transform: nil)))
+                    body = encoded(
+                        .image(
+                            ImageElement(
+                                id: UUIDBytes.random(using: &g), assetID: UUIDBytes.random(using: &g),
+                                x: -5, y: 7, width: 30, height: 40, transform: nil)))
                 case 1:
                     body = DrawAheadReuseTests.stroke(&g, kind: 0)
                     body.removeLast(1 + Int(g.next() % UInt64(body.count)))  // cut anywhere, the head too
                 default:
                     body = DrawAheadReuseTests.stroke(&g, kind: g.next() % 8)
                 }
-                ranges.append(file.count ..< file.count + body.count)
+                ranges.append(file.count..<file.count + body.count)
                 file += body
                 file += (0..<Int(g.next() % 8)).map { _ in UInt8(truncatingIfNeeded: g.next()) }
             }
@@ -85,7 +91,9 @@ struct FileWindowDecodeTests {
         var g = SplitMix64(seed: 4_500)
         let body = DrawAheadReuseTests.stroke(&g, kind: 0)
         let deferred = try decodeDeferred(body)
-        for (file, base) in [([UInt8](), 0), (body, 1), (body, -1), (body, body.count), ([UInt8](repeating: 0, count: 8), Int.max)] {
+        for (file, base) in [
+            ([UInt8](), 0), (body, 1), (body, -1), (body, body.count), ([UInt8](repeating: 0, count: 8), Int.max)
+        ] {
             let e = try body.withUnsafeBytes { raw throws(DecodeError) -> Element in
                 var r = ByteReader(raw)
                 return try ElementCodec.decode(from: &r, file: file, base: base)

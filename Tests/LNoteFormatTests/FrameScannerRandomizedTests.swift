@@ -7,13 +7,18 @@ import Testing
 @Suite("Frame scanner, randomized")
 struct FrameScannerRandomizedTests {
     /// A random journal: frames of known critical types, some padding, random body sizes.
-    static func randomJournal(_ rng: inout FramesTestRNG, salt: UInt64, first: UInt64)
-        -> (bytes: [UInt8], written: [ScannedFrame]) {
+    static func randomJournal(
+        _ rng: inout FramesTestRNG, salt: UInt64, first: UInt64
+    )
+        -> (bytes: [UInt8], written: [ScannedFrame])
+    {
         let count = Int.random(in: 1...40, using: &rng)
         let specs = (0..<count).map { i -> FramesTestSpec in
-            let type: UInt8 = Int.random(in: 0..<10, using: &rng) == 0
+            let type: UInt8 =
+                Int.random(in: 0..<10, using: &rng) == 0
                 ? FrameType.padding.rawValue : UInt8.random(in: 1...6, using: &rng)
-            let size = Int.random(in: 0..<20, using: &rng) == 0
+            let size =
+                Int.random(in: 0..<20, using: &rng) == 0
                 ? Int.random(in: 0...9000, using: &rng) : Int.random(in: 0...200, using: &rng)
             return FramesTestSpec(type: type, sequence: first + UInt64(i), body: rng.bytes(size))
         }
@@ -42,7 +47,9 @@ struct FrameScannerRandomizedTests {
         return b
     }
 
-    @Test("J-012 .. J-021 damaged journals: salvage keeps every untouched frame after the damage, prefix keeps exactly the untouched prefix, nothing is fabricated")
+    @Test(
+        "J-012 .. J-021 damaged journals: salvage keeps every untouched frame after the damage, prefix keeps exactly the untouched prefix, nothing is fabricated"
+    )
     func damagedJournalsRecoverWhatTheModelRequires() {
         var rng = FramesTestRNG(seed: 0x51C0_FFEE)
         var resynchronizedCases = 0
@@ -70,7 +77,8 @@ struct FrameScannerRandomizedTests {
             }
             #expect(salvage.frames.map(\.sequence) == salvage.frames.map(\.sequence).sorted())
             // Every untouched frame after the last damaged byte survives, as does the untouched prefix.
-            let mustSurvive = written.filter { applied($0) && untouched($0) && $0.offset > lastDamaged }
+            let mustSurvive =
+                written.filter { applied($0) && untouched($0) && $0.offset > lastDamaged }
                 + untouchedPrefix.filter(applied)
             if lastDamaged >= 0, mustSurvive.contains(where: { $0.offset > lastDamaged }) { resynchronizedCases += 1 }
             let recovered = Set(salvage.frames.map(\.offset))
@@ -106,11 +114,13 @@ struct FrameScannerRandomizedTests {
             // Mix in genuine frames with hostile sequences so the deeper paths run too.
             if Int.random(in: 0..<2, using: &rng) == 0 {
                 for _ in 0..<Int.random(in: 1...6, using: &rng) {
-                    let sequence: UInt64 = [0, 1, 2, UInt64.max, UInt64.max - 1, rng.next()].randomElement(using: &rng) ?? 0
+                    let sequence: UInt64 =
+                        [0, 1, 2, UInt64.max, UInt64.max - 1, rng.next()].randomElement(using: &rng) ?? 0
                     let type = UInt8.random(in: 1...255, using: &rng)
                     var frame: [UInt8] = []
-                    FrameCodec.append(type: type, sequence: sequence, body: rng.bytes(Int.random(in: 0...40, using: &rng)),
-                                      salt: salt, to: &frame)
+                    FrameCodec.append(
+                        type: type, sequence: sequence, body: rng.bytes(Int.random(in: 0...40, using: &rng)),
+                        salt: salt, to: &frame)
                     let at = Int.random(in: 0...bytes.count, using: &rng)
                     bytes.insert(contentsOf: frame, at: at)
                 }
@@ -129,14 +139,16 @@ struct FrameScannerRandomizedTests {
         #expect(r.validEnd >= 0 && r.validEnd <= count, "iteration \(iteration)")
         var previousEnd = 0
         for f in r.frames {
-            #expect(f.offset >= previousEnd && f.bodyRange.lowerBound == f.offset + 17 && f.endOffset <= count,
-                    "iteration \(iteration)")
+            #expect(
+                f.offset >= previousEnd && f.bodyRange.lowerBound == f.offset + 17 && f.endOffset <= count,
+                "iteration \(iteration)")
             #expect(f.endOffset <= r.validEnd, "iteration \(iteration)")
             previousEnd = f.endOffset
         }
         for finding in r.findings {
-            #expect(finding.offset >= 0 && finding.bytes >= 0 && finding.offset + finding.bytes <= count,
-                    "iteration \(iteration)")
+            #expect(
+                finding.offset >= 0 && finding.bytes >= 0 && finding.offset + finding.bytes <= count,
+                "iteration \(iteration)")
         }
         #expect(r.findings.filter(\.isTornTail).count <= 1)
         if let last = r.frames.last { #expect(r.nextSequence > last.sequence) }

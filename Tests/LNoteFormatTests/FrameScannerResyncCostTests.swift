@@ -35,14 +35,21 @@ struct FrameScannerResyncCostTests {
 
     @Test("J-014 resynchronization finds a genuine frame with a long payload after corruption")
     func resyncFindsLongGenuineFrame() {
-        let specs = FramesTestJournal.simple(2) + [FramesTestSpec(type: 1, sequence: 3, body: [UInt8](repeating: 7, count: 10_000))]
+        let specs =
+            FramesTestJournal.simple(2) + [
+                FramesTestSpec(type: 1, sequence: 3, body: [UInt8](repeating: 7, count: 10_000))
+            ]
             + FramesTestJournal.simple(1, first: 4)
         var (bytes, written) = FramesTestJournal.build(specs)
         bytes[written[1].offset + 12] ^= 0x04
         let r = FrameScanner.scan(bytes, from: 64, salt: FramesTestJournal.salt, firstSequence: 1, mode: .salvage)
         #expect(r.frames == [written[0], written[2], written[3]])
-        #expect(r.findings == [ScanFinding(kind: .badCRC, offset: written[1].offset,
-                                           bytes: written[2].offset - written[1].offset, missingSequences: 2..<3)])
+        #expect(
+            r.findings == [
+                ScanFinding(
+                    kind: .badCRC, offset: written[1].offset,
+                    bytes: written[2].offset - written[1].offset, missingSequences: 2..<3)
+            ])
     }
 
     @Test("J-024 a crafted candidate header every 9 bytes is scanned and dropped, and the frame after it is found")
@@ -70,8 +77,9 @@ struct FrameScannerResyncCostTests {
         var offsets: [Int] = []
         for i in 0..<count {
             offsets.append(bytes.count)
-            FrameCodec.append(type: 1, sequence: UInt64(i + 1), body: [UInt8(truncatingIfNeeded: i)],
-                              salt: FramesTestJournal.salt, to: &bytes)
+            FrameCodec.append(
+                type: 1, sequence: UInt64(i + 1), body: [UInt8(truncatingIfNeeded: i)],
+                salt: FramesTestJournal.salt, to: &bytes)
             bytes += bogus
         }
         let r = FrameScanner.scan(bytes, from: 64, salt: FramesTestJournal.salt, firstSequence: 1, mode: .salvage)

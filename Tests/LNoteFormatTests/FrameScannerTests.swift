@@ -52,7 +52,11 @@ struct FrameScannerTests {
         let cut = written[3].endOffset - 1
         let r = Self.scan(Array(full[0..<cut]))
         #expect(r.frames == Array(written[0..<3]))
-        #expect(r.findings == [ScanFinding(kind: .lengthPastEnd, offset: written[3].offset, bytes: cut - written[3].offset, isTornTail: true)])
+        #expect(
+            r.findings == [
+                ScanFinding(
+                    kind: .lengthPastEnd, offset: written[3].offset, bytes: cut - written[3].offset, isTornTail: true)
+            ])
     }
 
     @Test("J-012 a zero-filled tail is a torn tail (zeroFill)")
@@ -76,7 +80,9 @@ struct FrameScannerTests {
         let garbage = [0xFF, 0xFF, 0xFF, 0x7F] + rng.bytes(300)  // length far above the limit
         let r = Self.scan(full + garbage, mode: .strict)
         #expect(r.frames == written)
-        #expect(r.findings == [ScanFinding(kind: .badTailFrame, offset: full.count, bytes: garbage.count, isTornTail: true)])
+        #expect(
+            r.findings == [ScanFinding(kind: .badTailFrame, offset: full.count, bytes: garbage.count, isTornTail: true)]
+        )
         #expect(r.refused == nil)
     }
 
@@ -99,7 +105,11 @@ struct FrameScannerTests {
         for i in 0..<4 { bytes[bad.offset + i] = 0xFF }  // length 4 GiB - 1 in a small file
         let r = Self.scan(bytes)
         #expect(r.frames == [written[0], written[1], written[3], written[4]])
-        #expect(r.findings == [ScanFinding(kind: .badLength, offset: bad.offset, bytes: bad.endOffset - bad.offset, missingSequences: 3..<4)])
+        #expect(
+            r.findings == [
+                ScanFinding(
+                    kind: .badLength, offset: bad.offset, bytes: bad.endOffset - bad.offset, missingSequences: 3..<4)
+            ])
         // A length below 8 is just as bad.
         bytes[bad.offset] = 7; bytes[bad.offset + 1] = 0; bytes[bad.offset + 2] = 0; bytes[bad.offset + 3] = 0
         #expect(Self.scan(bytes).findings.map(\.kind) == [.badLength])
@@ -112,8 +122,12 @@ struct FrameScannerTests {
         bytes[written[3].offset + 9] ^= 0x40
         let r = Self.scan(bytes)
         #expect(r.frames == [written[0], written[1]] + Array(written[4...]))
-        #expect(r.findings == [ScanFinding(kind: .badCRC, offset: written[2].offset,
-                                           bytes: written[4].offset - written[2].offset, missingSequences: 3..<5)])
+        #expect(
+            r.findings == [
+                ScanFinding(
+                    kind: .badCRC, offset: written[2].offset,
+                    bytes: written[4].offset - written[2].offset, missingSequences: 3..<5)
+            ])
         #expect(r.validEnd == bytes.count)
         #expect(r.nextSequence == 9)
         #expect(r.stoppedAt == nil)
@@ -126,8 +140,12 @@ struct FrameScannerTests {
         bytes[written[2].offset + 20] ^= 0x01
         let r = Self.scan(bytes, mode: .prefix)
         #expect(r.frames == [written[0], written[1]])
-        #expect(r.findings == [ScanFinding(kind: .badCRC, offset: written[2].offset,
-                                           bytes: bytes.count - written[2].offset, missingSequences: 3..<4)])
+        #expect(
+            r.findings == [
+                ScanFinding(
+                    kind: .badCRC, offset: written[2].offset,
+                    bytes: bytes.count - written[2].offset, missingSequences: 3..<4)
+            ])
         #expect(r.stoppedAt == written[2].offset)
         #expect(r.validEnd == written[2].offset)
         #expect(r.nextSequence == 3)
@@ -148,8 +166,9 @@ struct FrameScannerTests {
         var (bytes, written) = FramesTestJournal.build(FramesTestJournal.simple(5))
         bytes[written[1].offset + 30] ^= 0x80
         let r = Self.scan(bytes + [UInt8](repeating: 0, count: 20), mode: .strict)
-        let corruption = ScanFinding(kind: .badCRC, offset: written[1].offset,
-                                     bytes: written[2].offset - written[1].offset, missingSequences: 2..<3)
+        let corruption = ScanFinding(
+            kind: .badCRC, offset: written[1].offset,
+            bytes: written[2].offset - written[1].offset, missingSequences: 2..<3)
         #expect(r.refused == corruption)
         #expect(r.findings.first == corruption)
         #expect(r.findings.last?.kind == .zeroFill)
@@ -172,8 +191,9 @@ struct FrameScannerTests {
         let (bytes, written) = FramesTestJournal.build(specs)
         for mode in ReplayMode.allCases {
             let r = Self.scan(bytes, mode: mode)
-            let finding = ScanFinding(kind: .unknownCriticalType, offset: written[2].offset,
-                                      bytes: bytes.count - written[2].offset)
+            let finding = ScanFinding(
+                kind: .unknownCriticalType, offset: written[2].offset,
+                bytes: bytes.count - written[2].offset)
             #expect(r.frames == [written[0], written[1]])
             #expect(r.findings == [finding])
             #expect(r.stoppedAt == written[2].offset)
@@ -222,7 +242,10 @@ struct FrameScannerTests {
         #expect(salvage.nextSequence == 7)
         let prefix = Self.scan(bytes, mode: .prefix)
         #expect(prefix.frames == Array(written[0..<2]))
-        #expect(prefix.findings == [ScanFinding(kind: .sequenceGap, offset: gapAt, bytes: bytes.count - gapAt, missingSequences: 3..<5)])
+        #expect(
+            prefix.findings == [
+                ScanFinding(kind: .sequenceGap, offset: gapAt, bytes: bytes.count - gapAt, missingSequences: 3..<5)
+            ])
         #expect(prefix.stoppedAt == gapAt)
         let strict = Self.scan(bytes, mode: .strict)
         #expect(strict.refused?.kind == .sequenceGap)
@@ -230,12 +253,17 @@ struct FrameScannerTests {
 
     @Test("J-016 a frame with a smaller sequence is a regression and is dropped")
     func sequenceRegressionIsDropped() {
-        let specs = FramesTestJournal.simple(3) + [FramesTestJournal.simple(1, first: 2)[0]] + FramesTestJournal.simple(2, first: 4)
+        let specs =
+            FramesTestJournal.simple(3) + [FramesTestJournal.simple(1, first: 2)[0]]
+            + FramesTestJournal.simple(2, first: 4)
         let (bytes, written) = FramesTestJournal.build(specs)
         let dup = written[3]
         let salvage = Self.scan(bytes)
         #expect(salvage.frames == [written[0], written[1], written[2], written[4], written[5]])
-        #expect(salvage.findings == [ScanFinding(kind: .sequenceRegression, offset: dup.offset, bytes: dup.endOffset - dup.offset)])
+        #expect(
+            salvage.findings == [
+                ScanFinding(kind: .sequenceRegression, offset: dup.offset, bytes: dup.endOffset - dup.offset)
+            ])
         let prefix = Self.scan(bytes, mode: .prefix)
         #expect(prefix.frames == Array(written[0..<3]))
         #expect(prefix.stoppedAt == dup.offset)
@@ -245,36 +273,49 @@ struct FrameScannerTests {
     @Test("J-014 resynchronization skips valid frames outside the sequence window")
     func resyncSkipsFramesOutsideTheWindow() {
         let window = FormatLimits.resyncSequenceWindow
-        let specs = FramesTestJournal.simple(2)
-            + [FramesTestSpec(type: 1, sequence: 3, body: [1, 2, 3])]      // damaged below
-            + [FramesTestSpec(type: 1, sequence: 1, body: [4])]            // too old
-            + [FramesTestSpec(type: 1, sequence: 3 + window, body: [5])]   // too far ahead
+        let specs =
+            FramesTestJournal.simple(2)
+            + [FramesTestSpec(type: 1, sequence: 3, body: [1, 2, 3])]  // damaged below
+            + [FramesTestSpec(type: 1, sequence: 1, body: [4])]  // too old
+            + [FramesTestSpec(type: 1, sequence: 3 + window, body: [5])]  // too far ahead
             + FramesTestJournal.simple(2, first: 4)
         var (bytes, written) = FramesTestJournal.build(specs)
         bytes[written[2].offset + 8] = 0  // type 0
         let r = Self.scan(bytes)
         #expect(r.frames == [written[0], written[1], written[5], written[6]])
-        #expect(r.findings == [ScanFinding(kind: .badType, offset: written[2].offset,
-                                           bytes: written[5].offset - written[2].offset, missingSequences: 3..<4)])
+        #expect(
+            r.findings == [
+                ScanFinding(
+                    kind: .badType, offset: written[2].offset,
+                    bytes: written[5].offset - written[2].offset, missingSequences: 3..<4)
+            ])
     }
 
     @Test("J-014 a genuine frame that jumps the window at a clean position is corruption (sequenceGap)")
     func farJumpAtCleanPositionIsNotTrusted() {
         let far = 3 + FormatLimits.resyncSequenceWindow
-        let specs = FramesTestJournal.simple(2) + [FramesTestSpec(type: 1, sequence: far, body: [9])] + FramesTestJournal.simple(1, first: 3)
+        let specs =
+            FramesTestJournal.simple(2) + [FramesTestSpec(type: 1, sequence: far, body: [9])]
+            + FramesTestJournal.simple(1, first: 3)
         let (bytes, written) = FramesTestJournal.build(specs)
         let r = Self.scan(bytes)
         #expect(r.frames == [written[0], written[1], written[3]])
-        #expect(r.findings == [ScanFinding(kind: .sequenceGap, offset: written[2].offset,
-                                           bytes: written[3].offset - written[2].offset, missingSequences: nil)])
+        #expect(
+            r.findings == [
+                ScanFinding(
+                    kind: .sequenceGap, offset: written[2].offset,
+                    bytes: written[3].offset - written[2].offset, missingSequences: nil)
+            ])
     }
 
     @Test("J-017 sequences near UInt64.max never overflow: the window saturates")
     func sequencesNearTheTopDoNotOverflow() {
         let top = UInt64.max
-        let specs = [FramesTestSpec(type: 1, sequence: top - 2, body: [1]),
-                     FramesTestSpec(type: 1, sequence: top - 1, body: [2]),
-                     FramesTestSpec(type: 1, sequence: top, body: [3])]
+        let specs = [
+            FramesTestSpec(type: 1, sequence: top - 2, body: [1]),
+            FramesTestSpec(type: 1, sequence: top - 1, body: [2]),
+            FramesTestSpec(type: 1, sequence: top, body: [3])
+        ]
         let (bytes, written) = FramesTestJournal.build(specs, firstSequence: top - 2)
         let r = Self.scan(bytes, first: top - 2)
         #expect(r.frames == Array(written[0..<2]))

@@ -13,7 +13,7 @@ struct FrameScannerZeroTailTests {
     static func compare(_ content: [UInt8], extra: Int = 4099, _ label: String) {
         let contentEnd = (content.lastIndex { $0 != 0 } ?? -1) + 1
         let full = content + [UInt8](repeating: 0, count: contentEnd + margin + extra - content.count)
-        let held = Array(full[0 ..< min(full.count, contentEnd + margin)])
+        let held = Array(full[0..<min(full.count, contentEnd + margin)])
         #expect(held.count < full.count, "\(label): the test must leave zeros out")
         for mode in ReplayMode.allCases {
             let whole = FrameScanner.scan(full, from: 64, salt: salt, firstSequence: 1, mode: mode)
@@ -32,16 +32,19 @@ struct FrameScannerZeroTailTests {
     func cleanFramesThenZeros() {
         let (bytes, _) = FramesTestJournal.build(FramesTestJournal.simple(5))
         Self.compare(bytes, "clean")
-        let whole = FrameScanner.scan(bytes + [UInt8](repeating: 0, count: 100), from: 64, salt: Self.salt, firstSequence: 1,
-                                      mode: .salvage)
+        let whole = FrameScanner.scan(
+            bytes + [UInt8](repeating: 0, count: 100), from: 64, salt: Self.salt, firstSequence: 1,
+            mode: .salvage)
         #expect(whole.findings.map(\.kind) == [.zeroFill])
     }
 
     @Test("P-020 a last frame whose body ends in zero bytes is still whole in the held bytes")
     func frameEndingInZeros() {
         var specs = FramesTestJournal.simple(3)
-        specs.append(FramesTestSpec(type: FrameType.elementAppend.rawValue, sequence: 4,
-                                    body: [7, 7] + [UInt8](repeating: 0, count: 5000)))
+        specs.append(
+            FramesTestSpec(
+                type: FrameType.elementAppend.rawValue, sequence: 4,
+                body: [7, 7] + [UInt8](repeating: 0, count: 5000)))
         let (bytes, _) = FramesTestJournal.build(specs)
         Self.compare(bytes, "zero-ended body")
     }

@@ -14,20 +14,26 @@ enum FramesTestJournal {
     static let salt: UInt64 = 0x5A17_0000_C0FF_EE01
 
     static func header(salt: UInt64 = salt, firstSequence: UInt64 = 1) -> [UInt8] {
-        JournalHeader(pageID: UUIDBytes(storage: (0x1111, 0x2222)), baseGeneration: 0, salt: salt,
-                      firstSequence: firstSequence).encoded()
+        JournalHeader(
+            pageID: UUIDBytes(storage: (0x1111, 0x2222)), baseGeneration: 0, salt: salt,
+            firstSequence: firstSequence
+        ).encoded()
     }
 
     /// The buffer and the frames as a correct reader would return them (padding included).
-    static func build(_ specs: [FramesTestSpec], salt: UInt64 = salt,
-                      firstSequence: UInt64 = 1) -> (bytes: [UInt8], written: [ScannedFrame]) {
+    static func build(
+        _ specs: [FramesTestSpec], salt: UInt64 = salt,
+        firstSequence: UInt64 = 1
+    ) -> (bytes: [UInt8], written: [ScannedFrame]) {
         var bytes = header(salt: salt, firstSequence: firstSequence)
         var written: [ScannedFrame] = []
         for spec in specs {
             let offset = bytes.count
             FrameCodec.append(type: spec.type, sequence: spec.sequence, body: spec.body, salt: salt, to: &bytes)
-            written.append(ScannedFrame(offset: offset, sequence: spec.sequence, type: spec.type,
-                                        bodyRange: (offset + 17)..<bytes.count))
+            written.append(
+                ScannedFrame(
+                    offset: offset, sequence: spec.sequence, type: spec.type,
+                    bodyRange: (offset + 17)..<bytes.count))
         }
         return (bytes, written)
     }
@@ -35,8 +41,9 @@ enum FramesTestJournal {
     /// `count` element-append frames with sequences from `first` and distinct bodies.
     static func simple(_ count: Int, first: UInt64 = 1, bodyBytes: Int = 20) -> [FramesTestSpec] {
         (0..<count).map { i in
-            FramesTestSpec(type: FrameType.elementAppend.rawValue, sequence: first + UInt64(i),
-                           body: (0..<bodyBytes).map { UInt8(truncatingIfNeeded: i * 31 + $0 + 1) })
+            FramesTestSpec(
+                type: FrameType.elementAppend.rawValue, sequence: first + UInt64(i),
+                body: (0..<bodyBytes).map { UInt8(truncatingIfNeeded: i * 31 + $0 + 1) })
         }
     }
 }
@@ -57,8 +64,11 @@ struct FrameTests {
         // crc = crc32c(salt_le8 ++ length_le4 ++ type ++ payload), stored little-endian.
         let covered = [8, 7, 6, 5, 4, 3, 2, 1] + Array(out[1..<5]) + [out[9]] + Array(out[10...])
         let expected = CRC32C.checksum(covered)
-        #expect(Array(out[5..<9]) == [UInt8(truncatingIfNeeded: expected), UInt8(truncatingIfNeeded: expected >> 8),
-                                       UInt8(truncatingIfNeeded: expected >> 16), UInt8(truncatingIfNeeded: expected >> 24)])
+        #expect(
+            Array(out[5..<9]) == [
+                UInt8(truncatingIfNeeded: expected), UInt8(truncatingIfNeeded: expected >> 8),
+                UInt8(truncatingIfNeeded: expected >> 16), UInt8(truncatingIfNeeded: expected >> 24)
+            ])
         let viaAPI = Array(out[10...]).withUnsafeBytes {
             FrameCodec.frameCRC(salt: salt, length: 13, type: 0x03, payload: $0)
         }
@@ -80,8 +90,9 @@ struct FrameTests {
         var rng = FramesTestRNG(seed: 21)
         let types = FrameType.allCases.map(\.rawValue).filter(FrameType.isCritical)
         let specs = (0..<50).map { i in
-            FramesTestSpec(type: types[i % types.count], sequence: UInt64(i + 1),
-                           body: rng.bytes(Int.random(in: 0...700, using: &rng)))
+            FramesTestSpec(
+                type: types[i % types.count], sequence: UInt64(i + 1),
+                body: rng.bytes(Int.random(in: 0...700, using: &rng)))
         }
         let (bytes, written) = FramesTestJournal.build(specs)
         let result = FrameScanner.scan(bytes, from: 64, salt: FramesTestJournal.salt, firstSequence: 1, mode: .salvage)
@@ -116,14 +127,18 @@ struct FrameTests {
         withUnsafeBytes(of: UInt64(1).littleEndian) { bytes.append(contentsOf: $0) }
         bytes.append(contentsOf: [UInt8](repeating: 1, count: Int(length) - 8))
         let crc = bytes.withUnsafeBytes {
-            FrameCodec.frameCRC(salt: salt, length: length, type: 1, payload: UnsafeRawBufferPointer(rebasing: $0[(start + 9)...]))
+            FrameCodec.frameCRC(
+                salt: salt, length: length, type: 1, payload: UnsafeRawBufferPointer(rebasing: $0[(start + 9)...]))
         }
         withUnsafeBytes(of: crc.littleEndian) { for i in 0..<4 { bytes[start + 4 + i] = $0[i] } }
         let good = bytes.count
         FrameCodec.append(type: 1, sequence: 2, body: [7], salt: salt, to: &bytes)
         let result = FrameScanner.scan(bytes, from: 64, salt: salt, firstSequence: 1, mode: .salvage)
         #expect(result.frames.map(\.offset) == [good])
-        #expect(result.findings == [ScanFinding(kind: .badLength, offset: start, bytes: good - start, missingSequences: 1..<2)])
+        #expect(
+            result.findings == [
+                ScanFinding(kind: .badLength, offset: start, bytes: good - start, missingSequences: 1..<2)
+            ])
     }
 
     @Test("F-004 a type-0 frame never validates, even with a matching checksum")
@@ -136,14 +151,16 @@ struct FrameTests {
         // Rewrite type to 0 and fix the checksum so only the type rule can reject it.
         bytes[bad + 8] = 0
         let crc = bytes.withUnsafeBytes {
-            FrameCodec.frameCRC(salt: salt, length: 11, type: 0, payload: UnsafeRawBufferPointer(rebasing: $0[(bad + 9)...]))
+            FrameCodec.frameCRC(
+                salt: salt, length: 11, type: 0, payload: UnsafeRawBufferPointer(rebasing: $0[(bad + 9)...]))
         }
         withUnsafeBytes(of: crc.littleEndian) { for i in 0..<4 { bytes[bad + 4 + i] = $0[i] } }
         let good = bytes.count
         FrameCodec.append(type: 1, sequence: 3, body: [7], salt: salt, to: &bytes)
         let result = FrameScanner.scan(bytes, from: 64, salt: salt, firstSequence: 1, mode: .salvage)
         #expect(result.frames.map(\.sequence) == [1, 3])
-        #expect(result.findings == [ScanFinding(kind: .badType, offset: bad, bytes: good - bad, missingSequences: 2..<3)])
+        #expect(
+            result.findings == [ScanFinding(kind: .badType, offset: bad, bytes: good - bad, missingSequences: 2..<3)])
     }
 
     @Test("F-003 J-003 a frame from a foreign salt never validates")
@@ -152,7 +169,10 @@ struct FrameTests {
         for mode in ReplayMode.allCases {
             let result = FrameScanner.scan(bytes, from: 64, salt: FramesTestJournal.salt, firstSequence: 1, mode: mode)
             #expect(result.frames.isEmpty)
-            #expect(result.findings == [ScanFinding(kind: .badTailFrame, offset: 64, bytes: bytes.count - 64, isTornTail: true)])
+            #expect(
+                result.findings == [
+                    ScanFinding(kind: .badTailFrame, offset: 64, bytes: bytes.count - 64, isTornTail: true)
+                ])
             #expect(result.validEnd == 64)
         }
     }
@@ -167,13 +187,16 @@ struct FrameTests {
     }
 }
 
-@Test("appending many frames to one buffer grows it geometrically, not once per frame (linear snapshot and batch encoding)")
+@Test(
+    "appending many frames to one buffer grows it geometrically, not once per frame (linear snapshot and batch encoding)"
+)
 func frameAppendGrowsGeometrically() {
     var out: [UInt8] = []
     var capacities = Set<Int>()
     let body = [UInt8](repeating: 0xAB, count: 1_000)
     for sequence in 1...2_000 {
-        FrameCodec.append(type: FrameType.elementAppend.rawValue, sequence: UInt64(sequence), body: body, salt: 7, to: &out)
+        FrameCodec.append(
+            type: FrameType.elementAppend.rawValue, sequence: UInt64(sequence), body: body, salt: 7, to: &out)
         capacities.insert(out.capacity)
     }
     #expect(out.count == 2_000 * (FormatLimits.frameHeaderBytes + 8 + body.count))

@@ -23,7 +23,9 @@ struct FuzzRegressionTests {
             let dir = root.appendingPathComponent("Tools/fuzz/regressions/\(target)")
             let names = ((try? fm.contentsOfDirectory(atPath: dir.path)) ?? []).filter { !$0.hasPrefix(".") }.sorted()
             for name in names {
-                if let data = fm.contents(atPath: dir.appendingPathComponent(name).path) { result.append((target, name, Array(data))) }
+                if let data = fm.contents(atPath: dir.appendingPathComponent(name).path) {
+                    result.append((target, name, Array(data)))
+                }
             }
         }
         return result
@@ -93,7 +95,8 @@ struct FuzzRegressionTests {
     @Test("F-005 E-031 D-020 bounded in-process fuzzing of every harness finds nothing", arguments: FuzzHarness.targets)
     func boundedFuzzing(target: String) async {
         let seeds = FuzzHarness.seeds(target)
-        let executions = target == "package-open"
+        let executions =
+            target == "package-open"
             ? TestLevel.current.pick(quick: 100, ci: 500, exhaustive: 5_000)
             : TestLevel.current.pick(quick: 1_500, ci: 10_000, exhaustive: 100_000)
         var g = SeededGenerator(seed: SeededGenerator.derive(0xF022, UInt64(target.utf8.count)))

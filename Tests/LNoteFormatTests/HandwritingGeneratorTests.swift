@@ -21,7 +21,7 @@ struct HandwritingGeneratorTests {
     func pinnedOutput() {
         var g = HandwritingGenerator(seed: 1)
         let strokes = g.page(strokes: 50)
-        var h: UInt64 = 0xcbf2_9ce4_8422_2325   // FNV-1a over ids, inks and point fields
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a over ids, inks and point fields
         func mix(_ v: UInt64) { h = (h ^ v) &* 0x100_0000_01b3 }
         var count = 0
         for s in strokes {

@@ -4,10 +4,12 @@ import Testing
 @Suite("Journal and snapshot headers (J-002, J-023, S-001)")
 struct HeaderTests {
     static let pageID = UUIDBytes(string: "00112233-4455-6677-8899-aabbccddeeff") ?? .zero
-    static let journal = JournalHeader(pageID: pageID, baseGeneration: 7, salt: 0x0102_0304_0506_0708,
-                                       firstSequence: 42)
-    static let snapshot = SnapshotHeader(pageID: pageID, generation: 3, salt: 0xA1A2_A3A4_A5A6_A7A8,
-                                         nextSequence: 99, elementCount: 1234)
+    static let journal = JournalHeader(
+        pageID: pageID, baseGeneration: 7, salt: 0x0102_0304_0506_0708,
+        firstSequence: 42)
+    static let snapshot = SnapshotHeader(
+        pageID: pageID, generation: 3, salt: 0xA1A2_A3A4_A5A6_A7A8,
+        nextSequence: 99, elementCount: 1234)
 
     static func le(_ bytes: ArraySlice<UInt8>) -> UInt64 {
         bytes.reversed().reduce(0) { $0 << 8 | UInt64($1) }
@@ -118,7 +120,8 @@ struct HeaderTests {
         // With the stored salt the journal's frames still validate.
         var file = b
         FrameCodec.append(type: 1, sequence: 42, body: [1], salt: stored.salt, to: &file)
-        let result = FrameScanner.scan(file, from: 64, salt: stored.salt, firstSequence: stored.firstSequence, mode: .salvage)
+        let result = FrameScanner.scan(
+            file, from: 64, salt: stored.salt, firstSequence: stored.firstSequence, mode: .salvage)
         #expect(result.frames.map(\.sequence) == [42])
     }
 }

@@ -26,8 +26,9 @@ struct PageGeometryTests {
         var transform: Transform?
         if Int.random(in: 0..<4, using: &g) == 0 {
             let a = Float.random(in: -1.5...1.5, using: &g), b = Float.random(in: -1...1, using: &g)
-            transform = Transform(a: a, b: b, c: -b, d: a + 0.2, tx: Float.random(in: -500...500, using: &g),
-                                  ty: Float.random(in: -500...500, using: &g))
+            transform = Transform(
+                a: a, b: b, c: -b, d: a + 0.2, tx: Float.random(in: -500...500, using: &g),
+                ty: Float.random(in: -500...500, using: &g))
         }
         let s = Stroke(id: .random(using: &g), ink: .pen, transform: transform, points: points)
         guard Bool.random(using: &g) else { return s }
@@ -39,10 +40,12 @@ struct PageGeometryTests {
 
     static func element(_ g: inout SplitMix64) -> Element {
         guard Int.random(in: 0..<10, using: &g) == 0 else { return .stroke(stroke(&g)) }
-        return .image(ImageElement(id: .random(using: &g), assetID: .random(using: &g),
-                                   x: Int32.random(in: -100...6000, using: &g), y: Int32.random(in: -100...7800, using: &g),
-                                   width: UInt32.random(in: 1...3000, using: &g), height: UInt32.random(in: 1...3000, using: &g),
-                                   transform: Bool.random(using: &g) ? .translation(50, -30) : nil))
+        return .image(
+            ImageElement(
+                id: .random(using: &g), assetID: .random(using: &g),
+                x: Int32.random(in: -100...6000, using: &g), y: Int32.random(in: -100...7800, using: &g),
+                width: UInt32.random(in: 1...3000, using: &g), height: UInt32.random(in: 1...3000, using: &g),
+                transform: Bool.random(using: &g) ? .translation(50, -30) : nil))
     }
 
     /// A random batch of changes against `state`: appends, erasures that split, transforms,
@@ -64,8 +67,11 @@ struct PageGeometryTests {
             case 9: out.append(.reorder(index: Int.random(in: -1...40, using: &g), ids: [someID(), someID()]))
             case 10: out.append(.append(state.elements.isEmpty ? element(&g) : state.elements[0]))  // a duplicate
             default:
-                out.append(.metadata(PageMetadata(width: UInt32.random(in: 100...20000, using: &g),
-                                                  height: UInt32.random(in: 100...20000, using: &g))))
+                out.append(
+                    .metadata(
+                        PageMetadata(
+                            width: UInt32.random(in: 100...20000, using: &g),
+                            height: UInt32.random(in: 100...20000, using: &g))))
             }
         }
         return out
@@ -100,7 +106,7 @@ struct PageGeometryTests {
                 guard hit[i] else { i += 1; continue }
                 let start = i
                 while i < hit.count, hit[i] { i += 1 }
-                ranges.append(start ..< i)
+                ranges.append(start..<i)
             }
             if !ranges.isEmpty { out.append(StrokeCut(id: s.id, ranges: ranges, pointCount: s.pointCount)) }
         }
@@ -121,18 +127,21 @@ struct PageGeometryTests {
                 for c in changes { state.apply(c) }
                 geometry.update(after: changes, in: state)
                 guard geometry.matches(state) else {
-                    Issue.record("seed \(seed) step \(step): the kept geometry differs from a fresh one after \(changes)")
+                    Issue.record(
+                        "seed \(seed) step \(step): the kept geometry differs from a fresh one after \(changes)")
                     return
                 }
                 for _ in 0..<4 {
                     let x = Double.random(in: -40...680, using: &g), y = Double.random(in: -40...860, using: &g)
                     let tap = geometry.elements(atX: x, y: y, in: state)
                     #expect(tap == Self.scanTap(state, x: x, y: y), "seed \(seed) step \(step): tap at \(x), \(y)")
-                    let eraser = EraserSegment(x0: x, y0: y, x1: x + Double.random(in: -60...60, using: &g),
-                                               y1: y + Double.random(in: -60...60, using: &g),
-                                               width: Double.random(in: 0...30, using: &g))
-                    #expect(geometry.eraserCuts(eraser, in: state) == Self.scanErase(state, eraser),
-                            "seed \(seed) step \(step): eraser \(eraser)")
+                    let eraser = EraserSegment(
+                        x0: x, y0: y, x1: x + Double.random(in: -60...60, using: &g),
+                        y1: y + Double.random(in: -60...60, using: &g),
+                        width: Double.random(in: 0...30, using: &g))
+                    #expect(
+                        geometry.eraserCuts(eraser, in: state) == Self.scanErase(state, eraser),
+                        "seed \(seed) step \(step): eraser \(eraser)")
                 }
             }
         }
@@ -140,27 +149,34 @@ struct PageGeometryTests {
 
     @Test("an eraser crossing a fast stroke between two far points cuts the nearer one")
     func crossingBetweenPointsCuts() {
-        let s = Stroke(id: .random(), ink: .pen, points: [Point(x: 0, y: 0, radius: 5, pressure: 1, time: 0),
-                                                           Point(x: 1000, y: 0, radius: 5, pressure: 1, time: 8),
-                                                           Point(x: 2000, y: 0, radius: 5, pressure: 1, time: 16)])
+        let s = Stroke(
+            id: .random(), ink: .pen,
+            points: [
+                Point(x: 0, y: 0, radius: 5, pressure: 1, time: 0),
+                Point(x: 1000, y: 0, radius: 5, pressure: 1, time: 8),
+                Point(x: 2000, y: 0, radius: 5, pressure: 1, time: 16)
+            ])
         let state = PageState(elements: [.stroke(s)])
         let geometry = PageGeometry(state)
         let across = EraserSegment(x0: 30, y0: -20, x1: 30, y1: 20, width: 2)
-        #expect(geometry.eraserCuts(across, in: state) == [StrokeCut(id: s.id, ranges: [0 ..< 1], pointCount: 3)])
+        #expect(geometry.eraserCuts(across, in: state) == [StrokeCut(id: s.id, ranges: [0..<1], pointCount: 3)])
         let onPoint = EraserSegment(x0: 100, y0: -5, x1: 100, y1: 5, width: 2)
-        #expect(geometry.eraserCuts(onPoint, in: state) == [StrokeCut(id: s.id, ranges: [1 ..< 2], pointCount: 3)])
+        #expect(geometry.eraserCuts(onPoint, in: state) == [StrokeCut(id: s.id, ranges: [1..<2], pointCount: 3)])
         let away = EraserSegment(x0: 30, y0: 10, x1: 70, y1: 10, width: 2)
         #expect(geometry.eraserCuts(away, in: state).isEmpty)
     }
 
     @Test("a box far off the canvas and a box over most of it are still found")
     func offCanvasAndLargeBoxes() {
-        let far = Stroke(id: .random(), ink: .pen, points: [Point(x: -90_000, y: 200_000, radius: 10, pressure: 1, time: 0)])
+        let far = Stroke(
+            id: .random(), ink: .pen, points: [Point(x: -90_000, y: 200_000, radius: 10, pressure: 1, time: 0)])
         let wide = ImageElement(id: .random(), assetID: .random(), x: 0, y: 0, width: 6000, height: 7000)
         let state = PageState(elements: [.stroke(far), .image(wide)])
         let geometry = PageGeometry(state)
         #expect(geometry.elements(atX: -9000, y: 20000, in: state) == [0])
         #expect(geometry.elements(atX: 300, y: 300, in: state) == [1])
-        #expect(geometry.eraserCuts(EraserSegment(x0: -9001, y0: 20000, x1: -8999, y1: 20000, width: 1), in: state).map(\.id) == [far.id])
+        #expect(
+            geometry.eraserCuts(EraserSegment(x0: -9001, y0: 20000, x1: -8999, y1: 20000, width: 1), in: state).map(
+                \.id) == [far.id])
     }
 }

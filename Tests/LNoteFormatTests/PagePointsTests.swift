@@ -19,27 +19,33 @@ struct PagePointsTests {
         let hasAngles = g.next() % 3 == 0
         switch g.next() % 9 {
         case 0:
-            return .image(ImageElement(id: Fixtures.id(UInt64(k)), assetID: Fixtures.id(7), x: 1, y: 2, width: 3, height: 4))
+            return .image(
+                ImageElement(id: Fixtures.id(UInt64(k)), assetID: Fixtures.id(7), x: 1, y: 2, width: 3, height: 4))
         case 1:  // kept decoded (a stroke the app just appended)
             return .stroke(handwriting.nextStroke())
         case 2:  // empty, decoded
             return .stroke(Stroke(id: Fixtures.id(UInt64(k)), ink: .pen, points: []))
         case 3:  // one point
-            let p = PointCodecDifferentialTests.smoothPoints(1, hasAngles: hasAngles, nearEdges: g.next() % 2 == 0, using: &g)
-            return deferred(encodedPoints(p, hasAngles: hasAngles), count: 1, hasAngles: hasAngles) ?? .stroke(Stroke(id: Fixtures.id(1), ink: .pen, points: p))
+            let p = PointCodecDifferentialTests.smoothPoints(
+                1, hasAngles: hasAngles, nearEdges: g.next() % 2 == 0, using: &g)
+            return deferred(encodedPoints(p, hasAngles: hasAngles), count: 1, hasAngles: hasAngles)
+                ?? .stroke(Stroke(id: Fixtures.id(1), ink: .pen, points: p))
         case 4:  // wide: multi-byte varints, values next to the edges of 6.1
             let n = 1 + Int(g.next() % 400)
             let p = PointCodecDifferentialTests.smoothPoints(n, hasAngles: hasAngles, nearEdges: true, using: &g)
-            return deferred(encodedPoints(p, hasAngles: hasAngles), count: n, hasAngles: hasAngles) ?? .stroke(Stroke(id: Fixtures.id(2), ink: .pen, points: p))
+            return deferred(encodedPoints(p, hasAngles: hasAngles), count: n, hasAngles: hasAngles)
+                ?? .stroke(Stroke(id: Fixtures.id(2), ink: .pen, points: p))
         case 5, 6:  // damaged: mutated bytes that still pass the load-time checks of E-006
             let n = 2 + Int(g.next() % 300)
-            let p = PointCodecDifferentialTests.smoothPoints(n, hasAngles: hasAngles, nearEdges: g.next() % 2 == 0, using: &g)
+            let p = PointCodecDifferentialTests.smoothPoints(
+                n, hasAngles: hasAngles, nearEdges: g.next() % 2 == 0, using: &g)
             let good = encodedPoints(p, hasAngles: hasAngles)
             for _ in 0..<20 {
                 let bad = PointCodecDifferentialTests.mutate(good, using: &g)
                 if let e = deferred(bad, count: n, hasAngles: hasAngles) { return e }
             }
-            return deferred(DeferredPointsTests.radiusBelowZero, count: 3, hasAngles: false) ?? .stroke(handwriting.nextStroke())
+            return deferred(DeferredPointsTests.radiusBelowZero, count: 3, hasAngles: false)
+                ?? .stroke(handwriting.nextStroke())
         default:  // handwriting, deferred
             let s = handwriting.nextStroke()
             return (try? decodeDeferred(encoded(.stroke(s)))) ?? .stroke(s)
@@ -72,16 +78,20 @@ struct PagePointsTests {
         for (i, element) in elements.enumerated() {
             guard case .stroke(let s) = element, let e = s.encodedPoints else { continue }
             switch reference(e) {
-            case .success(let p): if Array(page[element: i]) != p { return "element \(i): differs from the reference decoder" }
+            case .success(let p):
+                if Array(page[element: i]) != p { return "element \(i): differs from the reference decoder" }
             case .failure(let error):
-                if !page.damaged.contains(PagePoints.Damage(element: i, error: error)) { return "element \(i): the reference decoder's \(error) not reported" }
+                if !page.damaged.contains(PagePoints.Damage(element: i, error: error)) {
+                    return "element \(i): the reference decoder's \(error) not reported"
+                }
             }
         }
         return nil
     }
 
-    @Test("E-006 random and adversarial pages decode to each stroke's own points and errors, with every loop and thread count",
-          arguments: [PointDecodeLoop.Kind.bulk, .bulkAVX2, .bulkNarrow, .bulkBaseline, .swift])
+    @Test(
+        "E-006 random and adversarial pages decode to each stroke's own points and errors, with every loop and thread count",
+        arguments: [PointDecodeLoop.Kind.bulk, .bulkAVX2, .bulkNarrow, .bulkBaseline, .swift])
     func randomPagesAgree(loop: PointDecodeLoop.Kind) {
         var damaged = 0, pointsTotal = 0
         defer {
@@ -89,8 +99,12 @@ struct PagePointsTests {
             #expect(pointsTotal >= 100_000)
         }
         for seed in UInt64(0)..<40 {
-            let elements = Self.randomPage(seed: seed &+ 9_000, elements: Int(seed % 7 == 0 ? seed % 3 : 5 + seed * 3 % 70))
-            for (threads, chunk) in [(1, PagePointsDecoder.chunkPointsMinDefault), (2, 1), (3, 64), (8, 500), (2, PagePointsDecoder.chunkPointsMinDefault)] {
+            let elements = Self.randomPage(
+                seed: seed &+ 9_000, elements: Int(seed % 7 == 0 ? seed % 3 : 5 + seed * 3 % 70))
+            for (threads, chunk) in [
+                (1, PagePointsDecoder.chunkPointsMinDefault), (2, 1), (3, 64), (8, 500),
+                (2, PagePointsDecoder.chunkPointsMinDefault)
+            ] {
                 let page = PagePoints(decoding: elements, threads: threads, loop: loop, chunkPointsMin: chunk)
                 if threads == 1 { damaged += page.damaged.count; pointsTotal += page.points.count }
                 if let m = Self.mismatch(page, elements) {
@@ -117,7 +131,9 @@ struct PagePointsTests {
         }
     }
 
-    @Test("chunk bounds: increasing from 0 to the element count, at most two a thread; every element boundary is one with one-point chunks")
+    @Test(
+        "chunk bounds: increasing from 0 to the element count, at most two a thread; every element boundary is one with one-point chunks"
+    )
     func chunkBounds() {
         var g = SplitMix64(seed: 5)
         for _ in 0..<300 {
@@ -134,31 +150,43 @@ struct PagePointsTests {
         }
         let starts = Array(0...100)  // 100 one-point strokes
         #expect(PagePointsDecoder.chunkBounds(starts, threads: 50, chunkPointsMin: 1) == Array(0...100))
-        #expect(PagePointsDecoder.chunkBounds(starts, threads: 8, chunkPointsMin: PagePointsDecoder.chunkPointsMinDefault) == [0, 100],
-                "a small page stays on one thread")
+        #expect(
+            PagePointsDecoder.chunkBounds(starts, threads: 8, chunkPointsMin: PagePointsDecoder.chunkPointsMinDefault)
+                == [0, 100],
+            "a small page stays on one thread")
         let large = (0...10).map { $0 * 10_000 }  // 100,000 points in 10 strokes
-        #expect(PagePointsDecoder.chunkBounds(large, threads: 2, chunkPointsMin: PagePointsDecoder.chunkPointsMinDefault).count == 5,
-                "four chunks of 20,000-30,000 points for two threads")
+        #expect(
+            PagePointsDecoder.chunkBounds(large, threads: 2, chunkPointsMin: PagePointsDecoder.chunkPointsMinDefault)
+                .count == 5,
+            "four chunks of 20,000-30,000 points for two threads")
     }
 
     @Test("E-006 an empty page, a page of images and a page of empty strokes have no points")
     func nothingToDecode() {
-        for elements: [Element] in [[], [.image(ImageElement(id: Fixtures.id(1), assetID: Fixtures.id(2), x: 0, y: 0, width: 1, height: 1))],
-                                    [.stroke(Stroke(id: Fixtures.id(3), ink: .pen, points: []))]] {
+        for elements: [Element] in [
+            [], [.image(ImageElement(id: Fixtures.id(1), assetID: Fixtures.id(2), x: 0, y: 0, width: 1, height: 1))],
+            [.stroke(Stroke(id: Fixtures.id(3), ink: .pen, points: []))]
+        ] {
             let page = PagePoints(decoding: elements, threads: 4)
             #expect(page.points.isEmpty && page.damaged.isEmpty && page.count == elements.count)
             #expect(Self.mismatch(page, elements) == nil)
         }
     }
 
-    @Test("E-006 a damaged stroke shows its valid prefix with zeros after it in its slot; the next stroke starts at its declared end")
+    @Test(
+        "E-006 a damaged stroke shows its valid prefix with zeros after it in its slot; the next stroke starts at its declared end"
+    )
     func damagedStrokeSlot() throws {
         let bad = try #require(Self.deferred(DeferredPointsTests.radiusBelowZero, count: 3, hasAngles: false))
         var handwriting = HandwritingGenerator(seed: 3)
         let good = Element.stroke(handwriting.nextStroke())
         let page = PagePoints(decoding: [bad, good])
-        #expect(page.range(ofElement: 0) == 0 ..< 2)
-        #expect(page.damaged == [PagePoints.Damage(element: 0, error: DecodeError("pointOutOfRange", at: page.damaged.first?.error.offset ?? -1))])
+        #expect(page.range(ofElement: 0) == 0..<2)
+        #expect(
+            page.damaged == [
+                PagePoints.Damage(
+                    element: 0, error: DecodeError("pointOutOfRange", at: page.damaged.first?.error.offset ?? -1))
+            ])
         #expect(page.damaged.first?.error.reason == "pointOutOfRange")
         #expect(page.points[2] == Point(x: 0, y: 0, radius: 0, pressure: 0, time: 0))
         #expect(page.range(ofElement: 1).lowerBound == 3)

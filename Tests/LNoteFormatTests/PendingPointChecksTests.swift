@@ -9,7 +9,9 @@ import Testing
 /// and a stroke whose points decode must always pass the walk (what `confirmed(by:)` relies on).
 @Suite("Structure checks left for after the decode (E-006)")
 struct PendingPointChecksTests {
-    @Test("E-006 G-003 E-004 random and adversarial bodies: the pending path accepts what the walk accepts, and decoded points imply the walk")
+    @Test(
+        "E-006 G-003 E-004 random and adversarial bodies: the pending path accepts what the walk accepts, and decoded points imply the walk"
+    )
     func agreesWithTheWalk() {
         var g = SplitMix64(seed: 616)
         var accepted = 0, refusedByWalk = 0, decodedButDamaged = 0, notedAndDecoded = 0
@@ -20,9 +22,11 @@ struct PendingPointChecksTests {
             var x: Int32 = Int32(truncatingIfNeeded: g.next() % 100_000), t: UInt32 = 0
             for _ in 0..<n {
                 x &+= Int32(truncatingIfNeeded: g.next() % 2_000) - 1_000
-                pts.append(Point(x: x, y: x / 3, radius: UInt16(truncatingIfNeeded: g.next() % 300),
-                                 pressure: UInt16(truncatingIfNeeded: g.next() % 1_000), time: t,
-                                 azimuth: angles ? 7 : 0, altitude: angles ? 9 : 0))
+                pts.append(
+                    Point(
+                        x: x, y: x / 3, radius: UInt16(truncatingIfNeeded: g.next() % 300),
+                        pressure: UInt16(truncatingIfNeeded: g.next() % 1_000), time: t,
+                        azimuth: angles ? 7 : 0, altitude: angles ? 9 : 0))
                 t += UInt32(g.next() % 9)
             }
             var w = ByteWriter()
@@ -38,7 +42,10 @@ struct PendingPointChecksTests {
                 case 3: points.append(UInt8(truncatingIfNeeded: g.next()))
                 case 4: count += 1
                 case 5: count = max(0, count - 1)
-                case 6: points.insert(contentsOf: [UInt8](repeating: 0x80 | UInt8(truncatingIfNeeded: g.next()), count: Int(g.next() % 12)), at: at)
+                case 6:
+                    points.insert(
+                        contentsOf: [UInt8](
+                            repeating: 0x80 | UInt8(truncatingIfNeeded: g.next()), count: Int(g.next() % 12)), at: at)
                 case 7: points.insert(contentsOf: [0x80, 0x00] as [UInt8], at: at)
                 default: count = Int(g.next() % 100_000)
                 }
@@ -61,22 +68,27 @@ struct PendingPointChecksTests {
                 #expect(pending.records.isEmpty)
             case (.failure, .success(let b)):
                 refusedByWalk += 1
-                #expect(pending.records.count == 1 && !pending.records.allSatisfy(PendingPointChecks.holds),
-                        "round \(round): taken without the walk, which the confirmation refuses")
-                if case .stroke(let s) = b { #expect((try? s.decodedPoints()) == nil, "round \(round): its points never decode") }
+                #expect(
+                    pending.records.count == 1 && !pending.records.allSatisfy(PendingPointChecks.holds),
+                    "round \(round): taken without the walk, which the confirmation refuses")
+                if case .stroke(let s) = b {
+                    #expect((try? s.decodedPoints()) == nil, "round \(round): its points never decode")
+                }
             case (.success, .failure(let b)):
                 Issue.record("round \(round): the pending path refused a body the walk accepts: \(b)")
             }
             if case .success(.stroke(let s)) = fast, pending.records.count == 1 {
                 notedAndDecoded += 1
                 if (try? s.decodedPoints()) != nil {
-                    #expect(PendingPointChecks.holds(pending.records[0]), "round \(round): decoded points imply the walk")
+                    #expect(
+                        PendingPointChecks.holds(pending.records[0]), "round \(round): decoded points imply the walk")
                 } else if case .success = reference {
                     decodedButDamaged += 1
                 }
             }
         }
-        #expect(accepted > 5_000 && refusedByWalk > 1_000 && decodedButDamaged > 200 && notedAndDecoded > 5_000,
-                "\(accepted) \(refusedByWalk) \(decodedButDamaged) \(notedAndDecoded)")
+        #expect(
+            accepted > 5_000 && refusedByWalk > 1_000 && decodedButDamaged > 200 && notedAndDecoded > 5_000,
+            "\(accepted) \(refusedByWalk) \(decodedButDamaged) \(notedAndDecoded)")
     }
 }

@@ -26,8 +26,10 @@ struct PointBulkDecodeTests {
                 switch d {
                 case .bulk: p = try PointCodec.decode(count: count, hasAngles: hasAngles, from: &r, loop: .bulk)
                 case .bulkAVX2: p = try PointCodec.decode(count: count, hasAngles: hasAngles, from: &r, loop: .bulkAVX2)
-                case .bulkNarrow: p = try PointCodec.decode(count: count, hasAngles: hasAngles, from: &r, loop: .bulkNarrow)
-                case .bulkBaseline: p = try PointCodec.decode(count: count, hasAngles: hasAngles, from: &r, loop: .bulkBaseline)
+                case .bulkNarrow:
+                    p = try PointCodec.decode(count: count, hasAngles: hasAngles, from: &r, loop: .bulkNarrow)
+                case .bulkBaseline:
+                    p = try PointCodec.decode(count: count, hasAngles: hasAngles, from: &r, loop: .bulkBaseline)
                 case .swiftLoop: p = try PointCodec.decode(count: count, hasAngles: hasAngles, from: &r, loop: .swift)
                 case .reference: p = try ReferencePointCodec.decode(count: count, hasAngles: hasAngles, from: &r)
                 }
@@ -59,14 +61,14 @@ struct PointBulkDecodeTests {
     /// non-minimal or over-long varint, an edge value or a huge delta.
     static func field(_ g: inout SplitMix64) -> [UInt8] {
         switch g.next() % 32 {
-        case 0: return [0x80, 0x00]                       // non-minimal 2 bytes
-        case 1: return [0x81, 0x80, 0x00]                 // non-minimal 3 bytes
-        case 2: return [0xFF, 0xFF, 0xFF, 0x01]           // 4 bytes
+        case 0: return [0x80, 0x00]  // non-minimal 2 bytes
+        case 1: return [0x81, 0x80, 0x00]  // non-minimal 3 bytes
+        case 2: return [0xFF, 0xFF, 0xFF, 0x01]  // 4 bytes
         case 3: return svarintBytes(Int64.random(in: -(1 << 30)...(1 << 30), using: &g))
-        case 4: return [0xFF, 0x7F]                       // -8192 / largest 2-byte
-        case 5: return [0xFF, 0xFF, 0x7F]                 // largest 3-byte
-        case 6: return [0x80, 0x80, 0x01]                 // smallest 3-byte
-        case 7: return [0x80, 0x01]                       // smallest 2-byte
+        case 4: return [0xFF, 0x7F]  // -8192 / largest 2-byte
+        case 5: return [0xFF, 0xFF, 0x7F]  // largest 3-byte
+        case 6: return [0x80, 0x80, 0x01]  // smallest 3-byte
+        case 7: return [0x80, 0x01]  // smallest 2-byte
         case 8...13: return svarintBytes(Int64.random(in: -8192...8191, using: &g))
         case 14...17: return svarintBytes(Int64.random(in: -(1 << 20)...((1 << 20) - 1), using: &g))
         default: return [UInt8(g.next() % 0x80)]
@@ -81,16 +83,26 @@ struct PointBulkDecodeTests {
     /// A plausible point 0 (in range, time 0), or sometimes one at the edges of 6.1.
     static func firstPoint(hasAngles: Bool, _ g: inout SplitMix64) -> [UInt8] {
         let edge = g.next() % 3 == 0
-        var b = svarintBytes(edge ? [Int64(Int32.max), Int64(Int32.min)][Int(g.next() % 2)] : Int64.random(in: -9999...9999, using: &g))
-        b += svarintBytes(edge ? [Int64(Int32.max) - 2, Int64(Int32.min) + 2][Int(g.next() % 2)] : Int64.random(in: -9999...9999, using: &g))
+        var b = svarintBytes(
+            edge ? [Int64(Int32.max), Int64(Int32.min)][Int(g.next() % 2)] : Int64.random(in: -9999...9999, using: &g))
+        b += svarintBytes(
+            edge
+                ? [Int64(Int32.max) - 2, Int64(Int32.min) + 2][Int(g.next() % 2)]
+                : Int64.random(in: -9999...9999, using: &g))
         b += varintBytes(edge ? [0, 0xFFFF][Int(g.next() % 2)] : UInt64.random(in: 0...500, using: &g))
         b += varintBytes(edge ? [1, 0xFFFE][Int(g.next() % 2)] : UInt64.random(in: 0...1000, using: &g))
         b += [0]
-        if hasAngles { b += varintBytes(edge ? 0xFFFF : UInt64.random(in: 0...6283, using: &g)) + varintBytes(UInt64(g.next() % 1571)) }
+        if hasAngles {
+            b +=
+                varintBytes(edge ? 0xFFFF : UInt64.random(in: 0...6283, using: &g))
+                + varintBytes(UInt64(g.next() % 1571))
+        }
         return b
     }
 
-    @Test("E-001..E-004 bulk, Swift loop and reference agree on 20,000 streams of 1- to 3-byte fields with bad varints and edge sums")
+    @Test(
+        "E-001..E-004 bulk, Swift loop and reference agree on 20,000 streams of 1- to 3-byte fields with bad varints and edge sums"
+    )
     func adversarialStreams() {
         var g = SplitMix64(seed: 0x16_0001)
         var disagreements: [String] = []
@@ -108,8 +120,12 @@ struct PointBulkDecodeTests {
                     // Small, valid-looking deltas; time steps never negative.
                     // x and y steps of 1 to 3 bytes; radius, pressure and angles drift.
                     let f = i % fields
-                    let v: Int64 = f == 4 ? 0 : f >= 2 ? Int64.random(in: -1...1, using: &g)
-                        : Int64.random(in: (g.next() % 4 == 0 ? -5000...5000 : -60...60), using: &g)
+                    let v: Int64 =
+                        f == 4
+                        ? 0
+                        : f >= 2
+                            ? Int64.random(in: -1...1, using: &g)
+                            : Int64.random(in: (g.next() % 4 == 0 ? -5000...5000 : -60...60), using: &g)
                     bytes += svarintBytes(v)
                 } else {
                     bytes += Self.field(&g)
@@ -119,7 +135,9 @@ struct PointBulkDecodeTests {
             if cut == 0 { bytes.removeLast(min(bytes.count, Int(g.next() % 40))) }
             if cut == 1 { bytes += (0..<Int(g.next() % 40)).map { _ in UInt8(g.next() % 0x80) } }
             let count = g.next() % 10 == 0 ? n + Int(g.next() % 3) : n
-            if !Self.agree(bytes, count: count, hasAngles: hasAngles) { disagreements.append("stream \(k), \(bytes.count) bytes") }
+            if !Self.agree(bytes, count: count, hasAngles: hasAngles) {
+                disagreements.append("stream \(k), \(bytes.count) bytes")
+            }
             switch Self.outcome(bytes, count: count, hasAngles: hasAngles, .bulk) {
             case .failed(let e): reasons[e.reason, default: 0] += 1
             case .points: decoded += 1
@@ -139,11 +157,14 @@ struct PointBulkDecodeTests {
         for k in 0..<3_000 {
             let hasAngles = k % 2 == 0
             let n = 1 + Int(g.next() % 80)
-            let points = PointCodecDifferentialTests.smoothPoints(n, hasAngles: hasAngles, nearEdges: k % 5 == 0, using: &g)
+            let points = PointCodecDifferentialTests.smoothPoints(
+                n, hasAngles: hasAngles, nearEdges: k % 5 == 0, using: &g)
             let enc = ReferencePointCodec.encode(points, hasAngles: hasAngles)
             // Trailing bytes 0 ... 40: the loop's margin (24 or 32) falls on every point.
             let bytes = enc + [UInt8](repeating: 3, count: k % 41)
-            if Self.outcome(bytes, count: n, hasAngles: hasAngles, .bulk) != .points(points, end: enc.count) { bad += 1 }
+            if Self.outcome(bytes, count: n, hasAngles: hasAngles, .bulk) != .points(points, end: enc.count) {
+                bad += 1
+            }
             if !Self.agree(bytes, count: n, hasAngles: hasAngles) { bad += 1 }
         }
         #expect(bad == 0)
@@ -163,18 +184,25 @@ struct PointBulkDecodeTests {
         return taken ? points : nil
     }
 
-    @Test("E-006 the whole-stroke C path (decodePlain) takes valid strokes and gives the reference decoder's points; on random, mutated and cut bytes it takes only what the reference decodes to exactly those points with no byte left")
+    @Test(
+        "E-006 the whole-stroke C path (decodePlain) takes valid strokes and gives the reference decoder's points; on random, mutated and cut bytes it takes only what the reference decodes to exactly those points with no byte left"
+    )
     func wholeStrokeMatchesReference() {
         var g = SplitMix64(seed: 0x16_0051)
         var taken = 0, validTaken = 0, declined = 0, wrong: [String] = []
         for k in 0..<4_000 {
             let hasAngles = k % 3 == 0
             let n = 1 + Int(g.next() % 200)
-            let points = PointCodecDifferentialTests.smoothPoints(n, hasAngles: hasAngles, nearEdges: k % 7 == 0, using: &g)
+            let points = PointCodecDifferentialTests.smoothPoints(
+                n, hasAngles: hasAngles, nearEdges: k % 7 == 0, using: &g)
             let valid = ReferencePointCodec.encode(points, hasAngles: hasAngles)
             let variant = k % 4
-            let bytes = variant == 0 ? valid : variant == 1 ? PointCodecDifferentialTests.mutate(valid, using: &g)
-                : variant == 2 ? valid + [UInt8(g.next() % 0x80)] : Array(valid.dropLast(1 + Int(g.next() % 6)))
+            let bytes =
+                variant == 0
+                ? valid
+                : variant == 1
+                    ? PointCodecDifferentialTests.mutate(valid, using: &g)
+                    : variant == 2 ? valid + [UInt8(g.next() % 0x80)] : Array(valid.dropLast(1 + Int(g.next() % 6)))
             let count = variant == 3 || g.next() % 9 != 0 ? n : max(1, n + Int(g.next() % 3) - 1)
             guard let fast = Self.wholeStroke(bytes, count: count, hasAngles: hasAngles) else {
                 declined += 1
@@ -195,7 +223,9 @@ struct PointBulkDecodeTests {
         #expect(taken > 200)
     }
 
-    @Test("E-001 E-002 E-003 strokes whose times pass 2^31 and 2^32 inside a block of 1- and 2-byte fields (the AVX-512 block's range proof) decode as the reference decodes them")
+    @Test(
+        "E-001 E-002 E-003 strokes whose times pass 2^31 and 2^32 inside a block of 1- and 2-byte fields (the AVX-512 block's range proof) decode as the reference decodes them"
+    )
     func timesPastTwoToThe31() {
         var g = SplitMix64(seed: 0x16_0031)
         var decoded = 0, outOfRange = 0, disagreements: [String] = []
@@ -211,7 +241,9 @@ struct PointBulkDecodeTests {
             let n = 3 + Int(g.next() % 70)
             for _ in 3..<n {
                 let dx = Int64.random(in: (g.next() % 3 == 0 ? -3_000...3_000 : -60...60), using: &g)
-                bytes += svarintBytes(dx) + [2, 0, 1] + svarintBytes(Int64.random(in: -2...(g.next() % 3 == 0 ? 600 : 40), using: &g))
+                bytes +=
+                    svarintBytes(dx) + [2, 0, 1]
+                    + svarintBytes(Int64.random(in: -2...(g.next() % 3 == 0 ? 600 : 40), using: &g))
             }
             bytes += [UInt8](repeating: 5, count: Int(g.next() % 40))
             if !Self.agree(bytes, count: n, hasAngles: false) { disagreements.append("stroke \(k), \(n) points") }
@@ -233,7 +265,8 @@ struct PointBulkDecodeTests {
         for _ in 0..<steps { bytes += svarintBytes(100_000) + svarintBytes(-100) + [0, 0, 2] }
         bytes += [0x80, 0x00, 0, 0, 0, 2]  // a non-minimal x delta
         bytes += [UInt8](repeating: 0, count: 40)
-        var acc = lnote_point_acc(x: 0, y: 0, vx: 0, vy: 0, radius: 10, pressure: 20, time: 0, vt: 0, azimuth: 0, altitude: 0)
+        var acc = lnote_point_acc(
+            x: 0, y: 0, vx: 0, vy: 0, radius: 10, pressure: 20, time: 0, vt: 0, azimuth: 0, altitude: 0)
         var pos = 5
         var out = [Point](repeating: Point(x: 0, y: 0, radius: 0, pressure: 0, time: 0), count: steps + 2)
         let k = bytes.withUnsafeBufferPointer { b in
@@ -248,7 +281,8 @@ struct PointBulkDecodeTests {
         #expect(out[steps - 1].time == UInt32(steps * (steps + 1) / 2))  // zigzag 2 is +1
         #expect(acc.vt == Int64(steps))
         // The whole buffer through PointCodec: the same non-minimal varint, at the same offset.
-        #expect(Self.outcome(bytes, count: steps + 2, hasAngles: false, .bulk)
+        #expect(
+            Self.outcome(bytes, count: steps + 2, hasAngles: false, .bulk)
                 == Self.outcome(bytes, count: steps + 2, hasAngles: false, .reference))
         if case .failed(let e) = Self.outcome(bytes, count: steps + 2, hasAngles: false, .bulk) {
             #expect(e.reason == "varintNotMinimal")

@@ -19,8 +19,10 @@ struct PointCodecDifferentialTests {
             var r = ByteReader(raw, baseOffset: 1000)
             r.offset = min(start, raw.count)
             do throws(DecodeError) {
-                let p = reference ? try ReferencePointCodec.decode(count: count, hasAngles: hasAngles, from: &r)
-                                  : try PointCodec.decode(count: count, hasAngles: hasAngles, from: &r)
+                let p =
+                    reference
+                    ? try ReferencePointCodec.decode(count: count, hasAngles: hasAngles, from: &r)
+                    : try PointCodec.decode(count: count, hasAngles: hasAngles, from: &r)
                 return .points(p, end: r.offset)
             } catch { return .failed(error) }
         }
@@ -35,9 +37,13 @@ struct PointCodecDifferentialTests {
     /// Handwriting-like points: small second-order steps (mostly one-byte varints), sometimes a
     /// jump, optionally starting next to the edges of the ranges of 6.1.
     static func smoothPoints(_ n: Int, hasAngles: Bool, nearEdges: Bool, using g: inout SplitMix64) -> [Point] {
-        func pick<T: FixedWidthInteger>(_ edge: [T], _ g: inout SplitMix64) -> T { edge[Int(g.next() % UInt64(edge.count))] }
-        var x = nearEdges ? Int64(pick([Int32.min + 40, Int32.max - 40, 0], &g)) : Int64.random(in: -5000...5000, using: &g)
-        var y = nearEdges ? Int64(pick([Int32.min + 40, Int32.max - 40, 0], &g)) : Int64.random(in: -5000...5000, using: &g)
+        func pick<T: FixedWidthInteger>(_ edge: [T], _ g: inout SplitMix64) -> T {
+            edge[Int(g.next() % UInt64(edge.count))]
+        }
+        var x =
+            nearEdges ? Int64(pick([Int32.min + 40, Int32.max - 40, 0], &g)) : Int64.random(in: -5000...5000, using: &g)
+        var y =
+            nearEdges ? Int64(pick([Int32.min + 40, Int32.max - 40, 0], &g)) : Int64.random(in: -5000...5000, using: &g)
         var r = Int64(nearEdges ? pick([UInt16(3), UInt16.max - 3], &g) : UInt16.random(in: 0...200, using: &g))
         var p = Int64(nearEdges ? pick([UInt16(3), UInt16.max - 3], &g) : UInt16.random(in: 0...1000, using: &g))
         var t: Int64 = 0
@@ -50,16 +56,21 @@ struct PointCodecDifferentialTests {
                 let jump = g.next() % 50 == 0
                 vx += jump ? Int64.random(in: -100_000...100_000, using: &g) : Int64.random(in: -3...3, using: &g)
                 vy += jump ? Int64.random(in: -100_000...100_000, using: &g) : Int64.random(in: -3...3, using: &g)
-                x = clamp(x + vx, Int64(Int32.min), Int64(Int32.max)); y = clamp(y + vy, Int64(Int32.min), Int64(Int32.max))
+                x = clamp(x + vx, Int64(Int32.min), Int64(Int32.max));
+                y = clamp(y + vy, Int64(Int32.min), Int64(Int32.max))
                 r = clamp(r + Int64.random(in: -2...2, using: &g), 0, 0xFFFF)
                 p = clamp(p + Int64.random(in: jump ? -5000...5000 : -20...20, using: &g), 0, 0xFFFF)
-                t = min(0xFFFF_FFFF, t + (jump ? Int64.random(in: 0...10_000_000, using: &g) : Int64.random(in: 3...5, using: &g)))
+                t = min(
+                    0xFFFF_FFFF,
+                    t + (jump ? Int64.random(in: 0...10_000_000, using: &g) : Int64.random(in: 3...5, using: &g)))
                 if nearEdges && g.next() % 8 == 0 { t = max(t, 0xFFFF_FFFF - Int64.random(in: 0...20, using: &g)) }
                 az = clamp(az + Int64.random(in: -5...5, using: &g), 0, 0xFFFF)
                 al = clamp(al + Int64.random(in: -5...5, using: &g), 0, 0xFFFF)
             }
-            out.append(Point(x: Int32(x), y: Int32(y), radius: UInt16(r), pressure: UInt16(p), time: UInt32(t),
-                             azimuth: hasAngles ? UInt16(az) : 0, altitude: hasAngles ? UInt16(al) : 0))
+            out.append(
+                Point(
+                    x: Int32(x), y: Int32(y), radius: UInt16(r), pressure: UInt16(p), time: UInt32(t),
+                    azimuth: hasAngles ? UInt16(az) : 0, altitude: hasAngles ? UInt16(al) : 0))
         }
         return out
     }
@@ -97,7 +108,9 @@ struct PointCodecDifferentialTests {
             case 1: points = Self.smoothPoints(n, hasAngles: hasAngles, nearEdges: false, using: &g)
             default: points = Self.smoothPoints(n, hasAngles: hasAngles, nearEdges: true, using: &g)
             }
-            if encodedPoints(points, hasAngles: hasAngles) != ReferencePointCodec.encode(points, hasAngles: hasAngles) { mismatches += 1 }
+            if encodedPoints(points, hasAngles: hasAngles) != ReferencePointCodec.encode(points, hasAngles: hasAngles) {
+                mismatches += 1
+            }
         }
         #expect(mismatches == 0)
     }
@@ -123,14 +136,19 @@ struct PointCodecDifferentialTests {
         for k in 0..<4_000 {
             let hasAngles = k % 2 == 1
             let n = 1 + Int(g.next() % (k % 10 == 0 ? 1_000 : 200))
-            let points = k % 4 == 0 ? Fixtures.randomPoints(n, hasAngles: hasAngles, using: &g)
-                                    : Self.smoothPoints(n, hasAngles: hasAngles, nearEdges: k % 4 == 1, using: &g)
+            let points =
+                k % 4 == 0
+                ? Fixtures.randomPoints(n, hasAngles: hasAngles, using: &g)
+                : Self.smoothPoints(n, hasAngles: hasAngles, nearEdges: k % 4 == 1, using: &g)
             let bytes = ReferencePointCodec.encode(points, hasAngles: hasAngles)
             // The valid stroke itself, with trailing bytes, and read from an offset.
             let fast = Self.outcome(bytes, count: n, hasAngles: hasAngles, start: 0, reference: false)
             let plain = Self.outcome(bytes, count: n, hasAngles: hasAngles, start: 0, reference: true)
-            if fast == .points(points, end: bytes.count), plain == fast { decoded += 1 }
-            else { disagreements.append("valid stroke \(k) did not round trip") }
+            if fast == .points(points, end: bytes.count), plain == fast {
+                decoded += 1
+            } else {
+                disagreements.append("valid stroke \(k) did not round trip")
+            }
             if !Self.agree([7, 7] + bytes + [1, 2, 3], count: n, hasAngles: hasAngles, start: 2) {
                 disagreements.append("stroke \(k) at offset 2")
             }
@@ -138,8 +156,12 @@ struct PointCodecDifferentialTests {
                 let m = Self.mutate(bytes, using: &g)
                 let count = g.next() % 4 == 0 ? max(0, n + Int(g.next() % 5) - 2) : n
                 let angles = g.next() % 16 == 0 ? !hasAngles : hasAngles
-                if !Self.agree(m, count: count, hasAngles: angles) { disagreements.append("mutation of \(k): \(m.count) bytes, count \(count)") }
-                if case .failed = Self.outcome(m, count: count, hasAngles: angles, start: 0, reference: false) { failures += 1 }
+                if !Self.agree(m, count: count, hasAngles: angles) {
+                    disagreements.append("mutation of \(k): \(m.count) bytes, count \(count)")
+                }
+                if case .failed = Self.outcome(m, count: count, hasAngles: angles, start: 0, reference: false) {
+                    failures += 1
+                }
             }
         }
         #expect(disagreements.isEmpty, "\(disagreements.prefix(5))")
@@ -160,13 +182,16 @@ struct PointCodecDifferentialTests {
             bytes += varintBytes([0, 2, 0xFFFF, 0xFFFD][Int(g.next() % 4)])
             bytes += varintBytes([0, 1, 0xFFFF, 0xFFFE][Int(g.next() % 4)])
             bytes += [0]
-            if hasAngles { bytes += varintBytes([0, 1, 0xFFFF][Int(g.next() % 3)]) + varintBytes([0, 0xFFFE][Int(g.next() % 2)]) }
+            if hasAngles {
+                bytes += varintBytes([0, 1, 0xFFFF][Int(g.next() % 3)]) + varintBytes([0, 0xFFFE][Int(g.next() % 2)])
+            }
             let n = 1 + Int(g.next() % 60)
             let fieldCount = hasAngles ? 7 : 5
             for i in 0..<((n - 1) * fieldCount) {
                 // Mostly tiny deltas; sometimes a big time step, an edge byte or a 2-byte varint.
                 switch g.next() % 40 {
-                case 0: bytes += svarintBytes(i % fieldCount == 4 ? 0xFFFF_FF00 : Int64.random(in: -200...200, using: &g))
+                case 0:
+                    bytes += svarintBytes(i % fieldCount == 4 ? 0xFFFF_FF00 : Int64.random(in: -200...200, using: &g))
                 case 1: bytes += [0x7F]
                 case 2: bytes += [0x7E]
                 default: bytes += [UInt8(g.next() % 8)]
@@ -193,7 +218,9 @@ struct PointCodecDifferentialTests {
             let n = Int(g.next() % 300)
             // Half the inputs are mostly bytes below 0x80, to reach deep into the fast path.
             let low = k % 2 == 0
-            let bytes = (0..<n).map { _ in UInt8(truncatingIfNeeded: low && g.next() % 16 != 0 ? g.next() % 0x80 : g.next()) }
+            let bytes = (0..<n).map { _ in
+                UInt8(truncatingIfNeeded: low && g.next() % 16 != 0 ? g.next() % 0x80 : g.next())
+            }
             let count = g.next() % 8 == 0 ? Int(truncatingIfNeeded: g.next()) : Int(g.next() % 70)
             if !Self.agree(bytes, count: count, hasAngles: g.next() % 2 == 0) { disagreements += 1 }
         }

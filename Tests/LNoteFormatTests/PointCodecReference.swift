@@ -45,7 +45,8 @@ enum ReferencePointCodec {
                     az = Int64(a); al = Int64(b)
                 }
                 guard inRange(x, Int64(Int32.min), Int64(Int32.max)), inRange(y, Int64(Int32.min), Int64(Int32.max)),
-                      r0 <= 0xFFFF, p0 <= 0xFFFF else { throw r.error("pointOutOfRange") }
+                    r0 <= 0xFFFF, p0 <= 0xFFFF
+                else { throw r.error("pointOutOfRange") }
                 guard t0 == 0 else { throw r.error("firstTimeNotZero") }
                 rad = Int64(r0); pre = Int64(p0); t = 0
             } else {
@@ -57,22 +58,27 @@ enum ReferencePointCodec {
                 let (np, o4) = pre.addingReportingOverflow(dp)
                 let (nvt, o5) = vt.addingReportingOverflow(dt)
                 guard !o1, !o2, !o3, !o4, !o5,
-                      inRange(nx, Int64(Int32.min), Int64(Int32.max)), inRange(ny, Int64(Int32.min), Int64(Int32.max)),
-                      inRange(nr, 0, 0xFFFF), inRange(np, 0, 0xFFFF) else { throw r.error("pointOutOfRange") }
+                    inRange(nx, Int64(Int32.min), Int64(Int32.max)), inRange(ny, Int64(Int32.min), Int64(Int32.max)),
+                    inRange(nr, 0, 0xFFFF), inRange(np, 0, 0xFFFF)
+                else { throw r.error("pointOutOfRange") }
                 guard nvt >= 0 else { throw r.error("timeDecreasing") }
                 guard nvt <= 0xFFFF_FFFF, t + nvt <= 0xFFFF_FFFF else { throw r.error("pointOutOfRange") }
                 if hasAngles {
                     let da = try r.svarint(), db = try r.svarint()
                     let (na, o6) = az.addingReportingOverflow(da)
                     let (nb, o7) = al.addingReportingOverflow(db)
-                    guard !o6, !o7, inRange(na, 0, 0xFFFF), inRange(nb, 0, 0xFFFF) else { throw r.error("pointOutOfRange") }
+                    guard !o6, !o7, inRange(na, 0, 0xFFFF), inRange(nb, 0, 0xFFFF) else {
+                        throw r.error("pointOutOfRange")
+                    }
                     az = na; al = nb
                 }
                 vx = nx - x; vy = ny - y; vt = nvt
                 x = nx; y = ny; rad = nr; pre = np; t += nvt
             }
-            out.append(Point(x: Int32(x), y: Int32(y), radius: UInt16(rad), pressure: UInt16(pre), time: UInt32(t),
-                             azimuth: UInt16(az), altitude: UInt16(al)))
+            out.append(
+                Point(
+                    x: Int32(x), y: Int32(y), radius: UInt16(rad), pressure: UInt16(pre), time: UInt32(t),
+                    azimuth: UInt16(az), altitude: UInt16(al)))
         }
         return out
     }

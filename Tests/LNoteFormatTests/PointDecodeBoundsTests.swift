@@ -24,7 +24,9 @@ struct PointDecodeBoundsTests {
         var az = Int64.random(in: 0...6283, using: &g), al = Int64.random(in: 0...1571, using: &g)
         var out: [Point] = []
         func small(_ m: Int64, _ g: inout SplitMix64) -> Int64 { Int64.random(in: -m...m, using: &g) }
-        func big(_ i: Int, _ g: inout SplitMix64) -> Int64 { (i % 2 == 0 ? 1 : -1) * Int64.random(in: 64...1_000, using: &g) }
+        func big(_ i: Int, _ g: inout SplitMix64) -> Int64 {
+            (i % 2 == 0 ? 1 : -1) * Int64.random(in: 64...1_000, using: &g)
+        }
         for i in 0..<n {
             if i > 0 {
                 let wide = kind == .wide
@@ -38,8 +40,10 @@ struct PointDecodeBoundsTests {
                 az = min(0xFFFF, max(0, az + (wide ? big(i, &g) : small(5, &g))))
                 al = min(0xFFFF, max(0, al + (wide ? -big(i, &g) : small(5, &g))))
             }
-            out.append(Point(x: Int32(x), y: Int32(y), radius: UInt16(r), pressure: UInt16(p), time: UInt32(t),
-                             azimuth: hasAngles ? UInt16(az) : 0, altitude: hasAngles ? UInt16(al) : 0))
+            out.append(
+                Point(
+                    x: Int32(x), y: Int32(y), radius: UInt16(r), pressure: UInt16(p), time: UInt32(t),
+                    azimuth: hasAngles ? UInt16(az) : 0, altitude: hasAngles ? UInt16(al) : 0))
         }
         return out
     }
@@ -73,12 +77,15 @@ struct PointDecodeBoundsTests {
     static func reference(_ bytes: [UInt8], count: Int, hasAngles: Bool) -> [Point]? {
         bytes.withUnsafeBytes { raw -> [Point]? in
             var r = ByteReader(raw)
-            guard let p = try? ReferencePointCodec.decode(count: count, hasAngles: hasAngles, from: &r), r.isAtEnd else { return nil }
+            guard let p = try? ReferencePointCodec.decode(count: count, hasAngles: hasAngles, from: &r), r.isAtEnd
+            else { return nil }
             return p
         }
     }
 
-    @Test("E-001 E-006 the whole-stroke C call and every build of the C loop, given bytes and room that end at a guard page, fault nowhere and agree with the reference")
+    @Test(
+        "E-001 E-006 the whole-stroke C call and every build of the C loop, given bytes and room that end at a guard page, fault nowhere and agree with the reference"
+    )
     func guardedStrokesAgree() {
         var g = SplitMix64(seed: 0x16_0B0D)
         var failures: [String] = []
@@ -91,12 +98,15 @@ struct PointDecodeBoundsTests {
             PointEncodeBulkTests.withGuardedBuffers(count: count, room: bytes.count) { out, input in
                 input.update(from: bytes, count: bytes.count)
                 // The whole stroke in one call (the dispatched build), into exactly its room.
-                let whole = lnote_points_decode_stroke(input, bytes.count, count, hasAngles ? 1 : 0, UnsafeMutableRawPointer(out))
+                let whole = lnote_points_decode_stroke(
+                    input, bytes.count, count, hasAngles ? 1 : 0, UnsafeMutableRawPointer(out))
                 if whole == 1 {
                     taken += 1; kinds[k % 4] += 1
                     guardedPoints += count
                     let got = Array(UnsafeBufferPointer(start: out, count: count))
-                    if expected != got { failures.append("stroke \(k): the C call took \(count) points the reference decodes otherwise") }
+                    if expected != got {
+                        failures.append("stroke \(k): the C call took \(count) points the reference decodes otherwise")
+                    }
                 } else {
                     declined += 1
                 }
@@ -105,15 +115,22 @@ struct PointDecodeBoundsTests {
                 var r = ByteReader(raw)
                 guard count >= 2, let first = try? PointCodec.firstPoint(hasAngles: hasAngles, from: &r) else { return }
                 func run(_ loop: PointBlockDecodeTests.Loop) -> (Int, Int, [Int64], [Point]) {
-                    let (n, end, state) = PointBlockDecodeTests.runLoop(loop, input: raw, start: r.offset, first: first, hasAngles: hasAngles,
-                                                                        out: UnsafeMutableRawPointer(out + 1), room: count - 1)
+                    let (n, end, state) = PointBlockDecodeTests.runLoop(
+                        loop, input: raw, start: r.offset, first: first, hasAngles: hasAngles,
+                        out: UnsafeMutableRawPointer(out + 1), room: count - 1)
                     return (n, end, state, Array(UnsafeBufferPointer(start: out + 1, count: n)))
                 }
                 let a = run(lnote_points_decode_plain), b = run(lnote_points_decode_plain_avx2)
                 let c = run(lnote_points_decode_plain_narrow), d = run(lnote_points_decode_plain_baseline)
-                if a.0 != b.0 || a.1 != b.1 || a.2 != b.2 || a.3 != b.3 { failures.append("stroke \(k): default \(a.0) at \(a.1), AVX2 \(b.0) at \(b.1)") }
-                if a.0 != c.0 || a.1 != c.1 || a.2 != c.2 || a.3 != c.3 { failures.append("stroke \(k): default \(a.0) at \(a.1), narrow \(c.0) at \(c.1)") }
-                if a.0 != d.0 || a.1 != d.1 || a.2 != d.2 || a.3 != d.3 { failures.append("stroke \(k): default \(a.0) at \(a.1), baseline \(d.0) at \(d.1)") }
+                if a.0 != b.0 || a.1 != b.1 || a.2 != b.2 || a.3 != b.3 {
+                    failures.append("stroke \(k): default \(a.0) at \(a.1), AVX2 \(b.0) at \(b.1)")
+                }
+                if a.0 != c.0 || a.1 != c.1 || a.2 != c.2 || a.3 != c.3 {
+                    failures.append("stroke \(k): default \(a.0) at \(a.1), narrow \(c.0) at \(c.1)")
+                }
+                if a.0 != d.0 || a.1 != d.1 || a.2 != d.2 || a.3 != d.3 {
+                    failures.append("stroke \(k): default \(a.0) at \(a.1), baseline \(d.0) at \(d.1)")
+                }
                 if a.1 > bytes.count { failures.append("stroke \(k): the loop ended at \(a.1), past \(bytes.count)") }
                 if let expected, a.0 == count - 1, Array(expected.dropFirst()) != a.3 {
                     failures.append("stroke \(k): the loop's points differ from the reference")
@@ -124,12 +141,15 @@ struct PointDecodeBoundsTests {
         // Each kind reaches the C call: valid strokes are taken (those near the edges often have
         // a 4- or 5-byte field, left to the exact path), damaged ones declined.
         #expect(taken > 1_000, "strokes taken whole: \(taken)")
-        #expect(kinds[0] > 250 && kinds[1] > 250 && kinds[3] > 250, "smooth, 2-byte and jumping strokes taken: \(kinds)")
+        #expect(
+            kinds[0] > 250 && kinds[1] > 250 && kinds[3] > 250, "smooth, 2-byte and jumping strokes taken: \(kinds)")
         #expect(declined > 600, "strokes declined: \(declined)")
         #expect(guardedPoints > 200_000, "points decoded against a guard page: \(guardedPoints)")
     }
 
-    @Test("E-001 every build of the C loop given room for fewer points than the bytes hold stops at its room, whose end is a guard page, with the reference's points, wherever the last slot falls in a block")
+    @Test(
+        "E-001 every build of the C loop given room for fewer points than the bytes hold stops at its room, whose end is a guard page, with the reference's points, wherever the last slot falls in a block"
+    )
     func roomShorterThanTheStroke() {
         var g = SplitMix64(seed: 0x16_5107)
         var failures: [String] = []
@@ -151,12 +171,15 @@ struct PointDecodeBoundsTests {
                     guard let first = try? PointCodec.firstPoint(hasAngles: hasAngles, from: &r) else {
                         failures.append("stroke \(k): point 0 refused"); return
                     }
-                    for (name, loop) in [("default", lnote_points_decode_plain as PointBlockDecodeTests.Loop),
-                                         ("AVX2", lnote_points_decode_plain_avx2), ("narrow", lnote_points_decode_plain_narrow),
-                                         ("baseline", lnote_points_decode_plain_baseline)] {
+                    for (name, loop) in [
+                        ("default", lnote_points_decode_plain as PointBlockDecodeTests.Loop),
+                        ("AVX2", lnote_points_decode_plain_avx2), ("narrow", lnote_points_decode_plain_narrow),
+                        ("baseline", lnote_points_decode_plain_baseline)
+                    ] {
                         out.update(repeating: Point(x: 0, y: 0, radius: 0, pressure: 0, time: 0), count: room)
-                        let (got, end, _) = PointBlockDecodeTests.runLoop(loop, input: raw, start: r.offset, first: first,
-                                                                         hasAngles: hasAngles, out: UnsafeMutableRawPointer(out), room: room)
+                        let (got, end, _) = PointBlockDecodeTests.runLoop(
+                            loop, input: raw, start: r.offset, first: first,
+                            hasAngles: hasAngles, out: UnsafeMutableRawPointer(out), room: room)
                         let taken = Array(UnsafeBufferPointer(start: out, count: got))
                         if got != room || taken != Array(points[1...room]) {
                             failures.append("stroke \(k) room \(room) \(name): \(got) points")

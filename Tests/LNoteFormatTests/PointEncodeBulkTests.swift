@@ -46,7 +46,9 @@ struct PointEncodeBulkTests {
     /// Points whose fields sit next to the lanes' edges, moving by one-byte steps or jumping
     /// across an edge (so a wrapped 32- or 16-bit difference would look small).
     static func edgePoints(_ n: Int, hasAngles: Bool, using g: inout SplitMix64) -> [Point] {
-        let xy: [Int64] = [0, 1 << 29, -(1 << 29), 1 << 30, -(1 << 30), Int64(Int32.max), Int64(Int32.min), 1 << 31 - 64]
+        let xy: [Int64] = [
+            0, 1 << 29, -(1 << 29), 1 << 30, -(1 << 30), Int64(Int32.max), Int64(Int32.min), 1 << 31 - 64
+        ]
         let times: [Int64] = [0, 1 << 29, 1 << 30, 1 << 31, 0xFFFF_FFFF - 64]
         let small: [Int64] = [0, 63, 64, 0x7FFF, 0x8000, 0xFFFF, 0xFFC0]
         func clamp(_ v: Int64, _ lo: Int64, _ hi: Int64) -> Int64 { min(hi, max(lo, v)) }
@@ -67,8 +69,10 @@ struct PointEncodeBulkTests {
             x = clamp(x, Int64(Int32.min), Int64(Int32.max)); y = clamp(y, Int64(Int32.min), Int64(Int32.max))
             t = clamp(t, 0, 0xFFFF_FFFF)
             r = clamp(r, 0, 0xFFFF); p = clamp(p, 0, 0xFFFF); az = clamp(az, 0, 0xFFFF); al = clamp(al, 0, 0xFFFF)
-            out.append(Point(x: Int32(x), y: Int32(y), radius: UInt16(r), pressure: UInt16(p), time: UInt32(t),
-                             azimuth: hasAngles ? UInt16(az) : 0, altitude: hasAngles ? UInt16(al) : 0))
+            out.append(
+                Point(
+                    x: Int32(x), y: Int32(y), radius: UInt16(r), pressure: UInt16(p), time: UInt32(t),
+                    azimuth: hasAngles ? UInt16(az) : 0, altitude: hasAngles ? UInt16(al) : 0))
         }
         return out
     }
@@ -83,8 +87,10 @@ struct PointEncodeBulkTests {
             let points: [Point]
             switch k % 4 {
             case 0: points = Fixtures.randomPoints(n, hasAngles: hasAngles, using: &g)
-            case 1: points = PointCodecDifferentialTests.smoothPoints(n, hasAngles: hasAngles, nearEdges: false, using: &g)
-            case 2: points = PointCodecDifferentialTests.smoothPoints(n, hasAngles: hasAngles, nearEdges: true, using: &g)
+            case 1:
+                points = PointCodecDifferentialTests.smoothPoints(n, hasAngles: hasAngles, nearEdges: false, using: &g)
+            case 2:
+                points = PointCodecDifferentialTests.smoothPoints(n, hasAngles: hasAngles, nearEdges: true, using: &g)
             default: points = Self.edgePoints(n, hasAngles: hasAngles, using: &g)
             }
             if !Self.agree(points, hasAngles: hasAngles) { mismatches.append(k) }
@@ -100,7 +106,9 @@ struct PointEncodeBulkTests {
         let edgeX: Int32 = (1 << 29) - 2, edgeY: Int32 = -(1 << 29), edgeT: UInt32 = (1 << 30) - 20
         let cases: [[Point]] = [
             stroke { i in Point(x: i % 2 == 0 ? Int32.min : Int32.max, y: 0, radius: 0, pressure: 0, time: UInt32(i)) },
-            stroke { i in Point(x: 0, y: i % 3 == 0 ? Int32.max : Int32.min + 5, radius: 0, pressure: 0, time: UInt32(i)) },
+            stroke { i in
+                Point(x: 0, y: i % 3 == 0 ? Int32.max : Int32.min + 5, radius: 0, pressure: 0, time: UInt32(i))
+            },
             stroke { i in Point(x: 0, y: 0, radius: i % 2 == 0 ? 10 : 65_500, pressure: 0, time: 0) },
             stroke { i in Point(x: 0, y: 0, radius: 0, pressure: i % 2 == 0 ? 65_535 : 1, time: 0) },
             stroke { i in Point(x: 0, y: 0, radius: 0, pressure: 0, time: i % 2 == 0 ? 0 : UInt32.max) },
@@ -108,7 +116,7 @@ struct PointEncodeBulkTests {
                 let x: Int32 = edgeX + Int32(i % 5), y: Int32 = edgeY + Int32(i % 4)
                 let r: UInt16 = 0x7FFE + UInt16(i % 3), t: UInt32 = edgeT + UInt32(i)
                 return Point(x: x, y: y, radius: r, pressure: 0x7FFF, time: t)
-            },
+            }
         ]
         for points in cases {
             #expect(Self.agree(points, hasAngles: false))
@@ -127,7 +135,8 @@ struct PointEncodeBulkTests {
         var g = SplitMix64(seed: 0xE0C2)
         for hasAngles in [false, true] {
             for n in [1, 2, 3, 4, 5, 584, 585, 586, 819, 820, 821, 2_000, 9_000] {
-                let smooth = PointCodecDifferentialTests.smoothPoints(n, hasAngles: hasAngles, nearEdges: false, using: &g)
+                let smooth = PointCodecDifferentialTests.smoothPoints(
+                    n, hasAngles: hasAngles, nearEdges: false, using: &g)
                 #expect(Self.agree(smooth, hasAngles: hasAngles), "smooth \(n)")
                 // Every 7th point jumps: the C loop stops and resumes often.
                 var jumpy = smooth
@@ -151,9 +160,13 @@ struct PointEncodeBulkTests {
             vx &+= sign * big(); vy &-= sign * big(); vt &+= sign * big()
             x &+= vx; y &+= vy; t = UInt32(clamping: Int64(t) + Int64(vt))
             r = UInt16(clamping: Int32(r) + sign * big()); p = UInt16(clamping: Int32(p) - sign * big())
-            if hasAngles { az = UInt16(clamping: Int32(az) + sign * big()); al = UInt16(clamping: Int32(al) - sign * big()) }
-            out.append(Point(x: x, y: y, radius: r, pressure: p, time: t,
-                             azimuth: hasAngles ? az : 0, altitude: hasAngles ? al : 0))
+            if hasAngles {
+                az = UInt16(clamping: Int32(az) + sign * big()); al = UInt16(clamping: Int32(al) - sign * big())
+            }
+            out.append(
+                Point(
+                    x: x, y: y, radius: r, pressure: p, time: t,
+                    azimuth: hasAngles ? az : 0, altitude: hasAngles ? al : 0))
         }
         return out
     }
@@ -161,13 +174,16 @@ struct PointEncodeBulkTests {
     /// Points `0 ..< count` placed so the last one ends where an inaccessible page begins, and
     /// an output of exactly `room` bytes placed the same way: a read past point `count - 1` or a
     /// write past the room faults. Runs `body`, then unmaps both.
-    static func withGuardedBuffers(count: Int, room: Int,
-                                   _ body: (UnsafeMutablePointer<Point>, UnsafeMutablePointer<UInt8>) -> Void) {
+    static func withGuardedBuffers(
+        count: Int, room: Int,
+        _ body: (UnsafeMutablePointer<Point>, UnsafeMutablePointer<UInt8>) -> Void
+    ) {
         let page = Int(sysconf(Int32(_SC_PAGESIZE)))
         func guarded(_ bytes: Int) -> (UnsafeMutableRawPointer, Int)? {
             let span = (bytes + page - 1) / page * page + page
             guard let m = mmap(nil, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
-                  m != MAP_FAILED else { return nil }
+                m != MAP_FAILED
+            else { return nil }
             guard mprotect(m + (span - page), page, PROT_NONE) == 0 else { munmap(m, span); return nil }
             return (m + (span - page - bytes), span)
         }
@@ -179,14 +195,18 @@ struct PointEncodeBulkTests {
         body(pointsAt.bindMemory(to: Point.self, capacity: count), outAt.bindMemory(to: UInt8.self, capacity: room))
     }
 
-    @Test("E-001 every build of the C loop reads only points from - 2 ..< to, writes within its room, and gives the reference bytes wherever a point that is not plain falls in the AVX-512 steps")
+    @Test(
+        "E-001 every build of the C loop reads only points from - 2 ..< to, writes within its room, and gives the reference bytes wherever a point that is not plain falls in the AVX-512 steps"
+    )
     func cBuildsStayInBoundsAndAgree() {
         var g = SplitMix64(seed: 0xE0C3)
-        typealias Build = (UnsafeRawPointer, Int, Int, Int32, UnsafeMutablePointer<UInt8>, Int, UnsafeMutablePointer<Int>) -> Int
+        typealias Build = (
+            UnsafeRawPointer, Int, Int, Int32, UnsafeMutablePointer<UInt8>, Int, UnsafeMutablePointer<Int>
+        ) -> Int
         let builds: [(String, Build)] = [
             ("default", { lnote_points_encode($0, $1, $2, $3, $4, $5, $6) }),
             ("narrow", { lnote_points_encode_narrow($0, $1, $2, $3, $4, $5, $6) }),
-            ("baseline", { lnote_points_encode_baseline($0, $1, $2, $3, $4, $5, $6) }),
+            ("baseline", { lnote_points_encode_baseline($0, $1, $2, $3, $4, $5, $6) })
         ]
         var failures: [String] = []
         for k in 0..<1_500 {
@@ -194,8 +214,11 @@ struct PointEncodeBulkTests {
             let count = 3 + Int(g.next() % 60)
             // Every mix of angles or none, two-byte fields or smooth strokes, a tight room or a wide one.
             let twoByte = (k / 2) % 3 == 2, tightRoom = (k / 6) % 2 == 0
-            var points = twoByte ? Self.twoBytePoints(count, hasAngles: hasAngles, using: &g)
-                : PointCodecDifferentialTests.smoothPoints(count, hasAngles: hasAngles, nearEdges: k % 5 == 0, using: &g)
+            var points =
+                twoByte
+                ? Self.twoBytePoints(count, hasAngles: hasAngles, using: &g)
+                : PointCodecDifferentialTests.smoothPoints(
+                    count, hasAngles: hasAngles, nearEdges: k % 5 == 0, using: &g)
             // Points that are not plain at random places (so a step fails in each of its lanes),
             // in two strokes of three.
             if k % 3 != 0 {

@@ -37,11 +37,12 @@ func cancelledLoopNeverTearsABatch() async throws {
     let batch = try (0..<4).map { _ in Element.stroke(try stroke(3)) }
     let writer = Task {
         for _ in 0..<2_000 {
-            try await page.append(contentsOf: batch.map { e in
-                guard case .stroke(var s) = e else { return e }
-                s.uuid = UUID()
-                return .stroke(s)
-            })
+            try await page.append(
+                contentsOf: batch.map { e in
+                    guard case .stroke(var s) = e else { return e }
+                    s.uuid = UUID()
+                    return .stroke(s)
+                })
         }
     }
     while await page.elementCount < 40 { await Task.yield() }

@@ -8,8 +8,10 @@ import Testing
 // lets it finish.
 
 /// A library in a fresh folder and a document whose covers render `delay` after a flush.
-private func withCoverDocument(_ name: String, delay: Duration,
-                               _ body: (NoteLibrary, Document) async throws -> Void) async throws {
+private func withCoverDocument(
+    _ name: String, delay: Duration,
+    _ body: (NoteLibrary, Document) async throws -> Void
+) async throws {
     let scratch = Scratch(name); defer { scratch.remove() }
     let library = NoteLibrary(folderURL: scratch.url)
     var options = PageOptions().withCovers
@@ -87,7 +89,8 @@ func noCoversWhenTurnedOff() async throws {
     try await document.close()
 }
 
-@Test("D-050 without a thumbnail renderer (the default) flush and close draw no cover; the app's own is kept and listed")
+@Test(
+    "D-050 without a thumbnail renderer (the default) flush and close draw no cover; the app's own is kept and listed")
 func noRendererDrawsNoCovers() async throws {
     let scratch = Scratch("covers-none"); defer { scratch.remove() }
     let library = NoteLibrary(folderURL: scratch.url)

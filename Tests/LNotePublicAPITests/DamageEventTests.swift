@@ -8,7 +8,8 @@ import Testing
 /// The document's package folder, its `.content` file, with one byte flipped in the middle.
 private func flipSnapshotByte(in document: URL) throws -> String {
     let pages = document.appendingPathComponent("pages")
-    let name = try #require(try FileManager.default.contentsOfDirectory(atPath: pages.path).first { $0.hasSuffix(".content") })
+    let name = try #require(
+        try FileManager.default.contentsOfDirectory(atPath: pages.path).first { $0.hasSuffix(".content") })
     let url = pages.appendingPathComponent(name)
     var bytes = [UInt8](try Data(contentsOf: url))
     bytes[bytes.count / 2] ^= 0xFF
@@ -16,7 +17,9 @@ private func flipSnapshotByte(in document: URL) throws -> String {
     return name
 }
 
-@Test("P-041 P-042 a page that opens damaged tells the app: Page.damage, the first PageUpdate, Document.damagedPages and a DocumentUpdate; the damaged file is kept in lost+found")
+@Test(
+    "P-041 P-042 a page that opens damaged tells the app: Page.damage, the first PageUpdate, Document.damagedPages and a DocumentUpdate; the damaged file is kept in lost+found"
+)
 func damageReachesTheApp() async throws {
     let scratch = Scratch("damage-event"); defer { scratch.remove() }
     let library = NoteLibrary(folderURL: scratch.url)

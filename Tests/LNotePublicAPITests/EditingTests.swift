@@ -14,7 +14,9 @@ func eraserSplitsStroke() async throws {
         #expect(edit.removed == [.stroke(target)])
         let elements = await page.elements
         #expect(elements.count == 5 && elements.first?.uuid == below.uuid && elements.last?.uuid == above.uuid)
-        let pieces = elements[1...3].compactMap { e -> Stroke? in if case .stroke(let s) = e { return s } else { return nil } }
+        let pieces = elements[1...3].compactMap { e -> Stroke? in
+            if case .stroke(let s) = e { return s } else { return nil }
+        }
         #expect(pieces.map(\.pointCount) == [10, 10, 5])
         #expect(pieces.allSatisfy { $0.samples[0].timeOffset == 0 && $0.ink == target.ink && $0.hasAngles })
         #expect(pieces[1].samples.map(\.x) == Array(target.samples[20..<30]).map(\.x))
@@ -45,26 +47,39 @@ private func randomEdit(_ page: Page, _ rng: inout SystemRandomNumberGenerator) 
     case 0: return try await page.append(.stroke(stroke(Int.random(in: 1...20, using: &rng))))
     case 1:
         let id = ids.randomElement(using: &rng)!
-        guard case .stroke(let s) = elements.first(where: { $0.uuid == id })!, s.pointCount > 2 else { return try await page.delete(ids: [id]) }
+        guard case .stroke(let s) = elements.first(where: { $0.uuid == id })!, s.pointCount > 2 else {
+            return try await page.delete(ids: [id])
+        }
         let a = Int.random(in: 0..<(s.pointCount - 1), using: &rng)
         return try await page.erase(id, pointRanges: [a..<(a + 1)])
-    case 2: return try await page.setTransform(.translation(x: Double.random(in: -50...50, using: &rng), y: 3), ids: [ids.randomElement(using: &rng)!])
+    case 2:
+        return try await page.setTransform(
+            .translation(x: Double.random(in: -50...50, using: &rng), y: 3), ids: [ids.randomElement(using: &rng)!])
     case 3: return try await page.delete(ids: Array(Set((0..<2).map { _ in ids.randomElement(using: &rng)! })))
-    case 4: return try await page.reorder(ids: [ids.randomElement(using: &rng)!, ids.randomElement(using: &rng)!], to: Int.random(in: 0...ids.count, using: &rng))
-    case 5: return try await page.setMetadata(PageMetadata(widthPoints: Double.random(in: 10...900, using: &rng), heightPoints: 792))
+    case 4:
+        return try await page.reorder(
+            ids: [ids.randomElement(using: &rng)!, ids.randomElement(using: &rng)!],
+            to: Int.random(in: 0...ids.count, using: &rng))
+    case 5:
+        return try await page.setMetadata(
+            PageMetadata(widthPoints: Double.random(in: 10...900, using: &rng), heightPoints: 792))
     default:
         guard ids.count >= 2 else { return try await page.append(.stroke(stroke(2))) }
-        return try await page.perform([.append(.stroke(stroke(3))), .delete(ids: [ids[0]]), .reorder(to: 0, ids: [ids.last!])])
+        return try await page.perform([
+            .append(.stroke(stroke(3))), .delete(ids: [ids[0]]), .reorder(to: 0, ids: [ids.last!])
+        ])
     }
 }
 
 /// The page with `nil` transforms read as identity (undoing a first move restores identity).
 private func normalized(_ state: PageState) -> PageState {
-    PageState(metadata: state.metadata, elements: state.elements.map { e in
-        var e = e
-        if e.transform == nil { e.transform = .identity }
-        return e
-    })
+    PageState(
+        metadata: state.metadata,
+        elements: state.elements.map { e in
+            var e = e
+            if e.transform == nil { e.transform = .identity }
+            return e
+        })
 }
 
 @Test("undo: applying each edit's inverse, newest first, restores every earlier state (200 random edits)")

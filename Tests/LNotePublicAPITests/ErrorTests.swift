@@ -10,8 +10,12 @@ func errorPatternMatching() async throws {
     let library = NoteLibrary(folderURL: scratch.url)
     var matched = 0
     do { _ = try await library.openDocument(UUID()) } catch LNoteError.notFound { matched += 1 }
-    do { _ = try await library.openDocument(UUID()) } catch let e as LNoteError where e.code == .notFound { matched += 1 }
-    do { _ = try await library.openDocument(UUID()) } catch LNoteError.readOnly { Issue.record("wrong code matched") } catch {
+    do { _ = try await library.openDocument(UUID()) } catch let e as LNoteError where e.code == .notFound {
+        matched += 1
+    }
+    do { _ = try await library.openDocument(UUID()) } catch LNoteError.readOnly {
+        Issue.record("wrong code matched")
+    } catch {
         matched += 1
     }
     #expect(matched == 3)
@@ -36,7 +40,8 @@ func validationReasons() async throws {
         let page = try await document.page(at: 0)
         // Built in app units only; the page's own validation refuses it with a typed reason.
         let skewed = Transform.affine(a: .nan, b: 0, c: 0, d: 1, tx: 0, ty: 0)
-        let bad = try ImageElement(assetID: UUID(), frame: PageRect(x: 0, y: 0, width: 10, height: 10), transform: skewed)
+        let bad = try ImageElement(
+            assetID: UUID(), frame: PageRect(x: 0, y: 0, width: 10, height: 10), transform: skewed)
         do {
             try await page.append(.image(bad))
             Issue.record("accepted an image with a NaN transform")

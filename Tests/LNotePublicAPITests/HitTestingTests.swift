@@ -36,12 +36,13 @@ func eraserSplitsAndUndoes() async throws {
         let cut = try #require(hits.first)
         #expect(cut.strokeID == s.uuid && cut.pointCount == 60 && !cut.erasesWholeStroke)
         // Points within 1 + 1.25 pt of x = 25: x in 22.75 ... 27.25, points 26 ... 34.
-        #expect(cut.pointRanges == [26 ..< 35])
+        #expect(cut.pointRanges == [26..<35])
         let edit = try await page.erase(hits)
         #expect(await page.elementCount == 2)
         #expect(await page.state.elements.map { $0.uuid } != [s.uuid])
-        #expect(await page.eraserHits(from: (x: 25, y: 10), to: (x: 25, y: 30), width: 2).isEmpty,
-                "the erased points are gone from the index")
+        #expect(
+            await page.eraserHits(from: (x: 25, y: 10), to: (x: 25, y: 30), width: 2).isEmpty,
+            "the erased points are gone from the index")
         #expect(await page.elements(atX: 12, y: 21).count == 1)
         try await page.perform(edit.inverse)
         #expect(await page.state.elements.map(\.uuid) == [s.uuid])

@@ -25,7 +25,9 @@ func foundationTypes() async throws {
         let created = try #require(await document.createdDate)
         #expect(created >= before && created <= Date().addingTimeInterval(1))
         #expect(await document.pageUUIDs.count == 1)
-        #expect(try await library.packageURL(document.uuid).lastPathComponent == "\(document.uuid.uuidString.lowercased()).lnote")
+        #expect(
+            try await library.packageURL(document.uuid).lastPathComponent
+                == "\(document.uuid.uuidString.lowercased()).lnote")
         let page = try await document.page(id: try #require(await document.pageUUIDs.first))
         #expect(page.uuid == (await document.pageUUIDs)[0])
         let summary = try #require(try await library.list().first)
@@ -40,7 +42,7 @@ func secondOpenSharesDocument() async throws {
         #expect(second === first)
         let page = try await second.page(at: 0)
         try await page.append(.stroke(stroke()))
-        try await first.flush()                       // app to background: lock released
+        try await first.flush()  // app to background: lock released
         let third = try await library.openDocument(first.uuid)
         #expect(third === first)
         try await (try await third.page(at: 0)).append(.stroke(stroke()))  // the handle still writes after flush

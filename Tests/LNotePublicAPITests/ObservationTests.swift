@@ -11,7 +11,7 @@ func pageUpdates() async throws {
         let first = try stroke()
         try await page.append(.stroke(first))
         var updates = page.updates().makeAsyncIterator()
-        #expect(await updates.next()?.state.elements == [.stroke(first)])      // the current value
+        #expect(await updates.next()?.state.elements == [.stroke(first)])  // the current value
         // A second window (the same shared document) writes; this observer sees it.
         let other = try await library.openDocument(document.uuid)
         let second = try stroke(5)
@@ -30,7 +30,9 @@ func pageUpdatesEnd() async throws {
     let scratch = Scratch("observe-end"); defer { scratch.remove() }
     let document = try await NoteLibrary(folderURL: scratch.url).createDocument(title: "x")
     let stream = try await document.page(at: 0).updates()
-    let seen = Task { var all: [PageUpdate] = []; for await u in stream { all.append(u) }; return all }
+    let seen = Task {
+        var all: [PageUpdate] = []; for await u in stream { all.append(u) }; return all
+    }
     let s = try stroke()
     try await (try await document.page(at: 0)).append(.stroke(s))
     try await document.close()

@@ -12,7 +12,8 @@ func pointsToDrawMatchesEachStroke() async throws {
     let page = try await document.page(at: 0)
     // 120 strokes of 1 ... 1,191 points: 71,520 points, enough for the parallel decode.
     for k in 0..<120 { _ = try await page.append(.stroke(try stroke(1 + (k * 397) % 1_200, x0: Double(k), y0: 5))) }
-    _ = try await document.insertImage(Data([1, 2, 3]), ext: "png", on: page.uuid, frame: PageRect(x: 1, y: 1, width: 9, height: 9))
+    _ = try await document.insertImage(
+        Data([1, 2, 3]), ext: "png", on: page.uuid, frame: PageRect(x: 1, y: 1, width: 9, height: 9))
     _ = try await page.append(.stroke(try stroke(3)))
     try await document.close()
 
@@ -29,7 +30,7 @@ func pointsToDrawMatchesEachStroke() async throws {
         case .stroke(let s):
             #expect(s.encodedPoints != nil, "a reopened page keeps points encoded until used")
             #expect(Array(drawn[element: i]) == (try s.decodedPoints()))
-            #expect(drawn.range(ofElement: i) == total ..< total + s.pointCount)
+            #expect(drawn.range(ofElement: i) == total..<total + s.pointCount)
             #expect(drawn.withPoints(ofElement: i) { Array($0) } == Array(drawn[element: i]))
             total += s.pointCount
         case .image:

@@ -15,18 +15,21 @@ enum PublicSurface {
     /// The package root (`LNOTE_API_ROOT` overrides it, to list another checkout's surface).
     static func root() -> URL {
         if let other = ProcessInfo.processInfo.environment["LNOTE_API_ROOT"] { return URL(filePath: other) }
-        return URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        return URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
     }
 
     static func declarations() throws -> [String] {
         var out: Set<String> = []
         for module in modules {
             let dir = root().appending(path: "Sources/\(module)")
-            let files = FileManager.default.enumerator(at: dir, includingPropertiesForKeys: nil)?
+            let files =
+                FileManager.default.enumerator(at: dir, includingPropertiesForKeys: nil)?
                 .compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" } ?? []
             let visible = module == "LNoteFormat" ? try exportedFormatTypes() : nil
             for file in files {
-                for decl in scan(try String(contentsOf: file, encoding: .utf8)) where visible.map({ isIn(decl, $0) }) ?? true {
+                for decl in scan(try String(contentsOf: file, encoding: .utf8))
+                where visible.map({ isIn(decl, $0) }) ?? true {
                     out.insert("\(module): \(decl)")
                 }
             }
@@ -36,7 +39,8 @@ enum PublicSurface {
 
     /// The format types LNoteStore re-exports (`@_exported import struct LNoteFormat.Stroke`).
     static func exportedFormatTypes() throws -> Set<String> {
-        let exports = try String(contentsOf: root().appending(path: "Sources/LNoteStore/Exports.swift"), encoding: .utf8)
+        let exports = try String(
+            contentsOf: root().appending(path: "Sources/LNoteStore/Exports.swift"), encoding: .utf8)
         var names: Set<String> = []
         for line in exports.split(separator: "\n") where line.hasPrefix("@_exported import ") {
             guard let dot = line.range(of: "LNoteFormat", options: .backwards) else { continue }
@@ -54,7 +58,9 @@ enum PublicSurface {
             return visible.contains(String(scope))
         }
         let words = decl.split(separator: " ")
-        guard let k = words.firstIndex(where: { typeKeywords.contains(String($0)) }), k + 1 < words.count else { return false }
+        guard let k = words.firstIndex(where: { typeKeywords.contains(String($0)) }), k + 1 < words.count else {
+            return false
+        }
         return visible.contains(String(words[k + 1].prefix { $0.isLetter || $0.isNumber || $0 == "_" }))
     }
 
@@ -73,7 +79,8 @@ enum PublicSurface {
             let hidden = scopes.last?.hidden ?? false
             let isPublic = words.contains("public") && !hidden
             if let k = words.firstIndex(where: { typeKeywords.contains($0) }), k + 1 < words.count,
-               words[..<k].allSatisfy({ $0.hasPrefix("@") || ["public", "final", "indirect", "package"].contains($0) }) {
+                words[..<k].allSatisfy({ $0.hasPrefix("@") || ["public", "final", "indirect", "package"].contains($0) })
+            {
                 let name = String(words[k + 1].prefix { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "." })
                 let full = scopeName.map { "\($0).\(name)" } ?? name
                 let typeIsPublic = words[..<k].contains("public") && !hidden
@@ -127,15 +134,19 @@ func publicSurfaceIsListed() throws {
 
 @Test("the scanner finds public members, enum cases and nested types, and skips private ones")
 func publicSurfaceScanner() {
-    let found = PublicSurface.scan("""
-    public enum Mode: Sendable {
-        case a, b
-        public static func f() {}
-        private func g() {}
-    }
-    struct Hidden { public var x: Int }
-    public struct S { public private(set) var y: Int = 0; var z = 1 }
-    """)
-    #expect(found == ["public enum Mode: Sendable", "[Mode] case a, b", "[Mode] public static func f()",
-                      "public struct S"])
+    let found = PublicSurface.scan(
+        """
+        public enum Mode: Sendable {
+            case a, b
+            public static func f() {}
+            private func g() {}
+        }
+        struct Hidden { public var x: Int }
+        public struct S { public private(set) var y: Int = 0; var z = 1 }
+        """)
+    #expect(
+        found == [
+            "public enum Mode: Sendable", "[Mode] case a, b", "[Mode] public static func f()",
+            "public struct S"
+        ])
 }

@@ -14,7 +14,7 @@ struct SubscriptionOrderTests {
             for round in 0..<40 {
                 let stream = page.updates()
                 let first = try stroke(3, x0: Double(round)), second = try stroke(3, x0: Double(round) + 0.5)
-                _ = try await page.append(.stroke(first))   // after the subscription, before any read
+                _ = try await page.append(.stroke(first))  // after the subscription, before any read
                 var updates = stream.makeAsyncIterator()
                 let initial = try #require(await updates.next())
                 var seen = initial.state.elements.filter { $0.id == first.id }.count

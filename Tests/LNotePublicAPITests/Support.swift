@@ -19,7 +19,8 @@ func samples(_ count: Int, x0: Double = 10, y0: Double = 20, t0: Double = 0, ang
         let force: Double = 0.1 + Double(i % 10) * 0.07
         let azimuth: Double? = angles ? 0.5 + d * 0.01 : nil
         let altitude: Double? = angles ? 1.0 : nil
-        return InputPoint(x: x, y: y, radius: 1.25, force: force, timeOffset: t0 + d / 240, azimuth: azimuth, altitude: altitude)
+        return InputPoint(
+            x: x, y: y, radius: 1.25, force: force, timeOffset: t0 + d / 240, azimuth: azimuth, altitude: altitude)
     }
 }
 

@@ -81,8 +81,9 @@ struct UndoAcrossLaunchTests {
     @Test("a negative azimuth from UIKit is the same direction one turn on, not an error")
     func negativeAzimuthIsStored() throws {
         let points = (0..<3).map { i in
-            InputPoint(x: Double(i), y: 0, radius: 1, force: 0.5, timeOffset: Double(i) / 240,
-                       azimuth: -Double.pi / 2, altitude: 1)
+            InputPoint(
+                x: Double(i), y: 0, radius: 1, force: 0.5, timeOffset: Double(i) / 240,
+                azimuth: -Double.pi / 2, altitude: 1)
         }
         let s = try Stroke(ink: .pen, samples: points)
         let stored = try #require(s.samples.first?.azimuth)

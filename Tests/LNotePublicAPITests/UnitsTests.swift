@@ -42,15 +42,19 @@ func transformInPoints() {
 func imageFrameInPoints() throws {
     let image = try ImageElement(assetID: UUID(), frame: PageRect(x: 10.25, y: 20, width: 300, height: 200.04))
     #expect(image.frame == PageRect(x: 10.3, y: 20, width: 300, height: 200))
-    #expect(throws: LNoteError.self) { try ImageElement(assetID: UUID(), frame: PageRect(x: 0, y: 0, width: -1, height: 1)) }
+    #expect(throws: LNoteError.self) {
+        try ImageElement(assetID: UUID(), frame: PageRect(x: 0, y: 0, width: -1, height: 1))
+    }
     #expect(try Ink(type: "pen", red: 1, green: 0, blue: 0, widthPoints: 1.2).widthPoints == 1.2)
     #expect(try PageMetadata(widthPoints: 612, heightPoints: 792) == .letter)
 }
 
 @Test("bounds: a stroke's points grown by their radius, through its transform; a page's union")
 func geometryBounds() async throws {
-    let s = try Stroke(samples: [InputPoint(x: 10, y: 20, radius: 1, force: 0.5, timeOffset: 0),
-                                 InputPoint(x: 30, y: 25, radius: 2, force: 0.5, timeOffset: 0.01)])
+    let s = try Stroke(samples: [
+        InputPoint(x: 10, y: 20, radius: 1, force: 0.5, timeOffset: 0),
+        InputPoint(x: 30, y: 25, radius: 2, force: 0.5, timeOffset: 0.01)
+    ])
     #expect(s.bounds == PageRect(x: 9, y: 19, width: 23, height: 8))
     var moved = s
     moved.transform = .translation(x: 100, y: 0)

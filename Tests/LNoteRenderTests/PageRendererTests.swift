@@ -41,8 +41,10 @@ struct PageRendererTests {
             guard i + 12 + len <= png.count else { throw Bad(why: "truncated chunk") }
             let typeAndData = Array(png[(i + 4)..<(i + 8 + len)])
             guard crc32(typeAndData) == be32(png, i + 8 + len) else { throw Bad(why: "crc") }
-            out.append(Chunk(type: String(decoding: typeAndData[0..<4], as: UTF8.self),
-                             data: Array(typeAndData[4...])))
+            out.append(
+                Chunk(
+                    type: String(decoding: typeAndData[0..<4], as: UTF8.self),
+                    data: Array(typeAndData[4...])))
             i += 12 + len
         }
         return out
@@ -54,7 +56,7 @@ struct PageRendererTests {
         let cs = try chunks(png)
         let ihdr = try #require(cs.first { $0.type == "IHDR" }).data
         let width = Int(be32(ihdr, 0)), h = Int(be32(ihdr, 4)), depth = Int(ihdr[8])
-        let w = (width * depth + 7) / 8   // bytes per row
+        let w = (width * depth + 7) / 8  // bytes per row
         let raw = try TestInflater.zlib(cs.filter { $0.type == "IDAT" }.flatMap(\.data))
         try #require(raw.count == (w + 1) * h)
         var px = [UInt8](repeating: 0, count: w * h)
@@ -99,8 +101,10 @@ struct PageRendererTests {
         return q
     }
 
-    static func line(from a: (Int32, Int32), to b: (Int32, Int32), radius: UInt16, steps: Int = 40,
-                     transform: Transform? = nil) -> Element {
+    static func line(
+        from a: (Int32, Int32), to b: (Int32, Int32), radius: UInt16, steps: Int = 40,
+        transform: Transform? = nil
+    ) -> Element {
         let pts = (0...steps).map { k -> Point in
             let t = Double(k) / Double(steps)
             let x: Double = Double(a.0) + (Double(b.0) - Double(a.0)) * t
@@ -134,25 +138,27 @@ struct PageRendererTests {
         var farRepeat: [UInt8] = Array(random[0..<20_000])
         farRepeat += [UInt8](repeating: 1, count: 20_000)
         farRepeat += random[0..<20_000]
-        let inputs: [[UInt8]] = [[], [42], [1, 2], [UInt8](repeating: 7, count: 1_000), random, runs, text,
-                                 sparse, farRepeat]
+        let inputs: [[UInt8]] = [
+            [], [42], [1, 2], [UInt8](repeating: 7, count: 1_000), random, runs, text,
+            sparse, farRepeat
+        ]
         for input in inputs {
             let z = Deflate.zlib(input)
             #expect(try TestInflater.zlib(z) == input)
         }
         #expect(Deflate.zlib(text).count < text.count / 50)
-        #expect(Deflate.zlib(random).count < random.count + random.count / 50)   // incompressible stays close
+        #expect(Deflate.zlib(random).count < random.count + random.count / 50)  // incompressible stays close
     }
 
     @Test("Huffman lengths stay within the limit and form a complete code, even for Fibonacci frequencies")
     func huffmanLengthsAreLimitedAndComplete() {
         var fib = [1, 1]
-        while fib.count < 30 { fib.append(fib[fib.count - 1] + fib[fib.count - 2]) }   // unlimited depth 29
+        while fib.count < 30 { fib.append(fib[fib.count - 1] + fib[fib.count - 2]) }  // unlimited depth 29
         for (freq, limit) in [(fib, 15), (fib, 7), ([5, 0, 0, 0], 15), ([0, 0, 0], 7), ([3, 3, 3], 15)] {
             let code = HuffmanCode(frequencies: freq, maxLength: limit)
             #expect(code.lengths.allSatisfy { Int($0) <= limit })
             let kraft = code.lengths.filter { $0 > 0 }.reduce(0) { $0 + (1 << (limit - Int($1))) }
-            #expect(kraft == 1 << limit)   // complete: sum of 2^-len is exactly 1
+            #expect(kraft == 1 << limit)  // complete: sum of 2^-len is exactly 1
             #expect(zip(freq, code.lengths).allSatisfy { $0.0 == 0 || $0.1 > 0 })
         }
     }
@@ -161,8 +167,9 @@ struct PageRendererTests {
 
     @Test("PNG has the signature, valid chunk CRCs, IHDR for 8-bit gray, one or more IDAT, final empty IEND")
     func pngIsStructurallyValid() throws {
-        let png = PageRenderer.png(elements: [Self.line(from: (1000, 1000), to: (5000, 1200), radius: 12)],
-                                   metadata: .letter, width: 256)
+        let png = PageRenderer.png(
+            elements: [Self.line(from: (1000, 1000), to: (5000, 1200), radius: 12)],
+            metadata: .letter, width: 256)
         let cs = try Self.chunks(png)
         #expect(cs.first?.type == "IHDR")
         #expect(cs.last?.type == "IEND")
@@ -171,7 +178,7 @@ struct PageRendererTests {
         let ihdr = try #require(cs.first).data
         #expect(ihdr.count == 13)
         #expect(Self.be32(ihdr, 0) == 256)
-        #expect(Self.be32(ihdr, 4) == 331)   // 256 * 7920 / 6120 = 331.3
+        #expect(Self.be32(ihdr, 4) == 331)  // 256 * 7920 / 6120 = 331.3
         #expect(Array(ihdr[8..<13]) == [UInt8(PageRenderer.bitDepth), 0, 0, 0, 0])
     }
 
@@ -213,14 +220,15 @@ struct PageRendererTests {
     @Test("a stroke darkens the pixels under it and nothing away from it")
     func strokeDarkensExpectedPixels() {
         // 612 px for 6120 units: 0.1 px per unit, so the line runs y = 100, x = 100...500, radius 2 px.
-        let r = PageRasterizer.raster(elements: [Self.line(from: (1000, 1000), to: (5000, 1000), radius: 20)],
-                                      metadata: .letter, width: 612)
+        let r = PageRasterizer.raster(
+            elements: [Self.line(from: (1000, 1000), to: (5000, 1000), radius: 20)],
+            metadata: .letter, width: 612)
         for x in stride(from: 110, through: 490, by: 20) {
             #expect(r[x, 99] < 40 && r[x, 100] < 40)
         }
-        #expect(r[300, 106] == 255 && r[300, 93] == 255)   // beyond the radius
-        #expect(r[50, 100] == 255 && r[560, 100] == 255)   // beyond the ends
-        #expect(r[98, 100] < 80)                           // round cap reaches past the end point
+        #expect(r[300, 106] == 255 && r[300, 93] == 255)  // beyond the radius
+        #expect(r[50, 100] == 255 && r[560, 100] == 255)  // beyond the ends
+        #expect(r[98, 100] < 80)  // round cap reaches past the end point
         let dark = r.pixels.filter { $0 < 255 }.count
         #expect(dark > 400 * 4 && dark < 410 * 7)
     }
@@ -231,21 +239,25 @@ struct PageRendererTests {
         let r = PageRasterizer.raster(elements: [moved], metadata: .letter, width: 612)
         #expect(r[300, 100] == 255)
         #expect(r[300, 300] < 40)
-        let scaled = Self.line(from: (1000, 1000), to: (2000, 1000), radius: 20,
-                               transform: Transform(a: 2, b: 0, c: 0, d: 2, tx: 0, ty: 0))
+        let scaled = Self.line(
+            from: (1000, 1000), to: (2000, 1000), radius: 20,
+            transform: Transform(a: 2, b: 0, c: 0, d: 2, tx: 0, ty: 0))
         let s = PageRasterizer.raster(elements: [scaled], metadata: .letter, width: 612)
         #expect(s[390, 200] < 40 && s[300, 100] == 255)
     }
 
     @Test("an image is a light grey box with a darker border; later elements draw on top")
     func imagePlaceholder() {
-        let image = Element.image(ImageElement(id: .random(), assetID: .random(), x: 1000, y: 1000,
-                                               width: 2000, height: 1000))
-        let r = PageRasterizer.raster(elements: [image, Self.line(from: (1000, 1500), to: (3000, 1500), radius: 20)],
-                                      metadata: .letter, width: 612)
-        #expect((200...240).contains(r[200, 120]))      // interior, light grey
-        #expect(r[200, 100] < r[200, 120])              // top border darker
-        #expect(r[150, 150] < 40)                       // the stroke over the image
+        let image = Element.image(
+            ImageElement(
+                id: .random(), assetID: .random(), x: 1000, y: 1000,
+                width: 2000, height: 1000))
+        let r = PageRasterizer.raster(
+            elements: [image, Self.line(from: (1000, 1500), to: (3000, 1500), radius: 20)],
+            metadata: .letter, width: 612)
+        #expect((200...240).contains(r[200, 120]))  // interior, light grey
+        #expect(r[200, 100] < r[200, 120])  // top border darker
+        #expect(r[150, 150] < 40)  // the stroke over the image
         #expect(r[200, 90] == 255 && r[320, 120] == 255)
     }
 
@@ -257,10 +269,14 @@ struct PageRendererTests {
             Self.line(from: (0, 0), to: (100, 100), radius: 5, transform: nan),
             Self.line(from: (0, 0), to: (100, 100), radius: 5, transform: huge),
             Self.line(from: (Int32.min, Int32.min), to: (Int32.max, Int32.max), radius: UInt16.max),
-            .image(ImageElement(id: .random(), assetID: .random(), x: Int32.min, y: 0, width: UInt32.max,
-                                height: 10, transform: nan)),
+            .image(
+                ImageElement(
+                    id: .random(), assetID: .random(), x: Int32.min, y: 0, width: UInt32.max,
+                    height: 10, transform: nan))
         ]
-        for (m, w) in [(PageMetadata.letter, 0), (PageMetadata(width: 0, height: 0), 32), (PageMetadata(width: 1, height: 1), 16)] {
+        for (m, w) in [
+            (PageMetadata.letter, 0), (PageMetadata(width: 0, height: 0), 32), (PageMetadata(width: 1, height: 1), 16)
+        ] {
             let png = PageRenderer.png(elements: elements, metadata: m, width: w)
             #expect(try Self.chunks(png).count == 3)
         }
@@ -283,6 +299,6 @@ struct PageRendererTests {
         // catches pathological slowdowns, not CI load.
         #expect(elapsed < .seconds(5))
         let r = try Self.decode(png)
-        #expect(r.pixels.filter { $0 < 200 }.count > 2_000)   // visibly written on
+        #expect(r.pixels.filter { $0 < 200 }.count > 2_000)  // visibly written on
     }
 }

@@ -28,7 +28,8 @@ struct TestInflater {
         guard trailer + 4 == stream.count else { throw Malformed(reason: "trailer position") }
         var a: UInt32 = 1, b: UInt32 = 0
         for x in body { a = (a + UInt32(x)) % 65521; b = (b + a) % 65521 }
-        let want = UInt32(stream[trailer]) << 24 | UInt32(stream[trailer + 1]) << 16
+        let want =
+            UInt32(stream[trailer]) << 24 | UInt32(stream[trailer + 1]) << 16
             | UInt32(stream[trailer + 2]) << 8 | UInt32(stream[trailer + 3])
         guard want == b << 16 | a else { throw Malformed(reason: "adler") }
         return body
@@ -59,7 +60,7 @@ struct TestInflater {
             }
         } while last == 0
         bitBuffer = 0
-        bitCount = 0   // drop the padding to the byte boundary
+        bitCount = 0  // drop the padding to the byte boundary
     }
 
     private mutating func stored() throws {
@@ -109,14 +110,22 @@ struct TestInflater {
         throw Malformed(reason: "bad code")
     }
 
-    private static let lengthBase = [3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43, 51, 59,
-                                     67, 83, 99, 115, 131, 163, 195, 227, 258]
-    private static let lengthExtra = [0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4,
-                                      5, 5, 5, 5, 0]
-    private static let distBase = [1, 2, 3, 4, 5, 7, 9, 13, 17, 25, 33, 49, 65, 97, 129, 193, 257, 385, 513,
-                                   769, 1025, 1537, 2049, 3073, 4097, 6145, 8193, 12289, 16385, 24577]
-    private static let distExtra = [0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10,
-                                    11, 11, 12, 12, 13, 13]
+    private static let lengthBase = [
+        3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43, 51, 59,
+        67, 83, 99, 115, 131, 163, 195, 227, 258
+    ]
+    private static let lengthExtra = [
+        0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4,
+        5, 5, 5, 5, 0
+    ]
+    private static let distBase = [
+        1, 2, 3, 4, 5, 7, 9, 13, 17, 25, 33, 49, 65, 97, 129, 193, 257, 385, 513,
+        769, 1025, 1537, 2049, 3073, 4097, 6145, 8193, 12289, 16385, 24577
+    ]
+    private static let distExtra = [
+        0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10,
+        11, 11, 12, 12, 13, 13
+    ]
     // Fixed tables (RFC 1951 section 3.2.6); built once, cannot fail.
     private static let fixedLengths: Table = {
         var l = [Int](repeating: 8, count: 288)

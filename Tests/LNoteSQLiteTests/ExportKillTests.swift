@@ -8,7 +8,8 @@ enum LNoteTool {
     static let executable: String = {
         var url = URL(fileURLWithPath: #filePath)
         for _ in 0..<3 { url.deleteLastPathComponent() }  // Tests/LNoteSQLiteTests/<this file>
-        for candidate in [".build/debug/lnote", ".build/release/lnote"] where FileManager.default.isExecutableFile(atPath: url.path + "/" + candidate) {
+        for candidate in [".build/debug/lnote", ".build/release/lnote"]
+        where FileManager.default.isExecutableFile(atPath: url.path + "/" + candidate) {
             return url.path + "/" + candidate
         }
         return url.path + "/.build/debug/lnote"
@@ -59,7 +60,9 @@ struct ExportKillTests {
         for original in originals {
             guard let stored = try reader.read(original.id) else { continue }
             present += 1
-            #expect(ContentComparison.verify(expected: original, actual: stored).isEqual, "document \(original.id) is partial or differs")
+            #expect(
+                ContentComparison.verify(expected: original, actual: stored).isEqual,
+                "document \(original.id) is partial or differs")
         }
         #expect(try connection.integer("SELECT count(*) FROM documents") == Int64(present))
         return present
@@ -75,7 +78,9 @@ struct ExportKillTests {
         // How long a whole export takes here, to aim the kills inside it.
         let clock = ContinuousClock()
         let start = clock.now
-        #expect(try LNoteTool.run(["export-sqlite", dir.sub("lib"), "--out", dir.sub("timing.db")], in: dir.path).status == 0)
+        #expect(
+            try LNoteTool.run(["export-sqlite", dir.sub("lib"), "--out", dir.sub("timing.db")], in: dir.path).status
+                == 0)
         let fullUs = max(UInt64(SQLiteExport.seconds(clock.now - start) * 1e6), 50_000)
         var rng = UInt64(0x5EED_5A1)
         var killedRunning = 0, partialStates = Set<Int>()
@@ -83,7 +88,9 @@ struct ExportKillTests {
         // between two documents' commits: on a loaded machine a kill aimed by the timing run can
         // land after the export ended, which proves nothing.
         var round = 0
-        while round < 20, round < 6 || killedRunning < 4 || !partialStates.contains(where: { $0 > 0 && $0 < originals.count }) {
+        while round < 20,
+            round < 6 || killedRunning < 4 || !partialStates.contains(where: { $0 > 0 && $0 < originals.count })
+        {
             defer { round += 1 }
             let db = dir.sub("notes-\(round).db")
             rng = rng &* 6364136223846793005 &+ 1442695040888963407
@@ -105,8 +112,9 @@ struct ExportKillTests {
             #expect(try Self.checkWholeOrNothing(db, originals) == originals.count)
         }
         #expect(killedRunning >= 4, "the kills landed while the export was running (\(killedRunning) of \(round))")
-        #expect(partialStates.contains { $0 > 0 && $0 < originals.count },
-                "a kill landed between two documents' commits: \(partialStates.sorted()), full export \(fullUs) us")
+        #expect(
+            partialStates.contains { $0 > 0 && $0 < originals.count },
+            "a kill landed between two documents' commits: \(partialStates.sorted()), full export \(fullUs) us")
     }
 
     @Test("Q-053 --json prints the report, exit 0 when verified, 4 when a document fails, 16 without --out")
@@ -125,13 +133,16 @@ struct ExportKillTests {
 
         let human = try LNoteTool.run(["export-sqlite", paths[0], "--out", dir.sub("n.db")], in: dir.path)
         #expect(human.status == 0 && human.stdout.contains("unchanged") && human.stdout.contains("1 documents"))
-        let back = try LNoteTool.run(["import-sqlite", dir.sub("n.db"), "--out", dir.sub("back"), "--json"], in: dir.path)
+        let back = try LNoteTool.run(
+            ["import-sqlite", dir.sub("n.db"), "--out", dir.sub("back"), "--json"], in: dir.path)
         #expect(back.status == 0 && back.stdout.contains("\"imported\""))
 
         try SQLiteTestLibrary.damageLargestPage(paths[1])
         let failed = try LNoteTool.run(["export-sqlite", dir.sub("lib"), "--out", dir.sub("m.db")], in: dir.path)
         #expect(failed.status == 4 && failed.stdout.contains("failed"))
         #expect(try LNoteTool.run(["export-sqlite", dir.sub("lib")], in: dir.path).status == 16)
-        #expect(try LNoteTool.run(["import-sqlite", dir.sub("missing.db"), "--out", dir.sub("x")], in: dir.path).status == 8)
+        #expect(
+            try LNoteTool.run(["import-sqlite", dir.sub("missing.db"), "--out", dir.sub("x")], in: dir.path).status == 8
+        )
     }
 }

@@ -13,7 +13,8 @@ struct ImportRowIdentityTests {
     /// Rebuilds `documents` without its uniqueness and length checks, as a database another
     /// tool wrote may be (the rows and the ids other tables point at are kept).
     static func loosenDocuments(_ db: SQLiteConnection) throws {
-        try db.execute("""
+        try db.execute(
+            """
             PRAGMA foreign_keys = OFF;
             BEGIN;
             CREATE TABLE loose (id INTEGER PRIMARY KEY, uuid BLOB NOT NULL, title TEXT NOT NULL,
@@ -52,14 +53,17 @@ struct ImportRowIdentityTests {
         #expect(try Self.packages(back) == [upper], "no second package of the same id")
     }
 
-    @Test("Q-063 Q-060 two document rows with one uuid: the first is imported, the second fails naming both rows; exit not ok")
+    @Test(
+        "Q-063 Q-060 two document rows with one uuid: the first is imported, the second fails naming both rows; exit not ok"
+    )
     func repeatedUUIDFailsTheRepeat() async throws {
         let dir = SQLiteTempDir(); defer { dir.remove() }
         _ = try await Self.exported(dir, documents: 1)
         let db = try SQLiteConnection(path: dir.sub("n.db"), create: false)
         try Self.loosenDocuments(db)
         // A second row with the first's uuid and a page of its own.
-        try db.execute("""
+        try db.execute(
+            """
             INSERT INTO documents (id, uuid, title, created, modified) SELECT 50, uuid, 'twin', created, modified FROM documents WHERE id = 1;
             INSERT INTO pages (documentId, uuid, position, width, height, created, modified)
               SELECT 50, randomblob(16), 0, width, height, created, modified FROM pages WHERE documentId = 1 LIMIT 1;
@@ -72,7 +76,8 @@ struct ImportRowIdentityTests {
         #expect(try Self.packages(dir.sub("back")).count == 1)
     }
 
-    @Test("Q-060 Q-063 a document row whose uuid is not 16 bytes fails alone, named by its row; the others are imported")
+    @Test(
+        "Q-060 Q-063 a document row whose uuid is not 16 bytes fails alone, named by its row; the others are imported")
     func badUUIDFailsItsRowOnly() async throws {
         let dir = SQLiteTempDir(); defer { dir.remove() }
         _ = try await Self.exported(dir, documents: 2)
@@ -88,7 +93,9 @@ struct ImportRowIdentityTests {
         #expect(try Self.packages(dir.sub("back")).count == 2)
     }
 
-    @Test("Q-063 the import reads through a read-only connection: the database bytes stay as they were and a write through it is refused")
+    @Test(
+        "Q-063 the import reads through a read-only connection: the database bytes stay as they were and a write through it is refused"
+    )
     func importOpensReadOnly() async throws {
         let dir = SQLiteTempDir(); defer { dir.remove() }
         _ = try await Self.exported(dir, documents: 1)
@@ -110,7 +117,9 @@ struct ImportRowIdentityTests {
             let other = try SQLiteConnection(path: dir.sub("other.db"), create: true)
             try other.execute("PRAGMA user_version = 7")
         }
-        await #expect(throws: SQLiteError.self) { try await SQLiteExport.export(packages: paths, to: dir.sub("other.db")) }
+        await #expect(throws: SQLiteError.self) {
+            try await SQLiteExport.export(packages: paths, to: dir.sub("other.db"))
+        }
         let again = try SQLiteConnection(path: dir.sub("other.db"), create: false)
         #expect(try again.integer("PRAGMA user_version") == 7)
         #expect(try again.integer("PRAGMA application_id") == 0)

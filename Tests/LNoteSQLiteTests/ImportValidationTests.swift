@@ -18,13 +18,17 @@ struct ImportValidationTests {
         try tamper(db)
         let report = try await SQLiteImport.importDatabase(dir.sub("n.db"), to: dir.sub("back"))
         let written = try FileManager.default.contentsOfDirectory(atPath: dir.sub("back")).filter { !$0.hasPrefix(".") }
-        #expect(written.count == report.documents.filter { $0.status == "imported" }.count, "a refused document leaves no package")
+        #expect(
+            written.count == report.documents.filter { $0.status == "imported" }.count,
+            "a refused document leaves no package")
         return report
     }
 
     /// Rewrites point 0 of the first stroke of document row 1 through `change`.
     static func changeFirstPoint(_ db: SQLiteConnection, _ change: (inout [UInt8]) -> Void) throws {
-        let s = try db.prepare("SELECT s.id, points FROM strokes s JOIN pages p ON s.pageId = p.id WHERE p.documentId = 1 ORDER BY s.id LIMIT 1")
+        let s = try db.prepare(
+            "SELECT s.id, points FROM strokes s JOIN pages p ON s.pageId = p.id WHERE p.documentId = 1 ORDER BY s.id LIMIT 1"
+        )
         #expect(try s.step())
         let row = s.int64(0)
         var blob = s.blob(1)
@@ -47,7 +51,8 @@ struct ImportValidationTests {
     @Test("Q-023 Q-060 a stroke and an image at the same zIndex refuse the page's document")
     func duplicateZIndex() async throws {
         let report = try await Self.importAfter { db in
-            try db.execute("""
+            try db.execute(
+                """
                 UPDATE images SET zIndex = (SELECT min(zIndex) FROM strokes WHERE strokes.pageId = images.pageId)
                 WHERE pageId IN (SELECT id FROM pages WHERE documentId = 1 AND position = 0)
                 """)
@@ -59,7 +64,8 @@ struct ImportValidationTests {
     @Test("Q-022 Q-060 a transform that is not an exact 32-bit float is refused")
     func transformNotFloat() async throws {
         let report = try await Self.importAfter { db in
-            try db.execute("""
+            try db.execute(
+                """
                 UPDATE strokes SET transformA = 0.1 WHERE transformA IS NOT NULL
                   AND pageId IN (SELECT id FROM pages WHERE documentId = 1)
                 """)
@@ -71,13 +77,15 @@ struct ImportValidationTests {
     @Test("Q-060 gaps in zIndex and position are accepted: the order is kept")
     func gapsAreAccepted() async throws {
         let report = try await Self.importAfter { db in
-            try db.execute("""
+            try db.execute(
+                """
                 UPDATE strokes SET zIndex = zIndex + 1000000; UPDATE strokes SET zIndex = (zIndex - 1000000) * 10 + 7;
                 UPDATE images SET zIndex = zIndex * 10 + 7;
                 UPDATE pages SET position = position + 1000000; UPDATE pages SET position = (position - 1000000) * 3 + 5;
                 """)
         }
-        #expect(report.ok && report.documents.allSatisfy { $0.status == "imported" && $0.verification?.isEqual == true })
+        #expect(
+            report.ok && report.documents.allSatisfy { $0.status == "imported" && $0.verification?.isEqual == true })
     }
 
     @Test("Q-061 an existing package is never overwritten: equal is unchanged, different fails")

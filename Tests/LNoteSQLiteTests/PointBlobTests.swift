@@ -9,15 +9,20 @@ struct PointBlobTests {
         let p = Point(x: -2, y: 0x0102_0304, radius: 0x0A0B, pressure: 1000, time: 0xDEAD_BEEF, azimuth: 7, altitude: 9)
         let blob = PointBlob.encode([Point(x: 0, y: 0, radius: 0, pressure: 0, time: 0), p])
         #expect(blob.count == 32)
-        #expect(Array(blob[16...]) == [0xFE, 0xFF, 0xFF, 0xFF, 0x04, 0x03, 0x02, 0x01, 0x0B, 0x0A, 0xE8, 0x03,
-                                       0xEF, 0xBE, 0xAD, 0xDE])
+        #expect(
+            Array(blob[16...]) == [
+                0xFE, 0xFF, 0xFF, 0xFF, 0x04, 0x03, 0x02, 0x01, 0x0B, 0x0A, 0xE8, 0x03,
+                0xEF, 0xBE, 0xAD, 0xDE
+            ])
         #expect(blob[..<16].allSatisfy { $0 == 0 })
     }
 
     @Test("Q-031 angles are a second BLOB, 4 bytes a point: azimuth u16, altitude u16; nothing is lost")
     func anglesColumn() throws {
-        let points = [Point(x: 1, y: 2, radius: 3, pressure: 4, time: 0, azimuth: 0x0102, altitude: 0xFFFF),
-                      Point(x: .min, y: .max, radius: .max, pressure: .max, time: .max, azimuth: 0, altitude: 6283)]
+        let points = [
+            Point(x: 1, y: 2, radius: 3, pressure: 4, time: 0, azimuth: 0x0102, altitude: 0xFFFF),
+            Point(x: .min, y: .max, radius: .max, pressure: .max, time: .max, azimuth: 0, altitude: 6283)
+        ]
         let angles = PointBlob.encodeAngles(points)
         #expect(angles == [0x02, 0x01, 0xFF, 0xFF, 0x00, 0x00, 0x8B, 0x18])
         let back = try #require(PointBlob.decode(points: PointBlob.encode(points), angles: angles, count: 2))

@@ -14,7 +14,9 @@ struct RoundTripTests {
         return out
     }
 
-    @Test("Q-003 Q-023 Q-050 Q-051 Q-052 Q-061 Q-062 export then import gives packages equal element for element and point for point")
+    @Test(
+        "Q-003 Q-023 Q-050 Q-051 Q-052 Q-061 Q-062 export then import gives packages equal element for element and point for point"
+    )
     func roundTripIsLossless() async throws {
         let dir = SQLiteTempDir()
         defer { dir.remove() }
@@ -36,11 +38,14 @@ struct RoundTripTests {
         // What the database holds, by SQL: every element once, in z-order 0 ... n-1 per page.
         let db = try SQLiteConnection(path: dir.sub("notes.db"), create: false)
         let elements = originals.flatMap(\.pages).reduce(0) { $0 + $1.state.elements.count }
-        #expect(try db.integer("SELECT (SELECT count(*) FROM strokes) + (SELECT count(*) FROM images)") == Int64(elements))
-        #expect(try db.integer("""
-            SELECT count(*) FROM (SELECT pageId, max(zIndex) + 1 - count(*) AS gap FROM
-              (SELECT pageId, zIndex FROM strokes UNION ALL SELECT pageId, zIndex FROM images) GROUP BY pageId) WHERE gap != 0
-            """) == 0)
+        #expect(
+            try db.integer("SELECT (SELECT count(*) FROM strokes) + (SELECT count(*) FROM images)") == Int64(elements))
+        #expect(
+            try db.integer(
+                """
+                SELECT count(*) FROM (SELECT pageId, max(zIndex) + 1 - count(*) AS gap FROM
+                  (SELECT pageId, zIndex FROM strokes UNION ALL SELECT pageId, zIndex FROM images) GROUP BY pageId) WHERE gap != 0
+                """) == 0)
         #expect(try db.integer("SELECT count(*) FROM strokes WHERE angles IS NOT NULL") == 3)
 
         let imported = try await SQLiteImport.importDatabase(dir.sub("notes.db"), to: dir.sub("back"))
@@ -51,8 +56,9 @@ struct RoundTripTests {
             #expect(copy == original)
             // Element for element through the engine's own page API, too.
             for page in original.pages {
-                let reopened = try await Page.open(directory: path + "/pages", id: page.entry.id,
-                                                   options: PageOptions(readOnly: true, pointDecoding: .eager))
+                let reopened = try await Page.open(
+                    directory: path + "/pages", id: page.entry.id,
+                    options: PageOptions(readOnly: true, pointDecoding: .eager))
                 let elements = await reopened.elements
                 #expect(elements == page.state.elements)
                 #expect(elements.map(\.id) == page.state.elements.map(\.id))
@@ -82,7 +88,8 @@ struct RoundTripTests {
         #expect(third.ok)
         let db = try SQLiteConnection(path: dir.sub("n.db"), create: false)
         #expect(try db.integer("SELECT count(*) FROM documents") == 3)
-        let stored = try #require(try DatabaseContentReader(db).read(try await PackageContentReader.read(path: paths[1]).id))
+        let stored = try #require(
+            try DatabaseContentReader(db).read(try await PackageContentReader.read(path: paths[1]).id))
         #expect(stored == (try await PackageContentReader.read(path: paths[1])))
     }
 
@@ -106,7 +113,8 @@ struct RoundTripTests {
         #expect(second.ok && second.documents.map(\.status) == ["exported", "unchanged"])
         let back = try await SQLiteImport.importDatabase(dir.sub("n.db"), to: dir.sub("back"))
         #expect(back.ok)
-        let copy = try await PackageContentReader.read(path: dir.sub("back") + "/" + PackageLayout.folderName(repaired.id))
+        let copy = try await PackageContentReader.read(
+            path: dir.sub("back") + "/" + PackageLayout.folderName(repaired.id))
         #expect(copy == repaired)
     }
 
@@ -140,7 +148,8 @@ struct RoundTripTests {
         #expect(!v.isEqual && v.pages[0].pointsDigest[0] != v.pages[0].pointsDigest[1] && v.pages[0].idsInZOrderEqual)
 
         var fewer = original
-        fewer.pages[0].state = PageState(metadata: original.pages[0].state.metadata, elements: Array(elements.dropLast()))
+        fewer.pages[0].state = PageState(
+            metadata: original.pages[0].state.metadata, elements: Array(elements.dropLast()))
         let w = ContentComparison.verify(expected: original, actual: fewer)
         #expect(!w.isEqual && !w.pages[0].idsInZOrderEqual && w.pages[0].elements[0] == w.pages[0].elements[1] + 1)
 

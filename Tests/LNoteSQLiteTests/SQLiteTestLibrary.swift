@@ -21,7 +21,9 @@ struct SQLiteTempDir {
 /// fragments, transforms, reordering, strokes with pen angles, an empty page.
 enum SQLiteTestLibrary {
     /// Creates `documents` documents in `folder`; returns their package paths, sorted.
-    static func make(in folder: String, documents: Int, strokesPerPage: Int = 40, seed: UInt64 = 1) async throws -> [String] {
+    static func make(
+        in folder: String, documents: Int, strokesPerPage: Int = 40, seed: UInt64 = 1
+    ) async throws -> [String] {
         let library = NoteLibrary(folder: folder)
         var paths: [String] = []
         for d in 0..<documents {
@@ -42,21 +44,26 @@ enum SQLiteTestLibrary {
         strokes.append(withAngles(generator.nextStroke(), seed: seed))
         try await first.append(contentsOf: strokes.map { .stroke($0) })
         let pageIDs = await document.pageIDs
-        try await document.insertImage(imageBytes(seed, count: 3000), ext: "png", on: pageIDs[0], x: 400, y: -120, width: 2000, height: 1500)
+        try await document.insertImage(
+            imageBytes(seed, count: 3000), ext: "png", on: pageIDs[0], x: 400, y: -120, width: 2000, height: 1500)
         // Erase the middle of a stroke: two fragments with new ids take its place (E-021).
         let target = strokes[2]
         try await first.erase(target.id, replacingWith: split(target).map { .stroke($0) })
         try await first.setTransform(.translation(120.5, -33.25), for: [strokes[3].id, strokes[4].id])
-        try await first.setTransform(Transform(a: 0.8660254, b: 0.5, c: -0.5, d: 0.8660254, tx: 10, ty: 20), for: [strokes[5].id])
+        try await first.setTransform(
+            Transform(a: 0.8660254, b: 0.5, c: -0.5, d: 0.8660254, tx: 10, ty: 20), for: [strokes[5].id])
         try await first.reorder([strokes[6].id], to: 0)
         try await first.delete([strokes[7].id])
 
         let a4 = PageMetadata(width: 5953, height: 8419)
         let second = try await document.addPage(metadata: a4)
         var generator2 = HandwritingGenerator(seed: seed &+ 77, metadata: a4)
-        try await document.page(id: second).append(contentsOf: generator2.page(strokes: strokesPerPage / 2).map { .stroke($0) })
-        let image = try await document.insertImage(imageBytes(seed &+ 1, count: 800), ext: "jpg", on: second, x: 0, y: 0, width: 300, height: 300)
-        try await document.page(id: second).setTransform(Transform(a: 2, b: 0, c: 0, d: 2, tx: 5, ty: 5), for: [image.id])
+        try await document.page(id: second).append(
+            contentsOf: generator2.page(strokes: strokesPerPage / 2).map { .stroke($0) })
+        let image = try await document.insertImage(
+            imageBytes(seed &+ 1, count: 800), ext: "jpg", on: second, x: 0, y: 0, width: 300, height: 300)
+        try await document.page(id: second).setTransform(
+            Transform(a: 2, b: 0, c: 0, d: 2, tx: 5, ty: 5), for: [image.id])
         _ = try await document.addPage(metadata: PageMetadata(width: 1000, height: 2000))
         try await document.flush()
     }
@@ -72,7 +79,9 @@ enum SQLiteTestLibrary {
         var tailPoints = Array(points[min(cut + 2, points.count - 1)...])
         let t0 = tailPoints[0].time
         for i in tailPoints.indices { tailPoints[i].time -= t0 }
-        let tail = Stroke(id: .random(), ink: stroke.ink, transform: stroke.transform, hasAngles: stroke.hasAngles, points: tailPoints)
+        let tail = Stroke(
+            id: .random(), ink: stroke.ink, transform: stroke.transform, hasAngles: stroke.hasAngles, points: tailPoints
+        )
         return [head, tail]
     }
 
@@ -83,8 +92,9 @@ enum SQLiteTestLibrary {
             points[i].azimuth = UInt16(truncatingIfNeeded: (seed &* 31 &+ UInt64(i) &* 7) % 6283)
             points[i].altitude = UInt16(truncatingIfNeeded: 400 + i % 1100)
         }
-        return Stroke(id: stroke.id, ink: Ink(type: "pencil", red: 200, green: 10, blue: 60, alpha: 128, width: 30),
-                      hasAngles: true, points: points)
+        return Stroke(
+            id: stroke.id, ink: Ink(type: "pencil", red: 200, green: 10, blue: 60, alpha: 128, width: 30),
+            hasAngles: true, points: points)
     }
 
     /// Deterministic pseudo-image bytes.

@@ -26,7 +26,9 @@ struct StreamedAssetTests {
         #expect(offsets == Array(stride(from: 0, to: stored.count, by: 1000)))
     }
 
-    @Test("Q-064 Q-061 a package whose asset has the size but not the bytes of the database's is not unchanged: the document fails, the package stays")
+    @Test(
+        "Q-064 Q-061 a package whose asset has the size but not the bytes of the database's is not unchanged: the document fails, the package stays"
+    )
     func sameSizeOtherBytesDiffers() async throws {
         let dir = SQLiteTempDir(); defer { dir.remove() }
         let paths = try await SQLiteTestLibrary.make(in: dir.sub("lib"), documents: 1, strokesPerPage: 4)

@@ -5,7 +5,9 @@ import Testing
 /// The writer connection's durability settings.
 @Suite("SQLite writer pragmas (Q-040)")
 struct WriterPragmaTests {
-    @Test("Q-040 a writer connection commits and checkpoints with F_FULLFSYNC (fullfsync, checkpoint_fullfsync on), WAL, synchronous=FULL")
+    @Test(
+        "Q-040 a writer connection commits and checkpoints with F_FULLFSYNC (fullfsync, checkpoint_fullfsync on), WAL, synchronous=FULL"
+    )
     func fullFsyncOn() throws {
         let path = NSTemporaryDirectory() + "/lnote-pragma-\(UUID().uuidString).sqlite"
         defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }

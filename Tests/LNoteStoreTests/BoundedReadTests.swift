@@ -34,8 +34,10 @@ struct BoundedReadTests {
         return Array(image[0..<min(size, end + Self.margin)])
     }
 
-    private func check(_ path: String, _ writes: [(offset: Int, bytes: [UInt8])], size: Int,
-                       chunks: [Int]) throws {
+    private func check(
+        _ path: String, _ writes: [(offset: Int, bytes: [UInt8])], size: Int,
+        chunks: [Int]
+    ) throws {
         try make(path, writes, size: size)
         let want = reference(writes, size: size)
         for chunk in chunks {
@@ -71,22 +73,28 @@ struct BoundedReadTests {
         }
     }
 
-    @Test("P-020 a zero tail longer than one largest frame, as a hole or written, after a hole inside the data: held up to one largest frame past the data")
+    @Test(
+        "P-020 a zero tail longer than one largest frame, as a hole or written, after a hole inside the data: held up to one largest frame past the data"
+    )
     func longZeroTails() throws {
         let dir = TemporaryFolder("bounded-read")
         defer { dir.remove() }
         let data = (0..<3_000).map { UInt8(truncatingIfNeeded: $0 | 1) }
         let mib = 1 << 20
         // Sparse: data, a 3 MiB hole, data, then a hole to 40 MiB.
-        try check(dir.path + "/sparse", [(0, data), (3 * mib + 5, data)], size: 40 * mib,
-                  chunks: [mib, BoundedPrefix.chunkBytes])
+        try check(
+            dir.path + "/sparse", [(0, data), (3 * mib + 5, data)], size: 40 * mib,
+            chunks: [mib, BoundedPrefix.chunkBytes])
         // Written: data, then 20 MiB of zeros written out (no hole for SEEK_DATA to skip).
         let zeros = [UInt8](repeating: 0, count: 20 * mib)
-        try check(dir.path + "/written", [(0, data), (data.count, zeros)], size: data.count + zeros.count,
-                  chunks: [mib + 3, BoundedPrefix.chunkBytes])
+        try check(
+            dir.path + "/written", [(0, data), (data.count, zeros)], size: data.count + zeros.count,
+            chunks: [mib + 3, BoundedPrefix.chunkBytes])
     }
 
-    @Test("P-020 data past the budget is refused with the file's last non-zero byte named, also when it ends in a later chunk")
+    @Test(
+        "P-020 data past the budget is refused with the file's last non-zero byte named, also when it ends in a later chunk"
+    )
     func budget() throws {
         let dir = TemporaryFolder("bounded-read")
         defer { dir.remove() }
@@ -96,8 +104,9 @@ struct BoundedReadTests {
         do {
             _ = try fs.readBounded(path, budget: 4_096, chunkBytes: 1_000)
         } catch let e as LNoteError {
-            #expect(e.code == .corrupt && e.message.contains("up to byte 5000 of 9000") && e.message.contains("P-020"),
-                    "\(e)")
+            #expect(
+                e.code == .corrupt && e.message.contains("up to byte 5000 of 9000") && e.message.contains("P-020"),
+                "\(e)")
         }
         let fits = try fs.readBounded(path, budget: 5_000, chunkBytes: 1_000)
         #expect(fits.bytes.count == 9_000 && fits.bytes[4_999] == 9 && fits.fileSize == 9_000)

@@ -10,8 +10,12 @@ struct CompactionDirectorySyncTests {
     static let pageID = UUIDBytes(string: "c0a00000-0000-4000-8000-000000000021")!
 
     static func stroke(_ n: UInt8) -> Stroke {
-        Stroke(id: UUIDBytes(string: "e1e00000-0000-4000-8000-0000000000\(String(format: "%02x", n))")!, ink: .pen,
-               points: [Point(x: Int32(n), y: 2, radius: 3, pressure: 4, time: 0), Point(x: 9, y: 9, radius: 3, pressure: 4, time: 8)])
+        Stroke(
+            id: UUIDBytes(string: "e1e00000-0000-4000-8000-0000000000\(String(format: "%02x", n))")!, ink: .pen,
+            points: [
+                Point(x: Int32(n), y: 2, radius: 3, pressure: 4, time: 0),
+                Point(x: 9, y: 9, radius: 3, pressure: 4, time: 8)
+            ])
     }
 
     static func freshFileSystem() throws -> SimulatedFileSystem {
@@ -21,11 +25,14 @@ struct CompactionDirectorySyncTests {
         return fs
     }
 
-    @Test("P-021 W-006 a journal created with its directory sync deferred: the entry may be lost until a frame is acknowledged, then never")
+    @Test(
+        "P-021 W-006 a journal created with its directory sync deferred: the entry may be lost until a frame is acknowledged, then never"
+    )
     func deferredEntryIsSyncedBeforeAcknowledgement() throws {
         let fs = try Self.freshFileSystem()
-        let journal = try JournalWriter.create(fs: fs, directory: "/p", pageID: Self.pageID, base: 1, firstSequence: 5,
-                                               durability: .data, deferDirectorySync: true)
+        let journal = try JournalWriter.create(
+            fs: fs, directory: "/p", pageID: Self.pageID, base: 1, firstSequence: 5,
+            durability: .data, deferDirectorySync: true)
         let path = "/p/" + PageFileNames.journal(Self.pageID, base: 1)
         // Deferred: a power loss now may drop the new entry (nothing in it is acknowledged).
         let created = fs.operationCount
@@ -49,8 +56,9 @@ struct CompactionDirectorySyncTests {
     @Test("P-021 P-013 a live compaction syncs pages/ once; every crash state keeps every acknowledged change")
     func compactionSyncsTheDirectoryOnce() async throws {
         let fs = try Self.freshFileSystem()
-        let page = try await Page.open(directory: "/p", id: Self.pageID, options: PageOptions(compaction: .onCloseOnly),
-                                       fileSystem: fs)
+        let page = try await Page.open(
+            directory: "/p", id: Self.pageID, options: PageOptions(compaction: .onCloseOnly),
+            fileSystem: fs)
         for n: UInt8 in 1...3 { try await page.append(.stroke(Self.stroke(n)), durability: .data) }
         let start = fs.operationCount
         try await page.compact()
@@ -63,7 +71,8 @@ struct CompactionDirectorySyncTests {
         var states = 0
         for state in fs.crashStates() where state.point >= start {
             states += 1
-            let r = try PageRecovery.recover(fs: state.makeFileSystem(), directory: "/p", pageID: Self.pageID, mode: .salvage)
+            let r = try PageRecovery.recover(
+                fs: state.makeFileSystem(), directory: "/p", pageID: Self.pageID, mode: .salvage)
             let ids = Set(r.state.elements.map(\.id))
             let needed = acknowledged.prefix(state.point >= fs.operationCount ? 4 : 3)
             #expect(needed.allSatisfy { ids.contains($0) }, "\(state)")
@@ -73,7 +82,8 @@ struct CompactionDirectorySyncTests {
         try await page.close()
     }
 
-    @Test("P-019 the guard's point comparison: a deferred stroke equals the decoded one of the same points and no other")
+    @Test(
+        "P-019 the guard's point comparison: a deferred stroke equals the decoded one of the same points and no other")
     func guardComparesPointsExactly() throws {
         var points: [Point] = []
         for k in 0..<50 {
@@ -107,7 +117,9 @@ struct CompactionDirectorySyncTests {
         }
     }
 
-    @Test("P-019 P-011 a snapshot whose check fails leaves no temp file and the old snapshot; one whose journal was not created writes nothing")
+    @Test(
+        "P-019 P-011 a snapshot whose check fails leaves no temp file and the old snapshot; one whose journal was not created writes nothing"
+    )
     func failedCheckRemovesTheTempFile() throws {
         let fs = try Self.freshFileSystem()
         let path = "/p/" + PageFileNames.snapshot(Self.pageID)
@@ -130,22 +142,31 @@ struct CompactionDirectorySyncTests {
         }
         #expect(fs.operationCount == before)
         #expect(fs.allFiles()[path] == [1, 2, 3])
-        try SnapshotWrite.run([9, 9, 9, 9], fs: fs, path: path, level: .data, journalReady: ready) { bytes, _ in #expect(bytes == [9, 9, 9, 9]) }
+        try SnapshotWrite.run([9, 9, 9, 9], fs: fs, path: path, level: .data, journalReady: ready) { bytes, _ in
+            #expect(bytes == [9, 9, 9, 9])
+        }
         #expect(fs.allFiles()[path] == [9, 9, 9, 9])
         #expect(fs.durableSnapshot().files[path] == [9, 9, 9, 9])
     }
 
-    @Test("P-021 M-006 W-003 a failed directory sync of the compaction poisons the new journal: no later save is acknowledged into an entry that sync may have dropped")
+    @Test(
+        "P-021 M-006 W-003 a failed directory sync of the compaction poisons the new journal: no later save is acknowledged into an entry that sync may have dropped"
+    )
     func failedDirectorySyncPoisonsTheNewJournal() async throws {
-        func run(failing index: Int?) async throws -> (fs: SimulatedFileSystem, directorySync: Int?, saved: Bool, savedAt: Int) {
+        func run(
+            failing index: Int?
+        ) async throws -> (fs: SimulatedFileSystem, directorySync: Int?, saved: Bool, savedAt: Int) {
             let fs = try Self.freshFileSystem()
-            let page = try await Page.open(directory: "/p", id: Self.pageID, options: PageOptions(compaction: .onCloseOnly),
-                                           fileSystem: fs)
+            let page = try await Page.open(
+                directory: "/p", id: Self.pageID, options: PageOptions(compaction: .onCloseOnly),
+                fileSystem: fs)
             for n: UInt8 in 1...2 { try await page.append(.stroke(Self.stroke(n)), durability: .data) }
             let start = fs.operationCount
             if let index { fs.failOperation(at: index) }
             do { try await page.compact() } catch {}
-            let directorySync = fs.operationLog.indices.first { $0 >= start && fs.operationLog[$0].contains("fsync(dir)") }
+            let directorySync = fs.operationLog.indices.first {
+                $0 >= start && fs.operationLog[$0].contains("fsync(dir)")
+            }
             var saved = false
             do {
                 try await page.append(.stroke(Self.stroke(3)), durability: .data)
@@ -162,7 +183,8 @@ struct CompactionDirectorySyncTests {
         if failed.saved {
             // Acknowledged: it must survive every power loss after it.
             for state in failed.fs.crashStates() where state.point == failed.savedAt {
-                let r = try PageRecovery.recover(fs: state.makeFileSystem(), directory: "/p", pageID: Self.pageID, mode: .salvage)
+                let r = try PageRecovery.recover(
+                    fs: state.makeFileSystem(), directory: "/p", pageID: Self.pageID, mode: .salvage)
                 #expect(r.state.element(Self.stroke(3).id) != nil, "\(state)")
             }
         }

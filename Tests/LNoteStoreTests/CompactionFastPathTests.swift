@@ -16,10 +16,13 @@ struct CompactionFastPathTests {
     // MARK: References (the code before the fast paths)
 
     /// The encoder as it was: each body encoded into a buffer, then copied into the output.
-    static func referenceEncode(generation: UInt64, nextSequence: UInt64, state: PageState, salt: UInt64,
-                                cache: EncodedBodyCache) -> [UInt8] {
-        let header = SnapshotHeader(pageID: pageID, generation: generation, salt: salt, nextSequence: nextSequence,
-                                    elementCount: UInt32(clamping: state.elements.count))
+    static func referenceEncode(
+        generation: UInt64, nextSequence: UInt64, state: PageState, salt: UInt64,
+        cache: EncodedBodyCache
+    ) -> [UInt8] {
+        let header = SnapshotHeader(
+            pageID: pageID, generation: generation, salt: salt, nextSequence: nextSequence,
+            elementCount: UInt32(clamping: state.elements.count))
         var out = header.encoded()
         var body = ByteWriter()
         _ = PageChangeCodec.encodeBody(.metadata(state.metadata), into: &body)
@@ -27,7 +30,8 @@ struct CompactionFastPathTests {
         for (i, element) in state.elements.enumerated() {
             body = ByteWriter()
             if let cached = cache[element.id] { body.append(cached) } else { ElementCodec.encode(element, into: &body) }
-            FrameCodec.append(type: FrameType.elementAppend.rawValue, sequence: UInt64(i + 2), body: body.bytes, salt: salt, to: &out)
+            FrameCodec.append(
+                type: FrameType.elementAppend.rawValue, sequence: UInt64(i + 2), body: body.bytes, salt: salt, to: &out)
         }
         return out
     }
@@ -36,9 +40,10 @@ struct CompactionFastPathTests {
     static func referenceVerify(_ bytes: [UInt8], generation: UInt64, nextSequence: UInt64, state: PageState) -> Bool {
         let decoded = SnapshotFile.decode(bytes, name: "x", expectedPage: pageID, mode: .salvage, points: .deferred)
         guard !decoded.findings.contains(where: { !$0.isInformational }), let h = decoded.header, !decoded.unusable,
-              h.generation == generation, h.nextSequence == nextSequence,
-              decoded.state.elements.count == state.elements.count, Int(h.elementCount) == state.elements.count,
-              decoded.state.metadata == state.metadata else { return false }
+            h.generation == generation, h.nextSequence == nextSequence,
+            decoded.state.elements.count == state.elements.count, Int(h.elementCount) == state.elements.count,
+            decoded.state.metadata == state.metadata
+        else { return false }
         return zip(decoded.state.elements, state.elements).allSatisfy { $0.id == $1.id && SnapshotGuard.same($0, $1) }
     }
 
@@ -47,7 +52,8 @@ struct CompactionFastPathTests {
     /// A stroke whose bytes break E-002 (a negative radius), read deferred: carried verbatim.
     static func badStroke(_ rng: inout SplitMix) throws -> Stroke {
         var w = ByteWriter()
-        w.u8(ElementCodec.strokeKind); w.uuid(UUIDBytes.random(using: &rng)); w.string("pen"); w.u32(0xFF00_0000); w.varint(20)
+        w.u8(ElementCodec.strokeKind); w.uuid(UUIDBytes.random(using: &rng)); w.string("pen"); w.u32(0xFF00_0000);
+        w.varint(20)
         w.u8(0); w.varint(3)
         w.append([0, 0, 10, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x27, 0, 0] as [UInt8])
         return try deferred(w.bytes)
@@ -55,8 +61,11 @@ struct CompactionFastPathTests {
 
     /// The element of `body` decoded with its points deferred (E-006).
     static func deferred(_ body: [UInt8]) throws -> Stroke {
-        guard case .append(.stroke(let s)) = try PageChangeCodec.decode(type: FrameType.elementAppend.rawValue,
-                                                                         body: body[...], points: .deferred) else {
+        guard
+            case .append(.stroke(let s)) = try PageChangeCodec.decode(
+                type: FrameType.elementAppend.rawValue,
+                body: body[...], points: .deferred)
+        else {
             throw DecodeError("notAStroke", at: 0)
         }
         return s
@@ -67,16 +76,19 @@ struct CompactionFastPathTests {
     /// a cache holding the bodies of some elements.
     static func randomPage(seed: UInt64) throws -> (PageState, EncodedBodyCache) {
         var rng = SplitMix(seed)
-        var state = PageState(metadata: PageMetadata(width: UInt32(rng.next() % 20_000 + 1), height: 7920), elements: [])
+        var state = PageState(
+            metadata: PageMetadata(width: UInt32(rng.next() % 20_000 + 1), height: 7920), elements: [])
         var cache = EncodedBodyCache()
         let count = Int(rng.next() % 40)
         for i in 0..<count {
             var element: Element
             switch rng.next() % 7 {
             case 0:
-                element = .image(ImageElement(id: UUIDBytes.random(using: &rng), assetID: UUIDBytes.random(using: &rng),
-                                              x: Int32(truncatingIfNeeded: rng.next()), y: -5, width: 300, height: 200,
-                                              transform: rng.next() % 2 == 0 ? nil : .translation(1.5, -2)))
+                element = .image(
+                    ImageElement(
+                        id: UUIDBytes.random(using: &rng), assetID: UUIDBytes.random(using: &rng),
+                        x: Int32(truncatingIfNeeded: rng.next()), y: -5, width: 300, height: 200,
+                        transform: rng.next() % 2 == 0 ? nil : .translation(1.5, -2)))
             case 1:
                 element = .stroke(try badStroke(&rng))
             case 2:
@@ -91,7 +103,9 @@ struct CompactionFastPathTests {
                 element = .stroke(try deferred(w.bytes))  // deferred, as an open keeps it
             case 4:
                 let base = makeStroke(rng.next(), points: Int(rng.next() % 60) + 1)
-                let points = base.points.map { p in var q = p; q.azimuth = UInt16(truncatingIfNeeded: rng.next() % 6283); return q }
+                let points = base.points.map { p in
+                    var q = p; q.azimuth = UInt16(truncatingIfNeeded: rng.next() % 6283); return q
+                }
                 element = .stroke(Stroke(id: base.id, ink: .pen, hasAngles: true, points: points))
             case 5 where i == 0:
                 element = .stroke(makeStroke(rng.next(), points: 20_000))
@@ -110,24 +124,32 @@ struct CompactionFastPathTests {
 
     // MARK: The encoder
 
-    @Test("S-002 E-006 E-031 the encoder writing bodies in place gives the two-buffer encoder's bytes on random and adversarial pages")
+    @Test(
+        "S-002 E-006 E-031 the encoder writing bodies in place gives the two-buffer encoder's bytes on random and adversarial pages"
+    )
     func encoderMatchesReference() throws {
         for seed in 0..<200 as Range<UInt64> {
             let (state, cache) = try Self.randomPage(seed: seed)
             let salt = seed &* 0x9E37_79B9_7F4A_7C15 | 1
-            let fast = SnapshotFile.encode(pageID: Self.pageID, generation: seed + 1, nextSequence: 2 * seed + 3,
-                                           state: state, salt: salt, cache: cache)
-            let plain = Self.referenceEncode(generation: seed + 1, nextSequence: 2 * seed + 3, state: state, salt: salt, cache: cache)
+            let fast = SnapshotFile.encode(
+                pageID: Self.pageID, generation: seed + 1, nextSequence: 2 * seed + 3,
+                state: state, salt: salt, cache: cache)
+            let plain = Self.referenceEncode(
+                generation: seed + 1, nextSequence: 2 * seed + 3, state: state, salt: salt, cache: cache)
             #expect(fast == plain, "seed \(seed): \(state.elements.count) elements")
             // And the bytes read back as the page, rule-breaking strokes included (E-006).
-            let decoded = SnapshotFile.decode(fast, name: "x", expectedPage: Self.pageID, mode: .salvage, points: .deferred)
+            let decoded = SnapshotFile.decode(
+                fast, name: "x", expectedPage: Self.pageID, mode: .salvage, points: .deferred)
             #expect(decoded.findings.filter { !$0.isInformational }.isEmpty, "seed \(seed)")
             #expect(decoded.state.elements.count == state.elements.count)
-            #expect(zip(decoded.state.elements, state.elements).allSatisfy { SnapshotGuard.same($0, $1) }, "seed \(seed)")
+            #expect(
+                zip(decoded.state.elements, state.elements).allSatisfy { SnapshotGuard.same($0, $1) }, "seed \(seed)")
         }
     }
 
-    @Test("F-001 F-003 a frame appended with its body written in place equals one appended from a buffer, for every body size")
+    @Test(
+        "F-001 F-003 a frame appended with its body written in place equals one appended from a buffer, for every body size"
+    )
     func frameAppendInPlace() {
         var rng = SplitMix(7)
         for size in [0, 1, 7, 8, 63, 64, 65, 1000, 4096, 70_000] {
@@ -143,31 +165,44 @@ struct CompactionFastPathTests {
 
     /// The snapshot of `frames` (type, sequence, body) under a valid header: frames sealed with
     /// valid checksums, so only the check's structure and comparison can refuse them.
-    static func sealed(_ frames: [(UInt8, UInt64, [UInt8])], generation: UInt64, nextSequence: UInt64,
-                       elementCount: Int, salt: UInt64 = 99) -> [UInt8] {
-        var out = SnapshotHeader(pageID: pageID, generation: generation, salt: salt, nextSequence: nextSequence,
-                                 elementCount: UInt32(elementCount)).encoded()
-        for (type, sequence, body) in frames { FrameCodec.append(type: type, sequence: sequence, body: body, salt: salt, to: &out) }
+    static func sealed(
+        _ frames: [(UInt8, UInt64, [UInt8])], generation: UInt64, nextSequence: UInt64,
+        elementCount: Int, salt: UInt64 = 99
+    ) -> [UInt8] {
+        var out = SnapshotHeader(
+            pageID: pageID, generation: generation, salt: salt, nextSequence: nextSequence,
+            elementCount: UInt32(elementCount)
+        ).encoded()
+        for (type, sequence, body) in frames {
+            FrameCodec.append(type: type, sequence: sequence, body: body, salt: salt, to: &out)
+        }
         return out
     }
 
     /// The frames of a snapshot as (type, sequence, body).
     static func frames(of bytes: [UInt8]) -> [(UInt8, UInt64, [UInt8])] {
         let h = SnapshotHeader.decode(bytes).header
-        return FrameScanner.scan(bytes, from: FormatLimits.snapshotHeaderBytes, salt: h?.salt ?? 0, firstSequence: 1, mode: .salvage)
-            .frames.map { ($0.type, $0.sequence, Array(bytes[$0.bodyRange])) }
+        return FrameScanner.scan(
+            bytes, from: FormatLimits.snapshotHeaderBytes, salt: h?.salt ?? 0, firstSequence: 1, mode: .salvage
+        )
+        .frames.map { ($0.type, $0.sequence, Array(bytes[$0.bodyRange])) }
     }
 
-    @Test("P-019 the frame-by-frame check refuses exactly what the decoding check refused: damaged, re-sealed, reordered, cut, padded snapshots and other states")
+    @Test(
+        "P-019 the frame-by-frame check refuses exactly what the decoding check refused: damaged, re-sealed, reordered, cut, padded snapshots and other states"
+    )
     func checkMatchesReference() throws {
         var cases = 0, refused = 0
         for seed in 0..<60 as Range<UInt64> {
             var rng = SplitMix(seed &+ 1000)
             let (state, cache) = try Self.randomPage(seed: seed)
-            let bytes = SnapshotFile.encode(pageID: Self.pageID, generation: 4, nextSequence: 50, state: state, salt: 99, cache: cache)
+            let bytes = SnapshotFile.encode(
+                pageID: Self.pageID, generation: 4, nextSequence: 50, state: state, salt: 99, cache: cache)
             let n = state.elements.count
             let f = Self.frames(of: bytes)
-            var variants: [([UInt8], PageState, UInt64, UInt64)] = [(bytes, state, 4, 50), (bytes, state, 5, 50), (bytes, state, 4, 51)]
+            var variants: [([UInt8], PageState, UInt64, UInt64)] = [
+                (bytes, state, 4, 50), (bytes, state, 5, 50), (bytes, state, 4, 51)
+            ]
             // Bit flips anywhere (header, frame headers, bodies, points).
             for _ in 0..<12 {
                 var d = bytes
@@ -186,9 +221,11 @@ struct CompactionFastPathTests {
                 variants.append((Self.sealed(changed, generation: 4, nextSequence: 50, elementCount: n), state, 4, 50))
                 let dropped = Array(f.dropLast())
                 variants.append((Self.sealed(dropped, generation: 4, nextSequence: 50, elementCount: n), state, 4, 50))
-                variants.append((Self.sealed(dropped, generation: 4, nextSequence: 50, elementCount: n - 1), state, 4, 50))
+                variants.append(
+                    (Self.sealed(dropped, generation: 4, nextSequence: 50, elementCount: n - 1), state, 4, 50))
                 let repeated = f + [(f[n].0, UInt64(n + 2), f[n].2)]
-                variants.append((Self.sealed(repeated, generation: 4, nextSequence: 50, elementCount: n + 1), state, 4, 50))
+                variants.append(
+                    (Self.sealed(repeated, generation: 4, nextSequence: 50, elementCount: n + 1), state, 4, 50))
                 var fewer = state; _ = fewer.apply(.delete([state.elements[n - 1].id]))
                 variants.append((bytes, fewer, 4, 50))
                 var moved = state; _ = moved.apply(.transform([(state.elements[0].id, .translation(0, 1))]))
@@ -210,8 +247,10 @@ struct CompactionFastPathTests {
             }
             for (candidate, absorbed, generation, next) in variants {
                 let plain = Self.referenceVerify(candidate, generation: generation, nextSequence: next, state: absorbed)
-                let fast = (try? SnapshotGuard.verify(candidate, pageID: Self.pageID, generation: generation, nextSequence: next,
-                                                      absorbed: absorbed)) != nil
+                let fast =
+                    (try? SnapshotGuard.verify(
+                        candidate, pageID: Self.pageID, generation: generation, nextSequence: next,
+                        absorbed: absorbed)) != nil
                 #expect(fast == plain, "seed \(seed), case \(cases): the decoding check says \(plain)")
                 cases += 1
                 if !fast { refused += 1 }
@@ -224,8 +263,11 @@ struct CompactionFastPathTests {
     /// decoded as the P-019 check decodes it (deferred, `known` points), then compared.
     static func plainStrokeMatch(_ body: [UInt8], expected: Stroke) -> Bool {
         body.withUnsafeBytes { raw in
-            guard let e = try? PageChangeCodec.decodeAppend(body: raw, baseOffset: 0, source: body[...],
-                                                            known: expected.encodedPoints) else { return false }
+            guard
+                let e = try? PageChangeCodec.decodeAppend(
+                    body: raw, baseOffset: 0, source: body[...],
+                    known: expected.encodedPoints)
+            else { return false }
             return e.id == expected.id && SnapshotGuard.same(e, .stroke(expected))
         }
     }
@@ -244,7 +286,9 @@ struct CompactionFastPathTests {
         }
         if seed % 3 == 1 { s.transform = .translation(Float(seed) * 0.5, -0.0) }
         if seed % 5 == 2 {
-            let points = base.points.map { p in var q = p; q.azimuth = UInt16(truncatingIfNeeded: rng.next() % 6283); return q }
+            let points = base.points.map { p in
+                var q = p; q.azimuth = UInt16(truncatingIfNeeded: rng.next() % 6283); return q
+            }
             s = Stroke(id: base.id, ink: s.ink, transform: s.transform, hasAngles: true, points: points)
         }
         var w = ByteWriter()
@@ -252,7 +296,9 @@ struct CompactionFastPathTests {
         return try deferred(w.bytes)
     }
 
-    @Test("P-019 the field-by-field comparison of an unchanged deferred stroke says yes only where decoding and comparing does, and always for the stroke's own bytes")
+    @Test(
+        "P-019 the field-by-field comparison of an unchanged deferred stroke says yes only where decoding and comparing does, and always for the stroke's own bytes"
+    )
     func strokeBodyMatchAgainstDecoding() throws {
         var cases = 0, bothRefused = 0
         for seed in 0..<120 as Range<UInt64> {
@@ -273,7 +319,9 @@ struct CompactionFastPathTests {
             var variants: [[UInt8]] = []
             // Every byte before the points and 24 in them, each changed; cuts and additions.
             let header = min(body.count, body.count - known.bytes.count + 2)
-            for i in 0..<header { var d = body; d[i] ^= UInt8(truncatingIfNeeded: rng.next() % 255 + 1); variants.append(d) }
+            for i in 0..<header {
+                var d = body; d[i] ^= UInt8(truncatingIfNeeded: rng.next() % 255 + 1); variants.append(d)
+            }
             for _ in 0..<24 {
                 var d = body
                 d[Int(rng.next() % UInt64(body.count))] ^= UInt8(1 << (rng.next() % 8))
@@ -285,8 +333,12 @@ struct CompactionFastPathTests {
             // The stroke re-encoded with one field changed (valid bodies of another stroke).
             var other = expected
             other.ink.width &+= 1
-            for changed in [other, Stroke(id: UUIDBytes.random(using: &rng), ink: expected.ink, transform: expected.transform,
-                                          encodedPoints: known)] {
+            for changed in [
+                other,
+                Stroke(
+                    id: UUIDBytes.random(using: &rng), ink: expected.ink, transform: expected.transform,
+                    encodedPoints: known)
+            ] {
                 var v = ByteWriter(); ElementCodec.encode(.stroke(changed), into: &v); variants.append(v.bytes)
             }
             var moved = expected; moved.transform = expected.transform == nil ? .translation(0, 0) : nil
@@ -316,8 +368,9 @@ struct CompactionFastPathTests {
         let sim = SimulatedFileSystem()
         try sim.makeDirectory("/p")
         try sim.syncDirectory("/")
-        let page = try await Page.open(directory: "/p", id: pageID, options: PageOptions(compaction: .onCloseOnly),
-                                       fileSystem: Holding(base: sim))
+        let page = try await Page.open(
+            directory: "/p", id: pageID, options: PageOptions(compaction: .onCloseOnly),
+            fileSystem: Holding(base: sim))
         try await page.append(.stroke(stroke(1)), durability: .data)
         try await page.compact()
         try await page.append(.stroke(stroke(2)), durability: .data)
@@ -325,11 +378,17 @@ struct CompactionFastPathTests {
     }
 
     static func stroke(_ n: UInt8) -> Stroke {
-        Stroke(id: UUIDBytes(string: "e1e00000-0000-4000-8000-0000000000\(String(format: "%02x", n))")!, ink: .pen,
-               points: [Point(x: Int32(n), y: 2, radius: 3, pressure: 4, time: 0), Point(x: 9, y: 9, radius: 3, pressure: 4, time: 8)])
+        Stroke(
+            id: UUIDBytes(string: "e1e00000-0000-4000-8000-0000000000\(String(format: "%02x", n))")!, ink: .pen,
+            points: [
+                Point(x: Int32(n), y: 2, radius: 3, pressure: 4, time: 0),
+                Point(x: 9, y: 9, radius: 3, pressure: 4, time: 8)
+            ])
     }
 
-    @Test("P-011 P-013 the snapshot a compaction replaces is held open across the rename and closed after: every crash state keeps every acknowledged change")
+    @Test(
+        "P-011 P-013 the snapshot a compaction replaces is held open across the rename and closed after: every crash state keeps every acknowledged change"
+    )
     func replacedSnapshotIsHeldThenClosed() async throws {
         let (sim, page) = try await Self.pageWithSnapshotAndJournal()
         let start = sim.operationCount
@@ -338,7 +397,8 @@ struct CompactionFastPathTests {
         let log = Array(sim.operationLog[start...])
         let snapshot = "/p/" + PageFileNames.snapshot(Self.pageID)
         let held = try #require(log.firstIndex { $0.contains("open \(snapshot) [readOnly]") }, "\(log)")
-        let renamed = try #require(log.firstIndex { $0.contains("rename") && $0.hasSuffix("-> \(snapshot) -> ok") }, "\(log)")
+        let renamed = try #require(
+            log.firstIndex { $0.contains("rename") && $0.hasSuffix("-> \(snapshot) -> ok") }, "\(log)")
         #expect(held < renamed)
         // The handle opened there is closed after the rename (by the release after compact()).
         let closes = log.indices.filter { log[$0].contains("close \(snapshot) fd") }
@@ -347,7 +407,8 @@ struct CompactionFastPathTests {
         var states = 0
         for state in sim.crashStates() where state.point >= start {
             states += 1
-            let r = try PageRecovery.recover(fs: state.makeFileSystem(), directory: "/p", pageID: Self.pageID, mode: .salvage)
+            let r = try PageRecovery.recover(
+                fs: state.makeFileSystem(), directory: "/p", pageID: Self.pageID, mode: .salvage)
             #expect(Set(r.state.elements.map(\.id)) == Set(acknowledged), "\(state)")
         }
         #expect(states > 1)
@@ -358,7 +419,8 @@ struct CompactionFastPathTests {
     func nothingHeldWithoutCapability() async throws {
         let sim = SimulatedFileSystem()
         try sim.makeDirectory("/p")
-        let page = try await Page.open(directory: "/p", id: Self.pageID, options: PageOptions(compaction: .onCloseOnly), fileSystem: sim)
+        let page = try await Page.open(
+            directory: "/p", id: Self.pageID, options: PageOptions(compaction: .onCloseOnly), fileSystem: sim)
         try await page.append(.stroke(Self.stroke(1)), durability: .data)
         try await page.compact()
         try await page.append(.stroke(Self.stroke(2)), durability: .data)
@@ -372,7 +434,8 @@ struct CompactionFastPathTests {
     func realFileSystemKeepsNoReplacedSnapshot() async throws {
         let dir = TemporaryFolder(); defer { dir.remove() }
         let pages = dir.sub("pages")
-        let page = try await Page.open(directory: pages, id: Self.pageID, options: PageOptions(compaction: .onCloseOnly))
+        let page = try await Page.open(
+            directory: pages, id: Self.pageID, options: PageOptions(compaction: .onCloseOnly))
         for round in 0..<6 {
             try await page.append(.stroke(makeStroke(UInt64(round))), durability: .data)
             try await page.compact()
@@ -382,8 +445,10 @@ struct CompactionFastPathTests {
         // A replaced snapshot still held shows as "<path> (deleted)" among this process's handles.
         let name = PageFileNames.snapshot(Self.pageID)
         let held = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
-        let stale = held.compactMap { try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + $0) }
-            .filter { $0.contains(pages) && $0.contains(name) }
+        let stale = held.compactMap {
+            try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + $0)
+        }
+        .filter { $0.contains(pages) && $0.contains(name) }
         #expect(stale.isEmpty, "\(stale)")
         #endif
         try await page.close()
@@ -394,7 +459,9 @@ struct CompactionFastPathTests {
 
     // MARK: The snapshot written beside the next journal's creation
 
-    @Test("P-011 P-019 overlapped with the next journal's creation, the temp file is written and synced first; the rename waits for the journal and the check, and either failing removes the temp file")
+    @Test(
+        "P-011 P-019 overlapped with the next journal's creation, the temp file is written and synced first; the rename waits for the journal and the check, and either failing removes the temp file"
+    )
     func overlappedWriteWaitsBeforeRename() throws {
         let fs = SimulatedFileSystem()
         try fs.makeDirectory("/p")
@@ -405,7 +472,9 @@ struct CompactionFastPathTests {
         failed.set(false)
         let start = fs.operationCount
         #expect(throws: LNoteError.self) {
-            try SnapshotWrite.run([9, 9, 9, 9], fs: fs, path: path, level: .data, journalReady: failed, overlapJournal: true) { _, _ in }
+            try SnapshotWrite.run(
+                [9, 9, 9, 9], fs: fs, path: path, level: .data, journalReady: failed, overlapJournal: true
+            ) { _, _ in }
         }
         let log = Array(fs.operationLog[start...])
         #expect(log.contains { $0.contains("pwrite \(path).tmp") }, "written before the journal's verdict: \(log)")
@@ -415,21 +484,27 @@ struct CompactionFastPathTests {
         let ready = Latch<Bool>()
         ready.set(true)
         #expect(throws: LNoteError.self) {
-            try SnapshotWrite.run([9, 9, 9, 9], fs: fs, path: path, level: .data, journalReady: ready, overlapJournal: true) { _, _ in
+            try SnapshotWrite.run(
+                [9, 9, 9, 9], fs: fs, path: path, level: .data, journalReady: ready, overlapJournal: true
+            ) { _, _ in
                 throw LNoteError(.corrupt, "refused by the test")
             }
         }
         #expect(fs.allFiles()[path + ".tmp"] == nil)
         #expect(fs.allFiles()[path] == [1, 2, 3])
-        try SnapshotWrite.run([9, 9, 9, 9], fs: fs, path: path, level: .data, journalReady: ready, overlapJournal: true) { _, _ in }
+        try SnapshotWrite.run([9, 9, 9, 9], fs: fs, path: path, level: .data, journalReady: ready, overlapJournal: true)
+        { _, _ in }
         #expect(fs.durableSnapshot().files[path] == [9, 9, 9, 9])
     }
 
-    @Test("P-011 P-013 P-021 a compaction with no save waiting overlaps its calls (snapshot beside the next journal, replaced snapshot held): every crash state keeps every acknowledged change")
+    @Test(
+        "P-011 P-013 P-021 a compaction with no save waiting overlaps its calls (snapshot beside the next journal, replaced snapshot held): every crash state keeps every acknowledged change"
+    )
     func overlappedCompactionCrashStates() async throws {
         for round in 0..<4 {
             let (sim, page) = try await Self.pageWithSnapshotAndJournal()
-            try await Task.sleep(for: .milliseconds(SaveTraffic.quietNanoseconds / 1_000_000 + 20))  // no save recent: overlap
+            // no save recent: overlap
+            try await Task.sleep(for: .milliseconds(SaveTraffic.quietNanoseconds / 1_000_000 + 20))
             let start = sim.operationCount
             try await page.compact()
             try await page.append(.stroke(Self.stroke(3)), durability: .data)
@@ -438,11 +513,14 @@ struct CompactionFastPathTests {
             var states = 0
             for state in sim.crashStates() where state.point >= start {
                 states += 1
-                let r = try PageRecovery.recover(fs: state.makeFileSystem(), directory: "/p", pageID: Self.pageID, mode: .salvage)
+                let r = try PageRecovery.recover(
+                    fs: state.makeFileSystem(), directory: "/p", pageID: Self.pageID, mode: .salvage)
                 let ids = Set(r.state.elements.map(\.id))
                 let needed = (state.point >= end ? [1, 2, 3] : [1, 2]).map { Self.stroke(UInt8($0)).id }
                 #expect(needed.allSatisfy { ids.contains($0) }, "round \(round): \(state)")
-                #expect(!r.report.findings.contains { !$0.isInformational }, "round \(round): \(state): \(r.report.findings)")
+                #expect(
+                    !r.report.findings.contains { !$0.isInformational },
+                    "round \(round): \(state): \(r.report.findings)")
             }
             #expect(states > 1)
             try await page.close()

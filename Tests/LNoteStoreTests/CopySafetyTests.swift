@@ -51,12 +51,14 @@ struct CopySafetyTests {
         }
     }
 
-    @Test("P-014 plain recursive copies taken while a writer appends and compacts open with every change acknowledged before the copy began",
-          arguments: [Durability.data, Durability.none])
+    @Test(
+        "P-014 plain recursive copies taken while a writer appends and compacts open with every change acknowledged before the copy began",
+        arguments: [Durability.data, Durability.none])
     func copiesDuringWrites(durability: Durability) async throws {
         let dir = TemporaryFolder("copy"); defer { dir.remove() }
         let library = NoteLibrary(folder: dir.path + "/library")
-        let options = PageOptions(durability: durability, compaction: CompactionPolicy(journalBytesMax: .max, journalFramesMax: 8))
+        let options = PageOptions(
+            durability: durability, compaction: CompactionPolicy(journalBytesMax: .max, journalFramesMax: 8))
         let doc = try await library.createDocument(title: "busy", pageOptions: options)
         try await doc.addPage()
         let pages = [try await doc.page(at: 0), try await doc.page(at: 1)]
@@ -88,8 +90,10 @@ struct CopySafetyTests {
             let acknowledged = log.snapshot()
             var before: [Int] = []
             for p in pages { before.append(await p.compactionCount) }
-            let target = dir.path + "/copies/\(iteration)/" + (doc.path.split(separator: "/").last.map(String.init) ?? "")
-            try FileManager.default.createDirectory(atPath: dir.path + "/copies/\(iteration)", withIntermediateDirectories: true)
+            let target =
+                dir.path + "/copies/\(iteration)/" + (doc.path.split(separator: "/").last.map(String.init) ?? "")
+            try FileManager.default.createDirectory(
+                atPath: dir.path + "/copies/\(iteration)", withIntermediateDirectories: true)
             try await Self.plainCopy(from: doc.path, to: target, order: iteration % 3, rng: &rng)
             var after: [Int] = []
             for p in pages { after.append(await p.compactionCount) }
@@ -107,7 +111,9 @@ struct CopySafetyTests {
                     let expected = acknowledged[index] ?? []
                     if Array(ids.prefix(expected.count)) != expected {
                         lost += 1
-                        Issue.record("copy \(iteration) page \(index): \(ids.count) elements, \(expected.count) acknowledged before the copy")
+                        Issue.record(
+                            "copy \(iteration) page \(index): \(ids.count) elements, \(expected.count) acknowledged before the copy"
+                        )
                     }
                 }
                 try await copy.close()
@@ -119,7 +125,9 @@ struct CopySafetyTests {
         try await writer.value
         try await doc.close()
         let compactions = await after(pages)
-        print("copy safety (\(durability)): \(copies) copies checked, \(overlappedOne) overlapped one compaction, \(excluded) excluded (two compactions of a page), \(lost) lost changes; compactions: \(compactions)")
+        print(
+            "copy safety (\(durability)): \(copies) copies checked, \(overlappedOne) overlapped one compaction, \(excluded) excluded (two compactions of a page), \(lost) lost changes; compactions: \(compactions)"
+        )
         #expect(lost == 0)
         #expect(copies >= copiesWanted)
         #expect(overlappedOne >= 10, "enough copies must overlap a compaction for the test to mean something")
@@ -160,7 +168,8 @@ struct CopySafetyTests {
             try FileManager.default.copyItem(atPath: pagesDir + "/" + name, toPath: target + "/pages/" + name)
         }
         try await page.compact()
-        for name in listed where !name.hasSuffix(".content") && FileManager.default.fileExists(atPath: pagesDir + "/" + name) {
+        for name in listed
+        where !name.hasSuffix(".content") && FileManager.default.fileExists(atPath: pagesDir + "/" + name) {
             try FileManager.default.copyItem(atPath: pagesDir + "/" + name, toPath: target + "/pages/" + name)
         }
         let copy = try await Document.open(path: target, readOnly: true)

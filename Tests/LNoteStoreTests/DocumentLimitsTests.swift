@@ -12,14 +12,18 @@ import Testing
     static func document(pages: Int) -> DocumentFile {
         let stamp = "2026-12-07T14:00:00.000Z"
         let entries = (0..<pages).map { i in
-            DocumentFile.PageEntry(id: UUIDBytes(storage: (UInt64(i), 0xFFFF_FFFF_FFFF_FFFF)),
-                                   metadata: PageMetadata(width: UInt32.max, height: UInt32.max),
-                                   created: stamp, modified: stamp, elementCount: Int(Int32.max))
+            DocumentFile.PageEntry(
+                id: UUIDBytes(storage: (UInt64(i), 0xFFFF_FFFF_FFFF_FFFF)),
+                metadata: PageMetadata(width: UInt32.max, height: UInt32.max),
+                created: stamp, modified: stamp, elementCount: Int(Int32.max))
         }
-        return DocumentFile(id: UUIDBytes(storage: (1, 2)), title: largestTitle, created: stamp, modified: stamp, pages: entries)
+        return DocumentFile(
+            id: UUIDBytes(storage: (1, 2)), title: largestTitle, created: stamp, modified: stamp, pages: entries)
     }
 
-    @Test("P-043 D-010 D-011 the largest document.json and manifest.json a writer makes (pagesPerDocumentMax pages, a titleBytesMax title) are below their read limits and read back")
+    @Test(
+        "P-043 D-010 D-011 the largest document.json and manifest.json a writer makes (pagesPerDocumentMax pages, a titleBytesMax title) are below their read limits and read back"
+    )
     func largestFilesReadBack() throws {
         let largest = Self.document(pages: FormatLimits.pagesPerDocumentMax)
         let bytes = largest.encoded()

@@ -52,7 +52,9 @@ struct DocumentTests {
         #expect(Set(ids).count == 500)
         #expect(await doc.pageCount == 501)
         #expect(recorder.entries.filter { $0.op == "rename" && $0.target.hasSuffix("/document.json") }.count == 1)
-        let tooMany = await #expect(throws: LNoteError.self) { try await doc.addPages(count: FormatLimits.pagesPerDocumentMax) }
+        let tooMany = await #expect(throws: LNoteError.self) {
+            try await doc.addPages(count: FormatLimits.pagesPerDocumentMax)
+        }
         #expect(tooMany?.code == .invalidInput)
         #expect(await doc.pageCount == 501)
         try await doc.close()
@@ -114,21 +116,25 @@ struct DocumentTests {
 
         let log = recorder.entries
         let idBytes = image.assetID.bytes
-        let firstReference = try #require(log.firstIndex {
-            $0.op == "write" && $0.path.hasSuffix(".journal") && $0.bytes.contains(subsequence: idBytes)
-        })
+        let firstReference = try #require(
+            log.firstIndex {
+                $0.op == "write" && $0.path.hasSuffix(".journal") && $0.bytes.contains(subsequence: idBytes)
+            })
         let assetSync = try #require(log.firstIndex { $0.op == "sync" && $0.path == asset + ".tmp" })
         let assetRename = try #require(log.firstIndex { $0.op == "rename" && $0.target == asset })
-        let folderSync = try #require(log.indices.first {
-            $0 > assetRename && log[$0].op == "syncDirectory" && log[$0].path == doc.path + "/assets"
-        })
+        let folderSync = try #require(
+            log.indices.first {
+                $0 > assetRename && log[$0].op == "syncDirectory" && log[$0].path == doc.path + "/assets"
+            })
         #expect(assetSync < assetRename)
         #expect(assetRename < folderSync)
         #expect(folderSync < firstReference)
         try await doc.close()
     }
 
-    @Test("D-040 D-042 close removes orphan assets it can prove (a deleted image), keeps referenced ones and a crash leftover no known version refers to")
+    @Test(
+        "D-040 D-042 close removes orphan assets it can prove (a deleted image), keeps referenced ones and a crash leftover no known version refers to"
+    )
     func orphanAssetsRemoved() async throws {
         let dir = TemporaryFolder("doc"); defer { dir.remove() }
         let doc = try await NoteLibrary(folder: dir.path).createDocument(title: "t")
@@ -148,7 +154,9 @@ struct DocumentTests {
         #expect(fm.fileExists(atPath: crashLeftover), "D-042: it may be a synced asset whose page has not arrived")
     }
 
-    @Test("D-040 D-042 an asset named with its uuid in upper case is the asset: assetPath finds it (the lowercase spelling first), close keeps it while referenced and removes an upper-case orphan", .enabled(if: Volume.caseSensitive, Volume.caseSkip))
+    @Test(
+        "D-040 D-042 an asset named with its uuid in upper case is the asset: assetPath finds it (the lowercase spelling first), close keeps it while referenced and removes an upper-case orphan",
+        .enabled(if: Volume.caseSensitive, Volume.caseSkip))
     func assetNameInAnyCase() async throws {
         let dir = TemporaryFolder("doc"); defer { dir.remove() }
         let library = NoteLibrary(folder: dir.path)
@@ -172,7 +180,9 @@ struct DocumentTests {
         try Data([1, 2, 3]).write(to: URL(fileURLWithPath: lower))
         #expect(try await reopened.assetPath(image.assetID) == lower)
         try await reopened.close()
-        #expect(fm.fileExists(atPath: upper) && fm.fileExists(atPath: lower), "both spellings of a referenced asset are kept")
+        #expect(
+            fm.fileExists(atPath: upper) && fm.fileExists(atPath: lower),
+            "both spellings of a referenced asset are kept")
         #expect(!fm.fileExists(atPath: orphan), "an orphan is removed whatever its spelling")
     }
 
@@ -195,7 +205,9 @@ struct DocumentTests {
         #expect(FileManager.default.fileExists(atPath: assetPath))
     }
 
-    @Test("D-060 a page file document.json does not list is moved to lost+found on a writable open, never replayed or deleted")
+    @Test(
+        "D-060 a page file document.json does not list is moved to lost+found on a writable open, never replayed or deleted"
+    )
     func unlistedPageSetAside() async throws {
         let dir = TemporaryFolder("doc"); defer { dir.remove() }
         let library = NoteLibrary(folder: dir.path)
@@ -214,7 +226,9 @@ struct DocumentTests {
         let reader = try await library.openDocument(doc.id, readOnly: true)
         #expect(await reader.setAsideFiles.isEmpty)
         try await reader.close()
-        #expect(try POSIXFileSystem.shared.list(doc.path + "/pages").filter { $0.hasPrefix(stray.description) } == strayNames)
+        #expect(
+            try POSIXFileSystem.shared.list(doc.path + "/pages").filter { $0.hasPrefix(stray.description) }
+                == strayNames)
 
         let writer = try await library.openDocument(doc.id)
         #expect(await writer.setAsideFiles.sorted() == strayNames.sorted())
@@ -222,14 +236,16 @@ struct DocumentTests {
         #expect(try await writer.page(id: listed).elementCount == 0)
         try await writer.close()
         // The set-aside page still holds its stroke.
-        let kept = try await Page.open(directory: doc.path + "/lost+found", id: stray, options: PageOptions(readOnly: true))
+        let kept = try await Page.open(
+            directory: doc.path + "/lost+found", id: stray, options: PageOptions(readOnly: true))
         #expect(await kept.elementCount == 1)
     }
 
     @Test("D-050 renderThumbnail writes a small PNG; close renders stale thumbnails and keeps fresh app ones")
     func thumbnails() async throws {
         let dir = TemporaryFolder("doc"); defer { dir.remove() }
-        let doc = try await NoteLibrary(folder: dir.path).createDocument(title: "t", pageOptions: PageOptions().withCovers)
+        let doc = try await NoteLibrary(folder: dir.path).createDocument(
+            title: "t", pageOptions: PageOptions().withCovers)
         let first = await doc.pageIDs[0]
         let second = try await doc.addPage()
         var generator = HandwritingGenerator(seed: 3)
@@ -304,18 +320,27 @@ struct DocumentTests {
         try await check.close()
     }
 
-    @Test("D-070 a refusal names what differs from the fingerprint: document.json, files that appeared, vanished or changed size, at most four and a count of the rest")
+    @Test(
+        "D-070 a refusal names what differs from the fingerprint: document.json, files that appeared, vanished or changed size, at most four and a count of the rest"
+    )
     func fingerprintDifferences() {
         let old = PackageFingerprint(document: [1, 2], files: ["p.content": 10, "p.1.journal": 5, "p.2.journal": 7])
         #expect(old.differences(from: old).isEmpty)
         let now = PackageFingerprint(document: [1, 2, 3], files: ["p.content": 12, "p.2.journal": 7, "p.3.journal": 64])
-        #expect(now.differences(from: old) == ["document.json changed (2 -> 3 bytes)", "pages/p.1.journal vanished (was 5 bytes)",
-                                               "pages/p.3.journal appeared (64 bytes)", "pages/p.content 10 -> 12 bytes"])
-        #expect(now.differences(from: old, shown: 2) == ["document.json changed (2 -> 3 bytes)", "pages/p.1.journal vanished (was 5 bytes)",
-                                                         "and 2 more"])
+        #expect(
+            now.differences(from: old) == [
+                "document.json changed (2 -> 3 bytes)", "pages/p.1.journal vanished (was 5 bytes)",
+                "pages/p.3.journal appeared (64 bytes)", "pages/p.content 10 -> 12 bytes"
+            ])
+        #expect(
+            now.differences(from: old, shown: 2) == [
+                "document.json changed (2 -> 3 bytes)", "pages/p.1.journal vanished (was 5 bytes)",
+                "and 2 more"
+            ])
     }
 
-    @Test("D-070 after another writer changed the package while the lock was released, the first writer refuses to write")
+    @Test(
+        "D-070 after another writer changed the package while the lock was released, the first writer refuses to write")
     func staleWriterRefuses() async throws {
         let dir = TemporaryFolder("doc"); defer { dir.remove() }
         let library = NoteLibrary(folder: dir.path)
@@ -348,8 +373,9 @@ struct DocumentTests {
     /// A page's files after `flush()`: with 8 strokes under a policy of 8 frames a compaction
     /// switched to a prepared journal with no frame (its reserve all zeros); with 1, the
     /// journal holds the stroke and its reserve.
-    @Test("D-073 W-010 a writer that lost the package to another writer closes without cutting what the other wrote",
-          arguments: [1, 8])
+    @Test(
+        "D-073 W-010 a writer that lost the package to another writer closes without cutting what the other wrote",
+        arguments: [1, 8])
     func closeAfterLosingThePackageCutsNothing(strokesBefore: Int) async throws {
         let dir = TemporaryFolder("doc"); defer { dir.remove() }
         let library = NoteLibrary(folder: dir.path)
@@ -382,7 +408,9 @@ struct DocumentTests {
     /// the flush (D-070) and failed with `lockedElsewhere`. Pages close in the order of a
     /// dictionary, so four pages of each kind make an order that once failed near certain
     /// (69 of 70 orders put an emptied page before the last page with frames).
-    @Test("D-073 D-070 close() after flush() re-takes the lock before it cuts a page's reserve, so the pages closing after it pass the check")
+    @Test(
+        "D-073 D-070 close() after flush() re-takes the lock before it cuts a page's reserve, so the pages closing after it pass the check"
+    )
     func closeAfterFlushPassesItsOwnCheck() async throws {
         let dir = TemporaryFolder("doc"); defer { dir.remove() }
         let library = NoteLibrary(folder: dir.path)
@@ -403,7 +431,9 @@ struct DocumentTests {
         let fs = POSIXFileSystem.shared
         for name in try fs.list(doc.path + "/pages") where name.hasSuffix(".journal") {
             // Every reserve was cut (W-010): no journal is left with zeros after its last frame.
-            if case .file(let size)? = try fs.kind(doc.path + "/pages/" + name) { #expect(size < 65_536, "\(name): \(size) bytes") }
+            if case .file(let size)? = try fs.kind(doc.path + "/pages/" + name) {
+                #expect(size < 65_536, "\(name): \(size) bytes")
+            }
         }
         let check = try await Document.open(path: doc.path, readOnly: true)
         for index in 0..<8 { #expect(try await check.page(at: index).elements.map(\.id) == expected[index]) }
@@ -415,12 +445,14 @@ struct DocumentTests {
     /// An app's last saves can still be running when it calls `flush()` on its way to the
     /// background. A save landing between the flush's fingerprint and the release must not
     /// make the writer's next re-take of the lock fail its own check.
-    @Test("D-070 D-073 saves running while flush() releases the lock never make the writer refuse its own next write",
-          arguments: [Durability.data, Durability.none])
+    @Test(
+        "D-070 D-073 saves running while flush() releases the lock never make the writer refuse its own next write",
+        arguments: [Durability.data, Durability.none])
     func savesDuringFlushKeepTheWriter(durability: Durability) async throws {
         let dir = TemporaryFolder("doc"); defer { dir.remove() }
         let library = NoteLibrary(folder: dir.path)
-        let options = PageOptions(durability: durability, compaction: CompactionPolicy(journalBytesMax: .max, journalFramesMax: 64))
+        let options = PageOptions(
+            durability: durability, compaction: CompactionPolicy(journalBytesMax: .max, journalFramesMax: 64))
         let doc = try await library.createDocument(title: "t", pageOptions: options)
         try await doc.addPage()
         let pages = [try await doc.page(at: 0), try await doc.page(at: 1)]
@@ -429,7 +461,9 @@ struct DocumentTests {
             group.addTask {
                 var i = 0
                 while !Task.isCancelled && i < 3_000 {
-                    do { try await pages[i % 2].append(.stroke(makeStroke(UInt64(i), points: 20))) } catch let e as LNoteError where e.code == .cancelled { break }
+                    do { try await pages[i % 2].append(.stroke(makeStroke(UInt64(i), points: 20))) } catch let e
+                        as LNoteError where e.code == .cancelled
+                    { break }
                     i += 1
                 }
                 return i

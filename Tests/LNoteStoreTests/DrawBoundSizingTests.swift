@@ -17,17 +17,21 @@ import Darwin
 struct DrawBoundSizingTests {
     let pageID = UUIDBytes(string: "d7a0a7e0-5555-4666-8777-999999999999")!
 
-    @Test("E-006 D-004 the page's regular files are sized by lstat; a link, folder or FIFO at a page name gives nil, and the open ready to draw still equals the reference (or refuses as it does)")
+    @Test(
+        "E-006 D-004 the page's regular files are sized by lstat; a link, folder or FIFO at a page name gives nil, and the open ready to draw still equals the reference (or refuses as it does)"
+    )
     func sizesRegularFilesOnly() throws {
         let fs = POSIXFileSystem.shared
         let dir = TemporaryFolder("draw-bound")
         defer { dir.remove() }
         let pages = dir.sub("pages")
         let strokes = (0..<40).map { Element.stroke(makeStroke(UInt64($0), points: 30 + $0)) }
-        let snapshot = SnapshotFile.encode(pageID: pageID, generation: 1, nextSequence: 2,
-                                           state: PageState(metadata: .letter, elements: Array(strokes[..<20])), salt: 7)
+        let snapshot = SnapshotFile.encode(
+            pageID: pageID, generation: 1, nextSequence: 2,
+            state: PageState(metadata: .letter, elements: Array(strokes[..<20])), salt: 7)
         try fs.writeFileAtomically(joinPath(pages, PageFileNames.snapshot(pageID)), snapshot)
-        let writer = try JournalWriter.create(fs: fs, directory: pages, pageID: pageID, base: 1, firstSequence: 2, durability: .none)
+        let writer = try JournalWriter.create(
+            fs: fs, directory: pages, pageID: pageID, base: 1, firstSequence: 2, durability: .none)
         _ = try writer.append(strokes[20...].map { .append($0) }, durability: .data)
         writer.close()
 
@@ -46,20 +50,26 @@ struct DrawBoundSizingTests {
         // A later journal name holding a link (to a valid journal), a folder, then a FIFO.
         let hostile = joinPath(pages, PageFileNames.journal(pageID, base: 5))
         let target = joinPath(dir.path, "elsewhere.journal")
-        try FileManager.default.copyItem(atPath: joinPath(pages, PageFileNames.journal(pageID, base: 1)), toPath: target)
+        try FileManager.default.copyItem(
+            atPath: joinPath(pages, PageFileNames.journal(pageID, base: 1)), toPath: target)
         let makers: [(String, () -> Bool)] = [
             ("link", { symlink(target, hostile) == 0 }),
             ("folder", { mkdir(hostile, 0o755) == 0 }),
-            ("FIFO", { mkfifo(hostile, 0o644) == 0 }),
+            ("FIFO", { mkfifo(hostile, 0o644) == 0 })
         ]
         for (what, make) in makers {
             #expect(make(), "\(what) made")
             let files = try PageRecovery.listFiles(fs: fs, directory: pages, pageID: pageID)
             #expect(files.journals.count == 2, "\(what) listed as a journal")
             #expect(PageRecovery.pageBytes(fs: fs, directory: pages, files: files) == nil, "\(what): not sized")
-            let reference = Result { try PageRecovery.recover(fs: fs, directory: pages, pageID: pageID, mode: .salvage, points: .deferred) }
-            let fast = Result { try PageRecovery.recover(fs: fs, directory: pages, pageID: pageID, mode: .salvage, points: .deferred,
-                                                         toDraw: true, threads: 2) }
+            let reference = Result {
+                try PageRecovery.recover(fs: fs, directory: pages, pageID: pageID, mode: .salvage, points: .deferred)
+            }
+            let fast = Result {
+                try PageRecovery.recover(
+                    fs: fs, directory: pages, pageID: pageID, mode: .salvage, points: .deferred,
+                    toDraw: true, threads: 2)
+            }
             switch (reference, fast) {
             case (.success(let reference), .success(let fast)):
                 #expect(fast.state == reference.state && fast.report == reference.report, "\(what)")

@@ -18,8 +18,9 @@ struct EncodedBodyCacheTests {
         let decoded = SnapshotFile.decode(plain, name: "x", expectedPage: pageID, mode: .salvage)
         #expect(decoded.cache.bodies.count == 40)
         #expect(decoded.cache.isConsistent(with: state))
-        let cached = SnapshotFile.encode(pageID: pageID, generation: 3, nextSequence: 99, state: state, salt: 42,
-                                         cache: decoded.cache)
+        let cached = SnapshotFile.encode(
+            pageID: pageID, generation: 3, nextSequence: 99, state: state, salt: 42,
+            cache: decoded.cache)
         #expect(cached == plain)
     }
 
@@ -28,7 +29,8 @@ struct EncodedBodyCacheTests {
         let dir = TemporaryFolder(); defer { dir.remove() }
         let pages = dir.sub("pages")
         var rng = SplitMix64(seed: 0xCAC4E)
-        let options = PageOptions(durability: .none, compaction: CompactionPolicy(journalBytesMax: .max, journalFramesMax: 25))
+        let options = PageOptions(
+            durability: .none, compaction: CompactionPolicy(journalBytesMax: .max, journalFramesMax: 25))
         var page = try await Page.open(directory: pages, id: pageID, options: options)
         var next: UInt64 = 1
         for round in 0..<400 {
@@ -39,13 +41,17 @@ struct EncodedBodyCacheTests {
             case 3 where !ids.isEmpty:
                 let target = ids[Int(rng.next() % UInt64(ids.count))]
                 var a = makeStroke(next, points: 4); next += 1
-                a.points = a.points.enumerated().map { i, p in var q = p; q.time = UInt32(i); return q }
+                a.points = a.points.enumerated().map { i, p in
+                    var q = p; q.time = UInt32(i); return q
+                }
                 try await page.erase(target, replacingWith: [.stroke(a)])
             case 4 where !ids.isEmpty:
                 let target = ids[Int(rng.next() % UInt64(ids.count))]
                 // Transform an element, then append another in the same batch.
-                try await page.apply([.transform([(target, .translation(Float(round), 1))]),
-                                      .append(.stroke(makeStroke(next, points: 6)))])
+                try await page.apply([
+                    .transform([(target, .translation(Float(round), 1))]),
+                    .append(.stroke(makeStroke(next, points: 6)))
+                ])
                 next += 1
             case 5 where !ids.isEmpty:
                 try await page.delete([ids[Int(rng.next() % UInt64(ids.count))]])

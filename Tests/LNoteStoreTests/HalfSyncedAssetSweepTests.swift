@@ -23,19 +23,25 @@ import Testing
 
     static func put(_ files: [String: Data], in root: String) throws {
         for (rel, bytes) in files {
-            try fm.createDirectory(atPath: (root + "/" + rel as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try fm.createDirectory(
+                atPath: (root + "/" + rel as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
             try bytes.write(to: URL(fileURLWithPath: root + "/" + rel))
         }
     }
 
-    @Test("D-042 Y-054 Y-050 an asset synced before the page that shows it survives a writer's close; when the page arrives the image has its asset")
+    @Test(
+        "D-042 Y-054 Y-050 an asset synced before the page that shows it survives a writer's close; when the page arrives the image has its asset"
+    )
     func assetAheadOfItsPageIsKept() async throws {
         let dir = TemporaryFolder("sweep"); defer { dir.remove() }
         let library = NoteLibrary(folder: dir.path)
         let doc = try await library.createDocument(title: "t")
         let pageID = await doc.pageIDs[0]
-        try await doc.page(id: pageID).append(.stroke(Stroke(id: UUIDBytes.random(), ink: .init(type: "pen", red: 0, green: 0, blue: 0, alpha: 255, width: 10),
-                                                             points: [Point(x: 1, y: 2, radius: 3, pressure: 500, time: 0)])))
+        try await doc.page(id: pageID).append(
+            .stroke(
+                Stroke(
+                    id: UUIDBytes.random(), ink: .init(type: "pen", red: 0, green: 0, blue: 0, alpha: 255, width: 10),
+                    points: [Point(x: 1, y: 2, radius: 3, pressure: 500, time: 0)])))
         try await doc.close()
         let old = try Self.files(doc.path)
         // The other device adds an image (its asset, its page files, document.json).
@@ -63,7 +69,9 @@ import Testing
         try await reader.close()
     }
 
-    @Test("D-042 D-040 an asset this writer saw referenced and no page refers to any more is removed; one no known version referred to is kept")
+    @Test(
+        "D-042 D-040 an asset this writer saw referenced and no page refers to any more is removed; one no known version referred to is kept"
+    )
     func provableOrphansOnly() async throws {
         let dir = TemporaryFolder("sweep"); defer { dir.remove() }
         let doc = try await NoteLibrary(folder: dir.path).createDocument(title: "t")
@@ -79,7 +87,8 @@ import Testing
         try Data([7]).write(to: URL(fileURLWithPath: foreignTemp))
         try await doc.close()
         #expect(Self.fm.fileExists(atPath: doc.path + "/assets/\(kept.assetID).jpg"))
-        #expect(!Self.fm.fileExists(atPath: doc.path + "/assets/\(dropped.assetID).png"), "erased here: provably an orphan")
+        #expect(
+            !Self.fm.fileExists(atPath: doc.path + "/assets/\(dropped.assetID).png"), "erased here: provably an orphan")
         #expect(Self.fm.fileExists(atPath: unknown), "no version this writer knows referred to it: kept")
         #expect(!Self.fm.fileExists(atPath: leftover), "the engine's own temp name is removed")
         #expect(Self.fm.fileExists(atPath: foreignTemp), "another program's temp file is not the engine's")
@@ -124,12 +133,16 @@ import Testing
         let doc = try await library.createDocument(title: "t")
         let first = await doc.pageIDs[0]
         let second = try await doc.addPage()
-        try await doc.page(id: second).append(.stroke(Stroke(id: UUIDBytes.random(), ink: .init(type: "pen", red: 0, green: 0, blue: 0, alpha: 255, width: 10),
-                                                             points: [Point(x: 1, y: 2, radius: 3, pressure: 500, time: 0)])))
+        try await doc.page(id: second).append(
+            .stroke(
+                Stroke(
+                    id: UUIDBytes.random(), ink: .init(type: "pen", red: 0, green: 0, blue: 0, alpha: 255, width: 10),
+                    points: [Point(x: 1, y: 2, radius: 3, pressure: 500, time: 0)])))
         let image = try await doc.insertImage([1, 2, 3], ext: "png", on: first, x: 0, y: 0, width: 10, height: 10)
         try await doc.close()
         // The second page's files have not arrived on this device.
-        for name in try Self.fm.contentsOfDirectory(atPath: doc.path + "/pages") where name.hasPrefix(second.description) {
+        for name in try Self.fm.contentsOfDirectory(atPath: doc.path + "/pages")
+        where name.hasPrefix(second.description) {
             try Self.fm.removeItem(atPath: doc.path + "/pages/" + name)
         }
         let again = try await library.openDocument(doc.id)

@@ -39,8 +39,10 @@ struct HugePageCountTests {
         let f = try await PackageBadInputTests.Fixture.make(); defer { f.dir.remove() }
         // Ten million entries of the smallest page entry would be over a GB; the first 130,000
         // (over 16 MiB) are enough for the size limit to refuse it unread.
-        let entry = #"{"id":"00000000-0000-4000-8000-000000000000","width":6120,"height":7920,"created":"2026-01-01T00:00:00.000Z","modified":"2026-01-01T00:00:00.000Z","elementCount":0}"#
-        let head = #"{"format":"lnote.document","version":1,"id":"\#(f.id.description)","title":"t","created":"2026-01-01T00:00:00.000Z","modified":"2026-01-01T00:00:00.000Z","pages":["#
+        let entry =
+            #"{"id":"00000000-0000-4000-8000-000000000000","width":6120,"height":7920,"created":"2026-01-01T00:00:00.000Z","modified":"2026-01-01T00:00:00.000Z","elementCount":0}"#
+        let head =
+            #"{"format":"lnote.document","version":1,"id":"\#(f.id.description)","title":"t","created":"2026-01-01T00:00:00.000Z","modified":"2026-01-01T00:00:00.000Z","pages":["#
         let text = head + Array(repeating: entry, count: 130_000).joined(separator: ",") + "]}"
         #expect(text.utf8.count > FormatLimits.documentJSONBytesMax)
         try f.writeDocumentJSON(text)

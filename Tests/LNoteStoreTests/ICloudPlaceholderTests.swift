@@ -12,8 +12,12 @@ struct ICloudPlaceholderTests {
     let fs = POSIXFileSystem.shared
 
     static func stroke(_ n: UInt8) -> Stroke {
-        Stroke(id: UUIDBytes(string: "1ce00000-0000-4000-8000-0000000000\(String(format: "%02x", n))")!, ink: .pen,
-               points: [Point(x: Int32(n), y: 2, radius: 3, pressure: 4, time: 0), Point(x: 9, y: 9, radius: 3, pressure: 4, time: 8)])
+        Stroke(
+            id: UUIDBytes(string: "1ce00000-0000-4000-8000-0000000000\(String(format: "%02x", n))")!, ink: .pen,
+            points: [
+                Point(x: Int32(n), y: 2, radius: 3, pressure: 4, time: 0),
+                Point(x: 9, y: 9, radius: 3, pressure: 4, time: 8)
+            ])
     }
 
     /// A page in `dir` with a snapshot of generation 1 holding strokes 1-3 and a journal holding stroke 4.
@@ -30,7 +34,9 @@ struct ICloudPlaceholderTests {
         try fs.rename(joinPath(dir, name), to: joinPath(dir, "." + name + ".icloud"))
     }
 
-    @Test("D-092 an evicted snapshot: read-only and writable opens fail notDownloaded naming the snapshot; nothing is written")
+    @Test(
+        "D-092 an evicted snapshot: read-only and writable opens fail notDownloaded naming the snapshot; nothing is written"
+    )
     func evictedSnapshotRefused() async throws {
         let dir = TemporaryFolder("icloud"); defer { dir.remove() }
         try await makePage(dir.path)
@@ -52,12 +58,18 @@ struct ICloudPlaceholderTests {
         try await page.close()
     }
 
-    @Test("D-091 D-092 an evicted journal, its page id in upper case too, is refused; another page's placeholder is not this page's")
+    @Test(
+        "D-091 D-092 an evicted journal, its page id in upper case too, is refused; another page's placeholder is not this page's"
+    )
     func evictedJournalRefused() async throws {
         let dir = TemporaryFolder("icloud"); defer { dir.remove() }
         try await makePage(dir.path)
         let journal = PageFileNames.journal(Self.pageID, base: 1)
-        try fs.rename(joinPath(dir.path, journal), to: joinPath(dir.path, "." + journal.uppercased().replacingOccurrences(of: ".JOURNAL", with: ".journal") + ".icloud"))
+        try fs.rename(
+            joinPath(dir.path, journal),
+            to: joinPath(
+                dir.path, "." + journal.uppercased().replacingOccurrences(of: ".JOURNAL", with: ".journal") + ".icloud")
+        )
         let e = await #expect(throws: LNoteError.self) { _ = try await Page.open(directory: dir.path, id: Self.pageID) }
         #expect(e?.code == .notDownloaded)
         let other = UUIDBytes(string: "1c100000-0000-4000-8000-000000000092")!
@@ -70,8 +82,12 @@ struct ICloudPlaceholderTests {
     func placeholderNames() {
         let snapshot = PageFileNames.snapshot(Self.pageID)
         #expect(PageFileNames.placeholder("." + snapshot + ".icloud")?.parsed == .snapshot(Self.pageID))
-        #expect(PageFileNames.placeholder("." + PageFileNames.journal(Self.pageID, base: 7) + ".icloud")?.parsed == .journal(Self.pageID, base: 7))
-        for name in [snapshot + ".icloud", "." + snapshot, ".icloud", "..icloud", ".notes.txt.icloud", "." + snapshot + ".ICLOUD"] {
+        #expect(
+            PageFileNames.placeholder("." + PageFileNames.journal(Self.pageID, base: 7) + ".icloud")?.parsed
+                == .journal(Self.pageID, base: 7))
+        for name in [
+            snapshot + ".icloud", "." + snapshot, ".icloud", "..icloud", ".notes.txt.icloud", "." + snapshot + ".ICLOUD"
+        ] {
             #expect(PageFileNames.placeholder(name) == nil, "\(name)")
         }
     }
@@ -83,7 +99,9 @@ struct ICloudPlaceholderTests {
         #endif
     }
 
-    @Test("D-092 a document whose page is evicted: page(at:) fails notDownloaded and closing leaves document.json as it was")
+    @Test(
+        "D-092 a document whose page is evicted: page(at:) fails notDownloaded and closing leaves document.json as it was"
+    )
     func documentKeepsItsCounts() async throws {
         let dir = TemporaryFolder("icloud-doc"); defer { dir.remove() }
         let document = try await NoteLibrary(folder: dir.path).createDocument(title: "evicted")
@@ -101,6 +119,7 @@ struct ICloudPlaceholderTests {
         #expect(e?.code == .notDownloaded)
         try await again.flush()
         try await again.close()
-        #expect(try fs.readFile(layout.documentFile) == json, "no elementCount 0 written for a page that was never read")
+        #expect(
+            try fs.readFile(layout.documentFile) == json, "no elementCount 0 written for a page that was never read")
     }
 }

@@ -13,16 +13,23 @@ struct IdleCompactionTests {
     static let pageID = UUIDBytes(string: "c0a00000-0000-4000-8000-0000000000d1")!
 
     static func stroke(_ n: Int) -> Element {
-        .stroke(Stroke(id: UUIDBytes(string: "e1d00000-0000-4000-8000-\(String(format: "%012x", n))")!, ink: .pen,
-                       points: [Point(x: Int32(n), y: 2, radius: 3, pressure: 4, time: 0), Point(x: 9, y: 9, radius: 3, pressure: 4, time: 8)]))
+        .stroke(
+            Stroke(
+                id: UUIDBytes(string: "e1d00000-0000-4000-8000-\(String(format: "%012x", n))")!, ink: .pen,
+                points: [
+                    Point(x: Int32(n), y: 2, radius: 3, pressure: 4, time: 0),
+                    Point(x: 9, y: 9, radius: 3, pressure: 4, time: 8)
+                ]))
     }
 
     /// Saves at `.none` (the compactions still sync): the tests time writes, not the disk.
     static func open(_ fs: any FileSystem, idleDelay: Duration?, idleFramesMin: Int = 1) async throws -> Page {
         if try fs.entryKind("/p") == nil { try fs.makeDirectory("/p"); try fs.syncDirectory("/") }
-        let policy = CompactionPolicy(journalBytesMax: .max, journalFramesMax: .max, idleDelay: idleDelay, idleFramesMin: idleFramesMin)
-        return try await Page.open(directory: "/p", id: pageID, options: PageOptions(durability: .none, compaction: policy),
-                                   fileSystem: fs)
+        let policy = CompactionPolicy(
+            journalBytesMax: .max, journalFramesMax: .max, idleDelay: idleDelay, idleFramesMin: idleFramesMin)
+        return try await Page.open(
+            directory: "/p", id: pageID, options: PageOptions(durability: .none, compaction: policy),
+            fileSystem: fs)
     }
 
     /// The simulated file system with every rename taking `delay`: a compaction (its
@@ -31,7 +38,8 @@ struct IdleCompactionTests {
         let base: SimulatedFileSystem
         let delay: Duration
         func rename(_ from: String, to: String) throws {
-            Thread.sleep(forTimeInterval: Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18)
+            Thread.sleep(
+                forTimeInterval: Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18)
             try base.rename(from, to: to)
         }
     }
@@ -105,12 +113,15 @@ struct IdleCompactionTests {
         try await page.close()
     }
 
-    @Test("D-073 after flush() released the writer lock, the pen resting compacts nothing and leaves the lock released; with the lock held it compacts")
+    @Test(
+        "D-073 after flush() released the writer lock, the pen resting compacts nothing and leaves the lock released; with the lock held it compacts"
+    )
     func neverTakesBackAReleasedLock() async throws {
         let fs = SimulatedFileSystem()
         var options = PageOptions(compaction: CompactionPolicy(idleDelay: .milliseconds(300), idleFramesMin: 1))
         options.thumbnailsOnClose = false
-        let doc = try await NoteLibrary(folder: "/lib", fileSystem: fs).createDocument(title: "idle", pageOptions: options)
+        let doc = try await NoteLibrary(folder: "/lib", fileSystem: fs).createDocument(
+            title: "idle", pageOptions: options)
         let lock = try #require(doc.lock)
         let page = try await doc.page(at: 0)
         try await page.apply((0..<5).map { .append(Self.stroke($0)) })

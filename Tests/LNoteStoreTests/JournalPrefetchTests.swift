@@ -41,9 +41,11 @@ struct JournalPrefetchTests {
     /// The outcome of a recovery, or the error it threw, as text to compare.
     func outcome(_ fs: any FileSystem, threads: Int) -> String {
         do {
-            let r = try PageRecovery.recover(fs: fs, directory: "/pages", pageID: pageID, mode: .salvage, points: .deferred,
-                                             toDraw: true, threads: threads, aheadBytesMin: 0)
-            let drawn = r.drawn.map { "\($0.points.count) points, damaged \($0.damaged.map(\.element))" } ?? "read again"
+            let r = try PageRecovery.recover(
+                fs: fs, directory: "/pages", pageID: pageID, mode: .salvage, points: .deferred,
+                toDraw: true, threads: threads, aheadBytesMin: 0)
+            let drawn =
+                r.drawn.map { "\($0.points.count) points, damaged \($0.damaged.map(\.element))" } ?? "read again"
             return "\(r.state.elements.map(\.id)) \(r.report) gen \(r.generation) next \(r.nextSequence) "
                 + "append \(r.appendTarget.map { "\($0.name) \($0.validEnd) \($0.frameCount)" } ?? "none") "
                 + "retained \(r.retainedJournals) damaged \(r.damagedFiles.sorted()) frames \(r.journalFrames); \(drawn)"
@@ -78,7 +80,9 @@ struct JournalPrefetchTests {
         return (fs, journals.sorted())
     }
 
-    @Test("P-003 P-017 J-023 pages with one to four journals: the open that reads them ahead gives the page, findings and points of the one that reads them in order, and reads each as often, on the other thread")
+    @Test(
+        "P-003 P-017 J-023 pages with one to four journals: the open that reads them ahead gives the page, findings and points of the one that reads them in order, and reads each as often, on the other thread"
+    )
     func sameOutcome() throws {
         var readAhead = 0
         for seed in UInt64(0)..<60 {
@@ -91,14 +95,18 @@ struct JournalPrefetchTests {
             let snapshotThread = opens.first { $0.path.hasSuffix(".content") }?.thread ?? opens.first?.thread
             for j in journals {
                 // Once, or twice for a page read again with the checks at load (E-006).
-                #expect(opens.filter { $0.path == j }.count == plainOpens.filter { $0.path == j }.count, "seed \(seed): \(j)")
+                #expect(
+                    opens.filter { $0.path == j }.count == plainOpens.filter { $0.path == j }.count,
+                    "seed \(seed): \(j)")
                 if opens.contains(where: { $0.path == j && $0.thread != snapshotThread }) { readAhead += 1 }
             }
         }
         #expect(readAhead >= 60, "journals read on the decode thread: \(readAhead)")
     }
 
-    @Test("P-003 unreadable journals, an unreadable snapshot, a journal listed but gone: the same error, or the same page, as the open that reads them in order")
+    @Test(
+        "P-003 unreadable journals, an unreadable snapshot, a journal listed but gone: the same error, or the same page, as the open that reads them in order"
+    )
     func sameErrors() throws {
         var threw = 0
         for seed in UInt64(0)..<40 {
@@ -108,7 +116,7 @@ struct JournalPrefetchTests {
                 (Dictionary(uniqueKeysWithValues: journals.prefix(1).map { ($0, FileSystemErrno.ioError) }), []),
                 (Dictionary(uniqueKeysWithValues: journals.suffix(1).map { ($0, EACCES) }), []),
                 (Dictionary(uniqueKeysWithValues: (journals + [snapshot]).map { ($0, FileSystemErrno.ioError) }), []),
-                ([:], [PageFileNames.journal(pageID, base: 7)]),
+                ([:], [PageFileNames.journal(pageID, base: 7)])
             ]
             for (failing, extra) in cases {
                 let inOrder = outcome(TracingFileSystem(base, failing: failing, extraNames: extra), threads: 1)

@@ -14,8 +14,9 @@ struct JournalReserveTests {
     func simulatedWriter(reserveBytes: Int) throws -> (SimulatedFileSystem, JournalWriter) {
         let fs = SimulatedFileSystem()
         try fs.makeDirectory("/pages")
-        let writer = try JournalWriter.create(fs: fs, directory: "/pages", pageID: pageID, base: 0, firstSequence: 1,
-                                              durability: .data, reserveBytes: reserveBytes)
+        let writer = try JournalWriter.create(
+            fs: fs, directory: "/pages", pageID: pageID, base: 0, firstSequence: 1,
+            durability: .data, reserveBytes: reserveBytes)
         return (fs, writer)
     }
 
@@ -25,7 +26,9 @@ struct JournalReserveTests {
         return try fs.size(file)
     }
 
-    @Test("W-010 frames land in the reserve without growing the file; the crossing write adds the next stretch; close cuts it")
+    @Test(
+        "W-010 frames land in the reserve without growing the file; the crossing write adds the next stretch; close cuts it"
+    )
     func reserveGrowsInStretchesAndIsCut() throws {
         let reserve = 1024
         let (fs, writer) = try simulatedWriter(reserveBytes: reserve)
@@ -56,8 +59,9 @@ struct JournalReserveTests {
         #expect(scan.findings.map(\.kind) == [.zeroFill])
         writer.close()
         #expect(try size(fs, writer.path) == ends[ends.count - 1], "close() cuts the unused reserve")
-        let closed = FrameScanner.scan(try fs.readFile(writer.path), from: 64, salt: writer.header.salt,
-                                       firstSequence: 1, mode: .strict)
+        let closed = FrameScanner.scan(
+            try fs.readFile(writer.path), from: 64, salt: writer.header.salt,
+            firstSequence: 1, mode: .strict)
         #expect(closed.findings.isEmpty && closed.frames.count == 40)
     }
 
@@ -101,8 +105,9 @@ struct JournalReserveTests {
         let b = try writer.append([.append(.stroke(makeStroke(2)))], durability: .data)
         #expect(b.end > a.end)
         #expect(try size(fs, writer.path) == b.end, "the writer stops reserving after a failure")
-        let scan = FrameScanner.scan(try fs.readFile(writer.path), from: 64, salt: writer.header.salt,
-                                     firstSequence: 1, mode: .strict)
+        let scan = FrameScanner.scan(
+            try fs.readFile(writer.path), from: 64, salt: writer.header.salt,
+            firstSequence: 1, mode: .strict)
         #expect(scan.frames.count == 2 && scan.findings.isEmpty)
         writer.close()
     }

@@ -29,7 +29,9 @@ final class CountingFileSystem: ForwardingFileSystem, Sendable {
     func sync(_ file: FileHandleNumber, _ durability: Durability) throws {
         if durability != .none {
             syncs.withLock { $0 += 1 }
-            if let target = holdNextSyncUntilWrites.withLock({ h -> Int? in defer { h = nil }; return h }) {
+            if let target = holdNextSyncUntilWrites.withLock({ h -> Int? in
+                defer { h = nil }; return h
+            }) {
                 for _ in 0..<10_000 where writes.withLock({ $0 }) < target { usleep(1_000) }
             }
             if syncDelayMicroseconds > 0 { usleep(syncDelayMicroseconds) }
@@ -46,8 +48,9 @@ struct JournalWriterTests {
     func groupCommitThreads() throws {
         let dir = TemporaryFolder(); defer { dir.remove() }
         let fs = CountingFileSystem(POSIXFileSystem.shared, syncDelayMicroseconds: 2_000)
-        let writer = try JournalWriter.create(fs: fs, directory: dir.path, pageID: pageID, base: 0, firstSequence: 1,
-                                              durability: .data)
+        let writer = try JournalWriter.create(
+            fs: fs, directory: dir.path, pageID: pageID, base: 0, firstSequence: 1,
+            durability: .data)
         let before = fs.syncs.withLock { $0 }
         let threads = 16, perThread = 4
         let failures = Mutex(0)
@@ -56,7 +59,9 @@ struct JournalWriterTests {
             done.enter()
             Thread.detachNewThread {
                 for i in 0..<perThread {
-                    do { try writer.append([.append(.stroke(makeStroke(UInt64(t * 100 + i))))], durability: .data) } catch {
+                    do {
+                        try writer.append([.append(.stroke(makeStroke(UInt64(t * 100 + i))))], durability: .data)
+                    } catch {
                         failures.withLock { $0 += 1 }
                     }
                 }
@@ -68,7 +73,8 @@ struct JournalWriterTests {
         let syncs = fs.syncs.withLock { $0 } - before
         #expect(failures.withLock { $0 } == 0)
         #expect(syncs >= 1)
-        #expect(syncs < appends / 2, "\(appends) concurrent appends took \(syncs) syncs; group commit should share them")
+        #expect(
+            syncs < appends / 2, "\(appends) concurrent appends took \(syncs) syncs; group commit should share them")
         let bytes = try POSIXFileSystem.shared.readFile(writer.path)
         let scan = FrameScanner.scan(bytes, from: 64, salt: writer.header.salt, firstSequence: 1, mode: .strict)
         #expect(scan.frames.count == appends)
@@ -76,14 +82,16 @@ struct JournalWriterTests {
         writer.close()
     }
 
-    @Test("W-004 concurrent saves on one page share syncs while the page actor keeps writing",
-          arguments: [SyncExecution.pageActor, .ioThread])
+    @Test(
+        "W-004 concurrent saves on one page share syncs while the page actor keeps writing",
+        arguments: [SyncExecution.pageActor, .ioThread])
     func groupCommitPage(execution: SyncExecution) async throws {
         let dir = TemporaryFolder(); defer { dir.remove() }
         // 30 ms a sync: in the .pageActor case the saves pile up while the actor syncs.
         let fs = CountingFileSystem(POSIXFileSystem.shared, syncDelayMicroseconds: 30_000)
-        let page = try await Page.open(directory: dir.path, id: pageID, options: PageOptions(syncExecution: execution),
-                                       fileSystem: fs)
+        let page = try await Page.open(
+            directory: dir.path, id: pageID, options: PageOptions(syncExecution: execution),
+            fileSystem: fs)
         // The first save creates the journal (its own syncs). Then the next sync is held until
         // every later save has written its frame: on a loaded machine the 63 tasks may otherwise
         // be scheduled one sync apart (a clean-clone CI run once saw 47 syncs for 64 saves, with
@@ -113,8 +121,9 @@ struct JournalWriterTests {
     func failedSyncPoisons() throws {
         let fs = SimulatedFileSystem()
         try fs.makeDirectory("/pages")
-        let writer = try JournalWriter.create(fs: fs, directory: "/pages", pageID: pageID, base: 0, firstSequence: 1,
-                                              durability: .data)
+        let writer = try JournalWriter.create(
+            fs: fs, directory: "/pages", pageID: pageID, base: 0, firstSequence: 1,
+            durability: .data)
         try writer.append([.append(.stroke(makeStroke(1)))], durability: .data)
         // The next operation is the write, then the sync: fail the sync once.
         fs.failOperation(at: fs.operationCount + 1, persistent: false)
@@ -132,8 +141,9 @@ struct JournalWriterTests {
     func oversizedChangeIsRefused() throws {
         let fs = SimulatedFileSystem()
         try fs.makeDirectory("/pages")
-        let writer = try JournalWriter.create(fs: fs, directory: "/pages", pageID: pageID, base: 0, firstSequence: 1,
-                                              durability: .none)
+        let writer = try JournalWriter.create(
+            fs: fs, directory: "/pages", pageID: pageID, base: 0, firstSequence: 1,
+            durability: .none)
         let size = writer.byteCount
         // 1.1 million ids of 16 bytes is more than a 16 MiB payload.
         let ids = (0..<1_100_000).map { UUIDBytes(storage: (UInt64($0), 1)) }
@@ -171,8 +181,9 @@ struct JournalWriterTests {
     func sequenceNearTheLimitIsRefused() throws {
         let fs = SimulatedFileSystem()
         try fs.makeDirectory("/pages")
-        let writer = try JournalWriter.create(fs: fs, directory: "/pages", pageID: pageID, base: 0,
-                                              firstSequence: UInt64.max - 1, durability: .none)
+        let writer = try JournalWriter.create(
+            fs: fs, directory: "/pages", pageID: pageID, base: 0,
+            firstSequence: UInt64.max - 1, durability: .none)
         try writer.append([.append(.stroke(makeStroke(1)))], durability: .none)
         let size = writer.byteCount
         do {

@@ -23,7 +23,9 @@ struct LibraryHostileTests {
 
     /// The page's newest file (its snapshot after a close; a journal otherwise).
     static func journal(_ path: String) throws -> String {
-        let names = try POSIXFileSystem.shared.list(path + "/pages").filter { $0.hasSuffix(".journal") || $0.hasSuffix(".content") }
+        let names = try POSIXFileSystem.shared.list(path + "/pages").filter {
+            $0.hasSuffix(".journal") || $0.hasSuffix(".content")
+        }
         guard let last = names.max() else { throw LNoteError(.notFound, "no journal") }
         return "pages/" + last
     }
@@ -53,11 +55,12 @@ struct LibraryHostileTests {
         Object(name: "link document.json") { p, _, o in try moveOutsideAndLink(p, "document.json", o) },
         Object(name: "hard-linked page file") { p, _, o in
             guard link(p + "/" + (try journal(p)), o + "/hardlink") == 0 else { throw LNoteError(.io, "link") }
-        },
+        }
     ]
 
-    @Test("D-002 D-004 D-005 list, open (read-only and writing), replay, append and duplicate on every hostile object: a clear error or success, nothing outside changed",
-          arguments: objects.map(\.name))
+    @Test(
+        "D-002 D-004 D-005 list, open (read-only and writing), replay, append and duplicate on every hostile object: a clear error or success, nothing outside changed",
+        arguments: objects.map(\.name))
     func openPaths(name: String) async throws {
         let object = try #require(Self.objects.first { $0.name == name })
         let dir = TemporaryFolder("hostile-lib"); defer { dir.remove() }
@@ -105,8 +108,10 @@ struct LibraryHostileTests {
         }
         await attempt("duplicate") { _ = try await library.duplicateDocument(id) }
         #expect(Self.snapshot(outside) == before, "\(name): nothing outside the package changed (\(outcomes))")
-        if name.hasPrefix("FIFO document") || name.hasPrefix("link pages") || name.hasPrefix("link page file") || name.hasPrefix("FIFO journal")
-            || name.hasPrefix("link document") {
+        if name.hasPrefix("FIFO document") || name.hasPrefix("link pages") || name.hasPrefix("link page file")
+            || name.hasPrefix("FIFO journal")
+            || name.hasPrefix("link document")
+        {
             #expect(outcomes.contains { $0.hasPrefix("open read-only: invalidPath") }, "\(name): \(outcomes)")
         }
         print("\(name): \(outcomes.joined(separator: "; "))")

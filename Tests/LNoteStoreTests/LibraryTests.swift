@@ -7,7 +7,9 @@ import LNoteTestSupport
 
 @Suite("Note library")
 struct LibraryTests {
-    @Test("D-051 a cover larger than thumbnailBytesMax (a sparse giant) is no cover: neither the listing nor thumbnailPath gives its path")
+    @Test(
+        "D-051 a cover larger than thumbnailBytesMax (a sparse giant) is no cover: neither the listing nor thumbnailPath gives its path"
+    )
     func giantCoverIsNoCover() async throws {
         let dir = TemporaryFolder("lib-cover"); defer { dir.remove() }
         let library = NoteLibrary(folder: dir.path + "/Notes")
@@ -26,12 +28,15 @@ struct LibraryTests {
         try await reopened.close()
     }
 
-    @Test("D-032 P-014 duplicating a document whose asset is a sparse giant copies its data and keeps its holes: same size and bytes, no disk filled")
+    @Test(
+        "D-032 P-014 duplicating a document whose asset is a sparse giant copies its data and keeps its holes: same size and bytes, no disk filled"
+    )
     func duplicateKeepsHoles() async throws {
         let dir = TemporaryFolder("lib-sparse"); defer { dir.remove() }
         let library = NoteLibrary(folder: dir.path + "/Notes")
         let doc = try await library.createDocument(title: "Sparse")
-        let image = try await doc.insertImage([1, 2, 3, 4], ext: "png", on: doc.pageIDs[0], x: 0, y: 0, width: 50, height: 50)
+        let image = try await doc.insertImage(
+            [1, 2, 3, 4], ext: "png", on: doc.pageIDs[0], x: 0, y: 0, width: 50, height: 50)
         try await doc.close()
         let asset = try #require(try await library.openDocument(doc.id, readOnly: true).assetPath(image.assetID))
         let giant: Int64 = 100 << 30, middle: Int64 = 50 << 30
@@ -64,7 +69,8 @@ struct LibraryTests {
         #expect(try await library.list().isEmpty)
         let doc = try await library.createDocument(title: "Biology", pageOptions: PageOptions().withCovers)
         try await doc.page(at: 0).append(.stroke(makeStroke(1)))
-        let image = try await doc.insertImage([1, 2, 3, 4], ext: "png", on: doc.pageIDs[0], x: 0, y: 0, width: 50, height: 50)
+        let image = try await doc.insertImage(
+            [1, 2, 3, 4], ext: "png", on: doc.pageIDs[0], x: 0, y: 0, width: 50, height: 50)
         try await doc.addPage()
         try await doc.close()
 
@@ -97,7 +103,9 @@ struct LibraryTests {
         listing = try await library.list()
         #expect(listing.compactMap(\.id) == [copyID])
         #expect(!FileManager.default.fileExists(atPath: doc.path))
-        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path + "/Notes").filter { $0.hasPrefix(".") }.isEmpty)
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: dir.path + "/Notes").filter { $0.hasPrefix(".") }
+                .isEmpty)
         await #expect(throws: LNoteError.self) { try await library.openDocument(doc.id) }
     }
 
@@ -143,7 +151,8 @@ struct LibraryTests {
         // The writer holds the lock, so the listing left the file for the writer to repair.
         #expect(try String(contentsOfFile: doc.path + "/manifest.json", encoding: .utf8) == "{ not json")
         try await doc.close()
-        #expect(ManifestFile.decode(try POSIXFileSystem.shared.readFile(doc.path + "/manifest.json"))?.title == "Physics")
+        #expect(
+            ManifestFile.decode(try POSIXFileSystem.shared.readFile(doc.path + "/manifest.json"))?.title == "Physics")
     }
 
     @Test("D-031 a stale manifest (title, page count) is repaired on the next open for writing and on flush")
@@ -189,7 +198,9 @@ struct LibraryTests {
         let listing = try await NoteLibrary(folder: dir.path, fileSystem: recorder).list()
         #expect(listing.count == 3)
         #expect(listing.allSatisfy { $0.coverPath != nil && $0.error == nil })
-        let opened = recorder.entries.filter { $0.op == "open" }.map { $0.path.split(separator: "/").last.map(String.init) ?? "" }
+        let opened = recorder.entries.filter { $0.op == "open" }.map {
+            $0.path.split(separator: "/").last.map(String.init) ?? ""
+        }
         #expect(opened == ["manifest.json", "manifest.json", "manifest.json"])
         #expect(!recorder.entries.contains { $0.op == "write" || $0.op == "rename" || $0.op == "remove" })
     }
@@ -202,7 +213,8 @@ struct LibraryTests {
         try await good.close()
         // No manifest and a broken document.json.
         let broken = UUIDBytes.random()
-        try FileManager.default.createDirectory(atPath: dir.path + "/\(broken).lnote", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            atPath: dir.path + "/\(broken).lnote", withIntermediateDirectories: true)
         try Data("[1,2".utf8).write(to: URL(fileURLWithPath: dir.path + "/\(broken).lnote/document.json"))
         // A folder not named by a UUID.
         try FileManager.default.createDirectory(atPath: dir.path + "/Lecture.lnote", withIntermediateDirectories: true)
@@ -259,7 +271,8 @@ struct LibraryTests {
 @Suite("Library staging leftovers")
 struct LibraryStagingTests {
     func makeStaging(_ folder: String, _ name: String) throws {
-        try FileManager.default.createDirectory(atPath: folder + "/" + name + "/pages", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            atPath: folder + "/" + name + "/pages", withIntermediateDirectories: true)
         try Data([1, 2, 3]).write(to: URL(fileURLWithPath: folder + "/" + name + "/document.json"))
     }
 
@@ -288,7 +301,8 @@ struct LibraryStagingTests {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let name = StagingFolder.name(.random(), .creating)
         try makeStaging(folder, name)
-        let lock = WriterLock(path: PackageLayout(root: folder + "/" + name).lockFile, fileSystem: POSIXFileSystem.shared)
+        let lock = WriterLock(
+            path: PackageLayout(root: folder + "/" + name).lockFile, fileSystem: POSIXFileSystem.shared)
         try lock.acquireForWrite()
         _ = try await NoteLibrary(folder: folder).list()
         #expect(FileManager.default.fileExists(atPath: folder + "/" + name + "/document.json"))
@@ -302,8 +316,10 @@ struct LibraryStagingTests {
         let id = UUIDBytes.random()
         #expect(StagingFolder.parse(StagingFolder.name(id, .creating)).map { $0.0 == id && $0.1 == .creating } == true)
         #expect(StagingFolder.parse(StagingFolder.name(id, .deleting)).map { $0.0 == id && $0.1 == .deleting } == true)
-        for other in ["\(id).lnote", ".\(id).lnote", ".\(id).lnote-creatingx", ".x.lnote-creating", "..lnote-deleting",
-                      ".\(String(describing: id).uppercased()).lnote-creating"] {
+        for other in [
+            "\(id).lnote", ".\(id).lnote", ".\(id).lnote-creatingx", ".x.lnote-creating", "..lnote-deleting",
+            ".\(String(describing: id).uppercased()).lnote-creating"
+        ] {
             #expect(StagingFolder.parse(other) == nil, "\(other)")
         }
     }

@@ -22,14 +22,17 @@ struct LongStrokeRenderTests {
         for i in 0..<count {
             let a = Double(i) * 0.01
             let r = 200 + Double(i) * 0.05
-            points.append(Point(x: Int32(3_000 + r * cos(a)), y: Int32(4_000 + r * sin(a)), radius: 8,
-                                pressure: 500, time: UInt32(i * 4)))
+            points.append(
+                Point(
+                    x: Int32(3_000 + r * cos(a)), y: Int32(4_000 + r * sin(a)), radius: 8,
+                    pressure: 500, time: UInt32(i * 4)))
         }
         var w = ByteWriter(capacity: count * 6)
         PointCodec.encode(points, hasAngles: false, into: &w)
         let encoded = EncodedPoints(bytes: w.bytes[...], count: count, hasAngles: false)
-        return Stroke(id: UUIDBytes.random(), ink: Ink(type: "pen", red: 0, green: 0, blue: 0, width: 8),
-                      encodedPoints: encoded)
+        return Stroke(
+            id: UUIDBytes.random(), ink: Ink(type: "pen", red: 0, green: 0, blue: 0, width: 8),
+            encodedPoints: encoded)
     }
 
     /// Nanoseconds of the fastest of `runs` rasterizations of `stroke`.
@@ -53,8 +56,9 @@ struct LongStrokeRenderTests {
         let perPointLarge = Self.fastestRender(Self.deferredStroke(points: large)) / Double(large)
         // Decoding the points once per point read made this ratio about the ratio of the
         // counts (16 and more); drawing is linear, so it stays near 1.
-        #expect(perPointLarge / perPointSmall < 3,
-                "per point: \(perPointLarge) ns at \(large) points, \(perPointSmall) ns at \(small)")
+        #expect(
+            perPointLarge / perPointSmall < 3,
+            "per point: \(perPointLarge) ns at \(large) points, \(perPointSmall) ns at \(small)")
     }
 
     @Test("a stored stroke draws the same pixels as the same stroke with decoded points")

@@ -10,7 +10,9 @@ import LNoteTestSupport
 /// every page open threw `io` (readdir: No such file or directory).
 @Suite("A package without pages/")
 struct MissingPagesFolderTests {
-    @Test("D-022 P-001 read-only and writable opens of a package without pages/: pages are empty, a write makes pages/ again")
+    @Test(
+        "D-022 P-001 read-only and writable opens of a package without pages/: pages are empty, a write makes pages/ again"
+    )
     func missingPagesFolder() async throws {
         let dir = TemporaryFolder("no-pages"); defer { dir.remove() }
         let created = try await NoteLibrary(folder: dir.path).createDocument(title: "t")

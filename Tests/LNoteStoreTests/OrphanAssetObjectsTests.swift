@@ -13,7 +13,9 @@ import LNoteTestSupport
 /// asset name (a link, a FIFO, a folder) is not the engine's: it is left alone, as every
 /// object of that kind in the package is (D-002, D-004), and fsck reports it (K-030).
 @Suite struct OrphanAssetObjectsTests {
-    @Test("D-041 D-040 D-002 D-004 close removes orphan asset files but leaves links, FIFOs and folders at asset names, and closes cleanly")
+    @Test(
+        "D-041 D-040 D-002 D-004 close removes orphan asset files but leaves links, FIFOs and folders at asset names, and closes cleanly"
+    )
     func foreignObjectsAtAssetNames() async throws {
         let dir = TemporaryFolder("doc"); defer { dir.remove() }
         let doc = try await NoteLibrary(folder: dir.path).createDocument(title: "t")
@@ -46,7 +48,9 @@ import LNoteTestSupport
         #expect(try kind(assets + "\(kept.assetID).jpg") == .file(size: 3))
     }
 
-    @Test("D-041 D-022 D-060 deletePage removes its regular files only; a folder or link at one of its names stays and is set aside at the next open")
+    @Test(
+        "D-041 D-022 D-060 deletePage removes its regular files only; a folder or link at one of its names stays and is set aside at the next open"
+    )
     func foreignObjectsAtDeletedPageNames() async throws {
         let dir = TemporaryFolder("doc"); defer { dir.remove() }
         let library = NoteLibrary(folder: dir.path)
@@ -54,11 +58,16 @@ import LNoteTestSupport
         let doomed = try await doc.addPage()
         let page = try await doc.page(id: doomed)
         let ink = Ink(type: "pen", red: 0, green: 0, blue: 0, alpha: 255, width: 10)
-        try await page.append(.stroke(Stroke(id: UUIDBytes.random(), ink: ink, points: [Point(x: 1, y: 2, radius: 3, pressure: 500, time: 0)])),
-                              durability: .data)
+        try await page.append(
+            .stroke(
+                Stroke(id: UUIDBytes.random(), ink: ink, points: [Point(x: 1, y: 2, radius: 3, pressure: 500, time: 0)])
+            ),
+            durability: .data)
         try await page.flush()
         let pages = doc.path + "/pages/"
-        let journals = try FileManager.default.contentsOfDirectory(atPath: pages).filter { $0.hasPrefix(doomed.description) }
+        let journals = try FileManager.default.contentsOfDirectory(atPath: pages).filter {
+            $0.hasPrefix(doomed.description)
+        }
         #expect(!journals.isEmpty)
         let folder = pages + PageFileNames.journal(doomed, base: 77)
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)

@@ -23,15 +23,17 @@ struct PackageBadInputTests {
         static func make() async throws -> Fixture {
             let dir = TemporaryFolder("bad")
             let library = NoteLibrary(folder: dir.path + "/library")
-            let doc = try await library.createDocument(title: "victim", pageOptions: PageOptions().withCovers)  // with thumbnails/
+            // with thumbnails/
+            let doc = try await library.createDocument(title: "victim", pageOptions: PageOptions().withCovers)
             let pageID = await doc.pageIDs[0]
             try await doc.page(id: pageID).append(.stroke(makeStroke(1)))
             try await doc.close()
             let outside = dir.sub("outside")
             let outsideFile = outside + "/precious.txt"
             try Data("do not touch".utf8).write(to: URL(fileURLWithPath: outsideFile))
-            return Fixture(dir: dir, library: library, id: doc.id, package: doc.path, pageID: pageID, outside: outside,
-                           outsideFile: outsideFile)
+            return Fixture(
+                dir: dir, library: library, id: doc.id, package: doc.path, pageID: pageID, outside: outside,
+                outsideFile: outsideFile)
         }
 
         func writeDocumentJSON(_ text: String) throws {
@@ -42,7 +44,8 @@ struct PackageBadInputTests {
             let pages = pageIDs.map {
                 #"{"id":"\#($0)","width":6120,"height":7920,"created":"2026-01-01T00:00:00.000Z","modified":"2026-01-01T00:00:00.000Z","elementCount":0}"#
             }.joined(separator: ",")
-            return #"{"format":"lnote.document","version":1,"id":"\#(id ?? self.id.description)","title":"t","created":"2026-01-01T00:00:00.000Z","modified":"2026-01-01T00:00:00.000Z","pages":[\#(pages)]}"#
+            return
+                #"{"format":"lnote.document","version":1,"id":"\#(id ?? self.id.description)","title":"t","created":"2026-01-01T00:00:00.000Z","modified":"2026-01-01T00:00:00.000Z","pages":[\#(pages)]}"#
         }
 
         /// Every file outside the package, with its bytes.
@@ -68,9 +71,13 @@ struct PackageBadInputTests {
             let outsideBefore = try outsideState()
             let pagesBefore = try pageFiles()
             for readOnly in [false, true] {
-                let error = await #expect(throws: LNoteError.self) { try await library.openDocument(id, readOnly: readOnly) }
+                let error = await #expect(throws: LNoteError.self) {
+                    try await library.openDocument(id, readOnly: readOnly)
+                }
                 #expect(error?.code == code, "\(error.map { "\($0)" } ?? "no error")")
-                if let mentioning { #expect(error?.message.contains(mentioning) == true, "\(error.map { "\($0)" } ?? "")") }
+                if let mentioning {
+                    #expect(error?.message.contains(mentioning) == true, "\(error.map { "\($0)" } ?? "")")
+                }
             }
             #expect(try outsideState() == outsideBefore)
             #expect(try pageFiles() == pagesBefore)
@@ -126,17 +133,22 @@ struct PackageBadInputTests {
     func hostileJSON() async throws {
         let f = try await Fixture.make(); defer { f.dir.remove() }
         let nested = String(repeating: "[", count: 200_000) + String(repeating: "]", count: 200_000)
-        let nestedInKey = #"{"format":"lnote.document","version":1,"x":"# + String(repeating: #"{"a":"#, count: 100_000) + "1"
+        let nestedInKey =
+            #"{"format":"lnote.document","version":1,"x":"# + String(repeating: #"{"a":"#, count: 100_000) + "1"
             + String(repeating: "}", count: 100_000) + "}"
         let wrongTypes = [
             #"{"format":"lnote.document","version":"1","id":"x","title":"t","created":"","modified":"","pages":[]}"#,
-            f.documentJSON(pageIDs: [f.pageID.description]).replacingOccurrences(of: #""width":6120"#, with: #""width":-5"#),
-            f.documentJSON(pageIDs: [f.pageID.description]).replacingOccurrences(of: #""pages":["#, with: #""pages":{"a":["#) + "}",
-            f.documentJSON(pageIDs: [f.pageID.description]).replacingOccurrences(of: #""title":"t""#, with: #""title":null"#),
-            f.documentJSON(pageIDs: [f.pageID.description]).replacingOccurrences(of: #""elementCount":0"#, with: #""elementCount":1e400"#),
+            f.documentJSON(pageIDs: [f.pageID.description]).replacingOccurrences(
+                of: #""width":6120"#, with: #""width":-5"#),
+            f.documentJSON(pageIDs: [f.pageID.description]).replacingOccurrences(
+                of: #""pages":["#, with: #""pages":{"a":["#) + "}",
+            f.documentJSON(pageIDs: [f.pageID.description]).replacingOccurrences(
+                of: #""title":"t""#, with: #""title":null"#),
+            f.documentJSON(pageIDs: [f.pageID.description]).replacingOccurrences(
+                of: #""elementCount":0"#, with: #""elementCount":1e400"#),
             #"{"format":"lnote.document","version":2}"#,
             "",
-            "\u{0}\u{1}\u{2}",
+            "\u{0}\u{1}\u{2}"
         ]
         for text in [nested, nestedInKey] + wrongTypes {
             try f.writeDocumentJSON(text)
@@ -150,7 +162,8 @@ struct PackageBadInputTests {
         let real = try Data(contentsOf: URL(fileURLWithPath: f.package + "/document.json"))
         try real.write(to: URL(fileURLWithPath: f.outside + "/document.json"))
         try FileManager.default.removeItem(atPath: f.package + "/document.json")
-        try FileManager.default.createSymbolicLink(atPath: f.package + "/document.json", withDestinationPath: f.outside + "/document.json")
+        try FileManager.default.createSymbolicLink(
+            atPath: f.package + "/document.json", withDestinationPath: f.outside + "/document.json")
         try await f.expectRefused(.invalidPath, mentioning: "D-002")
     }
 
@@ -163,7 +176,9 @@ struct PackageBadInputTests {
         try FileManager.default.createSymbolicLink(atPath: f.package + "/pages", withDestinationPath: outsidePages)
         let before = try FileManager.default.contentsOfDirectory(atPath: outsidePages).sorted()
         for readOnly in [false, true] {
-            let error = await #expect(throws: LNoteError.self) { try await f.library.openDocument(f.id, readOnly: readOnly) }
+            let error = await #expect(throws: LNoteError.self) {
+                try await f.library.openDocument(f.id, readOnly: readOnly)
+            }
             #expect(error?.code == .invalidPath)
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: outsidePages).sorted() == before)
@@ -198,15 +213,19 @@ struct PackageBadInputTests {
         // manifest.json as a link to a file outside: the listing ignores it, rebuilds the
         // manifest and writes it in place of the link; the outside file is unchanged.
         try FileManager.default.removeItem(atPath: f.package + "/manifest.json")
-        try FileManager.default.createSymbolicLink(atPath: f.package + "/manifest.json", withDestinationPath: f.outsideFile)
+        try FileManager.default.createSymbolicLink(
+            atPath: f.package + "/manifest.json", withDestinationPath: f.outsideFile)
         let summary = try #require(try await f.library.list().first)
         #expect(summary.manifestRebuilt)
         #expect(summary.title == "victim")
         #expect(try String(contentsOfFile: f.outsideFile, encoding: .utf8) == "do not touch")
-        #expect(try FileManager.default.attributesOfItem(atPath: f.package + "/manifest.json")[.type] as? FileAttributeType == .typeRegular)
+        #expect(
+            try FileManager.default.attributesOfItem(atPath: f.package + "/manifest.json")[.type] as? FileAttributeType
+                == .typeRegular)
         // .lock as a link: a writable open is refused, a read-only one works.
         try FileManager.default.removeItem(atPath: f.package + "/.lock")
-        try FileManager.default.createSymbolicLink(atPath: f.package + "/.lock", withDestinationPath: f.outside + "/lock")
+        try FileManager.default.createSymbolicLink(
+            atPath: f.package + "/.lock", withDestinationPath: f.outside + "/lock")
         let error = await #expect(throws: LNoteError.self) { try await f.library.openDocument(f.id) }
         #expect(error?.code == .invalidPath)
         #expect(!FileManager.default.fileExists(atPath: f.outside + "/lock"))

@@ -16,8 +16,10 @@ struct PaddingAndCrossCheckTests {
         let points = (0..<3).map { i in
             Point(x: Int32(10 * i), y: Int32(n), radius: 10, pressure: 500, time: UInt32(4 * i))
         }
-        return .stroke(Stroke(id: UUIDBytes(bytes: idBytes)!, ink: Ink(type: "pen", red: n, green: 0, blue: 0, width: 12),
-                              transform: nil, hasAngles: false, points: points))
+        return .stroke(
+            Stroke(
+                id: UUIDBytes(bytes: idBytes)!, ink: Ink(type: "pen", red: n, green: 0, blue: 0, width: 12),
+                transform: nil, hasAngles: false, points: points))
     }
 
     func journal(base: UInt64, first: UInt64, _ frames: [(type: UInt8, sequence: UInt64, body: [UInt8])]) -> [UInt8] {
@@ -40,8 +42,9 @@ struct PaddingAndCrossCheckTests {
     func paddingInLivePage() async throws {
         let fs = SimulatedFileSystem()
         try fs.makeDirectory("/pages")
-        try write(fs, PageFileNames.journal(pageID, base: 0),
-                  journal(base: 0, first: 1, [append(1, 1), (0x80, 2, [0, 0]), append(2, 3), (0xC1, 4, [7])]))
+        try write(
+            fs, PageFileNames.journal(pageID, base: 0),
+            journal(base: 0, first: 1, [append(1, 1), (0x80, 2, [0, 0]), append(2, 3), (0xC1, 4, [7])]))
         let page = try await Page.open(directory: "/pages", id: pageID, options: PageOptions(), fileSystem: fs)
         #expect(await page.recoveryReport.findings.filter { !$0.isInformational }.isEmpty)
         #expect(await page.elements.count == 2)
@@ -58,12 +61,18 @@ struct PaddingAndCrossCheckTests {
         try fs.makeDirectory("/pages")
         var state = PageState()
         _ = state.apply(.append(stroke(1)))
-        try write(fs, PageFileNames.snapshot(pageID), SnapshotFile.encode(pageID: pageID, generation: 1, nextSequence: 4, state: state, salt: 77))
-        try write(fs, PageFileNames.journal(pageID, base: 1), journal(base: 1, first: 2, [append(2, 2), append(3, 3), append(4, 4)]))
+        try write(
+            fs, PageFileNames.snapshot(pageID),
+            SnapshotFile.encode(pageID: pageID, generation: 1, nextSequence: 4, state: state, salt: 77))
+        try write(
+            fs, PageFileNames.journal(pageID, base: 1),
+            journal(base: 1, first: 2, [append(2, 2), append(3, 3), append(4, 4)]))
         let r = try PageRecovery.recover(fs: fs, directory: "/pages", pageID: pageID, mode: .salvage)
         #expect(r.report.findings.filter { $0.kind == "snapshotAhead" }.count == 2)
         #expect(r.damagedFiles.contains(PageFileNames.journal(pageID, base: 1)))
-        #expect(throws: LNoteError.self) { try PageRecovery.recover(fs: fs, directory: "/pages", pageID: pageID, mode: .strict) }
+        #expect(throws: LNoteError.self) {
+            try PageRecovery.recover(fs: fs, directory: "/pages", pageID: pageID, mode: .strict)
+        }
     }
 
     @Test("P-019 the compactor's guard accepts the snapshot of the state it absorbs and refuses any other")
@@ -74,14 +83,22 @@ struct PaddingAndCrossCheckTests {
         try SnapshotGuard.verify(bytes, pageID: pageID, generation: 2, nextSequence: 9, absorbed: state)
         var fewer = state
         _ = fewer.apply(.delete([stroke(2).id]))
-        #expect(throws: LNoteError.self) { try SnapshotGuard.verify(bytes, pageID: pageID, generation: 2, nextSequence: 9, absorbed: fewer) }
+        #expect(throws: LNoteError.self) {
+            try SnapshotGuard.verify(bytes, pageID: pageID, generation: 2, nextSequence: 9, absorbed: fewer)
+        }
         var moved = state
         _ = moved.apply(.transform([(stroke(3).id, Transform.translation(1, 0))]))
-        #expect(throws: LNoteError.self) { try SnapshotGuard.verify(bytes, pageID: pageID, generation: 2, nextSequence: 9, absorbed: moved) }
-        #expect(throws: LNoteError.self) { try SnapshotGuard.verify(bytes, pageID: pageID, generation: 2, nextSequence: 10, absorbed: state) }
+        #expect(throws: LNoteError.self) {
+            try SnapshotGuard.verify(bytes, pageID: pageID, generation: 2, nextSequence: 9, absorbed: moved)
+        }
+        #expect(throws: LNoteError.self) {
+            try SnapshotGuard.verify(bytes, pageID: pageID, generation: 2, nextSequence: 10, absorbed: state)
+        }
         var damaged = bytes
         damaged[damaged.count - 1] ^= 1
-        #expect(throws: LNoteError.self) { try SnapshotGuard.verify(damaged, pageID: pageID, generation: 2, nextSequence: 9, absorbed: state) }
+        #expect(throws: LNoteError.self) {
+            try SnapshotGuard.verify(damaged, pageID: pageID, generation: 2, nextSequence: 9, absorbed: state)
+        }
     }
 
     @Test("E-032 a reorder naming a missing id moves the others and reports the missing one as information")

@@ -12,14 +12,16 @@ struct PageFileNamesTests {
     static func reference(_ name: String) -> PageFileNames.Parsed? {
         let parts = name.split(separator: ".", omittingEmptySubsequences: false)
         guard let first = parts.first, let id = UUIDBytes(string: String(first)),
-              String(first) == id.description else { return nil }
+            String(first) == id.description
+        else { return nil }
         switch parts.count {
         case 2 where parts[1] == "content": return .snapshot(id)
         case 3 where parts[1] == "content" && parts[2] == "tmp": return .snapshotTemp(id)
         case 3 where parts[2] == "journal":
             let digits = parts[1]
             guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }),
-                  digits == "0" || !digits.hasPrefix("0"), let base = UInt64(digits) else { return nil }
+                digits == "0" || !digits.hasPrefix("0"), let base = UInt64(digits)
+            else { return nil }
             return .journal(id, base: base)
         default: return nil
         }
@@ -32,25 +34,30 @@ struct PageFileNamesTests {
         #expect(PageFileNames.parse(PageFileNames.snapshot(Self.page)) == .snapshot(Self.page))
         #expect(PageFileNames.parse(PageFileNames.snapshotTemp(Self.page)) == .snapshotTemp(Self.page))
         for base: UInt64 in [0, 1, 9, 10, 12_345, UInt64(Int64.max), UInt64.max] {
-            #expect(PageFileNames.parse(PageFileNames.journal(Self.page, base: base)) == .journal(Self.page, base: base))
+            #expect(
+                PageFileNames.parse(PageFileNames.journal(Self.page, base: base)) == .journal(Self.page, base: base))
         }
     }
 
     @Test("J-001: names that break it are not the page's")
     func brokenNames() {
         let id = Self.page.description
-        for name in [id.uppercased() + ".content", id + ".01.journal", id + "..journal", id + ".1.journal.tmp",
-                     id + ".18446744073709551616.journal", id + ".content.", id + ".content.tmp.tmp", id,
-                     id + ".", id + ".+1.journal", id + ".-1.journal", id + ".1 .journal", id + ".١.journal",
-                     id + ".\u{301}content", id + ".content\u{301}", id + ".1\u{301}.journal", "x" + id + ".content",
-                     String(id.dropLast()) + ".content", id.replacingOccurrences(of: "-", with: "_") + ".content",
-                     "{" + id + "}.content", id + ".Content", id + ".JOURNAL", ""] {
+        for name in [
+            id.uppercased() + ".content", id + ".01.journal", id + "..journal", id + ".1.journal.tmp",
+            id + ".18446744073709551616.journal", id + ".content.", id + ".content.tmp.tmp", id,
+            id + ".", id + ".+1.journal", id + ".-1.journal", id + ".1 .journal", id + ".١.journal",
+            id + ".\u{301}content", id + ".content\u{301}", id + ".1\u{301}.journal", "x" + id + ".content",
+            String(id.dropLast()) + ".content", id.replacingOccurrences(of: "-", with: "_") + ".content",
+            "{" + id + "}.content", id + ".Content", id + ".JOURNAL", ""
+        ] {
             #expect(PageFileNames.parse(name) == nil, "\(name)")
             #expect(Self.reference(name) == nil, "\(name)")
         }
     }
 
-    @Test("P-024: the page id in any case names the page's snapshot and journals; temporary names and the suffixes stay lowercase")
+    @Test(
+        "P-024: the page id in any case names the page's snapshot and journals; temporary names and the suffixes stay lowercase"
+    )
     func anyCase() {
         let id = Self.page.description
         let mixed = String(id.enumerated().map { i, c in i % 3 == 0 ? Character(c.uppercased()) : c })
@@ -62,7 +69,9 @@ struct PageFileNamesTests {
             #expect(PageFileNames.isLowercase(spelling + ".7.journal") == lowercase, "\(spelling)")
             #expect(PageFileNames.lowercased(spelling + ".7.journal") == id + ".7.journal")
             #expect((PageFileNames.parseAnyCase(spelling + ".content.tmp") != nil) == lowercase, "\(spelling)")
-            for name in [spelling + ".Content", spelling + ".7.JOURNAL", spelling + ".07.journal", spelling + ".content\n"] {
+            for name in [
+                spelling + ".Content", spelling + ".7.JOURNAL", spelling + ".07.journal", spelling + ".content\n"
+            ] {
                 #expect(PageFileNames.parseAnyCase(name) == nil, "\(name)")
             }
         }
@@ -71,9 +80,11 @@ struct PageFileNamesTests {
     @Test("J-001: the byte parser agrees with the reference on 60,000 mutated names")
     func agreesWithReference() {
         var g = SplitMix64(seed: 16)
-        let pieces: [String] = [".", "-", "0", "1", "9", "a", "f", "g", "A", "F", "content", "tmp", "journal",
-                                "\u{301}", "\u{212A}", "é", "e\u{301}", "١", "７", " ", "..", "00", "18446744073709551615",
-                                "18446744073709551616", "\u{0}"]
+        let pieces: [String] = [
+            ".", "-", "0", "1", "9", "a", "f", "g", "A", "F", "content", "tmp", "journal",
+            "\u{301}", "\u{212A}", "é", "e\u{301}", "١", "７", " ", "..", "00", "18446744073709551615",
+            "18446744073709551616", "\u{0}"
+        ]
         var agreed = 0, valid = 0
         for _ in 0..<60_000 {
             let id = UUIDBytes(storage: (g.next(), g.next())).description

@@ -26,14 +26,17 @@ import LNoteTestSupport
         return ends
     }
 
-    @Test("P-043 an append after which the snapshot would pass the page file limit is refused with pageFull before it is written; every acknowledged stroke reopens and no file passes the limit")
+    @Test(
+        "P-043 an append after which the snapshot would pass the page file limit is refused with pageFull before it is written; every acknowledged stroke reopens and no file passes the limit"
+    )
     func refusedBeforeAcknowledgement() async throws {
         let dir = TemporaryFolder()
         defer { dir.remove() }
         let pages = dir.sub("pages")
         let limit = 48 * 1024
-        let page = try await Page.open(directory: pages, id: Self.pageID,
-                                       options: Self.options(limit: limit, compaction: CompactionPolicy(journalBytesMax: 16 * 1024)))
+        let page = try await Page.open(
+            directory: pages, id: Self.pageID,
+            options: Self.options(limit: limit, compaction: CompactionPolicy(journalBytesMax: 16 * 1024)))
         var acknowledged: [UUIDBytes] = []
         var refusal: LNoteError?
         for i in 0..<400 {
@@ -56,7 +59,9 @@ import LNoteTestSupport
         try await reopened.close()
     }
 
-    @Test("P-043 a page whose snapshot is exactly at the limit is written and read; one byte less refuses the last append")
+    @Test(
+        "P-043 a page whose snapshot is exactly at the limit is written and read; one byte less refuses the last append"
+    )
     func atTheLimitAndOneBytePast() async throws {
         let strokes = (0..<12).map { makeStroke(UInt64(100 + $0), points: 50) }
         var state = PageState()
@@ -76,7 +81,9 @@ import LNoteTestSupport
                 #expect(!fits && e.code == .pageFull, "limit \(limit): \(e)")
             }
             try await page.close()
-            let snapshot = (try? Data(contentsOf: URL(fileURLWithPath: pages + "/" + PageFileNames.snapshot(Self.pageID))))?.count ?? 0
+            let snapshot =
+                (try? Data(contentsOf: URL(fileURLWithPath: pages + "/" + PageFileNames.snapshot(Self.pageID))))?.count
+                ?? 0
             #expect(snapshot <= limit)
             if fits { #expect(snapshot == exact) }
             let reopened = try await Page.open(directory: pages, id: Self.pageID)
@@ -85,13 +92,16 @@ import LNoteTestSupport
         }
     }
 
-    @Test("P-043 a journal that would pass the limit (no compaction until close) makes the page compact first: nothing refused while the snapshot fits")
+    @Test(
+        "P-043 a journal that would pass the limit (no compaction until close) makes the page compact first: nothing refused while the snapshot fits"
+    )
     func fullJournalCompactsInsteadOfRefusing() async throws {
         let dir = TemporaryFolder()
         defer { dir.remove() }
         let pages = dir.sub("pages")
         let limit = 64 * 1024
-        let page = try await Page.open(directory: pages, id: Self.pageID, options: Self.options(limit: limit, compaction: .onCloseOnly))
+        let page = try await Page.open(
+            directory: pages, id: Self.pageID, options: Self.options(limit: limit, compaction: .onCloseOnly))
         // Each append adds a stroke and erases the one before: the page stays small, the journal grows.
         var previous: UUIDBytes?
         for i in 0..<120 {
@@ -111,7 +121,9 @@ import LNoteTestSupport
 }
 
 @Suite struct SnapshotFitsTests {
-    @Test("P-043 a snapshot written whole (an importer's) fits at the reader's limit and is refused one byte past it, naming the file")
+    @Test(
+        "P-043 a snapshot written whole (an importer's) fits at the reader's limit and is refused one byte past it, naming the file"
+    )
     func checkFitsAtAndPastTheLimit() throws {
         try SnapshotFile.checkFits(FormatLimits.pageFileBytesInMemoryMax, file: "p.content")
         do {

@@ -55,7 +55,8 @@ struct PageTests {
     func backgroundCompaction() async throws {
         let dir = TemporaryFolder(); defer { dir.remove() }
         let pages = dir.sub("pages")
-        let options = PageOptions(durability: .none, compaction: CompactionPolicy(journalBytesMax: .max, journalFramesMax: 40))
+        let options = PageOptions(
+            durability: .none, compaction: CompactionPolicy(journalBytesMax: .max, journalFramesMax: 40))
         let page = try await Page.open(directory: pages, id: pageID, options: options)
         var strokes: [Stroke] = []
         for i in 0..<300 {
@@ -82,8 +83,12 @@ struct PageTests {
         try await page.append(contentsOf: [.stroke(a), .stroke(b), .stroke(c)])
         var left = makeStroke(10, points: 5); left.points = Array(b.points.prefix(5))
         var right = makeStroke(11, points: 5); right.points = Array(b.points.suffix(5))
-        right.points = right.points.enumerated().map { i, p in var q = p; q.time = UInt32(i); return q }
-        left.points = left.points.enumerated().map { i, p in var q = p; q.time = UInt32(i); return q }
+        right.points = right.points.enumerated().map { i, p in
+            var q = p; q.time = UInt32(i); return q
+        }
+        left.points = left.points.enumerated().map { i, p in
+            var q = p; q.time = UInt32(i); return q
+        }
         try await page.erase(b.id, replacingWith: [.stroke(left), .stroke(right)])
         try await page.setTransform(.translation(10, 20), for: [a.id])
         try await page.reorder([c.id], to: 0)

@@ -24,15 +24,17 @@ struct PlatformFallbackTests {
     func syncFallbackOnlyWhenUnsupported() throws {
         for code in Self.unsupported {
             var fellBack = false
-            try SystemCall.syncFallingBack({ () throws(SystemCallError) in throw SystemCallError(errno: code) },
-                                           to: { () throws(SystemCallError) in fellBack = true })
+            try SystemCall.syncFallingBack(
+                { () throws(SystemCallError) in throw SystemCallError(errno: code) },
+                to: { () throws(SystemCallError) in fellBack = true })
             #expect(fellBack, "errno \(code) is 'unsupported': fsync instead")
         }
         for code in Self.failures {
             var fellBack = false
             #expect(throws: SystemCallError.self, "errno \(code) is the sync's own failure") {
-                try SystemCall.syncFallingBack({ () throws(SystemCallError) in throw SystemCallError(errno: code) },
-                                               to: { () throws(SystemCallError) in fellBack = true })
+                try SystemCall.syncFallingBack(
+                    { () throws(SystemCallError) in throw SystemCallError(errno: code) },
+                    to: { () throws(SystemCallError) in fellBack = true })
             }
             #expect(!fellBack, "errno \(code) must not be hidden by an fsync that may succeed (M-006)")
         }
@@ -42,20 +44,24 @@ struct PlatformFallbackTests {
     func fallbackFailureAndSuccess() {
         var error: SystemCallError?
         do {
-            try SystemCall.syncFallingBack({ () throws(SystemCallError) in throw SystemCallError(errno: ENOTTY) },
-                                           to: { () throws(SystemCallError) in throw SystemCallError(errno: EIO) })
+            try SystemCall.syncFallingBack(
+                { () throws(SystemCallError) in throw SystemCallError(errno: ENOTTY) },
+                to: { () throws(SystemCallError) in throw SystemCallError(errno: EIO) })
         } catch let e { error = e }
         #expect(error?.errno == EIO)
         var fellBack = false
         #expect(throws: Never.self) {
-            try SystemCall.syncFallingBack({ () throws(SystemCallError) in }, to: { () throws(SystemCallError) in fellBack = true })
+            try SystemCall.syncFallingBack(
+                { () throws(SystemCallError) in }, to: { () throws(SystemCallError) in fellBack = true })
         }
         #expect(!fellBack)
     }
 
     @Test("P-020 lseek SEEK_DATA failing with ENOTTY (msdosfs, exFAT) reads the whole file; EIO is an error")
     func seekDataFallback() {
-        for code in [EINVAL, ENOTSUP, EOPNOTSUPP, ENOTTY, ESPIPE] { #expect(SystemCall.seekDataUnsupported(code), "errno \(code)") }
+        for code in [EINVAL, ENOTSUP, EOPNOTSUPP, ENOTTY, ESPIPE] {
+            #expect(SystemCall.seekDataUnsupported(code), "errno \(code)")
+        }
         for code in Self.failures { #expect(!SystemCall.seekDataUnsupported(code), "errno \(code)") }
     }
 
@@ -70,12 +76,16 @@ struct PlatformFallbackTests {
         #expect(POSIXFileSystem.openErrno(EACCES) { .other } == EACCES)
     }
 
-    @Test("D-090 a folder flock the file system refuses (ENOTSUP, EOPNOTSUPP, EINVAL, ENOLCK) leaves the exclusion to .lock; EIO is an error")
+    @Test(
+        "D-090 a folder flock the file system refuses (ENOTSUP, EOPNOTSUPP, EINVAL, ENOLCK) leaves the exclusion to .lock; EIO is an error"
+    )
     func folderLockUnsupported() throws {
         let dir = try ToolSystem.makeTemporaryFolder("/tmp/lnote-flock-XXXXXX")
         defer { try? POSIXFileSystem.shared.remove(dir) }
         for code in [ENOTSUP, EOPNOTSUPP, EINVAL, ENOLCK] {
-            let handle = try POSIXFileSystem.lockFolder(dir) { (_) throws(SystemCallError) in throw SystemCallError(errno: code) }
+            let handle = try POSIXFileSystem.lockFolder(dir) { (_) throws(SystemCallError) in
+                throw SystemCallError(errno: code)
+            }
             #expect(handle == .noFolderLock, "errno \(code)")
         }
         #expect(throws: FileSystemError("flock", path: dir, errno: EIO)) {
@@ -88,7 +98,9 @@ struct PlatformFallbackTests {
         try POSIXFileSystem.shared.close(held)
     }
 
-    @Test("D-090 D-070 on a file system that cannot lock folders a writer opens, and a second writer is still refused by .lock")
+    @Test(
+        "D-090 D-070 on a file system that cannot lock folders a writer opens, and a second writer is still refused by .lock"
+    )
     func writerWithoutFolderLock() async throws {
         let fs = NoFolderLocks(base: POSIXFileSystem.shared)
         let dir = TemporaryFolder("nofolderlock"); defer { dir.remove() }
@@ -110,10 +122,13 @@ struct PlatformFallbackTests {
             try sim.makeDirectory("/p")
             try sim.syncDirectory("/")
             let fs = FolderSyncLevels(base: sim)
-            let page = try await Page.open(directory: "/p", id: Self.pageID, options: PageOptions(durability: level, compaction: .onCloseOnly),
-                                           fileSystem: fs)
+            let page = try await Page.open(
+                directory: "/p", id: Self.pageID, options: PageOptions(durability: level, compaction: .onCloseOnly),
+                fileSystem: fs)
             try await page.append(.stroke(Self.stroke(1)), durability: level)
-            #expect(fs.levels.withLock { $0 }.contains { $0.path == "/p" && $0.level == level }, "\(fs.levels.withLock { $0 })")
+            #expect(
+                fs.levels.withLock { $0 }.contains { $0.path == "/p" && $0.level == level },
+                "\(fs.levels.withLock { $0 })")
             try await page.compact()
             try await page.close()
         }
@@ -131,7 +146,9 @@ struct PlatformFallbackTests {
         #expect(sim.operationLog.filter { $0.contains("fsync(dir)") }.count == 1, "\(sim.operationLog)")
     }
 
-    @Test("volume probes: this Linux temp folder holds two spellings and any bytes; an APFS-like volume (EILSEQ, folded case) is told apart")
+    @Test(
+        "volume probes: this Linux temp folder holds two spellings and any bytes; an APFS-like volume (EILSEQ, folded case) is told apart"
+    )
     func volumeProbes() throws {
         let dir = TemporaryFolder("probe"); defer { dir.remove() }
         #expect(try VolumeProbe.namesAreCaseSensitive(in: dir.path))
@@ -146,8 +163,12 @@ struct PlatformFallbackTests {
     static let pageID = UUIDBytes(string: "a9900000-0000-4000-8000-000000000030")!
 
     static func stroke(_ n: UInt8) -> Stroke {
-        Stroke(id: UUIDBytes(string: "a9e00000-0000-4000-8000-0000000000\(String(format: "%02x", n))")!, ink: .pen,
-               points: [Point(x: Int32(n), y: 2, radius: 3, pressure: 4, time: 0), Point(x: 9, y: 9, radius: 3, pressure: 4, time: 8)])
+        Stroke(
+            id: UUIDBytes(string: "a9e00000-0000-4000-8000-0000000000\(String(format: "%02x", n))")!, ink: .pen,
+            points: [
+                Point(x: Int32(n), y: 2, radius: 3, pressure: 4, time: 0),
+                Point(x: 9, y: 9, radius: 3, pressure: 4, time: 8)
+            ])
     }
 }
 

@@ -11,8 +11,12 @@ struct ProtectedDataTests {
     static let pageID = UUIDBytes(string: "da700000-0000-4000-8000-000000000032")!
 
     static func stroke(_ n: UInt8) -> Stroke {
-        Stroke(id: UUIDBytes(string: "da7e0000-0000-4000-8000-0000000000\(String(format: "%02x", n))")!, ink: .pen,
-               points: [Point(x: Int32(n), y: 2, radius: 3, pressure: 4, time: 0), Point(x: 9, y: 9, radius: 3, pressure: 4, time: 8)])
+        Stroke(
+            id: UUIDBytes(string: "da7e0000-0000-4000-8000-0000000000\(String(format: "%02x", n))")!, ink: .pen,
+            points: [
+                Point(x: Int32(n), y: 2, radius: 3, pressure: 4, time: 0),
+                Point(x: 9, y: 9, radius: 3, pressure: 4, time: 8)
+            ])
     }
 
     static func freshFileSystem() throws -> LockableFileSystem {
@@ -22,13 +26,18 @@ struct ProtectedDataTests {
         return LockableFileSystem(base: sim)
     }
 
-    @Test("W-032 a write refused with EPERM throws protectedDataUnavailable, poisons nothing, and the next write after unlock is saved")
+    @Test(
+        "W-032 a write refused with EPERM throws protectedDataUnavailable, poisons nothing, and the next write after unlock is saved"
+    )
     func lockedWriteIsRetryable() async throws {
         let fs = try Self.freshFileSystem()
-        let page = try await Page.open(directory: "/p", id: Self.pageID, options: PageOptions(compaction: .onCloseOnly), fileSystem: fs)
+        let page = try await Page.open(
+            directory: "/p", id: Self.pageID, options: PageOptions(compaction: .onCloseOnly), fileSystem: fs)
         try await page.append(.stroke(Self.stroke(1)), durability: .data)
         fs.locked.withLock { $0 = .write }
-        let e = await #expect(throws: LNoteError.self) { try await page.append(.stroke(Self.stroke(2)), durability: .data) }
+        let e = await #expect(throws: LNoteError.self) {
+            try await page.append(.stroke(Self.stroke(2)), durability: .data)
+        }
         #expect(e?.code == .protectedDataUnavailable)
         #expect(e?.errno == FileSystemErrno.notPermitted)
         #expect(await page.elements.map(\.id) == [Self.stroke(1).id], "the refused change is not shown")
@@ -36,12 +45,14 @@ struct ProtectedDataTests {
         try await page.append(.stroke(Self.stroke(2)), durability: .data)
         try await page.append(.stroke(Self.stroke(3)), durability: .data)
         try await page.close()
-        let again = try await Page.open(directory: "/p", id: Self.pageID, options: PageOptions(readOnly: true), fileSystem: fs.base)
+        let again = try await Page.open(
+            directory: "/p", id: Self.pageID, options: PageOptions(readOnly: true), fileSystem: fs.base)
         #expect(await again.elements.map(\.id) == [1, 2, 3].map { Self.stroke(UInt8($0)).id })
         try await again.close()
         // Every crash state keeps the acknowledged changes, in order, with no gap.
         for state in fs.base.crashStates() where state.point >= fs.base.operationCount {
-            let r = try PageRecovery.recover(fs: state.makeFileSystem(), directory: "/p", pageID: Self.pageID, mode: .salvage)
+            let r = try PageRecovery.recover(
+                fs: state.makeFileSystem(), directory: "/p", pageID: Self.pageID, mode: .salvage)
             #expect(r.state.elements.map(\.id) == [1, 2, 3].map { Self.stroke(UInt8($0)).id })
             #expect(!r.report.findings.contains { !$0.isInformational }, "\(r.report.findings)")
         }
@@ -50,13 +61,18 @@ struct ProtectedDataTests {
     @Test("W-003 W-032 a sync that fails with EPERM still poisons the page: its data may be gone")
     func lockedSyncPoisons() async throws {
         let fs = try Self.freshFileSystem()
-        let page = try await Page.open(directory: "/p", id: Self.pageID, options: PageOptions(compaction: .onCloseOnly), fileSystem: fs)
+        let page = try await Page.open(
+            directory: "/p", id: Self.pageID, options: PageOptions(compaction: .onCloseOnly), fileSystem: fs)
         try await page.append(.stroke(Self.stroke(1)), durability: .data)
         fs.locked.withLock { $0 = .sync }
-        let e = await #expect(throws: LNoteError.self) { try await page.append(.stroke(Self.stroke(2)), durability: .data) }
+        let e = await #expect(throws: LNoteError.self) {
+            try await page.append(.stroke(Self.stroke(2)), durability: .data)
+        }
         #expect(e?.code == .poisoned)
         fs.locked.withLock { $0 = nil }
-        let later = await #expect(throws: LNoteError.self) { try await page.append(.stroke(Self.stroke(3)), durability: .data) }
+        let later = await #expect(throws: LNoteError.self) {
+            try await page.append(.stroke(Self.stroke(3)), durability: .data)
+        }
         #expect(later?.code == .poisoned)
         _ = try? await page.close()
     }
@@ -78,12 +94,16 @@ final class LockableFileSystem: ForwardingFileSystem {
     init(base: SimulatedFileSystem) { self.base = base }
 
     func write(_ file: FileHandleNumber, at offset: Int64, _ bytes: UnsafeRawBufferPointer) throws {
-        if locked.withLock({ $0 }) == .write { throw FileSystemError("pwrite", path: "fd \(file.raw)", errno: FileSystemErrno.notPermitted) }
+        if locked.withLock({ $0 }) == .write {
+            throw FileSystemError("pwrite", path: "fd \(file.raw)", errno: FileSystemErrno.notPermitted)
+        }
         try base.write(file, at: offset, bytes)
     }
 
     func sync(_ file: FileHandleNumber, _ durability: Durability) throws {
-        if locked.withLock({ $0 }) == .sync { throw FileSystemError("fsync", path: "fd \(file.raw)", errno: FileSystemErrno.notPermitted) }
+        if locked.withLock({ $0 }) == .sync {
+            throw FileSystemError("fsync", path: "fd \(file.raw)", errno: FileSystemErrno.notPermitted)
+        }
         try base.sync(file, durability)
     }
 }

@@ -12,7 +12,8 @@ import LNoteTestSupport
 
     /// A package folder with `pages/`, a page of `count` strokes written and closed (one
     /// compaction: snapshot generation 1, journal 0 retained), and the strokes' ids.
-    static func compactedPage(_ dir: TemporaryFolder, count: Int = 50) async throws -> (pages: String, ids: [UUIDBytes]) {
+    static func compactedPage(_ dir: TemporaryFolder, count: Int = 50) async throws -> (pages: String, ids: [UUIDBytes])
+    {
         let pages = dir.sub("pkg/pages")
         let page = try await Page.open(directory: pages, id: pageID)
         var ids: [UUIDBytes] = []
@@ -36,7 +37,8 @@ import LNoteTestSupport
     static func salvageRuns(_ packagePath: String) -> [String: [String]] {
         let lost = packagePath + "/lost+found"
         var runs: [String: [String]] = [:]
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: lost)) ?? [] where name.hasPrefix("salvage-") {
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: lost)) ?? [] where name.hasPrefix("salvage-")
+        {
             runs[name] = ((try? FileManager.default.contentsOfDirectory(atPath: lost + "/" + name)) ?? []).sorted()
         }
         return runs
@@ -46,7 +48,9 @@ import LNoteTestSupport
         (try? Data(contentsOf: URL(fileURLWithPath: path))).map { [UInt8]($0) }
     }
 
-    @Test("P-041 P-042 a byte flipped in a compacted snapshot: the open heals the element from the retained journal, the damaged snapshot is kept whole before the close replaces it, and all 51 strokes survive")
+    @Test(
+        "P-041 P-042 a byte flipped in a compacted snapshot: the open heals the element from the retained journal, the damaged snapshot is kept whole before the close replaces it, and all 51 strokes survive"
+    )
     func snapshotFlipHealsAndKeeps() async throws {
         let dir = TemporaryFolder()
         defer { dir.remove() }
@@ -77,12 +81,15 @@ import LNoteTestSupport
         try await reopened.close()
     }
 
-    @Test("P-040 P-042 a byte flipped in a journal not yet compacted: the damaged journal is kept whole before the writer appends, and its bytes outlive the compaction that retires it")
+    @Test(
+        "P-040 P-042 a byte flipped in a journal not yet compacted: the damaged journal is kept whole before the writer appends, and its bytes outlive the compaction that retires it"
+    )
     func journalFlipKeptBeforeAppend() async throws {
         let dir = TemporaryFolder()
         defer { dir.remove() }
         let pages = dir.sub("pkg/pages")
-        let writer = try await Page.open(directory: pages, id: Self.pageID, options: PageOptions(compaction: .onCloseOnly))
+        let writer = try await Page.open(
+            directory: pages, id: Self.pageID, options: PageOptions(compaction: .onCloseOnly))
         for i in 0..<50 { try await writer.append(.stroke(makeStroke(UInt64(i + 1)))) }
         try await writer.flush()
         // The writer is left as a crash leaves it: no close, no compaction.

@@ -11,7 +11,9 @@ import LNoteTestSupport
     static let pageID = UUIDBytes(storage: (0x4EA1, 0x0B17E))
     static var ci: Bool { ProcessInfo.processInfo.environment["LNOTE_TEST_LEVEL"] == "ci" }
 
-    @Test("P-041 every single-byte flip inside an element frame of a freshly compacted snapshot ends fully healed from the retained journal")
+    @Test(
+        "P-041 every single-byte flip inside an element frame of a freshly compacted snapshot ends fully healed from the retained journal"
+    )
     func flipsInElementsHeal() async throws {
         let dir = TemporaryFolder()
         defer { dir.remove() }
@@ -22,12 +24,15 @@ import LNoteTestSupport
         try await page.close()
         let path = pages + "/" + PageFileNames.snapshot(Self.pageID)
         let clean = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
-        let header = try #require(clean.withUnsafeBytes { raw -> SnapshotHeader? in
-            if case .valid(let h) = SnapshotHeader.decode(raw) { return h }
-            return nil
-        })
-        let frames = FrameScanner.scan(clean, from: FormatLimits.snapshotHeaderBytes, salt: header.salt, firstSequence: 1,
-                                       mode: .salvage).acceptedFrames
+        let header = try #require(
+            clean.withUnsafeBytes { raw -> SnapshotHeader? in
+                if case .valid(let h) = SnapshotHeader.decode(raw) { return h }
+                return nil
+            })
+        let frames = FrameScanner.scan(
+            clean, from: FormatLimits.snapshotHeaderBytes, salt: header.salt, firstSequence: 1,
+            mode: .salvage
+        ).acceptedFrames
         let elements = (frames.first { $0.sequence == 2 }?.offset ?? 0)..<(frames.last?.endOffset ?? 0)
         #expect(elements.count > 1000)
 
@@ -39,8 +44,9 @@ import LNoteTestSupport
             var damaged = clean
             damaged[offset] ^= 0xFF
             try Data(damaged).write(to: URL(fileURLWithPath: path))
-            let opened = try PageRecovery.recover(fs: POSIXFileSystem.shared, directory: pages, pageID: Self.pageID,
-                                                  mode: .salvage, points: .deferred, heal: true)
+            let opened = try PageRecovery.recover(
+                fs: POSIXFileSystem.shared, directory: pages, pageID: Self.pageID,
+                mode: .salvage, points: .deferred, heal: true)
             flips += 1
             let same = opened.state.elements == original.elements && opened.state.metadata == original.metadata
             if same { whole += 1 } else { notWhole.append(offset) }
@@ -51,10 +57,11 @@ import LNoteTestSupport
             }
         }
         try Data(clean).write(to: URL(fileURLWithPath: path))
-        print("P-041 healing: \(flips) single-byte flips of a \(clean.count)-byte snapshot (stride \(stride)); "
-              + "page whole after \(whole) (\(percent(whole, flips))); inside element frames \(wholeInElements) of \(inElements) "
-              + "(\(percent(wholeInElements, inElements))); opens that healed: \(healedOpens); "
-              + "not whole after flips at \(notWhole.prefix(16)) (element frames: \(elements))")
+        print(
+            "P-041 healing: \(flips) single-byte flips of a \(clean.count)-byte snapshot (stride \(stride)); "
+                + "page whole after \(whole) (\(percent(whole, flips))); inside element frames \(wholeInElements) of \(inElements) "
+                + "(\(percent(wholeInElements, inElements))); opens that healed: \(healedOpens); "
+                + "not whole after flips at \(notWhole.prefix(16)) (element frames: \(elements))")
         #expect(notHealed.isEmpty, "flips not healed at offsets \(notHealed.prefix(20))")
     }
 

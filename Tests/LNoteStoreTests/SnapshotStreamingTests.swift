@@ -98,13 +98,17 @@ struct SnapshotStreamingTests {
 
     // MARK: The encoder in parts
 
-    @Test("S-002 E-031 the encoder run in parts of any size gives the bytes of the encoder run at once, on random and adversarial pages")
+    @Test(
+        "S-002 E-031 the encoder run in parts of any size gives the bytes of the encoder run at once, on random and adversarial pages"
+    )
     func partsMatchWhole() throws {
         var rng = SplitMix(77)
         for seed in 0..<120 as Range<UInt64> {
             let (state, cache) = try CompactionFastPathTests.randomPage(seed: seed)
-            let whole = SnapshotFile.encode(pageID: Self.pageID, generation: 3, nextSequence: 9, state: state, salt: seed | 1, cache: cache)
-            var parts = SnapshotEncoder(pageID: Self.pageID, generation: 3, nextSequence: 9, state: state, salt: seed | 1, cache: cache)
+            let whole = SnapshotFile.encode(
+                pageID: Self.pageID, generation: 3, nextSequence: 9, state: state, salt: seed | 1, cache: cache)
+            var parts = SnapshotEncoder(
+                pageID: Self.pageID, generation: 3, nextSequence: 9, state: state, salt: seed | 1, cache: cache)
             var calls = 0
             while !parts.isComplete {
                 let before = parts.encodedCount
@@ -115,12 +119,15 @@ struct SnapshotStreamingTests {
             #expect(parts.bytes == whole ? true : false, "seed \(seed), \(calls) parts")
             #expect(calls >= min(1, state.elements.count))
             // Both are the plain encoder's bytes (each body encoded into a buffer, then appended).
-            let plain = CompactionFastPathTests.referenceEncode(generation: 3, nextSequence: 9, state: state, salt: seed | 1, cache: cache)
+            let plain = CompactionFastPathTests.referenceEncode(
+                generation: 3, nextSequence: 9, state: state, salt: seed | 1, cache: cache)
             #expect(whole == plain ? true : false, "seed \(seed)")
         }
     }
 
-    @Test("S-002 E-006 E-031 the encoder, sized up front or appending, gives the plain encoder's bytes on pages all deferred, all decoded, all cached, empty and mixed, in parts or at once")
+    @Test(
+        "S-002 E-006 E-031 the encoder, sized up front or appending, gives the plain encoder's bytes on pages all deferred, all decoded, all cached, empty and mixed, in parts or at once"
+    )
     func wholePagesMatchReference() throws {
         var rng = SplitMix(78)
         let deferred = try Self.page(strokes: 30, seed: 9)
@@ -143,15 +150,19 @@ struct SnapshotStreamingTests {
             mixedCache.store(e.id, body: w.bytes[...])
         }
         let pages: [(String, PageState, EncodedBodyCache)] = [
-            ("deferred", deferred, EncodedBodyCache()), ("decoded", decoded, EncodedBodyCache()), ("cached", deferred, cached),
+            ("deferred", deferred, EncodedBodyCache()), ("decoded", decoded, EncodedBodyCache()),
+            ("cached", deferred, cached),
             ("empty", PageState(metadata: .letter, elements: []), EncodedBodyCache()),
-            ("mixed", mixed, EncodedBodyCache()), ("mixed, decoded ones cached", mixed, mixedCache),
+            ("mixed", mixed, EncodedBodyCache()), ("mixed, decoded ones cached", mixed, mixedCache)
         ]
         for (name, state, cache) in pages {
-            let plain = CompactionFastPathTests.referenceEncode(generation: 7, nextSequence: 40, state: state, salt: 3, cache: cache)
-            let whole = SnapshotFile.encode(pageID: Self.pageID, generation: 7, nextSequence: 40, state: state, salt: 3, cache: cache)
+            let plain = CompactionFastPathTests.referenceEncode(
+                generation: 7, nextSequence: 40, state: state, salt: 3, cache: cache)
+            let whole = SnapshotFile.encode(
+                pageID: Self.pageID, generation: 7, nextSequence: 40, state: state, salt: 3, cache: cache)
             #expect(whole == plain ? true : false, "\(name)")
-            var parts = SnapshotEncoder(pageID: Self.pageID, generation: 7, nextSequence: 40, state: state, salt: 3, cache: cache)
+            var parts = SnapshotEncoder(
+                pageID: Self.pageID, generation: 7, nextSequence: 40, state: state, salt: 3, cache: cache)
             var seen: [UInt8] = []
             while !parts.isComplete {
                 parts.encode(until: parts.encodedCount + Int(rng.next() % 300_000))
@@ -162,20 +173,25 @@ struct SnapshotStreamingTests {
             #expect(parts.encodedCount == plain.count)
             // A copy made before the first part (as `SnapshotWrite.run` makes one) and the
             // original each encode the whole snapshot, into buffers of their own.
-            let original = SnapshotEncoder(pageID: Self.pageID, generation: 7, nextSequence: 40, state: state, salt: 3, cache: cache)
+            let original = SnapshotEncoder(
+                pageID: Self.pageID, generation: 7, nextSequence: 40, state: state, salt: 3, cache: cache)
             var copy = original
             copy.encode(until: 100_000)
             var rest = original
             rest.encode()
             copy.encode()
             #expect(copy.bytes == plain && rest.bytes == plain, "\(name)")
-            original.withEncodedBytes { #expect(Array($0) == Array(plain.prefix($0.count)) && $0.count == original.encodedCount) }
+            original.withEncodedBytes {
+                #expect(Array($0) == Array(plain.prefix($0.count)) && $0.count == original.encodedCount)
+            }
         }
     }
 
     // MARK: The streamed write
 
-    @Test("P-011 written as it is encoded by one thread (a page not sized up front): the file holds the encoder's bytes, each part of at least 1 MiB but the last, every part has its write-back started before the sync, the last included, and the check gets the complete bytes")
+    @Test(
+        "P-011 written as it is encoded by one thread (a page not sized up front): the file holds the encoder's bytes, each part of at least 1 MiB but the last, every part has its write-back started before the sync, the last included, and the check gets the complete bytes"
+    )
     func streamedWrite() throws {
         let fs = try Self.filesystem()
         let state = Self.decodedPage(strokes: 200)
@@ -186,7 +202,9 @@ struct SnapshotStreamingTests {
         let ready = Latch<Bool>()
         ready.set(true)
         let checked = Mutex<[UInt8]>([])
-        try SnapshotWrite.run(encoder, fs: fs, path: "/p/s.content", level: .data, journalReady: ready, overlapJournal: true) { bytes, _ in
+        try SnapshotWrite.run(
+            encoder, fs: fs, path: "/p/s.content", level: .data, journalReady: ready, overlapJournal: true
+        ) { bytes, _ in
             checked.withLock { $0 = bytes }
         }
         #expect(fs.base.durableSnapshot().files["/p/s.content"].map { $0 == expected } == true)
@@ -204,7 +222,9 @@ struct SnapshotStreamingTests {
         #expect((calls.last?.count ?? 0) <= Int64(2 * SnapshotWrite.streamingStep))
     }
 
-    @Test("P-011 written as it is encoded by one thread while saves are active: parts of at least 64 KiB, each written after the save in flight ended and its write-back waited for")
+    @Test(
+        "P-011 written as it is encoded by one thread while saves are active: parts of at least 64 KiB, each written after the save in flight ended and its write-back waited for"
+    )
     func streamedWriteYields() throws {
         let fs = try Self.filesystem()
         let state = Self.decodedPage(strokes: 20)
@@ -212,17 +232,24 @@ struct SnapshotStreamingTests {
         traffic.begin(); traffic.end()  // a save just ended: active, none in flight
         let ready = Latch<Bool>()
         ready.set(true)
-        try SnapshotWrite.run(SnapshotEncoder(pageID: Self.pageID, generation: 2, nextSequence: 21, state: state, salt: 5),
-                              fs: fs, path: "/p/s.content", level: .data, journalReady: ready, traffic: traffic, saving: false,
-                              overlapJournal: true) { _, _ in }
+        try SnapshotWrite.run(
+            SnapshotEncoder(pageID: Self.pageID, generation: 2, nextSequence: 21, state: state, salt: 5),
+            fs: fs, path: "/p/s.content", level: .data, journalReady: ready, traffic: traffic, saving: false,
+            overlapJournal: true
+        ) { _, _ in }
         let calls = fs.record.writebacks.withLock { $0 }
         #expect(calls.count >= 4 && calls.allSatisfy(\.wait))
-        #expect(calls.dropLast().allSatisfy { $0.count >= Int64(SnapshotWrite.yieldingStep) && $0.count < Int64(SnapshotWrite.streamingStep) })
+        #expect(
+            calls.dropLast().allSatisfy {
+                $0.count >= Int64(SnapshotWrite.yieldingStep) && $0.count < Int64(SnapshotWrite.streamingStep)
+            })
         let expected = SnapshotFile.encode(pageID: Self.pageID, generation: 2, nextSequence: 21, state: state, salt: 5)
         #expect(fs.base.durableSnapshot().files["/p/s.content"].map { $0 == expected } == true)
     }
 
-    @Test("P-011 P-019 a write failing part way through the streamed snapshot removes the temp file, keeps the old snapshot and throws; a refused check does the same")
+    @Test(
+        "P-011 P-019 a write failing part way through the streamed snapshot removes the temp file, keeps the old snapshot and throws; a refused check does the same"
+    )
     func streamedWriteFailure() throws {
         let state = try Self.page(strokes: 200)  // three parts at least
         for failing in [1, 2, 3] {
@@ -231,8 +258,10 @@ struct SnapshotStreamingTests {
             let ready = Latch<Bool>()
             ready.set(true)
             #expect(throws: LNoteError.self) {
-                try SnapshotWrite.run(SnapshotEncoder(pageID: Self.pageID, generation: 2, nextSequence: 201, state: state),
-                                      fs: fs, path: "/p/s.content", level: .data, journalReady: ready, overlapJournal: true) { _, _ in }
+                try SnapshotWrite.run(
+                    SnapshotEncoder(pageID: Self.pageID, generation: 2, nextSequence: 201, state: state),
+                    fs: fs, path: "/p/s.content", level: .data, journalReady: ready, overlapJournal: true
+                ) { _, _ in }
             }
             #expect(fs.base.allFiles()["/p/s.content.tmp"] == nil, "write \(failing)")
             #expect(fs.base.allFiles()["/p/s.content"].map { $0 == [1, 2, 3] } == true, "write \(failing)")
@@ -242,8 +271,10 @@ struct SnapshotStreamingTests {
         let ready = Latch<Bool>()
         ready.set(true)
         #expect(throws: LNoteError.self) {
-            try SnapshotWrite.run(SnapshotEncoder(pageID: Self.pageID, generation: 2, nextSequence: 201, state: state),
-                                  fs: fs, path: "/p/s.content", level: .data, journalReady: ready, overlapJournal: true) { _, _ in
+            try SnapshotWrite.run(
+                SnapshotEncoder(pageID: Self.pageID, generation: 2, nextSequence: 201, state: state),
+                fs: fs, path: "/p/s.content", level: .data, journalReady: ready, overlapJournal: true
+            ) { _, _ in
                 throw LNoteError(.corrupt, "refused by the test")
             }
         }
@@ -251,7 +282,9 @@ struct SnapshotStreamingTests {
         #expect(fs.base.allFiles()["/p/s.content"].map { $0 == [1, 2, 3] } == true)
     }
 
-    @Test("P-011 P-019 written as it is encoded by one thread, the check runs on the writing thread while the temp file's sync runs on another; a failed sync is thrown once the check ended, the temp file removed and the old snapshot kept")
+    @Test(
+        "P-011 P-019 written as it is encoded by one thread, the check runs on the writing thread while the temp file's sync runs on another; a failed sync is thrown once the check ended, the temp file removed and the old snapshot kept"
+    )
     func streamedCheckBesideSync() throws {
         let state = Self.decodedPage(strokes: 120)
         let expected = SnapshotFile.encode(pageID: Self.pageID, generation: 2, nextSequence: 121, state: state, salt: 5)
@@ -263,8 +296,10 @@ struct SnapshotStreamingTests {
             ready.set(true)
             let checked = Mutex<(thread: UInt, bytes: [UInt8])?>(nil)
             let run = {
-                try SnapshotWrite.run(SnapshotEncoder(pageID: Self.pageID, generation: 2, nextSequence: 121, state: state, salt: 5),
-                                      fs: fs, path: "/p/s.content", level: .data, journalReady: ready, overlapJournal: true) { bytes, _ in
+                try SnapshotWrite.run(
+                    SnapshotEncoder(pageID: Self.pageID, generation: 2, nextSequence: 121, state: state, salt: 5),
+                    fs: fs, path: "/p/s.content", level: .data, journalReady: ready, overlapJournal: true
+                ) { bytes, _ in
                     checked.withLock { $0 = (currentThreadID(), bytes) }
                 }
             }
@@ -284,11 +319,14 @@ struct SnapshotStreamingTests {
         }
     }
 
-    @Test("P-011 P-013 P-021 a compaction that writes its snapshot as it encodes it: every crash state keeps every acknowledged change, with no damage")
+    @Test(
+        "P-011 P-013 P-021 a compaction that writes its snapshot as it encodes it: every crash state keeps every acknowledged change, with no damage"
+    )
     func streamedCompactionCrashStates() async throws {
         let fs = try Self.filesystem()
         let sim = fs.base
-        let page = try await Page.open(directory: "/p", id: Self.pageID, options: PageOptions(compaction: .onCloseOnly), fileSystem: fs)
+        let page = try await Page.open(
+            directory: "/p", id: Self.pageID, options: PageOptions(compaction: .onCloseOnly), fileSystem: fs)
         // Over 1 MiB of snapshot: written in two parts at least.
         let strokes = (0..<80).map { makeStroke(UInt64(500 + $0), points: 4_000) }
         try await page.apply(strokes.map { .append(.stroke($0)) }, durability: .data)
@@ -297,7 +335,8 @@ struct SnapshotStreamingTests {
         let s = makeStroke(999, points: 4_000)
         try await page.append(.stroke(s), durability: .data)
         acknowledged.append(s.id)
-        try await Task.sleep(for: .milliseconds(SaveTraffic.quietNanoseconds / 1_000_000 + 20))  // no save recent: streamed
+        // no save recent: streamed
+        try await Task.sleep(for: .milliseconds(SaveTraffic.quietNanoseconds / 1_000_000 + 20))
         fs.record.writebacks.withLock { $0 = [] }
         let start = sim.operationCount
         try await page.compact()
@@ -306,15 +345,16 @@ struct SnapshotStreamingTests {
         #expect(fs.record.writebacks.withLock { $0.count } >= 1, "the snapshot was written in parts")
         // Lighter than the defaults (the files are large): fewer subsets and cuts per point.
         var options = CrashOptions(seed: 16)
-        options.points = start ..< sim.operationCount + 1
+        options.points = start..<sim.operationCount + 1
         options.exhaustivePendingMax = 6
         options.sampledSubsetsPerPoint = 8
         options.tornCutsPerWriteMax = 6
         var states = 0
         for state in sim.crashStates(options) {
             states += 1
-            let r = try PageRecovery.recover(fs: state.makeFileSystem(), directory: "/p", pageID: Self.pageID, mode: .salvage,
-                                             points: .deferred)
+            let r = try PageRecovery.recover(
+                fs: state.makeFileSystem(), directory: "/p", pageID: Self.pageID, mode: .salvage,
+                points: .deferred)
             #expect(r.state.elements.map(\.id) == acknowledged, "\(state)")
             #expect(!r.report.findings.contains { !$0.isInformational }, "\(state): \(r.report.findings)")
         }
@@ -338,13 +378,16 @@ struct SnapshotStreamingTests {
         a.count == b.count && a.withUnsafeBytes { x in b.withUnsafeBytes { y in x.baseAddress == y.baseAddress } }
     }
 
-    @Test("P-019 E-006 the decoder skips the structure walk only for the very points it walked before; any other bytes, counts or angle flags get the same outcome as without the shortcut")
+    @Test(
+        "P-019 E-006 the decoder skips the structure walk only for the very points it walked before; any other bytes, counts or angle flags get the same outcome as without the shortcut"
+    )
     func shortcutOutcomes() throws {
         var rng = SplitMix(5)
         var shortcuts = 0, cases = 0
         for seed in 0..<80 as Range<UInt64> {
             var w = ByteWriter()
-            ElementCodec.encode(.stroke(makeStroke(seed, points: Int(rng.next() % 120) + 1)), into: &w)  // a one-byte count
+            // a one-byte count
+            ElementCodec.encode(.stroke(makeStroke(seed, points: Int(rng.next() % 120) + 1)), into: &w)
             let body = w.bytes
             let read = try CompactionFastPathTests.deferred(body)
             let known = try #require(read.encodedPoints)
@@ -356,7 +399,8 @@ struct SnapshotStreamingTests {
                 v[Int(rng.next() % UInt64(v.count))] ^= UInt8(1 << (rng.next() % 8))
                 variants.append(v)
             }
-            var flags = body; flags[pointsStart - 2] ^= ElementCodec.flagHasAngles  // the flag byte before a one-byte count
+            // the flag byte before a one-byte count
+            var flags = body; flags[pointsStart - 2] ^= ElementCodec.flagHasAngles
             variants.append(flags)
             var more = body; more[pointsStart - 1] &+= 1  // one more point declared, the same bytes
             variants.append(more)
@@ -366,7 +410,9 @@ struct SnapshotStreamingTests {
                 switch (plain, fast) {
                 case (.success(let a), .success(let b)):
                     #expect(SnapshotGuard.same(a, b) && a.id == b.id, "seed \(seed)")
-                    if case .stroke(let s) = b, let e = s.encodedPoints, Self.sameStorage(e.bytes, known.bytes) { shortcuts += 1 }
+                    if case .stroke(let s) = b, let e = s.encodedPoints, Self.sameStorage(e.bytes, known.bytes) {
+                        shortcuts += 1
+                    }
                 case (.failure(let a), .failure(let b)):
                     #expect(a == b, "seed \(seed)")
                 default:
@@ -380,12 +426,18 @@ struct SnapshotStreamingTests {
             #expect(!unchecked.structureChecked)
             let cut = Array(body.dropLast())
             let plain = Self.decoded(cut, known: nil), fast = Self.decoded(cut, known: unchecked)
-            if case .failure(let a) = plain, case .failure(let b) = fast { #expect(a == b) } else { Issue.record("seed \(seed): \(plain) vs \(fast)") }
+            if case .failure(let a) = plain, case .failure(let b) = fast {
+                #expect(a == b)
+            } else {
+                Issue.record("seed \(seed): \(plain) vs \(fast)")
+            }
         }
         #expect(shortcuts >= 80, "\(shortcuts) shortcuts in \(cases) cases")
     }
 
-    @Test("P-019 the check with the shortcut refuses exactly what the decoding check refuses, for unchanged deferred strokes re-sealed with another count, angle flag, field or points, and for points made without the walk")
+    @Test(
+        "P-019 the check with the shortcut refuses exactly what the decoding check refuses, for unchanged deferred strokes re-sealed with another count, angle flag, field or points, and for points made without the walk"
+    )
     func checkWithShortcutMatchesReference() throws {
         var rng = SplitMix(31)
         var cases = 0, refused = 0
@@ -396,12 +448,16 @@ struct SnapshotStreamingTests {
                 ElementCodec.encode(.stroke(makeStroke(seed &+ 7_000, points: 30)), into: &w)
                 let s = try CompactionFastPathTests.deferred(w.bytes)
                 let e = try #require(s.encodedPoints)
-                let broken = Stroke(id: s.id, ink: s.ink, encodedPoints: EncodedPoints(bytes: e.bytes.dropLast(), count: e.count,
-                                                                                        hasAngles: e.hasAngles))
+                let broken = Stroke(
+                    id: s.id, ink: s.ink,
+                    encodedPoints: EncodedPoints(
+                        bytes: e.bytes.dropLast(), count: e.count,
+                        hasAngles: e.hasAngles))
                 _ = state.appendIfNew(.stroke(broken))
             }
             let n = state.elements.count
-            let bytes = SnapshotFile.encode(pageID: Self.pageID, generation: 4, nextSequence: 50, state: state, salt: 99)
+            let bytes = SnapshotFile.encode(
+                pageID: Self.pageID, generation: 4, nextSequence: 50, state: state, salt: 99)
             let f = CompactionFastPathTests.frames(of: bytes)
             var variants: [[UInt8]] = [bytes]
             for _ in 0..<10 {
@@ -413,15 +469,20 @@ struct SnapshotStreamingTests {
                 case 1: body[18 + Int(body[17])] ^= UInt8(1 << (rng.next() % 8))  // the ink's colour or width
                 case 2: body.append(UInt8(truncatingIfNeeded: rng.next()))
                 case 3: body.removeLast()
-                default: body[pointsAt + Int(rng.next() % UInt64(body.count - pointsAt))] ^= UInt8(1 << (rng.next() % 8))
+                default:
+                    body[pointsAt + Int(rng.next() % UInt64(body.count - pointsAt))] ^= UInt8(1 << (rng.next() % 8))
                 }
                 var changed = f
                 changed[k].2 = body
-                variants.append(CompactionFastPathTests.sealed(changed, generation: 4, nextSequence: 50, elementCount: n))
+                variants.append(
+                    CompactionFastPathTests.sealed(changed, generation: 4, nextSequence: 50, elementCount: n))
             }
             for candidate in variants {
-                let plain = CompactionFastPathTests.referenceVerify(candidate, generation: 4, nextSequence: 50, state: state)
-                let fast = (try? SnapshotGuard.verify(candidate, pageID: Self.pageID, generation: 4, nextSequence: 50, absorbed: state)) != nil
+                let plain = CompactionFastPathTests.referenceVerify(
+                    candidate, generation: 4, nextSequence: 50, state: state)
+                let fast =
+                    (try? SnapshotGuard.verify(
+                        candidate, pageID: Self.pageID, generation: 4, nextSequence: 50, absorbed: state)) != nil
                 #expect(fast == plain, "seed \(seed), case \(cases): the decoding check says \(plain)")
                 cases += 1
                 if !fast { refused += 1 }

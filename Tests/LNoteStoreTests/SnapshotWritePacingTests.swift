@@ -35,16 +35,20 @@ struct SnapshotWritePacingTests {
         return PacingRecorder(base: fs)
     }
 
-    @Test("P-011 a snapshot written while saves are active goes in 64 KiB steps each waited for; written alone, in 256 KiB steps only started; the bytes are the same")
+    @Test(
+        "P-011 a snapshot written while saves are active goes in 64 KiB steps each waited for; written alone, in 256 KiB steps only started; the bytes are the same"
+    )
     func pacingFollowsSaveTraffic() throws {
-        let bytes = (0 ..< 1_000_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+        let bytes = (0..<1_000_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
         for saving in [true, false] {
             let fs = try Self.recorder()
             let traffic = SaveTraffic()
             if saving { traffic.begin(); traffic.end() }  // a save just ended: active, none in flight
             let ready = Latch<Bool>()
             ready.set(true)
-            try SnapshotWrite.run(bytes, fs: fs, path: "/p/s.content", level: .data, journalReady: ready, traffic: traffic) { written, _ in
+            try SnapshotWrite.run(
+                bytes, fs: fs, path: "/p/s.content", level: .data, journalReady: ready, traffic: traffic
+            ) { written, _ in
                 #expect(written.count == bytes.count)
             }
             let calls = fs.log.list.withLock { $0 }
@@ -60,7 +64,9 @@ struct SnapshotWritePacingTests {
     // longer than the 60 s longest yield to resume the test, and the writer, rightly, stopped
     // waiting (both failed that way, each after 145 s, in two full runs on a busy machine).
 
-    @Test("P-011 while a save's sync is in flight the snapshot write issues no write-back step; the first goes once that save ended")
+    @Test(
+        "P-011 while a save's sync is in flight the snapshot write issues no write-back step; the first goes once that save ended"
+    )
     func writeWaitsForTheSaveInFlight() throws {
         let bytes = [UInt8](repeating: 7, count: 300_000)
         let fs = try Self.recorder()
@@ -70,8 +76,11 @@ struct SnapshotWritePacingTests {
         ready.set(true)
         let done = Latch<Bool>()
         BackgroundThread.start {
-            let ok = (try? SnapshotWrite.run(bytes, fs: fs, path: "/p/s.content", level: .data, journalReady: ready,
-                                             traffic: traffic) { _, _ in }) != nil
+            let ok =
+                (try? SnapshotWrite.run(
+                    bytes, fs: fs, path: "/p/s.content", level: .data, journalReady: ready,
+                    traffic: traffic
+                ) { _, _ in }) != nil
             done.set(ok)
         }
         usleep(50_000)
@@ -83,7 +92,9 @@ struct SnapshotWritePacingTests {
         #expect(fs.base.durableSnapshot().files["/p/s.content"] == bytes)
     }
 
-    @Test("SaveTraffic.waitForSaveEnd returns at once with no save in flight, after the save in flight ends, and at the latest after its longest yield")
+    @Test(
+        "SaveTraffic.waitForSaveEnd returns at once with no save in flight, after the save in flight ends, and at the latest after its longest yield"
+    )
     func waitForSaveEnd() throws {
         let quiet = SaveTraffic()
         let t0 = DispatchTime.now().uptimeNanoseconds
@@ -109,7 +120,9 @@ struct SnapshotWritePacingTests {
         #expect(waited >= 20_000_000 && waited < 30_000_000_000)
     }
 
-    @Test("SaveTraffic.waitForSaveEnd: two threads waiting at once (the two parts of a snapshot written at once) both return when the save in flight ends, not the second after its longest yield")
+    @Test(
+        "SaveTraffic.waitForSaveEnd: two threads waiting at once (the two parts of a snapshot written at once) both return when the save in flight ends, not the second after its longest yield"
+    )
     func twoWaitersBothReleased() throws {
         let traffic = SaveTraffic(longestYieldNanoseconds: 60_000_000_000)
         traffic.begin()
@@ -132,7 +145,9 @@ struct SnapshotWritePacingTests {
             usleep(1_000)
             waited = DispatchTime.now().uptimeNanoseconds - t0
         }
-        #expect(returned.load(ordering: .sequentiallyConsistent) == 2, "\(returned.load(ordering: .sequentiallyConsistent)) of 2 waiters returned after \(waited / 1_000_000) ms")
+        #expect(
+            returned.load(ordering: .sequentiallyConsistent) == 2,
+            "\(returned.load(ordering: .sequentiallyConsistent)) of 2 waiters returned after \(waited / 1_000_000) ms")
         if returned.load(ordering: .sequentiallyConsistent) == 2 { _ = done.wait() }
     }
 
@@ -154,7 +169,9 @@ struct SnapshotWritePacingTests {
         }
     }
 
-    @Test("P-022 preparing the next journal yields before each of its three syncs, and with a save in flight syncs nothing until it ended")
+    @Test(
+        "P-022 preparing the next journal yields before each of its three syncs, and with a save in flight syncs nothing until it ended"
+    )
     func preparationYieldsToSaves() throws {
         let fs = SimulatedFileSystem()
         try fs.makeDirectory("/p")
@@ -173,8 +190,9 @@ struct SnapshotWritePacingTests {
         traffic.begin()
         let done = Latch<Bool>()
         BackgroundThread.start {
-            let p = PreparedJournal.prepare(fs: second, directory: "/p", pageID: id, base: 4, zeroBytes: 4096,
-                                            yield: traffic.waitForSaveEnd)
+            let p = PreparedJournal.prepare(
+                fs: second, directory: "/p", pageID: id, base: 4, zeroBytes: 4096,
+                yield: traffic.waitForSaveEnd)
             done.set(p != nil)
         }
         usleep(50_000)
@@ -194,7 +212,9 @@ struct SnapshotWritePacingTests {
         #expect(traffic.isActive)  // within quietNanoseconds of the end
     }
 
-    @Test("BackgroundThread runs the job on a thread of its own below the caller's CPU priority (Linux: nice raised by 10) and hands back its result and its error")
+    @Test(
+        "BackgroundThread runs the job on a thread of its own below the caller's CPU priority (Linux: nice raised by 10) and hands back its result and its error"
+    )
     func backgroundThread() async throws {
         #if os(Linux)
         let which = __priority_which_t(PRIO_PROCESS.rawValue)

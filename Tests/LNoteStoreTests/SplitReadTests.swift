@@ -31,13 +31,14 @@ struct SplitReadTests {
 
         var aside: ReadAside {
             let caller = currentThreadID()
-            return ReadAside(run: { job in
-                self.jobs.add(1, ordering: .relaxed)
-                self.queue.async {
-                    if currentThreadID() == caller { self.otherThread.store(false, ordering: .relaxed) }
-                    job()
-                }
-            }, queued: { self.queuedCalls.add(1, ordering: .relaxed) })
+            return ReadAside(
+                run: { job in
+                    self.jobs.add(1, ordering: .relaxed)
+                    self.queue.async {
+                        if currentThreadID() == caller { self.otherThread.store(false, ordering: .relaxed) }
+                        job()
+                    }
+                }, queued: { self.queuedCalls.add(1, ordering: .relaxed) })
         }
     }
 
@@ -51,7 +52,8 @@ struct SplitReadTests {
             arrays.add(1, ordering: .relaxed)
             return try base.read(file, at: offset, count: count)
         }
-        func read(_ file: FileHandleNumber, at offset: Int64, into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        func read(_ file: FileHandleNumber, at offset: Int64, into buffer: UnsafeMutableRawBufferPointer) throws -> Int
+        {
             intoBuffer.add(1, ordering: .relaxed)
             defer { intoBufferDone.add(1, ordering: .releasing) }
             return try base.read(file, at: offset, into: buffer)
@@ -72,7 +74,9 @@ struct SplitReadTests {
         return words.withUnsafeBytes { Array($0.prefix(n)) }
     }
 
-    @Test("P-020 files around the split's size, whole or with holes or zero tails: the bytes and size of the read on one thread; only files of one data stretch of at least the split's size split, on the other thread")
+    @Test(
+        "P-020 files around the split's size, whole or with holes or zero tails: the bytes and size of the read on one thread; only files of one data stretch of at least the split's size split, on the other thread"
+    )
     func sameBytes() throws {
         let dir = TemporaryFolder("split-read")
         defer { dir.remove() }
@@ -81,7 +85,8 @@ struct SplitReadTests {
         var split = 0, whole = 0
         for round in 0..<36 {
             let path = dir.path + "/f\(round)"
-            let size = [1, 4_096, least - 1, least, least + 1, 3 * least + 7, 1 << 20, (4 << 20) - 5][round % 8]
+            let size =
+                [1, 4_096, least - 1, least, least + 1, 3 * least + 7, 1 << 20, (4 << 20) - 5][round % 8]
                 + (round >= 24 ? Int.random(in: 0...9_999, using: &rng) : 0)
             var writes: [(offset: Int, bytes: [UInt8])] = [(0, data(min(size, 3_000), &rng))]
             switch round % 3 {
@@ -96,17 +101,20 @@ struct SplitReadTests {
             let plain = try fs.readBounded(path)
             let helper = Aside(), counting = CountingReads()
             let got = try counting.readBounded(path, aside: helper.aside)
-            #expect(got.bytes == plain.bytes && got.fileSize == plain.fileSize && got.fileSize == size, "round \(round), size \(size)")
+            #expect(
+                got.bytes == plain.bytes && got.fileSize == plain.fileSize && got.fileSize == size,
+                "round \(round), size \(size)")
             #expect(helper.queuedCalls.load(ordering: .relaxed) == 1, "round \(round)")
             let jobs = helper.jobs.load(ordering: .relaxed)
             // Every part's read has returned when the read does (the queue's closure may still
             // be on its way out: the part signals its reader before the closure returns).
-            #expect(counting.intoBufferDone.load(ordering: .acquiring) == counting.intoBuffer.load(ordering: .relaxed),
-                    "round \(round): a part still reading after the read")
+            #expect(
+                counting.intoBufferDone.load(ordering: .acquiring) == counting.intoBuffer.load(ordering: .relaxed),
+                "round \(round): a part still reading after the read")
             let oneStretch = try { () throws -> Bool in
                 let f = try fs.open(path, .readOnly)
                 defer { try? fs.close(f) }
-                return try fs.dataRegion(f, from: 0) == 0 ..< Int64(size)
+                return try fs.dataRegion(f, from: 0) == 0..<Int64(size)
             }()
             let splits = size >= least && size <= BoundedPrefix.chunkBytes && oneStretch
             #expect(jobs == (splits ? 1 : 0), "round \(round), size \(size), one stretch \(oneStretch)")
@@ -119,7 +127,9 @@ struct SplitReadTests {
         #expect(split >= 12 && whole >= 12, "split \(split), whole \(whole)")
     }
 
-    @Test("P-020 a file larger than one read, and an empty one: read as before, the other thread's queued work started once")
+    @Test(
+        "P-020 a file larger than one read, and an empty one: read as before, the other thread's queued work started once"
+    )
     func otherSizes() throws {
         let dir = TemporaryFolder("split-read")
         defer { dir.remove() }
@@ -149,15 +159,20 @@ struct SplitReadTests {
             if covers(offset, count) { throw FileSystemError("pread", path: "test", errno: FileSystemErrno.ioError) }
             return try base.read(file, at: offset, count: count)
         }
-        func read(_ file: FileHandleNumber, at offset: Int64, into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        func read(_ file: FileHandleNumber, at offset: Int64, into buffer: UnsafeMutableRawBufferPointer) throws -> Int
+        {
             defer { partsDone.add(1, ordering: .releasing) }
             if offset > 0 { usleep(20_000) }
-            if covers(offset, buffer.count) { throw FileSystemError("pread", path: "test", errno: FileSystemErrno.ioError) }
+            if covers(offset, buffer.count) {
+                throw FileSystemError("pread", path: "test", errno: FileSystemErrno.ioError)
+            }
             return try base.read(file, at: offset, into: buffer)
         }
     }
 
-    @Test("P-020 a part that fails, the first or the late second: the read throws the one-thread read's error, after the other part has finished")
+    @Test(
+        "P-020 a part that fails, the first or the late second: the read throws the one-thread read's error, after the other part has finished"
+    )
     func failingParts() throws {
         let dir = TemporaryFolder("split-read")
         defer { dir.remove() }
@@ -198,13 +213,16 @@ struct SplitReadTests {
             if !atTail { try cut() }
             return try base.dataRegion(file, from: offset)
         }
-        func read(_ file: FileHandleNumber, at offset: Int64, into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        func read(_ file: FileHandleNumber, at offset: Int64, into buffer: UnsafeMutableRawBufferPointer) throws -> Int
+        {
             if atTail && offset > 0 { try cut() }
             return try base.read(file, at: offset, into: buffer)
         }
     }
 
-    @Test("P-020 a file that shrinks while its parts are read: read again the one-thread way, as that read finds a file cut after its size was taken")
+    @Test(
+        "P-020 a file that shrinks while its parts are read: read again the one-thread way, as that read finds a file cut after its size was taken"
+    )
     func shrinkingFile() throws {
         let dir = TemporaryFolder("split-read")
         defer { dir.remove() }
@@ -218,9 +236,12 @@ struct SplitReadTests {
             let got = try Shrinking(path: path, keep: Int64(keep), atTail: true).readBounded(path, aside: helper.aside)
             try write(path, [(0, bytes)], size: size)
             let oneThread = try Shrinking(path: path, keep: Int64(keep), atTail: false).readBounded(path)
-            #expect(got.bytes == oneThread.bytes && got.fileSize == oneThread.fileSize,
-                    "kept \(keep): \(got.bytes.count) bytes, size \(got.fileSize); one thread \(oneThread.bytes.count), \(oneThread.fileSize)")
-            #expect(got.bytes.prefix(keep) == bytes.prefix(keep)[...] && got.bytes.dropFirst(keep).allSatisfy { $0 == 0 })
+            #expect(
+                got.bytes == oneThread.bytes && got.fileSize == oneThread.fileSize,
+                "kept \(keep): \(got.bytes.count) bytes, size \(got.fileSize); one thread \(oneThread.bytes.count), \(oneThread.fileSize)"
+            )
+            #expect(
+                got.bytes.prefix(keep) == bytes.prefix(keep)[...] && got.bytes.dropFirst(keep).allSatisfy { $0 == 0 })
             #expect(helper.jobs.load(ordering: .relaxed) == 1 && helper.queuedCalls.load(ordering: .relaxed) == 1)
         }
     }
@@ -230,13 +251,16 @@ struct SplitReadTests {
         let base: SimulatedFileSystem
         let reads = Mutex<[(offset: Int64, thread: UInt)]>([])
         init(_ base: SimulatedFileSystem) { self.base = base }
-        func read(_ file: FileHandleNumber, at offset: Int64, into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        func read(_ file: FileHandleNumber, at offset: Int64, into buffer: UnsafeMutableRawBufferPointer) throws -> Int
+        {
             reads.withLock { $0.append((offset, currentThreadID())) }
             return try base.read(file, at: offset, into: buffer)
         }
     }
 
-    @Test("P-003 P-008 pages whose snapshot splits: the open ready to draw on two threads gives the page, findings and points of the one that reads every file in order on one")
+    @Test(
+        "P-003 P-008 pages whose snapshot splits: the open ready to draw on two threads gives the page, findings and points of the one that reads every file in order on one"
+    )
     func samePages() throws {
         var compared = 0, seed: UInt64 = 9_100
         while compared < 6 && seed < 9_200 {
@@ -244,13 +268,16 @@ struct SplitReadTests {
             let fs = SimulatedFileSystem()
             try DrawAtOpenTests().writePage(fs, seed: seed, scale: 90, appendsOnly: seed % 2 == 0)
             let snapshot = "/pages/" + PageFileNames.snapshot(DrawAtOpenTests().pageID)
-            guard try fs.kind(snapshot) != nil, try fs.readFile(snapshot).count >= Int(ReadAside.splitBytesMin) else { continue }
+            guard try fs.kind(snapshot) != nil, try fs.readFile(snapshot).count >= Int(ReadAside.splitBytesMin) else {
+                continue
+            }
             let inOrder = JournalPrefetchTests().outcome(fs, threads: 1)
             let traced = SnapshotReads(fs)
             #expect(JournalPrefetchTests().outcome(traced, threads: 2) == inOrder, "seed \(seed)")
             let reads = traced.reads.withLock { $0 }
-            #expect(reads.contains { $0.offset > 0 } && Set(reads.map(\.thread)).count == 2,
-                    "seed \(seed): the snapshot's parts were not read on two threads: \(reads)")
+            #expect(
+                reads.contains { $0.offset > 0 } && Set(reads.map(\.thread)).count == 2,
+                "seed \(seed): the snapshot's parts were not read on two threads: \(reads)")
             compared += 1
         }
         #expect(compared == 6, "pages with a snapshot of at least \(ReadAside.splitBytesMin) bytes: \(compared)")

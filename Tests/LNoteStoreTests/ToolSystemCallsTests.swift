@@ -7,8 +7,9 @@ import Testing
 struct ToolSystemCallsTests {
     @Test("a child's pipes carry lines both ways, and wait gives its exit status and a peak RSS in bytes")
     func childPipes() throws {
-        let child = try ChildProcess("/bin/sh", ["-c", "read line; echo \"got $line\"; exit 3"], environment: [:],
-                                     standardInput: .pipe, standardOutput: .pipe)
+        let child = try ChildProcess(
+            "/bin/sh", ["-c", "read line; echo \"got $line\"; exit 3"], environment: [:],
+            standardInput: .pipe, standardOutput: .pipe)
         #expect(child.writeLine("hello"))
         #expect(child.readLine() == "got hello")
         #expect(child.readLine() == nil)
@@ -25,7 +26,8 @@ struct ToolSystemCallsTests {
         let dir = try ToolSystem.makeTemporaryFolder((ToolSystem.environment("TMPDIR") ?? "/tmp") + "/toolsys-XXXXXX")
         defer { _ = try? ChildProcess("/bin/rm", ["-rf", dir], environment: [:]).wait() }
         let out = dir + "/out.txt"
-        let status = try ChildProcess("/bin/sh", ["-c", "printf 'a b'"], environment: [:], standardOutput: .file(out)).wait().status
+        let status = try ChildProcess("/bin/sh", ["-c", "printf 'a b'"], environment: [:], standardOutput: .file(out))
+            .wait().status
         #expect(status == 0)
         #expect(try POSIXFileSystem.shared.readFile(out) == Array("a b".utf8))
         #expect(throws: FileSystemError.self) { try ChildProcess(dir + "/absent", [], environment: [:]) }

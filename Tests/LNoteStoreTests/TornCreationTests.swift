@@ -13,13 +13,17 @@ struct TornCreationTests {
     /// The torn contents a crash can leave in a freshly created journal: empty, a few zeros,
     /// a whole zero header, a prefix of the real header.
     func tornContents(base: UInt64, first: UInt64) -> [(String, [UInt8])] {
-        let header = JournalHeader(pageID: pageID, baseGeneration: base, salt: 0x1234_5678_9abc_def0,
-                                   firstSequence: first).encoded()
+        let header = JournalHeader(
+            pageID: pageID, baseGeneration: base, salt: 0x1234_5678_9abc_def0,
+            firstSequence: first
+        ).encoded()
         let zeros = [UInt8](repeating: 0, count: 4096)  // a prepared journal's reserve (P-022)
-        return [("empty", []), ("10 zeros", [UInt8](repeating: 0, count: 10)),
-                ("64 zeros", [UInt8](repeating: 0, count: 64)), ("header prefix", Array(header.prefix(47))),
-                ("prepared zeros", [UInt8](repeating: 0, count: 64) + zeros),
-                ("adopted header torn", Array(header.prefix(40)) + [UInt8](repeating: 0, count: 24) + zeros)]
+        return [
+            ("empty", []), ("10 zeros", [UInt8](repeating: 0, count: 10)),
+            ("64 zeros", [UInt8](repeating: 0, count: 64)), ("header prefix", Array(header.prefix(47))),
+            ("prepared zeros", [UInt8](repeating: 0, count: 64) + zeros),
+            ("adopted header torn", Array(header.prefix(40)) + [UInt8](repeating: 0, count: 24) + zeros)
+        ]
     }
 
     func write(_ bytes: [UInt8], to path: String) throws {
@@ -96,7 +100,8 @@ struct TornCreationTests {
         let dir = TemporaryFolder(); defer { dir.remove() }
         let pages = dir.sub("pages")
         try FileManager.default.createDirectory(atPath: pages, withIntermediateDirectories: true)
-        try write([UInt8](repeating: 0, count: 64 + 4095) + [1], to: joinPath(pages, PageFileNames.journal(pageID, base: 0)))
+        try write(
+            [UInt8](repeating: 0, count: 64 + 4095) + [1], to: joinPath(pages, PageFileNames.journal(pageID, base: 0)))
         let page = try await Page.open(directory: pages, id: pageID)
         let report = await page.recoveryReport
         #expect(report.findings.map(\.kind) == ["badHeader"])
@@ -116,8 +121,9 @@ struct TornCreationTests {
         let f = try fs.open(path, [.create, .truncate])
         try fs.truncate(f, to: 2 << 30)
         try fs.close(f)
-        let r = try JournalFileReader.read(fs: fs, directory: pages, name: PageFileNames.journal(pageID, base: 0), base: 0,
-                                           mode: .strict)
+        let r = try JournalFileReader.read(
+            fs: fs, directory: pages, name: PageFileNames.journal(pageID, base: 0), base: 0,
+            mode: .strict)
         #expect(r.isTornCreation)
         #expect(r.fileSize == 2 << 30)
         #expect(r.bytes.count < 64 << 20)
@@ -128,23 +134,29 @@ struct TornCreationTests {
         #expect(report.isClean)
     }
 
-    @Test("P-022 a page reopened over a prepared journal a crash left adopts it with its real header: nothing lost, no damage, the next save is in it")
+    @Test(
+        "P-022 a page reopened over a prepared journal a crash left adopts it with its real header: nothing lost, no damage, the next save is in it"
+    )
     func leftoverPreparedJournalIsAdoptedOnReopen() async throws {
         let dir = TemporaryFolder(); defer { dir.remove() }
         let pages = dir.sub("pages")
         let a = makeStroke(21), b = makeStroke(22)
         let first = try await Page.open(directory: pages, id: pageID)
         try await first.append(.stroke(a))
-        let prepared = PreparedJournal.prepare(fs: POSIXFileSystem.shared, directory: pages, pageID: pageID, base: 1, zeroBytes: 4096)
+        let prepared = PreparedJournal.prepare(
+            fs: POSIXFileSystem.shared, directory: pages, pageID: pageID, base: 1, zeroBytes: 4096)
         #expect(prepared != nil)
-        #expect(PreparedJournal.prepare(fs: POSIXFileSystem.shared, directory: pages, pageID: pageID, base: 1, zeroBytes: 4096) == nil)
+        #expect(
+            PreparedJournal.prepare(
+                fs: POSIXFileSystem.shared, directory: pages, pageID: pageID, base: 1, zeroBytes: 4096) == nil)
         // Power lost: neither the page nor the prepared journal is closed.
         let second = try await Page.open(directory: pages, id: pageID)
         #expect(await second.elements == [.stroke(a)])
         #expect(await second.recoveryReport.isClean)
         try await second.append(.stroke(b))
         let name = PageFileNames.journal(pageID, base: 1)
-        let read = try JournalFileReader.read(fs: POSIXFileSystem.shared, directory: pages, name: name, base: 1, mode: .strict)
+        let read = try JournalFileReader.read(
+            fs: POSIXFileSystem.shared, directory: pages, name: name, base: 1, mode: .strict)
         #expect(read.header?.firstSequence == 2)
         #expect(read.scan?.frames.map(\.sequence) == [2])
         let third = try await Page.open(directory: pages, id: pageID, options: PageOptions(replayMode: .strict))
@@ -152,7 +164,9 @@ struct TornCreationTests {
         #expect(await third.recoveryReport.isClean)
     }
 
-    @Test("P-022 P-010 a compaction adopts the prepared journal (no new file, its zeros the reserve) and close removes one not adopted")
+    @Test(
+        "P-022 P-010 a compaction adopts the prepared journal (no new file, its zeros the reserve) and close removes one not adopted"
+    )
     func compactionAdoptsPreparedJournal() async throws {
         let dir = TemporaryFolder(); defer { dir.remove() }
         let pages = dir.sub("pages")

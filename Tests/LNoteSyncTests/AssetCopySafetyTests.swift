@@ -39,10 +39,14 @@ struct AssetCopySafetyTests {
     }
 
     static func lostAndFound(_ package: String) -> [String] {
-        ((fm.enumerator(atPath: package + "/lost+found")?.allObjects as? [String]) ?? []).map { ($0 as NSString).lastPathComponent }
+        ((fm.enumerator(atPath: package + "/lost+found")?.allObjects as? [String]) ?? []).map {
+            ($0 as NSString).lastPathComponent
+        }
     }
 
-    @Test("Y-018 Y-023 a copy that cannot be read, its original missing, is never removed as identical (a FIFO is left and reported)")
+    @Test(
+        "Y-018 Y-023 a copy that cannot be read, its original missing, is never removed as identical (a FIFO is left and reported)"
+    )
     func unreadableCopyNotRemoved() async throws {
         let dir = NSTemporaryDirectory() + "merge-safety-\(UUID().uuidString)"
         defer { try? Self.fm.removeItem(atPath: dir) }
@@ -58,7 +62,9 @@ struct AssetCopySafetyTests {
         #expect(copy.action == .leftAlone && copy.detail.contains("not a regular file"), "\(copy)")
     }
 
-    @Test("Y-018 Y-023 an asset copy that cannot be read, nor its original, is moved whole to lost+found, never removed as identical")
+    @Test(
+        "Y-018 Y-023 an asset copy that cannot be read, nor its original, is moved whole to lost+found, never removed as identical"
+    )
     func unreadableRegularCopyKept() async throws {
         let dir = NSTemporaryDirectory() + "merge-safety-\(UUID().uuidString)"
         defer { try? Self.fm.removeItem(atPath: dir) }
@@ -92,7 +98,9 @@ struct AssetCopySafetyTests {
         #expect(!Self.fm.fileExists(atPath: path + "/assets/\(id) 2.png"))
     }
 
-    @Test("Y-023 Y-018 sparse 64 GiB copies of an asset (other size, equal bytes, original missing) and of a snapshot merge without a trap, in a moment")
+    @Test(
+        "Y-023 Y-018 sparse 64 GiB copies of an asset (other size, equal bytes, original missing) and of a snapshot merge without a trap, in a moment"
+    )
     func sparseGiantCopies() async throws {
         let dir = NSTemporaryDirectory() + "merge-safety-\(UUID().uuidString)"
         defer { try? Self.fm.removeItem(atPath: dir) }
@@ -118,10 +126,13 @@ struct AssetCopySafetyTests {
         #expect(report.copies.first { $0.name == "\(b) 2.png" }?.action == .removed, "equal 64 GiB: proven identical")
         #expect(report.copies.first { $0.name == "\(pageID) 2.content" }?.action == .lostAndFound)
         #expect(report.copies.first { $0.name == orphanCopy }?.action == .lostAndFound, "never an asset readers refuse")
-        #expect(Self.lostAndFound(path).contains("\(a) 2.png") && Self.lostAndFound(path).contains("\(pageID) 2.content"))
+        #expect(
+            Self.lostAndFound(path).contains("\(a) 2.png") && Self.lostAndFound(path).contains("\(pageID) 2.content"))
     }
 
-    @Test("Y-023 non-empty folders named manifest 2.json, document 2.json and <page> 2.content never block a writable open; each is reported and left")
+    @Test(
+        "Y-023 non-empty folders named manifest 2.json, document 2.json and <page> 2.content never block a writable open; each is reported and left"
+    )
     func folderAtConflictName() async throws {
         let dir = NSTemporaryDirectory() + "merge-safety-\(UUID().uuidString)"
         defer { try? Self.fm.removeItem(atPath: dir) }
@@ -136,7 +147,9 @@ struct AssetCopySafetyTests {
         #expect(try await doc.page(id: pageID).elements.count == 1)
         try await doc.close()
         for name in names {
-            #expect(report.copies.first { $0.name == (name as NSString).lastPathComponent }?.action == .leftAlone, "\(name)")
+            #expect(
+                report.copies.first { $0.name == (name as NSString).lastPathComponent }?.action == .leftAlone, "\(name)"
+            )
             #expect(Self.fm.fileExists(atPath: path + "/" + name + "/inside"), "\(name)")
         }
     }
@@ -177,10 +190,14 @@ struct FailingReads: FileSystem {
     }
     func close(_ file: FileHandleNumber) throws { handles.set(file, nil); try base.close(file) }
     func read(_ file: FileHandleNumber, at offset: Int64, count: Int) throws -> [UInt8] {
-        if handles.get(file)?.contains(failing) == true { throw FileSystemError("read", path: handles.get(file) ?? "", errno: FileSystemErrno.ioError) }
+        if handles.get(file)?.contains(failing) == true {
+            throw FileSystemError("read", path: handles.get(file) ?? "", errno: FileSystemErrno.ioError)
+        }
         return try base.read(file, at: offset, count: count)
     }
-    func write(_ file: FileHandleNumber, at offset: Int64, _ bytes: UnsafeRawBufferPointer) throws { try base.write(file, at: offset, bytes) }
+    func write(_ file: FileHandleNumber, at offset: Int64, _ bytes: UnsafeRawBufferPointer) throws {
+        try base.write(file, at: offset, bytes)
+    }
     func size(_ file: FileHandleNumber) throws -> Int64 { try base.size(file) }
     func truncate(_ file: FileHandleNumber, to size: Int64) throws { try base.truncate(file, to: size) }
     func sync(_ file: FileHandleNumber, _ durability: Durability) throws { try base.sync(file, durability) }

@@ -29,7 +29,8 @@ struct MergeCommandTests {
         }
         let a = root + "/A/" + name, b = root + "/B/" + name
         for rel in (fm.enumerator(atPath: b)?.allObjects as? [String]) ?? [] {
-            guard !rel.hasSuffix(".lock"), let bb = fm.contents(atPath: b + "/" + rel), !rel.contains("lost+found") else { continue }
+            guard !rel.hasSuffix(".lock"), let bb = fm.contents(atPath: b + "/" + rel), !rel.contains("lost+found")
+            else { continue }
             var isDir: ObjCBool = false
             guard fm.fileExists(atPath: b + "/" + rel, isDirectory: &isDir), !isDir.boolValue else { continue }
             if fm.contents(atPath: a + "/" + rel) == bb { continue }

@@ -8,7 +8,9 @@ import Testing
 /// without it leaves conflict copies and set-aside page files as they are and loses nothing.
 @Suite("Merge opt-in")
 struct MergeOptInTests {
-    @Test("Y-022 a writable open without a conflict merger leaves the copy byte for byte; a later open with one merges it")
+    @Test(
+        "Y-022 a writable open without a conflict merger leaves the copy byte for byte; a later open with one merges it"
+    )
     func openWithoutMergerLeavesCopies() async throws {
         let (fs, docID, pageID, x, y, copy) = try await MergeOnOpenTests().forkedLibrary()
         let root = "/lib/\(docID).lnote"
@@ -42,7 +44,8 @@ struct MergeOptInTests {
     func openWithoutMergerLeavesSetAsideFiles() async throws {
         var plain = PageOptions(durability: .none, compaction: .onCloseOnly)
         plain.thumbnailsOnClose = false
-        let (fs, root, newPage, stroke, after) = try await MergeOnOpenTests.pageSetAsideBeforeItsListing(plain, seed: 22)
+        let (fs, root, newPage, stroke, after) = try await MergeOnOpenTests.pageSetAsideBeforeItsListing(
+            plain, seed: 22)
         try fs.writeFileAtomically(root + "/document.json", after, durability: .none)
 
         let again = try await Document.open(path: root, pageOptions: plain, fileSystem: fs)

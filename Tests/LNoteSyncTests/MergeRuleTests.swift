@@ -19,25 +19,31 @@ struct MergeRuleTests {
             ("Document (Ann's Conflicted Copy 2026-12-01).JSON", "Document.JSON", .dropbox),
             ("manifest 2.json", "manifest.json", .numbered),
             ("\(page).0 12.journal", "\(page).0.journal", .numbered),
-            ("\(page) 2.png", "\(page).png", .numbered),
+            ("\(page) 2.png", "\(page).png", .numbered)
         ]
         for (copy, original, scheme) in cases {
             let r = ConflictCopyName.parse(copy)
             #expect(r?.original == original, "\(copy)")
             #expect(r?.scheme == scheme, "\(copy)")
         }
-        for name in ["notes.sync-conflict-20261201-150102-ABC.txt", "document.json", "manifest 1.json", "manifest 02.json",
-                     "\(page).3.sync-conflict-2026121-150102-A.journal", "document (copy).json", ".lock 2.x", "report 2.txt"] {
+        for name in [
+            "notes.sync-conflict-20261201-150102-ABC.txt", "document.json", "manifest 1.json", "manifest 02.json",
+            "\(page).3.sync-conflict-2026121-150102-A.journal", "document (copy).json", ".lock 2.x", "report 2.txt"
+        ] {
             #expect(ConflictCopyName.parse(name) == nil, "\(name) is not a copy of an engine file")
         }
     }
 
-    @Test("Y-017 document.json page-list union: the original's order, each added page after its nearest placed predecessor")
+    @Test(
+        "Y-017 document.json page-list union: the original's order, each added page after its nearest placed predecessor"
+    )
     func pageListUnion() throws {
         let ids = (1...6).map { n in UUIDBytes(bytes: [UInt8](repeating: UInt8(n), count: 16))! }
         func doc(_ pages: [Int]) -> DocumentFile {
-            DocumentFile(id: ids[0], title: "t", created: "c", modified: "m",
-                         pages: pages.map { .init(id: ids[$0], metadata: .letter, created: "c", modified: "m", elementCount: 0) })
+            DocumentFile(
+                id: ids[0], title: "t", created: "c", modified: "m",
+                pages: pages.map { .init(id: ids[$0], metadata: .letter, created: "c", modified: "m", elementCount: 0) }
+            )
         }
         let original = doc([1, 2, 3]), copy = doc([4, 1, 5, 3, 2])
         let (merged, added) = DocumentListMerge.merge(original: original, copy: copy)
@@ -64,11 +70,18 @@ struct MergeRuleTests {
     }
 
     static func stroke(_ rng: inout ScenarioRandom) -> Element {
-        .stroke(Stroke(id: rng.id(), ink: Ink(type: "pen", red: 1, green: 2, blue: 3, width: 10),
-                       points: [Point(x: 1, y: 2, radius: 5, pressure: 400, time: 0), Point(x: 9, y: 4, radius: 5, pressure: 400, time: 5)]))
+        .stroke(
+            Stroke(
+                id: rng.id(), ink: Ink(type: "pen", red: 1, green: 2, blue: 3, width: 10),
+                points: [
+                    Point(x: 1, y: 2, radius: 5, pressure: 400, time: 0),
+                    Point(x: 9, y: 4, radius: 5, pressure: 400, time: 5)
+                ]))
     }
 
-    @Test("Y-002 Y-018 Y-019 Y-021 a reader leaves copies alone; a writable open merges: derived copies go, an asset copy with other bytes and a damaged journal copy go to lost+found")
+    @Test(
+        "Y-002 Y-018 Y-019 Y-021 a reader leaves copies alone; a writable open merges: derived copies go, an asset copy with other bytes and a damaged journal copy go to lost+found"
+    )
     func copiesLeftAloneThenSettled() async throws {
         let (fs, root, pageID, _) = try await device(strokes: 3, seed: 1)
         let d = Device(name: "A")
@@ -102,7 +115,8 @@ struct MergeRuleTests {
         #expect(kept.contains { $0.key.hasSuffix("report.txt") })
     }
 
-    @Test("Y-018 a damaged snapshot copy: its damage is named with its offset in the report, the copy kept in lost+found")
+    @Test(
+        "Y-018 a damaged snapshot copy: its damage is named with its offset in the report, the copy kept in lost+found")
     func damagedSnapshotCopyNamed() async throws {
         let (fs, root, pageID, _) = try await device(strokes: 3, seed: 7)
         let d = Device(name: "A")
@@ -123,17 +137,19 @@ struct MergeRuleTests {
         #expect(copy.detail.range(of: #" at [0-9]+"#, options: .regularExpression) != nil, "\(copy.detail)")
     }
 
-    @Test("Y-010 Y-011 Y-012 Y-013 Y-020 Y-030 two devices fork one journal: both branches kept, erases stay, same result on both, rerun changes nothing")
+    @Test(
+        "Y-010 Y-011 Y-012 Y-013 Y-020 Y-030 two devices fork one journal: both branches kept, erases stay, same result on both, rerun changes nothing"
+    )
     func forkedJournal() async throws {
         var rng = ScenarioRandom(seed: 99)
         let fromA = Self.stroke(&rng), fromB = Self.stroke(&rng), fragment = Self.stroke(&rng)
         let moved = Transform(a: 1, b: 0, c: 0, d: 1, tx: 40, ty: 0)
         var (a, b, root, pageID, base, sync, srng) = try await forkedDevices { onA, page, base in
             if onA {
-                try await page.append(fromA); try await page.delete([base[0].id])        // A erases base[0]
+                try await page.append(fromA); try await page.delete([base[0].id])  // A erases base[0]
             } else {
                 try await page.append(fromB); try await page.setTransform(moved, for: [base[1].id])
-                try await page.erase(base[2].id, replacingWith: [fragment])                 // B cuts base[2]
+                try await page.erase(base[2].id, replacingWith: [fragment])  // B cuts base[2]
             }
         }
         // Both changed the journal, snapshot and document.json, so each got a conflict copy on
@@ -152,20 +168,22 @@ struct MergeRuleTests {
         #expect(a.syncedFiles(under: root) == b.syncedFiles(under: root))
         var states: [PageState] = []
         for d in [a, b] {
-            let again = try await SyncMerge.merge(package: root, fileSystem: d.fs)                   // Y-020
+            let again = try await SyncMerge.merge(package: root, fileSystem: d.fs)  // Y-020
             #expect(again.copies.isEmpty && again.changesApplied == 0)
             states.append(try PageRecovery.recover(fs: d.fs, directory: pages, pageID: pageID, mode: .salvage).state)
         }
         let s = states[0]
         let ids = Set(s.elements.map(\.id))
-        #expect(ids.isSuperset(of: [fromA.id, fromB.id, fragment.id, base[1].id, base[3].id]))   // Y-010
-        #expect(!ids.contains(base[0].id) && !ids.contains(base[2].id))                            // Y-011
+        #expect(ids.isSuperset(of: [fromA.id, fromB.id, fragment.id, base[1].id, base[3].id]))  // Y-010
+        #expect(!ids.contains(base[0].id) && !ids.contains(base[2].id))  // Y-011
         if case .stroke(let st)? = s.element(base[1].id) { #expect(st.transform == moved) }
-        #expect(states[0] == states[1])                                                              // Y-012
+        #expect(states[0] == states[1])  // Y-012
         // Y-030: the merged files are plain version-1 files: every journal header decodes as one.
         for name in try a.fs.list(pages) where name.hasSuffix(".journal") {
             let bytes = try a.fs.readFile(pages + "/" + name)
-            guard case .valid = bytes.withUnsafeBytes({ JournalHeader.decode($0) }) else { Issue.record("\(name) header"); continue }
+            guard case .valid = bytes.withUnsafeBytes({ JournalHeader.decode($0) }) else {
+                Issue.record("\(name) header"); continue
+            }
         }
     }
 }
@@ -202,8 +220,11 @@ extension MergeRuleTests {
     /// page (`onA` on device A, with the page's strokes), which is then flushed and closed;
     /// then one file-by-file sync. Returns the devices, the package, the page, its strokes,
     /// and the sync and its random source to go on with.
-    func forkedDevices(_ change: (_ onA: Bool, Page, [Element]) async throws -> Void) async throws
-        -> (Device, Device, String, UUIDBytes, [Element], FilePairSync, ScenarioRandom) {
+    func forkedDevices(
+        _ change: (_ onA: Bool, Page, [Element]) async throws -> Void
+    ) async throws
+        -> (Device, Device, String, UUIDBytes, [Element], FilePairSync, ScenarioRandom)
+    {
         let (fsA, root, pageID, base) = try await device(strokes: 4, seed: 2)
         let a = Device(name: "A"), b = Device(name: "B")
         for (p, bytes) in fsA.allFiles() { try a.put(p, bytes); try b.put(p, bytes) }
@@ -221,11 +242,15 @@ extension MergeRuleTests {
         return (a, b, root, pageID, base, sync, srng)
     }
 
-    @Test("P-025 Y-013 a forked journal whose original is named in upper case: the merge renames the page's files first, so the copy's common prefix with its original is found and only the other device's changes are applied")
+    @Test(
+        "P-025 Y-013 a forked journal whose original is named in upper case: the merge renames the page's files first, so the copy's common prefix with its original is found and only the other device's changes are applied"
+    )
     func forkedJournalUpperCaseOriginal() async throws {
         var rng = ScenarioRandom(seed: 99)
         let fromA = Self.stroke(&rng), fromB = Self.stroke(&rng)
-        let (a, _, root, pageID, base, _, _) = try await forkedDevices { onA, page, _ in try await page.append(onA ? fromA : fromB) }
+        let (a, _, root, pageID, base, _, _) = try await forkedDevices { onA, page, _ in
+            try await page.append(onA ? fromA : fromB)
+        }
         let pages = root + "/pages"
         let copies = try a.fs.list(pages).filter { $0.contains("sync-conflict") && $0.hasSuffix(".journal") }
         try #require(!copies.isEmpty)

@@ -11,8 +11,9 @@ import Testing
 struct SyncVectorTests {
     let disk = POSIXFileSystem()
 
-    @Test("rebuild the sync vectors (only with LNOTE_WRITE_SYNC_VECTORS=1)",
-          .enabled(if: ProcessInfo.processInfo.environment["LNOTE_WRITE_SYNC_VECTORS"] == "1"))
+    @Test(
+        "rebuild the sync vectors (only with LNOTE_WRITE_SYNC_VECTORS=1)",
+        .enabled(if: ProcessInfo.processInfo.environment["LNOTE_WRITE_SYNC_VECTORS"] == "1"))
     func write() async throws {
         let dir = SyncVectors.directory
         var manifest = SyncVectors.Manifest()
@@ -21,7 +22,8 @@ struct SyncVectorTests {
             manifest.vectors.append(built.entry)
             for (path, bytes) in built.files {
                 let full = dir + "/" + built.entry.name + "/" + path
-                try FileManager.default.createDirectory(atPath: parentDirectory(of: full), withIntermediateDirectories: true)
+                try FileManager.default.createDirectory(
+                    atPath: parentDirectory(of: full), withIntermediateDirectories: true)
                 try Data(bytes).write(to: URL(filePath: full))
             }
         }
@@ -30,11 +32,14 @@ struct SyncVectorTests {
         try (encoder.encode(manifest) + Data("\n".utf8)).write(to: URL(filePath: dir + "/" + SyncVectors.manifestName))
     }
 
-    @Test("Y-060 Y-001 Y-010 Y-011 Y-012 Y-013 Y-014 Y-015 Y-017 Y-018 Y-021 every sync vector merges on a writable open to its stated pages, leaves no copy, and a rerun changes nothing")
+    @Test(
+        "Y-060 Y-001 Y-010 Y-011 Y-012 Y-013 Y-014 Y-015 Y-017 Y-018 Y-021 every sync vector merges on a writable open to its stated pages, leaves no copy, and a rerun changes nothing"
+    )
     func vectorsMerge() async throws {
         let dir = SyncVectors.directory
-        let manifest = try JSONDecoder().decode(SyncVectors.Manifest.self,
-                                                from: Data(try disk.readFile(dir + "/" + SyncVectors.manifestName)))
+        let manifest = try JSONDecoder().decode(
+            SyncVectors.Manifest.self,
+            from: Data(try disk.readFile(dir + "/" + SyncVectors.manifestName)))
         #expect(manifest.vectors.count == 3)
         let listed = Set(manifest.vectors.map(\.name))
         #expect(Set(try disk.list(dir)).subtracting([SyncVectors.manifestName]) == listed, "every folder is listed")
@@ -54,7 +59,7 @@ struct SyncVectorTests {
             }
             try await doc.close()
             #expect(!(try Document.hasConflictCopies(path: root, fileSystem: fs)), "\(v.name): no copy left")
-            let again = try await SyncMerge.merge(package: root, fileSystem: fs)   // Y-020
+            let again = try await SyncMerge.merge(package: root, fileSystem: fs)  // Y-020
             #expect(again.copies.isEmpty && again.changesApplied == 0)
         }
     }
@@ -65,7 +70,9 @@ struct SyncVectorTests {
         var out: [String] = []
         while let p = e.nextObject() as? String {
             var isDir: ObjCBool = false
-            if FileManager.default.fileExists(atPath: dir + "/" + p, isDirectory: &isDir), !isDir.boolValue { out.append(p) }
+            if FileManager.default.fileExists(atPath: dir + "/" + p, isDirectory: &isDir), !isDir.boolValue {
+                out.append(p)
+            }
         }
         return out.sorted()
     }

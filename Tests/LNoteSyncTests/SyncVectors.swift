@@ -14,7 +14,8 @@ enum SyncVectors {
     struct Manifest: Codable {
         var format = "lnote.sync-vectors"
         var version = 1
-        var note = "Open each package for writing (Spec/sync.md Y-021): the merged pages, in order, must list exactly these element ids, and no conflict copy may be left."
+        var note =
+            "Open each package for writing (Spec/sync.md Y-021): the merged pages, in order, must list exactly these element ids, and no conflict copy may be left."
         var vectors: [Entry] = []
     }
     struct Entry: Codable {
@@ -51,16 +52,22 @@ enum SyncVectors {
     /// A stroke with a fixed id `5e000000-0000-4000-8000-0000000000NN`.
     static func stroke(_ n: Int) -> Element {
         let id = UUIDBytes(bytes: [0x5E, 0, 0, 0, 0, 0, 0x40, 0, 0x80, 0, 0, 0, 0, 0, 0, UInt8(n)])!
-        return .stroke(Stroke(id: id, ink: Ink(type: "pen", red: 0, green: 0, blue: 0, width: 10),
-                              points: [Point(x: Int32(10 * n), y: 20, radius: 8, pressure: 500, time: 0),
-                                       Point(x: Int32(10 * n + 30), y: 27, radius: 8, pressure: 520, time: 8)]))
+        return .stroke(
+            Stroke(
+                id: id, ink: Ink(type: "pen", red: 0, green: 0, blue: 0, width: 10),
+                points: [
+                    Point(x: Int32(10 * n), y: 20, radius: 8, pressure: 500, time: 0),
+                    Point(x: Int32(10 * n + 30), y: 27, radius: 8, pressure: 520, time: 8)
+                ]))
     }
     static func id(_ n: Int) -> String { stroke(n).id.description }
 
     /// The files a sync client copies (Y-040), relative to the package folder.
     static func files(_ fs: SimulatedFileSystem, _ root: String) -> [String: [UInt8]] {
         var out: [String: [UInt8]] = [:]
-        for (p, b) in fs.allFiles() where p.hasPrefix(root + "/") && SyncRules.synced(p) { out[String(p.dropFirst(root.count + 1))] = b }
+        for (p, b) in fs.allFiles() where p.hasPrefix(root + "/") && SyncRules.synced(p) {
+            out[String(p.dropFirst(root.count + 1))] = b
+        }
         return out
     }
 
@@ -69,9 +76,12 @@ enum SyncVectors {
     }
 
     /// Two devices from one package where `common` ran; returns A, B, the package path and first page.
-    static func pair(_ common: (Document, Page) async throws -> Void) async throws -> (SimulatedFileSystem, SimulatedFileSystem, String, UUIDBytes) {
+    static func pair(
+        _ common: (Document, Page) async throws -> Void
+    ) async throws -> (SimulatedFileSystem, SimulatedFileSystem, String, UUIDBytes) {
         let a = SimulatedFileSystem(), b = SimulatedFileSystem()
-        let doc = try await NoteLibrary(folder: "/lib", fileSystem: a).createDocument(title: "sync vector", pageOptions: options)
+        let doc = try await NoteLibrary(folder: "/lib", fileSystem: a).createDocument(
+            title: "sync vector", pageOptions: options)
         let page = try await doc.page(at: 0)
         try await common(doc, page)
         try await doc.close()

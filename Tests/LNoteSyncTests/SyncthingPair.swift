@@ -9,7 +9,8 @@ import Glibc
 /// started and stopped by their pids.
 final class SyncthingPair {
     static var binary: String? {
-        for p in ["/usr/bin/syncthing", "/usr/local/bin/syncthing", "/opt/homebrew/bin/syncthing"] where FileManager.default.isExecutableFile(atPath: p) { return p }
+        for p in ["/usr/bin/syncthing", "/usr/local/bin/syncthing", "/opt/homebrew/bin/syncthing"]
+        where FileManager.default.isExecutableFile(atPath: p) { return p }
         return nil
     }
     static var curl: String? { FileManager.default.isExecutableFile(atPath: "/usr/bin/curl") ? "/usr/bin/curl" : nil }
@@ -30,7 +31,8 @@ final class SyncthingPair {
         var made: [(home: String, folder: String, id: String)] = []
         for (i, folder) in folders.enumerated() {
             let home = root + "/home\(i)"
-            let out = try Self.runCapture(Self.binary ?? "", ["generate", "--home=\(home)", "--no-default-folder", "--skip-port-probing"])
+            let out = try Self.runCapture(
+                Self.binary ?? "", ["generate", "--home=\(home)", "--no-default-folder", "--skip-port-probing"])
             guard let line = out.split(separator: "\n").first(where: { $0.contains("Device ID:") }) else {
                 throw SyncthingError("no device id in: \(out)")
             }
@@ -41,10 +43,14 @@ final class SyncthingPair {
         let ports = try (0..<4).map { _ in try Self.freePort() }
         for (i, m) in made.enumerated() {
             let key = "lnote-test-key-\(i)-\(UInt32.random(in: 0...UInt32.max))"
-            nodes.append(Node(home: m.home, folder: m.folder, id: m.id, apiKey: key, guiPort: ports[2 * i],
-                              listenPort: ports[2 * i + 1], process: nil))
+            nodes.append(
+                Node(
+                    home: m.home, folder: m.folder, id: m.id, apiKey: key, guiPort: ports[2 * i],
+                    listenPort: ports[2 * i + 1], process: nil))
         }
-        for i in nodes.indices { try config(for: i).write(toFile: nodes[i].home + "/config.xml", atomically: true, encoding: .utf8) }
+        for i in nodes.indices {
+            try config(for: i).write(toFile: nodes[i].home + "/config.xml", atomically: true, encoding: .utf8)
+        }
     }
 
     func config(for i: Int) -> String {
@@ -55,30 +61,33 @@ final class SyncthingPair {
         }.joined(separator: "\n")
         let folderDevices = nodes.map { "<device id=\"\($0.id)\"></device>" }.joined()
         return """
-        <configuration version="36">
-          <folder id="\(Self.folderID)" label="library" path="\(me.folder)" type="sendreceive" rescanIntervalS="2" fsWatcherEnabled="false" ignorePerms="false" autoNormalize="true">
-            <filesystemType>basic</filesystemType>\(folderDevices)
-            <minDiskFree unit="%">0</minDiskFree><maxConflicts>-1</maxConflicts><paused>false</paused>
-          </folder>
-          \(devices)
-          <gui enabled="true" tls="false"><address>127.0.0.1:\(me.guiPort)</address><apikey>\(me.apiKey)</apikey></gui>
-          <options>
-            <listenAddress>tcp://127.0.0.1:\(me.listenPort)</listenAddress>
-            <globalAnnounceEnabled>false</globalAnnounceEnabled><localAnnounceEnabled>false</localAnnounceEnabled>
-            <relaysEnabled>false</relaysEnabled><natEnabled>false</natEnabled><startBrowser>false</startBrowser>
-            <urAccepted>-1</urAccepted><autoUpgradeIntervalH>0</autoUpgradeIntervalH><crashReportingEnabled>false</crashReportingEnabled>
-            <reconnectionIntervalS>1</reconnectionIntervalS><progressUpdateIntervalS>1</progressUpdateIntervalS>
-            <announceLANAddresses>false</announceLANAddresses><setLowPriority>false</setLowPriority>
-          </options>
-        </configuration>
-        """
+            <configuration version="36">
+              <folder id="\(Self.folderID)" label="library" path="\(me.folder)" type="sendreceive" rescanIntervalS="2" fsWatcherEnabled="false" ignorePerms="false" autoNormalize="true">
+                <filesystemType>basic</filesystemType>\(folderDevices)
+                <minDiskFree unit="%">0</minDiskFree><maxConflicts>-1</maxConflicts><paused>false</paused>
+              </folder>
+              \(devices)
+              <gui enabled="true" tls="false"><address>127.0.0.1:\(me.guiPort)</address><apikey>\(me.apiKey)</apikey></gui>
+              <options>
+                <listenAddress>tcp://127.0.0.1:\(me.listenPort)</listenAddress>
+                <globalAnnounceEnabled>false</globalAnnounceEnabled><localAnnounceEnabled>false</localAnnounceEnabled>
+                <relaysEnabled>false</relaysEnabled><natEnabled>false</natEnabled><startBrowser>false</startBrowser>
+                <urAccepted>-1</urAccepted><autoUpgradeIntervalH>0</autoUpgradeIntervalH><crashReportingEnabled>false</crashReportingEnabled>
+                <reconnectionIntervalS>1</reconnectionIntervalS><progressUpdateIntervalS>1</progressUpdateIntervalS>
+                <announceLANAddresses>false</announceLANAddresses><setLowPriority>false</setLowPriority>
+              </options>
+            </configuration>
+            """
     }
 
     func start() throws {
         for i in nodes.indices {
             let p = Process()
             p.executableURL = URL(fileURLWithPath: Self.binary ?? "")
-            p.arguments = ["serve", "--home=\(nodes[i].home)", "--no-browser", "--no-restart", "--no-upgrade", "--logfile=\(nodes[i].home)/log.txt"]
+            p.arguments = [
+                "serve", "--home=\(nodes[i].home)", "--no-browser", "--no-restart", "--no-upgrade",
+                "--logfile=\(nodes[i].home)/log.txt"
+            ]
             var env = ProcessInfo.processInfo.environment
             env["STNOUPGRADE"] = "1"; env["STNORESTART"] = "1"; env["STGUIADDRESS"] = "127.0.0.1:\(nodes[i].guiPort)"
             p.environment = env
@@ -102,7 +111,10 @@ final class SyncthingPair {
     /// `curl` against node `i`'s REST API on 127.0.0.1.
     @discardableResult
     func rest(_ i: Int, _ method: String, _ path: String, body: String? = nil) throws -> String {
-        var args = ["-s", "-m", "5", "-X", method, "-H", "X-API-Key: \(nodes[i].apiKey)", "http://127.0.0.1:\(nodes[i].guiPort)\(path)"]
+        var args = [
+            "-s", "-m", "5", "-X", method, "-H", "X-API-Key: \(nodes[i].apiKey)",
+            "http://127.0.0.1:\(nodes[i].guiPort)\(path)"
+        ]
         if let body { args += ["-H", "Content-Type: application/json", "-d", body] }
         return try Self.runCapture(Self.curl ?? "", args)
     }
@@ -131,8 +143,9 @@ final class SyncthingPair {
     func idle() -> Bool {
         nodes.indices.allSatisfy { i in
             guard let s = json(i, "/rest/db/status?folder=\(Self.folderID)"),
-                  s["state"] as? String == "idle", (s["needTotalItems"] as? Int) == 0,
-                  let c = json(i, "/rest/db/completion?folder=\(Self.folderID)&device=\(nodes[1 - i].id)") else { return false }
+                s["state"] as? String == "idle", (s["needTotalItems"] as? Int) == 0,
+                let c = json(i, "/rest/db/completion?folder=\(Self.folderID)&device=\(nodes[1 - i].id)")
+            else { return false }
             return (c["completion"] as? Double ?? (c["completion"] as? Int).map(Double.init) ?? 0) >= 100
         }
     }
@@ -164,7 +177,9 @@ final class SyncthingPair {
         addr.sin_port = 0
         var len = socklen_t(MemoryLayout<sockaddr_in>.size)
         let ok = withUnsafeMutablePointer(to: &addr) { ptr in
-            ptr.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, len) == 0 && getsockname(fd, $0, &len) == 0 }
+            ptr.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, len) == 0 && getsockname(fd, $0, &len) == 0
+            }
         }
         guard ok else { throw SyncthingError("bind failed") }
         return Int(UInt16(bigEndian: addr.sin_port))

@@ -24,7 +24,9 @@ struct SyncthingPairTests {
     /// The `.stignore` patterns of Spec/sync.md Y-041, read from the spec itself.
     static func ignorePatterns() throws -> String {
         let spec = try String(contentsOfFile: repo + "/Spec/sync.md", encoding: .utf8)
-        guard let start = spec.range(of: "```\n// LNote"), let end = spec.range(of: "```", range: start.upperBound..<spec.endIndex) else {
+        guard let start = spec.range(of: "```\n// LNote"),
+            let end = spec.range(of: "```", range: start.upperBound..<spec.endIndex)
+        else {
             throw SyncthingError("no .stignore block in Spec/sync.md")
         }
         return String(spec[spec.index(start.lowerBound, offsetBy: 4)..<end.lowerBound])
@@ -38,9 +40,13 @@ struct SyncthingPairTests {
         }
     }
 
-    @Test("two real Syncthing devices, two writers on one page, paused side: no acknowledged stroke lost",
-          .enabled(if: SyncthingPair.available, "SKIPPED: syncthing or curl is not installed (apt-get install syncthing curl); the real-pair test did not run"),
-          .timeLimit(.minutes(4)))
+    @Test(
+        "two real Syncthing devices, two writers on one page, paused side: no acknowledged stroke lost",
+        .enabled(
+            if: SyncthingPair.available,
+            "SKIPPED: syncthing or curl is not installed (apt-get install syncthing curl); the real-pair test did not run"
+        ),
+        .timeLimit(.minutes(4)))
     func realPair() async throws {
         let root = "/tmp/lnote-syncthing-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         let folders = [root + "/libA", root + "/libB"]
@@ -48,7 +54,8 @@ struct SyncthingPairTests {
         defer { try? FileManager.default.removeItem(atPath: root) }
         let doc = try await NoteLibrary(folder: folders[0]).createDocument(title: "shared notebook")
         try await doc.close()
-        let name = try #require(try FileManager.default.contentsOfDirectory(atPath: folders[0]).first { $0.hasSuffix(".lnote") })
+        let name = try #require(
+            try FileManager.default.contentsOfDirectory(atPath: folders[0]).first { $0.hasSuffix(".lnote") })
         _ = try SyncthingPair.runCapture("/bin/cp", ["-a", folders[0] + "/" + name, folders[1] + "/"])
         let packages = folders.map { $0 + "/" + name }
 
@@ -65,10 +72,14 @@ struct SyncthingPairTests {
             try pair.setPaused(1, true)
             try await Task.sleep(nanoseconds: 500_000_000)
             let writers = try packages.enumerated().map { i, p in
-                try Self.start(["stress", p, "--strokes", "120", "--seed", "\(r * 2 + i + 1)", "--compact-frames", "50",
-                                "--ack-log", root + "/ack\(i).txt"])
+                try Self.start([
+                    "stress", p, "--strokes", "120", "--seed", "\(r * 2 + i + 1)", "--compact-frames", "50",
+                    "--ack-log", root + "/ack\(i).txt"
+                ])
             }
-            for w in writers { w.waitUntilExit(); #expect(w.terminationStatus == 0, "stress exited \(w.terminationStatus)") }
+            for w in writers {
+                w.waitUntilExit(); #expect(w.terminationStatus == 0, "stress exited \(w.terminationStatus)")
+            }
             try pair.setPaused(1, false)
             pair.rescan(0); pair.rescan(1)
             try await settle(pair)
@@ -94,8 +105,9 @@ struct SyncthingPairTests {
             try await d.close()
             lost += acked.filter { !ids.contains($0) }.count
         }
-        print("syncthing pair: \(rounds) rounds, \(acked.count) acknowledged strokes, \(conflicts) conflict copies produced, "
-              + "\(merged) copies merged or removed, \(lost) strokes lost (counted on both sides)")
+        print(
+            "syncthing pair: \(rounds) rounds, \(acked.count) acknowledged strokes, \(conflicts) conflict copies produced, "
+                + "\(merged) copies merged or removed, \(lost) strokes lost (counted on both sides)")
         #expect(acked.count == rounds * 2 * 120)
         #expect(conflicts > 0, "pausing one side should have produced real conflicts")
         #expect(Self.conflictCopies(packages) == 0, "copies left after merging")
@@ -107,7 +119,8 @@ struct SyncthingPairTests {
     /// Conflict copies in either package (names Syncthing gives them).
     static func conflictCopies(_ packages: [String]) -> Int {
         packages.reduce(0) { n, p in
-            n + ((FileManager.default.enumerator(atPath: p)?.allObjects as? [String]) ?? [])
+            n
+                + ((FileManager.default.enumerator(atPath: p)?.allObjects as? [String]) ?? [])
                 .filter { $0.contains(".sync-conflict-") && !$0.hasPrefix("lost+found") }.count
         }
     }

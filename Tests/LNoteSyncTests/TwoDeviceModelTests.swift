@@ -21,32 +21,41 @@ struct TwoDeviceModelTests {
             var next: UInt64 = first
             for _ in 0..<2 where next < first + UInt64(n) {
                 let s = next; next += 1
-                group.addTask { var sc = TwoDeviceScenario(seed: s); return (s, await sc.run()) }
+                group.addTask {
+                    var sc = TwoDeviceScenario(seed: s); return (s, await sc.run())
+                }
             }
             while let r = await group.next() {
                 all.append(r)
                 if next < first + UInt64(n) {
                     let s = next; next += 1
-                    group.addTask { var sc = TwoDeviceScenario(seed: s); return (s, await sc.run()) }
+                    group.addTask {
+                        var sc = TwoDeviceScenario(seed: s); return (s, await sc.run())
+                    }
                 }
             }
             return all
         }
         let bad = outcomes.filter { $0.1.violations > 0 }.sorted { $0.0 < $1.0 }
         let sum = { (f: (TwoDeviceScenario.Outcome) -> Int) in outcomes.reduce(0) { $0 + f($1.1) } }
-        print("two-device model: \(outcomes.count) scenarios, \(bad.count) with violations; "
-              + "acknowledged \(sum { $0.acknowledged }), lost \(sum { $0.lost.count }), "
-              + "resurrected \(sum { $0.resurrected.count }), diverged \(sum { $0.diverged ? 1 : 0 }), "
-              + "unsettled \(sum { $0.unsettled ? 1 : 0 }), errors \(sum { $0.errors.count }); "
-              + "conflicts \(sum { $0.conflicts }), forkUnknown \(sum { $0.forkUnknown }) in \(sum { $0.forkUnknown > 0 ? 1 : 0 }) scenarios "
-              + "(erased elements returned there: \(sum { $0.returnedReported })), lost+found \(sum { $0.lostAndFound })")
+        print(
+            "two-device model: \(outcomes.count) scenarios, \(bad.count) with violations; "
+                + "acknowledged \(sum { $0.acknowledged }), lost \(sum { $0.lost.count }), "
+                + "resurrected \(sum { $0.resurrected.count }), diverged \(sum { $0.diverged ? 1 : 0 }), "
+                + "unsettled \(sum { $0.unsettled ? 1 : 0 }), errors \(sum { $0.errors.count }); "
+                + "conflicts \(sum { $0.conflicts }), forkUnknown \(sum { $0.forkUnknown }) in \(sum { $0.forkUnknown > 0 ? 1 : 0 }) scenarios "
+                + "(erased elements returned there: \(sum { $0.returnedReported })), lost+found \(sum { $0.lostAndFound })"
+        )
         for (seed, o) in bad.prefix(5) {
-            print("  seed \(seed): lost \(o.lost.count) resurrected \(o.resurrected.count) diverged \(o.diverged) "
-                  + "unsettled \(o.unsettled) errors \(o.errors.prefix(2))")
+            print(
+                "  seed \(seed): lost \(o.lost.count) resurrected \(o.resurrected.count) diverged \(o.diverged) "
+                    + "unsettled \(o.unsettled) errors \(o.errors.prefix(2))")
         }
         let returnedSeeds = outcomes.filter { !$0.1.resurrected.isEmpty }.map(\.0).sorted()
         if !returnedSeeds.isEmpty { print("  unreported returns in seeds \(returnedSeeds.prefix(20))") }
         #expect(outcomes.count == n)
-        #expect(bad.count == 0, "\(bad.count) of \(n) scenarios violate the merge rules (first seeds: \(bad.prefix(10).map(\.0)))")
+        #expect(
+            bad.count == 0,
+            "\(bad.count) of \(n) scenarios violate the merge rules (first seeds: \(bad.prefix(10).map(\.0)))")
     }
 }

@@ -12,12 +12,12 @@ import Foundation
 /// each device acknowledged.
 struct TwoDeviceScenario {
     struct Outcome: Sendable {
-        var lost: [UUIDBytes] = []          // acknowledged, never erased, missing (Y-010)
-        var resurrected: [UUIDBytes] = []   // erased, back, with no forkUnknown report (Y-011)
-        var returnedReported = 0             // erased, back, with a forkUnknown report (Y-016)
-        var diverged = false                 // the devices disagree after settling (Y-012)
-        var unsettled = false                // copies left after the merge rounds
-        var errors: [String] = []            // an open, write or merge that threw
+        var lost: [UUIDBytes] = []  // acknowledged, never erased, missing (Y-010)
+        var resurrected: [UUIDBytes] = []  // erased, back, with no forkUnknown report (Y-011)
+        var returnedReported = 0  // erased, back, with a forkUnknown report (Y-016)
+        var diverged = false  // the devices disagree after settling (Y-012)
+        var unsettled = false  // copies left after the merge rounds
+        var errors: [String] = []  // an open, write or merge that threw
         var conflicts = 0, forkUnknown = 0, lostAndFound = 0, acknowledged = 0
         /// Y-010, Y-011 (an erased element back with no forkUnknown report), Y-012 and errors: must be zero.
         var violations: Int { lost.count + resurrected.count + (diverged ? 1 : 0) + (unsettled ? 1 : 0) + errors.count }
@@ -45,7 +45,8 @@ struct TwoDeviceScenario {
 
     mutating func run() async -> Outcome {
         do {
-            let doc = try await NoteLibrary(folder: "/lib", fileSystem: a.fs).createDocument(title: "shared", pageOptions: Self.options)
+            let doc = try await NoteLibrary(folder: "/lib", fileSystem: a.fs).createDocument(
+                title: "shared", pageOptions: Self.options)
             let pageID = await doc.pageIDs[0]
             try await doc.close()
             guard let name = try a.fs.list("/lib").first(where: { $0.hasSuffix(".lnote") }) else { return outcome }
@@ -57,7 +58,8 @@ struct TwoDeviceScenario {
                 for d in [a, b] where rng.chance(0.85) { await session(d, root: root, page: pageID) }
                 let partial = halfSynced && rng.chance(0.3)
                 try sync.sync(a, b, rng: &rng, fraction: partial ? 0.5 : 1)
-                trace?.append("sync\(partial ? " (partial)" : "")"); trace? += sync.log ?? []; if trace != nil { sync.log = [] }
+                trace?.append("sync\(partial ? " (partial)" : "")"); trace? += sync.log ?? [];
+                if trace != nil { sync.log = [] }
             }
             try await settle(&sync, root: root, page: pageID)
             outcome.conflicts = sync.conflicts
@@ -71,7 +73,10 @@ struct TwoDeviceScenario {
     /// One writing session on `d`: open, a few changes, close (which compacts).
     mutating func session(_ d: Device, root: String, page pageID: UUIDBytes) async {
         do {
-            trace?.append("\(d.name) open: " + ((try? d.fs.list(root + "/pages")) ?? []).sorted().map { String($0.dropFirst(32)) }.joined(separator: " "))
+            trace?.append(
+                "\(d.name) open: "
+                    + ((try? d.fs.list(root + "/pages")) ?? []).sorted().map { String($0.dropFirst(32)) }.joined(
+                        separator: " "))
             let doc = try await Document.open(path: root, pageOptions: Self.options, fileSystem: d.fs)
             if let r = await doc.syncMerge { count(r, on: d) }  // Y-021: the writable open merged
             let page = try await doc.page(id: pageID)
@@ -106,7 +111,8 @@ struct TwoDeviceScenario {
             try await page.erase(target, replacingWith: fragments)
             erased.insert(target)
             for f in fragments { created[f.id] = d.name }
-            trace?.append("\(d.name) replace \(target.description.prefix(4)) by \(fragments.map { $0.id.description.prefix(4) })")
+            trace?.append(
+                "\(d.name) replace \(target.description.prefix(4)) by \(fragments.map { $0.id.description.prefix(4) })")
         case 60..<75:
             let t = Transform(a: 1, b: 0, c: 0, d: 1, tx: Float(rng.next() % 500), ty: Float(rng.next() % 500))
             try await page.setTransform(t, for: [target])
@@ -123,9 +129,12 @@ struct TwoDeviceScenario {
 
     mutating func stroke() -> Element {
         let x = Int32(rng.next() % 5000), y = Int32(rng.next() % 5000)
-        let points = [Point(x: x, y: y, radius: 8, pressure: 500, time: 0),
-                      Point(x: x + 30, y: y + 7, radius: 8, pressure: 520, time: 8)]
-        return .stroke(Stroke(id: rng.id(), ink: Ink(type: "pen", red: 0, green: 0, blue: 0, width: 10), points: points))
+        let points = [
+            Point(x: x, y: y, radius: 8, pressure: 500, time: 0),
+            Point(x: x + 30, y: y + 7, radius: 8, pressure: 520, time: 8)
+        ]
+        return .stroke(
+            Stroke(id: rng.id(), ink: Ink(type: "pen", red: 0, green: 0, blue: 0, width: 10), points: points))
     }
 
     /// Sync and merge on both sides until no copy is left and both folders hold the same files.
@@ -133,7 +142,8 @@ struct TwoDeviceScenario {
         var settled = false
         for _ in 0..<6 {
             try sync.sync(a, b, rng: &rng)
-            let copies = try SyncMerge.hasConflictCopies(package: root, fileSystem: a.fs)
+            let copies =
+                try SyncMerge.hasConflictCopies(package: root, fileSystem: a.fs)
                 || SyncMerge.hasConflictCopies(package: root, fileSystem: b.fs)
             if !copies && a.syncedFiles(under: root) == b.syncedFiles(under: root) { settled = true; break }
             for d in [a, b] {

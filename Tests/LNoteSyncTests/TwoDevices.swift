@@ -53,7 +53,9 @@ enum SyncRules {
         let parts = path.split(separator: "/")
         guard let last = parts.last else { return false }
         if last == ".lock" || last.hasSuffix(".tmp") { return false }
-        if parts.contains(where: { $0.hasSuffix(".lnote-creating") || $0.hasSuffix(".lnote-deleting") || $0 == "lost+found" }) {
+        if parts.contains(where: {
+            $0.hasSuffix(".lnote-creating") || $0.hasSuffix(".lnote-deleting") || $0 == "lost+found"
+        }) {
             return false
         }
         return true
@@ -93,12 +95,21 @@ struct FilePairSync {
             if va == vb { base[p] = va; continue }
             if fraction < 1, !rng.chance(fraction) { continue }
             let aChanged = va != old, bChanged = vb != old
-            let short = String(p.split(separator: "/").last ?? "").replacingOccurrences(of: ".sync-conflict-20261201", with: "~")
-            if aChanged && !bChanged { log?.append("  A->B \(short)\(va == nil ? " (del)" : "")"); try b.put(p, va); base[p] = va; continue }
-            if bChanged && !aChanged { log?.append("  B->A \(short)\(vb == nil ? " (del)" : "")"); try a.put(p, vb); base[p] = vb; continue }
+            let short = String(p.split(separator: "/").last ?? "").replacingOccurrences(
+                of: ".sync-conflict-20261201", with: "~")
+            if aChanged && !bChanged {
+                log?.append("  A->B \(short)\(va == nil ? " (del)" : "")"); try b.put(p, va); base[p] = va; continue
+            }
+            if bChanged && !aChanged {
+                log?.append("  B->A \(short)\(vb == nil ? " (del)" : "")"); try a.put(p, vb); base[p] = vb; continue
+            }
             // Both changed: modification wins over deletion, else a conflict copy of the loser.
-            guard let va else { log?.append("  B->A \(short) (mod over del)"); try a.put(p, vb); base[p] = vb; continue }
-            guard let vb else { log?.append("  A->B \(short) (mod over del)"); try b.put(p, va); base[p] = va; continue }
+            guard let va else {
+                log?.append("  B->A \(short) (mod over del)"); try a.put(p, vb); base[p] = vb; continue
+            }
+            guard let vb else {
+                log?.append("  A->B \(short) (mod over del)"); try b.put(p, va); base[p] = va; continue
+            }
             let aWins = rng.chance(0.5)
             let (winner, loser, loserName) = aWins ? (va, vb, b.name) : (vb, va, a.name)
             conflicts += 1

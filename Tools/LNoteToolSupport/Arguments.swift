@@ -52,7 +52,8 @@ package struct Arguments {
         self = copy
         guard let value else { return nil }
         guard let n = Int(value), range.contains(n) else {
-            throw UsageError("\(names[0]) expects a whole number in \(range.lowerBound)...\(range.upperBound), got '\(value)'")
+            throw UsageError(
+                "\(names[0]) expects a whole number in \(range.lowerBound)...\(range.upperBound), got '\(value)'")
         }
         return n
     }
@@ -67,7 +68,9 @@ package struct Arguments {
     /// option before `--`.
     package mutating func positionals() throws -> [String] {
         if let unknown = items.first(where: { $0.hasPrefix("-") && $0 != "-" }) {
-            throw UsageError("unknown option '\(unknown)'" + (unknown.count > 1 ? "; a path that starts with '-' goes after '--'" : ""))
+            throw UsageError(
+                "unknown option '\(unknown)'"
+                    + (unknown.count > 1 ? "; a path that starts with '-' goes after '--'" : ""))
         }
         defer { items.removeAll(); operands.removeAll() }
         return items + operands

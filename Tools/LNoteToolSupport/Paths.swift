@@ -60,7 +60,8 @@ package func spawnQuietChild(_ executable: String, _ arguments: [String]) throws
     var environment = ProcessInfo.processInfo.environment
     environment["SWIFT_BACKTRACE"] = "enable=no"
     do {
-        return try ChildProcess(executable, arguments, environment: environment, standardOutput: .null, standardError: .null)
+        return try ChildProcess(
+            executable, arguments, environment: environment, standardOutput: .null, standardError: .null)
     } catch {
         throw OperationalError("cannot start \(executable): \(FileSystemErrno.text(error.errno))")
     }

@@ -13,27 +13,27 @@ enum BenchCommand: Command {
     static let abstract = "Measure saves, opens, compaction and scaling against baselines (SQLite, raw I/O)."
     static let usage = "lnote-bench [--quick] [--json FILE] [--out DIR] [--dir DIR] [--suite NAME,...] [--peer-status]"
     static let discussion = """
-    Runs suites on realistic handwriting (HandwritingGenerator), each against its baselines in
-    the same run, designs interleaved in rounds. Reports p50/p90/p99/max and ratios; absolute
-    times vary between machines, the ratios are the claim. Use a release build:
-    swift build -c release && .build/release/lnote-bench   ('lnote bench' runs it too)
+        Runs suites on realistic handwriting (HandwritingGenerator), each against its baselines in
+        the same run, designs interleaved in rounds. Reports p50/p90/p99/max and ratios; absolute
+        times vary between machines, the ratios are the claim. Use a release build:
+        swift build -c release && .build/release/lnote-bench   ('lnote bench' runs it too)
 
-    Suites: \(BenchSuites.all.map(\.name).joined(separator: ", "))
+        Suites: \(BenchSuites.all.map(\.name).joined(separator: ", "))
 
-    Options:
-      --quick           fewer samples and smaller pages (under a minute)
-      --json FILE       also write the full report as JSON to FILE
-      --out DIR         where bench.json, bench.txt and the SVG plots go (default: bench-results)
-      --dir DIR         scratch folder for the files measured (default: /tmp); a real disk
-      --suite LIST      only these suites (comma-separated)
-      --peer-status     say where the SQLite peer is (building it if needed) and exit
+        Options:
+          --quick           fewer samples and smaller pages (under a minute)
+          --json FILE       also write the full report as JSON to FILE
+          --out DIR         where bench.json, bench.txt and the SVG plots go (default: bench-results)
+          --dir DIR         scratch folder for the files measured (default: /tmp); a real disk
+          --suite LIST      only these suites (comma-separated)
+          --peer-status     say where the SQLite peer is (building it if needed) and exit
 
-    The SQLite peer (Tools/bench-sqlite, a C program) is looked up as LNOTE_SQLITE_PEER=PATH,
-    then as 'sqlite_peer' beside this executable, then built with Tools/bench-sqlite/build.sh
-    of the checkout this executable or the current folder is in. Without it the SQLite rows
-    are left out and the report says how to get it. Progress goes to standard error on a
-    terminal only.
-    """
+        The SQLite peer (Tools/bench-sqlite, a C program) is looked up as LNOTE_SQLITE_PEER=PATH,
+        then as 'sqlite_peer' beside this executable, then built with Tools/bench-sqlite/build.sh
+        of the checkout this executable or the current folder is in. Without it the SQLite rows
+        are left out and the report says how to get it. Progress goes to standard error on a
+        terminal only.
+        """
 
     static func run(_ arguments: inout Arguments) async throws -> Int32 {
         let quick = arguments.flag("--quick")
@@ -56,19 +56,26 @@ enum BenchCommand: Command {
         }
         if let child {
             guard let result else { throw UsageError("--child needs --result FILE") }
-            return try await runChild(child, directory: absolutePath(scratchParent), quick: quick, peer: peer, result: result)
+            return try await runChild(
+                child, directory: absolutePath(scratchParent), quick: quick, peer: peer, result: result)
         }
         if let only {
             for name in only where !BenchSuites.all.contains(where: { $0.name == name }) {
-                throw UsageError("unknown suite '\(name)'; suites: \(BenchSuites.all.map(\.name).joined(separator: ", "))")
+                throw UsageError(
+                    "unknown suite '\(name)'; suites: \(BenchSuites.all.map(\.name).joined(separator: ", "))")
             }
         }
-        return try await runParent(quick: quick, json: json.map(absolutePath), out: absolutePath(out),
-                                   scratchParent: absolutePath(scratchParent), only: only)
+        return try await runParent(
+            quick: quick, json: json.map(absolutePath), out: absolutePath(out),
+            scratchParent: absolutePath(scratchParent), only: only)
     }
 
-    private static func runChild(_ name: String, directory: String, quick: Bool, peer: String?, result: String) async throws -> Int32 {
-        guard let suite = (BenchSuites.all + BenchSuites.hidden).first(where: { $0.name == name }) else { throw UsageError("unknown suite '\(name)'") }
+    private static func runChild(
+        _ name: String, directory: String, quick: Bool, peer: String?, result: String
+    ) async throws -> Int32 {
+        guard let suite = (BenchSuites.all + BenchSuites.hidden).first(where: { $0.name == name }) else {
+            throw UsageError("unknown suite '\(name)'")
+        }
         try BenchPages.makeDirectories(directory)
         let context = BenchContext(directory: directory, quick: quick, peerPath: peer)
         let t0 = BenchSystem.now()
@@ -79,7 +86,9 @@ enum BenchCommand: Command {
         return ExitCode.ok
     }
 
-    private static func runParent(quick: Bool, json: String?, out: String, scratchParent: String, only: [String]?) async throws -> Int32 {
+    private static func runParent(
+        quick: Bool, json: String?, out: String, scratchParent: String, only: [String]?
+    ) async throws -> Int32 {
         let fs = POSIXFileSystem.shared
         let started = BenchSystem.now()
         try BenchPages.makeDirectories(out)
@@ -92,8 +101,12 @@ enum BenchCommand: Command {
             sqliteVersion = (try? p.send("version"))?.first.map(String.init)
             p.close()
         }
-        print("lnote bench\(quick ? " --quick" : ""): \(machine.cores) cores, \(machine.cpu), \(machine.fileSystem) at \(scratchParent), Linux \(machine.kernel)")
-        print(sqliteVersion.map { "SQLite peer: system SQLite \($0)" } ?? "SQLite peer unavailable: \(peer.problem ?? "unknown reason")")
+        print(
+            "lnote bench\(quick ? " --quick" : ""): \(machine.cores) cores, \(machine.cpu), \(machine.fileSystem) at \(scratchParent), Linux \(machine.kernel)"
+        )
+        print(
+            sqliteVersion.map { "SQLite peer: system SQLite \($0)" }
+                ?? "SQLite peer unavailable: \(peer.problem ?? "unknown reason")")
         print("Absolute times vary between machines; the ratios, measured in the same run, are the claim.\n")
 
         var suites: [BenchSuiteResult] = []
@@ -111,7 +124,8 @@ enum BenchCommand: Command {
             var r: BenchSuiteResult
             let (status, rss) = try BenchSystem.run(exe, args)
             if status == 0, let bytes = try? fs.readFile(resultPath),
-               let decoded = try? JSONDecoder().decode(BenchSuiteResult.self, from: Data(bytes)) {
+                let decoded = try? JSONDecoder().decode(BenchSuiteResult.self, from: Data(bytes))
+            {
                 r = decoded
                 r.peakRSSBytes = rss
             } else {
@@ -124,9 +138,10 @@ enum BenchCommand: Command {
             print(BenchTable.render(r))
             suites.append(r)
         }
-        let report = BenchReport(quick: quick, startedAt: ISO8601DateFormatter().string(from: Date()),
-                                 seconds: Double(BenchSystem.now() - started) / 1e9, machine: machine,
-                                 sqliteVersion: sqliteVersion, suites: suites)
+        let report = BenchReport(
+            quick: quick, startedAt: ISO8601DateFormatter().string(from: Date()),
+            seconds: Double(BenchSystem.now() - started) / 1e9, machine: machine,
+            sqliteVersion: sqliteVersion, suites: suites)
         let summary = BenchTable.targets(report)
         print(summary)
         let encoder = JSONEncoder()
@@ -137,7 +152,9 @@ enum BenchCommand: Command {
         let text = BenchTable.header(report) + suites.map(BenchTable.render).joined(separator: "\n") + "\n" + summary
         try fs.writeFileAtomically(joinPath(out, "bench.txt"), Array(text.utf8), durability: .none)
         let plots = BenchPlots.write(report, to: out)
-        print("Wrote \(joinPath(out, "bench.json")), bench.txt\(plots.isEmpty ? "" : ", " + plots.joined(separator: ", ")) (\(fixed(report.seconds, 1)) s)")
+        print(
+            "Wrote \(joinPath(out, "bench.json")), bench.txt\(plots.isEmpty ? "" : ", " + plots.joined(separator: ", ")) (\(fixed(report.seconds, 1)) s)"
+        )
         return ExitCode.ok
     }
 }
@@ -155,13 +172,16 @@ struct BenchContext: Sendable {
 
 /// Finds or builds the SQLite peer binary.
 enum BenchPeerBuild {
-    static let howToGet = "build it from an LNote checkout with 'sh Tools/bench-sqlite/build.sh PATH' (needs cc and libsqlite3-dev), "
+    static let howToGet =
+        "build it from an LNote checkout with 'sh Tools/bench-sqlite/build.sh PATH' (needs cc and libsqlite3-dev), "
         + "then set LNOTE_SQLITE_PEER=PATH or put it beside this executable as 'sqlite_peer'"
 
     static func locate() -> (path: String?, problem: String?) {
         let fs = POSIXFileSystem.shared
         if let p = ProcessInfo.processInfo.environment["LNOTE_SQLITE_PEER"] {
-            guard ToolSystem.isExecutable(p) else { return (nil, "LNOTE_SQLITE_PEER=\(p) is not an executable file; " + howToGet) }
+            guard ToolSystem.isExecutable(p) else {
+                return (nil, "LNOTE_SQLITE_PEER=\(p) is not an executable file; " + howToGet)
+            }
             return (p, nil)
         }
         let beside = joinPath(parentDirectory(of: executablePath()), "sqlite_peer")
@@ -172,7 +192,10 @@ enum BenchPeerBuild {
             while dir != "/" && !dir.isEmpty { roots.append(dir); dir = parentDirectory(of: dir) }
         }
         guard let root = roots.first(where: { (try? fs.kind($0 + "/Tools/bench-sqlite/build.sh")) != nil }) else {
-            return (nil, "no LNote checkout (Tools/bench-sqlite) above \(executablePath()) or the current folder; " + howToGet)
+            return (
+                nil,
+                "no LNote checkout (Tools/bench-sqlite) above \(executablePath()) or the current folder; " + howToGet
+            )
         }
         let binary = root + "/Tools/bench-sqlite/.build/sqlite_peer"
         if ToolSystem.isExecutable(binary) { return (binary, nil) }

@@ -85,8 +85,9 @@ enum BenchPages {
             total += bytes.count
         }
         if tail > 0 {
-            let journal = try JournalWriter.create(fs: fs, directory: directory, pageID: id, base: head > 0 ? 1 : 0,
-                                                   firstSequence: nextSequence, durability: .data)
+            let journal = try JournalWriter.create(
+                fs: fs, directory: directory, pageID: id, base: head > 0 ? 1 : 0,
+                firstSequence: nextSequence, durability: .data)
             var i = head
             while i < strokes.count {
                 let end = min(strokes.count, i + 256)

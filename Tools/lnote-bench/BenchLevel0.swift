@@ -65,11 +65,11 @@ enum Level0Page {
             let strokes = Int(raw.loadUnaligned(as: UInt32.self).littleEndian)
             let table = 4 + 4 * strokes
             guard table <= raw.count else { return 0 }
-            var ranges = [Range<Int>](repeating: 0 ..< 0, count: strokes)
+            var ranges = [Range<Int>](repeating: 0..<0, count: strokes)
             var total = 0
             for k in 0..<strokes {
                 let n = Int(raw.loadUnaligned(fromByteOffset: 4 + 4 * k, as: UInt32.self).littleEndian)
-                ranges[k] = total ..< total + n
+                ranges[k] = total..<total + n
                 total += n
             }
             guard table + 16 * total <= raw.count else { return 0 }
@@ -77,11 +77,12 @@ enum Level0Page {
             let points = [Point](unsafeUninitializedCapacity: total) { out, initialized in
                 for i in 0..<total {
                     let p = src + 16 * i
-                    out[i] = Point(x: Int32(littleEndian: p.loadUnaligned(as: Int32.self)),
-                                   y: Int32(littleEndian: p.loadUnaligned(fromByteOffset: 4, as: Int32.self)),
-                                   radius: UInt16(littleEndian: p.loadUnaligned(fromByteOffset: 8, as: UInt16.self)),
-                                   pressure: UInt16(littleEndian: p.loadUnaligned(fromByteOffset: 10, as: UInt16.self)),
-                                   time: UInt32(littleEndian: p.loadUnaligned(fromByteOffset: 12, as: UInt32.self)))
+                    out[i] = Point(
+                        x: Int32(littleEndian: p.loadUnaligned(as: Int32.self)),
+                        y: Int32(littleEndian: p.loadUnaligned(fromByteOffset: 4, as: Int32.self)),
+                        radius: UInt16(littleEndian: p.loadUnaligned(fromByteOffset: 8, as: UInt16.self)),
+                        pressure: UInt16(littleEndian: p.loadUnaligned(fromByteOffset: 10, as: UInt16.self)),
+                        time: UInt32(littleEndian: p.loadUnaligned(fromByteOffset: 12, as: UInt32.self)))
                 }
                 initialized = total
             }
@@ -105,17 +106,19 @@ enum Level0Page {
                 let n = Int(raw.loadUnaligned(fromByteOffset: 4 + 4 * k, as: UInt32.self).littleEndian)
                 guard offset + 16 * n <= raw.count else { return total }
                 let src = raw.baseAddress! + offset
-                sink.append([Point](unsafeUninitializedCapacity: n) { out, initialized in
-                    for i in 0..<n {
-                        let p = src + 16 * i
-                        out[i] = Point(x: Int32(littleEndian: p.loadUnaligned(as: Int32.self)),
-                                       y: Int32(littleEndian: p.loadUnaligned(fromByteOffset: 4, as: Int32.self)),
-                                       radius: UInt16(littleEndian: p.loadUnaligned(fromByteOffset: 8, as: UInt16.self)),
-                                       pressure: UInt16(littleEndian: p.loadUnaligned(fromByteOffset: 10, as: UInt16.self)),
-                                       time: UInt32(littleEndian: p.loadUnaligned(fromByteOffset: 12, as: UInt32.self)))
-                    }
-                    initialized = n
-                })
+                sink.append(
+                    [Point](unsafeUninitializedCapacity: n) { out, initialized in
+                        for i in 0..<n {
+                            let p = src + 16 * i
+                            out[i] = Point(
+                                x: Int32(littleEndian: p.loadUnaligned(as: Int32.self)),
+                                y: Int32(littleEndian: p.loadUnaligned(fromByteOffset: 4, as: Int32.self)),
+                                radius: UInt16(littleEndian: p.loadUnaligned(fromByteOffset: 8, as: UInt16.self)),
+                                pressure: UInt16(littleEndian: p.loadUnaligned(fromByteOffset: 10, as: UInt16.self)),
+                                time: UInt32(littleEndian: p.loadUnaligned(fromByteOffset: 12, as: UInt32.self)))
+                        }
+                        initialized = n
+                    })
                 offset += 16 * n
                 total += n
             }

@@ -21,8 +21,10 @@ struct BenchRow: Codable, Sendable {
     /// Extra figures: bytes written per stroke byte, MB/s, and the like.
     var extra: [String: Double]?
 
-    init(design: String, setting: String, stats: LatencyStats? = nil, value: Double? = nil, unit: String = "us",
-         x: Double? = nil, extra: [String: Double]? = nil) {
+    init(
+        design: String, setting: String, stats: LatencyStats? = nil, value: Double? = nil, unit: String = "us",
+        x: Double? = nil, extra: [String: Double]? = nil
+    ) {
         self.design = design; self.setting = setting; self.stats = stats; self.value = value; self.unit = unit
         self.x = x; self.extra = extra
     }
@@ -69,7 +71,8 @@ struct BenchSuiteResult: Codable, Sendable {
     mutating func ratios(to baselineDesign: String, where matches: (BenchRow) -> Bool = { _ in true }) {
         for i in rows.indices where matches(rows[i]) && rows[i].design != baselineDesign {
             guard let base = rows.first(where: { $0.design == baselineDesign && $0.setting == rows[i].setting }),
-                  base.headline > 0 else { continue }
+                base.headline > 0
+            else { continue }
             if rows[i].ratio == nil {
                 rows[i].ratio = rows[i].headline / base.headline
                 rows[i].ratioTo = baselineDesign
@@ -93,9 +96,14 @@ struct BenchReport: Codable, Sendable {
     var suites: [BenchSuiteResult]
     var targets: [BenchTarget] { suites.flatMap(\.targets) }
 
-    enum CodingKeys: String, CodingKey { case tool, quick, startedAt, seconds, machine, sqliteVersion, suites, targetList }
+    enum CodingKeys: String, CodingKey {
+        case tool, quick, startedAt, seconds, machine, sqliteVersion, suites, targetList
+    }
 
-    init(quick: Bool, startedAt: String, seconds: Double, machine: Machine, sqliteVersion: String?, suites: [BenchSuiteResult]) {
+    init(
+        quick: Bool, startedAt: String, seconds: Double, machine: Machine, sqliteVersion: String?,
+        suites: [BenchSuiteResult]
+    ) {
         self.quick = quick; self.startedAt = startedAt; self.seconds = seconds; self.machine = machine
         self.sqliteVersion = sqliteVersion; self.suites = suites
     }

@@ -12,8 +12,9 @@ final class SQLitePeer {
     /// Starts the peer at `path`. Throws when it cannot be started.
     init(path: String) throws {
         do {
-            child = try ChildProcess(path, [], environment: ProcessInfo.processInfo.environment,
-                                     standardInput: .pipe, standardOutput: .pipe)
+            child = try ChildProcess(
+                path, [], environment: ProcessInfo.processInfo.environment,
+                standardInput: .pipe, standardOutput: .pipe)
         } catch {
             throw OperationalError("cannot start SQLite peer \(path): \(error)")
         }
@@ -41,7 +42,8 @@ final class SQLitePeer {
     /// where it cannot count them (no /proc/self/io).
     func io() throws -> BenchSystem.IOCounters {
         let f = try send("io")
-        return BenchSystem.IOCounters(wchar: Int64(f.first ?? "") ?? -1, writeBytes: Int64(f.dropFirst().first ?? "") ?? -1)
+        return BenchSystem.IOCounters(
+            wchar: Int64(f.first ?? "") ?? -1, writeBytes: Int64(f.dropFirst().first ?? "") ?? -1)
     }
 
     /// The peer's peak RSS in bytes (it reports `ru_maxrss` as is).

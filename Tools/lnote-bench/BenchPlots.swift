@@ -9,7 +9,9 @@ enum BenchPlots {
         var written: [String] = []
         func save(_ name: String, _ svg: String?) {
             guard let svg else { return }
-            if (try? POSIXFileSystem.shared.writeFileAtomically(joinPath(directory, name), Array(svg.utf8), durability: .none)) != nil {
+            if (try? POSIXFileSystem.shared.writeFileAtomically(
+                joinPath(directory, name), Array(svg.utf8), durability: .none)) != nil
+            {
                 written.append(name)
             }
         }
@@ -22,24 +24,41 @@ enum BenchPlots {
                 return Series(name: row.design, points: pts)
             }
             let setting = rows.first?.setting ?? ""
-            save("save-latency.svg", series.isEmpty ? nil : LinePlot(
-                title: "Stroke save latency, durability data (\(setting.replacingPrefix("data, ", "")))",
-                subtitle: caption, xLabel: "latency (us, log scale)", yLabel: "fraction of saves <= x",
-                logX: true, logY: false, series: series).svg())
+            save(
+                "save-latency.svg",
+                series.isEmpty
+                    ? nil
+                    : LinePlot(
+                        title: "Stroke save latency, durability data (\(setting.replacingPrefix("data, ", "")))",
+                        subtitle: caption, xLabel: "latency (us, log scale)", yLabel: "fraction of saves <= x",
+                        logX: true, logY: false, series: series
+                    ).svg())
         }
         if let scaling = report.suites.first(where: { $0.name == "scaling" }) {
-            for (suffix, file, label) in [("on the page", "scaling-strokes.svg", "strokes on the page"),
-                                           ("in the document", "scaling-pages.svg", "pages in the document")] {
+            for (suffix, file, label) in [
+                ("on the page", "scaling-strokes.svg", "strokes on the page"),
+                ("in the document", "scaling-pages.svg", "pages in the document")
+            ] {
                 var series: [Series] = []
                 for design in [ScalingSuite.journal, ScalingSuite.snapshot] {
-                    let rows = scaling.rows.filter { $0.design == design && $0.setting.hasSuffix(suffix) && $0.x != nil }
+                    let rows = scaling.rows.filter {
+                        $0.design == design && $0.setting.hasSuffix(suffix) && $0.x != nil
+                    }
                     guard !rows.isEmpty else { continue }
                     series.append(Series(name: design + " p50", points: rows.map { ($0.x ?? 0, $0.stats?.p50 ?? 0) }))
-                    series.append(Series(name: design + " p99", points: rows.map { ($0.x ?? 0, $0.stats?.p99 ?? 0) }, dashed: true))
+                    series.append(
+                        Series(
+                            name: design + " p99", points: rows.map { ($0.x ?? 0, $0.stats?.p99 ?? 0) }, dashed: true))
                 }
-                save(file, series.isEmpty ? nil : LinePlot(
-                    title: "Save latency (durability data) against \(label)", subtitle: caption,
-                    xLabel: label + " (log scale)", yLabel: "latency (us, log scale)", logX: true, logY: true, series: series).svg())
+                save(
+                    file,
+                    series.isEmpty
+                        ? nil
+                        : LinePlot(
+                            title: "Save latency (durability data) against \(label)", subtitle: caption,
+                            xLabel: label + " (log scale)", yLabel: "latency (us, log scale)", logX: true, logY: true,
+                            series: series
+                        ).svg())
             }
         }
         return written
@@ -83,13 +102,13 @@ struct LinePlot {
             return top + plotH - f * plotH
         }
         var s = """
-        <svg xmlns="http://www.w3.org/2000/svg" width="\(Int(width))" height="\(Int(height))" viewBox="0 0 \(Int(width)) \(Int(height))" font-family="Helvetica, Arial, sans-serif" font-size="12">
-        <rect width="100%" height="100%" fill="white"/>
-        <text x="\(left)" y="22" font-size="15" font-weight="bold">\(escape(title))</text>
-        <text x="\(left)" y="40" fill="#555">\(escape(subtitle))</text>
-        <rect x="\(left)" y="\(top)" width="\(plotW)" height="\(plotH)" fill="none" stroke="#333"/>
+            <svg xmlns="http://www.w3.org/2000/svg" width="\(Int(width))" height="\(Int(height))" viewBox="0 0 \(Int(width)) \(Int(height))" font-family="Helvetica, Arial, sans-serif" font-size="12">
+            <rect width="100%" height="100%" fill="white"/>
+            <text x="\(left)" y="22" font-size="15" font-weight="bold">\(escape(title))</text>
+            <text x="\(left)" y="40" fill="#555">\(escape(subtitle))</text>
+            <rect x="\(left)" y="\(top)" width="\(plotW)" height="\(plotH)" fill="none" stroke="#333"/>
 
-        """
+            """
         for (v, label) in ticks(xMin, xMax, log: logX) {
             let x = fixed(tx(v), 1)
             s += "<line x1=\"\(x)\" y1=\"\(top)\" x2=\"\(x)\" y2=\"\(top + plotH)\" stroke=\"#ddd\"/>"
@@ -101,15 +120,20 @@ struct LinePlot {
             s += "<text x=\"\(left - 6)\" y=\"\(y)\" text-anchor=\"end\" dominant-baseline=\"middle\">\(label)</text>\n"
         }
         s += "<text x=\"\(left + plotW / 2)\" y=\"\(height - 14)\" text-anchor=\"middle\">\(escape(xLabel))</text>\n"
-        s += "<text transform=\"translate(18 \(top + plotH / 2)) rotate(-90)\" text-anchor=\"middle\">\(escape(yLabel))</text>\n"
+        s +=
+            "<text transform=\"translate(18 \(top + plotH / 2)) rotate(-90)\" text-anchor=\"middle\">\(escape(yLabel))</text>\n"
         for (i, ser) in series.enumerated() {
-            let color = Self.colors[(ser.dashed ? i - 1 : i) / (series.contains { $0.dashed } ? 2 : 1) % Self.colors.count]
+            let color = Self.colors[
+                (ser.dashed ? i - 1 : i) / (series.contains { $0.dashed } ? 2 : 1) % Self.colors.count]
             let pts = ser.points.filter { (!logX || $0.0 > 0) && (!logY || $0.1 > 0) }
                 .map { fixed(tx($0.0), 1) + "," + fixed(ty($0.1), 1) }.joined(separator: " ")
-            s += "<polyline fill=\"none\" stroke=\"\(color)\" stroke-width=\"2\"\(ser.dashed ? " stroke-dasharray=\"6 4\"" : "") points=\"\(pts)\"/>\n"
+            s +=
+                "<polyline fill=\"none\" stroke=\"\(color)\" stroke-width=\"2\"\(ser.dashed ? " stroke-dasharray=\"6 4\"" : "") points=\"\(pts)\"/>\n"
             let ly = top + 10 + Double(i) * 20
-            s += "<line x1=\"\(left + plotW + 14)\" y1=\"\(ly)\" x2=\"\(left + plotW + 40)\" y2=\"\(ly)\" stroke=\"\(color)\" stroke-width=\"2\"\(ser.dashed ? " stroke-dasharray=\"6 4\"" : "")/>"
-            s += "<text x=\"\(left + plotW + 46)\" y=\"\(ly)\" dominant-baseline=\"middle\" font-size=\"11\">\(escape(ser.name))</text>\n"
+            s +=
+                "<line x1=\"\(left + plotW + 14)\" y1=\"\(ly)\" x2=\"\(left + plotW + 40)\" y2=\"\(ly)\" stroke=\"\(color)\" stroke-width=\"2\"\(ser.dashed ? " stroke-dasharray=\"6 4\"" : "")/>"
+            s +=
+                "<text x=\"\(left + plotW + 46)\" y=\"\(ly)\" dominant-baseline=\"middle\" font-size=\"11\">\(escape(ser.name))</text>\n"
         }
         return s + "</svg>\n"
     }
@@ -130,7 +154,9 @@ struct LinePlot {
             while v <= b * 1.0001 { out.append((v, label(v))); v *= 10 }
             return out
         }
-        return (0...4).map { i in let v = a + (b - a) * Double(i) / 4; return (v, format(v, 2)) }
+        return (0...4).map { i in
+            let v = a + (b - a) * Double(i) / 4; return (v, format(v, 2))
+        }
     }
 
     private func label(_ v: Double) -> String {
@@ -157,6 +183,10 @@ struct LinePlot {
 }
 
 extension String {
-    func replacingPrefix(_ prefix: String, _ with: String) -> String { hasPrefix(prefix) ? with + dropFirst(prefix.count) : self }
-    func replacingOccurrences(_ a: String, _ b: String) -> String { split(separator: a, omittingEmptySubsequences: false).joined(separator: b) }
+    func replacingPrefix(_ prefix: String, _ with: String) -> String {
+        hasPrefix(prefix) ? with + dropFirst(prefix.count) : self
+    }
+    func replacingOccurrences(_ a: String, _ b: String) -> String {
+        split(separator: a, omittingEmptySubsequences: false).joined(separator: b)
+    }
 }

@@ -20,9 +20,10 @@ enum ProfileAppend {
         let strokes = (0..<64).map { _ in generator.stroke(points: points) }
         let dir = ctx.path("profile-append")
         try BenchPages.makeDirectories(dir)
-        let writer = try JournalWriter.create(fs: POSIXFileSystem.shared, directory: dir, pageID: BenchPages.id(1), base: 0,
-                                              firstSequence: 1, durability: .data,
-                                              reserveBytes: PageOptions().journalReserveBytes)
+        let writer = try JournalWriter.create(
+            fs: POSIXFileSystem.shared, directory: dir, pageID: BenchPages.id(1), base: 0,
+            firstSequence: 1, durability: .data,
+            reserveBytes: PageOptions().journalReserveBytes)
         defer { writer.close() }
         let rawPath = ctx.path("profile-append.raw")
         let fs = POSIXFileSystem.shared
@@ -34,8 +35,10 @@ enum ProfileAppend {
             _ = try JournalWriter.encodeFrame(.append(.stroke(s)), sequence: 1, salt: 7, into: &w)
             return w.bytes
         }
-        let names = ["points encoded (PointCodec.encode)", "frame encoded in memory (encodeFrame)",
-                     "JournalWriter.append, durability none", "raw pwrite of the frame at the file's end"]
+        let names = [
+            "points encoded (PointCodec.encode)", "frame encoded in memory (encodeFrame)",
+            "JournalWriter.append, durability none", "raw pwrite of the frame at the file's end"
+        ]
         var times = [[Double]](repeating: [], count: names.count)
         var sink = 0
         var rawOffset: Int64 = 0
@@ -49,7 +52,8 @@ enum ProfileAppend {
                     switch part {
                     case 0:
                         var w = ByteWriter(capacity: 4096)
-                        PointCodec.encode(decoded[(round &* perRound &+ k) % strokes.count], hasAngles: s.hasAngles, into: &w)
+                        PointCodec.encode(
+                            decoded[(round &* perRound &+ k) % strokes.count], hasAngles: s.hasAngles, into: &w)
                         sink &+= w.count
                     case 1:
                         var w = ByteWriter(capacity: 4096)
@@ -67,7 +71,8 @@ enum ProfileAppend {
             }
         }
         for part in names.indices where !times[part].isEmpty {
-            let line = "\(names[part]): median \(fixed(median(times[part]), 2)) us an append (\(points) points a stroke; sink \(sink & 0))"
+            let line =
+                "\(names[part]): median \(fixed(median(times[part]), 2)) us an append (\(points) points a stroke; sink \(sink & 0))"
             print(line)
             r.notes.append(line)
         }

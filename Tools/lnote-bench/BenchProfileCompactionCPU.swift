@@ -18,22 +18,28 @@ import LNoteToolSupport
 /// `strip --strip-debug`) and dies in libdispatch's `sigsuspend`, whose mask lies in read-only
 /// memory that valgrind writes (preload a `sigsuspend` that copies the mask to the stack).
 enum ProfileCompactionCPU {
-    static func run(_ dir: String, _ id: UUIDBytes, rounds: Int, into result: BenchSuiteResult) async throws -> BenchSuiteResult {
+    static func run(
+        _ dir: String, _ id: UUIDBytes, rounds: Int, into result: BenchSuiteResult
+    ) async throws -> BenchSuiteResult {
         var r = result
         let eager = ProcessInfo.processInfo.environment["LNOTE_PROFILE_EAGER"] == "1"
-        let page = try await Page.open(directory: dir, id: id,
-                                       options: PageOptions(compaction: .onCloseOnly, pointDecoding: eager ? .eager : .deferred))
+        let page = try await Page.open(
+            directory: dir, id: id,
+            options: PageOptions(compaction: .onCloseOnly, pointDecoding: eager ? .eager : .deferred))
         var state = await page.state
         var cache = await page.encodedBodyCache
         try await page.close()
         // LNOTE_PROFILE_DRAWN=N: the last N strokes as if drawn since the open (points decoded,
         // their bodies cached, as an append leaves them); the others stay as read.
-        let drawn = min(Int(ProcessInfo.processInfo.environment["LNOTE_PROFILE_DRAWN"] ?? "") ?? 0, state.elements.count)
+        let drawn = min(
+            Int(ProcessInfo.processInfo.environment["LNOTE_PROFILE_DRAWN"] ?? "") ?? 0, state.elements.count)
         if drawn > 0 {
             let elements = try state.elements.enumerated().map { i, e -> Element in
                 guard i >= state.elements.count - drawn, case .stroke(let s) = e else { return e }
-                let fresh = Element.stroke(Stroke(id: s.id, ink: s.ink, transform: s.transform, hasAngles: s.hasAngles,
-                                                  points: try s.decodedPoints()))
+                let fresh = Element.stroke(
+                    Stroke(
+                        id: s.id, ink: s.ink, transform: s.transform, hasAngles: s.hasAngles,
+                        points: try s.decodedPoints()))
                 var w = ByteWriter()
                 ElementCodec.encode(fresh, into: &w)
                 cache.store(s.id, body: w.bytes[...])
@@ -42,7 +48,8 @@ enum ProfileCompactionCPU {
             state = PageState(metadata: state.metadata, elements: elements)
         }
         let (generation, next): (UInt64, UInt64) = (3, UInt64(state.elements.count) + 1)
-        let reference = SnapshotFile.encode(pageID: id, generation: generation, nextSequence: next, state: state, salt: 0x5EED)
+        let reference = SnapshotFile.encode(
+            pageID: id, generation: generation, nextSequence: next, state: state, salt: 0x5EED)
         var cpu: [[Double]] = [[], [], []]
         for _ in 0..<rounds {
             var c0 = ProfileSuite.cpuNanoseconds()
@@ -52,12 +59,15 @@ enum ProfileCompactionCPU {
             encoding(&encoder)
             cpu[1].append(Double(ProfileSuite.cpuNanoseconds() - c0) / 1000)
             let bytes = encoder.bytes
-            guard bytes == reference else { throw OperationalError("the encoder's bytes differ from SnapshotFile.encode") }
+            guard bytes == reference else {
+                throw OperationalError("the encoder's bytes differ from SnapshotFile.encode")
+            }
             c0 = ProfileSuite.cpuNanoseconds()
             try checking(bytes, id, generation, next, state)
             cpu[2].append(Double(ProfileSuite.cpuNanoseconds() - c0) / 1000)
         }
-        let line = "compactcpu \(eager ? "eager (\(cache.bodies.count) bodies cached)" : "deferred (\(cache.bodies.count) bodies cached)"), "
+        let line =
+            "compactcpu \(eager ? "eager (\(cache.bodies.count) bodies cached)" : "deferred (\(cache.bodies.count) bodies cached)"), "
             + "\(state.elements.count) elements, \(reference.count) B: median CPU sizing \(fixed(median(cpu[0]), 0)) us, encoding \(fixed(median(cpu[1]), 0)) us, "
             + "check \(fixed(median(cpu[2]), 0)) us"
         print(line)
@@ -66,9 +76,12 @@ enum ProfileCompactionCPU {
     }
 
     @inline(never)
-    static func sizing(_ id: UUIDBytes, _ generation: UInt64, _ next: UInt64, _ state: PageState,
-                       _ cache: EncodedBodyCache) -> SnapshotEncoder {
-        SnapshotEncoder(pageID: id, generation: generation, nextSequence: next, state: state, salt: 0x5EED, cache: cache)
+    static func sizing(
+        _ id: UUIDBytes, _ generation: UInt64, _ next: UInt64, _ state: PageState,
+        _ cache: EncodedBodyCache
+    ) -> SnapshotEncoder {
+        SnapshotEncoder(
+            pageID: id, generation: generation, nextSequence: next, state: state, salt: 0x5EED, cache: cache)
     }
 
     @inline(never)
@@ -78,7 +91,9 @@ enum ProfileCompactionCPU {
     }
 
     @inline(never)
-    static func checking(_ bytes: [UInt8], _ id: UUIDBytes, _ generation: UInt64, _ next: UInt64, _ state: PageState) throws {
+    static func checking(
+        _ bytes: [UInt8], _ id: UUIDBytes, _ generation: UInt64, _ next: UInt64, _ state: PageState
+    ) throws {
         try SnapshotGuard.verify(bytes, pageID: id, generation: generation, nextSequence: next, absorbed: state)
     }
 }

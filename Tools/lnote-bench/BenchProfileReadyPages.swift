@@ -15,13 +15,15 @@ enum ProfileReadyPages {
     /// The size ladder (`LNOTE_PROFILE_SIZES`, default 10 ... 2,000 strokes) and the page with one erased stroke.
     static func write(_ ctx: BenchContext) async throws -> [BenchPage] {
         let env = ProcessInfo.processInfo.environment
-        let sizes = (env["LNOTE_PROFILE_SIZES"] ?? "10,25,50,75,100,150,200,400,1000,2000").split(separator: ",").compactMap { Int($0) }
+        let sizes = (env["LNOTE_PROFILE_SIZES"] ?? "10,25,50,75,100,150,200,400,1000,2000").split(separator: ",")
+            .compactMap { Int($0) }
         var pool = StrokePool(seed: 51, count: 300)
         var pages: [BenchPage] = []
         for (k, size) in sizes.enumerated() {
             let dir = ctx.path("sizes-\(k)")
             let id = BenchPages.id(UInt64(size))
-            let bytes = try BenchPages.write(directory: dir, id: id, strokes: pool.fresh(first: 0, count: size), journalFrames: min(500, size))
+            let bytes = try BenchPages.write(
+                directory: dir, id: id, strokes: pool.fresh(first: 0, count: size), journalFrames: min(500, size))
             pages.append(BenchPage(name: "\(size) strokes", dir: dir, id: id, bytes: bytes))
         }
         let dir = ctx.path("sizes-erased")
@@ -40,7 +42,8 @@ enum ProfileReadyPages {
         var r = result
         for p in try await write(ctx) {
             let parts = try await timeRotated(["pointsToDrawAtOpen", "default open"], rounds: rounds) { k in
-                let page = try await Page.open(directory: p.dir, id: p.id, options: PageOptions(readOnly: true, pointsToDrawAtOpen: k == 0))
+                let page = try await Page.open(
+                    directory: p.dir, id: p.id, options: PageOptions(readOnly: true, pointsToDrawAtOpen: k == 0))
                 return (page, await page.pointsToDraw().points.count)
             } then: { _, opened in
                 try await opened.0.close()
@@ -56,8 +59,10 @@ enum ProfileReadyPages {
     /// Times `timed(k)` for each way `k` of `ways`, `rounds` rounds after one that warms the
     /// caches, the order rotated each round, then runs `then(k, result)` untimed; returns each
     /// way's median wall and process CPU time ("name 12.3 us (CPU 14.5)", comma-separated).
-    static func timeRotated<R>(_ ways: [String], rounds: Int, _ timed: (Int) async throws -> R,
-                               then: (Int, R) async throws -> Void) async throws -> String {
+    static func timeRotated<R>(
+        _ ways: [String], rounds: Int, _ timed: (Int) async throws -> R,
+        then: (Int, R) async throws -> Void
+    ) async throws -> String {
         var wall = [[Double]](repeating: [], count: ways.count), cpu = wall
         for round in 0..<(rounds + 1) {
             for j in ways.indices {

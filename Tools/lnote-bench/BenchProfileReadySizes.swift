@@ -12,11 +12,14 @@ enum ProfileReadySizes {
     static func run(_ ctx: BenchContext, rounds: Int, into result: BenchSuiteResult) async throws -> BenchSuiteResult {
         var r = result
         let pages = try await ProfileReadyPages.write(ctx)
-        let ways: [(String, Int64)] = [("ahead", 0), ("after read", .max), ("default", PageRecovery.aheadBytesMinDefault)]
+        let ways: [(String, Int64)] = [
+            ("ahead", 0), ("after read", .max), ("default", PageRecovery.aheadBytesMinDefault)
+        ]
         for p in pages {
             let parts = try await ProfileReadyPages.timeRotated(ways.map(\.0), rounds: rounds) { k in
-                try PageRecovery.recover(fs: POSIXFileSystem.shared, directory: p.dir, pageID: p.id, mode: .salvage,
-                                         points: .deferred, toDraw: true, threads: 2, aheadBytesMin: ways[k].1)
+                try PageRecovery.recover(
+                    fs: POSIXFileSystem.shared, directory: p.dir, pageID: p.id, mode: .salvage,
+                    points: .deferred, toDraw: true, threads: 2, aheadBytesMin: ways[k].1)
             } then: { _, got in
                 guard got.drawn != nil else { throw OperationalError("\(p.name): not drawn at open") }
             }

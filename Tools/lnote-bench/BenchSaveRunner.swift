@@ -20,7 +20,9 @@ enum SaveRunner {
         var payload = 0
     }
 
-    static func run(_ cells: [Cell], pool: inout StrokePool, samples: Int, perRound: Int = 10) async throws -> [Measurement] {
+    static func run(
+        _ cells: [Cell], pool: inout StrokePool, samples: Int, perRound: Int = 10
+    ) async throws -> [Measurement] {
         var results = [Measurement](repeating: Measurement(), count: cells.count)
         let rounds = (samples + perRound - 1) / perRound
         var first = 0
@@ -34,7 +36,11 @@ enum SaveRunner {
                 let after = try ioReading(cells[i].saver)
                 guard round > 0 else { continue }
                 results[i].ns += ns
-                if let io = results[i].io, let before, let after { results[i].io = io + (after - before) } else { results[i].io = nil }
+                if let io = results[i].io, let before, let after {
+                    results[i].io = io + (after - before)
+                } else {
+                    results[i].io = nil
+                }
                 results[i].payload += payload
             }
             first = (first + perRound) % pool.strokes.count
@@ -50,11 +56,15 @@ enum SaveRunner {
     }
 
     /// The table row of a measurement, with write amplification in `extra` when it was counted.
-    static func row(_ m: Measurement, design: String, setting: String, x: Double? = nil, keepSamples: Bool = false) -> BenchRow {
+    static func row(
+        _ m: Measurement, design: String, setting: String, x: Double? = nil, keepSamples: Bool = false
+    ) -> BenchRow {
         var row = BenchRow(design: design, setting: setting, stats: LatencyStats(nanoseconds: m.ns), x: x)
         if m.payload > 0, let io = m.io {
-            row.extra = ["writeCallBytesPerPayloadByte": Double(io.wchar) / Double(m.payload),
-                         "storageBytesPerPayloadByte": Double(io.writeBytes) / Double(m.payload)]
+            row.extra = [
+                "writeCallBytesPerPayloadByte": Double(io.wchar) / Double(m.payload),
+                "storageBytesPerPayloadByte": Double(io.writeBytes) / Double(m.payload)
+            ]
         }
         if keepSamples { row.samples = m.ns.map { Double($0) / 1000 } }
         return row

@@ -20,14 +20,22 @@ extension StrokeSaver {
 
 /// What each design does per save, printed with the stroke-save tables.
 enum SaverNotes {
-    static let raw = "raw floor: pwrite(2) of the stroke's journal frame (already encoded) at the file's end, then the sync the engine makes at that level (POSIXFileSystem.sync: Linux fdatasync(2) for barrier and data, fsync(2) for full; Apple F_BARRIERFSYNC, fsync(2), F_FULLFSYNC), nothing for none"
-    static let rawReserved = "raw floor into preallocated zeros: the same pwrite and sync, into 4 MiB of zeros written and synced beforehand (the file's size and block map never change, so the sync flushes data only: the best case for any design)"
-    static let journal = "journal (JournalWriter.append): encode the change as one frame, one pwrite into the journal's zero reserve (W-010, 1 MiB stretches), then the same sync as the raw floor"
-    static let page = "journal (Page.append): the app-level save: validate, actor hop, JournalWriter write into the zero reserve (W-010), sync on the page actor (SyncExecution.pageActor)"
-    static let pageIOThread = "journal (Page.append, sync on the I/O thread): the same save with SyncExecution.ioThread (the default on Apple platforms): the sync waits on a dedicated thread, two thread wake-ups a save"
-    static let snapshot = "snapshot rewrite (the snapshot-per-save design): encode the whole page snapshot with the new stroke, write a temp file, fdatasync/fsync it, rename, fsync the directory (none: no syncs)"
-    static let sqliteFull = "SQLite WAL synchronous=FULL: one INSERT of the stroke's bytes as a BLOB per transaction; fdatasync of the -wal at every commit, of the .db at each auto-checkpoint (1000 pages)"
-    static let sqliteNormal = "SQLite WAL synchronous=NORMAL: same INSERT; no sync at commit (survives an app crash, not a power loss; compare with durability none), syncs only at checkpoints"
+    static let raw =
+        "raw floor: pwrite(2) of the stroke's journal frame (already encoded) at the file's end, then the sync the engine makes at that level (POSIXFileSystem.sync: Linux fdatasync(2) for barrier and data, fsync(2) for full; Apple F_BARRIERFSYNC, fsync(2), F_FULLFSYNC), nothing for none"
+    static let rawReserved =
+        "raw floor into preallocated zeros: the same pwrite and sync, into 4 MiB of zeros written and synced beforehand (the file's size and block map never change, so the sync flushes data only: the best case for any design)"
+    static let journal =
+        "journal (JournalWriter.append): encode the change as one frame, one pwrite into the journal's zero reserve (W-010, 1 MiB stretches), then the same sync as the raw floor"
+    static let page =
+        "journal (Page.append): the app-level save: validate, actor hop, JournalWriter write into the zero reserve (W-010), sync on the page actor (SyncExecution.pageActor)"
+    static let pageIOThread =
+        "journal (Page.append, sync on the I/O thread): the same save with SyncExecution.ioThread (the default on Apple platforms): the sync waits on a dedicated thread, two thread wake-ups a save"
+    static let snapshot =
+        "snapshot rewrite (the snapshot-per-save design): encode the whole page snapshot with the new stroke, write a temp file, fdatasync/fsync it, rename, fsync the directory (none: no syncs)"
+    static let sqliteFull =
+        "SQLite WAL synchronous=FULL: one INSERT of the stroke's bytes as a BLOB per transaction; fdatasync of the -wal at every commit, of the .db at each auto-checkpoint (1000 pages)"
+    static let sqliteNormal =
+        "SQLite WAL synchronous=NORMAL: same INSERT; no sync at commit (survives an app crash, not a power loss; compare with durability none), syncs only at checkpoints"
 }
 
 /// The floor: `pwrite` of the same frame bytes the journal would write, then the sync.
@@ -96,9 +104,10 @@ final class JournalSaver: StrokeSaver {
 
     init(directory: String, pageID: UUIDBytes) throws {
         try BenchPages.makeDirectories(directory)
-        writer = try JournalWriter.create(fs: POSIXFileSystem.shared, directory: directory, pageID: pageID, base: 0,
-                                          firstSequence: 1, durability: .data,
-                                          reserveBytes: PageOptions().journalReserveBytes)
+        writer = try JournalWriter.create(
+            fs: POSIXFileSystem.shared, directory: directory, pageID: pageID, base: 0,
+            firstSequence: 1, durability: .data,
+            reserveBytes: PageOptions().journalReserveBytes)
     }
 
     deinit { writer.close() }
@@ -123,8 +132,10 @@ final class PageSaver: StrokeSaver {
 
     /// `syncExecution` `.pageActor` is the row "journal (Page.append)", `.ioThread` the row
     /// `ioThreadName` (the platform default elsewhere, PageOptions.defaultSyncExecution).
-    static func open(directory: String, id: UUIDBytes, compaction: CompactionPolicy = .onCloseOnly,
-                     syncExecution: SyncExecution = .pageActor) async throws -> PageSaver {
+    static func open(
+        directory: String, id: UUIDBytes, compaction: CompactionPolicy = .onCloseOnly,
+        syncExecution: SyncExecution = .pageActor
+    ) async throws -> PageSaver {
         let options = PageOptions(compaction: compaction, syncExecution: syncExecution)
         let page = try await Page.open(directory: directory, id: id, options: options)
         return syncExecution == .ioThread ? PageSaver(page: page, name: ioThreadName) : PageSaver(page: page)
@@ -155,7 +166,8 @@ final class SnapshotRewriteSaver: StrokeSaver {
         self.pageID = pageID
         path = joinPath(directory, PageFileNames.snapshot(pageID))
         state = PageState(metadata: .letter, elements: strokes.map { .stroke($0) })
-        let bytes = SnapshotFile.encode(pageID: pageID, generation: 1, nextSequence: UInt64(strokes.count) + 1, state: state)
+        let bytes = SnapshotFile.encode(
+            pageID: pageID, generation: 1, nextSequence: UInt64(strokes.count) + 1, state: state)
         try POSIXFileSystem.shared.writeFileAtomically(path, bytes, durability: .data)
     }
 
@@ -166,11 +178,13 @@ final class SnapshotRewriteSaver: StrokeSaver {
             _ = state.apply(.append(.stroke(s)))
             generation += 1
             let (state, generation, path, pageID) = (self.state, self.generation, self.path, self.pageID)
-            out.append(try BenchSystem.time {
-                let bytes = SnapshotFile.encode(pageID: pageID, generation: generation,
-                                                nextSequence: UInt64(state.elements.count) + 1, state: state)
-                try fs.writeFileAtomically(path, bytes, durability: level)
-            })
+            out.append(
+                try BenchSystem.time {
+                    let bytes = SnapshotFile.encode(
+                        pageID: pageID, generation: generation,
+                        nextSequence: UInt64(state.elements.count) + 1, state: state)
+                    try fs.writeFileAtomically(path, bytes, durability: level)
+                })
         }
         return out
     }

@@ -31,8 +31,10 @@ enum BatchSuite {
         if let path = ctx.peerPath {
             let a = try SQLitePeer(path: path); try a.send("load \(ctx.path("blobs.bin"))")
             let b = try SQLitePeer(path: path); try b.send("load \(ctx.path("raw12.bin"))")
-            peers = [("SQLite WAL synchronous=FULL, one transaction", a),
-                     ("SQLite, same, the reference's 12 B/point BLOBs (\(rawBlobBytes) B)", b)]
+            peers = [
+                ("SQLite WAL synchronous=FULL, one transaction", a),
+                ("SQLite, same, the reference's 12 B/point BLOBs (\(rawBlobBytes) B)", b)
+            ]
         }
         let rounds = ctx.n(10, 3)
         var pageNs: [UInt64] = [], journalNs: [UInt64] = [], rawNs: [UInt64] = []
@@ -45,13 +47,15 @@ enum BatchSuite {
             let raw = try RawFloorSaver(path: joinPath(dir, "raw.journal"))
             let rawTime = try await raw.saveAll(batch)
             // Page.append(contentsOf:): one write, one sync.
-            let page = try await Page.open(directory: joinPath(dir, "pages"), id: BenchPages.id(UInt64(round)),
-                                           options: PageOptions(compaction: .onCloseOnly))
+            let page = try await Page.open(
+                directory: joinPath(dir, "pages"), id: BenchPages.id(UInt64(round)),
+                options: PageOptions(compaction: .onCloseOnly))
             let elements = batch.map { Element.stroke($0) }
             let p = try await BenchSystem.timeAsync { try await page.append(contentsOf: elements, durability: .data) }
             try BenchPages.makeDirectories(joinPath(dir, "journal"))
-            let writer = try JournalWriter.create(fs: fs, directory: joinPath(dir, "journal"), pageID: BenchPages.id(9),
-                                                  base: 0, firstSequence: 1, durability: .data)
+            let writer = try JournalWriter.create(
+                fs: fs, directory: joinPath(dir, "journal"), pageID: BenchPages.id(9),
+                base: 0, firstSequence: 1, durability: .data)
             let changes = pool.fresh(first: 0, count: 100).map { PageChange.append(.stroke($0)) }
             let j = try BenchSystem.time { try writer.append(changes, durability: .data) }
             writer.close()
@@ -72,19 +76,24 @@ enum BatchSuite {
         let setting = "100 x 3,400 points, data"
         func row(_ design: String, _ ns: [UInt64], bytes: Int) -> BenchRow {
             let st = LatencyStats(nanoseconds: ns)
-            return BenchRow(design: design, setting: setting, stats: st,
-                            extra: ["bytes": Double(bytes), "MB/s": Double(bytes) / st.p50])
+            return BenchRow(
+                design: design, setting: setting, stats: st,
+                extra: ["bytes": Double(bytes), "MB/s": Double(bytes) / st.p50])
         }
         r.rows.append(row("raw write+sync floor", rawNs, bytes: payload))
         r.rows.append(row("journal (Page.append(contentsOf:))", pageNs, bytes: payload))
         r.rows.append(row("journal (JournalWriter.append)", journalNs, bytes: payload))
-        for (i, (name, _)) in peers.enumerated() { r.rows.append(row(name, peerNs[i], bytes: i == 0 ? payload : rawBlobBytes)) }
+        for (i, (name, _)) in peers.enumerated() {
+            r.rows.append(row(name, peerNs[i], bytes: i == 0 ? payload : rawBlobBytes))
+        }
         r.ratios(to: "raw write+sync floor")
-        r.notes += ["every design writes the same \(payload) B of encoded strokes (\(fixed(Double(payload) / 340_000, 2)) B/point) except the last SQLite row, which stores the reference's 12 B/point",
-                    "journal: 100 frames in one pwrite, one fdatasync (Page.append(contentsOf:) adds validation and the actor)",
-                    "SQLite: BEGIN, 100 INSERTs, COMMIT on a fresh WAL database; fdatasync of the -wal at commit",
-                    "the reference measurement had SQLite (libsql) at 0.019 s on a Mac for 4,080,000 B; compare ratios, not absolute times",
-                    "\(rounds) rounds after a warm-up round"]
+        r.notes += [
+            "every design writes the same \(payload) B of encoded strokes (\(fixed(Double(payload) / 340_000, 2)) B/point) except the last SQLite row, which stores the reference's 12 B/point",
+            "journal: 100 frames in one pwrite, one fdatasync (Page.append(contentsOf:) adds validation and the actor)",
+            "SQLite: BEGIN, 100 INSERTs, COMMIT on a fresh WAL database; fdatasync of the -wal at commit",
+            "the reference measurement had SQLite (libsql) at 0.019 s on a Mac for 4,080,000 B; compare ratios, not absolute times",
+            "\(rounds) rounds after a warm-up round"
+        ]
         return r
     }
 }

@@ -9,7 +9,8 @@ import LNoteToolSupport
 enum DrawSuite {
     static let storedName = "stored units: decode into PagePoints + read every point (Int32 0.1 pt)"
     static let appName = "app units: decode into PagePoints + read every point via samples(ofElement:) (Double pt)"
-    static let convertName = "stored units converted by the app: decode into PagePoints + read every point, Double(x) / 10 (pt)"
+    static let convertName =
+        "stored units converted by the app: decode into PagePoints + read every point, Double(x) / 10 (pt)"
     static let storedWalkName = "read every point only, stored units"
     static let appWalkName = "read every point only, app units (converted on access)"
 
@@ -75,21 +76,29 @@ enum DrawSuite {
         let names = [storedName, appName, storedWalkName, appWalkName, convertName]
         let stats = ns.map { LatencyStats(nanoseconds: $0) }
         for (k, name) in names.enumerated() {
-            r.rows.append(BenchRow(design: name, setting: setting, stats: stats[k],
-                                   extra: ["nsPerPoint": stats[k].p50 * 1000 / Double(total)]))
+            r.rows.append(
+                BenchRow(
+                    design: name, setting: setting, stats: stats[k],
+                    extra: ["nsPerPoint": stats[k].p50 * 1000 / Double(total)]))
         }
         r.ratios(to: storedName) { $0.design == appName || $0.design == convertName }
         r.ratios(to: storedWalkName) { $0.design == appWalkName }
-        r.targets.append(BenchTarget(id: "47-draw-app-units", claim: "ready to draw and read in app units p50 / the same in stored units p50 (2,000 strokes)",
-                                     measured: stats[1].p50 / stats[0].p50, limit: 1.1,
-                                     detail: "\(formatMicros(stats[1].p50)) vs \(formatMicros(stats[0].p50))"))
-        r.targets.append(BenchTarget(id: "47-draw-app-units-converting", claim: "the same in app units p50 / stored units the app converts itself p50 (2,000 strokes)",
-                                     measured: stats[1].p50 / stats[4].p50, limit: 1.1,
-                                     detail: "\(formatMicros(stats[1].p50)) vs \(formatMicros(stats[4].p50))"))
+        r.targets.append(
+            BenchTarget(
+                id: "47-draw-app-units",
+                claim: "ready to draw and read in app units p50 / the same in stored units p50 (2,000 strokes)",
+                measured: stats[1].p50 / stats[0].p50, limit: 1.1,
+                detail: "\(formatMicros(stats[1].p50)) vs \(formatMicros(stats[0].p50))"))
+        r.targets.append(
+            BenchTarget(
+                id: "47-draw-app-units-converting",
+                claim: "the same in app units p50 / stored units the app converts itself p50 (2,000 strokes)",
+                measured: stats[1].p50 / stats[4].p50, limit: 1.1,
+                detail: "\(formatMicros(stats[1].p50)) vs \(formatMicros(stats[4].p50))"))
         r.notes += [
             "page: \(strokes) strokes of generated handwriting (seed 47), opened with points deferred; every round decodes them into one PagePoints on the calling thread (PagePoints(decoding:)), as Page.pointsToDraw() does, then reads every point's position and radius",
             "stored units: Int32/UInt16 fields of Point through withPoints(ofElement:) (integers, no conversion); converted by the app: the same buffer, each field divided by 10 as an app drawing in pt must; app units: InputPoint in pt through the converting view samples(ofElement:) (no copy, each point converted when read)",
-            "\(ctx.n(60, 12)) rounds after a warm-up, designs rotated each round",
+            "\(ctx.n(60, 12)) rounds after a warm-up, designs rotated each round"
         ]
         return r
     }

@@ -28,24 +28,36 @@ enum FlipSuite {
         let doc = try await library.createDocument(title: "\(count) pages", pageOptions: options)
         try await doc.addPages(count: count - 1)
         for i in 0..<count {
-            _ = try await doc.page(at: i).append(contentsOf: pool.fresh(first: i, count: strokesPerPage).map(Element.stroke))
+            _ = try await doc.page(at: i).append(
+                contentsOf: pool.fresh(first: i, count: strokesPerPage).map(Element.stroke))
             if i % 100 == 99 { try await doc.flush() }
         }
         try await doc.close()
         let bytes = GenDiskBytes.of(joinPath(doc.path, "pages"))
         var peaks: [String: Int] = [:]
-        for (name, mode) in [("open only", "0:open"), ("flip, budget \(smallBudget >> 20) MiB", "\(smallBudget):flip"),
-                             ("flip, budget \(budget >> 20) MiB (default)", "\(budget):flip"),
-                             ("flip, no budget", "\(Int.max):flip")] {
+        for (name, mode) in [
+            ("open only", "0:open"), ("flip, budget \(smallBudget >> 20) MiB", "\(smallBudget):flip"),
+            ("flip, budget \(budget >> 20) MiB (default)", "\(budget):flip"),
+            ("flip, no budget", "\(Int.max):flip")
+        ] {
             setenv("LNOTE_BENCH_FLIP", "\(mode):\(doc.path)", 1)
             let result = ctx.path("flip.json")
-            let (status, _) = try BenchSystem.run(executablePath(), ["--child", "flip-child", "--dir", ctx.path("child"),
-                                                                     "--result", result])
-            guard status == 0, let reported = try? JSONDecoder().decode(BenchSuiteResult.self, from: Data(POSIXFileSystem.shared.readFile(result))),
-                  let rss = reported.peakRSSBytes else { throw OperationalError("flip child failed (exit \(status))") }
+            let (status, _) = try BenchSystem.run(
+                executablePath(),
+                [
+                    "--child", "flip-child", "--dir", ctx.path("child"),
+                    "--result", result
+                ])
+            guard status == 0,
+                let reported = try? JSONDecoder().decode(
+                    BenchSuiteResult.self, from: Data(POSIXFileSystem.shared.readFile(result))),
+                let rss = reported.peakRSSBytes
+            else { throw OperationalError("flip child failed (exit \(status))") }
             peaks[name] = rss
-            r.rows.append(BenchRow(design: name, setting: "\(count) pages of \(strokesPerPage) strokes",
-                                   value: Double(rss) / 1_048_576, unit: "MiB peak RSS"))
+            r.rows.append(
+                BenchRow(
+                    design: name, setting: "\(count) pages of \(strokesPerPage) strokes",
+                    value: Double(rss) / 1_048_576, unit: "MiB peak RSS"))
         }
         unsetenv("LNOTE_BENCH_FLIP")
         let base = peaks["open only"] ?? 0
@@ -53,11 +65,19 @@ enum FlipSuite {
             r.rows[i].extra = ["above open only, MiB": (r.rows[i].value ?? 0) - Double(base) / 1_048_576]
         }
         if let flip = peaks["flip, budget \(budget >> 20) MiB (default)"] {
-            r.targets.append(BenchTarget(id: "48-flip-rss", claim: "peak RSS flipping \(count) pages, above a process that only opens the document / the cache budget",
-                                         measured: Double(flip - base) / Double(budget), limit: 1.2,
-                                         detail: "\(fixed(Double(flip - base) / 1_048_576, 1)) MiB above \(fixed(Double(base) / 1_048_576, 1)) MiB; budget \(budget >> 20) MiB"))
+            r.targets.append(
+                BenchTarget(
+                    id: "48-flip-rss",
+                    claim:
+                        "peak RSS flipping \(count) pages, above a process that only opens the document / the cache budget",
+                    measured: Double(flip - base) / Double(budget), limit: 1.2,
+                    detail:
+                        "\(fixed(Double(flip - base) / 1_048_576, 1)) MiB above \(fixed(Double(base) / 1_048_576, 1)) MiB; budget \(budget >> 20) MiB"
+                ))
         }
-        r.notes += ["\(count) pages of \(strokesPerPage) generated strokes (\(bytes / 1_048_576) MiB of page files); each process opens the document for writing, then asks for every page in order (Document.page(at:), its elements read, the Page dropped)"]
+        r.notes += [
+            "\(count) pages of \(strokesPerPage) generated strokes (\(bytes / 1_048_576) MiB of page files); each process opens the document for writing, then asks for every page in order (Document.page(at:), its elements read, the Page dropped)"
+        ]
         return r
     }
 

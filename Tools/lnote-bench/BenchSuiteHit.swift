@@ -13,7 +13,8 @@ enum HitSuite {
     static let tapName = "tap: Page.elements(atX:y:) (hit index)"
     static let eraserName = "eraser move: Page.eraserHits, a 20 pt segment, 20 pt tip"
     static let splitName = "eraser split of 10 strokes: Page.eraserHits + Page.erase (durability none)"
-    static let splitMemoryName = "eraser split of 10 strokes in memory: cut ranges + split + PageState.apply + index update"
+    static let splitMemoryName =
+        "eraser split of 10 strokes in memory: cut ranges + split + PageState.apply + index update"
     static let buildName = "index build: PageGeometry of the page (once per open page, Page.prepareHitTesting)"
 
     static func run(_ ctx: BenchContext) async throws -> BenchSuiteResult {
@@ -22,8 +23,9 @@ enum HitSuite {
         var pool = StrokePool(seed: 47, count: strokes)
         let dir = ctx.path("hit"), id = BenchPages.id(47)
         try BenchPages.write(directory: dir, id: id, strokes: pool.fresh(first: 0, count: strokes), journalFrames: 0)
-        let page = try await Page.open(directory: dir, id: id,
-                                       options: PageOptions(durability: .none, compaction: .onCloseOnly))
+        let page = try await Page.open(
+            directory: dir, id: id,
+            options: PageOptions(durability: .none, compaction: .onCloseOnly))
         let state = await page.state
         var points = 0
         for case .stroke(let s) in state.elements { points += s.pointCount }
@@ -31,7 +33,10 @@ enum HitSuite {
         let content = state.contentBounds
         var g = SplitMix64(seed: 47)
         func spot() -> (x: Double, y: Double) {
-            (Double.random(in: content.x...content.maxX, using: &g), Double.random(in: content.y...content.maxY, using: &g))
+            (
+                Double.random(in: content.x...content.maxX, using: &g),
+                Double.random(in: content.y...content.maxY, using: &g)
+            )
         }
 
         var buildNs: [UInt64] = []
@@ -56,7 +61,7 @@ enum HitSuite {
             tapCPU.append(cpu() &- c)
         }
         for _ in 0..<ctx.n(5_000, 1_000) {
-            let p = spot(), angle = Double.random(in: 0 ..< 2 * Double.pi, using: &g)
+            let p = spot(), angle = Double.random(in: 0..<2 * Double.pi, using: &g)
             let end = (x: p.x + 20 * cos(angle), y: p.y + 20 * sin(angle))
             let c = cpu(), t = BenchSystem.now()
             cut &+= await page.eraserHits(from: p, to: end, width: 20).count
@@ -94,12 +99,16 @@ enum HitSuite {
             let edit = try await page.erase(Array(hits.prefix(10)))
             splitNs.append(BenchSystem.now() &- t)
             splitCPU.append(cpu() &- c)
-            guard edit.removed.count == 10 else { throw OperationalError("the split removed \(edit.removed.count) strokes, not 10") }
+            guard edit.removed.count == 10 else {
+                throw OperationalError("the split removed \(edit.removed.count) strokes, not 10")
+            }
             try await page.perform(edit.inverse)
         }
         guard !splitNs.isEmpty else { throw OperationalError("no 60 pt sweep crossed 10 strokes") }
         try await page.close()
-        guard found > 0, cut > 0 else { throw OperationalError("taps found \(found), eraser moves cut \(cut): the page is empty") }
+        guard found > 0, cut > 0 else {
+            throw OperationalError("taps found \(found), eraser moves cut \(cut): the page is empty")
+        }
 
         let scan = LatencyStats(nanoseconds: scanNs), tap = LatencyStats(nanoseconds: tapNs)
         let eraser = LatencyStats(nanoseconds: eraserNs), split = LatencyStats(nanoseconds: splitNs)
@@ -113,21 +122,33 @@ enum HitSuite {
         r.rows.append(BenchRow(design: splitMemoryName, setting: setting, stats: LatencyStats(nanoseconds: memoryNs)))
         r.rows.append(BenchRow(design: splitName, setting: setting, stats: split, extra: cpuExtra(splitC)))
         r.ratios(to: scanName)
-        r.targets.append(BenchTarget(id: "47-tap-p99", claim: "a tap through the hit index, p99 (us, 2,000 strokes)",
-                                     measured: tap.p99, limit: 50,
-                                     detail: "p50 \(formatMicros(tap.p50)), CPU p50 / p99 \(formatMicros(tapC.p50)) / \(formatMicros(tapC.p99)), scan p50 \(formatMicros(scan.p50))"))
-        r.targets.append(BenchTarget(id: "47-eraser-p99", claim: "an eraser move of 20 pt with a 20 pt tip, p99 (us, 2,000 strokes)",
-                                     measured: eraser.p99, limit: 50,
-                                     detail: "p50 \(formatMicros(eraser.p50)), CPU p50 / p99 \(formatMicros(eraserC.p50)) / \(formatMicros(eraserC.p99))"))
-        r.targets.append(BenchTarget(id: "47-split10-p99", claim: "the eraser's split of 10 strokes written as one edit, p99 (us)",
-                                     measured: split.p99, limit: 1_000,
-                                     detail: "p50 \(formatMicros(split.p50)), CPU p50 / p99 \(formatMicros(splitC.p50)) / \(formatMicros(splitC.p99))"))
+        r.targets.append(
+            BenchTarget(
+                id: "47-tap-p99", claim: "a tap through the hit index, p99 (us, 2,000 strokes)",
+                measured: tap.p99, limit: 50,
+                detail:
+                    "p50 \(formatMicros(tap.p50)), CPU p50 / p99 \(formatMicros(tapC.p50)) / \(formatMicros(tapC.p99)), scan p50 \(formatMicros(scan.p50))"
+            ))
+        r.targets.append(
+            BenchTarget(
+                id: "47-eraser-p99", claim: "an eraser move of 20 pt with a 20 pt tip, p99 (us, 2,000 strokes)",
+                measured: eraser.p99, limit: 50,
+                detail:
+                    "p50 \(formatMicros(eraser.p50)), CPU p50 / p99 \(formatMicros(eraserC.p50)) / \(formatMicros(eraserC.p99))"
+            ))
+        r.targets.append(
+            BenchTarget(
+                id: "47-split10-p99", claim: "the eraser's split of 10 strokes written as one edit, p99 (us)",
+                measured: split.p99, limit: 1_000,
+                detail:
+                    "p50 \(formatMicros(split.p50)), CPU p50 / p99 \(formatMicros(splitC.p50)) / \(formatMicros(splitC.p99))"
+            ))
         r.notes += [
             "page: \(strokes) strokes of generated handwriting (seed 47) on a letter page, opened with points deferred (Page.open); taps and eraser moves at random places over the content, eraser moves in random directions",
             "scan: the page's elements, each stroke's bounds computed from its points on every call (what PageState.elements(atX:y:) and Element.bounds do)",
             "cpuMicros: process CPU time of the same calls (what a preempted call on a busy machine does not add); the targets are on wall time",
             "tap and eraser move: through the actor (each an await on the page), after the index was built (Page.prepareHitTesting); the index build is its own row",
-            "eraser split: a 60 pt sweep with a 6 pt tip that crosses 10 strokes or more, its first 10 hits erased as one Page.erase (10 replace frames in one write, no sync: durability none), then undone outside the timing; the in-memory row is the same work without the actor and the write",
+            "eraser split: a 60 pt sweep with a 6 pt tip that crosses 10 strokes or more, its first 10 hits erased as one Page.erase (10 replace frames in one write, no sync: durability none), then undone outside the timing; the in-memory row is the same work without the actor and the write"
         ]
         return r
     }

@@ -29,8 +29,10 @@ enum LongStrokeSuite {
                 let p = serpentine(i)
                 return Point(x: p.x, y: p.y, radius: 8, pressure: 500, time: UInt32((i - start) * 4))
             }
-            return .stroke(Stroke(id: UUIDBytes.random(), ink: Ink(type: "pen", red: 0, green: 0, blue: 0, width: 8),
-                                  points: points))
+            return .stroke(
+                Stroke(
+                    id: UUIDBytes.random(), ink: Ink(type: "pen", red: 0, green: 0, blue: 0, width: 8),
+                    points: points))
         }
     }
 
@@ -62,7 +64,9 @@ enum LongStrokeSuite {
                     opened += try await BenchSystem.timeAsync { page = try await reader.page(at: i) }
                     guard let page else { continue }
                     let elements = await page.elements
-                    drawn += BenchSystem.time { _ = PageRenderer.png(elements: elements, metadata: .letter, width: 256) }
+                    drawn += BenchSystem.time {
+                        _ = PageRenderer.png(elements: elements, metadata: .letter, width: 256)
+                    }
                 }
                 try await reader.close()
                 tOpen = min(tOpen, opened); tDraw = min(tDraw, drawn)
@@ -71,28 +75,35 @@ enum LongStrokeSuite {
             for (design, ns) in [(compact, tCompact), (open, tOpen), (draw, tDraw)] {
                 let value = Double(ns) / points
                 perPoint[design, default: [:]][size] = value
-                r.rows.append(BenchRow(design: design, setting: "\(size)-point strokes",
-                                       value: value, unit: "ns/point", x: Double(size),
-                                       extra: ["total ms": Double(ns) / 1e6]))
+                r.rows.append(
+                    BenchRow(
+                        design: design, setting: "\(size)-point strokes",
+                        value: value, unit: "ns/point", x: Double(size),
+                        extra: ["total ms": Double(ns) / 1e6]))
             }
         }
         let first = sizes[0], last = sizes[sizes.count - 1]
         for i in r.rows.indices {
             guard let x = r.rows[i].x, let base = perPoint[r.rows[i].design]?[first], base > 0, Int(x) != first,
-                  let v = r.rows[i].value else { continue }
+                let v = r.rows[i].value
+            else { continue }
             r.rows[i].ratio = v / base
             r.rows[i].ratioTo = "same design, \(first)-point strokes"
         }
         for design in [compact, open, draw] {
             guard let small = perPoint[design]?[first], let large = perPoint[design]?[last], small > 0 else { continue }
-            r.targets.append(BenchTarget(id: "48-points-\(design.split(separator: " ").first ?? "")",
-                                         claim: "\(design): cost per point with \(last)-point strokes / with \(first)-point strokes",
-                                         measured: large / small, limit: 1.2,
-                                         detail: "\(fixed(large, 1)) vs \(fixed(small, 1)) ns/point"))
+            r.targets.append(
+                BenchTarget(
+                    id: "48-points-\(design.split(separator: " ").first ?? "")",
+                    claim: "\(design): cost per point with \(last)-point strokes / with \(first)-point strokes",
+                    measured: large / small, limit: 1.2,
+                    detail: "\(fixed(large, 1)) vs \(fixed(small, 1)) ns/point"))
         }
-        r.notes += ["\(pages) pages of \(pointsPerPage) points each, as strokes of the size shown; compact: Document.close() of a writable "
-                    + "document with .withCovers (each page's journal folded into its snapshot and its 256 px thumbnail drawn); "
-                    + "open: Document.page(at:) of a read-only reopen; draw: PageRenderer.png of the page's elements as read"]
+        r.notes += [
+            "\(pages) pages of \(pointsPerPage) points each, as strokes of the size shown; compact: Document.close() of a writable "
+                + "document with .withCovers (each page's journal folded into its snapshot and its 256 px thumbnail drawn); "
+                + "open: Document.page(at:) of a read-only reopen; draw: PageRenderer.png of the page's elements as read"
+        ]
         return r
     }
 }

@@ -17,10 +17,14 @@ enum OpenSuite {
     static let level0Name = "level 0 (former baseline): the engine's bounded reader, one [Point] per stroke"
     static let level0PlainName = "level 0: open, fstat, one read, one copy into one [Point] with per-stroke ranges"
     static let level2Name = "SQLite level 2: open, SELECT one BLOB of raw points per stroke, copy"
-    static let readyName = "ready to draw: Page.open(pointsToDrawAtOpen) + Page.pointsToDraw() (one buffer, decoded while read)"
-    static let sqliteReadyName = "SQLite ready to draw (like for like): the same BLOBs read in process, decoded into PagePoints"
-    static let readyOneThreadName = "ready to draw on one thread: Page.open + PagePoints(decoding: page.elements, threads: 1)"
-    static let readyDefaultName = "ready to draw, default open: Page.open + Page.pointsToDraw() (decoded after the open, on every core)"
+    static let readyName =
+        "ready to draw: Page.open(pointsToDrawAtOpen) + Page.pointsToDraw() (one buffer, decoded while read)"
+    static let sqliteReadyName =
+        "SQLite ready to draw (like for like): the same BLOBs read in process, decoded into PagePoints"
+    static let readyOneThreadName =
+        "ready to draw on one thread: Page.open + PagePoints(decoding: page.elements, threads: 1)"
+    static let readyDefaultName =
+        "ready to draw, default open: Page.open + Page.pointsToDraw() (decoded after the open, on every core)"
     static let sqliteInProcessName = "SQLite in process (LNoteSQLite): open, SELECT the same BLOBs in order, copy"
 
     static func run(_ ctx: BenchContext) async throws -> BenchSuiteResult {
@@ -65,8 +69,12 @@ enum OpenSuite {
                     try peer.send("close")
                     try peer.send("load \(ctx.path("blobs.bin"))")
                 }
-                let setting = journal > 0 ? "\(size) strokes (\(journal) in the journal)" : "\(size) strokes (snapshot only)"
-                cases.append(Case(setting: setting, dir: dir, id: id, bytes: bytes, strokes: size, db: db, level0: level0, db2: db2))
+                let setting =
+                    journal > 0 ? "\(size) strokes (\(journal) in the journal)" : "\(size) strokes (snapshot only)"
+                cases.append(
+                    Case(
+                        setting: setting, dir: dir, id: id, bytes: bytes, strokes: size, db: db, level0: level0,
+                        db2: db2))
             }
         }
         // In-memory decode of the same element bodies: the part of opening no file I/O can avoid.
@@ -123,7 +131,9 @@ enum OpenSuite {
                         let count = await page.elementCount
                         t = BenchSystem.now() &- t0
                         try await page.close()
-                        guard count == c.strokes else { throw OperationalError("page opened with \(count) of \(c.strokes) strokes") }
+                        guard count == c.strokes else {
+                            throw OperationalError("page opened with \(count) of \(c.strokes) strokes")
+                        }
                     case 3:
                         // The deferred open, then every point decoded (what drawing the whole page needs).
                         t = try await readyToDraw(c.dir, c.id, PageOptions(readOnly: true))
@@ -166,12 +176,16 @@ enum OpenSuite {
                         guard let peer, let db = c.db2 else { continue }
                         let f = try peer.send("read \(db)")
                         t = UInt64(f.first ?? "") ?? 0
-                        guard Int(f.dropFirst().first ?? "") == c.strokes else { throw OperationalError("SQLite read \(f) rows") }
+                        guard Int(f.dropFirst().first ?? "") == c.strokes else {
+                            throw OperationalError("SQLite read \(f) rows")
+                        }
                     default:
                         guard let peer, let db = c.db else { continue }
                         let f = try peer.send("read \(db)")
                         t = UInt64(f.first ?? "") ?? 0
-                        guard Int(f.dropFirst().first ?? "") == c.strokes else { throw OperationalError("SQLite read \(f) rows") }
+                        guard Int(f.dropFirst().first ?? "") == c.strokes else {
+                            throw OperationalError("SQLite read \(f) rows")
+                        }
                     }
                     // Process CPU time of the in-process designs (the peer's rows have none): on a
                     // shared machine a long burst is preempted more often, which wall time shows.
@@ -184,57 +198,81 @@ enum OpenSuite {
             }
         }
         for (i, c) in cases.enumerated() {
-            for (d, name) in [pageName, floorName, sqliteName, eagerName, level0Name, level2Name, eagerOpenName,
-                              readyName, sqliteReadyName, sqliteInProcessName, readyOneThreadName, readyDefaultName,
-                              level0PlainName].enumerated()
+            for (d, name) in [
+                pageName, floorName, sqliteName, eagerName, level0Name, level2Name, eagerOpenName,
+                readyName, sqliteReadyName, sqliteInProcessName, readyOneThreadName, readyDefaultName,
+                level0PlainName
+            ].enumerated()
             where !ns[i * designs + d].isEmpty {
                 let st = LatencyStats(nanoseconds: ns[i * designs + d])
-                var extra: [String: Double]? = d < 2 || d == 3 || d == 6 || d == 7 || (d >= 10 && d != 12) ? ["fileBytes": Double(c.bytes), "MB/s": Double(c.bytes) / st.p50] : nil
+                var extra: [String: Double]? =
+                    d < 2 || d == 3 || d == 6 || d == 7 || (d >= 10 && d != 12)
+                    ? ["fileBytes": Double(c.bytes), "MB/s": Double(c.bytes) / st.p50] : nil
                 if !cpuNs[i * designs + d].isEmpty {
-                    extra = (extra ?? [:]).merging(["cpuMicrosP50": LatencyStats(nanoseconds: cpuNs[i * designs + d]).p50]) { a, _ in a }
+                    extra = (extra ?? [:]).merging([
+                        "cpuMicrosP50": LatencyStats(nanoseconds: cpuNs[i * designs + d]).p50
+                    ]) { a, _ in a }
                 }
                 r.rows.append(BenchRow(design: name, setting: c.setting, stats: st, x: Double(c.strokes), extra: extra))
             }
         }
         if let c = cases.first(where: { $0.strokes == 2_000 }) {
-            r.rows.append(BenchRow(design: "decode only (ElementCodec, in memory, no I/O)", setting: c.setting,
-                                   stats: LatencyStats(nanoseconds: decodeNs), x: 2_000))
-            let points = Double(deferred.reduce(0) { n, e in if case .stroke(let s) = e { return n + s.pointCount } else { return n } })
+            r.rows.append(
+                BenchRow(
+                    design: "decode only (ElementCodec, in memory, no I/O)", setting: c.setting,
+                    stats: LatencyStats(nanoseconds: decodeNs), x: 2_000))
+            let points = Double(
+                deferred.reduce(0) { n, e in if case .stroke(let s) = e { return n + s.pointCount } else { return n } })
             for (k, threadsUsed) in [1, threadCount].enumerated() {
                 let st = LatencyStats(nanoseconds: pagePointsNs[k])
                 let cpuP50 = LatencyStats(nanoseconds: pagePointsCPU[k]).p50
-                r.rows.append(BenchRow(design: "decode only into PagePoints, \(threadsUsed) thread\(threadsUsed == 1 ? "" : "s") (in memory, no I/O)",
-                                       setting: c.setting, stats: st, x: 2_000,
-                                       extra: ["cpuMicrosP50": cpuP50, "points": points, "cpuNsPerPoint": cpuP50 * 1000 / points]))
+                r.rows.append(
+                    BenchRow(
+                        design:
+                            "decode only into PagePoints, \(threadsUsed) thread\(threadsUsed == 1 ? "" : "s") (in memory, no I/O)",
+                        setting: c.setting, stats: st, x: 2_000,
+                        extra: ["cpuMicrosP50": cpuP50, "points": points, "cpuNsPerPoint": cpuP50 * 1000 / points]))
             }
         }
         r.ratios(to: floorName)
         if let peer { r.peerPeakRSSBytes = try? peer.peakRSS(); peer.close() }
-        if let c = cases.first(where: { $0.strokes == 2_000 && $0.db != nil }) ?? cases.first(where: { $0.strokes == 2_000 }),
-           let page = r.stats(pageName, c.setting), let floor = r.stats(floorName, c.setting) {
-            r.targets.append(BenchTarget(id: "3-open-floor", claim: "page open p50 / read+CRC p50 (2,000 strokes + 500 journal frames)",
-                                         measured: page.p50 / floor.p50, limit: 4,
-                                         detail: "\(formatMicros(page.p50)) vs \(formatMicros(floor.p50)); \(fixed(Double(c.bytes) / page.p50, 0)) MB/s"))
+        if let c = cases.first(where: { $0.strokes == 2_000 && $0.db != nil })
+            ?? cases.first(where: { $0.strokes == 2_000 }),
+            let page = r.stats(pageName, c.setting), let floor = r.stats(floorName, c.setting)
+        {
+            r.targets.append(
+                BenchTarget(
+                    id: "3-open-floor", claim: "page open p50 / read+CRC p50 (2,000 strokes + 500 journal frames)",
+                    measured: page.p50 / floor.p50, limit: 4,
+                    detail:
+                        "\(formatMicros(page.p50)) vs \(formatMicros(floor.p50)); \(fixed(Double(c.bytes) / page.p50, 0)) MB/s"
+                ))
             if let sq = r.stats(sqliteName, c.setting) {
-                r.targets.append(BenchTarget(id: "8-open-sqlite", claim: "SQLite read p50 / page open p50 (2,000 strokes)",
-                                             measured: sq.p50 / page.p50, limit: 2, atLeast: true,
-                                             detail: "\(formatMicros(sq.p50)) vs \(formatMicros(page.p50))"))
+                r.targets.append(
+                    BenchTarget(
+                        id: "8-open-sqlite", claim: "SQLite read p50 / page open p50 (2,000 strokes)",
+                        measured: sq.p50 / page.p50, limit: 2, atLeast: true,
+                        detail: "\(formatMicros(sq.p50)) vs \(formatMicros(page.p50))"))
             }
         }
-        if let c = cases.first(where: { $0.strokes == 2_000 && $0.db != nil }) ?? cases.first(where: { $0.strokes == 2_000 }) {
+        if let c = cases.first(where: { $0.strokes == 2_000 && $0.db != nil })
+            ?? cases.first(where: { $0.strokes == 2_000 })
+        {
             readyTargets(c.setting, into: &r)
         }
-        r.notes += ["Page.open: list the folder, read snapshot and journal, check every CRC and every element, check the points' structure and keep their bytes (E-006, decoded on use; read-only open, closed after)",
-                    "Page.open + decode every point: the same open, then `decodedPoints()` of every stroke, one [Point] each (the per-stroke way of drawing the whole page once)",
-                    "ready to draw (the 16-ready targets use this row): the page opened with `PageOptions.pointsToDrawAtOpen`: the strokes decoded on a second core while the open reads on, in batches, into one [Point] for the page at the places they take (E-006's structure check skipped for the strokes that decode, checked after for the others), which `Page.pointsToDraw()` then returns (the page unchanged since the open); its CPU column is process CPU time, which counts every thread",
-                    "ready to draw, default open: the page opened without `pointsToDrawAtOpen` (points deferred), then `Page.pointsToDraw()`: every stroke decoded off the page's actor into one [Point], in chunks on every core for pages of 32,768 points or more (what an app that does not set the option gets)",
-                    "ready to draw on one thread: the same decode from the page's elements on the calling thread alone (what the parallel decode gains, or loses when the machine's other cores are busy)",
-                    "SQLite ready to draw (like for like, 16-ready-sqlite-like): the SQLite row's database read in this process through LNoteSQLite (new read-only connection, SELECT data FROM strokes ORDER BY seq, each BLOB copied), each BLOB checked as Page.open checks an element (ElementCodec, points deferred, E-006), then decoded into one PagePoints with the same decoder and threads as pointsToDraw(); 'SQLite in process' is that read alone, beside the C peer's",
-                    "SQLite: a new read-only connection, SELECT data FROM strokes ORDER BY seq, each BLOB copied out (no point decoding), connection closed; WAL checkpointed beforehand",
-                    "level 0 (the snapshot-only design LNote replaces, the 16-ready-level0 baseline): one file of the page's points as raw 16-byte records (x, y i32, radius, pressure u16, time u32) after a table of per-stroke counts; the best plain read of what the draw path gives: open, fstat, one read into one buffer, one pass copying the records into one [Point] with a range per stroke; no checksum",
-                    "level 0 (former baseline): the same file read through the engine's bounded reader (FileSystem.readFile), each stroke's records copied into a [Point] of its own (2,000 allocations)",
-                    "SQLite level 2: the same connection pattern as the SQLite row, each row one BLOB of the stroke's raw 16-byte points (the level-2 shape of Spec/sqlite.md), copied out; no decoding needed",
-                    "files in the page cache (warm) for every design; \(rounds) rounds after a warm-up, designs rotated each round"]
+        r.notes += [
+            "Page.open: list the folder, read snapshot and journal, check every CRC and every element, check the points' structure and keep their bytes (E-006, decoded on use; read-only open, closed after)",
+            "Page.open + decode every point: the same open, then `decodedPoints()` of every stroke, one [Point] each (the per-stroke way of drawing the whole page once)",
+            "ready to draw (the 16-ready targets use this row): the page opened with `PageOptions.pointsToDrawAtOpen`: the strokes decoded on a second core while the open reads on, in batches, into one [Point] for the page at the places they take (E-006's structure check skipped for the strokes that decode, checked after for the others), which `Page.pointsToDraw()` then returns (the page unchanged since the open); its CPU column is process CPU time, which counts every thread",
+            "ready to draw, default open: the page opened without `pointsToDrawAtOpen` (points deferred), then `Page.pointsToDraw()`: every stroke decoded off the page's actor into one [Point], in chunks on every core for pages of 32,768 points or more (what an app that does not set the option gets)",
+            "ready to draw on one thread: the same decode from the page's elements on the calling thread alone (what the parallel decode gains, or loses when the machine's other cores are busy)",
+            "SQLite ready to draw (like for like, 16-ready-sqlite-like): the SQLite row's database read in this process through LNoteSQLite (new read-only connection, SELECT data FROM strokes ORDER BY seq, each BLOB copied), each BLOB checked as Page.open checks an element (ElementCodec, points deferred, E-006), then decoded into one PagePoints with the same decoder and threads as pointsToDraw(); 'SQLite in process' is that read alone, beside the C peer's",
+            "SQLite: a new read-only connection, SELECT data FROM strokes ORDER BY seq, each BLOB copied out (no point decoding), connection closed; WAL checkpointed beforehand",
+            "level 0 (the snapshot-only design LNote replaces, the 16-ready-level0 baseline): one file of the page's points as raw 16-byte records (x, y i32, radius, pressure u16, time u32) after a table of per-stroke counts; the best plain read of what the draw path gives: open, fstat, one read into one buffer, one pass copying the records into one [Point] with a range per stroke; no checksum",
+            "level 0 (former baseline): the same file read through the engine's bounded reader (FileSystem.readFile), each stroke's records copied into a [Point] of its own (2,000 allocations)",
+            "SQLite level 2: the same connection pattern as the SQLite row, each row one BLOB of the stroke's raw 16-byte points (the level-2 shape of Spec/sqlite.md), copied out; no decoding needed",
+            "files in the page cache (warm) for every design; \(rounds) rounds after a warm-up, designs rotated each round"
+        ]
         return r
     }
 }
@@ -248,56 +286,89 @@ extension OpenSuite {
         func cpu(_ name: String) -> Double? { r.row(name, setting)?.extra?["cpuMicrosP50"] }
         guard let ready = r.stats(readyName, setting) else { return }
         if let former = r.stats(level0Name, setting) {
-            r.targets.append(BenchTarget(id: "16-ready-level0-former", claim: "ready to draw (pointsToDraw) p50 / former level-0 read p50 (engine reader, array per stroke)",
-                                         measured: ready.p50 / former.p50, limit: 2,
-                                         detail: "\(formatMicros(ready.p50)) vs \(formatMicros(former.p50))"))
+            r.targets.append(
+                BenchTarget(
+                    id: "16-ready-level0-former",
+                    claim:
+                        "ready to draw (pointsToDraw) p50 / former level-0 read p50 (engine reader, array per stroke)",
+                    measured: ready.p50 / former.p50, limit: 2,
+                    detail: "\(formatMicros(ready.p50)) vs \(formatMicros(former.p50))"))
         }
         if let l0 = r.stats(level0PlainName, setting) {
-            r.targets.append(BenchTarget(id: "16-ready-level0", claim: "ready to draw (pointsToDraw) p50 / plain level-0 read p50 (one read, one buffer, 2,000 strokes)",
-                                         measured: ready.p50 / l0.p50, limit: 1.5,
-                                         detail: "\(formatMicros(ready.p50)) vs \(formatMicros(l0.p50))"))
+            r.targets.append(
+                BenchTarget(
+                    id: "16-ready-level0",
+                    claim:
+                        "ready to draw (pointsToDraw) p50 / plain level-0 read p50 (one read, one buffer, 2,000 strokes)",
+                    measured: ready.p50 / l0.p50, limit: 1.5,
+                    detail: "\(formatMicros(ready.p50)) vs \(formatMicros(l0.p50))"))
             if let rc = cpu(readyName), let lc = cpu(level0PlainName) {
-                r.targets.append(BenchTarget(id: "16-ready-level0-cpu", claim: "ready to draw (pointsToDraw) / level-0 read, process CPU time p50 (2,000 strokes)",
-                                             measured: rc / lc, limit: 2,
-                                             detail: "\(formatMicros(rc)) vs \(formatMicros(lc)) of CPU"))
+                r.targets.append(
+                    BenchTarget(
+                        id: "16-ready-level0-cpu",
+                        claim: "ready to draw (pointsToDraw) / level-0 read, process CPU time p50 (2,000 strokes)",
+                        measured: rc / lc, limit: 2,
+                        detail: "\(formatMicros(rc)) vs \(formatMicros(lc)) of CPU"))
             }
             if let one = r.stats(readyOneThreadName, setting) {
-                r.targets.append(BenchTarget(id: "16-ready-level0-one-thread", claim: "ready to draw on one thread p50 / level-0 read p50 (2,000 strokes)",
-                                             measured: one.p50 / l0.p50, limit: 2,
-                                             detail: "\(formatMicros(one.p50)) vs \(formatMicros(l0.p50))"))
+                r.targets.append(
+                    BenchTarget(
+                        id: "16-ready-level0-one-thread",
+                        claim: "ready to draw on one thread p50 / level-0 read p50 (2,000 strokes)",
+                        measured: one.p50 / l0.p50, limit: 2,
+                        detail: "\(formatMicros(one.p50)) vs \(formatMicros(l0.p50))"))
             }
             if let perStroke = r.stats(eagerName, setting) {
-                r.targets.append(BenchTarget(id: "16-ready-perstroke-level0", claim: "ready to draw per stroke (decodedPoints()) p50 / level-0 read p50 (2,000 strokes)",
-                                             measured: perStroke.p50 / l0.p50, limit: 2,
-                                             detail: "\(formatMicros(perStroke.p50)) vs \(formatMicros(l0.p50))"))
+                r.targets.append(
+                    BenchTarget(
+                        id: "16-ready-perstroke-level0",
+                        claim: "ready to draw per stroke (decodedPoints()) p50 / level-0 read p50 (2,000 strokes)",
+                        measured: perStroke.p50 / l0.p50, limit: 2,
+                        detail: "\(formatMicros(perStroke.p50)) vs \(formatMicros(l0.p50))"))
             }
             if let eager = r.stats(eagerOpenName, setting) {
-                r.targets.append(BenchTarget(id: "16-ready-eager-level0", claim: "ready to draw with an eager open p50 / level-0 read p50 (2,000 strokes)",
-                                             measured: eager.p50 / l0.p50, limit: 2,
-                                             detail: "\(formatMicros(eager.p50)) vs \(formatMicros(l0.p50))"))
+                r.targets.append(
+                    BenchTarget(
+                        id: "16-ready-eager-level0",
+                        claim: "ready to draw with an eager open p50 / level-0 read p50 (2,000 strokes)",
+                        measured: eager.p50 / l0.p50, limit: 2,
+                        detail: "\(formatMicros(eager.p50)) vs \(formatMicros(l0.p50))"))
             }
         }
-        for (id, name, what) in [("16-ready-sqlite", sqliteName, "SQLite (encoded BLOBs, copied, not decoded)"),
-                                 ("16-ready-sqlite-l2", level2Name, "SQLite level 2 (raw points, copied)")] {
+        for (id, name, what) in [
+            ("16-ready-sqlite", sqliteName, "SQLite (encoded BLOBs, copied, not decoded)"),
+            ("16-ready-sqlite-l2", level2Name, "SQLite level 2 (raw points, copied)")
+        ] {
             guard let sq = r.stats(name, setting) else { continue }
-            r.targets.append(BenchTarget(id: id, claim: "\(what) read p50 / ready to draw p50 (2,000 strokes)",
-                                         measured: sq.p50 / ready.p50, limit: 2, atLeast: true,
-                                         detail: "\(formatMicros(sq.p50)) vs \(formatMicros(ready.p50))"))
+            r.targets.append(
+                BenchTarget(
+                    id: id, claim: "\(what) read p50 / ready to draw p50 (2,000 strokes)",
+                    measured: sq.p50 / ready.p50, limit: 2, atLeast: true,
+                    detail: "\(formatMicros(sq.p50)) vs \(formatMicros(ready.p50))"))
         }
         if let sq = r.stats(sqliteReadyName, setting) {
-            r.targets.append(BenchTarget(id: "16-ready-sqlite-like", claim: "like for like: SQLite ready to draw p50 / ready to draw p50 (2,000 strokes)",
-                                         measured: sq.p50 / ready.p50, limit: 2, atLeast: true,
-                                         detail: "\(formatMicros(sq.p50)) vs \(formatMicros(ready.p50))"))
+            r.targets.append(
+                BenchTarget(
+                    id: "16-ready-sqlite-like",
+                    claim: "like for like: SQLite ready to draw p50 / ready to draw p50 (2,000 strokes)",
+                    measured: sq.p50 / ready.p50, limit: 2, atLeast: true,
+                    detail: "\(formatMicros(sq.p50)) vs \(formatMicros(ready.p50))"))
             if let sc = cpu(sqliteReadyName), let rc = cpu(readyName) {
-                r.targets.append(BenchTarget(id: "16-ready-sqlite-like-cpu", claim: "like for like: SQLite ready to draw / ready to draw, process CPU time p50 (2,000 strokes)",
-                                             measured: sc / rc, limit: 2, atLeast: true,
-                                             detail: "\(formatMicros(sc)) vs \(formatMicros(rc)) of CPU"))
+                r.targets.append(
+                    BenchTarget(
+                        id: "16-ready-sqlite-like-cpu",
+                        claim:
+                            "like for like: SQLite ready to draw / ready to draw, process CPU time p50 (2,000 strokes)",
+                        measured: sc / rc, limit: 2, atLeast: true,
+                        detail: "\(formatMicros(sc)) vs \(formatMicros(rc)) of CPU"))
             }
         }
         if let page = r.stats(pageName, setting), let sq = r.stats(level2Name, setting) {
-            r.targets.append(BenchTarget(id: "16-open-sqlite-l2", claim: "SQLite level 2 read p50 / page open p50 (2,000 strokes)",
-                                         measured: sq.p50 / page.p50, limit: 2, atLeast: true,
-                                         detail: "\(formatMicros(sq.p50)) vs \(formatMicros(page.p50))"))
+            r.targets.append(
+                BenchTarget(
+                    id: "16-open-sqlite-l2", claim: "SQLite level 2 read p50 / page open p50 (2,000 strokes)",
+                    measured: sq.p50 / page.p50, limit: 2, atLeast: true,
+                    detail: "\(formatMicros(sq.p50)) vs \(formatMicros(page.p50))"))
         }
     }
 
@@ -305,10 +376,13 @@ extension OpenSuite {
     /// read, into one buffer) and takes it with `Page.pointsToDraw()`; the nanoseconds that took.
     /// With `threads`, a deferred open, then the decode from the page's elements on that many threads;
     /// without `atOpen`, the default open, then `Page.pointsToDraw()` (decoded after the open).
-    private static func readyToDrawPage(_ dir: String, _ id: UUIDBytes, threads: Int? = nil, atOpen: Bool = true) async throws -> UInt64 {
+    private static func readyToDrawPage(
+        _ dir: String, _ id: UUIDBytes, threads: Int? = nil, atOpen: Bool = true
+    ) async throws -> UInt64 {
         let t0 = BenchSystem.now()
-        let page = try await Page.open(directory: dir, id: id,
-                                       options: PageOptions(readOnly: true, pointsToDrawAtOpen: threads == nil && atOpen))
+        let page = try await Page.open(
+            directory: dir, id: id,
+            options: PageOptions(readOnly: true, pointsToDrawAtOpen: threads == nil && atOpen))
         var drawn: PagePoints?
         if let threads {
             drawn = PagePoints(decoding: await page.elements, threads: threads)

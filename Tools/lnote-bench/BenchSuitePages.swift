@@ -109,7 +109,9 @@ enum PagesSuite {
             if haveTool {
                 for command in ["info", "dump"] {
                     // A child process: its CPU is counted as the wall time it took.
-                    let t = BenchSystem.time { _ = try? BenchSystem.run(lnote, [command, path], stdoutPath: "/dev/null") }
+                    let t = BenchSystem.time {
+                        _ = try? BenchSystem.run(lnote, [command, path], stdoutPath: "/dev/null")
+                    }
                     let name = "lnote \(command) (process, wall)"
                     if measured[name] == nil { order.append(name) }
                     measured[name, default: [:]][count] = Double(t) / Double(count)
@@ -124,9 +126,10 @@ enum PagesSuite {
             let unit = name.hasPrefix("lnote") ? "wall" : "CPU"
             for count in counts {
                 guard let v = measured[name]?[count] else { continue }
-                var row = BenchRow(design: name, setting: "\(count) pages", value: v / 1_000,
-                                   unit: perPage ? "us CPU/page" : "us CPU", x: Double(count),
-                                   extra: ["wall us": (wall[name]?[count] ?? 0) / 1_000])
+                var row = BenchRow(
+                    design: name, setting: "\(count) pages", value: v / 1_000,
+                    unit: perPage ? "us CPU/page" : "us CPU", x: Double(count),
+                    extra: ["wall us": (wall[name]?[count] ?? 0) / 1_000])
                 if count != first, let base = measured[name]?[first], base > 0 {
                     row.ratio = v / base
                     row.ratioTo = "same operation, \(first) pages"
@@ -134,16 +137,22 @@ enum PagesSuite {
                 r.rows.append(row)
             }
             if let small = measured[name]?[first], let large = measured[name]?[last], small > 0 {
-                r.targets.append(BenchTarget(id: "48-pages-" + name.prefix { $0 != " " && $0 != "(" }.lowercased(),
-                                             claim: "\(name): \(perPage ? "cost per page" : "cost") at \(last) pages / at \(first) pages",
-                                             measured: large / small, limit: 1.2,
-                                             detail: "\(fixed(large / 1_000, 1)) vs \(fixed(small / 1_000, 1)) us \(unit)\(perPage ? " per page" : "")"))
+                r.targets.append(
+                    BenchTarget(
+                        id: "48-pages-" + name.prefix { $0 != " " && $0 != "(" }.lowercased(),
+                        claim: "\(name): \(perPage ? "cost per page" : "cost") at \(last) pages / at \(first) pages",
+                        measured: large / small, limit: 1.2,
+                        detail:
+                            "\(fixed(large / 1_000, 1)) vs \(fixed(small / 1_000, 1)) us \(unit)\(perPage ? " per page" : "")"
+                    ))
             }
         }
-        r.notes += ["documents made with NoteLibrary.createDocument and addPages; \(strokesPerPage) generated strokes a page, "
-                    + "durability none, compaction on close only, no covers; one run per count",
-                    "the ratios are of CPU time (all threads; wall time in brackets, which adds waits for the disk); first page ready and one page: the whole operation, not per page; lnote info and dump: the wall time of the whole process "
-                    + (haveTool ? "(the lnote beside this executable)" : "(skipped: no lnote beside this executable)")]
+        r.notes += [
+            "documents made with NoteLibrary.createDocument and addPages; \(strokesPerPage) generated strokes a page, "
+                + "durability none, compaction on close only, no covers; one run per count",
+            "the ratios are of CPU time (all threads; wall time in brackets, which adds waits for the disk); first page ready and one page: the whole operation, not per page; lnote info and dump: the wall time of the whole process "
+                + (haveTool ? "(the lnote beside this executable)" : "(skipped: no lnote beside this executable)")
+        ]
         return r
     }
 }

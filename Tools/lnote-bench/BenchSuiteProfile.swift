@@ -55,7 +55,8 @@ enum ProfileSuite {
             cpu.append(Double(cpuNanoseconds() - c0) / 1000)
             wall.append(Double(BenchSystem.now() - w0) / 1000)
         }
-        let line = "\(mode) bulk=\(PointBulkDecode.allowed): median CPU \(fixed(median(cpu), 0)) us, wall \(fixed(median(wall), 0)) us a round, \(points / max(rounds, 1)) points a round"
+        let line =
+            "\(mode) bulk=\(PointBulkDecode.allowed): median CPU \(fixed(median(cpu), 0)) us, wall \(fixed(median(wall), 0)) us a round, \(points / max(rounds, 1)) points a round"
         print(line)
         r.notes.append(line)
         return r
@@ -88,7 +89,9 @@ enum ProfileSuite {
         try await page.close()
         let t4 = BenchSystem.now()
         if ProcessInfo.processInfo.environment["LNOTE_PROFILE_SPLIT"] == "1" {
-            print("open \((t1 - t0) / 1000) us, elements \((t2 - t1) / 1000) us, decode \((t3 - t2) / 1000) us, close \((t4 - t3) / 1000) us")
+            print(
+                "open \((t1 - t0) / 1000) us, elements \((t2 - t1) / 1000) us, decode \((t3 - t2) / 1000) us, close \((t4 - t3) / 1000) us"
+            )
         }
         return drawn.reduce(0) { $0 + $1.count }
     }
@@ -96,16 +99,20 @@ enum ProfileSuite {
     /// `LNOTE_PROFILE_MODE=loops`: the page's points decoded into one `PagePoints` on one
     /// thread with each build of the C loop in turn, rounds interleaved; prints the median CPU
     /// time of each (an A/B check of a decoder change on a busy machine).
-    static func compareLoops(_ dir: String, _ id: UUIDBytes, rounds: Int, into result: BenchSuiteResult) async throws -> BenchSuiteResult {
+    static func compareLoops(
+        _ dir: String, _ id: UUIDBytes, rounds: Int, into result: BenchSuiteResult
+    ) async throws -> BenchSuiteResult {
         var r = result
         let page = try await Page.open(directory: dir, id: id, options: PageOptions(readOnly: true))
         let elements = await page.elements
         try await page.close()
         let all = ProcessInfo.processInfo.activeProcessorCount
-        let loops: [(String, PointDecodeLoop.Kind, Int)] = [("best", .bulk, 1), ("best, \(all) threads", .bulk, all),
-                                                             ("AVX2 without AVX-512", .bulkAVX2, 1), ("128-bit", .bulkNarrow, 1),
-                                                             ("baseline", .bulkBaseline, 1),
-                                                             ("swift", .swift, 1)]
+        let loops: [(String, PointDecodeLoop.Kind, Int)] = [
+            ("best", .bulk, 1), ("best, \(all) threads", .bulk, all),
+            ("AVX2 without AVX-512", .bulkAVX2, 1), ("128-bit", .bulkNarrow, 1),
+            ("baseline", .bulkBaseline, 1),
+            ("swift", .swift, 1)
+        ]
         var wall = [[Double]](repeating: [], count: loops.count)
         var cpu = [[Double]](repeating: [], count: loops.count)
         var points = 0
@@ -113,13 +120,15 @@ enum ProfileSuite {
             for (k, (_, loop, threads)) in loops.enumerated() {
                 let c0 = cpuNanoseconds(), w0 = BenchSystem.now()
                 let chunk = threads == 1 ? 1 << 30 : PagePointsDecoder.chunkPointsMinDefault
-                points = PagePoints(decoding: elements, threads: threads, loop: loop, chunkPointsMin: chunk).points.count
+                points =
+                    PagePoints(decoding: elements, threads: threads, loop: loop, chunkPointsMin: chunk).points.count
                 cpu[k].append(Double(cpuNanoseconds() - c0) / 1000)
                 wall[k].append(Double(BenchSystem.now() - w0) / 1000)
             }
         }
         for (k, (name, _, _)) in loops.enumerated() {
-            let line = "loop \(name): median CPU \(fixed(median(cpu[k]), 0)) us, wall \(fixed(median(wall[k]), 0)) us, \(fixed(median(cpu[k]) * 1000 / Double(max(points, 1)), 2)) ns a point"
+            let line =
+                "loop \(name): median CPU \(fixed(median(cpu[k]), 0)) us, wall \(fixed(median(wall[k]), 0)) us, \(fixed(median(cpu[k]) * 1000 / Double(max(points, 1)), 2)) ns a point"
             print(line)
             r.notes.append(line)
         }
@@ -129,23 +138,33 @@ enum ProfileSuite {
     /// `LNOTE_PROFILE_MODE=readyab`: ready to draw three ways, rounds interleaved (an A/B check
     /// on a busy machine): a deferred open then `pointsToDraw()` on every core, the same decode
     /// on one thread, and an open with `pointsToDrawAtOpen`; prints each one's median CPU and wall time.
-    static func compareReady(_ dir: String, _ id: UUIDBytes, rounds: Int, into result: BenchSuiteResult) async throws -> BenchSuiteResult {
+    static func compareReady(
+        _ dir: String, _ id: UUIDBytes, rounds: Int, into result: BenchSuiteResult
+    ) async throws -> BenchSuiteResult {
         var r = result
-        let names = ["deferred open + pointsToDraw()", "deferred open + decode on 1 thread", "open with pointsToDrawAtOpen + pointsToDraw()"]
+        let names = [
+            "deferred open + pointsToDraw()", "deferred open + decode on 1 thread",
+            "open with pointsToDrawAtOpen + pointsToDraw()"
+        ]
         var wall = [[Double]](repeating: [], count: names.count), cpu = wall
         var points = 0
         for _ in 0..<rounds {
             for k in names.indices {
                 let c0 = cpuNanoseconds(), w0 = BenchSystem.now()
-                let page = try await Page.open(directory: dir, id: id, options: PageOptions(readOnly: true, pointsToDrawAtOpen: k == 2))
-                points = k == 1 ? PagePoints(decoding: await page.elements, threads: 1).points.count : await page.pointsToDraw().points.count
+                let page = try await Page.open(
+                    directory: dir, id: id, options: PageOptions(readOnly: true, pointsToDrawAtOpen: k == 2))
+                points =
+                    k == 1
+                    ? PagePoints(decoding: await page.elements, threads: 1).points.count
+                    : await page.pointsToDraw().points.count
                 cpu[k].append(Double(cpuNanoseconds() - c0) / 1000)
                 wall[k].append(Double(BenchSystem.now() - w0) / 1000)
                 try await page.close()
             }
         }
         for k in names.indices {
-            let line = "\(names[k]): median CPU \(fixed(median(cpu[k]), 0)) us, wall \(fixed(median(wall[k]), 0)) us (\(points) points)"
+            let line =
+                "\(names[k]): median CPU \(fixed(median(cpu[k]), 0)) us, wall \(fixed(median(wall[k]), 0)) us (\(points) points)"
             print(line)
             r.notes.append(line)
         }
@@ -157,8 +176,10 @@ enum ProfileSuite {
     /// buffer's memory traffic), against the same decode into one page buffer;
     /// `pointencode`: every stroke's points encoded (`PointCodec.encode`) into one reused writer
     /// (with `LNOTE_PROFILE_BULK=0` by the Swift loop alone, an A/B check of the C encode loop).
-    static func codecOnly(_ mode: String, _ dir: String, _ id: UUIDBytes, rounds: Int,
-                          into result: BenchSuiteResult) async throws -> BenchSuiteResult {
+    static func codecOnly(
+        _ mode: String, _ dir: String, _ id: UUIDBytes, rounds: Int,
+        into result: BenchSuiteResult
+    ) async throws -> BenchSuiteResult {
         var r = result
         let page = try await Page.open(directory: dir, id: id, options: PageOptions(readOnly: true))
         let elements = await page.elements
@@ -172,7 +193,9 @@ enum ProfileSuite {
         if let dump = ProcessInfo.processInfo.environment["LNOTE_PROFILE_DUMP"] {
             var out: [UInt8] = []
             for e in encoded {
-                for v in [UInt32(e.count), e.hasAngles ? 1 : 0, UInt32(e.bytes.count)] { withUnsafeBytes(of: v.littleEndian) { out += $0 } }
+                for v in [UInt32(e.count), e.hasAngles ? 1 : 0, UInt32(e.bytes.count)] {
+                    withUnsafeBytes(of: v.littleEndian) { out += $0 }
+                }
                 out += e.bytes
             }
             guard FileManager.default.createFile(atPath: dump, contents: Data(out)) else {
@@ -211,10 +234,13 @@ enum ProfileSuite {
             }
             cpu[1].append(Double(cpuNanoseconds() - c0) / 1000)
         }
-        let names = mode == "hot" ? ["decode into one reused small buffer", "decode into one page buffer (PagePoints, 1 thread)"]
-                                  : ["encode into one reused writer", "encode into a fresh 4 KiB writer each"]
+        let names =
+            mode == "hot"
+            ? ["decode into one reused small buffer", "decode into one page buffer (PagePoints, 1 thread)"]
+            : ["encode into one reused writer", "encode into a fresh 4 KiB writer each"]
         for k in 0..<2 {
-            let line = "\(names[k]): median CPU \(fixed(median(cpu[k]), 0)) us, \(fixed(median(cpu[k]) * 1000 / Double(max(total, 1)), 2)) ns a point (\(total) points, sink \(sink & 1))"
+            let line =
+                "\(names[k]): median CPU \(fixed(median(cpu[k]), 0)) us, \(fixed(median(cpu[k]) * 1000 / Double(max(total, 1)), 2)) ns a point (\(total) points, sink \(sink & 1))"
             print(line)
             r.notes.append(line)
         }
@@ -227,8 +253,9 @@ enum ProfileSuite {
         let t0 = BenchSystem.now()
         let env = ProcessInfo.processInfo.environment
         // LNOTE_PROFILE_ATOPEN=1: opened ready to draw (`pointsToDrawAtOpen`), points decoded as read.
-        let page = try await Page.open(directory: dir, id: id,
-                                       options: PageOptions(readOnly: true, pointsToDrawAtOpen: env["LNOTE_PROFILE_ATOPEN"] == "1"))
+        let page = try await Page.open(
+            directory: dir, id: id,
+            options: PageOptions(readOnly: true, pointsToDrawAtOpen: env["LNOTE_PROFILE_ATOPEN"] == "1"))
         let n: Int
         if let threads = env["LNOTE_PROFILE_THREADS"].flatMap({ Int($0) }) {
             // The decode alone, on this many threads (LNOTE_PROFILE_THREADS): prints its wall time.
@@ -242,12 +269,15 @@ enum ProfileSuite {
             let t1 = BenchSystem.now()
             let elements = await page.elements
             let t2 = BenchSystem.now()
-            var drawn: PagePoints? = PagePoints(decoding: elements, threads: ProcessInfo.processInfo.activeProcessorCount)
+            var drawn: PagePoints? = PagePoints(
+                decoding: elements, threads: ProcessInfo.processInfo.activeProcessorCount)
             let t3 = BenchSystem.now()
             n = drawn?.points.count ?? 0
             drawn = nil
             let t4 = BenchSystem.now()
-            print("open \((t1 - t0) / 1000) us, elements \((t2 - t1) / 1000) us, decode \((t3 - t2) / 1000) us, release \((t4 - t3) / 1000) us")
+            print(
+                "open \((t1 - t0) / 1000) us, elements \((t2 - t1) / 1000) us, decode \((t3 - t2) / 1000) us, release \((t4 - t3) / 1000) us"
+            )
         } else {
             n = await page.pointsToDraw().points.count
         }
@@ -265,7 +295,8 @@ enum ProfileSuite {
             try? POSIXFileSystem.shared.removeTree(copy)
             try POSIXFileSystem.shared.makeDirectory(copy)
             for name in try POSIXFileSystem.shared.list(dir) {
-                try POSIXFileSystem.shared.writeFileAtomically(joinPath(copy, name), POSIXFileSystem.shared.readFile(joinPath(dir, name)))
+                try POSIXFileSystem.shared.writeFileAtomically(
+                    joinPath(copy, name), POSIXFileSystem.shared.readFile(joinPath(dir, name)))
             }
             let page = try await Page.open(directory: copy, id: id, options: PageOptions(compaction: .onCloseOnly))
             let t0 = BenchSystem.now()

@@ -23,17 +23,23 @@ enum ScalingSuite {
             var fill = base
             let strokes = fill.fresh(first: 0, count: size)
             let dir = ctx.path("s\(size)")
-            try BenchPages.write(directory: joinPath(dir, "pages"), id: BenchPages.id(UInt64(size)), strokes: strokes, journalFrames: 0)
+            try BenchPages.write(
+                directory: joinPath(dir, "pages"), id: BenchPages.id(UInt64(size)), strokes: strokes, journalFrames: 0)
             let page = try await PageSaver.open(directory: joinPath(dir, "pages"), id: BenchPages.id(UInt64(size)))
             pages.append(page)
             cells.append(.init(saver: page, level: .data))
-            cells.append(.init(saver: try SnapshotRewriteSaver(directory: joinPath(dir, "snapshot"), pageID: BenchPages.id(UInt64(size)),
-                                                               strokes: strokes), level: .data))
+            cells.append(
+                .init(
+                    saver: try SnapshotRewriteSaver(
+                        directory: joinPath(dir, "snapshot"), pageID: BenchPages.id(UInt64(size)),
+                        strokes: strokes), level: .data))
         }
         var m = try await SaveRunner.run(cells, pool: &pool, samples: samples)
         for (i, size) in sizes.enumerated() {
-            r.rows.append(SaveRunner.row(m[2 * i], design: journal, setting: "\(size) strokes on the page", x: Double(size)))
-            r.rows.append(SaveRunner.row(m[2 * i + 1], design: snapshot, setting: "\(size) strokes on the page", x: Double(size)))
+            r.rows.append(
+                SaveRunner.row(m[2 * i], design: journal, setting: "\(size) strokes on the page", x: Double(size)))
+            r.rows.append(
+                SaveRunner.row(m[2 * i + 1], design: snapshot, setting: "\(size) strokes on the page", x: Double(size)))
         }
         for p in pages { try await p.page.close() }
 
@@ -46,7 +52,8 @@ enum ScalingSuite {
         var documents: [Document] = []
         let library = NoteLibrary(folder: ctx.path("library"))
         for count in counts {
-            let doc = try await library.createDocument(title: "\(count) pages", pageOptions: PageOptions(compaction: .onCloseOnly))
+            let doc = try await library.createDocument(
+                title: "\(count) pages", pageOptions: PageOptions(compaction: .onCloseOnly))
             documents.append(doc)
             while await doc.pageCount < count { _ = try await doc.addPage() }
             for i in 0..<count {
@@ -56,34 +63,50 @@ enum ScalingSuite {
             }
             let pagesDir = joinPath(doc.path, "pages")
             cells.append(.init(saver: PageSaver(page: try await doc.page(at: 0)), level: .data))
-            cells.append(.init(saver: try SnapshotRewriteSaver(directory: pagesDir, pageID: BenchPages.id(UInt64(count)),
-                                                               strokes: pageStrokes.compactMap { if case .stroke(let s) = $0 { s } else { nil } }),
-                               level: .data))
+            cells.append(
+                .init(
+                    saver: try SnapshotRewriteSaver(
+                        directory: pagesDir, pageID: BenchPages.id(UInt64(count)),
+                        strokes: pageStrokes.compactMap { if case .stroke(let s) = $0 { s } else { nil } }),
+                    level: .data))
         }
         m = try await SaveRunner.run(cells, pool: &pool, samples: samples)
         for (i, count) in counts.enumerated() {
-            r.rows.append(SaveRunner.row(m[2 * i], design: journal, setting: "\(count) pages in the document", x: Double(count)))
-            r.rows.append(SaveRunner.row(m[2 * i + 1], design: snapshot, setting: "\(count) pages in the document", x: Double(count)))
+            r.rows.append(
+                SaveRunner.row(m[2 * i], design: journal, setting: "\(count) pages in the document", x: Double(count)))
+            r.rows.append(
+                SaveRunner.row(
+                    m[2 * i + 1], design: snapshot, setting: "\(count) pages in the document", x: Double(count)))
         }
         for d in documents { try await d.close() }
 
         // Ratios against the smallest setting of each curve.
         for i in r.rows.indices {
             let row = r.rows[i]
-            let first = row.setting.hasSuffix("on the page") ? "\(sizes[0]) strokes on the page" : "\(counts[0]) pages in the document"
+            let first =
+                row.setting.hasSuffix("on the page")
+                ? "\(sizes[0]) strokes on the page" : "\(counts[0]) pages in the document"
             if row.setting != first, let b = r.row(row.design, first)?.stats, let st = row.stats {
                 r.rows[i].ratio = st.p50 / b.p50
                 r.rows[i].ratioTo = "same design, " + first
             }
         }
         if let small = r.stats(journal, "\(counts[0]) pages in the document"),
-           let large = r.stats(journal, "\(counts.last ?? 200) pages in the document") {
-            r.targets.append(BenchTarget(id: "4/8-pages-flat", claim: "save p50 in a \(counts.last ?? 200)-page document / in a \(counts[0])-page one",
-                                         measured: large.p50 / small.p50, limit: 1.1,
-                                         detail: "\(formatMicros(large.p50)) vs \(formatMicros(small.p50)); p99 \(formatMicros(large.p99)) vs \(formatMicros(small.p99))"))
+            let large = r.stats(journal, "\(counts.last ?? 200) pages in the document")
+        {
+            r.targets.append(
+                BenchTarget(
+                    id: "4/8-pages-flat",
+                    claim: "save p50 in a \(counts.last ?? 200)-page document / in a \(counts[0])-page one",
+                    measured: large.p50 / small.p50, limit: 1.1,
+                    detail:
+                        "\(formatMicros(large.p50)) vs \(formatMicros(small.p50)); p99 \(formatMicros(large.p99)) vs \(formatMicros(small.p99))"
+                ))
         }
-        r.notes += ["every save at durability data (fdatasync); \(samples) saves per point after a warm-up round, all points of a curve interleaved in rounds of 10",
-                    "pages in the document: a document made with NoteLibrary.createDocument and addPage, P pages of \(perPage) strokes each (compacted); the journal saves to page 0 through Document.page(at:).append (the document's writer lock included); the snapshot rewrite rewrites a page snapshot in the same pages/ folder (rename + directory fsync)"]
+        r.notes += [
+            "every save at durability data (fdatasync); \(samples) saves per point after a warm-up round, all points of a curve interleaved in rounds of 10",
+            "pages in the document: a document made with NoteLibrary.createDocument and addPage, P pages of \(perPage) strokes each (compacted); the journal saves to page 0 through Document.page(at:).append (the document's writer lock included); the snapshot rewrite rewrites a page snapshot in the same pages/ folder (rename + directory fsync)"
+        ]
         return r
     }
 }

@@ -51,10 +51,13 @@ enum BenchSystem {
 
     /// Runs `path` with `arguments` (stdout to `stdoutPath` if given), waits, and returns the
     /// exit status and the child's peak RSS in bytes (wait4 rusage).
-    static func run(_ path: String, _ arguments: [String], stdoutPath: String? = nil) throws -> (status: Int32, peakRSS: Int) {
+    static func run(
+        _ path: String, _ arguments: [String], stdoutPath: String? = nil
+    ) throws -> (status: Int32, peakRSS: Int) {
         do {
-            let child = try ChildProcess(path, arguments, environment: ProcessInfo.processInfo.environment,
-                                         standardOutput: stdoutPath.map { .file($0) } ?? .inherit)
+            let child = try ChildProcess(
+                path, arguments, environment: ProcessInfo.processInfo.environment,
+                standardOutput: stdoutPath.map { .file($0) } ?? .inherit)
             let result = try child.wait()
             return (result.status, result.peakResidentBytes)
         } catch {
@@ -65,9 +68,10 @@ enum BenchSystem {
     /// `nproc`, the CPU model and the file system type of `directory` ("unavailable" where the
     /// system does not say).
     static func machine(directory: String) -> Machine {
-        Machine(cores: ToolSystem.onlineProcessors, cpu: ToolSystem.processorModel() ?? "unavailable",
-                fileSystem: ToolSystem.fileSystemType(of: directory) ?? "unavailable",
-                directory: directory, kernel: ToolSystem.kernelRelease())
+        Machine(
+            cores: ToolSystem.onlineProcessors, cpu: ToolSystem.processorModel() ?? "unavailable",
+            fileSystem: ToolSystem.fileSystemType(of: directory) ?? "unavailable",
+            directory: directory, kernel: ToolSystem.kernelRelease())
     }
 }
 

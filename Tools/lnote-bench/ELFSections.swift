@@ -4,17 +4,24 @@
 enum ELFSections {
     static func sizes(of bytes: [UInt8]) -> [String: Int]? {
         guard bytes.count >= 64, bytes[0] == 0x7F, bytes[1] == 0x45, bytes[2] == 0x4C, bytes[3] == 0x46,
-              bytes[4] == 2, bytes[5] == 1 else { return nil }
+            bytes[4] == 2, bytes[5] == 1
+        else { return nil }
         let headersAt = Int(clamping: field(bytes, 0x28, 8)), entrySize = Int(field(bytes, 0x3A, 2))
         let count = Int(field(bytes, 0x3C, 2)), namesIndex = Int(field(bytes, 0x3E, 2))
         guard entrySize >= 64, namesIndex < count, headersAt >= 0,
-              headersAt <= bytes.count, count <= (bytes.count - headersAt) / entrySize else { return nil }
+            headersAt <= bytes.count, count <= (bytes.count - headersAt) / entrySize
+        else { return nil }
         func header(_ i: Int) -> (name: Int, offset: Int, size: Int) {
             let at = headersAt + i * entrySize
-            return (Int(field(bytes, at, 4)), Int(clamping: field(bytes, at + 24, 8)), Int(clamping: field(bytes, at + 32, 8)))
+            return (
+                Int(field(bytes, at, 4)), Int(clamping: field(bytes, at + 24, 8)),
+                Int(clamping: field(bytes, at + 32, 8))
+            )
         }
         let names = header(namesIndex)
-        guard names.offset >= 0, names.offset <= bytes.count, names.size <= bytes.count - names.offset else { return nil }
+        guard names.offset >= 0, names.offset <= bytes.count, names.size <= bytes.count - names.offset else {
+            return nil
+        }
         var out: [String: Int] = [:]
         for i in 0..<count {
             let h = header(i)

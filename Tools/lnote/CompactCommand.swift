@@ -12,20 +12,26 @@ enum CompactCommand: Command {
     static let abstract = "Fold every page's journal into a new snapshot."
     static let usage = "lnote compact PACKAGE"
     static let discussion = """
-    Opens the document for writing (its writer lock), opens each page (salvage replay) and
-    closes the document, which writes each page's snapshot by the compaction protocol
-    (P-010 .. P-012) and refreshes document.json, the manifest and stale thumbnails. Damaged journal files are moved to lost+found/, never
-    deleted. Fails with exit 8 if another process has the document open for writing.
-    """
+        Opens the document for writing (its writer lock), opens each page (salvage replay) and
+        closes the document, which writes each page's snapshot by the compaction protocol
+        (P-010 .. P-012) and refreshes document.json, the manifest and stale thumbnails. Damaged journal files are moved to lost+found/, never
+        deleted. Fails with exit 8 if another process has the document open for writing.
+        """
 
     static func run(_ arguments: inout Arguments) async throws -> Int32 {
         let rest = try arguments.positionals()
-        guard rest.count == 1, let path = rest.first.map(absolutePath) else { throw UsageError("compact takes exactly one PACKAGE") }
+        guard rest.count == 1, let path = rest.first.map(absolutePath) else {
+            throw UsageError("compact takes exactly one PACKAGE")
+        }
         let layout = PackageLayout(root: path)
         let document: Document
         do {
-            document = try await Document.open(path: path, pageOptions: PageOptions(compaction: .onCloseOnly).withCovers.withSyncMerge)
-        } catch { throw OperationalError("cannot open \(TerminalSafeText.text(path)) for writing: \(TerminalSafeText.text("\(error)"))") }
+            document = try await Document.open(
+                path: path, pageOptions: PageOptions(compaction: .onCloseOnly).withCovers.withSyncMerge)
+        } catch {
+            throw OperationalError(
+                "cannot open \(TerminalSafeText.text(path)) for writing: \(TerminalSafeText.text("\(error)"))")
+        }
         var lines: [(Int, UUIDBytes, Int)] = []
         for (i, id) in await document.pageIDs.enumerated() {
             let page = try await document.page(id: id)
@@ -35,11 +41,14 @@ enum CompactCommand: Command {
         let fs = POSIXFileSystem.shared
         let names = PackageInspection.pageFileNames(fs: fs, pagesDirectory: layout.pagesDirectory)
         for (i, id, frames) in lines {
-            let after = try PageRecovery.recover(fs: fs, directory: layout.pagesDirectory, pageID: id, mode: .salvage,
-                                                 names: names?[id] ?? names.map { _ in [] })
-            print("page \(i) \(id): \(after.state.elements.count) elements, "
-                  + (frames > 0 ? "\(frames) journal frames folded into snapshot generation \(after.generation)"
-                                : "nothing to fold (snapshot generation \(after.generation))"))
+            let after = try PageRecovery.recover(
+                fs: fs, directory: layout.pagesDirectory, pageID: id, mode: .salvage,
+                names: names?[id] ?? names.map { _ in [] })
+            print(
+                "page \(i) \(id): \(after.state.elements.count) elements, "
+                    + (frames > 0
+                        ? "\(frames) journal frames folded into snapshot generation \(after.generation)"
+                        : "nothing to fold (snapshot generation \(after.generation))"))
         }
         return ExitCode.ok
     }

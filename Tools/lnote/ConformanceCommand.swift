@@ -9,7 +9,8 @@ import LNoteDiagnostics
 enum ConformanceCommand: Command {
     static let name = "conformance"
     static let abstract = "Check this implementation against the conformance vectors, or generate them."
-    static let usage = "lnote conformance [DIR] | lnote conformance --generate DIR | lnote conformance --mutations N [--seed S] DIR"
+    static let usage =
+        "lnote conformance [DIR] | lnote conformance --generate DIR | lnote conformance --mutations N [--seed S] DIR"
     static let discussion = """
         Reads DIR/manifest.json (default Spec/vectors) and checks every vector with this
         implementation's readers: one line per vector, `ok NAME` or `FAIL NAME: why`, then
@@ -32,11 +33,15 @@ enum ConformanceCommand: Command {
             guard try arguments.positionals().isEmpty else { throw UsageError("--generate takes one folder") }
             try ConformanceVectors.write(to: target)
             let suite = ConformanceVectors.suite()
-            print("wrote \(suite.files.count) files and \(suite.entries.count) manifest entries to \(TerminalSafeText.text(target))")
+            print(
+                "wrote \(suite.files.count) files and \(suite.entries.count) manifest entries to \(TerminalSafeText.text(target))"
+            )
             return ExitCode.ok
         }
         if let count = try arguments.option("--mutations") {
-            guard let n = Int(count), n >= 0, n <= 1_000_000 else { throw UsageError("--mutations takes a count of 0 ... 1000000") }
+            guard let n = Int(count), n >= 0, n <= 1_000_000 else {
+                throw UsageError("--mutations takes a count of 0 ... 1000000")
+            }
             let seedText = try arguments.option("--seed") ?? "1"
             guard let seed = UInt64(seedText) else { throw UsageError("--seed takes an unsigned integer") }
             let rest = try arguments.positionals()

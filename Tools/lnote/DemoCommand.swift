@@ -14,17 +14,17 @@ enum DemoCommand: Command {
     static let abstract = "Write a page, kill a writer mid-work, fsck, recover and render (the README's main job)."
     static let usage = "lnote demo [DIR] [--strokes N]"
     static let discussion = """
-    In DIR (default: a new temporary folder) it creates a notebook, writes a realistic page
-    stroke by stroke with durable saves (.data) and shows the save latency, starts a second
-    writer process ('lnote stress') and kills it with SIGKILL in the middle of its work,
-    runs fsck, reopens the page and checks that every acknowledged stroke is there, renders
-    the page to a PNG, and prints where everything is. Takes a few seconds. In the picture
-    the first session's strokes are black and the killed writer's gray; the writer continues
-    the same text below them, on a page made tall enough to hold both.
+        In DIR (default: a new temporary folder) it creates a notebook, writes a realistic page
+        stroke by stroke with durable saves (.data) and shows the save latency, starts a second
+        writer process ('lnote stress') and kills it with SIGKILL in the middle of its work,
+        runs fsck, reopens the page and checks that every acknowledged stroke is there, renders
+        the page to a PNG, and prints where everything is. Takes a few seconds. In the picture
+        the first session's strokes are black and the killed writer's gray; the writer continues
+        the same text below them, on a page made tall enough to hold both.
 
-    Options:
-      --strokes N   strokes written stroke by stroke before the crash (default 300)
-    """
+        Options:
+          --strokes N   strokes written stroke by stroke before the crash (default 300)
+        """
 
     /// What the demo's own writing (black) and the killed writer's (gray) are.
     static let firstInk = Ink.pen
@@ -56,25 +56,35 @@ enum DemoCommand: Command {
         print("1. Created a notebook: \(TerminalSafeText.text(packagePath))")
 
         // 2. A page written stroke by stroke, each save durable before it returns.
-        var acked = try await writeFirstSession(document: document, pageID: pageID, strokes: Array(layout.strokes.prefix(strokes)))
+        var acked = try await writeFirstSession(
+            document: document, pageID: pageID, strokes: Array(layout.strokes.prefix(strokes)))
 
         // 3. A second writer process, killed in the middle of its work.
         let ackLog = joinPath(dir, "acknowledged.txt")
-        let childAcked = try await runKilledWriter(packagePath: packagePath, ackLog: ackLog, skip: strokes,
-                                                   budget: writerBudget, killAfter: killAfter)
+        let childAcked = try await runKilledWriter(
+            packagePath: packagePath, ackLog: ackLog, skip: strokes,
+            budget: writerBudget, killAfter: killAfter)
         acked += childAcked
 
         // 4. fsck, as an app would before opening a document it suspects.
         let check = try Fsck.check(path: packagePath, options: FsckOptions())
-        let torn = check.findings.filter { ["shortHeader", "zeroFill", "lengthPastEnd", "badTailFrame"].contains($0.kind) }
-        print("4. lnote fsck: " + (check.status == 0 ? "ok" : "exit \(check.status), \(check.counts.errors) errors")
-              + " (\(check.counts.pages) page, \(check.counts.files) page files"
-              + (torn.isEmpty ? ", no torn tail" : ", torn tail at \(torn[0].file) @\(torn[0].offset ?? 0): the trace of the kill") + ")")
+        let torn = check.findings.filter {
+            ["shortHeader", "zeroFill", "lengthPastEnd", "badTailFrame"].contains($0.kind)
+        }
+        print(
+            "4. lnote fsck: " + (check.status == 0 ? "ok" : "exit \(check.status), \(check.counts.errors) errors")
+                + " (\(check.counts.pages) page, \(check.counts.files) page files"
+                + (torn.isEmpty
+                    ? ", no torn tail"
+                    : ", torn tail at \(torn[0].file) @\(torn[0].offset ?? 0): the trace of the kill") + ")")
         var repairNote = ""
         if check.status != 0 {
-            let repaired = try Fsck.check(path: packagePath, options: FsckOptions(repair: true, thumbnailRenderer: .grayscalePNG))
+            let repaired = try Fsck.check(
+                path: packagePath, options: FsckOptions(repair: true, thumbnailRenderer: .grayscalePNG))
             repairNote = "; fsck --repair exit \(repaired.status)"
-            print("   fsck --repair: exit \(repaired.status), \(repaired.counts.corrected) corrected, \(repaired.counts.uncorrected) left")
+            print(
+                "   fsck --repair: exit \(repaired.status), \(repaired.counts.corrected) corrected, \(repaired.counts.uncorrected) left"
+            )
         }
 
         // 5. Reopen: every acknowledged stroke must be there.
@@ -83,10 +93,12 @@ enum DemoCommand: Command {
         try await reader.close()
         let present = Set(reopened.elements.map(\.id))
         let lost = acked.filter { !present.contains($0) }
-        print("5. Reopened the page: \(reopened.elements.count) strokes; \(acked.count - lost.count) of \(acked.count) "
-              + "acknowledged strokes present, \(lost.count) lost"
-              + (reopened.elements.count > acked.count ? " (\(reopened.elements.count - acked.count) more written but not yet acknowledged)" : "")
-              + repairNote)
+        print(
+            "5. Reopened the page: \(reopened.elements.count) strokes; \(acked.count - lost.count) of \(acked.count) "
+                + "acknowledged strokes present, \(lost.count) lost"
+                + (reopened.elements.count > acked.count
+                    ? " (\(reopened.elements.count - acked.count) more written but not yet acknowledged)" : "")
+                + repairNote)
 
         // 6. A picture of the page.
         let pngPath = joinPath(dir, "page.png")
@@ -96,10 +108,16 @@ enum DemoCommand: Command {
         try await writer.renderThumbnail(for: pageID)
         try await writer.close()
         let listing = try await library.list()
-        print("6. Rendered the page to \(TerminalSafeText.text(pngPath)) (\(png.count) bytes, 1224 px wide) and its thumbnail: black, the \(strokes) strokes")
-        print("   written before the writer started; gray, the \(reopened.elements.count - strokes) strokes the killed writer added, laid out after them")
+        print(
+            "6. Rendered the page to \(TerminalSafeText.text(pngPath)) (\(png.count) bytes, 1224 px wide) and its thumbnail: black, the \(strokes) strokes"
+        )
+        print(
+            "   written before the writer started; gray, the \(reopened.elements.count - strokes) strokes the killed writer added, laid out after them"
+        )
         if let entry = listing.first {
-            print("   the library lists '\(entry.title)', \(entry.pageCount) page, cover \(entry.coverPath.map(lastComponent) ?? "none")")
+            print(
+                "   the library lists '\(entry.title)', \(entry.pageCount) page, cover \(entry.coverPath.map(lastComponent) ?? "none")"
+            )
         }
 
         printContents(dir: dir, packagePath: packagePath, ackLog: ackLog)
@@ -112,7 +130,9 @@ enum DemoCommand: Command {
         let width = lastComponent(packagePath).count + 2
         print("")
         print("Everything is in \(TerminalSafeText.text(dir)):")
-        print("  " + pad(lastComponent(packagePath) + "/", width) + "the notebook package (document.json, manifest.json, pages/, thumbnails/)")
+        print(
+            "  " + pad(lastComponent(packagePath) + "/", width)
+                + "the notebook package (document.json, manifest.json, pages/, thumbnails/)")
         print("  " + pad(lastComponent(ackLog), width) + "ids the killed writer had acknowledged")
         print("  " + pad("page.png", width) + "the page as a picture")
         print("Try: lnote info \(TerminalSafeText.text(packagePath))")
@@ -121,7 +141,8 @@ enum DemoCommand: Command {
     }
 
     /// Writes `strokes` one durable save each, in black ink, and prints the save latency; closes the document.
-    static func writeFirstSession(document: Document, pageID: UUIDBytes, strokes: [Stroke]) async throws -> [UUIDBytes] {
+    static func writeFirstSession(document: Document, pageID: UUIDBytes, strokes: [Stroke]) async throws -> [UUIDBytes]
+    {
         let page = try await document.page(id: pageID)
         var acked: [UUIDBytes] = []
         var latencies: [UInt64] = []
@@ -136,19 +157,25 @@ enum DemoCommand: Command {
         let points = strokes.reduce(0) { $0 + $1.pointCount }
         print("2. Wrote \(strokes.count) handwritten strokes (\(points) pen samples), one durable save (.data) each:")
         let stats = LatencyStats(nanoseconds: latencies)
-        print("   save latency p50 \(formatMicros(stats.p50)), p99 \(formatMicros(stats.p99)), "
-              + "max \(formatMicros(stats.max)); closing folded the journal into a snapshot")
+        print(
+            "   save latency p50 \(formatMicros(stats.p50)), p99 \(formatMicros(stats.p99)), "
+                + "max \(formatMicros(stats.max)); closing folded the journal into a snapshot")
         return acked
     }
 
     /// Starts `lnote stress` continuing the same text in gray ink, SIGKILLs it once it has
     /// acknowledged `killAfter` saves, and returns the ids it acknowledged.
-    static func runKilledWriter(packagePath: String, ackLog: String, skip: Int, budget: Int, killAfter: Int) async throws -> [UUIDBytes] {
+    static func runKilledWriter(
+        packagePath: String, ackLog: String, skip: Int, budget: Int, killAfter: Int
+    ) async throws -> [UUIDBytes] {
         let child: QuietChild
         do {
-            child = try spawnQuietChild(executablePath(), [
-                "stress", packagePath, "--strokes", String(budget), "--durability", "data", "--ack-log", ackLog,
-                "--seed", String(seed), "--skip", String(skip), "--compact-frames", "64", "--ink", writerInkName])
+            child = try spawnQuietChild(
+                executablePath(),
+                [
+                    "stress", packagePath, "--strokes", String(budget), "--durability", "data", "--ack-log", ackLog,
+                    "--seed", String(seed), "--skip", String(skip), "--compact-frames", "64", "--ink", writerInkName
+                ])
         } catch { throw OperationalError("cannot start the writer process: \(error)") }
         let deadline = monotonicNanoseconds() + 10_000_000_000
         while readLines(ackLog).count < killAfter && child.isRunning && monotonicNanoseconds() < deadline {
@@ -158,15 +185,19 @@ enum DemoCommand: Command {
         child.killAndWait()
         let childAcked = readLines(ackLog).compactMap { UUIDBytes(string: $0) }
         print("3. Started a writer process (pid \(child.pid)) appending strokes with compaction every 64 frames;")
-        print(killedMidWork ? "   killed it with SIGKILL after \(childAcked.count) acknowledged saves (ids logged in \(lastComponent(ackLog)))"
-                            : "   it ended before the kill, after \(childAcked.count) acknowledged saves (ids logged in \(lastComponent(ackLog)))")
+        print(
+            killedMidWork
+                ? "   killed it with SIGKILL after \(childAcked.count) acknowledged saves (ids logged in \(lastComponent(ackLog)))"
+                : "   it ended before the kill, after \(childAcked.count) acknowledged saves (ids logged in \(lastComponent(ackLog)))"
+        )
         return childAcked
     }
 
     static func readLines(_ path: String) -> [String] {
         guard let bytes = try? POSIXFileSystem.shared.readFile(path) else { return [] }
         // Only complete lines: the writer may be killed mid-line in principle.
-        var lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
+        var lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: true).map(
+            String.init)
         if bytes.last != 0x0A, !lines.isEmpty { lines.removeLast() }
         return lines
     }

@@ -11,15 +11,15 @@ enum DumpCommand: Command {
     static let abstract = "List the frames of a journal or snapshot, or the pages of a package."
     static let usage = "lnote dump FILE|PACKAGE [--page ID|INDEX] [--json]"
     static let discussion = """
-    For a journal (.journal) or snapshot (.content): one line per frame with its offset,
-    sequence, type, payload length and CRC status, and one line per finding (torn tail,
-    corruption) at its offset. For a package: its pages, each with its element count and
-    element ids in order (--page narrows to one page).
+        For a journal (.journal) or snapshot (.content): one line per frame with its offset,
+        sequence, type, payload length and CRC status, and one line per finding (torn tail,
+        corruption) at its offset. For a package: its pages, each with its element count and
+        element ids in order (--page narrows to one page).
 
-    Options:
-      --page ID|INDEX   only this page of a package
-      --json            machine-readable output
-    """
+        Options:
+          --page ID|INDEX   only this page of a package
+          --json            machine-readable output
+        """
 
     struct FrameLine: Codable {
         var offset: Int
@@ -53,11 +53,15 @@ enum DumpCommand: Command {
             print(try jsonString(dump))
         } else {
             print("\(dump.kind) \(TerminalSafeText.text(dump.file))")
-            print("header: \(dump.headerStatus) " + dump.header.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " "))
+            print(
+                "header: \(dump.headerStatus) "
+                    + dump.header.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " "))
             print("offset      sequence  type               length  status")
             for f in dump.frames {
                 let seq = f.sequence.map(String.init) ?? "-"
-                print(pad(String(f.offset), 10) + "  " + pad(seq, 8) + "  " + pad(f.type, 17) + "  " + pad(String(f.length), 6) + "  " + f.status)
+                print(
+                    pad(String(f.offset), 10) + "  " + pad(seq, 8) + "  " + pad(f.type, 17) + "  "
+                        + pad(String(f.length), 6) + "  " + f.status)
             }
             print("valid end: \(dump.validEnd)")
         }
@@ -97,21 +101,29 @@ enum DumpCommand: Command {
         var lines: [FrameLine] = []
         var validEnd = 0
         if let salt, bytes.count >= 64 {
-            let scan = bytes.withUnsafeBytes { FrameScanner.scan($0, from: 64, salt: salt, firstSequence: first, mode: .salvage,
-                                                                  fileSize: fileSize) }
+            let scan = bytes.withUnsafeBytes {
+                FrameScanner.scan(
+                    $0, from: 64, salt: salt, firstSequence: first, mode: .salvage,
+                    fileSize: fileSize)
+            }
             for f in scan.frames {
-                lines.append(FrameLine(offset: f.offset, sequence: f.sequence, type: typeName(f.type),
-                                       length: f.endOffset - f.offset - FormatLimits.frameHeaderBytes, status: "ok"))
+                lines.append(
+                    FrameLine(
+                        offset: f.offset, sequence: f.sequence, type: typeName(f.type),
+                        length: f.endOffset - f.offset - FormatLimits.frameHeaderBytes, status: "ok"))
             }
             for f in scan.findings {
-                lines.append(FrameLine(offset: f.offset, sequence: nil, type: "-", length: f.bytes,
-                                       status: (f.isTornTail ? "torn tail: " : "damaged: ") + f.kind.rawValue))
+                lines.append(
+                    FrameLine(
+                        offset: f.offset, sequence: nil, type: "-", length: f.bytes,
+                        status: (f.isTornTail ? "torn tail: " : "damaged: ") + f.kind.rawValue))
             }
             lines.sort { $0.offset < $1.offset }
             validEnd = scan.validEnd
         }
-        return FileDump(file: path, kind: isSnapshot ? "snapshot" : "journal", header: header, headerStatus: status,
-                        frames: lines, validEnd: validEnd)
+        return FileDump(
+            file: path, kind: isSnapshot ? "snapshot" : "journal", header: header, headerStatus: status,
+            frames: lines, validEnd: validEnd)
     }
 
     static func typeName(_ raw: UInt8) -> String {
@@ -120,12 +132,16 @@ enum DumpCommand: Command {
     }
 
     static func journalFields(_ h: JournalHeader) -> [String: String] {
-        ["page": h.pageID.description, "base": String(h.baseGeneration), "firstSequence": String(h.firstSequence),
-         "salt": String(h.salt, radix: 16)]
+        [
+            "page": h.pageID.description, "base": String(h.baseGeneration), "firstSequence": String(h.firstSequence),
+            "salt": String(h.salt, radix: 16)
+        ]
     }
 
     static func snapshotFields(_ h: SnapshotHeader) -> [String: String] {
-        ["page": h.pageID.description, "generation": String(h.generation), "nextSequence": String(h.nextSequence),
-         "elementCount": String(h.elementCount), "salt": String(h.salt, radix: 16)]
+        [
+            "page": h.pageID.description, "generation": String(h.generation), "nextSequence": String(h.nextSequence),
+            "elementCount": String(h.elementCount), "salt": String(h.salt, radix: 16)
+        ]
     }
 }

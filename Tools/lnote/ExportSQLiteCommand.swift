@@ -9,22 +9,22 @@ enum ExportSQLiteCommand: Command {
     static let abstract = "Export packages or libraries to an SQLite database, verified (level 2)."
     static let usage = "lnote export-sqlite LIBRARY_OR_PACKAGE... --out NOTES.db [--json]"
     static let discussion = """
-    Writes every document of the given packages (or of every package in the given library
-    folders) into NOTES.db (created if missing) with the schema of Spec/sqlite.md: one
-    transaction per document, WAL mode, synchronous=FULL. Packages are read read-only; a
-    page that does not recover cleanly stops its document (run 'lnote fsck --repair' first).
-    After each document the database is read back and compared with the package: counts of
-    pages, elements and assets, element ids in z-order and a digest of every stroke's points.
-    A document the database already holds equal is left as it is, so rerunning an
-    interrupted export finishes it. Progress goes to a terminal's stderr.
+        Writes every document of the given packages (or of every package in the given library
+        folders) into NOTES.db (created if missing) with the schema of Spec/sqlite.md: one
+        transaction per document, WAL mode, synchronous=FULL. Packages are read read-only; a
+        page that does not recover cleanly stops its document (run 'lnote fsck --repair' first).
+        After each document the database is read back and compared with the package: counts of
+        pages, elements and assets, element ids in z-order and a digest of every stroke's points.
+        A document the database already holds equal is left as it is, so rerunning an
+        interrupted export finishes it. Progress goes to a terminal's stderr.
 
-    Options:
-      --out NOTES.db   the database to write
-      --json           print the verification report as JSON (no progress)
+        Options:
+          --out NOTES.db   the database to write
+          --json           print the verification report as JSON (no progress)
 
-    Exit status: 0 every document exported and verified, 4 a document failed or differs,
-    8 the database cannot be opened or is not an LNote database, 16 usage error.
-    """
+        Exit status: 0 every document exported and verified, 4 a document failed or differs,
+        8 the database cannot be opened or is not an LNote database, 16 usage error.
+        """
 
     static func run(_ arguments: inout Arguments) async throws -> Int32 {
         let json = arguments.flag("--json")
@@ -37,8 +37,9 @@ enum ExportSQLiteCommand: Command {
                 throw OperationalError("\(source): \(error)")
             }
         }
-        let report = try await SQLiteExport.export(packages: packages, to: absolutePath(out),
-                                                   progress: SQLiteCommandSupport.progress(enabled: !json, verb: "exported"))
+        let report = try await SQLiteExport.export(
+            packages: packages, to: absolutePath(out),
+            progress: SQLiteCommandSupport.progress(enabled: !json, verb: "exported"))
         return try SQLiteCommandSupport.finish(report, json: json)
     }
 }

@@ -11,33 +11,33 @@ enum FsckCommand: Command {
     static let abstract = "Check (and with --repair, fix) packages, a library folder, or a journal or snapshot."
     static let usage = "lnote fsck PATH... [--repair] [--json] [--mode salvage|prefix|strict] [--max-errors N]"
     static let discussion = """
-    PATH is a .lnote package, a folder of packages (a library), or a single journal or
-    snapshot file. Without --repair nothing on disk changes.
+        PATH is a .lnote package, a folder of packages (a library), or a single journal or
+        snapshot file. Without --repair nothing on disk changes.
 
-    Checks every journal (header, frames, CRCs, sequence, salt, generation, torn tail), every
-    snapshot, document.json and manifest.json (parse, schema, agreement), pages listed against
-    files present, missing and orphan assets, missing thumbnails, temporary files of an
-    interrupted write, and the writer lock.
+        Checks every journal (header, frames, CRCs, sequence, salt, generation, torn tail), every
+        snapshot, document.json and manifest.json (parse, schema, agreement), pages listed against
+        files present, missing and orphan assets, missing thumbnails, temporary files of an
+        interrupted write, and the writer lock.
 
-    Repair never edits a file in place (new file, sync, rename). It rebuilds each damaged page
-    in the chosen mode and writes it as a new snapshot; bytes it drops and files it retires go
-    to lost+found/ inside the package with a report.txt, never deleted; a stale manifest is
-    rebuilt from document.json; missing thumbnails are regenerated; only the engine's own
-    temporary files are removed. Repair is idempotent; a check after it exits 0 unless an
-    error is beyond repair (a missing asset).
+        Repair never edits a file in place (new file, sync, rename). It rebuilds each damaged page
+        in the chosen mode and writes it as a new snapshot; bytes it drops and files it retires go
+        to lost+found/ inside the package with a report.txt, never deleted; a stale manifest is
+        rebuilt from document.json; missing thumbnails are regenerated; only the engine's own
+        temporary files are removed. Repair is idempotent; a check after it exits 0 unless an
+        error is beyond repair (a missing asset).
 
-    Output: 'ok' when clean, else one line per finding (file @offset: reason -> action) and a
-    summary. --json prints the report of Spec/format.md section 11.
+        Output: 'ok' when clean, else one line per finding (file @offset: reason -> action) and a
+        summary. --json prints the report of Spec/format.md section 11.
 
-    Options:
-      --repair          fix what can be fixed
-      --json            machine-readable report (status, findings, pages, counts)
-      --mode MODE       replay mode for rebuilding pages: salvage (default), prefix, strict
-      --max-errors N    stop after N errors
+        Options:
+          --repair          fix what can be fixed
+          --json            machine-readable report (status, findings, pages, counts)
+          --mode MODE       replay mode for rebuilding pages: salvage (default), prefix, strict
+          --max-errors N    stop after N errors
 
-    Exit status (ORed, as fsck): 0 clean, 1 errors corrected, 4 errors left uncorrected,
-    8 operational error, 16 usage error.
-    """
+        Exit status (ORed, as fsck): 0 clean, 1 errors corrected, 4 errors left uncorrected,
+        8 operational error, 16 usage error.
+        """
 
     static func run(_ arguments: inout Arguments) async throws -> Int32 {
         let repair = arguments.flag("--repair")
@@ -66,10 +66,15 @@ enum FsckCommand: Command {
             } catch {
                 printErr("Error: \(TerminalSafeText.text(path)): \(TerminalSafeText.text("\(error)"))\n")
                 status |= ExitCode.operational
-                reports.append(FsckReport(status: ExitCode.operational, path: path, repair: repair, mode: mode.rawValue,
-                                          findings: [FsckFinding(kind: "operationalError", severity: .error, file: path,
-                                                                 action: .unrepaired, detail: "\(error)")],
-                                          pages: [], counts: operationalCounts))
+                reports.append(
+                    FsckReport(
+                        status: ExitCode.operational, path: path, repair: repair, mode: mode.rawValue,
+                        findings: [
+                            FsckFinding(
+                                kind: "operationalError", severity: .error, file: path,
+                                action: .unrepaired, detail: "\(error)")
+                        ],
+                        pages: [], counts: operationalCounts))
             }
         }
         let merged = merge(reports, status: status)

@@ -11,24 +11,25 @@ import LNoteDiagnostics
 enum GenCommand: Command {
     static let name = "gen"
     static let abstract = "Generate realistic documents of handwritten pages in a library folder."
-    static let usage = "lnote gen FOLDER|FOLDER/<uuid>.lnote [--documents D] [--pages N] [--strokes M] [--journal-frames K] [--seed S]"
+    static let usage =
+        "lnote gen FOLDER|FOLDER/<uuid>.lnote [--documents D] [--pages N] [--strokes M] [--journal-frames K] [--seed S]"
     static let discussion = """
-    Makes D new packages named <uuid>.lnote in the library folder FOLDER (created when
-    missing), or the one package FOLDER/<uuid>.lnote when the path names it (any other
-    .lnote name is refused: the library only opens <uuid>.lnote, D-001). Each has N pages
-    of M generated handwriting strokes (Hershey script, 240 Hz pen samples). Each page is
-    compacted into its snapshot except its last K changes, which stay in its journal, as
-    after an app crash. Thumbnails are rendered. The same seed gives the same strokes.
-    Packages are assembled the library's way (appear complete or not at all); one that
-    fails part-way (a full disk) is removed. Progress goes to standard error on a terminal.
+        Makes D new packages named <uuid>.lnote in the library folder FOLDER (created when
+        missing), or the one package FOLDER/<uuid>.lnote when the path names it (any other
+        .lnote name is refused: the library only opens <uuid>.lnote, D-001). Each has N pages
+        of M generated handwriting strokes (Hershey script, 240 Hz pen samples). Each page is
+        compacted into its snapshot except its last K changes, which stay in its journal, as
+        after an app crash. Thumbnails are rendered. The same seed gives the same strokes.
+        Packages are assembled the library's way (appear complete or not at all); one that
+        fails part-way (a full disk) is removed. Progress goes to standard error on a terminal.
 
-    Options:
-      --documents D        packages to make in FOLDER (default 1)
-      --pages N            pages per package (default 1)
-      --strokes M          strokes per page (default 100)
-      --journal-frames K   changes left in each page's journal (default 0)
-      --seed S             seed for the handwriting (default 1)
-    """
+        Options:
+          --documents D        packages to make in FOLDER (default 1)
+          --pages N            pages per package (default 1)
+          --strokes M          strokes per page (default 100)
+          --journal-frames K   changes left in each page's journal (default 0)
+          --seed S             seed for the handwriting (default 1)
+        """
 
     struct Settings {
         var pages: Int
@@ -39,13 +40,18 @@ enum GenCommand: Command {
 
     static func run(_ arguments: inout Arguments) async throws -> Int32 {
         let documents = try arguments.intOption("--documents", range: 1...100_000) ?? 1
-        let settings = Settings(pages: try arguments.intOption("--pages", range: 1...FormatLimits.pagesPerDocumentMax) ?? 1,
-                                strokes: try arguments.intOption("--strokes", range: 0...1_000_000) ?? 100,
-                                journalFrames: try arguments.intOption("--journal-frames", range: 0...1_000_000) ?? 0,
-                                seed: UInt64(try arguments.intOption("--seed", range: 0...Int.max) ?? 1))
+        let settings = Settings(
+            pages: try arguments.intOption("--pages", range: 1...FormatLimits.pagesPerDocumentMax) ?? 1,
+            strokes: try arguments.intOption("--strokes", range: 0...1_000_000) ?? 100,
+            journalFrames: try arguments.intOption("--journal-frames", range: 0...1_000_000) ?? 0,
+            seed: UInt64(try arguments.intOption("--seed", range: 0...Int.max) ?? 1))
         let rest = try arguments.positionals()
-        guard rest.count == 1, let out = rest.first.map(absolutePath) else { throw UsageError("gen takes exactly one FOLDER") }
-        guard settings.journalFrames <= settings.strokes else { throw UsageError("--journal-frames cannot exceed --strokes") }
+        guard rest.count == 1, let out = rest.first.map(absolutePath) else {
+            throw UsageError("gen takes exactly one FOLDER")
+        }
+        guard settings.journalFrames <= settings.strokes else {
+            throw UsageError("--journal-frames cannot exceed --strokes")
+        }
         let paths: [String]
         if lastComponent(out).hasSuffix("." + PackageLayout.packageExtension) {
             _ = try PackageSupport.packageID(out)
@@ -66,8 +72,9 @@ enum GenCommand: Command {
         }
         let seconds = Double(monotonicNanoseconds() - started) / 1e9
         let what = paths.count == 1 ? paths[0] : "\(paths.count) packages in \(out)"
-        print("wrote \(TerminalSafeText.text(what)): \(plural(total.pages, "page")), \(total.elements) strokes, "
-              + "\(total.points) points, \(total.bytes) bytes on disk (\(fixed(seconds)) s)")
+        print(
+            "wrote \(TerminalSafeText.text(what)): \(plural(total.pages, "page")), \(total.elements) strokes, "
+                + "\(total.points) points, \(total.bytes) bytes on disk (\(fixed(seconds)) s)")
         return ExitCode.ok
     }
 
@@ -84,15 +91,20 @@ enum GenCommand: Command {
 
     /// `generate`, removing the package again when it fails part-way (a full disk, a write
     /// error): it leaves nothing, or, when even the removal fails, says what is left.
-    static func generateOrDiscard(at path: String, _ settings: Settings, title: String,
-                                  pageDone: (Int) -> Void) async throws -> Summary {
+    static func generateOrDiscard(
+        at path: String, _ settings: Settings, title: String,
+        pageDone: (Int) -> Void
+    ) async throws -> Summary {
         _ = try PackageSupport.create(at: path, title: title, pages: settings.pages)
         do {
             return try await generate(at: path, settings, pageDone: pageDone)
         } catch {
             let removed = PackageSupport.discard(path)
-            throw OperationalError("gen failed while filling \(path): \(error); "
-                                   + (removed ? "the partial package was removed" : "a partial package is left there: run 'lnote fsck' on it"))
+            throw OperationalError(
+                "gen failed while filling \(path): \(error); "
+                    + (removed
+                        ? "the partial package was removed" : "a partial package is left there: run 'lnote fsck' on it")
+            )
         }
     }
 
@@ -128,7 +140,8 @@ enum GenCommand: Command {
     }
 
     /// Writes one page's strokes; the last `journalFrames` stay in its journal. Returns the points written.
-    static func fill(_ page: Page, entry: DocumentFile.PageEntry, index: Int, _ settings: Settings) async throws -> Int {
+    static func fill(_ page: Page, entry: DocumentFile.PageEntry, index: Int, _ settings: Settings) async throws -> Int
+    {
         var generator = HandwritingGenerator(seed: settings.seed &+ UInt64(index), metadata: entry.metadata)
         let all = generator.page(strokes: settings.strokes)
         let settled = all.count - settings.journalFrames

@@ -18,7 +18,7 @@ enum LNoteCLI {
         ExportSQLiteCommand.self,
         ImportSQLiteCommand.self,
         BenchForwardCommand.self,
-        ConformanceCommand.self,
+        ConformanceCommand.self
     ]
 
     static func command(named name: String) -> (any Command.Type)? {
@@ -27,15 +27,15 @@ enum LNoteCLI {
 
     static var overview: String {
         var s = """
-        lnote: a journal-first write-ahead page engine for handwriting notes.
+            lnote: a journal-first write-ahead page engine for handwriting notes.
 
-        Usage: lnote <subcommand> [options]
-               lnote help [subcommand]
-               lnote --version
+            Usage: lnote <subcommand> [options]
+                   lnote help [subcommand]
+                   lnote --version
 
-        Subcommands:
+            Subcommands:
 
-        """
+            """
         let width = commands.map { $0.name.count }.max() ?? 8
         for c in commands {
             s += "  " + c.name + String(repeating: " ", count: width - c.name.count + 2) + c.abstract + "\n"

@@ -12,15 +12,15 @@ enum MergeCommand: Command {
     static let abstract = "Merge the conflict copies a sync client left in packages (Spec/sync.md)."
     static let usage = "lnote merge PACKAGE|LIBRARY... [--json]"
     static let discussion = """
-    Finds the conflict copies Syncthing (name.sync-conflict-DATE-TIME-DEVICE.ext), Dropbox
-    (name (who's conflicted copy DATE).ext) and plain sync clients (name 2.ext) wrote next to
-    a package's files, and folds them in element by element: journals by their common prefix
-    then the copy's branch, snapshots by the elements the page lacks and did not erase,
-    document.json by page-list union (Y-010 .. Y-019). Copies are removed only after the merged
-    pages are synced; a copy that could not be placed whole is moved to lost+found/.
-    Takes each package's writer lock. Exit status: 0 nothing to merge, 1 copies merged,
-    4 something moved to lost+found/ or a fork was unknown, 8 operational error.
-    """
+        Finds the conflict copies Syncthing (name.sync-conflict-DATE-TIME-DEVICE.ext), Dropbox
+        (name (who's conflicted copy DATE).ext) and plain sync clients (name 2.ext) wrote next to
+        a package's files, and folds them in element by element: journals by their common prefix
+        then the copy's branch, snapshots by the elements the page lacks and did not erase,
+        document.json by page-list union (Y-010 .. Y-019). Copies are removed only after the merged
+        pages are synced; a copy that could not be placed whole is moved to lost+found/.
+        Takes each package's writer lock. Exit status: 0 nothing to merge, 1 copies merged,
+        4 something moved to lost+found/ or a fork was unknown, 8 operational error.
+        """
 
     static func run(_ arguments: inout Arguments) async throws -> Int32 {
         let json = arguments.flag("--json")
@@ -60,7 +60,9 @@ enum MergeCommand: Command {
         if r.copies.contains(where: { $0.action == .merged || $0.action == .removed }) || !r.pagesRestored.isEmpty {
             s |= ExitCode.corrected
         }
-        if !r.forkUnknown.isEmpty || r.copies.contains(where: { $0.action == .lostAndFound }) { s |= ExitCode.uncorrected }
+        if !r.forkUnknown.isEmpty || r.copies.contains(where: { $0.action == .lostAndFound }) {
+            s |= ExitCode.uncorrected
+        }
         return s
     }
 

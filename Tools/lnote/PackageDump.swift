@@ -26,7 +26,9 @@ enum PackageDump {
         var ids = try PackagePageOrder.pageIDs(fs: fs, package: path)
         if let selector {
             if let index = Int(selector) {
-                guard ids.indices.contains(index) else { throw UsageError("page index \(index) out of range 0..<\(ids.count)") }
+                guard ids.indices.contains(index) else {
+                    throw UsageError("page index \(index) out of range 0..<\(ids.count)")
+                }
                 ids = [ids[index]]
             } else if let id = UUIDBytes(string: selector) {
                 guard ids.contains(id) else { throw OperationalError("no page \(selector) in \(path)") }
@@ -39,19 +41,26 @@ enum PackageDump {
         let names = PackageInspection.pageFileNames(fs: fs, pagesDirectory: pagesDir)
         for id in ids {
             let r: PageRecovery.Result
-            do { r = try PageRecovery.recover(fs: fs, directory: pagesDir, pageID: id, mode: .salvage, names: names?[id] ?? names.map { _ in [] }) } catch {
+            do {
+                r = try PageRecovery.recover(
+                    fs: fs, directory: pagesDir, pageID: id, mode: .salvage, names: names?[id] ?? names.map { _ in [] })
+            } catch {
                 throw OperationalError("page \(id): \(TerminalSafeText.text("\(error)"))")
             }
-            lines.append(PageLine(id: id.description, elementCount: r.state.elements.count,
-                                  elementIDs: r.state.elements.map { $0.id.description }, generation: r.generation,
-                                  framesReplayed: r.report.framesReplayed))
+            lines.append(
+                PageLine(
+                    id: id.description, elementCount: r.state.elements.count,
+                    elementIDs: r.state.elements.map { $0.id.description }, generation: r.generation,
+                    framesReplayed: r.report.framesReplayed))
         }
         if json {
             print(try jsonString(Dump(package: path, pages: lines)))
         } else {
             print("package \(TerminalSafeText.text(path))")
             for (i, p) in lines.enumerated() {
-                print("page \(i) \(p.id): \(p.elementCount) elements (snapshot generation \(p.generation), \(p.framesReplayed) journal frames)")
+                print(
+                    "page \(i) \(p.id): \(p.elementCount) elements (snapshot generation \(p.generation), \(p.framesReplayed) journal frames)"
+                )
                 for e in p.elementIDs { print("  \(e)") }
             }
         }

@@ -23,9 +23,12 @@ enum PackageSupport {
             _ = try StagingFolder.assemble(fs: fs, folder: folder, id: id) { layout in
                 try io { try fs.makeDirectory(layout.pagesDirectory) }
                 let now = Timestamp.now()
-                let document = DocumentFile(id: id, title: title, created: now, modified: now, pages: (0..<pages).map { _ in
-                    DocumentFile.PageEntry(id: UUIDBytes.random(), metadata: .letter, created: now, modified: now, elementCount: 0)
-                })
+                let document = DocumentFile(
+                    id: id, title: title, created: now, modified: now,
+                    pages: (0..<pages).map { _ in
+                        DocumentFile.PageEntry(
+                            id: UUIDBytes.random(), metadata: .letter, created: now, modified: now, elementCount: 0)
+                    })
                 made = document
                 return document
             }
@@ -40,8 +43,10 @@ enum PackageSupport {
     static func packageID(_ path: String) throws -> UUIDBytes {
         let name = lastComponent(path)
         guard let id = PackageLayout.documentID(fromFolderName: name) else {
-            throw UsageError("a package is named <uuid>.lnote (D-001), not '\(name)'; "
-                             + "give a library folder instead and a package named \(PackageLayout.folderName(UUIDBytes.random())) is made in it")
+            throw UsageError(
+                "a package is named <uuid>.lnote (D-001), not '\(name)'; "
+                    + "give a library folder instead and a package named \(PackageLayout.folderName(UUIDBytes.random())) is made in it"
+            )
         }
         return id
     }
@@ -72,35 +77,48 @@ enum PackageSupport {
         case nil: throw OperationalError("\(path) does not exist")
         case .directory?: break
         case .symbolicLink?:
-            throw OperationalError("\(TerminalSafeText.text(path)) is a symbolic link; a package is never read through a link (D-002)")
-        default: throw OperationalError("\(path) is a file, not a package (a <uuid>.lnote folder); 'lnote dump' shows a journal's or snapshot's frames")
+            throw OperationalError(
+                "\(TerminalSafeText.text(path)) is a symbolic link; a package is never read through a link (D-002)")
+        default:
+            throw OperationalError(
+                "\(path) is a file, not a package (a <uuid>.lnote folder); 'lnote dump' shows a journal's or snapshot's frames"
+            )
         }
         if (try? fs.kind(layout.documentFile)) == nil {
             let packages = ((try? fs.list(path)) ?? []).filter { PackageLayout.documentID(fromFolderName: $0) != nil }
             if !packages.isEmpty {
-                throw OperationalError("\(path) is a library folder (\(plural(packages.count, "package"))), not a package; "
-                                       + "'lnote ls \(path)' lists them, 'lnote info \(joinPath(path, packages.sorted()[0]))' describes one")
+                throw OperationalError(
+                    "\(path) is a library folder (\(plural(packages.count, "package"))), not a package; "
+                        + "'lnote ls \(path)' lists them, 'lnote info \(joinPath(path, packages.sorted()[0]))' describes one"
+                )
             }
             if PackageLayout.documentID(fromFolderName: lastComponent(path)) == nil {
-                throw OperationalError("\(path) is not a package: it has no document.json and is not named <uuid>.lnote; "
-                                       + "'lnote gen FOLDER' makes a package, 'lnote ls FOLDER' lists a library")
+                throw OperationalError(
+                    "\(path) is not a package: it has no document.json and is not named <uuid>.lnote; "
+                        + "'lnote gen FOLDER' makes a package, 'lnote ls FOLDER' lists a library")
             }
         }
         do {
             try fs.requirePackageFolders(layout)
             let bytes = try fs.readRegularFile(layout.documentFile, limit: FormatLimits.documentJSONBytesMax)
             let document = try DocumentFile.decode(bytes)
-            if let folderID = PackageLayout.documentID(fromFolderName: lastComponent(layout.root)), folderID != document.id {
-                throw LNoteError(.corrupt, "document.json id \(document.id) disagrees with the folder name (D-001): another document's",
-                                 file: layout.documentFile)
+            if let folderID = PackageLayout.documentID(fromFolderName: lastComponent(layout.root)),
+                folderID != document.id
+            {
+                throw LNoteError(
+                    .corrupt,
+                    "document.json id \(document.id) disagrees with the folder name (D-001): another document's",
+                    file: layout.documentFile)
             }
             return document
         } catch let e as LNoteError where e.code == .corrupt && e.message.contains("D-001") {
-            throw OperationalError("cannot read \(TerminalSafeText.text(layout.documentFile)): \(TerminalSafeText.text("\(e)")); "
-                                   + "'lnote fsck \(TerminalSafeText.text(path))' reports it; a person decides which document this is")
+            throw OperationalError(
+                "cannot read \(TerminalSafeText.text(layout.documentFile)): \(TerminalSafeText.text("\(e)")); "
+                    + "'lnote fsck \(TerminalSafeText.text(path))' reports it; a person decides which document this is")
         } catch {
-            throw OperationalError("cannot read \(TerminalSafeText.text(layout.documentFile)): \(TerminalSafeText.text("\(error)")); "
-                                   + "'lnote fsck --repair \(TerminalSafeText.text(path))' rebuilds it when the pages are intact")
+            throw OperationalError(
+                "cannot read \(TerminalSafeText.text(layout.documentFile)): \(TerminalSafeText.text("\(error)")); "
+                    + "'lnote fsck --repair \(TerminalSafeText.text(path))' rebuilds it when the pages are intact")
         }
     }
 
@@ -112,8 +130,12 @@ enum PackageSupport {
             }
             return document.pages[index].id
         }
-        guard let id = UUIDBytes(string: selector) else { throw UsageError("--page expects a page id or index, got '\(selector)'") }
-        guard document.pages.contains(where: { $0.id == id }) else { throw OperationalError("no page \(selector) in the document") }
+        guard let id = UUIDBytes(string: selector) else {
+            throw UsageError("--page expects a page id or index, got '\(selector)'")
+        }
+        guard document.pages.contains(where: { $0.id == id }) else {
+            throw OperationalError("no page \(selector) in the document")
+        }
         return id
     }
 

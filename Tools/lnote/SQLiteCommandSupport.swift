@@ -12,8 +12,9 @@ enum SQLiteCommandSupport {
         guard enabled, ToolSystem.standardErrorIsTerminal else { return nil }
         return { p in
             let rate = p.seconds > 0 ? Double(p.payloadBytes) / 1e6 / p.seconds : 0
-            printErr("\r\(verb) \(p.documentsDone)/\(p.documentsTotal) documents, \(String(format: "%.1f", rate)) MB/s"
-                     + (p.documentsDone == p.documentsTotal ? "\n" : ""))
+            printErr(
+                "\r\(verb) \(p.documentsDone)/\(p.documentsTotal) documents, \(String(format: "%.1f", rate)) MB/s"
+                    + (p.documentsDone == p.documentsTotal ? "\n" : ""))
         }
     }
 
@@ -33,14 +34,22 @@ enum SQLiteCommandSupport {
     static func human(_ r: SQLiteTransferReport) -> String {
         var s = ""
         for d in r.documents {
-            s += "\(d.status.padding(toLength: 9, withPad: " ", startingAt: 0)) \(d.id ?? "-")  \(d.verification?.title ?? "")  (\(d.source))\n"
+            s +=
+                "\(d.status.padding(toLength: 9, withPad: " ", startingAt: 0)) \(d.id ?? "-")  \(d.verification?.title ?? "")  (\(d.source))\n"
             if let e = d.error { s += "          error: \(e)\n" }
             if let v = d.verification {
-                let elements = v.pages.reduce(0) { $0 + $1.elements[0] }, points = v.pages.reduce(0) { $0 + $1.points[0] }
-                s += "          verified: \(v.pageCount[0]) pages, \(elements) elements, \(points) points, \(v.assetCount[0]) assets; "
-                s += v.isEqual ? "package and copy equal (counts, ids in z-order, points digests)\n" : "\(v.differences.count) differences\n"
-                for p in v.pages where p.elements[0] != p.elements[1] || !p.idsInZOrderEqual || p.pointsDigest[0] != p.pointsDigest[1] {
-                    s += "          page \(p.position) \(p.id): elements \(p.elements[0])/\(p.elements[1]), digest \(p.pointsDigest[0])/\(p.pointsDigest[1])\n"
+                let elements = v.pages.reduce(0) { $0 + $1.elements[0] },
+                    points = v.pages.reduce(0) { $0 + $1.points[0] }
+                s +=
+                    "          verified: \(v.pageCount[0]) pages, \(elements) elements, \(points) points, \(v.assetCount[0]) assets; "
+                s +=
+                    v.isEqual
+                    ? "package and copy equal (counts, ids in z-order, points digests)\n"
+                    : "\(v.differences.count) differences\n"
+                for p in v.pages
+                where p.elements[0] != p.elements[1] || !p.idsInZOrderEqual || p.pointsDigest[0] != p.pointsDigest[1] {
+                    s +=
+                        "          page \(p.position) \(p.id): elements \(p.elements[0])/\(p.elements[1]), digest \(p.pointsDigest[0])/\(p.pointsDigest[1])\n"
                 }
                 for difference in v.differences { s += "          - \(difference)\n" }
             }
@@ -48,7 +57,8 @@ enum SQLiteCommandSupport {
         let c = r.count
         let verb = r.direction == "export" ? "exported" : "imported"
         s += "\(verb) \(c.done), unchanged \(c.unchanged), failed \(c.failed) of \(r.documents.count) documents; "
-        s += "\(r.payloadBytes) payload bytes in \(String(format: "%.3f", r.seconds)) s (\(String(format: "%.1f", r.megabytesPerSecond)) MB/s); SQLite \(r.sqliteVersion)\n"
+        s +=
+            "\(r.payloadBytes) payload bytes in \(String(format: "%.3f", r.seconds)) s (\(String(format: "%.1f", r.megabytesPerSecond)) MB/s); SQLite \(r.sqliteVersion)\n"
         return s
     }
 }

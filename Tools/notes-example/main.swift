@@ -10,8 +10,9 @@ import LNoteSync  // conflict copies a sync client left merged on open: PageOpti
 func penStroke(row: Int, column: Int) throws -> Stroke {
     let samples = (0..<40).map { i in
         let t = Double(i) / 240  // 240 Hz
-        return InputPoint(x: 40 + Double(column) * 25 + Double(i) * 0.5, y: 60 + Double(row) * 30 + sin(Double(i) / 4) * 6,
-                          radius: 1.2, force: 0.3 + 0.4 * t, timeOffset: t, azimuth: 0.8, altitude: 1.1)
+        return InputPoint(
+            x: 40 + Double(column) * 25 + Double(i) * 0.5, y: 60 + Double(row) * 30 + sin(Double(i) / 4) * 6,
+            radius: 1.2, force: 0.3 + 0.4 * t, timeOffset: t, azimuth: 0.8, altitude: 1.1)
     }
     return try Stroke(ink: .pen, samples: samples)
 }
@@ -20,7 +21,8 @@ func check(_ ok: Bool, _ what: String) {
     guard ok else { fatalError("example failed: \(what)") }
 }
 
-let base = CommandLine.arguments.dropFirst().first.map { URL(filePath: $0) }
+let base =
+    CommandLine.arguments.dropFirst().first.map { URL(filePath: $0) }
     ?? FileManager.default.temporaryDirectory.appending(path: "notes-example-\(UUID())")
 // 1. A library in a folder that does not exist yet (Application Support on first launch).
 let library = NoteLibrary(folderURL: base.appending(path: "Application Support/Notes"))
@@ -60,8 +62,9 @@ let watcher = Task { () -> Int in
 
 // 5. An image, and its bytes back (asset round trip; extension in any case).
 let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + (0..<64).map { UInt8($0) })
-let image = try await document.insertImage(png, ext: "PNG", on: page.uuid,
-                                           frame: PageRect(x: 300, y: 500, width: 120, height: 80))
+let image = try await document.insertImage(
+    png, ext: "PNG", on: page.uuid,
+    frame: PageRect(x: 300, y: 500, width: 120, height: 80))
 check(try await document.assetData(image.assetUUID) == png, "asset round trip")
 
 // 6. Erase the middle of a stroke: two pieces, each starting at 0 s. Undo puts it back.
@@ -101,7 +104,8 @@ for i in 0..<drawn.count {
         inked.insert(Int(q.y / 4) * 1000 + Int(q.x / 4))
     }
 }
-check(drawn.damaged.isEmpty && inked.count > 500 && inked.contains(15 * 1000 + 10), "the page drew: \(inked.count) cells")
+check(
+    drawn.damaged.isEmpty && inked.count > 500 && inked.contains(15 * 1000 + 10), "the page drew: \(inked.count) cells")
 try await page.append(.stroke(penStroke(row: 19, column: 19)))
 check(try await watcher.value == 202, "second window saw the change")
 

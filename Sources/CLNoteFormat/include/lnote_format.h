@@ -42,8 +42,8 @@ typedef struct lnote_point_acc {
 /// its registers), else an SSE4.1 build when CPUID reports SSE4.1 and SSSE3; the AVX2 build
 /// takes strokes without angles in an AVX-512 block where CPUID reports AVX-512 F, VL, BW and
 /// VBMI (and the OS saves their registers).
-size_t lnote_points_decode_plain(const uint8_t *base, size_t end, size_t *pos, void *out, size_t count,
-                                 int has_angles, lnote_point_acc *acc);
+size_t lnote_points_decode_plain(const uint8_t *base, size_t end, size_t *pos, void *out, size_t count, int has_angles,
+                                 lnote_point_acc *acc);
 /// A whole stroke's `count` points (Spec/format.md E-001 ... E-003) from the `len` codec bytes
 /// at `p` into `out` (room for `count` points) when every point is plain: point 0's fields
 /// minimal varints of at most 5 bytes in range with time 0, the others as
@@ -82,8 +82,8 @@ size_t lnote_points_encode(const void *points, size_t from, size_t to, int has_a
 /// The same without the AVX-512 build (SSE4.1 where the CPU has it; on x86-64 without SSE4.1
 /// and SSSE3 it writes nothing and returns 0), so tests on an AVX-512 CPU check the 128-bit
 /// build too. A test hook.
-size_t lnote_points_encode_narrow(const void *points, size_t from, size_t to, int has_angles, uint8_t *out,
-                                  size_t room, size_t *written);
+size_t lnote_points_encode_narrow(const void *points, size_t from, size_t to, int has_angles, uint8_t *out, size_t room,
+                                  size_t *written);
 /// The same compiled for the target's baseline only (a test hook, as for the decoder: on
 /// x86-64 the same as `lnote_points_encode_narrow`).
 size_t lnote_points_encode_baseline(const void *points, size_t from, size_t to, int has_angles, uint8_t *out,

@@ -21,12 +21,12 @@ void lnote_name_bytes(char *s);
 /// is mapped as `lnote_name_bytes` does, on the stack (a path without U+10FF80 ... U+10FFFF is
 /// passed as it is). `lnote_path_call` returns what the call returns, with `errno` as it set it.
 enum {
-    LNOTE_PATH_OPEN,    // open(path, arg, 0644)
-    LNOTE_PATH_LSTAT,   // lstat(path, info)
-    LNOTE_PATH_RENAME,  // rename(path, other)
-    LNOTE_PATH_UNLINK,  // unlink(path)
-    LNOTE_PATH_RMDIR,   // rmdir(path)
-    LNOTE_PATH_MKDIR,   // mkdir(path, 0755)
+    LNOTE_PATH_OPEN,   // open(path, arg, 0644)
+    LNOTE_PATH_LSTAT,  // lstat(path, info)
+    LNOTE_PATH_RENAME, // rename(path, other)
+    LNOTE_PATH_UNLINK, // unlink(path)
+    LNOTE_PATH_RMDIR,  // rmdir(path)
+    LNOTE_PATH_MKDIR,  // mkdir(path, 0755)
 };
 long lnote_path_call(int call, const char *path, const char *other, int arg, struct stat *info);
 /// opendir(3) on a path given as text, by its bytes.

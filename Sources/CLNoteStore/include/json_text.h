@@ -5,25 +5,25 @@
 /// Why a text is not JSON as Spec/format.md D-082 reads `document.json` and `manifest.json`.
 enum {
     LNOTE_JSON_OK = 0,
-    LNOTE_JSON_NO_VALUE,        // the text ends where a value should start
-    LNOTE_JSON_MORE,            // more follows the value
-    LNOTE_JSON_NOT_VALUE,       // not the start of a JSON value
-    LNOTE_JSON_NAME,            // an object's member must start with its name, a string
-    LNOTE_JSON_COLON,           // a ':' must follow a member's name
-    LNOTE_JSON_OBJECT_NEXT,     // a ',' or '}' must follow an object's member
-    LNOTE_JSON_ARRAY_NEXT,      // a ',' or ']' must follow an array's element
-    LNOTE_JSON_DEPTH,           // arrays and objects nest more than 64 deep
-    LNOTE_JSON_LEADING_ZERO,    // a number must not start with a 0 followed by a digit
-    LNOTE_JSON_DIGIT,           // a number needs a digit here
-    LNOTE_JSON_STRING_END,      // the text ends inside a string
-    LNOTE_JSON_CONTROL,         // a control character in a string must be escaped
-    LNOTE_JSON_ESCAPE,          // not a JSON escape
-    LNOTE_JSON_HEX,             // a \u escape needs four hex digits
-    LNOTE_JSON_LOW_ALONE,       // a low surrogate escape without a high one before it
-    LNOTE_JSON_HIGH_ALONE,      // a high surrogate escape without a low one after it
-    LNOTE_JSON_UTF8,            // not UTF-8
-    LNOTE_JSON_TWICE,           // a name appears twice in one object
-    LNOTE_JSON_MEMORY,          // no memory for the names of the objects
+    LNOTE_JSON_NO_VALUE,     // the text ends where a value should start
+    LNOTE_JSON_MORE,         // more follows the value
+    LNOTE_JSON_NOT_VALUE,    // not the start of a JSON value
+    LNOTE_JSON_NAME,         // an object's member must start with its name, a string
+    LNOTE_JSON_COLON,        // a ':' must follow a member's name
+    LNOTE_JSON_OBJECT_NEXT,  // a ',' or '}' must follow an object's member
+    LNOTE_JSON_ARRAY_NEXT,   // a ',' or ']' must follow an array's element
+    LNOTE_JSON_DEPTH,        // arrays and objects nest more than 64 deep
+    LNOTE_JSON_LEADING_ZERO, // a number must not start with a 0 followed by a digit
+    LNOTE_JSON_DIGIT,        // a number needs a digit here
+    LNOTE_JSON_STRING_END,   // the text ends inside a string
+    LNOTE_JSON_CONTROL,      // a control character in a string must be escaped
+    LNOTE_JSON_ESCAPE,       // not a JSON escape
+    LNOTE_JSON_HEX,          // a \u escape needs four hex digits
+    LNOTE_JSON_LOW_ALONE,    // a low surrogate escape without a high one before it
+    LNOTE_JSON_HIGH_ALONE,   // a high surrogate escape without a low one after it
+    LNOTE_JSON_UTF8,         // not UTF-8
+    LNOTE_JSON_TWICE,        // a name appears twice in one object
+    LNOTE_JSON_MEMORY,       // no memory for the names of the objects
 };
 /// Arrays and objects nest at most this deep (the top-level value's brackets count 1).
 enum { LNOTE_JSON_DEPTH_MAX = 64 };

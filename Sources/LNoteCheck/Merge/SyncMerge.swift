@@ -11,8 +11,10 @@ import LNoteSync
 public enum SyncMerge {
     /// Merges the package at `path` (with `pageOptions.withSyncMerge`). Takes the writer lock
     /// (D-070) like any writer.
-    public static func merge(package path: String, fileSystem fs: any FileSystem = POSIXFileSystem.shared,
-                             pageOptions: PageOptions = PageOptions()) async throws -> MergeReport {
+    public static func merge(
+        package path: String, fileSystem fs: any FileSystem = POSIXFileSystem.shared,
+        pageOptions: PageOptions = PageOptions()
+    ) async throws -> MergeReport {
         guard try hasConflictCopies(package: path, fileSystem: fs) || SetAsideRestore.pending(path: path, fs: fs) else {
             return MergeReport(path: path)
         }
@@ -23,8 +25,11 @@ public enum SyncMerge {
     }
 
     /// True when the package's folders hold a conflict copy of an engine file (Y-001).
-    public static func hasConflictCopies(package path: String, fileSystem fs: any FileSystem = POSIXFileSystem.shared)
-        throws -> Bool {
+    public static func hasConflictCopies(
+        package path: String, fileSystem fs: any FileSystem = POSIXFileSystem.shared
+    )
+        throws -> Bool
+    {
         try Document.hasConflictCopies(path: path, fileSystem: fs)
     }
 }

@@ -31,9 +31,13 @@ package struct RawByteWriter {
 
     @inline(__always) package mutating func u8(_ v: UInt8) { claim(1).storeBytes(of: v, as: UInt8.self) }
 
-    @inline(__always) package mutating func u32(_ v: UInt32) { claim(4).storeBytes(of: v.littleEndian, as: UInt32.self) }
+    @inline(__always) package mutating func u32(_ v: UInt32) {
+        claim(4).storeBytes(of: v.littleEndian, as: UInt32.self)
+    }
 
-    @inline(__always) package mutating func u64(_ v: UInt64) { claim(8).storeBytes(of: v.littleEndian, as: UInt64.self) }
+    @inline(__always) package mutating func u64(_ v: UInt64) {
+        claim(8).storeBytes(of: v.littleEndian, as: UInt64.self)
+    }
 
     @inline(__always) package mutating func f32(_ v: Float) { u32(v.bitPattern) }
 

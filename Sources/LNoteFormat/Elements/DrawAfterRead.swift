@@ -5,8 +5,10 @@ extension PagePoints {
     /// Reads a page with `read` (given fresh checks, nothing decoded ahead), then decodes its
     /// points on `threads` threads (`drawnAfterRead`): the result, and its points or nil when
     /// the page must be read again with the checks at load.
-    package static func readThenDraw<R>(threads: Int, read: (PendingPointChecks) throws -> R,
-                                        elements: (R) -> [Element]) rethrows -> (result: R, drawn: PagePoints?) {
+    package static func readThenDraw<R>(
+        threads: Int, read: (PendingPointChecks) throws -> R,
+        elements: (R) -> [Element]
+    ) rethrows -> (result: R, drawn: PagePoints?) {
         let pending = PendingPointChecks()
         let result = try read(pending)
         return (result, drawnAfterRead(elements(result), pending: pending, threads: threads))

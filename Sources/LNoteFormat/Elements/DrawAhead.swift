@@ -114,7 +114,9 @@ package final class DrawAhead: @unchecked Sendable {
                 for k in first..<end {
                     let r = records[k]
                     if r.slot >= 0,
-                       lnote_points_decode_stroke(r.bytes, r.length, r.count, r.hasAngles ? 1 : 0, UnsafeMutableRawPointer(out + r.slot)) != 1 {
+                        lnote_points_decode_stroke(
+                            r.bytes, r.length, r.count, r.hasAngles ? 1 : 0, UnsafeMutableRawPointer(out + r.slot)) != 1
+                    {
                         batch.failed[k] = 1
                     }
                 }
@@ -184,13 +186,14 @@ extension PagePoints {
                 for i in all.indices {
                     let key = all[i].deferredKey
                     guard let bytes = key.bytes else {
-                        if case .image = all[i] { ranges.append(at ..< at); continue }
+                        if case .image = all[i] { ranges.append(at..<at); continue }
                         return false  // a stroke with decoded points
                     }
                     guard next < records.count, records[next].bytes == bytes, records[next].count == key.count,
-                          records[next].slot == at else { return false }
+                        records[next].slot == at
+                    else { return false }
                     elementOf[next] = i
-                    ranges.append(at ..< at + key.count)
+                    ranges.append(at..<at + key.count)
                     at += key.count
                     next += 1
                 }
@@ -207,8 +210,10 @@ extension PagePoints {
     /// C call did not take (`failed`) are checked (`PendingPointChecks.holds`) and decoded on
     /// the exact path into their slots, the ones that break a rule listed as damaged with their
     /// valid points, as `init(decoding:)` does.
-    static func adopting(_ buffer: UnsafeMutablePointer<Point>, elements: [Element], order: AheadOrder?,
-                         records: [PendingPointChecks.Record], failed: [Int]) -> AheadOutcome {
+    static func adopting(
+        _ buffer: UnsafeMutablePointer<Point>, elements: [Element], order: AheadOrder?,
+        records: [PendingPointChecks.Record], failed: [Int]
+    ) -> AheadOutcome {
         guard let order else { return .notInOrder }
         var ranges = order.ranges
         var damaged: [Damage] = []
@@ -216,7 +221,7 @@ extension PagePoints {
             guard r < records.count, PendingPointChecks.holds(records[r]) else { return .refuted }
             let e = order.elementOf[r], slot = records[r].slot
             if let (error, shown) = elements[e].decodePoints(into: buffer + slot, room: records[r].count, loop: .bulk) {
-                ranges[e] = slot ..< slot + shown
+                ranges[e] = slot..<slot + shown
                 damaged.append(Damage(element: e, error: error))
             }
         }
@@ -229,8 +234,10 @@ extension PagePoints {
     /// else decoded after the read (`drawnAfterRead`), or nil
     /// when a stroke read without its structure check fails it, so the page must be read again
     /// with the checks.
-    package static func readAhead<R>(bound: Int, threads: Int, read: (PendingPointChecks) throws -> R,
-                                     elements: (R) -> [Element]) throws -> (result: R, drawn: PagePoints?) {
+    package static func readAhead<R>(
+        bound: Int, threads: Int, read: (PendingPointChecks) throws -> R,
+        elements: (R) -> [Element]
+    ) throws -> (result: R, drawn: PagePoints?) {
         var outcome: (result: R, elements: [Element], drawn: PagePoints?, adopted: ([Range<Int>], [Damage])?)?
         let buffer = try [Point](unsafeUninitializedCapacity: max(bound, 1)) { room, initialized in
             guard let base = room.baseAddress else { return }
@@ -259,6 +266,8 @@ extension PagePoints {
         }
         guard let outcome else { return try readThenDraw(threads: threads, read: read, elements: elements) }
         guard let (ranges, damaged) = outcome.adopted else { return (outcome.result, outcome.drawn) }
-        return (outcome.result, PagePoints(elements: outcome.elements, points: buffer, ranges: ranges, damaged: damaged))
+        return (
+            outcome.result, PagePoints(elements: outcome.elements, points: buffer, ranges: ranges, damaged: damaged)
+        )
     }
 }

@@ -88,9 +88,12 @@ extension Stroke: Equatable, Hashable {
     /// Equal when every field and the points are: a deferred and a decoded stroke of the same
     /// points are equal. Two deferred strokes with the same bytes compare without decoding.
     public static func == (l: Stroke, r: Stroke) -> Bool {
-        guard l.id == r.id, l.ink == r.ink, l.transform == r.transform, l.anglesFlag == r.anglesFlag else { return false }
+        guard l.id == r.id, l.ink == r.ink, l.transform == r.transform, l.anglesFlag == r.anglesFlag else {
+            return false
+        }
         if case .encoded(let a) = l.storage, case .encoded(let b) = r.storage,
-           a.count == b.count, bytesEqual(a.bytes, b.bytes) {
+            a.count == b.count, bytesEqual(a.bytes, b.bytes)
+        {
             return true
         }
         if case .decoded(let a) = l.storage, case .decoded(let b) = r.storage { return a == b }
@@ -118,8 +121,10 @@ public struct ImageElement: Equatable, Hashable, Sendable {
     public var transform: Transform?
 
     /// An image at stored units (0.1 pt); apps use `init(id:assetID:frame:transform:)` in pt.
-    package init(id: UUIDBytes, assetID: UUIDBytes, x: Int32, y: Int32, width: UInt32, height: UInt32,
-                transform: Transform? = nil) {
+    package init(
+        id: UUIDBytes, assetID: UUIDBytes, x: Int32, y: Int32, width: UInt32, height: UInt32,
+        transform: Transform? = nil
+    ) {
         self.id = id; self.assetID = assetID; self.x = x; self.y = y; self.width = width
         self.height = height; self.transform = transform
     }

@@ -12,12 +12,14 @@ extension ElementCodec {
         case .stroke(let s):
             guard case .encoded(let points) = s.storage else { return nil }
             // kind, id, ink type, RGBA, width, flags, transform, count.
-            let head = 1 + 16 + RawByteWriter.stringSize(s.ink.type) + 4 + RawByteWriter.varintSize(UInt64(s.ink.width))
+            let head =
+                1 + 16 + RawByteWriter.stringSize(s.ink.type) + 4 + RawByteWriter.varintSize(UInt64(s.ink.width))
                 + 1 + (s.transform != nil ? transformBytes : 0) + RawByteWriter.varintSize(UInt64(points.count))
             return (head, points.bytes.count)
         case .image(let im):
             // kind, id, asset, x, y, width, height, flags, transform.
-            let head = 1 + 16 + 16 + RawByteWriter.svarintSize(Int64(im.x)) + RawByteWriter.svarintSize(Int64(im.y))
+            let head =
+                1 + 16 + 16 + RawByteWriter.svarintSize(Int64(im.x)) + RawByteWriter.svarintSize(Int64(im.y))
                 + RawByteWriter.varintSize(UInt64(im.width)) + RawByteWriter.varintSize(UInt64(im.height))
                 + 1 + (im.transform != nil ? transformBytes : 0)
             return (head, 0)
@@ -30,7 +32,9 @@ extension ElementCodec {
     /// when `w` has less room.
     @_optimize(speed) package static func encodeHead(_ e: Element, into w: inout RawByteWriter) -> ArraySlice<UInt8>? {
         guard let s = encodeFields(e, into: &w) else { return nil }
-        guard case .encoded(let points) = s.storage else { preconditionFailure("a stroke with decoded points has no head size") }
+        guard case .encoded(let points) = s.storage else {
+            preconditionFailure("a stroke with decoded points has no head size")
+        }
         // Deferred points (E-006): the bytes read are the canonical encoding (E-031).
         w.varint(UInt64(points.count))
         return points.bytes
@@ -42,12 +46,16 @@ extension ElementCodec {
     /// a retain and release of each reference the element holds (callgrind, 2,000-stroke
     /// snapshot: see `ElementFrameWriter.write`). Traps as `encodeHead` does.
     @inline(__always)
-    package static func encodeHead<R>(_ e: Element, into w: inout RawByteWriter,
-                                      tail: (UnsafeRawBufferPointer, inout RawByteWriter) -> R) -> R {
+    package static func encodeHead<R>(
+        _ e: Element, into w: inout RawByteWriter,
+        tail: (UnsafeRawBufferPointer, inout RawByteWriter) -> R
+    ) -> R {
         switch e {
         case .stroke(let s):
             encodeStrokeFields(s, into: &w)
-            guard case .encoded(let points) = s.storage else { preconditionFailure("a stroke with decoded points has no head size") }
+            guard case .encoded(let points) = s.storage else {
+                preconditionFailure("a stroke with decoded points has no head size")
+            }
             w.varint(UInt64(points.count))
             return points.bytes.withUnsafeBytes { tail($0, &w) }
         case .image(let im):

@@ -69,8 +69,10 @@ public enum ElementCodec {
     /// The same fields, given one by one (the snapshot's frame loop takes them out of an
     /// element read in place, `ElementFrameWriter.FramePart`).
     @inline(__always)
-    static func encodeStrokeFields<W: FieldWriter>(id: UUIDBytes, ink: Ink, transform: Transform?, hasAngles: Bool,
-                                                   into w: inout W) {
+    static func encodeStrokeFields<W: FieldWriter>(
+        id: UUIDBytes, ink: Ink, transform: Transform?, hasAngles: Bool,
+        into w: inout W
+    ) {
         w.u8(strokeKind)
         w.uuid(id)
         w.string(ink.type)
@@ -109,8 +111,10 @@ public enum ElementCodec {
     /// get only the load-time checks of E-006 (count, E-004's bound, exactly `count` points'
     /// varints) and stay in `source`, a slice holding the same bytes as `r.bytes` (its indices
     /// are the offsets kept; no copy). The other fields are checked in full.
-    public static func decode(from r: inout ByteReader, points: PointDecoding,
-                              source: ArraySlice<UInt8>) throws(DecodeError) -> Element {
+    public static func decode(
+        from r: inout ByteReader, points: PointDecoding,
+        source: ArraySlice<UInt8>
+    ) throws(DecodeError) -> Element {
         try decode(from: &r, source: points == .deferred ? source : nil)
     }
 
@@ -125,8 +129,10 @@ public enum ElementCodec {
     /// taken to run to the end of `r`'s bytes without the structure walk, and noted in
     /// `pending`, whose caller must confirm them (`PendingPointChecks`) before it uses the
     /// element; the walk would give this same element exactly when they are confirmed.
-    @_optimize(speed) static func decode(from r: inout ByteReader, source: ArraySlice<UInt8>?,
-                       known: EncodedPoints? = nil, pending: PendingPointChecks? = nil) throws(DecodeError) -> Element {
+    @_optimize(speed) static func decode(
+        from r: inout ByteReader, source: ArraySlice<UInt8>?,
+        known: EncodedPoints? = nil, pending: PendingPointChecks? = nil
+    ) throws(DecodeError) -> Element {
         try decode(from: &r, source: source, file: [], fileBase: -1, known: known, pending: pending)
     }
 
@@ -137,17 +143,21 @@ public enum ElementCodec {
     /// counting took about a sixth of an open's profile samples with them, a twentieth after).
     /// When `r`'s bytes do not lie inside `file` there is nothing to slice: the points are
     /// decoded at once.
-    @_optimize(speed) package static func decode(from r: inout ByteReader, file: [UInt8], base: Int,
-                                                 pending: PendingPointChecks? = nil) throws(DecodeError) -> Element {
+    @_optimize(speed) package static func decode(
+        from r: inout ByteReader, file: [UInt8], base: Int,
+        pending: PendingPointChecks? = nil
+    ) throws(DecodeError) -> Element {
         try decode(from: &r, source: nil, file: file, fileBase: base, known: nil, pending: pending)
     }
 
     /// The decoder of both: deferred points when `r`'s bytes lie in `file` at `fileBase`, or
     /// when `source` holds them (one function, not a specialized copy per kind of source: a
     /// second copy added 8.3 KB to what an app gains by linking LNoteStore).
-    @_optimize(speed) private static func decode(from r: inout ByteReader, source: ArraySlice<UInt8>?, file: [UInt8],
-                                                 fileBase: Int, known: EncodedPoints?,
-                                                 pending: PendingPointChecks?) throws(DecodeError) -> Element {
+    @_optimize(speed) private static func decode(
+        from r: inout ByteReader, source: ArraySlice<UInt8>?, file: [UInt8],
+        fileBase: Int, known: EncodedPoints?,
+        pending: PendingPointChecks?
+    ) throws(DecodeError) -> Element {
         let kind = try r.u8()
         switch kind {
         case strokeKind:
@@ -168,15 +178,17 @@ public enum ElementCodec {
                 throw r.error("badPointCount")
             }
             let hasAngles = flags & flagHasAngles != 0
-            let ink = Ink(type: inkType, red: red, green: green, blue: blue, alpha: alpha,
-                          width: UInt32(width))
+            let ink = Ink(
+                type: inkType, red: red, green: green, blue: blue, alpha: alpha,
+                width: UInt32(width))
             let inFile = fileBase >= 0 && fileBase <= file.count && r.bytes.count <= file.count - fileBase
             if inFile || source?.count == r.bytes.count {
                 // E-006: structure only; E-004's bound first, as the eager decoder.
                 guard Int(count) <= r.remaining / PointCodec.pointBytesMin else { throw r.error("pointCountTooLarge") }
                 let start = r.offset
                 if let known, known.structureChecked, known.count == Int(count), known.hasAngles == hasAngles,
-                   known.bytes.count == r.remaining, r.restEquals(known.bytes) {
+                    known.bytes.count == r.remaining, r.restEquals(known.bytes)
+                {
                     r.offset = r.bytes.count
                     return .stroke(Stroke(id: id, ink: ink, transform: transform, encodedPoints: known))
                 }
@@ -187,41 +199,52 @@ public enum ElementCodec {
                     // the checks fewer per stroke (0.7-3.1% of an open ready to draw).
                     pending?.note(base + start, length: end - start, count: Int(count), hasAngles: hasAngles)
                 } else {
-                    end = try PointStructure.end(count: Int(count), hasAngles: hasAngles, in: r.bytes, from: start,
-                                                 baseOffset: r.baseOffset)
+                    end = try PointStructure.end(
+                        count: Int(count), hasAngles: hasAngles, in: r.bytes, from: start,
+                        baseOffset: r.baseOffset)
                 }
                 r.offset = end
-                let bytes = inFile ? file[(fileBase + start) ..< (fileBase + end)] : slice(of: source, start, end)
-                return .stroke(Stroke(id: id, ink: ink, transform: transform,
-                                      encodedPoints: EncodedPoints(bytes: bytes, count: Int(count), hasAngles: hasAngles,
-                                                                   structureChecked: true)))
+                let bytes = inFile ? file[(fileBase + start)..<(fileBase + end)] : slice(of: source, start, end)
+                return .stroke(
+                    Stroke(
+                        id: id, ink: ink, transform: transform,
+                        encodedPoints: EncodedPoints(
+                            bytes: bytes, count: Int(count), hasAngles: hasAngles,
+                            structureChecked: true)))
             }
             let points = try PointCodec.decode(count: Int(count), hasAngles: hasAngles, from: &r)
-            return .stroke(Stroke(id: id, ink: ink, transform: transform, hasAngles: hasAngles,
-                                  points: points))
+            return .stroke(
+                Stroke(
+                    id: id, ink: ink, transform: transform, hasAngles: hasAngles,
+                    points: points))
         case imageKind:
             let id = try r.uuid()
             let asset = try r.uuid()
             let x = try r.svarint(), y = try r.svarint()
             let width = try r.varint(), height = try r.varint()
             guard let x32 = Int32(exactly: x), let y32 = Int32(exactly: y),
-                  let w32 = UInt32(exactly: width), let h32 = UInt32(exactly: height) else {
+                let w32 = UInt32(exactly: width), let h32 = UInt32(exactly: height)
+            else {
                 throw r.error("valueOutOfRange")
             }
             let flags = try r.u8()
             guard flags & ~flagHasTransform == 0 else { throw r.error("badFlags") }
             let transform = flags & flagHasTransform != 0 ? try decodeTransform(from: &r) : nil
-            return .image(ImageElement(id: id, assetID: asset, x: x32, y: y32, width: w32,
-                                       height: h32, transform: transform))
+            return .image(
+                ImageElement(
+                    id: id, assetID: asset, x: x32, y: y32, width: w32,
+                    height: h32, transform: transform))
         default:
             throw DecodeError("badKind", at: r.baseOffset + r.offset - 1)
         }
     }
 
     /// `source`'s bytes `lower ..< upper`, counted from its start (empty without a source).
-    @inline(__always) private static func slice(of source: ArraySlice<UInt8>?, _ lower: Int, _ upper: Int) -> ArraySlice<UInt8> {
+    @inline(__always) private static func slice(
+        of source: ArraySlice<UInt8>?, _ lower: Int, _ upper: Int
+    ) -> ArraySlice<UInt8> {
         guard let source else { return [] }
-        return source[(source.startIndex + lower) ..< (source.startIndex + upper)]
+        return source[(source.startIndex + lower)..<(source.startIndex + upper)]
     }
 
     /// Writes the 6 x f32 of a transform (6.3).
@@ -233,8 +256,9 @@ public enum ElementCodec {
     /// Reads a transform; every value must be finite (E-010), else `nonFiniteTransform`.
     static func decodeTransform(from r: inout ByteReader) throws(DecodeError) -> Transform {
         let start = r.offset
-        let t = Transform(a: try r.f32(), b: try r.f32(), c: try r.f32(), d: try r.f32(),
-                          tx: try r.f32(), ty: try r.f32())
+        let t = Transform(
+            a: try r.f32(), b: try r.f32(), c: try r.f32(), d: try r.f32(),
+            tx: try r.f32(), ty: try r.f32())
         guard t.isFinite else { throw DecodeError("nonFiniteTransform", at: r.baseOffset + start) }
         return t
     }

@@ -16,29 +16,34 @@ public enum ElementValidator {
             // A deferred stroke (E-006) whose bytes break a rule must not be written again.
             let points: [Point]
             do { points = try s.decodedPoints() } catch {
-                throw ElementValidationError(code: "badPoints", detail: "stroke \(s.id): points do not decode: \(error)")
+                throw ElementValidationError(
+                    code: "badPoints", detail: "stroke \(s.id): points do not decode: \(error)")
             }
             guard let first = points.first else {
                 throw ElementValidationError(code: "emptyStroke", detail: "stroke \(s.id) has no points")
             }
             guard points.count <= FormatLimits.strokePointsMax else {
-                throw ElementValidationError(code: "tooManyPoints",
-                                             detail: "stroke \(s.id) has \(points.count) points, at most \(FormatLimits.strokePointsMax)")
+                throw ElementValidationError(
+                    code: "tooManyPoints",
+                    detail: "stroke \(s.id) has \(points.count) points, at most \(FormatLimits.strokePointsMax)")
             }
             guard first.time == 0 else {
-                throw ElementValidationError(code: "firstTimeNotZero",
-                                             detail: "stroke \(s.id): first point at \(first.time) ms")
+                throw ElementValidationError(
+                    code: "firstTimeNotZero",
+                    detail: "stroke \(s.id): first point at \(first.time) ms")
             }
             var previous: UInt32 = 0
             for (i, p) in points.enumerated() {
                 guard p.time >= previous else {
-                    throw ElementValidationError(code: "timeNotIncreasing",
-                                                 detail: "stroke \(s.id) point \(i): \(p.time) ms after \(previous) ms")
+                    throw ElementValidationError(
+                        code: "timeNotIncreasing",
+                        detail: "stroke \(s.id) point \(i): \(p.time) ms after \(previous) ms")
                 }
                 previous = p.time
                 if !s.hasAngles && (p.azimuth != 0 || p.altitude != 0) {
-                    throw ElementValidationError(code: "anglesWithoutFlag",
-                                                 detail: "stroke \(s.id) point \(i) has angles but the stroke has none")
+                    throw ElementValidationError(
+                        code: "anglesWithoutFlag",
+                        detail: "stroke \(s.id) point \(i) has angles but the stroke has none")
                 }
             }
         case .image(let im):
@@ -54,8 +59,9 @@ public enum ElementValidator {
     public static func validate(_ change: PageChange) throws(ElementValidationError) {
         func checkCount(_ n: Int) throws(ElementValidationError) {
             guard n <= FormatLimits.idsPerChangeMax else {
-                throw ElementValidationError(code: "tooManyIds",
-                                             detail: "\(n) ids or fragments, at most \(FormatLimits.idsPerChangeMax)")
+                throw ElementValidationError(
+                    code: "tooManyIds",
+                    detail: "\(n) ids or fragments, at most \(FormatLimits.idsPerChangeMax)")
             }
         }
         switch change {
@@ -78,8 +84,9 @@ public enum ElementValidator {
     static func validateInk(_ ink: Ink) throws(ElementValidationError) {
         let n = ink.type.utf8.count
         guard n >= 1, n <= FormatLimits.inkTypeBytesMax else {
-            throw ElementValidationError(code: "badInkType",
-                                         detail: "ink type is \(n) UTF-8 bytes, must be 1 ... \(FormatLimits.inkTypeBytesMax)")
+            throw ElementValidationError(
+                code: "badInkType",
+                detail: "ink type is \(n) UTF-8 bytes, must be 1 ... \(FormatLimits.inkTypeBytesMax)")
         }
     }
 

@@ -71,7 +71,8 @@ public struct EncodedPoints: Sendable {
     package func decodePlain(into out: UnsafeMutablePointer<Point>) -> Bool {
         guard PointBulkDecode.layoutMatches else { return false }
         return bytes.withUnsafeBytes { raw in
-            lnote_points_decode_stroke(raw.baseAddress, raw.count, count, hasAngles ? 1 : 0, UnsafeMutableRawPointer(out))
+            lnote_points_decode_stroke(
+                raw.baseAddress, raw.count, count, hasAngles ? 1 : 0, UnsafeMutableRawPointer(out))
         } == 1
     }
 
@@ -88,7 +89,8 @@ public struct EncodedPoints: Sendable {
             var state = first
             var cursor = VarintCursor(r)
             while out.count < count {
-                guard let (next, pos) = try? PointDecodeLoop.generalPoint(state, hasAngles: hasAngles, cursor: cursor) else { break }
+                guard let (next, pos) = try? PointDecodeLoop.generalPoint(state, hasAngles: hasAngles, cursor: cursor)
+                else { break }
                 out.append(next.point)
                 state = next
                 cursor.pos = pos

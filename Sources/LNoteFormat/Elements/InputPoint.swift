@@ -23,8 +23,10 @@ public struct InputPoint: Sendable, Equatable {
 
     /// A sample in app units (pt, seconds, force with 1.0 the pen's full force, radians).
     @inlinable
-    public init(x: Double, y: Double, radius: Double, force: Double, timeOffset: Double,
-                azimuth: Double? = nil, altitude: Double? = nil) {
+    public init(
+        x: Double, y: Double, radius: Double, force: Double, timeOffset: Double,
+        azimuth: Double? = nil, altitude: Double? = nil
+    ) {
         self.x = x; self.y = y; self.radius = radius; self.force = force
         self.timeOffset = timeOffset; self.azimuth = azimuth; self.altitude = altitude
     }

@@ -74,20 +74,26 @@ public enum PageChangeCodec {
     /// size or index that does not fit its type, and every reason of `ElementCodec.decode`.
     /// Any of these but `unknownType` makes the frame's body invalid (`badBody`, E-030).
     /// Never traps.
-    public static func decode(type: UInt8, body: UnsafeRawBufferPointer,
-                              baseOffset: Int) throws(DecodeError) -> PageChange {
+    public static func decode(
+        type: UInt8, body: UnsafeRawBufferPointer,
+        baseOffset: Int
+    ) throws(DecodeError) -> PageChange {
         try decode(type: type, body: body, baseOffset: baseOffset, source: nil)
     }
 
     /// Decodes the body `body` (a slice of the buffer read; its indices are the offsets
     /// reported) as `decode(type:body:baseOffset:)`. With `points: .deferred` the strokes it
     /// carries keep their points encoded, as slices of `body` (E-006): no copy.
-    public static func decode(type: UInt8, body: ArraySlice<UInt8>,
-                              points: PointDecoding) throws(DecodeError) -> PageChange {
+    public static func decode(
+        type: UInt8, body: ArraySlice<UInt8>,
+        points: PointDecoding
+    ) throws(DecodeError) -> PageChange {
         let result: Result<PageChange, DecodeError> = body.withUnsafeBytes { raw in
             do throws(DecodeError) {
-                return .success(try decode(type: type, body: raw, baseOffset: body.startIndex,
-                                           source: points == .deferred ? body : nil))
+                return .success(
+                    try decode(
+                        type: type, body: raw, baseOffset: body.startIndex,
+                        source: points == .deferred ? body : nil))
             } catch {
                 return .failure(error)
             }
@@ -96,8 +102,10 @@ public enum PageChangeCodec {
     }
 
     /// The decoder; `source` (the bytes of `body` as a slice) non-nil selects deferred points.
-    package static func decode(type: UInt8, body: UnsafeRawBufferPointer, baseOffset: Int,
-                       source: ArraySlice<UInt8>?) throws(DecodeError) -> PageChange {
+    package static func decode(
+        type: UInt8, body: UnsafeRawBufferPointer, baseOffset: Int,
+        source: ArraySlice<UInt8>?
+    ) throws(DecodeError) -> PageChange {
         var r = ByteReader(body, baseOffset: baseOffset)
         let change: PageChange
         switch FrameType(rawValue: type) {
@@ -145,9 +153,11 @@ public enum PageChangeCodec {
     /// `ElementCodec.decode(from:source:known:)` (the same outcome, with less work when the
     /// points are those bytes); `pending` as in `ElementCodec.decode(from:source:known:pending:)`
     /// (the structure walk left to be confirmed).
-    @_optimize(speed) package static func decodeAppend(body: UnsafeRawBufferPointer, baseOffset: Int,
-                                     source: ArraySlice<UInt8>?, known: EncodedPoints? = nil,
-                                     pending: PendingPointChecks? = nil) throws(DecodeError) -> Element {
+    @_optimize(speed) package static func decodeAppend(
+        body: UnsafeRawBufferPointer, baseOffset: Int,
+        source: ArraySlice<UInt8>?, known: EncodedPoints? = nil,
+        pending: PendingPointChecks? = nil
+    ) throws(DecodeError) -> Element {
         var r = ByteReader(body, baseOffset: baseOffset)
         let e = try ElementCodec.decode(from: &r, source: source, known: known, pending: pending)
         guard r.isAtEnd else { throw r.error("trailingBytes") }
@@ -157,8 +167,10 @@ public enum PageChangeCodec {
     /// `decodeAppend(body:baseOffset:source:known:pending:)` with deferred points for a body
     /// that is `file[baseOffset ..< baseOffset + body.count]` (the strokes' points sliced from
     /// `file` once, `ElementCodec.decode(from:file:base:)`).
-    @_optimize(speed) package static func decodeAppend(body: UnsafeRawBufferPointer, baseOffset: Int, file: [UInt8],
-                                                       pending: PendingPointChecks? = nil) throws(DecodeError) -> Element {
+    @_optimize(speed) package static func decodeAppend(
+        body: UnsafeRawBufferPointer, baseOffset: Int, file: [UInt8],
+        pending: PendingPointChecks? = nil
+    ) throws(DecodeError) -> Element {
         var r = ByteReader(body, baseOffset: baseOffset)
         let e = try ElementCodec.decode(from: &r, file: file, base: baseOffset, pending: pending)
         guard r.isAtEnd else { throw r.error("trailingBytes") }
@@ -166,7 +178,9 @@ public enum PageChangeCodec {
     }
 
     /// The element, then F-012: nothing after it.
-    @_optimize(speed) private static func decodeAppend(_ r: inout ByteReader, source: ArraySlice<UInt8>?) throws(DecodeError) -> Element {
+    @_optimize(speed) private static func decodeAppend(
+        _ r: inout ByteReader, source: ArraySlice<UInt8>?
+    ) throws(DecodeError) -> Element {
         let e = try ElementCodec.decode(from: &r, source: source)
         guard r.isAtEnd else { throw r.error("trailingBytes") }
         return e

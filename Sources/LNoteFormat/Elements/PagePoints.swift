@@ -50,8 +50,11 @@ public struct PagePoints: Sendable {
     /// `init(decoding:threads:)` with the point loop `loop` and chunks of at least
     /// `chunkPointsMin` points (test hooks: every loop and every chunk boundary).
     package init(decoding elements: [Element], threads: Int, loop: PointDecodeLoop.Kind, chunkPointsMin: Int) {
-        self.init(elements: elements, result: PagePointsDecoder.decode(elements, threads: threads, loop: loop,
-                                                                       chunkPointsMin: chunkPointsMin))
+        self.init(
+            elements: elements,
+            result: PagePointsDecoder.decode(
+                elements, threads: threads, loop: loop,
+                chunkPointsMin: chunkPointsMin))
     }
 
     private init(elements: [Element], result: PagePointsDecoder.Result) {

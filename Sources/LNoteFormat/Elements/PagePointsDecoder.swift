@@ -32,14 +32,17 @@ package enum PagePointsDecoder {
     /// waits on a queue it feeds; the array's initializer is synchronous, which rules out a task
     /// group writing straight into it). Each chunk writes only its elements' slots of the buffer
     /// and its own failure slot, both owned by this call until it returns.
-    @_optimize(speed) static func decode(_ elements: [Element], threads: Int, loop: PointDecodeLoop.Kind,
-                       chunkPointsMin: Int = chunkPointsMinDefault) -> Result {
+    @_optimize(speed) static func decode(
+        _ elements: [Element], threads: Int, loop: PointDecodeLoop.Kind,
+        chunkPointsMin: Int = chunkPointsMinDefault
+    ) -> Result {
         // Slot starts from the declared counts: element i writes starts[i] ..< starts[i + 1].
         // With the C loop, each deferred stroke's bytes are noted too (`PlainView`), read in the
         // same pass, so the decode hands them to C without touching the element again.
         var starts = [Int](repeating: 0, count: elements.count + 1)
         let plain = loop == .bulk && PointBulkDecode.layoutMatches
-        var views = [PlainView](repeating: PlainView(bytes: nil, length: 0, hasAngles: 0), count: plain ? elements.count : 0)
+        var views = [PlainView](
+            repeating: PlainView(bytes: nil, length: 0, hasAngles: 0), count: plain ? elements.count : 0)
         var total = 0
         for i in elements.indices {
             total += elements[i].declaredPointCount
@@ -56,8 +59,9 @@ package enum PagePointsDecoder {
                 guard let slotBase = slots.baseAddress else { return }
                 let target = Target(points: base, failures: slotBase)
                 let run: @Sendable (Int) -> Void = { c in
-                    target.failures[c] = decodeChunk(elements, bounds[c] ..< bounds[c + 1], starts: slotStarts,
-                                                     views: plainViews, into: target.points, loop: loop)
+                    target.failures[c] = decodeChunk(
+                        elements, bounds[c]..<bounds[c + 1], starts: slotStarts,
+                        views: plainViews, into: target.points, loop: loop)
                 }
                 // The views point into the elements' buffers, which `elements` keeps, unchanged.
                 withExtendedLifetime(elements) {
@@ -66,10 +70,10 @@ package enum PagePointsDecoder {
             }
             initialized = total
         }
-        var ranges = (0..<elements.count).map { starts[$0] ..< starts[$0 + 1] }
+        var ranges = (0..<elements.count).map { starts[$0]..<starts[$0 + 1] }
         var damaged: [PagePoints.Damage] = []
         for f in failures.joined() {
-            ranges[f.element] = starts[f.element] ..< starts[f.element] + f.shown
+            ranges[f.element] = starts[f.element]..<starts[f.element] + f.shown
             damaged.append(PagePoints.Damage(element: f.element, error: f.error))
         }
         return Result(points: points, ranges: ranges, damaged: damaged)
@@ -101,13 +105,17 @@ package enum PagePointsDecoder {
     /// is decoded by one C call on its view, without touching its element (no copy of the
     /// stroke, so no retain and release of the buffer every stroke shares); any other goes
     /// through `Element.decodePoints`, the exact path.
-    static func decodeChunk(_ elements: [Element], _ range: Range<Int>, starts: [Int], views: [PlainView] = [],
-                            into out: UnsafeMutablePointer<Point>, loop: PointDecodeLoop.Kind) -> [Failure] {
+    static func decodeChunk(
+        _ elements: [Element], _ range: Range<Int>, starts: [Int], views: [PlainView] = [],
+        into out: UnsafeMutablePointer<Point>, loop: PointDecodeLoop.Kind
+    ) -> [Failure] {
         var failed: [Failure] = []
         for i in range {
             let slot = out + starts[i], room = starts[i + 1] - starts[i]
             if i < views.count, let bytes = views[i].bytes,
-               lnote_points_decode_stroke(bytes, views[i].length, room, views[i].hasAngles, UnsafeMutableRawPointer(slot)) == 1 {
+                lnote_points_decode_stroke(
+                    bytes, views[i].length, room, views[i].hasAngles, UnsafeMutableRawPointer(slot)) == 1
+            {
                 continue
             }
             if let (error, shown) = elements[i].decodePoints(into: slot, room: room, loop: loop) {
@@ -145,8 +153,10 @@ extension Element {
     /// A stroke's points into `slot[0 ..< room]` (`room`: its declared count): all of them, or
     /// for bytes that break a rule the points before the first bad one and zeros after it,
     /// with the reason and how many it shows (E-006). Nothing for an image.
-    func decodePoints(into slot: UnsafeMutablePointer<Point>, room: Int,
-                      loop: PointDecodeLoop.Kind) -> (DecodeError, Int)? {
+    func decodePoints(
+        into slot: UnsafeMutablePointer<Point>, room: Int,
+        loop: PointDecodeLoop.Kind
+    ) -> (DecodeError, Int)? {
         guard case .stroke(let s) = self else { return nil }
         switch s.storage {
         case .decoded(let p):
@@ -164,7 +174,8 @@ extension Element {
                 prefix.withUnsafeBufferPointer { src in
                     if let b = src.baseAddress { slot.initialize(from: b, count: shown) }
                 }
-                (slot + shown).initialize(repeating: Point(x: 0, y: 0, radius: 0, pressure: 0, time: 0), count: room - shown)
+                (slot + shown).initialize(
+                    repeating: Point(x: 0, y: 0, radius: 0, pressure: 0, time: 0), count: room - shown)
                 return (error, shown)
             }
         }

@@ -18,8 +18,10 @@ public struct Point: Equatable, Hashable, Sendable {
 
     /// A point in stored units; `InputPoint(_:hasAngles:)` converts it to app units.
     @inlinable
-    package init(x: Int32, y: Int32, radius: UInt16, pressure: UInt16, time: UInt32,
-                azimuth: UInt16 = 0, altitude: UInt16 = 0) {
+    package init(
+        x: Int32, y: Int32, radius: UInt16, pressure: UInt16, time: UInt32,
+        azimuth: UInt16 = 0, altitude: UInt16 = 0
+    ) {
         self.x = x; self.y = y; self.radius = radius; self.pressure = pressure; self.time = time
         self.azimuth = azimuth; self.altitude = altitude
     }

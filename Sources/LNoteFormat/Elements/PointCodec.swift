@@ -29,15 +29,20 @@ public enum PointCodec {
 
     /// `encode` with the loop `loop` (the C loops only when `Point` has their layout); every
     /// loop writes the same bytes (the differential tests check it).
-    @_optimize(speed) package static func encode(_ points: [Point], hasAngles: Bool, into w: inout ByteWriter, loop: PointEncodeLoop.Kind) {
+    @_optimize(speed) package static func encode(
+        _ points: [Point], hasAngles: Bool, into w: inout ByteWriter, loop: PointEncodeLoop.Kind
+    ) {
         guard !points.isEmpty else { return }
         // Grow geometrically: reserving the exact size per stroke would copy the whole buffer
         // for every stroke appended to a large one.
         let needed = w.count + points.count * (hasAngles ? 8 : 6)
         if needed > w.bytes.capacity { w.bytes.reserveCapacity(max(needed, 2 * w.bytes.capacity)) }
         points.withUnsafeBufferPointer { src in
-            if hasAngles { PointEncodeLoop.run(src, hasAngles: true, into: &w, kind: loop) }
-            else { PointEncodeLoop.run(src, hasAngles: false, into: &w, kind: loop) }
+            if hasAngles {
+                PointEncodeLoop.run(src, hasAngles: true, into: &w, kind: loop)
+            } else {
+                PointEncodeLoop.run(src, hasAngles: false, into: &w, kind: loop)
+            }
         }
     }
 
@@ -49,15 +54,19 @@ public enum PointCodec {
     /// `timeDecreasing` (E-003), and the varint reasons of `ByteReader` (G-003); see E-030.
     /// Never traps.
     /// Points of a stroke without angles have azimuth and altitude 0.
-    public static func decode(count: Int, hasAngles: Bool,
-                              from r: inout ByteReader) throws(DecodeError) -> [Point] {
+    public static func decode(
+        count: Int, hasAngles: Bool,
+        from r: inout ByteReader
+    ) throws(DecodeError) -> [Point] {
         try decode(count: count, hasAngles: hasAngles, from: &r, loop: PointBulkDecode.defaultLoop)
     }
 
     /// `decode` with the loop `loop` (the C loops only when `Point` has their layout); every
     /// loop gives the same points, offsets and errors (the differential tests check it).
-    @_optimize(speed) package static func decode(count: Int, hasAngles: Bool, from r: inout ByteReader,
-                               loop: PointDecodeLoop.Kind) throws(DecodeError) -> [Point] {
+    @_optimize(speed) package static func decode(
+        count: Int, hasAngles: Bool, from r: inout ByteReader,
+        loop: PointDecodeLoop.Kind
+    ) throws(DecodeError) -> [Point] {
         guard count >= 0, count <= r.remaining / pointBytesMin else {
             throw r.error("pointCountTooLarge")
         }
@@ -84,8 +93,10 @@ public enum PointCodec {
     /// have room for them) with every check of E-002 ... E-004, and moves `r` past them. On a
     /// throw, `out` holds an unspecified prefix and `r` is unchanged. No allocation.
     @inline(__always)
-    @_optimize(speed) package static func decode(count: Int, hasAngles: Bool, from r: inout ByteReader,
-                               into out: UnsafeMutablePointer<Point>, loop: PointDecodeLoop.Kind) throws(DecodeError) {
+    @_optimize(speed) package static func decode(
+        count: Int, hasAngles: Bool, from r: inout ByteReader,
+        into out: UnsafeMutablePointer<Point>, loop: PointDecodeLoop.Kind
+    ) throws(DecodeError) {
         let loop = PointBulkDecode.layoutMatches ? loop : .swift
         guard count >= 0, count <= r.remaining / pointBytesMin else {
             throw r.error("pointCountTooLarge")
@@ -95,9 +106,12 @@ public enum PointCodec {
         let first = try firstPoint(hasAngles: hasAngles, from: &reader)
         out.initialize(to: first.point)
         let cursor = VarintCursor(reader)
-        let endPos = hasAngles
-            ? try PointDecodeLoop.run(into: out, count: count, hasAngles: true, state: first, cursor: cursor, loop: loop)
-            : try PointDecodeLoop.run(into: out, count: count, hasAngles: false, state: first, cursor: cursor, loop: loop)
+        let endPos =
+            hasAngles
+            ? try PointDecodeLoop.run(
+                into: out, count: count, hasAngles: true, state: first, cursor: cursor, loop: loop)
+            : try PointDecodeLoop.run(
+                into: out, count: count, hasAngles: false, state: first, cursor: cursor, loop: loop)
         reader.offset = endPos
         r = reader
     }
@@ -117,10 +131,12 @@ public enum PointCodec {
             az = Int64(a); al = Int64(b)
         }
         guard x0 >= Int64(Int32.min), x0 <= Int64(Int32.max),
-              y0 >= Int64(Int32.min), y0 <= Int64(Int32.max),
-              r0 <= 0xFFFF, p0 <= 0xFFFF else { throw r.error("pointOutOfRange") }
+            y0 >= Int64(Int32.min), y0 <= Int64(Int32.max),
+            r0 <= 0xFFFF, p0 <= 0xFFFF
+        else { throw r.error("pointOutOfRange") }
         guard t0 == 0 else { throw r.error("firstTimeNotZero") }
-        return PointAccumulators(x: x0, y: y0, vx: 0, vy: 0, radius: Int64(r0), pressure: Int64(p0),
-                                 time: 0, vt: 0, azimuth: az, altitude: al)
+        return PointAccumulators(
+            x: x0, y: y0, vx: 0, vy: 0, radius: Int64(r0), pressure: Int64(p0),
+            time: 0, vt: 0, azimuth: az, altitude: al)
     }
 }

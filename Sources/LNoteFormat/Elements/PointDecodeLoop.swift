@@ -11,10 +11,11 @@ struct PointAccumulators {
     /// The point these values describe (every field already range-checked).
     @inline(__always)
     var point: Point {
-        Point(x: Int32(truncatingIfNeeded: x), y: Int32(truncatingIfNeeded: y),
-              radius: UInt16(truncatingIfNeeded: radius), pressure: UInt16(truncatingIfNeeded: pressure),
-              time: UInt32(truncatingIfNeeded: time),
-              azimuth: UInt16(truncatingIfNeeded: azimuth), altitude: UInt16(truncatingIfNeeded: altitude))
+        Point(
+            x: Int32(truncatingIfNeeded: x), y: Int32(truncatingIfNeeded: y),
+            radius: UInt16(truncatingIfNeeded: radius), pressure: UInt16(truncatingIfNeeded: pressure),
+            time: UInt32(truncatingIfNeeded: time),
+            azimuth: UInt16(truncatingIfNeeded: azimuth), altitude: UInt16(truncatingIfNeeded: altitude))
     }
 }
 
@@ -45,8 +46,10 @@ package enum PointDecodeLoop {
     /// Decodes points 1 ..< count into `out[1 ..< count]` from `cursor`; returns the position
     /// after the last point. `out` must have room for `count` points.
     @inline(__always)
-    @_optimize(speed) static func run(into out: UnsafeMutablePointer<Point>, count: Int, hasAngles: Bool,
-                    state: PointAccumulators, cursor: VarintCursor, loop: Kind) throws(DecodeError) -> Int {
+    @_optimize(speed) static func run(
+        into out: UnsafeMutablePointer<Point>, count: Int, hasAngles: Bool,
+        state: PointAccumulators, cursor: VarintCursor, loop: Kind
+    ) throws(DecodeError) -> Int {
         var i = 1
         guard let base = cursor.base else {
             // No bytes at all: the general path reports `truncated` (after the E-004 check this
@@ -54,8 +57,10 @@ package enum PointDecodeLoop {
             var s = state
             var pos = cursor.pos
             while i < count {
-                (s, pos) = try generalPoint(s, hasAngles: hasAngles, cursor: VarintCursor(
-                    base: nil, end: cursor.end, baseOffset: cursor.baseOffset, pos: pos))
+                (s, pos) = try generalPoint(
+                    s, hasAngles: hasAngles,
+                    cursor: VarintCursor(
+                        base: nil, end: cursor.end, baseOffset: cursor.baseOffset, pos: pos))
                 (out + i).initialize(to: s.point)
                 i += 1
             }
@@ -77,14 +82,19 @@ package enum PointDecodeLoop {
             // The bulk: plain points (every field a minimal varint of at most 3 bytes, every
             // value in range) in C, up to the first other point or the end of the buffer.
             if loop != .swift {
-                var acc = lnote_point_acc(x: x, y: y, vx: vx, vy: vy, radius: rp & 0xFFFF, pressure: rp >> 32,
-                                          time: t, vt: vt, azimuth: aa & 0xFFFF, altitude: aa >> 32)
+                var acc = lnote_point_acc(
+                    x: x, y: y, vx: vx, vy: vy, radius: rp & 0xFFFF, pressure: rp >> 32,
+                    time: t, vt: vt, azimuth: aa & 0xFFFF, altitude: aa >> 32)
                 var pos = p - base
                 let out = UnsafeMutableRawPointer(o), room = oEnd - o, angles: Int32 = hasAngles ? 1 : 0
-                let k = loop == .bulk ? lnote_points_decode_plain(base, cursor.end, &pos, out, room, angles, &acc)
-                    : loop == .bulkNarrow ? lnote_points_decode_plain_narrow(base, cursor.end, &pos, out, room, angles, &acc)
-                    : loop == .bulkAVX2 ? lnote_points_decode_plain_avx2(base, cursor.end, &pos, out, room, angles, &acc)
-                    : lnote_points_decode_plain_baseline(base, cursor.end, &pos, out, room, angles, &acc)
+                let k =
+                    loop == .bulk
+                    ? lnote_points_decode_plain(base, cursor.end, &pos, out, room, angles, &acc)
+                    : loop == .bulkNarrow
+                        ? lnote_points_decode_plain_narrow(base, cursor.end, &pos, out, room, angles, &acc)
+                        : loop == .bulkAVX2
+                            ? lnote_points_decode_plain_avx2(base, cursor.end, &pos, out, room, angles, &acc)
+                            : lnote_points_decode_plain_baseline(base, cursor.end, &pos, out, room, angles, &acc)
                 if k > 0 {
                     x = acc.x; y = acc.y; vx = acc.vx; vy = acc.vy; t = acc.time; vt = acc.vt
                     rp = acc.radius | acc.pressure << 32
@@ -112,39 +122,46 @@ package enum PointDecodeLoop {
                     let ny = y &+ vy &+ Int64(Int8(truncatingIfNeeded: z >> 8))
                     // r + dr + (p + dp) << 32 exactly; in range iff both lanes are in [0, 2^16):
                     // a negative lane sets high bits of its lane (low) or of the word (high).
-                    let nrp = rp &+ Int64(Int8(truncatingIfNeeded: z >> 16))
+                    let nrp =
+                        rp &+ Int64(Int8(truncatingIfNeeded: z >> 16))
                         &+ Int64(Int8(truncatingIfNeeded: z >> 24)) << 32
                     let nvt = vt &+ Int64(Int8(truncatingIfNeeded: z >> 32))
                     let nt = t &+ nvt
                     // x + 2^31, y + 2^31, vt and t must be in [0, 2^32).
-                    var bad = (UInt64(bitPattern: nx &+ 0x8000_0000) | UInt64(bitPattern: ny &+ 0x8000_0000)
-                               | UInt64(bitPattern: nvt | nt)) >> 32
+                    var bad =
+                        (UInt64(bitPattern: nx &+ 0x8000_0000) | UInt64(bitPattern: ny &+ 0x8000_0000)
+                            | UInt64(bitPattern: nvt | nt)) >> 32
                         | UInt64(bitPattern: nrp) & 0xFFFF_0000_FFFF_0000
                     var naa = aa
                     if hasAngles {
-                        naa = aa &+ Int64(Int8(truncatingIfNeeded: z >> 40))
+                        naa =
+                            aa &+ Int64(Int8(truncatingIfNeeded: z >> 40))
                             &+ Int64(Int8(truncatingIfNeeded: z >> 48)) << 32
                         bad |= UInt64(bitPattern: naa) & 0xFFFF_0000_FFFF_0000
                     }
                     if bad == 0 {
                         vx = nx &- x; vy = ny &- y; vt = nvt
                         x = nx; y = ny; rp = nrp; t = nt; aa = naa
-                        o.initialize(to: Point(
-                            x: Int32(truncatingIfNeeded: x), y: Int32(truncatingIfNeeded: y),
-                            radius: UInt16(truncatingIfNeeded: rp), pressure: UInt16(truncatingIfNeeded: rp >> 32),
-                            time: UInt32(truncatingIfNeeded: t),
-                            azimuth: hasAngles ? UInt16(truncatingIfNeeded: aa) : 0,
-                            altitude: hasAngles ? UInt16(truncatingIfNeeded: aa >> 32) : 0))
+                        o.initialize(
+                            to: Point(
+                                x: Int32(truncatingIfNeeded: x), y: Int32(truncatingIfNeeded: y),
+                                radius: UInt16(truncatingIfNeeded: rp), pressure: UInt16(truncatingIfNeeded: rp >> 32),
+                                time: UInt32(truncatingIfNeeded: t),
+                                azimuth: hasAngles ? UInt16(truncatingIfNeeded: aa) : 0,
+                                altitude: hasAngles ? UInt16(truncatingIfNeeded: aa >> 32) : 0))
                         p += step
                         o += 1
                         continue
                     }
                 }
             }
-            let s = PointAccumulators(x: x, y: y, vx: vx, vy: vy, radius: rp & 0xFFFF, pressure: rp >> 32,
-                                      time: t, vt: vt, azimuth: aa & 0xFFFF, altitude: aa >> 32)
-            let (n, pos) = try generalPoint(s, hasAngles: hasAngles, cursor: VarintCursor(
-                base: base, end: cursor.end, baseOffset: cursor.baseOffset, pos: p - base))
+            let s = PointAccumulators(
+                x: x, y: y, vx: vx, vy: vy, radius: rp & 0xFFFF, pressure: rp >> 32,
+                time: t, vt: vt, azimuth: aa & 0xFFFF, altitude: aa >> 32)
+            let (n, pos) = try generalPoint(
+                s, hasAngles: hasAngles,
+                cursor: VarintCursor(
+                    base: base, end: cursor.end, baseOffset: cursor.baseOffset, pos: p - base))
             x = n.x; y = n.y; vx = n.vx; vy = n.vy; t = n.time; vt = n.vt
             rp = n.radius | n.pressure << 32
             if hasAngles { aa = n.azimuth | n.altitude << 32 }  // else 0 throughout
@@ -162,8 +179,10 @@ package enum PointDecodeLoop {
     /// time out of range, all at the offset after the fifth field; angle errors after the
     /// seventh; varint errors where the varint fails.
     @inline(never)
-    static func generalPoint(_ s: PointAccumulators, hasAngles: Bool,
-                             cursor: VarintCursor) throws(DecodeError) -> (PointAccumulators, Int) {
+    static func generalPoint(
+        _ s: PointAccumulators, hasAngles: Bool,
+        cursor: VarintCursor
+    ) throws(DecodeError) -> (PointAccumulators, Int) {
         var c = cursor
         let dx = try c.svarint()
         let dy = try c.svarint()
@@ -177,9 +196,10 @@ package enum PointDecodeLoop {
         let (np, op) = s.pressure.addingReportingOverflow(dp)
         let (nvt, ot) = s.vt.addingReportingOverflow(dt)
         guard !(ox || oy || or || op || ot),
-              nx >= Int64(Int32.min), nx <= Int64(Int32.max),
-              ny >= Int64(Int32.min), ny <= Int64(Int32.max),
-              nr >= 0, nr <= 0xFFFF, np >= 0, np <= 0xFFFF else {
+            nx >= Int64(Int32.min), nx <= Int64(Int32.max),
+            ny >= Int64(Int32.min), ny <= Int64(Int32.max),
+            nr >= 0, nr <= 0xFFFF, np >= 0, np <= 0xFFFF
+        else {
             throw c.error("pointOutOfRange")
         }
         guard nvt >= 0 else { throw c.error("timeDecreasing") }

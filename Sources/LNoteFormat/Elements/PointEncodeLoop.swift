@@ -32,8 +32,10 @@ package enum PointEncodeLoop {
     static let scratchBytes = 4096
 
     @inline(__always)
-    static func run(_ src: UnsafeBufferPointer<Point>, hasAngles: Bool, into w: inout ByteWriter,
-                    kind: Kind = defaultKind) {
+    static func run(
+        _ src: UnsafeBufferPointer<Point>, hasAngles: Bool, into w: inout ByteWriter,
+        kind: Kind = defaultKind
+    ) {
         let kind = PointBulkDecode.layoutMatches ? kind : .swift
         guard let points = src.baseAddress, src.count > 0 else { return }
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: scratchBytes) { scratch in
@@ -67,9 +69,12 @@ package enum PointEncodeLoop {
                 if i >= 2 && useC {
                     let raw = UnsafeRawPointer(points), angles: Int32 = hasAngles ? 1 : 0, room = scratch.count - n
                     var written = 0
-                    let k = kind == .bulk ? lnote_points_encode(raw, i, src.count, angles, dst + n, room, &written)
-                        : kind == .bulkBaseline ? lnote_points_encode_baseline(raw, i, src.count, angles, dst + n, room, &written)
-                        : lnote_points_encode_narrow(raw, i, src.count, angles, dst + n, room, &written)
+                    let k =
+                        kind == .bulk
+                        ? lnote_points_encode(raw, i, src.count, angles, dst + n, room, &written)
+                        : kind == .bulkBaseline
+                            ? lnote_points_encode_baseline(raw, i, src.count, angles, dst + n, room, &written)
+                            : lnote_points_encode_narrow(raw, i, src.count, angles, dst + n, room, &written)
                     if k > 0 && written <= room {
                         n &+= written
                         i &+= k

@@ -16,8 +16,10 @@ enum PointStructure {
     /// `fields` is 5, or 7 with angles. Throws `truncated` when the bytes end first and
     /// `varintOverflow` when a varint runs longer than 10 bytes (G-003, at its tenth byte);
     /// the finer rules (minimal varints, ranges, times) are left to the decode.
-    @_optimize(speed) static func end(count: Int, hasAngles: Bool, in raw: UnsafeRawBufferPointer, from start: Int,
-                    baseOffset: Int) throws(DecodeError) -> Int {
+    @_optimize(speed) static func end(
+        count: Int, hasAngles: Bool, in raw: UnsafeRawBufferPointer, from start: Int,
+        baseOffset: Int
+    ) throws(DecodeError) -> Int {
         let end = raw.count
         let need = count &* (hasAngles ? 7 : 5)
         guard need > 0 else { return start }
@@ -30,8 +32,10 @@ enum PointStructure {
     }
 
     /// The end, or the first error, a word at a time where that cannot skip either.
-    private static func exactEnd(need: Int, base: UnsafePointer<UInt8>, end: Int, from start: Int,
-                                 baseOffset: Int) throws(DecodeError) -> Int {
+    private static func exactEnd(
+        need: Int, base: UnsafePointer<UInt8>, end: Int, from start: Int,
+        baseOffset: Int
+    ) throws(DecodeError) -> Int {
         var need = need
         var p = start
         // `run` counts the bytes >= 0x80 just before `p`.

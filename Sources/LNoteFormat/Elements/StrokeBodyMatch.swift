@@ -13,11 +13,14 @@ extension ElementCodec {
     /// of its ink type and points' buffer) for every frame. Callgrind, the 2,000-stroke profile
     /// page's check: 3,068,236 instructions with the element matched across the comparison,
     /// 2,470,740 taken apart first.
-    @_optimize(speed) package static func strokeBodyMatches(_ body: UnsafeRawBufferPointer, baseOffset: Int,
-                                                            expected elements: UnsafeBufferPointer<Element>, at index: Int) -> Bool {
+    @_optimize(speed) package static func strokeBodyMatches(
+        _ body: UnsafeRawBufferPointer, baseOffset: Int,
+        expected elements: UnsafeBufferPointer<Element>, at index: Int
+    ) -> Bool {
         guard let (id, ink, transform, hasAngles, known) = deferredStroke(elements[index]) else { return false }
-        return strokeMatches(body, baseOffset: baseOffset, id: id, ink: ink, transform: transform, hasAngles: hasAngles,
-                             pointCount: known.count, known: known)
+        return strokeMatches(
+            body, baseOffset: baseOffset, id: id, ink: ink, transform: transform, hasAngles: hasAngles,
+            pointCount: known.count, known: known)
     }
 
     /// The fields of `e` when it is a stroke with deferred points, copied out of it.
@@ -39,18 +42,24 @@ extension ElementCodec {
     /// `known`'s bytes, structure-checked (`EncodedPoints.structureChecked`), with the same
     /// count and angle flag, up to the body's end (no trailing byte). False says nothing:
     /// the caller then decodes and compares as before, so the outcome is the same either way.
-    @_optimize(speed) package static func strokeBodyMatches(_ body: UnsafeRawBufferPointer, baseOffset: Int, expected: Stroke,
-                                          known: EncodedPoints) -> Bool {
-        strokeMatches(body, baseOffset: baseOffset, id: expected.id, ink: expected.ink, transform: expected.transform,
-                      hasAngles: expected.hasAngles, pointCount: expected.pointCount, known: known)
+    @_optimize(speed) package static func strokeBodyMatches(
+        _ body: UnsafeRawBufferPointer, baseOffset: Int, expected: Stroke,
+        known: EncodedPoints
+    ) -> Bool {
+        strokeMatches(
+            body, baseOffset: baseOffset, id: expected.id, ink: expected.ink, transform: expected.transform,
+            hasAngles: expected.hasAngles, pointCount: expected.pointCount, known: known)
     }
 
     /// The comparison, given the expected stroke's fields.
-    @inline(__always) static func strokeMatches(_ body: UnsafeRawBufferPointer, baseOffset: Int, id: UUIDBytes, ink: Ink,
-                                                transform: Transform?, hasAngles: Bool, pointCount: Int,
-                                                known: EncodedPoints) -> Bool {
+    @inline(__always) static func strokeMatches(
+        _ body: UnsafeRawBufferPointer, baseOffset: Int, id: UUIDBytes, ink: Ink,
+        transform: Transform?, hasAngles: Bool, pointCount: Int,
+        known: EncodedPoints
+    ) -> Bool {
         guard known.structureChecked, known.hasAngles == hasAngles, known.count == pointCount,
-              let base = body.baseAddress else { return false }
+            let base = body.baseAddress
+        else { return false }
         var r = ByteReader(body, baseOffset: baseOffset)
         do {
             guard try r.u8() == strokeKind, r.remaining >= 16 else { return false }
@@ -71,7 +80,8 @@ extension ElementCodec {
             guard inkMatches == true else { return false }
             r.offset += Int(inkBytes)
             guard try r.u8() == ink.red, try r.u8() == ink.green, try r.u8() == ink.blue, try r.u8() == ink.alpha,
-                  try r.varint() == UInt64(ink.width) else { return false }
+                try r.varint() == UInt64(ink.width)
+            else { return false }
             let flags = try r.u8()
             let wanted = (transform != nil ? flagHasTransform : 0) | (hasAngles ? flagHasAngles : 0)
             guard flags == wanted else { return false }
@@ -80,7 +90,8 @@ extension ElementCodec {
             }
             let count = try r.varint()
             guard count >= 1, count <= UInt64(FormatLimits.strokePointsMax), count == UInt64(known.count),
-                  Int(count) <= r.remaining / PointCodec.pointBytesMin else { return false }
+                Int(count) <= r.remaining / PointCodec.pointBytesMin
+            else { return false }
             return known.bytes.count == r.remaining && r.restEquals(known.bytes)
         } catch {
             return false

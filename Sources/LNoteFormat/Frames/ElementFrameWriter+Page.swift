@@ -24,10 +24,12 @@ extension ElementFrameWriter {
     /// 2,000-stroke profile page with its last 50 strokes drawn since the open
     /// (`LNOTE_PROFILE_DRAWN=50`): 986,487 instructions looking every element up, 260,148
     /// looking up the 50.
-    @_optimize(speed) package static func sizeFrames(_ elements: UnsafeBufferPointer<Element>,
-                                                     body: ((UUIDBytes) -> ArraySlice<UInt8>?)?,
-                                                     bodies: inout [ArraySlice<UInt8>?],
-                                                     ends: UnsafeMutableBufferPointer<Int>? = nil) -> Int? {
+    @_optimize(speed) package static func sizeFrames(
+        _ elements: UnsafeBufferPointer<Element>,
+        body: ((UUIDBytes) -> ArraySlice<UInt8>?)?,
+        bodies: inout [ArraySlice<UInt8>?],
+        ends: UnsafeMutableBufferPointer<Int>? = nil
+    ) -> Int? {
         let overhead = FormatLimits.frameHeaderBytes + FormatLimits.sequenceBytes
         if let ends { precondition(ends.count == elements.count, "one end slot an element") }
         var total = 0
@@ -48,10 +50,12 @@ extension ElementFrameWriter {
     /// Writes the frames of `elements[next...]` (element `i` at sequence `i + sequenceOfFirst`,
     /// with `bodies[i]` when `bodies` is given) as `write` does, while `w` is before `stop`;
     /// advances `next` past those written. `w` must have room for every frame's `frameSize`.
-    @_optimize(speed) package static func writeFrames(_ elements: UnsafeBufferPointer<Element>,
-                                                      bodies: UnsafeBufferPointer<ArraySlice<UInt8>?>?,
-                                                      next: inout Int, sequenceOfFirst: UInt64, stop: UnsafeMutableRawPointer,
-                                                      saltCRC: UInt32, into w: inout RawByteWriter) {
+    @_optimize(speed) package static func writeFrames(
+        _ elements: UnsafeBufferPointer<Element>,
+        bodies: UnsafeBufferPointer<ArraySlice<UInt8>?>?,
+        next: inout Int, sequenceOfFirst: UInt64, stop: UnsafeMutableRawPointer,
+        saltCRC: UInt32, into w: inout RawByteWriter
+    ) {
         var i = next
         defer { next = i }
         if let bodies { precondition(bodies.count == elements.count, "one body slot an element") }
@@ -73,15 +77,20 @@ extension ElementFrameWriter {
     /// memory, which made the compiler copy the whole element around them).
     enum FramePart {
         case body(ArraySlice<UInt8>)
-        case stroke(id: UUIDBytes, ink: Ink, transform: Transform?, hasAngles: Bool, count: Int, points: ArraySlice<UInt8>)
+        case stroke(
+            id: UUIDBytes, ink: Ink, transform: Transform?, hasAngles: Bool, count: Int, points: ArraySlice<UInt8>)
         case image(ImageElement)
 
         /// Traps (programmer error) for a stroke whose points are decoded (no head size).
         @inline(__always) init(_ e: Element) {
             switch e {
             case .stroke(let s):
-                guard case .encoded(let p) = s.storage else { preconditionFailure("a stroke with decoded points has no head size") }
-                self = .stroke(id: s.id, ink: s.ink, transform: s.transform, hasAngles: s.hasAngles, count: p.count, points: p.bytes)
+                guard case .encoded(let p) = s.storage else {
+                    preconditionFailure("a stroke with decoded points has no head size")
+                }
+                self = .stroke(
+                    id: s.id, ink: s.ink, transform: s.transform, hasAngles: s.hasAngles, count: p.count,
+                    points: p.bytes)
             case .image(let im):
                 self = .image(im)
             }
@@ -89,7 +98,9 @@ extension ElementFrameWriter {
     }
 
     /// `write` of the element `part` was taken from (or of its `body`).
-    @_optimize(speed) static func writeFrame(_ part: FramePart, sequence: UInt64, saltCRC: UInt32, into w: inout RawByteWriter) {
+    @_optimize(speed) static func writeFrame(
+        _ part: FramePart, sequence: UInt64, saltCRC: UInt32, into w: inout RawByteWriter
+    ) {
         let frame = w.claim(FormatLimits.frameHeaderBytes + FormatLimits.sequenceBytes)
         frame.storeBytes(of: FrameType.elementAppend.rawValue, toByteOffset: 8, as: UInt8.self)
         frame.storeBytes(of: sequence.littleEndian, toByteOffset: 9, as: UInt64.self)

@@ -21,15 +21,19 @@ package enum ElementFrameWriter {
     /// room for `frameSize(e, body:)` bytes (not nil). Traps (programmer error) when it has
     /// less room or the body is longer than `FrameCodec.bodyBytesMax` (F-002), as `append`
     /// does.
-    @_optimize(speed) package static func write(_ e: Element, body: ArraySlice<UInt8>?, sequence: UInt64, saltCRC: UInt32,
-                              into w: inout RawByteWriter) {
+    @_optimize(speed) package static func write(
+        _ e: Element, body: ArraySlice<UInt8>?, sequence: UInt64, saltCRC: UInt32,
+        into w: inout RawByteWriter
+    ) {
         writeFrame(e, body: body, sequence: sequence, saltCRC: saltCRC, into: &w)
     }
 
     /// `write`'s body (the snapshot's loop, `writeFrames`, writes a `FramePart` instead).
     @inline(__always)
-    static func writeFrame(_ e: Element, body: ArraySlice<UInt8>?, sequence: UInt64, saltCRC: UInt32,
-                           into w: inout RawByteWriter) {
+    static func writeFrame(
+        _ e: Element, body: ArraySlice<UInt8>?, sequence: UInt64, saltCRC: UInt32,
+        into w: inout RawByteWriter
+    ) {
         // length u32 and crc u32 (both stored below), type u8, sequence u64.
         let frame = w.claim(FormatLimits.frameHeaderBytes + FormatLimits.sequenceBytes)
         frame.storeBytes(of: FrameType.elementAppend.rawValue, toByteOffset: 8, as: UInt8.self)
@@ -47,13 +51,16 @@ package enum ElementFrameWriter {
     /// The frame begun at `frame` (its type and sequence stored, its head written up to `w`'s
     /// position) completed with `tail` copied after the head, its length and CRC stored.
     @inline(__always)
-    static func finish(_ frame: UnsafeMutableRawPointer, tail: UnsafeRawBufferPointer, saltCRC: UInt32,
-                               into w: inout RawByteWriter) {
+    static func finish(
+        _ frame: UnsafeMutableRawPointer, tail: UnsafeRawBufferPointer, saltCRC: UInt32,
+        into w: inout RawByteWriter
+    ) {
         let headEnd = w.position
         let tailCount = tail.count
         let payloadCount = headEnd - (frame + FormatLimits.frameHeaderBytes) + tailCount
-        precondition(payloadCount - FormatLimits.sequenceBytes <= FrameCodec.bodyBytesMax,
-                     "frame body of \(payloadCount - FormatLimits.sequenceBytes) bytes exceeds bodyBytesMax")
+        precondition(
+            payloadCount - FormatLimits.sequenceBytes <= FrameCodec.bodyBytesMax,
+            "frame body of \(payloadCount - FormatLimits.sequenceBytes) bytes exceeds bodyBytesMax")
         frame.storeBytes(of: UInt32(payloadCount).littleEndian, as: UInt32.self)
         // F-003: salt (in `saltCRC`), length, then type, sequence and the head where they lie.
         var crc = CRC32C.extend(saltCRC, UnsafeRawBufferPointer(start: frame, count: 4))

@@ -11,8 +11,10 @@ public enum FrameCodec {
     public static let bodyBytesMax = FormatLimits.payloadBytesMax - FormatLimits.sequenceBytes
 
     /// The checksum of F-003 for a frame with these fields; `payload` includes the sequence.
-    public static func frameCRC(salt: UInt64, length: UInt32, type: UInt8,
-                                payload: UnsafeRawBufferPointer) -> UInt32 {
+    public static func frameCRC(
+        salt: UInt64, length: UInt32, type: UInt8,
+        payload: UnsafeRawBufferPointer
+    ) -> UInt32 {
         // salt_le8 ++ length_le4 ++ type_u8 is 13 bytes; the two words hold them in order.
         var prefix = (salt.littleEndian, (UInt64(length) | UInt64(type) << 32).littleEndian)
         let head = withUnsafeBytes(of: &prefix) { raw in
@@ -40,8 +42,10 @@ public enum FrameCodec {
     ///
     /// Traps (programmer error, never caused by bytes read from disk) when `body` is longer
     /// than `bodyBytesMax` (F-002) or `type` is 0 (F-004): such a frame could never be read.
-    public static func append(type: UInt8, sequence: UInt64, body: UnsafeRawBufferPointer,
-                              salt: UInt64, to out: inout [UInt8]) {
+    public static func append(
+        type: UInt8, sequence: UInt64, body: UnsafeRawBufferPointer,
+        salt: UInt64, to out: inout [UInt8]
+    ) {
         precondition(body.count <= bodyBytesMax, "frame body of \(body.count) bytes exceeds bodyBytesMax")
         append(type: type, sequence: sequence, salt: salt, to: &out) { $0.bytes.append(contentsOf: body) }
     }
@@ -50,8 +54,10 @@ public enum FrameCodec {
     /// `out` (no body buffer in between): the same bytes as `append` with that body, for one
     /// copy of the body instead of two; the checksum runs over the body where it lies, while
     /// it is still in cache. Traps as `append` does.
-    public static func append(type: UInt8, sequence: UInt64, salt: UInt64, to out: inout [UInt8],
-                              body writeBody: (inout ByteWriter) -> Void) {
+    public static func append(
+        type: UInt8, sequence: UInt64, salt: UInt64, to out: inout [UInt8],
+        body writeBody: (inout ByteWriter) -> Void
+    ) {
         appendHead(type: type, sequence: sequence, salt: salt, to: &out) { w -> ArraySlice<UInt8>? in
             writeBody(&w)
             return nil
@@ -62,8 +68,10 @@ public enum FrameCodec {
     /// for none), which are copied into `out` while they are checksummed, in one pass (a
     /// deferred stroke's points or a body the page holds, most of a snapshot's bytes): the
     /// same bytes as `append` with the whole body. Traps as `append` does.
-    package static func appendHead(type: UInt8, sequence: UInt64, salt: UInt64, to out: inout [UInt8],
-                                   body writeHead: (inout ByteWriter) -> ArraySlice<UInt8>?) {
+    package static func appendHead(
+        type: UInt8, sequence: UInt64, salt: UInt64, to out: inout [UInt8],
+        body writeHead: (inout ByteWriter) -> ArraySlice<UInt8>?
+    ) {
         precondition(type != 0, "frame type 0 is never valid (F-004)")
         let start = out.count
         var w = ByteWriter()
@@ -77,8 +85,9 @@ public enum FrameCodec {
         let headEnd = out.count
         let tailCount = tail?.count ?? 0
         let payloadCount = headEnd - start - FormatLimits.frameHeaderBytes + tailCount
-        precondition(payloadCount - FormatLimits.sequenceBytes <= bodyBytesMax,
-                     "frame body of \(payloadCount - FormatLimits.sequenceBytes) bytes exceeds bodyBytesMax")
+        precondition(
+            payloadCount - FormatLimits.sequenceBytes <= bodyBytesMax,
+            "frame body of \(payloadCount - FormatLimits.sequenceBytes) bytes exceeds bodyBytesMax")
         let length = UInt32(payloadCount)
         // Room for the tail (Array has no uninitialized append): zeros copied from a small
         // buffer, which stays in cache, then overwritten.
@@ -90,18 +99,23 @@ public enum FrameCodec {
         }
         out.withUnsafeMutableBytes { raw in
             raw.storeBytes(of: length.littleEndian, toByteOffset: start, as: UInt32.self)
-            var crc = frameCRC(salt: salt, length: length, type: type,
-                               payload: UnsafeRawBufferPointer(rebasing: raw[(start + FormatLimits.frameHeaderBytes) ..< headEnd]))
+            var crc = frameCRC(
+                salt: salt, length: length, type: type,
+                payload: UnsafeRawBufferPointer(rebasing: raw[(start + FormatLimits.frameHeaderBytes)..<headEnd]))
             if let tail, tailCount > 0 {
-                crc = tail.withUnsafeBytes { CRC32C.copyExtend(crc, $0, to: UnsafeMutableRawBufferPointer(rebasing: raw[headEnd...])) }
+                crc = tail.withUnsafeBytes {
+                    CRC32C.copyExtend(crc, $0, to: UnsafeMutableRawBufferPointer(rebasing: raw[headEnd...]))
+                }
             }
             raw.storeBytes(of: crc.littleEndian, toByteOffset: start + 4, as: UInt32.self)
         }
     }
 
     /// `append` for a body held in an array. Traps as `append` does.
-    public static func append(type: UInt8, sequence: UInt64, body: [UInt8], salt: UInt64,
-                              to out: inout [UInt8]) {
+    public static func append(
+        type: UInt8, sequence: UInt64, body: [UInt8], salt: UInt64,
+        to out: inout [UInt8]
+    ) {
         body.withUnsafeBytes { append(type: type, sequence: sequence, body: $0, salt: salt, to: &out) }
     }
 }

@@ -18,8 +18,10 @@ public enum FrameScanner {
     /// is then the scan of the whole file (no frame can start in the zeros, and none that
     /// starts before them reaches past `bytes`); only finding sizes use `fileSize`.
     /// Nil, or a value not above `bytes.count`: the buffer is the whole file.
-    public static func scan(_ bytes: UnsafeRawBufferPointer, from start: Int, salt: UInt64,
-                            firstSequence: UInt64, mode: ReplayMode, fileSize: Int? = nil) -> ScanResult {
+    public static func scan(
+        _ bytes: UnsafeRawBufferPointer, from start: Int, salt: UInt64,
+        firstSequence: UInt64, mode: ReplayMode, fileSize: Int? = nil
+    ) -> ScanResult {
         walk(bytes, from: start, salt: salt, firstSequence: firstSequence, mode: mode, fileSize: fileSize, taken: nil)
     }
 
@@ -27,35 +29,45 @@ public enum FrameScanner {
     /// takes it, in order, while its bytes are still in the CPU's cache from the checksum (a
     /// reader decodes it there instead of in a second pass over the file). The frames handed
     /// over are exactly `frames`; findings, `refused` and the rest are known only at the end.
-    package static func scan(_ bytes: UnsafeRawBufferPointer, from start: Int, salt: UInt64,
-                             firstSequence: UInt64, mode: ReplayMode, fileSize: Int? = nil,
-                             taken: (ScannedFrame) -> Void) -> ScanResult {
+    package static func scan(
+        _ bytes: UnsafeRawBufferPointer, from start: Int, salt: UInt64,
+        firstSequence: UInt64, mode: ReplayMode, fileSize: Int? = nil,
+        taken: (ScannedFrame) -> Void
+    ) -> ScanResult {
         withoutActuallyEscaping(taken) {
-            walk(bytes, from: start, salt: salt, firstSequence: firstSequence, mode: mode, fileSize: fileSize, taken: $0)
+            walk(
+                bytes, from: start, salt: salt, firstSequence: firstSequence, mode: mode, fileSize: fileSize, taken: $0)
         }
     }
 
     /// Both `scan`s. `taken` is optional, not an empty closure for the scan that takes no
     /// frames: a closure literal there made the compiler build the walk a second time for it
     /// (about 4 KB of what an app gains by linking LNoteStore).
-    private static func walk(_ bytes: UnsafeRawBufferPointer, from start: Int, salt: UInt64, firstSequence: UInt64,
-                             mode: ReplayMode, fileSize: Int?, taken: ((ScannedFrame) -> Void)?) -> ScanResult {
+    private static func walk(
+        _ bytes: UnsafeRawBufferPointer, from start: Int, salt: UInt64, firstSequence: UInt64,
+        mode: ReplayMode, fileSize: Int?, taken: ((ScannedFrame) -> Void)?
+    ) -> ScanResult {
         let begin = min(max(start, 0), bytes.count)
         guard let base = bytes.baseAddress, begin < bytes.count else {
-            return ScanResult(frames: [], skipped: [], findings: [], validEnd: begin, nextSequence: firstSequence,
-                              stoppedAt: nil, refused: nil)
+            return ScanResult(
+                frames: [], skipped: [], findings: [], validEnd: begin, nextSequence: firstSequence,
+                stoppedAt: nil, refused: nil)
         }
-        var walk = FrameWalk(base: base, count: bytes.count, saltCRC: FrameCodec.saltCRC(salt),
-                             mode: mode, expected: firstSequence, start: begin)
+        var walk = FrameWalk(
+            base: base, count: bytes.count, saltCRC: FrameCodec.saltCRC(salt),
+            mode: mode, expected: firstSequence, start: begin)
         walk.fileEnd = max(bytes.count, fileSize ?? 0)
         walk.run(taken)
-        return ScanResult(frames: walk.frames, skipped: walk.skipped, findings: walk.findings, validEnd: walk.validEnd,
-                          nextSequence: walk.expected, stoppedAt: walk.stoppedAt, refused: walk.refused)
+        return ScanResult(
+            frames: walk.frames, skipped: walk.skipped, findings: walk.findings, validEnd: walk.validEnd,
+            nextSequence: walk.expected, stoppedAt: walk.stoppedAt, refused: walk.refused)
     }
 
     /// `scan` over bytes held in an array.
-    public static func scan(_ bytes: [UInt8], from start: Int, salt: UInt64, firstSequence: UInt64,
-                            mode: ReplayMode, fileSize: Int? = nil) -> ScanResult {
+    public static func scan(
+        _ bytes: [UInt8], from start: Int, salt: UInt64, firstSequence: UInt64,
+        mode: ReplayMode, fileSize: Int? = nil
+    ) -> ScanResult {
         bytes.withUnsafeBytes {
             scan($0, from: start, salt: salt, firstSequence: firstSequence, mode: mode, fileSize: fileSize)
         }
@@ -144,7 +156,8 @@ struct FrameWalk {
         guard type != 0 else { return .invalid(.badType) }
         let length = Int(u32(at: p))
         guard length >= FormatLimits.sequenceBytes, length <= FormatLimits.payloadBytesMax,
-              length <= remaining - Self.header else { return .invalid(.badLength) }
+            length <= remaining - Self.header
+        else { return .invalid(.badLength) }
         guard checksumMatches(at: p, length: length) else { return .invalid(.badCRC) }
         return .valid(FrameCandidate(offset: p, length: length, type: type, sequence: u64(at: p + Self.header)))
     }
@@ -209,7 +222,8 @@ struct FrameWalk {
         guard count - p >= Self.header else { return .badTailFrame }
         let length = Int(u32(at: p))
         if u8(at: p + 8) != 0, length >= FormatLimits.sequenceBytes, length <= FormatLimits.payloadBytesMax,
-           length > remaining - Self.header {
+            length > remaining - Self.header
+        {
             return .lengthPastEnd
         }
         return .badTailFrame
@@ -248,7 +262,8 @@ struct FrameWalk {
                 } else if frame.sequence > expected {  // J-016 gap
                     let missing = expected..<frame.sequence
                     if mode == .prefix {
-                        report(ScanFinding(kind: .sequenceGap, offset: p, bytes: fileEnd - p, missingSequences: missing))
+                        report(
+                            ScanFinding(kind: .sequenceGap, offset: p, bytes: fileEnd - p, missingSequences: missing))
                         stop(at: p)
                     } else {
                         report(ScanFinding(kind: .sequenceGap, offset: p, bytes: 0, missingSequences: missing))
@@ -294,15 +309,18 @@ struct FrameWalk {
                 return
             }
             let bodyStart = frame.offset + Self.minimumFrame
-            let scanned = ScannedFrame(offset: frame.offset, sequence: frame.sequence, type: frame.type,
-                                       bodyRange: bodyStart..<frame.end)
+            let scanned = ScannedFrame(
+                offset: frame.offset, sequence: frame.sequence, type: frame.type,
+                bodyRange: bodyStart..<frame.end)
             frames.append(scanned)
             taken?(scanned)
         } else {
             // Padding and ancillary frames hold a sequence number too (J-018, P-018): the page
             // loop must see them, or it reads their number as a gap (G21).
-            skipped.append(ScannedFrame(offset: frame.offset, sequence: frame.sequence, type: frame.type,
-                                        bodyRange: frame.offset + Self.minimumFrame..<frame.end))
+            skipped.append(
+                ScannedFrame(
+                    offset: frame.offset, sequence: frame.sequence, type: frame.type,
+                    bodyRange: frame.offset + Self.minimumFrame..<frame.end))
             if FrameType(rawValue: frame.type) == nil {  // F-011
                 report(ScanFinding(kind: .unknownAncillaryType, offset: frame.offset, bytes: 0))
             }

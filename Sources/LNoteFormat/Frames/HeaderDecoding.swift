@@ -81,8 +81,10 @@ enum HeaderLayout {
     }
 
     /// Encodes the common fields and the type-specific ones, then the CRC over bytes 0..<60.
-    static func encode(magic: UInt64, pageID: UUIDBytes, word32: UInt64, salt: UInt64,
-                       word48: UInt64, word56: UInt32) -> [UInt8] {
+    static func encode(
+        magic: UInt64, pageID: UUIDBytes, word32: UInt64, salt: UInt64,
+        word48: UInt64, word56: UInt32
+    ) -> [UInt8] {
         var w = ByteWriter(capacity: size)
         w.u64(magic)
         w.u16(FormatLimits.formatVersion)

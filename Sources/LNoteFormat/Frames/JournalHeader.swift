@@ -20,15 +20,17 @@ public struct JournalHeader: Equatable, Sendable {
 
     /// The 64 header bytes, CRC included (section 4.1).
     public func encoded() -> [UInt8] {
-        HeaderLayout.encode(magic: Self.magic, pageID: pageID, word32: baseGeneration, salt: salt,
-                            word48: firstSequence, word56: 0)
+        HeaderLayout.encode(
+            magic: Self.magic, pageID: pageID, word32: baseGeneration, salt: salt,
+            word48: firstSequence, word56: 0)
     }
 
     /// Decodes and checks a header per J-002 from the first 64 bytes of `bytes`. Never traps.
     public static func decode(_ bytes: UnsafeRawBufferPointer) -> HeaderDecoding<JournalHeader> {
         guard let raw = HeaderLayout.read(bytes) else { return .damaged(nil, reason: "shortHeader") }
-        let header = JournalHeader(pageID: raw.pageID, baseGeneration: raw.word32, salt: raw.salt,
-                                   firstSequence: raw.word48)
+        let header = JournalHeader(
+            pageID: raw.pageID, baseGeneration: raw.word32, salt: raw.salt,
+            firstSequence: raw.word48)
         if let reason = HeaderLayout.commonFailure(raw, magic: magic) {
             return .damaged(header, reason: reason)
         }

@@ -62,8 +62,10 @@ public struct ScanFinding: Sendable, Equatable {
     /// True for the torn-tail kinds: the normal trace of a crash, not damage (J-012).
     public var isTornTail: Bool
 
-    public init(kind: ScanFindingKind, offset: Int, bytes: Int, missingSequences: Range<UInt64>? = nil,
-                isTornTail: Bool = false) {
+    public init(
+        kind: ScanFindingKind, offset: Int, bytes: Int, missingSequences: Range<UInt64>? = nil,
+        isTornTail: Bool = false
+    ) {
         self.kind = kind
         self.offset = offset
         self.bytes = bytes

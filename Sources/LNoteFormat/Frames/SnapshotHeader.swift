@@ -13,8 +13,10 @@ public struct SnapshotHeader: Equatable, Sendable {
     /// The number of `elementAppend` frames that follow (S-002).
     public var elementCount: UInt32
 
-    public init(pageID: UUIDBytes, generation: UInt64, salt: UInt64, nextSequence: UInt64,
-                elementCount: UInt32) {
+    public init(
+        pageID: UUIDBytes, generation: UInt64, salt: UInt64, nextSequence: UInt64,
+        elementCount: UInt32
+    ) {
         self.pageID = pageID
         self.generation = generation
         self.salt = salt
@@ -24,15 +26,17 @@ public struct SnapshotHeader: Equatable, Sendable {
 
     /// The 64 header bytes, CRC included (section 7).
     public func encoded() -> [UInt8] {
-        HeaderLayout.encode(magic: Self.magic, pageID: pageID, word32: generation, salt: salt,
-                            word48: nextSequence, word56: elementCount)
+        HeaderLayout.encode(
+            magic: Self.magic, pageID: pageID, word32: generation, salt: salt,
+            word48: nextSequence, word56: elementCount)
     }
 
     /// Decodes and checks a header per S-001 from the first 64 bytes of `bytes`. Never traps.
     public static func decode(_ bytes: UnsafeRawBufferPointer) -> HeaderDecoding<SnapshotHeader> {
         guard let raw = HeaderLayout.read(bytes) else { return .damaged(nil, reason: "shortHeader") }
-        let header = SnapshotHeader(pageID: raw.pageID, generation: raw.word32, salt: raw.salt,
-                                    nextSequence: raw.word48, elementCount: raw.word56)
+        let header = SnapshotHeader(
+            pageID: raw.pageID, generation: raw.word32, salt: raw.salt,
+            nextSequence: raw.word48, elementCount: raw.word56)
         if let reason = HeaderLayout.commonFailure(raw, magic: magic) {
             return .damaged(header, reason: reason)
         }

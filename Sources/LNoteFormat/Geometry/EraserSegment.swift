@@ -55,12 +55,15 @@ package struct EraserSegment: Sendable {
     /// The distance between the segment and the segment (`ax`, `ay`) - (`bx`, `by`).
     @inline(__always) package func distance(ax: Double, ay: Double, bx: Double, by: Double) -> Double {
         if Self.cross(x0, y0, x1, y1, ax, ay, bx, by) { return 0 }
-        return min(min(Self.pointSegment(ax, ay, x0, y0, x1, y1), Self.pointSegment(bx, by, x0, y0, x1, y1)),
-                   min(Self.pointSegment(x0, y0, ax, ay, bx, by), Self.pointSegment(x1, y1, ax, ay, bx, by)))
+        return min(
+            min(Self.pointSegment(ax, ay, x0, y0, x1, y1), Self.pointSegment(bx, by, x0, y0, x1, y1)),
+            min(Self.pointSegment(x0, y0, ax, ay, bx, by), Self.pointSegment(x1, y1, ax, ay, bx, by)))
     }
 
-    @inline(__always) static func pointSegment(_ px: Double, _ py: Double, _ ax: Double, _ ay: Double,
-                                               _ bx: Double, _ by: Double) -> Double {
+    @inline(__always) static func pointSegment(
+        _ px: Double, _ py: Double, _ ax: Double, _ ay: Double,
+        _ bx: Double, _ by: Double
+    ) -> Double {
         let dx = bx - ax, dy = by - ay
         let len2 = dx * dx + dy * dy
         var t = len2 > 0 ? ((px - ax) * dx + (py - ay) * dy) / len2 : 0
@@ -70,8 +73,10 @@ package struct EraserSegment: Sendable {
     }
 
     /// True when the two segments properly cross (touching ends are caught by the distances).
-    @inline(__always) static func cross(_ ax: Double, _ ay: Double, _ bx: Double, _ by: Double,
-                                        _ cx: Double, _ cy: Double, _ dx: Double, _ dy: Double) -> Bool {
+    @inline(__always) static func cross(
+        _ ax: Double, _ ay: Double, _ bx: Double, _ by: Double,
+        _ cx: Double, _ cy: Double, _ dx: Double, _ dy: Double
+    ) -> Bool {
         func side(_ px: Double, _ py: Double, _ qx: Double, _ qy: Double, _ rx: Double, _ ry: Double) -> Double {
             (qx - px) * (ry - py) - (qy - py) * (rx - px)
         }
@@ -93,8 +98,10 @@ package struct EraserSegment: Sendable {
     /// squared distances `dp`, `dc` alone: every point of the line lies within half its length
     /// of an end (at most half the sum of its sides), and the distance to the eraser changes
     /// no faster than the position. Skips the exact segment test for almost every pair.
-    @inline(__always) func segmentMayReach(_ a: ElementGeometry.PlacedPoint, _ b: ElementGeometry.PlacedPoint,
-                                           _ dp: Double, _ dc: Double) -> Bool {
+    @inline(__always) func segmentMayReach(
+        _ a: ElementGeometry.PlacedPoint, _ b: ElementGeometry.PlacedPoint,
+        _ dp: Double, _ dc: Double
+    ) -> Bool {
         let half = (abs(Double(b.x) - Double(a.x)) + abs(Double(b.y) - Double(a.y))) / 2
         let margin = halfWidth + Double(min(a.r, b.r)) + half
         return min(dp, dc) <= margin * margin
@@ -117,7 +124,7 @@ package struct EraserSegment: Sendable {
             // of the one before: ranges grow at their end only.
             if i <= lastHit { return }
             if i == lastHit + 1, open != nil { lastHit = i; return }
-            if let o = open { ranges.append(o ..< lastHit + 1) }
+            if let o = open { ranges.append(o..<lastHit + 1) }
             open = i; lastHit = i
         }
         geometry.placed.withUnsafeBufferPointer { placed in
@@ -134,8 +141,9 @@ package struct EraserSegment: Sendable {
                     let dc = distanceSquared(x: Double(cur.x), y: Double(cur.y))
                     let curHit = reaches(dc, r: Double(cur.r))
                     if !prevHit, !curHit, segmentMayReach(prev, cur, dp, dc),
-                       distance(ax: Double(prev.x), ay: Double(prev.y), bx: Double(cur.x), by: Double(cur.y))
-                        <= halfWidth + Double(min(prev.r, cur.r)) {
+                        distance(ax: Double(prev.x), ay: Double(prev.y), bx: Double(cur.x), by: Double(cur.y))
+                            <= halfWidth + Double(min(prev.r, cur.r))
+                    {
                         mark(dp <= dc ? i - 1 : i)
                     }
                     if curHit { mark(i) }
@@ -144,7 +152,7 @@ package struct EraserSegment: Sendable {
                 }
             }
         }
-        if let o = open { ranges.append(o ..< lastHit + 1) }
+        if let o = open { ranges.append(o..<lastHit + 1) }
         return ranges
     }
 }

@@ -50,7 +50,9 @@ struct HitGrid: Sendable {
 
     /// Where a box would be listed.
     func placement(of box: GeometryBox) -> Placement {
-        guard !box.isEmpty, box.minX.isFinite, box.maxX.isFinite, box.minY.isFinite, box.maxY.isFinite else { return .large }
+        guard !box.isEmpty, box.minX.isFinite, box.maxX.isFinite, box.minY.isFinite, box.maxY.isFinite else {
+            return .large
+        }
         let c0 = column(box.minX), c1 = column(box.maxX), r0 = row(box.minY), r1 = row(box.maxY)
         guard (c1 - c0 + 1) * (r1 - r0 + 1) <= Self.cellsPerBoxMax else { return .large }
         return .cells(c0: Int32(c0), r0: Int32(r0), c1: Int32(c1), r1: Int32(r1))

@@ -89,7 +89,8 @@ package struct PageGeometry: Sendable {
         var out: [Int] = []
         grid.forEachCandidate(in: probe) { slot, _, _ in
             guard let r = records[Int(slot)], r.geometry.bounds.contains(x: x, y: y),
-                  let p = state.position(of: r.id) else { return }
+                let p = state.position(of: r.id)
+            else { return }
             out.append(p)
         }
         out.sort(by: >)
@@ -111,7 +112,9 @@ package struct PageGeometry: Sendable {
             }
             guard let r = records[Int(slot)], !r.geometry.placed.isEmpty else { return }
             let ranges = eraser.cuts(r.geometry)
-            guard !ranges.isEmpty, let p = state.position(of: r.id), case .stroke(let s) = state.elements[p] else { return }
+            guard !ranges.isEmpty, let p = state.position(of: r.id), case .stroke(let s) = state.elements[p] else {
+                return
+            }
             out.append((p, StrokeCut(id: r.id, ranges: ranges, pointCount: s.pointCount)))
         }
         out.sort { $0.position > $1.position }
@@ -122,13 +125,17 @@ package struct PageGeometry: Sendable {
     /// each listed once where its box says, nothing else listed).
     package func matches(_ state: PageState) -> Bool {
         guard slots.count == state.elements.count, records.compactMap({ $0 }).count == slots.count,
-              reaches.count == records.count, placements.count == records.count,
-              records.indices.allSatisfy({ records[$0]?.geometry.reach ?? .empty == reaches[$0]
-                  && records[$0]?.placement ?? .large == placements[$0] }) else { return false }
+            reaches.count == records.count, placements.count == records.count,
+            records.indices.allSatisfy({
+                records[$0]?.geometry.reach ?? .empty == reaches[$0]
+                    && records[$0]?.placement ?? .large == placements[$0]
+            })
+        else { return false }
         let listed = grid.listings()
         for e in state.elements {
             guard let s = slots[e.id], let r = records[s], r.id == e.id, r.geometry == ElementGeometry(e),
-                  r.placement == grid.placement(of: r.geometry.reach) else { return false }
+                r.placement == grid.placement(of: r.geometry.reach)
+            else { return false }
             let expected: Int
             switch r.placement {
             case .large: expected = 1

@@ -19,11 +19,14 @@ extension FuzzHarness {
             return eager == nil ? nil : "the eager decoder accepts a body the deferred one rejects: \(error)"
         }
         if let eager, eager != lazy { return "deferred decoding differs from eager decoding" }
-        if PageChangeCodec.encode(lazy).body != body { return "a deferred change does not re-encode to its body (E-031)" }
+        if PageChangeCodec.encode(lazy).body != body {
+            return "a deferred change does not re-encode to its body (E-031)"
+        }
         let strokes: [Stroke]
         switch lazy {
         case .append(.stroke(let s)): strokes = [s]
-        case .replace(_, let fragments): strokes = fragments.compactMap { if case .stroke(let s) = $0 { return s } else { return nil } }
+        case .replace(_, let fragments):
+            strokes = fragments.compactMap { if case .stroke(let s) = $0 { return s } else { return nil } }
         default: strokes = []
         }
         for s in strokes {
@@ -47,11 +50,17 @@ extension FuzzHarness {
             return "points that do not decode show all \(count) points"
         }
         if let first = shown.first, first.time != 0 { return "first time not 0 (E-003)" }
-        for i in shown.indices.dropFirst() where shown[i].time < shown[i - 1].time { return "time decreases at \(i) (E-003)" }
-        if !s.hasAngles, shown.contains(where: { $0.azimuth != 0 || $0.altitude != 0 }) { return "angles without hasAngles" }
+        for i in shown.indices.dropFirst() where shown[i].time < shown[i - 1].time {
+            return "time decreases at \(i) (E-003)"
+        }
+        if !s.hasAngles, shown.contains(where: { $0.azimuth != 0 || $0.altitude != 0 }) {
+            return "angles without hasAngles"
+        }
         var w = ByteWriter()
         PointCodec.encode(shown, hasAngles: s.hasAngles, into: &w)
-        if !encoded.bytes.starts(with: w.bytes) { return "the points shown do not re-encode to a prefix of the bytes (E-031)" }
+        if !encoded.bytes.starts(with: w.bytes) {
+            return "the points shown do not re-encode to a prefix of the bytes (E-031)"
+        }
         return nil
     }
 

@@ -8,13 +8,17 @@ extension FuzzHarness {
     public static func documentJSON(_ data: [UInt8]) -> String? {
         if let document = try? DocumentFile.decode(data) {
             let encoded = document.encoded()
-            guard let again = try? DocumentFile.decode(encoded) else { return "a decoded document.json does not decode after encoding" }
+            guard let again = try? DocumentFile.decode(encoded) else {
+                return "a decoded document.json does not decode after encoding"
+            }
             if again != document { return "document.json changes through an encode/decode round trip" }
             if again.encoded() != encoded { return "document.json encoding is not stable" }
         }
         if let manifest = ManifestFile.decode(data) {
             let encoded = manifest.encoded()
-            guard let again = ManifestFile.decode(encoded) else { return "a decoded manifest does not decode after encoding" }
+            guard let again = ManifestFile.decode(encoded) else {
+                return "a decoded manifest does not decode after encoding"
+            }
             if again != manifest { return "manifest.json changes through an encode/decode round trip" }
         }
         return nil

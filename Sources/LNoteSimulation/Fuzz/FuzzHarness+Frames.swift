@@ -29,7 +29,9 @@ extension FuzzHarness {
         let salvage = FrameScanner.scan(file, from: start, salt: salt, firstSequence: first, mode: .salvage)
         let prefix = FrameScanner.scan(file, from: start, salt: salt, firstSequence: first, mode: .prefix)
         if let problem = checkScan(salvage, file: file, start: start, salt: salt) { return "salvage: \(problem)" }
-        if prefix.frames.count > salvage.frames.count || Array(salvage.frames.prefix(prefix.frames.count)) != prefix.frames {
+        if prefix.frames.count > salvage.frames.count
+            || Array(salvage.frames.prefix(prefix.frames.count)) != prefix.frames
+        {
             return "prefix mode kept frames salvage mode did not (J-021)"
         }
         if salvage.refused != nil { return "salvage mode refused (only strict refuses)" }
@@ -39,21 +41,27 @@ extension FuzzHarness {
     /// The salvage scan of a journal file with its stored header's salt, for tests of `checkScan`.
     package static func scanForCheck(_ file: [UInt8]) -> (frames: [ScannedFrame], salt: UInt64, result: ScanResult)? {
         guard let stored = JournalHeader.decode(file).storedFields else { return nil }
-        let scan = FrameScanner.scan(file, from: 64, salt: stored.salt, firstSequence: stored.firstSequence, mode: .salvage)
+        let scan = FrameScanner.scan(
+            file, from: 64, salt: stored.salt, firstSequence: stored.firstSequence, mode: .salvage)
         return (scan.frames, stored.salt, scan)
     }
 
     /// The structural invariants of one scan of `file`.
     package static func checkScan(_ scan: ScanResult, file: [UInt8], start: Int, salt: UInt64) -> String? {
-        guard scan.validEnd >= start, scan.validEnd <= file.count else { return "validEnd \(scan.validEnd) outside the file" }
+        guard scan.validEnd >= start, scan.validEnd <= file.count else {
+            return "validEnd \(scan.validEnd) outside the file"
+        }
         var end = start
         var lastSequence: UInt64?
         for frame in scan.frames {
             guard frame.offset >= end, frame.bodyRange.lowerBound == frame.offset + 17,
-                  frame.bodyRange.upperBound <= file.count, frame.bodyRange.lowerBound <= frame.bodyRange.upperBound else {
+                frame.bodyRange.upperBound <= file.count, frame.bodyRange.lowerBound <= frame.bodyRange.upperBound
+            else {
                 return "frame at \(frame.offset) overlaps the previous one or leaves the file"
             }
-            if let lastSequence, frame.sequence <= lastSequence { return "sequence \(frame.sequence) after \(lastSequence)" }
+            if let lastSequence, frame.sequence <= lastSequence {
+                return "sequence \(frame.sequence) after \(lastSequence)"
+            }
             lastSequence = frame.sequence
             end = frame.endOffset
             let body = Array(file[frame.bodyRange])
@@ -73,20 +81,29 @@ extension FuzzHarness {
     /// the decoder walked, so the check compares them by their bytes first): the check accepts
     /// exactly when the snapshot reads back, deferred, with no damage finding as the page it
     /// absorbed; and it refuses the same snapshot against the page with its last element gone.
-    static func checkGuard(_ bytes: [UInt8], header h: SnapshotHeader, absorbed state: PageState,
-                           readBack: SnapshotFile.Decoded) -> String? {
-        let accepted = (try? SnapshotGuard.verify(bytes, pageID: h.pageID, generation: h.generation, nextSequence: h.nextSequence,
-                                                  absorbed: state)) != nil
-        let reference = !readBack.unusable && !readBack.findings.contains { !$0.isInformational }
+    static func checkGuard(
+        _ bytes: [UInt8], header h: SnapshotHeader, absorbed state: PageState,
+        readBack: SnapshotFile.Decoded
+    ) -> String? {
+        let accepted =
+            (try? SnapshotGuard.verify(
+                bytes, pageID: h.pageID, generation: h.generation, nextSequence: h.nextSequence,
+                absorbed: state)) != nil
+        let reference =
+            !readBack.unusable && !readBack.findings.contains { !$0.isInformational }
             && readBack.state.elements.count == state.elements.count
             && zip(readBack.state.elements, state.elements).allSatisfy { $0.id == $1.id && SnapshotGuard.same($0, $1) }
             && readBack.state.metadata == state.metadata
-        if accepted != reference { return "the P-019 check says \(accepted), reading the snapshot back says \(reference)" }
+        if accepted != reference {
+            return "the P-019 check says \(accepted), reading the snapshot back says \(reference)"
+        }
         var fewer = state
         if let last = state.elements.last {
             _ = fewer.apply(.delete([last.id]))
-            if (try? SnapshotGuard.verify(bytes, pageID: h.pageID, generation: h.generation, nextSequence: h.nextSequence,
-                                          absorbed: fewer)) != nil {
+            if (try? SnapshotGuard.verify(
+                bytes, pageID: h.pageID, generation: h.generation, nextSequence: h.nextSequence,
+                absorbed: fewer)) != nil
+            {
                 return "the P-019 check accepts a snapshot holding an element the page does not"
             }
         }
@@ -105,8 +122,9 @@ extension FuzzHarness {
         if flags & 4 != 0 { FuzzBytes.fixChecksums(&file) }
         let decoded = SnapshotFile.decode(file, name: "fuzz.content", expectedPage: nil, mode: mode(flags))
         if decoded.findings.isEmpty, !decoded.unusable, let h = decoded.header, !FuzzBytes.hasPadding(file) {
-            let again = SnapshotFile.encode(pageID: h.pageID, generation: h.generation, nextSequence: h.nextSequence,
-                                            state: decoded.state, salt: h.salt)
+            let again = SnapshotFile.encode(
+                pageID: h.pageID, generation: h.generation, nextSequence: h.nextSequence,
+                state: decoded.state, salt: h.salt)
             if again != file {
                 return "clean snapshot (\(decoded.state.elements.count) elements) does not re-encode byte for byte"
             }
@@ -116,12 +134,15 @@ extension FuzzHarness {
         }
         // E-006: deferred points change nothing on a clean snapshot, and what a deferred read
         // holds re-encodes to a snapshot that reads back, deferred and eagerly, as the same page.
-        let lazy = SnapshotFile.decode(file, name: "fuzz.content", expectedPage: nil, mode: mode(flags), points: .deferred)
+        let lazy = SnapshotFile.decode(
+            file, name: "fuzz.content", expectedPage: nil, mode: mode(flags), points: .deferred)
         if decoded.findings.isEmpty, lazy.state != decoded.state { return "deferred read of a clean snapshot differs" }
         if !lazy.unusable, let h = lazy.header {
-            let again = SnapshotFile.encode(pageID: h.pageID, generation: h.generation, nextSequence: h.nextSequence,
-                                            state: lazy.state, salt: h.salt)
-            let lazyAgain = SnapshotFile.decode(again, name: "again.content", expectedPage: nil, mode: .salvage, points: .deferred)
+            let again = SnapshotFile.encode(
+                pageID: h.pageID, generation: h.generation, nextSequence: h.nextSequence,
+                state: lazy.state, salt: h.salt)
+            let lazyAgain = SnapshotFile.decode(
+                again, name: "again.content", expectedPage: nil, mode: .salvage, points: .deferred)
             if lazyAgain.state != lazy.state { return "a deferred page re-encoded reads back different (E-006)" }
             if let problem = checkGuard(again, header: h, absorbed: lazy.state, readBack: lazyAgain) { return problem }
             let eagerAgain = SnapshotFile.decode(again, name: "again.content", expectedPage: nil, mode: .salvage)
@@ -148,16 +169,29 @@ extension FuzzHarness {
             // the CPU has that, else its SSE4.1 build, where the CPU has it), its AVX2 build
             // without the AVX-512 block, its 128-bit and baseline builds and the Swift loop alone
             // give the same outcome: the same points and end, or the same error at the same offset.
-            var reader = ByteReader(raw), plain = ByteReader(raw), base = ByteReader(raw), narrowReader = ByteReader(raw)
+            var reader = ByteReader(raw), plain = ByteReader(raw), base = ByteReader(raw),
+                narrowReader = ByteReader(raw)
             var avx2Reader = ByteReader(raw)
-            let bulk = Result { () throws(DecodeError) in try PointCodec.decode(count: count, hasAngles: hasAngles, from: &reader, loop: .bulk) }
-            let swiftLoop = Result { () throws(DecodeError) in try PointCodec.decode(count: count, hasAngles: hasAngles, from: &plain, loop: .swift) }
-            let baseline = Result { () throws(DecodeError) in try PointCodec.decode(count: count, hasAngles: hasAngles, from: &base, loop: .bulkBaseline) }
-            let narrow = Result { () throws(DecodeError) in try PointCodec.decode(count: count, hasAngles: hasAngles, from: &narrowReader, loop: .bulkNarrow) }
-            let avx2 = Result { () throws(DecodeError) in try PointCodec.decode(count: count, hasAngles: hasAngles, from: &avx2Reader, loop: .bulkAVX2) }
-            for (name, other, end) in [("Swift loop", swiftLoop, plain.offset), ("baseline C build", baseline, base.offset),
-                                       ("128-bit C build", narrow, narrowReader.offset),
-                                       ("AVX2 C build without its AVX-512 block", avx2, avx2Reader.offset)] {
+            let bulk = Result { () throws(DecodeError) in
+                try PointCodec.decode(count: count, hasAngles: hasAngles, from: &reader, loop: .bulk)
+            }
+            let swiftLoop = Result { () throws(DecodeError) in
+                try PointCodec.decode(count: count, hasAngles: hasAngles, from: &plain, loop: .swift)
+            }
+            let baseline = Result { () throws(DecodeError) in
+                try PointCodec.decode(count: count, hasAngles: hasAngles, from: &base, loop: .bulkBaseline)
+            }
+            let narrow = Result { () throws(DecodeError) in
+                try PointCodec.decode(count: count, hasAngles: hasAngles, from: &narrowReader, loop: .bulkNarrow)
+            }
+            let avx2 = Result { () throws(DecodeError) in
+                try PointCodec.decode(count: count, hasAngles: hasAngles, from: &avx2Reader, loop: .bulkAVX2)
+            }
+            for (name, other, end) in [
+                ("Swift loop", swiftLoop, plain.offset), ("baseline C build", baseline, base.offset),
+                ("128-bit C build", narrow, narrowReader.offset),
+                ("AVX2 C build without its AVX-512 block", avx2, avx2Reader.offset)
+            ] {
                 switch (bulk, other) {
                 case (.success(let a), .success(let b)) where a == b && reader.offset == end: break
                 case (.failure(let a), .failure(let b)) where a == b: break
@@ -167,14 +201,17 @@ extension FuzzHarness {
             // The whole-stroke C path: when it takes the bytes, they are exactly `count` points
             // (no byte left) and its points are the Swift loop's.
             let stroke = EncodedPoints(bytes: payload[...], count: count, hasAngles: hasAngles)
-            let taken = count > payload.count / PointCodec.pointBytesMin ? []
+            let taken =
+                count > payload.count / PointCodec.pointBytesMin
+                ? []
                 : [Point](unsafeUninitializedCapacity: count) { buffer, initialized in
                     guard let base = buffer.baseAddress, stroke.decodePlain(into: base) else { return }
                     initialized = count
                 }
             if !taken.isEmpty {
                 guard case .success(let points) = swiftLoop, plain.offset == payload.count, points == taken else {
-                    return "the whole-stroke C path took bytes the Swift loop gives \(swiftLoop) for (end \(plain.offset) of \(payload.count))"
+                    return
+                        "the whole-stroke C path took bytes the Swift loop gives \(swiftLoop) for (end \(plain.offset) of \(payload.count))"
                 }
             }
             // The encoder's loops on the same bytes read as raw points.
@@ -185,11 +222,17 @@ extension FuzzHarness {
             guard case .success(let points) = bulk else { return nil }
             guard points.count == count else { return "decoded \(points.count) points, asked for \(count)" }
             if points.first?.time != 0 { return "first time \(points.first?.time ?? 0) is not 0 (E-003)" }
-            for i in points.indices.dropFirst() where points[i].time < points[i - 1].time { return "time decreases at \(i) (E-003)" }
-            if !hasAngles, points.contains(where: { $0.azimuth != 0 || $0.altitude != 0 }) { return "angles without hasAngles" }
+            for i in points.indices.dropFirst() where points[i].time < points[i - 1].time {
+                return "time decreases at \(i) (E-003)"
+            }
+            if !hasAngles, points.contains(where: { $0.azimuth != 0 || $0.altitude != 0 }) {
+                return "angles without hasAngles"
+            }
             var writer = ByteWriter()
             PointCodec.encode(points, hasAngles: hasAngles, into: &writer)
-            guard reader.offset >= 0, reader.offset <= payload.count else { return "reader offset \(reader.offset) outside input" }
+            guard reader.offset >= 0, reader.offset <= payload.count else {
+                return "reader offset \(reader.offset) outside input"
+            }
             if writer.bytes != Array(payload[0..<reader.offset]) {
                 return "\(count) points re-encode to \(writer.count) bytes, not the \(reader.offset) read (E-031)"
             }

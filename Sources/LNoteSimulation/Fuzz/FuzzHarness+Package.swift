@@ -21,20 +21,28 @@ extension FuzzHarness {
     /// deferred open's page and report,
     /// and when it has the points, those `PagePoints(decoding:)` gives.
     static func drawAtOpenDiffers(_ fs: any FileSystem) -> String? {
-        guard let lazy = try? PageRecovery.recover(fs: fs, directory: packagePages, pageID: packagePageID, mode: .salvage,
-                                                   points: .deferred) else { return "deferred salvage recovery threw" }
+        guard
+            let lazy = try? PageRecovery.recover(
+                fs: fs, directory: packagePages, pageID: packagePageID, mode: .salvage,
+                points: .deferred)
+        else { return "deferred salvage recovery threw" }
         let expected = PagePoints(decoding: lazy.state.elements)
         for threads in [1, 2] {
-            guard let fast = try? PageRecovery.recover(fs: fs, directory: packagePages, pageID: packagePageID, mode: .salvage,
-                                                       points: .deferred, toDraw: true, threads: threads,
-                                                       aheadBytesMin: 0) else {
+            guard
+                let fast = try? PageRecovery.recover(
+                    fs: fs, directory: packagePages, pageID: packagePageID, mode: .salvage,
+                    points: .deferred, toDraw: true, threads: threads,
+                    aheadBytesMin: 0)
+            else {
                 return "recovery ready to draw threw (\(threads) threads)"
             }
             if fast.state != lazy.state || fast.report != lazy.report {
                 return "recovery ready to draw differs from the deferred one (\(threads) threads)"
             }
-            if let drawn = fast.drawn, drawn.points != expected.points || drawn.damaged != expected.damaged
-                || !(0..<drawn.count).allSatisfy({ drawn.range(ofElement: $0) == expected.range(ofElement: $0) }) {
+            if let drawn = fast.drawn,
+                drawn.points != expected.points || drawn.damaged != expected.damaged
+                    || !(0..<drawn.count).allSatisfy({ drawn.range(ofElement: $0) == expected.range(ofElement: $0) })
+            {
                 return "points drawn at open differ from PagePoints(decoding:) (\(threads) threads)"
             }
         }
@@ -47,25 +55,31 @@ extension FuzzHarness {
         let salvaged: PageRecovery.Result
         do {
             // As the engine's open reads it: a damaged snapshot healed from its retained journal (P-041).
-            salvaged = try PageRecovery.recover(fs: fs, directory: packagePages, pageID: packagePageID, mode: .salvage, heal: true)
+            salvaged = try PageRecovery.recover(
+                fs: fs, directory: packagePages, pageID: packagePageID, mode: .salvage, heal: true)
         } catch {
             return "salvage recovery threw \(error)"
         }
-        if let again = try? PageRecovery.recover(fs: fs, directory: packagePages, pageID: packagePageID, mode: .salvage, heal: true),
-           again.state != salvaged.state || again.report != salvaged.report {
+        if let again = try? PageRecovery.recover(
+            fs: fs, directory: packagePages, pageID: packagePageID, mode: .salvage, heal: true),
+            again.state != salvaged.state || again.report != salvaged.report
+        {
             return "salvage recovery is not deterministic"
         }
         if let failure = drawAtOpenDiffers(fs) { return failure }
         for mode in [ReplayMode.prefix, .strict] {
             _ = try? PageRecovery.recover(fs: fs, directory: packagePages, pageID: packagePageID, mode: mode)
         }
-        let extra = Element.stroke(Stroke(id: UUIDBytes(storage: (0xFEED, 0xF00D)), ink: .pen,
-                                          points: [Point(x: 1, y: 2, radius: 3, pressure: 4, time: 0)]))
+        let extra = Element.stroke(
+            Stroke(
+                id: UUIDBytes(storage: (0xFEED, 0xF00D)), ink: .pen,
+                points: [Point(x: 1, y: 2, radius: 3, pressure: 4, time: 0)]))
         var expected = salvaged.state
         expected.apply(.append(extra))
         do {
-            let page = try await Page.open(directory: packagePages, id: packagePageID,
-                                           options: PageOptions(compaction: .onCloseOnly), fileSystem: fs)
+            let page = try await Page.open(
+                directory: packagePages, id: packagePageID,
+                options: PageOptions(compaction: .onCloseOnly), fileSystem: fs)
             if await page.state != salvaged.state { return "the opened page differs from salvage recovery" }
             // A page whose damaged files exhaust its sequence or generation numbers refuses with
             // `.corrupt` (a clear error, nothing written); anything else must be accepted.
@@ -137,7 +151,7 @@ enum FuzzPackage {
                 .replace(target: elements[1].id, fragments: [elements[4]]),
                 .delete([elements[2].id]),
                 .reorder(index: 0, ids: [elements[3].id]),
-                .metadata(PageMetadata(width: 5950, height: 8420)),
+                .metadata(PageMetadata(width: 5950, height: 8420))
             ]
             for change in changes {
                 let (type, body) = PageChangeCodec.encode(change)

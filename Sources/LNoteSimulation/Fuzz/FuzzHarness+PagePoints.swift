@@ -12,14 +12,19 @@ extension FuzzHarness {
         var elements: [Element] = []
         for (k, s) in strokes.enumerated() {
             if k % 2 == 0 {
-                elements.append(.image(ImageElement(id: UUIDBytes(storage: (UInt64(k), 1)), assetID: UUIDBytes(storage: (2, 3)),
-                                                    x: 0, y: 0, width: 1, height: 1)))
+                elements.append(
+                    .image(
+                        ImageElement(
+                            id: UUIDBytes(storage: (UInt64(k), 1)), assetID: UUIDBytes(storage: (2, 3)),
+                            x: 0, y: 0, width: 1, height: 1)))
             }
             elements.append(.stroke(s))
         }
-        let pages = [PagePoints(decoding: elements, threads: 1),
-                     PagePoints(decoding: elements, threads: 3, loop: .bulk, chunkPointsMin: 1),
-                     PagePoints(decoding: elements, threads: 2, loop: .swift, chunkPointsMin: 1)]
+        let pages = [
+            PagePoints(decoding: elements, threads: 1),
+            PagePoints(decoding: elements, threads: 3, loop: .bulk, chunkPointsMin: 1),
+            PagePoints(decoding: elements, threads: 2, loop: .swift, chunkPointsMin: 1)
+        ]
         for page in pages {
             if let m = pagePointsMismatch(page, elements) { return "page points: " + m }
         }
@@ -45,7 +50,9 @@ extension FuzzHarness {
             next += s.pointCount
             if Array(page[element: i]) != s.points { return "element \(i): points differ from Stroke.points" }
             do throws(DecodeError) {
-                if Array(page[element: i]) != (try s.decodedPoints()) { return "element \(i): points differ from decodedPoints()" }
+                if Array(page[element: i]) != (try s.decodedPoints()) {
+                    return "element \(i): points differ from decodedPoints()"
+                }
             } catch {
                 damaged.append(PagePoints.Damage(element: i, error: error))
             }

@@ -27,12 +27,13 @@ extension FuzzHarness {
         var summed = points
         for i in summed.indices.dropFirst() {
             let a = summed[i - 1], d = points[i]
-            summed[i] = Point(x: a.x &+ Int32(Int8(truncatingIfNeeded: d.x)), y: a.y &+ Int32(Int8(truncatingIfNeeded: d.y)),
-                              radius: a.radius &+ UInt16(UInt8(truncatingIfNeeded: d.radius) & 3),
-                              pressure: a.pressure &+ UInt16(UInt8(truncatingIfNeeded: d.pressure) & 7),
-                              time: a.time &+ UInt32(UInt8(truncatingIfNeeded: d.time) & 7),
-                              azimuth: hasAngles ? a.azimuth &+ UInt16(UInt8(truncatingIfNeeded: d.azimuth) & 3) : 0,
-                              altitude: hasAngles ? a.altitude &+ UInt16(UInt8(truncatingIfNeeded: d.altitude) & 3) : 0)
+            summed[i] = Point(
+                x: a.x &+ Int32(Int8(truncatingIfNeeded: d.x)), y: a.y &+ Int32(Int8(truncatingIfNeeded: d.y)),
+                radius: a.radius &+ UInt16(UInt8(truncatingIfNeeded: d.radius) & 3),
+                pressure: a.pressure &+ UInt16(UInt8(truncatingIfNeeded: d.pressure) & 7),
+                time: a.time &+ UInt32(UInt8(truncatingIfNeeded: d.time) & 7),
+                azimuth: hasAngles ? a.azimuth &+ UInt16(UInt8(truncatingIfNeeded: d.azimuth) & 3) : 0,
+                altitude: hasAngles ? a.altitude &+ UInt16(UInt8(truncatingIfNeeded: d.altitude) & 3) : 0)
         }
         for stroke in [points, summed] {
             var out: [[UInt8]] = []

@@ -12,8 +12,10 @@ import LNoteStore
 /// the fuzzer at the door: a flag byte asks the harness to fix the CRCs before reading.
 public enum FuzzHarness {
     /// The targets, by the name `Tools/fuzz/run.sh` and the regression folders use.
-    public static let targets = ["frame-reader", "snapshot-decoder", "point-codec", "deferred-points", "document-json",
-                                 "package-open"]
+    public static let targets = [
+        "frame-reader", "snapshot-decoder", "point-codec", "deferred-points", "document-json",
+        "package-open"
+    ]
 
     /// Runs the synchronous target `name` on `data` (`package-open` runs through `packageOpen`).
     public static func run(_ name: String, _ data: [UInt8]) -> String? {
@@ -74,8 +76,9 @@ enum FuzzBytes {
             let type = bytes[offset + 8]
             let end = offset + 9 + Int(length)
             let crc = bytes.withUnsafeBytes { raw in
-                FrameCodec.frameCRC(salt: salt, length: length, type: type,
-                                    payload: UnsafeRawBufferPointer(rebasing: raw[(offset + 9)..<end]))
+                FrameCodec.frameCRC(
+                    salt: salt, length: length, type: type,
+                    payload: UnsafeRawBufferPointer(rebasing: raw[(offset + 9)..<end]))
             }
             put32(crc, into: &bytes, at: offset + 4)
             offset = end
@@ -99,7 +102,9 @@ enum FuzzBytes {
         guard let change = try? PageChangeCodec.decode(type: type, body: body, baseOffset: 0) else { return nil }
         let (reType, reBody) = PageChangeCodec.encode(change)
         if reType.rawValue != type { return "change of type \(type) re-encodes as type \(reType.rawValue)" }
-        if reBody != Array(body) { return "change of type \(type) (\(body.count) bytes) re-encodes to \(reBody.count) different bytes" }
+        if reBody != Array(body) {
+            return "change of type \(type) (\(body.count) bytes) re-encodes to \(reBody.count) different bytes"
+        }
         return nil
     }
 }

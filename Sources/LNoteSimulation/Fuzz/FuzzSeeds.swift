@@ -14,17 +14,20 @@ enum FuzzSeeds {
                 let pressure = UInt16(400 + i * 7)
                 let azimuth: UInt16 = angles ? UInt16(1000 + i) : 0
                 let altitude: UInt16 = angles ? 700 : 0
-                return Point(x: x, y: y, radius: radius, pressure: pressure, time: UInt32(i * 4),
-                             azimuth: azimuth, altitude: altitude)
+                return Point(
+                    x: x, y: y, radius: radius, pressure: pressure, time: UInt32(i * 4),
+                    azimuth: azimuth, altitude: altitude)
             }
         }
         return [
             .stroke(Stroke(id: id(1), ink: .pen, points: points(12, angles: false))),
-            .stroke(Stroke(id: id(2), ink: Ink(type: "pencil", red: 9, green: 8, blue: 7, alpha: 128, width: 30),
-                           transform: .translation(3, 4), hasAngles: true, points: points(7, angles: true))),
+            .stroke(
+                Stroke(
+                    id: id(2), ink: Ink(type: "pencil", red: 9, green: 8, blue: 7, alpha: 128, width: 30),
+                    transform: .translation(3, 4), hasAngles: true, points: points(7, angles: true))),
             .image(ImageElement(id: id(3), assetID: id(33), x: -40, y: 50, width: 3000, height: 2000)),
             .stroke(Stroke(id: id(4), ink: .pen, points: points(1, angles: false))),
-            .stroke(Stroke(id: id(5), ink: .pen, points: points(30, angles: false))),
+            .stroke(Stroke(id: id(5), ink: .pen, points: points(30, angles: false)))
         ]
     }
 
@@ -35,7 +38,7 @@ enum FuzzSeeds {
             .replace(target: e[0].id, fragments: [e[3], e[4]]),
             .transform([(e[1].id, .translation(1, 2)), (e[2].id, .identity)]),
             .delete([e[3].id]), .reorder(index: 1, ids: [e[2].id, e[1].id]),
-            .metadata(.letter),
+            .metadata(.letter)
         ]
     }
 
@@ -52,7 +55,8 @@ enum FuzzSeeds {
             sequence += 1
         }
         var padded = file
-        FrameCodec.append(type: FrameType.padding.rawValue, sequence: sequence, body: [0, 0, 0], salt: header.salt, to: &padded)
+        FrameCodec.append(
+            type: FrameType.padding.rawValue, sequence: sequence, body: [0, 0, 0], salt: header.salt, to: &padded)
         let torn = Array(file.dropLast(5))
         return [[4] + file, [0] + file, [1] + padded, [2] + torn, [4] + Array(file.prefix(64))]
     }
@@ -60,8 +64,10 @@ enum FuzzSeeds {
     static func snapshots() -> [[UInt8]] {
         var state = PageState()
         for change in changes() { state.apply(change) }
-        let file = SnapshotFile.encode(pageID: FuzzHarness.packagePageID, generation: 3, nextSequence: 9, state: state, salt: 77)
-        let empty = SnapshotFile.encode(pageID: FuzzHarness.packagePageID, generation: 1, nextSequence: 1, state: PageState(), salt: 5)
+        let file = SnapshotFile.encode(
+            pageID: FuzzHarness.packagePageID, generation: 3, nextSequence: 9, state: state, salt: 77)
+        let empty = SnapshotFile.encode(
+            pageID: FuzzHarness.packagePageID, generation: 1, nextSequence: 1, state: PageState(), salt: 5)
         return [[4] + file, [0] + file, [2] + empty]
     }
 
@@ -76,15 +82,20 @@ enum FuzzSeeds {
     }
 
     static func documents() -> [[UInt8]] {
-        let page = DocumentFile.PageEntry(id: FuzzHarness.packagePageID, metadata: .letter,
-                                          created: "2026-11-29T23:03:18.123Z", modified: "2026-11-29T23:10:02.481Z",
-                                          elementCount: 3)
-        let document = DocumentFile(id: UUIDBytes(storage: (1, 2)), title: "Lecture notes", created: "2026-11-29T23:03:18.123Z",
-                                    modified: "2026-11-29T23:10:02.481Z", pages: [page])
+        let page = DocumentFile.PageEntry(
+            id: FuzzHarness.packagePageID, metadata: .letter,
+            created: "2026-11-29T23:03:18.123Z", modified: "2026-11-29T23:10:02.481Z",
+            elementCount: 3)
+        let document = DocumentFile(
+            id: UUIDBytes(storage: (1, 2)), title: "Lecture notes", created: "2026-11-29T23:03:18.123Z",
+            modified: "2026-11-29T23:10:02.481Z", pages: [page])
         return [document.encoded(), ManifestFile(document: document).encoded()]
     }
 
     static func mutationScripts() -> [[UInt8]] {
-        [[], [0x00, 70, 0, 0xFF], [0x61, 100, 0, 0x80], [0xC0, 0, 0], [0x81, 64, 0] + Array(repeating: 0x11, count: 16) + [0xC1, 0, 0]]
+        [
+            [], [0x00, 70, 0, 0xFF], [0x61, 100, 0, 0x80], [0xC0, 0, 0],
+            [0x81, 64, 0] + Array(repeating: 0x11, count: 16) + [0xC1, 0, 0]
+        ]
     }
 }

@@ -23,10 +23,11 @@ extension InputPoint {
     /// 0...1, radians (nil angles when `hasAngles` is false). `PagePoints.samples(ofElement:)`
     /// applies it to every point of a page without a copy.
     @inlinable public init(_ p: Point, hasAngles: Bool) {
-        self.init(x: Double(p.x) / 10, y: Double(p.y) / 10, radius: Double(p.radius) / 10,
-                  force: Double(p.pressure) / 1000, timeOffset: Double(p.time) / 1000,
-                  azimuth: hasAngles ? Double(p.azimuth) / 1000 : nil,
-                  altitude: hasAngles ? Double(p.altitude) / 1000 : nil)
+        self.init(
+            x: Double(p.x) / 10, y: Double(p.y) / 10, radius: Double(p.radius) / 10,
+            force: Double(p.pressure) / 1000, timeOffset: Double(p.time) / 1000,
+            azimuth: hasAngles ? Double(p.azimuth) / 1000 : nil,
+            altitude: hasAngles ? Double(p.altitude) / 1000 : nil)
     }
 }
 
@@ -37,7 +38,9 @@ extension Stroke {
     /// - Throws: `LNoteError` `invalidInput` with a `reason` (`nonFiniteValue`,
     ///   `valueOutOfRange`, `timeNotIncreasing`, `inconsistentAngles`, `emptyStroke`,
     ///   `tooManyPoints`, `badInkType`, `nonFiniteTransform`); nothing is written.
-    public init(id: UUID = UUID(), ink: Ink = .pen, transform: Transform? = nil, samples: [InputPoint]) throws(LNoteError) {
+    public init(
+        id: UUID = UUID(), ink: Ink = .pen, transform: Transform? = nil, samples: [InputPoint]
+    ) throws(LNoteError) {
         do {
             self = try Quantize.stroke(id: UUIDBytes(id), ink: ink, transform: transform, points: samples)
         } catch {
@@ -61,8 +64,10 @@ extension Stroke {
 extension Ink {
     /// An ink with its base width in pt (stored at 0.1 pt) and colour components 0...1.
     /// Throws `invalidInput` (`valueOutOfRange`) for a width or component outside the format.
-    public init(type: String, red: Double, green: Double, blue: Double, alpha: Double = 1,
-                widthPoints: Double) throws(LNoteError) {
+    public init(
+        type: String, red: Double, green: Double, blue: Double, alpha: Double = 1,
+        widthPoints: Double
+    ) throws(LNoteError) {
         func byte(_ v: Double) throws(LNoteError) -> UInt8 {
             guard v.isFinite, (0...1).contains(v) else {
                 throw LNoteError(.invalidInput, "colour component \(v) outside 0...1", reason: .valueOutOfRange)
@@ -73,8 +78,9 @@ extension Ink {
         guard widthPoints.isFinite, let width = UInt32(exactly: scaled) else {
             throw LNoteError(.invalidInput, "ink width \(widthPoints) pt is not storable", reason: .valueOutOfRange)
         }
-        self.init(type: type, red: try byte(red), green: try byte(green), blue: try byte(blue), alpha: try byte(alpha),
-                  width: width)
+        self.init(
+            type: type, red: try byte(red), green: try byte(green), blue: try byte(blue), alpha: try byte(alpha),
+            width: width)
     }
 
     /// The base width in pt.
@@ -107,7 +113,9 @@ public struct PageRect: Sendable, Equatable, Hashable {
     @_alwaysEmitIntoClient public var isEmpty: Bool { width <= 0 || height <= 0 }
 
     /// True when (`px`, `py`) lies inside or on the edge.
-    @_alwaysEmitIntoClient public func contains(x px: Double, y py: Double) -> Bool { px >= x && px <= maxX && py >= y && py <= maxY }
+    @_alwaysEmitIntoClient public func contains(x px: Double, y py: Double) -> Bool {
+        px >= x && px <= maxX && py >= y && py <= maxY
+    }
 
     /// The smallest rectangle holding both.
     public func union(_ o: PageRect) -> PageRect {
@@ -125,7 +133,9 @@ extension Transform {
     }
 
     /// A move by `x`, `y` pt.
-    @_alwaysEmitIntoClient public static func translation(x: Double, y: Double) -> Transform { affine(a: 1, b: 0, c: 0, d: 1, tx: x, ty: y) }
+    @_alwaysEmitIntoClient public static func translation(x: Double, y: Double) -> Transform {
+        affine(a: 1, b: 0, c: 0, d: 1, tx: x, ty: y)
+    }
 
     /// The values in app units (`tx ty` in pt).
     public var affine: (a: Double, b: Double, c: Double, d: Double, tx: Double, ty: Double) {
@@ -150,8 +160,9 @@ extension ImageElement {
             }
             return q
         }
-        self.init(id: UUIDBytes(id), assetID: UUIDBytes(assetID), x: try tenths(frame.x, "x"), y: try tenths(frame.y, "y"),
-                  width: try tenths(frame.width, "width"), height: try tenths(frame.height, "height"), transform: transform)
+        self.init(
+            id: UUIDBytes(id), assetID: UUIDBytes(assetID), x: try tenths(frame.x, "x"), y: try tenths(frame.y, "y"),
+            width: try tenths(frame.width, "width"), height: try tenths(frame.height, "height"), transform: transform)
     }
 
     /// Where the image sits before its transform, in pt.
@@ -178,9 +189,12 @@ extension PageMetadata {
     /// (`valueOutOfRange`) for a size that is not positive or not storable.
     public init(widthPoints: Double, heightPoints: Double) throws(LNoteError) {
         guard widthPoints.isFinite, heightPoints.isFinite,
-              let w = UInt32(exactly: (widthPoints * 10).rounded()), let h = UInt32(exactly: (heightPoints * 10).rounded()),
-              w > 0, h > 0 else {
-            throw LNoteError(.invalidInput, "canvas \(widthPoints) x \(heightPoints) pt is not storable", reason: .valueOutOfRange)
+            let w = UInt32(exactly: (widthPoints * 10).rounded()),
+            let h = UInt32(exactly: (heightPoints * 10).rounded()),
+            w > 0, h > 0
+        else {
+            throw LNoteError(
+                .invalidInput, "canvas \(widthPoints) x \(heightPoints) pt is not storable", reason: .valueOutOfRange)
         }
         self.init(width: w, height: h)
     }

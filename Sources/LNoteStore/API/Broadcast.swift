@@ -79,7 +79,9 @@ package final class Broadcast<Value: Sendable>: Sendable {
             guard var subscriber = s.subscribers[key] else { return }
             if let (value, sequence) = first {
                 subscriber.continuation.yield(value)
-                for (held, value) in subscriber.held ?? [] where held > sequence { subscriber.continuation.yield(value) }
+                for (held, value) in subscriber.held ?? [] where held > sequence {
+                    subscriber.continuation.yield(value)
+                }
             } else {
                 // The source closed before it could answer.
                 subscriber.continuation.finish()

@@ -25,10 +25,13 @@ extension Document {
     /// appends the image element (see `insertImage(_:ext:on:x:y:width:height:)`). `ext` is
     /// the file extension in any case, with or without a leading dot (`"PNG"`, `".jpg"`).
     @discardableResult
-    public func insertImage(_ data: Data, ext: String, on pageID: UUIDBytes, frame: PageRect) async throws -> ImageElement {
+    public func insertImage(
+        _ data: Data, ext: String, on pageID: UUIDBytes, frame: PageRect
+    ) async throws -> ImageElement {
         let placed = try ImageElement(assetID: UUID(), frame: frame)
-        return try await insertImage(Array(data), ext: Self.normalizedExtension(ext), on: pageID, x: placed.x, y: placed.y,
-                                     width: placed.width, height: placed.height)
+        return try await insertImage(
+            Array(data), ext: Self.normalizedExtension(ext), on: pageID, x: placed.x, y: placed.y,
+            width: placed.width, height: placed.height)
     }
 
     /// The bytes of asset `assetID`. Throws `notFound` when there is no such asset.
@@ -115,7 +118,7 @@ extension Document {
         try await storeThumbnail(Array(png), for: pageID)
     }
 
-        /// `"PNG"`, `".png"` -> `"png"` (assets are stored with lowercase extensions, D-040).
+    /// `"PNG"`, `".png"` -> `"png"` (assets are stored with lowercase extensions, D-040).
     static func normalizedExtension(_ ext: String) -> String {
         (ext.hasPrefix(".") ? String(ext.dropFirst()) : ext).lowercased()
     }

@@ -18,7 +18,9 @@ extension NoteLibrary {
     @_alwaysEmitIntoClient public nonisolated var folderURL: URL { URL(filePath: folder, directoryHint: .isDirectory) }
 
     /// Opens document `id` (see `openDocument(_:readOnly:pageOptions:)`).
-    @_alwaysEmitIntoClient public func openDocument(_ id: UUID, readOnly: Bool = false, pageOptions: PageOptions = PageOptions()) async throws -> Document {
+    @_alwaysEmitIntoClient public func openDocument(
+        _ id: UUID, readOnly: Bool = false, pageOptions: PageOptions = PageOptions()
+    ) async throws -> Document {
         try await openDocument(UUIDBytes(id), readOnly: readOnly, pageOptions: pageOptions)
     }
 
@@ -64,5 +66,7 @@ extension DocumentSummary {
     /// When document.json last changed; nil for a listing error or an unreadable time.
     public var modifiedDate: Date? { Timestamp.date(from: modified) }
     /// The cover thumbnail (a PNG) as a URL, nil when the package has none.
-    @_alwaysEmitIntoClient public var coverURL: URL? { coverPath.map { URL(filePath: $0, directoryHint: .notDirectory) } }
+    @_alwaysEmitIntoClient public var coverURL: URL? {
+        coverPath.map { URL(filePath: $0, directoryHint: .notDirectory) }
+    }
 }

@@ -62,7 +62,9 @@ public struct DocumentUpdate: Sendable, Equatable {
     public var damagedPages: [UUIDBytes]
 
     /// An update (the engine makes these; apps read them).
-    @_alwaysEmitIntoClient public init(title: String, pageIDs: [UUIDBytes], modified: Date?, damagedPages: [UUIDBytes] = []) {
+    @_alwaysEmitIntoClient public init(
+        title: String, pageIDs: [UUIDBytes], modified: Date?, damagedPages: [UUIDBytes] = []
+    ) {
         self.title = title; self.pageIDs = pageIDs; self.modified = modified; self.damagedPages = damagedPages
     }
 }
@@ -81,7 +83,8 @@ extension Document {
     private func currentUpdateAndCount() -> (DocumentUpdate, UInt64) { (currentUpdate, structureUpdates.published) }
 
     var currentUpdate: DocumentUpdate {
-        DocumentUpdate(title: file.title, pageIDs: file.pages.map(\.id), modified: Timestamp.date(from: file.modified),
-                       damagedPages: damagedPages.map(\.pageID))
+        DocumentUpdate(
+            title: file.title, pageIDs: file.pages.map(\.id), modified: Timestamp.date(from: file.modified),
+            damagedPages: damagedPages.map(\.pageID))
     }
 }

@@ -28,13 +28,17 @@ extension Page {
     /// Appends `element` on top of the page. Returns when it is durable at `durability`
     /// (default: the page's). Throws `.duplicateElement` or `.invalidInput` before writing anything.
     @discardableResult
-    @_alwaysEmitIntoClient public func append(_ element: Element, durability: Durability? = nil) async throws -> PageEdit {
+    @_alwaysEmitIntoClient public func append(
+        _ element: Element, durability: Durability? = nil
+    ) async throws -> PageEdit {
         try await perform([.append(element)], durability: durability)
     }
 
     /// Appends several elements with one write and one sync.
     @discardableResult
-    @_alwaysEmitIntoClient public func append(contentsOf elements: [Element], durability: Durability? = nil) async throws -> PageEdit {
+    @_alwaysEmitIntoClient public func append(
+        contentsOf elements: [Element], durability: Durability? = nil
+    ) async throws -> PageEdit {
         try await perform(elements.map { .append($0) }, durability: durability)
     }
 
@@ -42,7 +46,9 @@ extension Page {
     /// no fragments erases it entirely). Throws `.notFound` if `id` is not on the page. The
     /// edit's `removed` holds the element as it was.
     @discardableResult
-    @_alwaysEmitIntoClient public func erase(_ id: UUIDBytes, replacingWith fragments: [Element] = [], durability: Durability? = nil) async throws -> PageEdit {
+    @_alwaysEmitIntoClient public func erase(
+        _ id: UUIDBytes, replacingWith fragments: [Element] = [], durability: Durability? = nil
+    ) async throws -> PageEdit {
         try await perform([.replace(target: id, fragments: fragments)], durability: durability)
     }
 
@@ -55,7 +61,9 @@ extension Page {
     /// as it was, `inverse` puts it back. Throws `notFound` when `id` is not a stroke on the
     /// page, `invalidInput` for a range outside its points (nothing is written).
     @discardableResult
-    public func erase(_ id: UUIDBytes, pointRanges: [Range<Int>], durability: Durability? = nil) async throws -> PageEdit {
+    public func erase(
+        _ id: UUIDBytes, pointRanges: [Range<Int>], durability: Durability? = nil
+    ) async throws -> PageEdit {
         guard case .stroke(let stroke)? = element(id) else {
             throw LNoteError(.notFound, "no stroke \(id) on page \(self.id)")
         }
@@ -66,32 +74,42 @@ extension Page {
     /// Sets the transform of each listed element (moving a selection). The inverse sets the
     /// transforms they had (`.identity` for one that had none).
     @discardableResult
-    @_alwaysEmitIntoClient public func setTransforms(_ transforms: [(UUIDBytes, Transform)], durability: Durability? = nil) async throws -> PageEdit {
+    @_alwaysEmitIntoClient public func setTransforms(
+        _ transforms: [(UUIDBytes, Transform)], durability: Durability? = nil
+    ) async throws -> PageEdit {
         try await perform([.transform(transforms)], durability: durability)
     }
 
     /// Sets one transform on every listed element.
     @discardableResult
-    @_alwaysEmitIntoClient public func setTransform(_ transform: Transform, for ids: [UUIDBytes], durability: Durability? = nil) async throws -> PageEdit {
+    @_alwaysEmitIntoClient public func setTransform(
+        _ transform: Transform, for ids: [UUIDBytes], durability: Durability? = nil
+    ) async throws -> PageEdit {
         try await perform([.transform(ids.map { ($0, transform) })], durability: durability)
     }
 
     /// Removes the listed elements. Throws `.notFound` if any is missing (nothing is written).
     /// The edit's `removed` holds them; its inverse puts them back in their z-positions.
     @discardableResult
-    @_alwaysEmitIntoClient public func delete(_ ids: [UUIDBytes], durability: Durability? = nil) async throws -> PageEdit {
+    @_alwaysEmitIntoClient public func delete(
+        _ ids: [UUIDBytes], durability: Durability? = nil
+    ) async throws -> PageEdit {
         try await perform([.delete(ids)], durability: durability)
     }
 
     /// Moves the listed elements, in this order, to z-position `index` of the remaining ones (E-024).
     @discardableResult
-    @_alwaysEmitIntoClient public func reorder(_ ids: [UUIDBytes], to index: Int, durability: Durability? = nil) async throws -> PageEdit {
+    @_alwaysEmitIntoClient public func reorder(
+        _ ids: [UUIDBytes], to index: Int, durability: Durability? = nil
+    ) async throws -> PageEdit {
         try await perform([.reorder(index: index, ids: ids)], durability: durability)
     }
 
     /// Sets the canvas size.
     @discardableResult
-    @_alwaysEmitIntoClient public func setMetadata(_ metadata: PageMetadata, durability: Durability? = nil) async throws -> PageEdit {
+    @_alwaysEmitIntoClient public func setMetadata(
+        _ metadata: PageMetadata, durability: Durability? = nil
+    ) async throws -> PageEdit {
         try await perform([.metadata(metadata)], durability: durability)
     }
 
@@ -124,8 +142,10 @@ package enum StrokeSplitter {
                 q.time = p.time >= first.time ? p.time - first.time : 0  // never traps; E-003 rejects a decrease
                 return q
             }
-            pieces.append(Stroke(id: .random(), ink: stroke.ink, transform: stroke.transform, hasAngles: stroke.hasAngles,
-                                 points: rebased))
+            pieces.append(
+                Stroke(
+                    id: .random(), ink: stroke.ink, transform: stroke.transform, hasAngles: stroke.hasAngles,
+                    points: rebased))
             run.removeAll(keepingCapacity: true)
         }
         for (i, p) in points.enumerated() {

@@ -63,8 +63,10 @@ extension Page {
     ///
     /// Cost: the elements of the grid cells the move sweeps; the strokes among them it comes
     /// near are decoded once each (see `prepareHitTesting()` for the first call).
-    public func eraserHits(from start: (x: Double, y: Double), to end: (x: Double, y: Double),
-                           width: Double) -> [EraserHit] {
+    public func eraserHits(
+        from start: (x: Double, y: Double), to end: (x: Double, y: Double),
+        width: Double
+    ) -> [EraserHit] {
         let eraser = EraserSegment(x0: start.x, y0: start.y, x1: end.x, y1: end.y, width: width)
         return hitIndex().eraserCuts(eraser, in: state).map {
             EraserHit(strokeID: UUID($0.id), pointRanges: $0.ranges, pointCount: $0.pointCount)
@@ -89,7 +91,8 @@ extension Page {
                 throw LNoteError(.notFound, "no stroke \(hit.strokeID) on page \(uuid)")
             }
             guard stroke.pointCount == hit.pointCount else {
-                throw LNoteError(.invalidInput, "stroke \(hit.strokeID) has \(stroke.pointCount) points, the hit \(hit.pointCount)")
+                throw LNoteError(
+                    .invalidInput, "stroke \(hit.strokeID) has \(stroke.pointCount) points, the hit \(hit.pointCount)")
             }
             let pieces = try StrokeSplitter.split(stroke, removing: hit.pointRanges)
             changes.append(.replace(target: id, fragments: pieces.map { .stroke($0) }))
@@ -102,8 +105,10 @@ extension Page {
     /// `eraserHits(from:to:width:)`, then `erase(_:durability:)` of what it hit. An empty
     /// edit when it hits nothing (nothing is written).
     @discardableResult
-    public func erase(from start: (x: Double, y: Double), to end: (x: Double, y: Double), width: Double,
-                      durability: Durability? = nil) async throws -> PageEdit {
+    public func erase(
+        from start: (x: Double, y: Double), to end: (x: Double, y: Double), width: Double,
+        durability: Durability? = nil
+    ) async throws -> PageEdit {
         try await erase(eraserHits(from: start, to: end, width: width), durability: durability)
     }
 

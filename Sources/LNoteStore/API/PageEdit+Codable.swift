@@ -34,8 +34,10 @@ extension PageEdit: Codable {
             do {
                 return try PageChangeCodec.decode(type: type, body: ArraySlice([UInt8](body)), points: .eager)
             } catch {
-                throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath,
-                                                        debugDescription: "not a page change: \(error)"))
+                throw DecodingError.dataCorrupted(
+                    .init(
+                        codingPath: decoder.codingPath,
+                        debugDescription: "not a page change: \(error)"))
             }
         }
     }

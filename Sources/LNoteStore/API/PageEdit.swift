@@ -22,7 +22,9 @@ public struct PageEdit: Sendable, Equatable {
     public var removed: [Element]
 
     /// An edit of page `pageID` (the engine makes these; apps read them).
-    @_alwaysEmitIntoClient public init(pageID: UUIDBytes, changes: [PageChange], inverse: [PageChange], removed: [Element]) {
+    @_alwaysEmitIntoClient public init(
+        pageID: UUIDBytes, changes: [PageChange], inverse: [PageChange], removed: [Element]
+    ) {
         self.pageID = pageID; self.changes = changes; self.inverse = inverse; self.removed = removed
     }
 }
@@ -84,7 +86,9 @@ enum PageChangeInverse {
 
     /// Undoes `replace(original.id, fragments)`: the first fragment becomes the original again
     /// (so it takes the same z-position), the others go.
-    private static func restore(_ original: Element, replacedBy fragments: [UUIDBytes], on state: PageState) -> [PageChange] {
+    private static func restore(
+        _ original: Element, replacedBy fragments: [UUIDBytes], on state: PageState
+    ) -> [PageChange] {
         guard let first = fragments.first else {
             return [.append(original)] + putBack([original.id], on: state)
         }

@@ -19,9 +19,10 @@ extension Timestamp {
             return v
         }
         guard u.count >= 20, u[4] == 0x2D, u[7] == 0x2D, u[10] == 0x54, u[13] == 0x3A, u[16] == 0x3A, u.last == 0x5A,
-              let y = number(0, 4), let m = number(5, 2), let d = number(8, 2), let h = number(11, 2),
-              let mi = number(14, 2), let s = number(17, 2), (1...12).contains(m), (1...31).contains(d),
-              h < 24, mi < 60, s < 61 else { return nil }
+            let y = number(0, 4), let m = number(5, 2), let d = number(8, 2), let h = number(11, 2),
+            let mi = number(14, 2), let s = number(17, 2), (1...12).contains(m), (1...31).contains(d),
+            h < 24, mi < 60, s < 61
+        else { return nil }
         var ms: Int64 = 0
         if u.count > 20 {
             guard u[19] == 0x2E, u.count >= 22, let f = number(20, u.count - 21), u.count - 21 <= 9 else { return nil }

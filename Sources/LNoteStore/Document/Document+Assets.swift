@@ -13,8 +13,10 @@ extension Document {
     /// format cannot hold, before anything is written. If the append fails after the asset was
     /// written, the asset is an orphan that `close()` removes (D-042: this writer knows it).
     @discardableResult
-    package func insertImage(_ bytes: [UInt8], ext: String, on pageID: UUIDBytes, x: Int32, y: Int32,
-                            width: UInt32, height: UInt32) async throws -> ImageElement {
+    package func insertImage(
+        _ bytes: [UInt8], ext: String, on pageID: UUIDBytes, x: Int32, y: Int32,
+        width: UInt32, height: UInt32
+    ) async throws -> ImageElement {
         try checkWritable()
         guard !bytes.isEmpty, bytes.count <= Self.assetBytesMax else {
             throw LNoteError(.invalidInput, "an image must be 1 ... \(Self.assetBytesMax) bytes")
@@ -22,8 +24,9 @@ extension Document {
         guard PackageLayout.isValidAssetExtension(ext) else {
             throw LNoteError(.invalidInput, "asset extension '\(ext)' must be 1-8 characters a-z or 0-9 (D-040)")
         }
-        let element = ImageElement(id: UUIDBytes.random(), assetID: UUIDBytes.random(), x: x, y: y,
-                                   width: width, height: height)
+        let element = ImageElement(
+            id: UUIDBytes.random(), assetID: UUIDBytes.random(), x: x, y: y,
+            width: width, height: height)
         do { try ElementValidator.validate(.image(element)) } catch {
             throw LNoteError(error, context: "image element: ")
         }
@@ -56,7 +59,8 @@ extension Document {
             var found: String?
             for name in try io({ try fs.list(layout.assetsDirectory) }) {
                 guard let parsed = PackageLayout.parseAssetName(name), parsed.id == assetID,
-                      case .file? = try fs.entryKind(joinPath(layout.assetsDirectory, name)) else { continue }
+                    case .file? = try fs.entryKind(joinPath(layout.assetsDirectory, name))
+                else { continue }
                 if var held = found {
                     var other: [String] = []
                     PageFileNames.choose(name, &held, shadowed: &other)
@@ -110,9 +114,11 @@ extension Document {
             }
             for entry in file.pages {
                 if let elements = openElements[entry.id] { collect(elements); continue }
-                let recovered = try PageRecovery.recover(fs: fs, directory: layout.pagesDirectory, pageID: entry.id, mode: .salvage)
+                let recovered = try PageRecovery.recover(
+                    fs: fs, directory: layout.pagesDirectory, pageID: entry.id, mode: .salvage)
                 guard recovered.report.findings.allSatisfy(\.isInformational), recovered.report.framesDropped == 0,
-                      recovered.state.elements.count == entry.elementCount else {  // D-042: files that disagree
+                    recovered.state.elements.count == entry.elementCount
+                else {  // D-042: files that disagree
                     return 0
                 }
                 collect(recovered.state.elements)
@@ -128,8 +134,9 @@ extension Document {
                     }
                 }
                 for id in kept {
-                    let recovered = try PageRecovery.recover(fs: fs, directory: layout.lostAndFoundDirectory, pageID: id,
-                                                             mode: .salvage)
+                    let recovered = try PageRecovery.recover(
+                        fs: fs, directory: layout.lostAndFoundDirectory, pageID: id,
+                        mode: .salvage)
                     collect(recovered.state.elements)
                 }
             }

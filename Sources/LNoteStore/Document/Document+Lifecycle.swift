@@ -70,7 +70,8 @@ extension Document {
         var states: [UUIDBytes: (PageState, UInt64, UInt64)] = [:]
         for (pageID, page) in pages {
             let state = await page.state
-            states.coldSet(pageID, (state, openedSequence.coldValue(pageID) ?? 0, observed.coldValue(pageID)?.sequence ?? 0))
+            states.coldSet(
+                pageID, (state, openedSequence.coldValue(pageID) ?? 0, observed.coldValue(pageID)?.sequence ?? 0))
             do { try await page.close() } catch { firstError = firstError ?? error }
         }
         if let lock {
@@ -97,8 +98,11 @@ extension Document {
     func observeOpenPages() async -> [UUIDBytes: PageObservation] {
         var observed = letGoObservations
         for (pageID, page) in pages {
-            observed.coldSet(pageID, PageObservation(sequence: await page.changeSequence, elementCount: await page.elementCount,
-                                                     metadata: await page.metadata))
+            observed.coldSet(
+                pageID,
+                PageObservation(
+                    sequence: await page.changeSequence, elementCount: await page.elementCount,
+                    metadata: await page.metadata))
         }
         return observed
     }

@@ -127,8 +127,9 @@ extension Document {
         if pages.coldValue(pageID) === page { pages.coldSet(pageID, nil) }
         setPageBytes(pageID, nil)
         pageUse.coldSet(pageID, nil)
-        let observation = PageObservation(sequence: await page.changeSequence, elementCount: await page.elementCount,
-                                          metadata: await page.metadata)
+        let observation = PageObservation(
+            sequence: await page.changeSequence, elementCount: await page.elementCount,
+            metadata: await page.metadata)
         letGoObservations.coldSet(pageID, observation)
         let stored = thumbnailSequence.coldValue(pageID)
         if stored.map({ $0 != observation.sequence }) ?? (observation.sequence != openedSequence.coldValue(pageID)) {

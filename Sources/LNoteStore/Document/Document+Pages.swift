@@ -47,7 +47,9 @@ extension Document {
             if let running = opening.coldValue(pageID) { return try await running.value.page }
         }
         let entry = file.pages[try index(of: pageID)]
-        let (fs, layout, options, names, lock) = (self.fs, self.layout, self.pageOptions, pageFiles.coldValue(pageID) ?? [], self.lock)
+        let (fs, layout, options, names, lock) = (
+            self.fs, self.layout, self.pageOptions, pageFiles.coldValue(pageID) ?? [], self.lock
+        )
         // The page's names from the open's listing of pages/, while they are still its names:
         // its first open, with the lock held since (or read-only: a later writer's change shows
         // as an older page, or, with a file gone, as a read from a fresh listing).
@@ -63,11 +65,13 @@ extension Document {
                         .check(fs: fs, layout: layout, pages: [pageID])
                 }
             }
-            let page = try await Page.open(directory: layout.pagesDirectory, id: pageID, options: options,
-                                           fileSystem: fs, gate: lock, names: listed)
+            let page = try await Page.open(
+                directory: layout.pagesDirectory, id: pageID, options: options,
+                fileSystem: fs, gate: lock, names: listed)
             // A page without files has the default canvas; give it the size document.json lists (D-023).
             if !options.readOnly, await page.changeSequence == 1, await page.elementCount == 0,
-               await page.metadata != entry.metadata {
+                await page.metadata != entry.metadata
+            {
                 try await page.setMetadata(entry.metadata)
             }
             return OpenedPage(page: page, sequence: await page.changeSequence, damage: await page.damage)
@@ -83,7 +87,8 @@ extension Document {
         opening.coldSet(pageID, nil)
         if closing || closed || (try? index(of: pageID)) == nil {
             try? await opened.page.close()
-            throw closing || closed ? LNoteError(.closed, "document \(id) is closed")
+            throw closing || closed
+                ? LNoteError(.closed, "document \(id) is closed")
                 : LNoteError(.notFound, "page \(pageID) was deleted")
         }
         pages.coldSet(pageID, opened.page)
@@ -141,13 +146,16 @@ extension Document {
         defer { passTurn() }
         try checkWritable()
         guard count >= 0, count <= FormatLimits.pagesPerDocumentMax - file.pages.count else {
-            throw LNoteError(.invalidInput, "a document holds at most \(FormatLimits.pagesPerDocumentMax) pages (D-011)")
+            throw LNoteError(
+                .invalidInput, "a document holds at most \(FormatLimits.pagesPerDocumentMax) pages (D-011)")
         }
         let now = Timestamp.now()
         let ids = (0..<count).map { _ in UUIDBytes.random() }
         guard !ids.isEmpty else { return [] }
         var new = file
-        new.pages += ids.map { DocumentFile.PageEntry(id: $0, metadata: metadata, created: now, modified: now, elementCount: 0) }
+        new.pages += ids.map {
+            DocumentFile.PageEntry(id: $0, metadata: metadata, created: now, modified: now, elementCount: 0)
+        }
         new.modified = now
         try await commit(new)
         return ids
@@ -178,13 +186,15 @@ extension Document {
             throw LNoteError(.invalidInput, "page index \(at) out of range 0...\(file.pages.count)")
         }
         guard file.pages.count < FormatLimits.pagesPerDocumentMax else {
-            throw LNoteError(.invalidInput, "a document holds at most \(FormatLimits.pagesPerDocumentMax) pages (D-011)")
+            throw LNoteError(
+                .invalidInput, "a document holds at most \(FormatLimits.pagesPerDocumentMax) pages (D-011)")
         }
         let now = Timestamp.now()
         let pageID = UUIDBytes.random()
         var new = file
-        new.pages.insert(DocumentFile.PageEntry(id: pageID, metadata: metadata, created: now, modified: now, elementCount: 0),
-                         at: at)
+        new.pages.insert(
+            DocumentFile.PageEntry(id: pageID, metadata: metadata, created: now, modified: now, elementCount: 0),
+            at: at)
         new.modified = now
         try await commit(new)
         return pageID
@@ -244,7 +254,7 @@ extension Document {
             for name in try io({ try fs.list(layout.pagesDirectory) }) {
                 switch PageFileNames.parseAnyCase(name) {  // P-024: its files in any case
                 case .snapshot(let id)? where id == pageID, .snapshotTemp(let id)? where id == pageID,
-                     .journal(let id, _)? where id == pageID:
+                    .journal(let id, _)? where id == pageID:
                     // D-041: a link, FIFO or folder at the name is not the engine's to remove;
                     // left as an unlisted name, the next writer's open sets it aside (D-060).
                     let path = joinPath(layout.pagesDirectory, name)
@@ -267,11 +277,14 @@ extension Document {
     /// cannot be read gives none, so its images stay (D-042).
     private func unopenedPageImages(_ pageID: UUIDBytes) async -> [Element] {
         let (fs, layout) = (self.fs, self.layout)
-        return (try? await BlockingIO.run { () throws -> [Element] in
-            guard case .directory? = try fs.entryKind(layout.assetsDirectory),
-                  try !io({ try fs.list(layout.assetsDirectory) }).isEmpty else { return [] }
-            let recovered = try PageRecovery.recover(fs: fs, directory: layout.pagesDirectory, pageID: pageID, mode: .salvage)
-            return recovered.state.elements.filter { if case .image = $0 { true } else { false } }
-        }) ?? []
+        return
+            (try? await BlockingIO.run { () throws -> [Element] in
+                guard case .directory? = try fs.entryKind(layout.assetsDirectory),
+                    try !io({ try fs.list(layout.assetsDirectory) }).isEmpty
+                else { return [] }
+                let recovered = try PageRecovery.recover(
+                    fs: fs, directory: layout.pagesDirectory, pageID: pageID, mode: .salvage)
+                return recovered.state.elements.filter { if case .image = $0 { true } else { false } }
+            }) ?? []
     }
 }

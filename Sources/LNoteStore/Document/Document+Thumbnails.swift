@@ -43,10 +43,14 @@ extension Document {
     /// when there is no renderer. Cost: reading the page if it is not open, and the rendering
     /// (`.grayscalePNG`: about 25 KB and well under a second for a full page at 256 px).
     @discardableResult
-    public func renderThumbnail(for pageID: UUIDBytes, width: Int = 256,
-                                renderer: ThumbnailRenderer? = nil) async throws -> [UInt8] {
+    public func renderThumbnail(
+        for pageID: UUIDBytes, width: Int = 256,
+        renderer: ThumbnailRenderer? = nil
+    ) async throws -> [UInt8] {
         guard let renderer = renderer ?? pageOptions.thumbnailRenderer else {
-            throw LNoteError(.invalidInput, "no thumbnail renderer: set PageOptions.thumbnailRenderer (LNoteRender's .grayscalePNG) or pass one")
+            throw LNoteError(
+                .invalidInput,
+                "no thumbnail renderer: set PageOptions.thumbnailRenderer (LNoteRender's .grayscalePNG) or pass one")
         }
         await takeTurn()
         defer { passTurn() }
@@ -69,9 +73,12 @@ extension Document {
         let (fs, layout, names) = (self.fs, self.layout, pageFiles.coldValue(pageID) ?? [])
         let entry = file.pages[at]
         let state = try await BlockingIO.run { () throws -> PageState in
-            guard try fs.entryKind(layout.pagesDirectory) != nil else { return PageState(metadata: entry.metadata, elements: []) }
+            guard try fs.entryKind(layout.pagesDirectory) != nil else {
+                return PageState(metadata: entry.metadata, elements: [])
+            }
             try PackageInspection.requireRegularFiles(fs: fs, directory: layout.pagesDirectory, names: names)
-            let recovered = try PageRecovery.recover(fs: fs, directory: layout.pagesDirectory, pageID: pageID, mode: .salvage)
+            let recovered = try PageRecovery.recover(
+                fs: fs, directory: layout.pagesDirectory, pageID: pageID, mode: .salvage)
             return recovered.state
         }
         let unchanged = state.elements.isEmpty && state.metadata == .letter
@@ -108,7 +115,9 @@ extension Document {
         }
         for (pageID, state) in wanted {
             let elements: [Element], metadata: PageMetadata
-            if let state { (elements, metadata) = (state.elements, state.metadata) } else {
+            if let state {
+                (elements, metadata) = (state.elements, state.metadata)
+            } else {
                 (elements, metadata, _) = try await pageContents(pageID)
             }
             let png = await BlockingIO.runNonThrowing { renderer.render(elements, metadata, 256) }

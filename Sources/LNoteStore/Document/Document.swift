@@ -94,8 +94,10 @@ public final actor Document {
     /// `Document.syncMerge` reads it.
     package var syncMergeResult: (any Sendable)?
 
-    init(layout: PackageLayout, file: DocumentFile, readOnly: Bool, pageOptions: PageOptions, fs: any FileSystem,
-         lock: WriterLock?, inspection: PackageInspection, setAside: [String], manifestRepaired: Bool) {
+    init(
+        layout: PackageLayout, file: DocumentFile, readOnly: Bool, pageOptions: PageOptions, fs: any FileSystem,
+        lock: WriterLock?, inspection: PackageInspection, setAside: [String], manifestRepaired: Bool
+    ) {
         id = file.id
         path = layout.root
         isReadOnly = readOnly
@@ -122,15 +124,20 @@ public final actor Document {
     /// Cost: one read of `document.json` and `manifest.json`, one listing of `pages/`; no page
     /// is read until asked for. `pageOptions` applies to every page (read-only when the
     /// document is).
-    public static func open(path: String, readOnly: Bool = false, pageOptions: PageOptions = PageOptions(),
-                            fileSystem: any FileSystem = POSIXFileSystem.shared) async throws -> Document {
+    public static func open(
+        path: String, readOnly: Bool = false, pageOptions: PageOptions = PageOptions(),
+        fileSystem: any FileSystem = POSIXFileSystem.shared
+    ) async throws -> Document {
         let layout = PackageLayout(root: path)
         let fs = fileSystem
         let merger = pageOptions.conflictMerger
-        let prepared = try await BlockingIO.run { try Self.prepare(layout: layout, readOnly: readOnly, merger: merger, fs: fs) }
-        let document = Document(layout: layout, file: prepared.file, readOnly: readOnly, pageOptions: pageOptions, fs: fs,
-                                lock: prepared.lock, inspection: prepared.inspection, setAside: prepared.setAside,
-                                manifestRepaired: prepared.manifestRepaired)
+        let prepared = try await BlockingIO.run {
+            try Self.prepare(layout: layout, readOnly: readOnly, merger: merger, fs: fs)
+        }
+        let document = Document(
+            layout: layout, file: prepared.file, readOnly: readOnly, pageOptions: pageOptions, fs: fs,
+            lock: prepared.lock, inspection: prepared.inspection, setAside: prepared.setAside,
+            manifestRepaired: prepared.manifestRepaired)
         guard let merger, let merge = prepared.merge else { return document }
         do {
             try await merger.finish(document, merge)  // Y-021
@@ -152,13 +159,16 @@ public final actor Document {
         var merge: (any Sendable)?
     }
 
-    static func prepare(layout: PackageLayout, readOnly: Bool, merger: ConflictMerger?, fs: any FileSystem) throws -> Prepared {
+    static func prepare(
+        layout: PackageLayout, readOnly: Bool, merger: ConflictMerger?, fs: any FileSystem
+    ) throws -> Prepared {
         try fs.requirePackageFolders(layout)
         var file = try readDocumentFile(fs: fs, layout: layout)
         let folderName = String(layout.root.split(separator: "/").last ?? "")
         if let folderID = PackageLayout.documentID(fromFolderName: folderName), folderID != file.id {
-            throw LNoteError(.corrupt, "document.json id \(file.id) disagrees with the folder name (D-001)",
-                             file: layout.documentFile)
+            throw LNoteError(
+                .corrupt, "document.json id \(file.id) disagrees with the folder name (D-001)",
+                file: layout.documentFile)
         }
         var inspection = try PackageInspection.inspect(fs: fs, layout: layout, listed: Set(file.pages.map(\.id)))
         guard !readOnly else {
@@ -175,8 +185,9 @@ public final actor Document {
             let setAside = try PackageInspection.setAside(fs: fs, layout: layout, names: inspection.unlisted)
             inspection.unlisted = []
             let repaired = try reconcileManifest(fs: fs, layout: layout, file: file)
-            return Prepared(file: file, inspection: inspection, lock: lock, setAside: setAside, manifestRepaired: repaired,
-                            merge: merge)
+            return Prepared(
+                file: file, inspection: inspection, lock: lock, setAside: setAside, manifestRepaired: repaired,
+                merge: merge)
         } catch {
             lock.retire()
             throw error
@@ -191,7 +202,9 @@ public final actor Document {
 
     /// Reads `manifest.json`; nil when missing, a link, too large or unusable (D-031).
     static func readManifest(fs: any FileSystem, layout: PackageLayout) -> ManifestFile? {
-        guard let bytes = try? fs.readRegularFile(layout.manifestFile, limit: FormatLimits.manifestJSONBytesMax) else { return nil }
+        guard let bytes = try? fs.readRegularFile(layout.manifestFile, limit: FormatLimits.manifestJSONBytesMax) else {
+            return nil
+        }
         return ManifestFile.decode(bytes)
     }
 

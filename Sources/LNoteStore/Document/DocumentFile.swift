@@ -76,13 +76,19 @@ package struct DocumentFile: Sendable, Equatable {
             elementCount = Int(try Self.integer(c, .elementCount, max: 9_007_199_254_740_992))
         }
 
-        private static func integer(_ c: KeyedDecodingContainer<CodingKeys>, _ key: CodingKeys, max: Double) throws -> Double {
+        private static func integer(
+            _ c: KeyedDecodingContainer<CodingKeys>, _ key: CodingKeys, max: Double
+        ) throws -> Double {
             let value = try c.decode(Double.self, forKey: key)
             guard value.rounded() == value, value >= 0, value <= max else {
-                let shown = value.rounded() == value && abs(value) < 1e18 ? String(Int64(value))
-                    : abs(value) >= 1e308 ? "beyond a double's range" : "\(value)"  // JSONText.readable writes 1e400 as 1e308
-                throw DecodingError.dataCorruptedError(forKey: key, in: c,
-                                                       debugDescription: "value \(shown) is not an integer in 0...\(Int64(max)) (D-024)")
+                let shown =
+                    value.rounded() == value && abs(value) < 1e18
+                    ? String(Int64(value))
+                    // JSONText.readable writes 1e400 as 1e308
+                    : abs(value) >= 1e308 ? "beyond a double's range" : "\(value)"
+                throw DecodingError.dataCorruptedError(
+                    forKey: key, in: c,
+                    debugDescription: "value \(shown) is not an integer in 0...\(Int64(max)) (D-024)")
             }
             return value
         }
@@ -90,10 +96,14 @@ package struct DocumentFile: Sendable, Equatable {
 
     /// Canonical JSON bytes (sorted keys, pretty-printed).
     public func encoded() -> [UInt8] {
-        let wire = Wire(format: Self.format, version: Self.version, id: id.description, title: title,
-                        created: created, modified: modified,
-                        pages: pages.map { WirePage(id: $0.id.description, width: $0.metadata.width, height: $0.metadata.height,
-                                                    created: $0.created, modified: $0.modified, elementCount: $0.elementCount) })
+        let wire = Wire(
+            format: Self.format, version: Self.version, id: id.description, title: title,
+            created: created, modified: modified,
+            pages: pages.map {
+                WirePage(
+                    id: $0.id.description, width: $0.metadata.width, height: $0.metadata.height,
+                    created: $0.created, modified: $0.modified, elementCount: $0.elementCount)
+            })
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         return (try? Array(encoder.encode(wire))) ?? []
@@ -102,7 +112,9 @@ package struct DocumentFile: Sendable, Equatable {
     /// Parses and validates (D-010, D-011, D-020; the JSON as D-082 reads it). Throws `LNoteError.corrupt` with the reason.
     public static func decode(_ bytes: [UInt8], file: String = documentFileName) throws -> DocumentFile {
         guard bytes.count <= FormatLimits.documentJSONBytesMax else {
-            throw LNoteError(.corrupt, "document.json is \(bytes.count) bytes; limit \(FormatLimits.documentJSONBytesMax) (D-010)", file: file)
+            throw LNoteError(
+                .corrupt, "document.json is \(bytes.count) bytes; limit \(FormatLimits.documentJSONBytesMax) (D-010)",
+                file: file)
         }
         if let problem = JSONText.problem(bytes) {
             throw LNoteError(.corrupt, "document.json does not parse: " + problem, file: file)
@@ -112,27 +124,42 @@ package struct DocumentFile: Sendable, Equatable {
         do { wire = try JSONDecoder().decode(Wire.self, from: Data(JSONText.readable(bytes))) } catch {
             throw LNoteError(.corrupt, "document.json does not parse: \(describeDecodingError(error))", file: file)
         }
-        guard wire.format == format else { throw LNoteError(.corrupt, "format is '\(wire.format)', expected '\(format)'", file: file) }
-        guard wire.version == version else { throw LNoteError(.corrupt, "unsupported version \(wire.version)", file: file) }
-        guard let id = UUIDBytes(string: wire.id) else { throw LNoteError(.invalidPath, "document id '\(wire.id)' is not a UUID (D-001)", file: file) }
-        guard wire.title.utf8.count <= titleBytesMax else { throw LNoteError(.corrupt, "title longer than \(titleBytesMax) bytes", file: file) }
+        guard wire.format == format else {
+            throw LNoteError(.corrupt, "format is '\(wire.format)', expected '\(format)'", file: file)
+        }
+        guard wire.version == version else {
+            throw LNoteError(.corrupt, "unsupported version \(wire.version)", file: file)
+        }
+        guard let id = UUIDBytes(string: wire.id) else {
+            throw LNoteError(.invalidPath, "document id '\(wire.id)' is not a UUID (D-001)", file: file)
+        }
+        guard wire.title.utf8.count <= titleBytesMax else {
+            throw LNoteError(.corrupt, "title longer than \(titleBytesMax) bytes", file: file)
+        }
         guard [wire.created, wire.modified].allSatisfy({ $0.utf8.count <= timestampBytesMax }) else {
             throw LNoteError(.corrupt, "timestamp longer than \(timestampBytesMax) bytes (D-020)", file: file)
         }
         guard wire.pages.count <= FormatLimits.pagesPerDocumentMax else {
-            throw LNoteError(.corrupt, "\(wire.pages.count) pages; at most \(FormatLimits.pagesPerDocumentMax) (D-011)", file: file)
+            throw LNoteError(
+                .corrupt, "\(wire.pages.count) pages; at most \(FormatLimits.pagesPerDocumentMax) (D-011)", file: file)
         }
         var seen = Set<UUIDBytes>()
         var pages: [PageEntry] = []
         for p in wire.pages {
-            guard let pid = UUIDBytes(string: p.id) else { throw LNoteError(.invalidPath, "page id '\(p.id)' is not a UUID (D-001)", file: file) }
-            guard seen.insert(pid).inserted else { throw LNoteError(.corrupt, "page \(pid) is listed twice (D-011)", file: file) }
+            guard let pid = UUIDBytes(string: p.id) else {
+                throw LNoteError(.invalidPath, "page id '\(p.id)' is not a UUID (D-001)", file: file)
+            }
+            guard seen.insert(pid).inserted else {
+                throw LNoteError(.corrupt, "page \(pid) is listed twice (D-011)", file: file)
+            }
             guard p.elementCount >= 0 else { throw LNoteError(.corrupt, "negative element count", file: file) }
             guard [p.created, p.modified].allSatisfy({ $0.utf8.count <= timestampBytesMax }) else {
                 throw LNoteError(.corrupt, "timestamp longer than \(timestampBytesMax) bytes (D-020)", file: file)
             }
-            pages.append(PageEntry(id: pid, metadata: PageMetadata(width: p.width, height: p.height), created: p.created,
-                                   modified: p.modified, elementCount: p.elementCount))
+            pages.append(
+                PageEntry(
+                    id: pid, metadata: PageMetadata(width: p.width, height: p.height), created: p.created,
+                    modified: p.modified, elementCount: p.elementCount))
         }
         return DocumentFile(id: id, title: wire.title, created: wire.created, modified: wire.modified, pages: pages)
     }
@@ -197,9 +224,10 @@ package struct ManifestFile: Sendable, Equatable, Codable {
     /// other version: D-031).
     public static func decode(_ bytes: [UInt8]) -> ManifestFile? {
         guard bytes.count <= FormatLimits.manifestJSONBytesMax,
-              JSONText.start(bytes) != nil,
-              let m = try? JSONDecoder().decode(ManifestFile.self, from: Data(JSONText.readable(bytes))),
-              m.format == formatName, m.version == 1, UUIDBytes(string: m.id) != nil, m.pageCount >= 0 else { return nil }
+            JSONText.start(bytes) != nil,
+            let m = try? JSONDecoder().decode(ManifestFile.self, from: Data(JSONText.readable(bytes))),
+            m.format == formatName, m.version == 1, UUIDBytes(string: m.id) != nil, m.pageCount >= 0
+        else { return nil }
         if let cover = m.cover {
             // The cover must name a thumbnail inside the package (D-001).
             let name = cover.hasPrefix("thumbnails/") ? String(cover.dropFirst("thumbnails/".count)) : ""

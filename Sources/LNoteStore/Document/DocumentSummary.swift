@@ -22,14 +22,17 @@ public struct DocumentSummary: Sendable, Equatable {
     public var error: String?
 
     /// A summary (the library makes these; apps read them).
-    public init(id: UUIDBytes?, path: String, title: String, modified: String, pageCount: Int, coverPath: String?,
-                manifestRebuilt: Bool, error: String?) {
+    public init(
+        id: UUIDBytes?, path: String, title: String, modified: String, pageCount: Int, coverPath: String?,
+        manifestRebuilt: Bool, error: String?
+    ) {
         self.id = id; self.path = path; self.title = title; self.modified = modified; self.pageCount = pageCount
         self.coverPath = coverPath; self.manifestRebuilt = manifestRebuilt; self.error = error
     }
 
     static func failure(id: UUIDBytes?, path: String, _ error: any Error) -> DocumentSummary {
-        DocumentSummary(id: id, path: path, title: "", modified: "", pageCount: 0, coverPath: nil, manifestRebuilt: false,
-                        error: (error as? LNoteError)?.description ?? "\(error)")
+        DocumentSummary(
+            id: id, path: path, title: "", modified: "", pageCount: 0, coverPath: nil, manifestRebuilt: false,
+            error: (error as? LNoteError)?.description ?? "\(error)")
     }
 }

@@ -38,8 +38,10 @@ public final actor NoteLibrary {
             for name in try io({ try fs.list(folder) }) where PackageLayout.isLibraryEntryName(name) {
                 let path = joinPath(folder, name)
                 guard let id = PackageLayout.documentID(fromFolderName: name) else {
-                    out.append(.failure(id: nil, path: path,
-                                        LNoteError(.invalidPath, "package folder is not named <uuid>.lnote (D-001)", file: path)))
+                    out.append(
+                        .failure(
+                            id: nil, path: path,
+                            LNoteError(.invalidPath, "package folder is not named <uuid>.lnote (D-001)", file: path)))
                     continue
                 }
                 do { out.append(try Self.summarize(fs: fs, path: path, id: id)) } catch {
@@ -70,7 +72,9 @@ public final actor NoteLibrary {
         if manifest.flatMap({ UUIDBytes(string: $0.id) }) != id {
             let file = try Document.readDocumentFile(fs: fs, layout: layout)
             guard file.id == id else {
-                throw LNoteError(.corrupt, "document.json id \(file.id) disagrees with the folder name (D-001)", file: layout.documentFile)
+                throw LNoteError(
+                    .corrupt, "document.json id \(file.id) disagrees with the folder name (D-001)",
+                    file: layout.documentFile)
             }
             let fresh = ManifestFile(document: file)
             manifest = fresh
@@ -91,8 +95,9 @@ public final actor NoteLibrary {
                 coverPath = candidate  // D-051: never a cover an app would load whole
             }
         }
-        return DocumentSummary(id: id, path: path, title: manifest.title, modified: manifest.modified,
-                               pageCount: manifest.pageCount, coverPath: coverPath, manifestRebuilt: rebuilt, error: nil)
+        return DocumentSummary(
+            id: id, path: path, title: manifest.title, modified: manifest.modified,
+            pageCount: manifest.pageCount, coverPath: coverPath, manifestRebuilt: rebuilt, error: nil)
     }
 
     /// Creates a document with one empty US Letter page and opens it for writing. The package
@@ -109,8 +114,9 @@ public final actor NoteLibrary {
             return try StagingFolder.assemble(fs: fs, folder: folder, id: id) { layout in
                 try io { try fs.makeDirectory(layout.pagesDirectory) }
                 let now = Timestamp.now()
-                return DocumentFile(id: id, title: title, created: now, modified: now,
-                                    pages: [.init(id: .random(), metadata: .letter, created: now, modified: now, elementCount: 0)])
+                return DocumentFile(
+                    id: id, title: title, created: now, modified: now,
+                    pages: [.init(id: .random(), metadata: .letter, created: now, modified: now, elementCount: 0)])
             }
         }
         let path = try await BlockingIO.run(assemble)
@@ -127,10 +133,14 @@ public final actor NoteLibrary {
     /// A writable open of a document this process already has open (another window) returns
     /// the same `Document`, with the options it was first opened with; each open is balanced
     /// by one `close()`, and the document closes with the last. Read-only opens are separate.
-    public func openDocument(_ id: UUIDBytes, readOnly: Bool = false, pageOptions: PageOptions = PageOptions()) async throws -> Document {
+    public func openDocument(
+        _ id: UUIDBytes, readOnly: Bool = false, pageOptions: PageOptions = PageOptions()
+    ) async throws -> Document {
         let path = try await packagePath(id)
         let fs = self.fs
-        guard !readOnly else { return try await Document.open(path: path, readOnly: true, pageOptions: pageOptions, fileSystem: fs) }
+        guard !readOnly else {
+            return try await Document.open(path: path, readOnly: true, pageOptions: pageOptions, fileSystem: fs)
+        }
         return try await OpenDocuments.shared.share(path: path) {
             try await Document.open(path: path, pageOptions: pageOptions, fileSystem: fs)
         }
@@ -148,8 +158,10 @@ public final actor NoteLibrary {
         @Sendable func copy() throws {
             let original = try Document.readDocumentFile(fs: fs, layout: source)
             _ = try StagingFolder.assemble(fs: fs, folder: folder, id: newID) { target in
-                for (from, to) in [(source.pagesDirectory, target.pagesDirectory), (source.assetsDirectory, target.assetsDirectory),
-                                   (source.thumbnailsDirectory, target.thumbnailsDirectory)] {
+                for (from, to) in [
+                    (source.pagesDirectory, target.pagesDirectory), (source.assetsDirectory, target.assetsDirectory),
+                    (source.thumbnailsDirectory, target.thumbnailsDirectory)
+                ] {
                     try io { try fs.makeDirectory(to) }
                     guard try fs.entryKind(from) != nil else { continue }
                     try fs.requireDirectory(from, create: false)

@@ -19,7 +19,8 @@ extension FileSystem {
         do { try remove(path) } catch let e as FileSystemError where e.isNoEntry {
             return
         } catch {
-            throw (error as? LNoteError) ?? ((error as? FileSystemError).map { LNoteError($0) } ?? LNoteError(.io, "\(error)"))
+            throw (error as? LNoteError)
+                ?? ((error as? FileSystemError).map { LNoteError($0) } ?? LNoteError(.io, "\(error)"))
         }
     }
 

@@ -11,9 +11,12 @@ package struct PackageFingerprint: Sendable, Equatable {
     package internal(set) var document: [UInt8]?
     package internal(set) var files: [String: Int64]
 
-    package static func take(fs: any FileSystem, layout: PackageLayout, pages: Set<UUIDBytes>,
-                             includeDocument: Bool) throws -> PackageFingerprint {
-        let document = includeDocument
+    package static func take(
+        fs: any FileSystem, layout: PackageLayout, pages: Set<UUIDBytes>,
+        includeDocument: Bool
+    ) throws -> PackageFingerprint {
+        let document =
+            includeDocument
             ? try fs.readRegularFile(layout.documentFile, limit: FormatLimits.documentJSONBytesMax) : nil
         var files: [String: Int64] = [:]
         if !pages.isEmpty, try fs.entryKind(layout.pagesDirectory) != nil {
@@ -37,10 +40,13 @@ package struct PackageFingerprint: Sendable, Equatable {
         let recorded = self
         let includeDocument = document != nil
         return {
-            let now = try PackageFingerprint.take(fs: fs, layout: layout, pages: pages, includeDocument: includeDocument)
+            let now = try PackageFingerprint.take(
+                fs: fs, layout: layout, pages: pages, includeDocument: includeDocument)
             guard now == recorded else {
-                throw LNoteError(.lockedElsewhere, "the package changed while the lock was released: "
-                                 + now.differences(from: recorded).joined(separator: "; "), file: layout.root)
+                throw LNoteError(
+                    .lockedElsewhere,
+                    "the package changed while the lock was released: "
+                        + now.differences(from: recorded).joined(separator: "; "), file: layout.root)
             }
         }
     }

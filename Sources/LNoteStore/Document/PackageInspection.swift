@@ -12,9 +12,13 @@ package struct PackageInspection: Sendable {
     /// Checks the package's folders (a link where a folder is expected is `invalidPath`,
     /// D-002) and sorts the names in `pages/`. Cost: one `kind` per folder, one listing of
     /// `pages/`; no file is opened.
-    package static func inspect(fs: any FileSystem, layout: PackageLayout, listed: Set<UUIDBytes>) throws -> PackageInspection {
+    package static func inspect(
+        fs: any FileSystem, layout: PackageLayout, listed: Set<UUIDBytes>
+    ) throws -> PackageInspection {
         var result = PackageInspection()
-        for folder in [layout.pagesDirectory, layout.assetsDirectory, layout.thumbnailsDirectory, layout.lostAndFoundDirectory] {
+        for folder in [
+            layout.pagesDirectory, layout.assetsDirectory, layout.thumbnailsDirectory, layout.lostAndFoundDirectory
+        ] {
             if try fs.entryKind(folder) != nil { try fs.requireDirectory(folder, create: false) }
         }
         guard try fs.entryKind(layout.pagesDirectory) != nil else { return result }
@@ -86,7 +90,9 @@ package struct PackageInspection: Sendable {
                 target = "\(name).\(n)"
                 n += 1
             }
-            try io { try fs.rename(joinPath(layout.pagesDirectory, name), to: joinPath(layout.lostAndFoundDirectory, target)) }
+            try io {
+                try fs.rename(joinPath(layout.pagesDirectory, name), to: joinPath(layout.lostAndFoundDirectory, target))
+            }
             moved.append(target)
         }
         try io { try fs.syncDirectory(layout.lostAndFoundDirectory) }

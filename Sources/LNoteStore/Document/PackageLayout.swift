@@ -44,8 +44,10 @@ package struct PackageLayout: Sendable, Equatable {
     public static func parseAssetName(_ name: String) -> (id: UUIDBytes, ext: String)? {
         let parts = name.split(separator: ".", omittingEmptySubsequences: false)
         // The uuid in any case (D-040, as P-024): the id, not the spelling, names the asset.
-        guard parts.count == 2, let id = UUIDBytes(string: String(parts[0])), String(parts[0]).lowercased() == id.description,
-              isValidAssetExtension(String(parts[1])) else { return nil }
+        guard parts.count == 2, let id = UUIDBytes(string: String(parts[0])),
+            String(parts[0]).lowercased() == id.description,
+            isValidAssetExtension(String(parts[1]))
+        else { return nil }
         return (id, String(parts[1]))
     }
 
@@ -71,7 +73,8 @@ extension FileSystem {
     package func requireDirectory(_ path: String, create: Bool) throws {
         switch try io({ try kind(path) }) {
         case .directory?: return
-        case .symbolicLink?: throw LNoteError(.invalidPath, "symbolic link where a folder is expected (D-002)", file: path)
+        case .symbolicLink?:
+            throw LNoteError(.invalidPath, "symbolic link where a folder is expected (D-002)", file: path)
         case nil where create: try io { try makeDirectory(path) }
         case nil: throw LNoteError(.notFound, "folder missing", file: path)
         default: throw LNoteError(.invalidPath, "not a folder", file: path)
@@ -89,7 +92,9 @@ extension FileSystem {
         case .symbolicLink?: throw LNoteError(.invalidPath, "the package is a symbolic link (D-002)", file: layout.root)
         default: throw LNoteError(.invalidPath, "the package is not a folder", file: layout.root)
         }
-        for folder in [layout.pagesDirectory, layout.assetsDirectory, layout.thumbnailsDirectory, layout.lostAndFoundDirectory] {
+        for folder in [
+            layout.pagesDirectory, layout.assetsDirectory, layout.thumbnailsDirectory, layout.lostAndFoundDirectory
+        ] {
             if try entryKind(folder) != nil { try requireDirectory(folder, create: false) }
         }
     }
@@ -103,7 +108,8 @@ extension FileSystem {
                 throw LNoteError(.corrupt, "file is \(size) bytes; the limit is \(limit) (D-010)", file: path)
             }
             return try io { try readFile(path, limit: limit) }
-        case .symbolicLink?: throw LNoteError(.invalidPath, "symbolic link where a file is expected (D-002)", file: path)
+        case .symbolicLink?:
+            throw LNoteError(.invalidPath, "symbolic link where a file is expected (D-002)", file: path)
         case nil: throw LNoteError(.notFound, "file missing", file: path)
         default: throw LNoteError(.invalidPath, "not a regular file", file: path)
         }

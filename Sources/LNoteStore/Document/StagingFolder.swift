@@ -25,7 +25,8 @@ package enum StagingFolder {
         for purpose in [Purpose.creating, .deleting] where name.hasSuffix("-" + purpose.rawValue) {
             let folderName = String(name.dropFirst().dropLast(purpose.rawValue.count + 1))
             guard let id = PackageLayout.documentID(fromFolderName: folderName),
-                  folderName == PackageLayout.folderName(id) else { return nil }
+                folderName == PackageLayout.folderName(id)
+            else { return nil }
             return (id, purpose)
         }
         return nil
@@ -36,8 +37,10 @@ package enum StagingFolder {
     /// staging package and returns its document; this writes `document.json` and
     /// `manifest.json` from it. On failure the partial folder is removed. Returns the
     /// package's path.
-    package static func assemble(fs: any FileSystem, folder: String, id: UUIDBytes,
-                                 build: (PackageLayout) throws -> DocumentFile) throws -> String {
+    package static func assemble(
+        fs: any FileSystem, folder: String, id: UUIDBytes,
+        build: (PackageLayout) throws -> DocumentFile
+    ) throws -> String {
         let staging = joinPath(folder, name(id, .creating))
         let layout = PackageLayout(root: staging)
         let path = joinPath(folder, PackageLayout.folderName(id))

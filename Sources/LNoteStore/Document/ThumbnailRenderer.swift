@@ -15,7 +15,10 @@ public struct ThumbnailRenderer: Sendable, Equatable {
     /// document's actor, on the engine's I/O queue; must not trap on any element values.
     public let render: @Sendable (_ elements: [Element], _ metadata: PageMetadata, _ width: Int) -> [UInt8]
 
-    public init(name: String, render: @escaping @Sendable (_ elements: [Element], _ metadata: PageMetadata, _ width: Int) -> [UInt8]) {
+    public init(
+        name: String,
+        render: @escaping @Sendable (_ elements: [Element], _ metadata: PageMetadata, _ width: Int) -> [UInt8]
+    ) {
         self.name = name; self.render = render
     }
 

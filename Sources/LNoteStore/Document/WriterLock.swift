@@ -106,9 +106,10 @@ package final class WriterLock: WriteGate {
                 try? fs.close(handle)
                 if folder != .noFolderLock { try? fs.close(folder) }
                 let found = (error as? LNoteError)?.message ?? "\(error)"
-                let refusal = LNoteError(.lockedElsewhere,
-                                         "the package was changed by another writer while this one was in the background (D-070; \(found)); reopen the document",
-                                         file: path)
+                let refusal = LNoteError(
+                    .lockedElsewhere,
+                    "the package was changed by another writer while this one was in the background (D-070; \(found)); reopen the document",
+                    file: path)
                 s.refusal = refusal
                 throw refusal
             }
@@ -137,11 +138,14 @@ package final class WriterLock: WriteGate {
     private func requireLockedFolderAtPath() throws {
         let folder = parentDirectory(of: path)
         guard let held = state.withLock({ $0.folderHandle }), held != .noFolderLock,
-              let locked = try io({ try fs.identity(held) }) else { return }
+            let locked = try io({ try fs.identity(held) })
+        else { return }
         let atPath = try io { try fs.identity(at: folder) }
         guard atPath == locked else {
-            throw LNoteError(.invalidPath, "the package folder was replaced while this writer ran: the folder at the path "
-                             + "is not the one it locked (D-072); nothing is written into it", file: folder)
+            throw LNoteError(
+                .invalidPath,
+                "the package folder was replaced while this writer ran: the folder at the path "
+                    + "is not the one it locked (D-072); nothing is written into it", file: folder)
         }
     }
 
@@ -170,7 +174,9 @@ package final class WriterLock: WriteGate {
             guard s.handle == nil, s.refusal == nil else { return }
             let added = try make()
             if let first = s.check {
-                s.check = { try first(); try added() }
+                s.check = {
+                    try first(); try added()
+                }
             } else {
                 s.check = added
             }
@@ -217,15 +223,19 @@ package final class WriterLock: WriteGate {
         var handle: FileHandleNumber?
         switch try fs.entryKind(path) {
         case nil:
-            do { handle = try fs.open(path, [.create, .exclusive]) } catch let e as FileSystemError where e.errno == FileSystemErrno.exists {
+            do { handle = try fs.open(path, [.create, .exclusive]) } catch let e as FileSystemError
+                where e.errno == FileSystemErrno.exists
+            {
                 handle = nil
             } catch { throw LNoteError(.io, "\(error)", file: path) }
         case .file?: break
-        case .symbolicLink?: throw LNoteError(.invalidPath, "symbolic link where the lock file is expected (D-002)", file: path)
+        case .symbolicLink?:
+            throw LNoteError(.invalidPath, "symbolic link where the lock file is expected (D-002)", file: path)
         default: throw LNoteError(.invalidPath, "the lock file is not a regular file", file: path)
         }
         if handle == nil {
-            guard try fs.entryKind(path).map({ if case .file = $0 { return true } else { return false } }) == true else {
+            guard try fs.entryKind(path).map({ if case .file = $0 { return true } else { return false } }) == true
+            else {
                 throw LNoteError(.invalidPath, "the lock file is not a regular file (D-002)", file: path)
             }
             handle = try io { try fs.open(path, []) }

@@ -21,8 +21,10 @@ extension FileSystem {
     /// - Throws: `LNoteError.corrupt` when the bytes up to the last non-zero byte exceed
     ///   `budget`; `FileSystemError` when the file cannot be read.
     @inline(never)
-    package func readBounded(_ path: String, budget: Int = FormatLimits.pageFileBytesInMemoryMax,
-                             chunkBytes: Int = BoundedPrefix.chunkBytes, aside: ReadAside? = nil) throws -> BoundedFileBytes {
+    package func readBounded(
+        _ path: String, budget: Int = FormatLimits.pageFileBytesInMemoryMax,
+        chunkBytes: Int = BoundedPrefix.chunkBytes, aside: ReadAside? = nil
+    ) throws -> BoundedFileBytes {
         let f = try open(path, .readOnly)
         defer { try? close(f) }
         let size = try self.size(f)
@@ -36,8 +38,10 @@ extension FileSystem {
             if walk.shrank { end = walk.end }  // where a file that shrank while read ended
         }
         guard !held.overBudget else {
-            throw LNoteError(.corrupt, "page file holds data up to byte \(held.contentEnd) of \(size); readers hold at most "
-                             + "\(budget) bytes of a page file in memory (P-020)", file: path)
+            throw LNoteError(
+                .corrupt,
+                "page file holds data up to byte \(held.contentEnd) of \(size); readers hold at most "
+                    + "\(budget) bytes of a page file in memory (P-020)", file: path)
         }
         return BoundedFileBytes(bytes: held.finish(fileSize: end), fileSize: Int(clamping: end))
     }
@@ -48,9 +52,12 @@ extension FileSystem {
     /// is followed). Each byte is read once. Returns where the walk ended (the end of the last
     /// stretch read) and whether a read came back short: the file shrank while read, and
     /// `end` is where its bytes ended.
-    func forEachDataChunk(_ f: FileHandleNumber, limit: Int64?, chunk: Int,
-                                           _ body: (_ part: [UInt8], _ at: Int64) throws -> Void) throws
-        -> (end: Int64, shrank: Bool) {
+    func forEachDataChunk(
+        _ f: FileHandleNumber, limit: Int64?, chunk: Int,
+        _ body: (_ part: [UInt8], _ at: Int64) throws -> Void
+    ) throws
+        -> (end: Int64, shrank: Bool)
+    {
         var offset: Int64 = 0
         while limit.map({ offset < $0 }) ?? true, let region = try dataRegion(f, from: offset) {
             guard region.lowerBound >= offset, !region.isEmpty else { break }

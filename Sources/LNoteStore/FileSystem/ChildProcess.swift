@@ -32,10 +32,11 @@ package final class ChildProcess {
 
     /// posix_spawn(2) of `executable` with `arguments` (after argv[0]) and exactly
     /// `environment`. Throws `FileSystemError` (operation `posix_spawn`) when it cannot start.
-    package init(_ executable: String, _ arguments: [String], environment: [String: String],
-                 standardInput: Stream = .inherit, standardOutput: Stream = .inherit,
-                 standardError: Stream = .inherit) throws(FileSystemError)
-    {
+    package init(
+        _ executable: String, _ arguments: [String], environment: [String: String],
+        standardInput: Stream = .inherit, standardOutput: Stream = .inherit,
+        standardError: Stream = .inherit
+    ) throws(FileSystemError) {
         func fail(_ code: Int32) -> FileSystemError { FileSystemError("posix_spawn", path: executable, errno: code) }
         func cString(_ text: String) -> UnsafeMutablePointer<CChar>? {
             fileNameBytes(text).withUnsafeBufferPointer { $0.baseAddress.flatMap { strdup($0) } }
@@ -49,7 +50,9 @@ package final class ChildProcess {
         var toChild: [Int32] = [-1, -1], fromChild: [Int32] = [-1, -1]
         func closePipes() { for fd in toChild + fromChild where fd >= 0 { try? SystemCall.close(fd) } }
         if case .pipe = standardInput, pipe(&toChild) != 0 { throw fail(SystemCall.currentErrno) }
-        if case .pipe = standardOutput, pipe(&fromChild) != 0 { let code = SystemCall.currentErrno; closePipes(); throw fail(code) }
+        if case .pipe = standardOutput, pipe(&fromChild) != 0 {
+            let code = SystemCall.currentErrno; closePipes(); throw fail(code)
+        }
         #if canImport(Darwin)
         var actions: posix_spawn_file_actions_t?  // an opaque pointer on Darwin
         #else

@@ -144,7 +144,7 @@ extension FileSystem {
     /// Default: no holes are known, so the stretch is the rest of the file.
     public func dataRegion(_ file: FileHandleNumber, from offset: Int64) throws -> Range<Int64>? {
         let n = try size(file)
-        return offset < n ? offset ..< n : nil
+        return offset < n ? offset..<n : nil
     }
 
     /// Default for file systems that cannot lock a folder: `noFolderLock` (exclusion rests on
@@ -172,9 +172,10 @@ extension FileSystem {
     /// written, so the final sync has little left to flush (RocksDB's bytes_per_sync). What
     /// reaches the disk, and when `path` changes, is the same.
     @inline(never)
-    public func writeFileAtomically(_ path: String, _ bytes: [UInt8], durability: Durability = .data,
-                                    writebackStep: Int = 0) throws
-    {
+    public func writeFileAtomically(
+        _ path: String, _ bytes: [UInt8], durability: Durability = .data,
+        writebackStep: Int = 0
+    ) throws {
         let temp = try writeTemporary(for: path, bytes, durability: durability, writebackStep: writebackStep)
         try commitTemporary(temp, to: path, durability: durability)
     }
@@ -185,10 +186,11 @@ extension FileSystem {
     /// included, the temp file is removed and `path` is not touched (P-019).
     /// With write-back steps, `pacing` yields them to foreground syncs (see `WritebackPacing`);
     /// its `yield` also runs before the file's sync.
-    package func writeTemporary(for path: String, _ bytes: [UInt8], durability: Durability,
-                                writebackStep: Int = 0, pacing: WritebackPacing = .steady,
-                                beforeSync: () throws -> Void = {}) throws -> String
-    {
+    package func writeTemporary(
+        for path: String, _ bytes: [UInt8], durability: Durability,
+        writebackStep: Int = 0, pacing: WritebackPacing = .steady,
+        beforeSync: () throws -> Void = {}
+    ) throws -> String {
         try withTemporaryFile(for: path) { f in
             if writebackStep > 0 && bytes.count > writebackStep && durability != .none && pacesWriteback {
                 try writePaced(f, bytes, step: writebackStep, pacing: pacing)
@@ -229,7 +231,9 @@ extension FileSystem {
 
 extension FileSystem {
     /// `read(_:at:count:)`, then a copy into `buffer`.
-    public func read(_ file: FileHandleNumber, at offset: Int64, into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+    public func read(
+        _ file: FileHandleNumber, at offset: Int64, into buffer: UnsafeMutableRawBufferPointer
+    ) throws -> Int {
         let part = try read(file, at: offset, count: buffer.count)
         let n = min(part.count, buffer.count)
         part.withUnsafeBytes { src in
@@ -256,7 +260,7 @@ extension FileSystem {
                 let yielding = pacing.active()
                 if yielding { pacing.yield() }
                 let n = min(yielding ? max(1, pacing.yieldingStep) : step, all.count - offset)
-                try write(f, at: Int64(offset), UnsafeRawBufferPointer(rebasing: all[offset ..< offset + n]))
+                try write(f, at: Int64(offset), UnsafeRawBufferPointer(rebasing: all[offset..<offset + n]))
                 try writeback(f, at: Int64(offset), count: Int64(n), wait: yielding)
                 offset += n
             }

@@ -67,5 +67,7 @@ extension FileSystemError {
     public var isNoEntry: Bool { errno == FileSystemErrno.noEntry }
     /// True when open(2) met a symbolic link (O_NOFOLLOW) or something not a regular file:
     /// what is at the path is not acceptable, rather than unreadable (D-002, D-004).
-    public var isRefusedObject: Bool { errno == FileSystemErrno.notRegularFile || errno == FileSystemErrno.symbolicLink }
+    public var isRefusedObject: Bool {
+        errno == FileSystemErrno.notRegularFile || errno == FileSystemErrno.symbolicLink
+    }
 }

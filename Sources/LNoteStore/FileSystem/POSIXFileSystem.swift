@@ -113,9 +113,13 @@ public struct POSIXFileSystem: FileSystem {
     }
 
     /// pread(2) in a loop straight into `buffer`: no allocation.
-    public func read(_ file: FileHandleNumber, at offset: Int64, into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+    public func read(
+        _ file: FileHandleNumber, at offset: Int64, into buffer: UnsafeMutableRawBufferPointer
+    ) throws -> Int {
         guard offset >= 0 else { throw error("pread", file, EINVAL) }
-        return try on(file, "pread") { () throws(SystemCallError) in try SystemCall.readInto(file.raw, at: offset, buffer) }
+        return try on(file, "pread") { () throws(SystemCallError) in
+            try SystemCall.readInto(file.raw, at: offset, buffer)
+        }
     }
 
     /// lseek(2) SEEK_DATA / SEEK_HOLE; where the file system lacks them, the rest of the file.
@@ -127,7 +131,7 @@ public struct POSIXFileSystem: FileSystem {
                 throw self.error("lseek", file, error.errno)
             }
             let size = try self.size(file)
-            return offset < size ? offset ..< size : nil
+            return offset < size ? offset..<size : nil
         }
     }
 
@@ -213,7 +217,7 @@ public struct POSIXFileSystem: FileSystem {
             try SystemCall.unlink(path)
         } catch {
             guard error.errno == EISDIR || error.errno == EPERM,
-                  (try? SystemCall.kind(path)) == .directory
+                (try? SystemCall.kind(path)) == .directory
             else { throw FileSystemError("unlink", path: path, errno: error.errno) }
             try call("rmdir", path) { () throws(SystemCallError) in try SystemCall.removeDirectory(path) }
         }
@@ -319,7 +323,9 @@ public struct POSIXFileSystem: FileSystem {
         do { return try body() } catch { throw FileSystemError(operation, path: path, errno: error.errno) }
     }
 
-    private func on<R>(_ file: FileHandleNumber, _ operation: String, _ body: () throws(SystemCallError) -> R) throws -> R {
+    private func on<R>(
+        _ file: FileHandleNumber, _ operation: String, _ body: () throws(SystemCallError) -> R
+    ) throws -> R {
         do { return try body() } catch { throw self.error(operation, file, error.errno) }
     }
 

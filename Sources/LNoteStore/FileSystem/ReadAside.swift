@@ -34,7 +34,7 @@ extension FileSystem {
     /// the other part whatever happens: no write into the buffer outlives this call.
     /// - Throws: what either part's read threw (this thread's first).
     func readSplit(_ f: FileHandleNumber, size: Int64, chunkBytes: Int, aside: ReadAside) throws -> [UInt8]? {
-        guard size >= ReadAside.splitBytesMin, size <= Int64(chunkBytes), try dataRegion(f, from: 0) == 0 ..< size else {
+        guard size >= ReadAside.splitBytesMin, size <= Int64(chunkBytes), try dataRegion(f, from: 0) == 0..<size else {
             aside.queued()
             return nil
         }
@@ -74,7 +74,9 @@ private final class TailPart: @unchecked Sendable {
     }
 
     func read() {
-        result = Result { try fs.read(file, at: offset, into: UnsafeMutableRawBufferPointer(start: start, count: length)) }
+        result = Result {
+            try fs.read(file, at: offset, into: UnsafeMutableRawBufferPointer(start: start, count: length))
+        }
         done.signal()
     }
 

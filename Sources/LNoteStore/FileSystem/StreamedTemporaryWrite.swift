@@ -14,9 +14,11 @@ extension FileSystem {
     /// leaves: `<path>.tmp`, never `path`. On failure, `produceNext`'s included, the temp file
     /// is removed. `whileSyncing` runs on this thread while the sync runs on another
     /// (`syncBeside`).
-    package func writeTemporary(for path: String, durability: Durability, writebackStep: Int, pacing: WritebackPacing = .steady,
-                                whileSyncing: () -> Void,
-                                streaming produceNext: (_ step: Int, _ write: (UnsafeRawBufferPointer) throws -> Void) throws -> Bool)
+    package func writeTemporary(
+        for path: String, durability: Durability, writebackStep: Int, pacing: WritebackPacing = .steady,
+        whileSyncing: () -> Void,
+        streaming produceNext: (_ step: Int, _ write: (UnsafeRawBufferPointer) throws -> Void) throws -> Bool
+    )
         throws -> String
     {
         try withTemporaryFile(for: path) { f in
@@ -42,7 +44,11 @@ extension FileSystem {
                 }
             }
             if durability != .none { pacing.yield() }
-            if durability != .none { try syncBeside(f, durability, whileSyncing) } else { try sync(f, durability); whileSyncing() }
+            if durability != .none {
+                try syncBeside(f, durability, whileSyncing)
+            } else {
+                try sync(f, durability); whileSyncing()
+            }
         }
     }
 
@@ -55,9 +61,11 @@ extension FileSystem {
     /// is synced while `whileSyncing` runs (`syncBeside`) and closed, and its path returned.
     /// What a crash can leave is what `writeTemporary` leaves: `<path>.tmp`, never `path`. On
     /// failure, `produce`'s included, the temp file is removed. Only where `overlapsCalls`.
-    package func writeTemporary(for path: String, durability: Durability, pacing: WritebackPacing = .steady,
-                                whileSyncing: () -> Void,
-                                inParts produce: (_ write: @Sendable (UnsafeRawBufferPointer, Int) throws -> Void) throws -> Void)
+    package func writeTemporary(
+        for path: String, durability: Durability, pacing: WritebackPacing = .steady,
+        whileSyncing: () -> Void,
+        inParts produce: (_ write: @Sendable (UnsafeRawBufferPointer, Int) throws -> Void) throws -> Void
+    )
         throws -> String
     {
         precondition(overlapsCalls, "parts written at once need a file system that overlaps calls")
@@ -79,7 +87,11 @@ extension FileSystem {
                 }
             }
             if durability != .none { pacing.yield() }
-            if durability != .none { try syncBeside(f, durability, whileSyncing) } else { try sync(f, durability); whileSyncing() }
+            if durability != .none {
+                try syncBeside(f, durability, whileSyncing)
+            } else {
+                try sync(f, durability); whileSyncing()
+            }
         }
     }
 

@@ -51,7 +51,10 @@ enum SystemCall {
 
     /// open(2) with `O_CLOEXEC` always added; mode 0644 for created files.
     static func open(_ path: String, flags: Int32) throws(SystemCallError) -> Int32 {
-        Int32(truncatingIfNeeded: try retryingInterrupts { lnote_path_call(Int32(LNOTE_PATH_OPEN), path, nil, flags | O_CLOEXEC, nil) })
+        Int32(
+            truncatingIfNeeded: try retryingInterrupts {
+                lnote_path_call(Int32(LNOTE_PATH_OPEN), path, nil, flags | O_CLOEXEC, nil)
+            })
     }
 
     /// close(2). Never retried: after EINTR the descriptor is already released on Linux, and
@@ -88,7 +91,9 @@ enum SystemCall {
     }
 
     /// pread(2) in a loop until `buffer` is full or end of file; the bytes read.
-    static func readInto(_ fd: Int32, at offset: Int64, _ buffer: UnsafeMutableRawBufferPointer) throws(SystemCallError) -> Int {
+    static func readInto(
+        _ fd: Int32, at offset: Int64, _ buffer: UnsafeMutableRawBufferPointer
+    ) throws(SystemCallError) -> Int {
         guard let base = buffer.baseAddress else { return 0 }
         var done = 0
         while done < buffer.count {
@@ -143,7 +148,7 @@ enum SystemCall {
         }
         let end = lseek(fd, off_t(start), seekHole)
         if end < 0 { throw SystemCallError(errno: errno) }
-        return Int64(start) ..< max(Int64(start), Int64(end))
+        return Int64(start)..<max(Int64(start), Int64(end))
     }
 
     /// fstat(2) `st_dev`, `st_ino`.
@@ -189,8 +194,10 @@ enum SystemCall {
     }
 
     /// Runs `command`; only where it fails with `syncCommandUnsupported`, runs `fallback`.
-    static func syncFallingBack(_ command: () throws(SystemCallError) -> Void,
-                                to fallback: () throws(SystemCallError) -> Void) throws(SystemCallError) {
+    static func syncFallingBack(
+        _ command: () throws(SystemCallError) -> Void,
+        to fallback: () throws(SystemCallError) -> Void
+    ) throws(SystemCallError) {
         do {
             try command()
         } catch {
@@ -203,15 +210,17 @@ enum SystemCall {
     /// fcntl(2) `F_FULLFSYNC` (data, and on a directory its entries, through the drive cache),
     /// falling back to fsync(2) only where the file system lacks it.
     static func fullSync(_ fd: Int32) throws(SystemCallError) {
-        try syncFallingBack({ () throws(SystemCallError) in _ = try retryingInterrupts { fcntl(fd, F_FULLFSYNC) } },
-                            to: { () throws(SystemCallError) in try fsync(fd) })
+        try syncFallingBack(
+            { () throws(SystemCallError) in _ = try retryingInterrupts { fcntl(fd, F_FULLFSYNC) } },
+            to: { () throws(SystemCallError) in try fsync(fd) })
     }
 
     /// fcntl(2) `F_BARRIERFSYNC` (an ordering barrier), falling back to fsync(2) only where the
     /// file system lacks it.
     static func barrierSync(_ fd: Int32) throws(SystemCallError) {
-        try syncFallingBack({ () throws(SystemCallError) in _ = try retryingInterrupts { fcntl(fd, F_BARRIERFSYNC) } },
-                            to: { () throws(SystemCallError) in try fsync(fd) })
+        try syncFallingBack(
+            { () throws(SystemCallError) in _ = try retryingInterrupts { fcntl(fd, F_BARRIERFSYNC) } },
+            to: { () throws(SystemCallError) in try fsync(fd) })
     }
     #else
     /// fdatasync(2): data and size, not other metadata.
@@ -288,7 +297,9 @@ enum SystemCall {
                 if code == EINTR { continue }
                 throw SystemCallError(errno: code)
             }
-            let name = withUnsafePointer(to: &entry.pointee.d_name) { fileNameText(UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self)) }
+            let name = withUnsafePointer(to: &entry.pointee.d_name) {
+                fileNameText(UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self))
+            }
             if name != "." && name != ".." { names.append(name) }
         }
         return names

@@ -14,8 +14,10 @@ package enum UbiquitousItems {
         guard let (inner, parsed) = PageFileNames.placeholder(name) else { return }
         switch parsed {
         case .snapshot(let id) where id == pageID, .journal(let id, _) where id == pageID:
-            throw LNoteError(.notDownloaded, "the page's file is in iCloud Drive but not on this device yet (\(name)); nothing was read",
-                             file: joinPath(directory, inner))
+            throw LNoteError(
+                .notDownloaded,
+                "the page's file is in iCloud Drive but not on this device yet (\(name)); nothing was read",
+                file: joinPath(directory, inner))
         default:
             return  // another page's, or a temporary file nobody needs
         }
@@ -33,7 +35,8 @@ extension POSIXFileSystem {
         do {
             try FileManager.default.startDownloadingUbiquitousItem(at: URL(fileURLWithPath: path))
         } catch {
-            throw LNoteError(.io, "cannot start downloading from iCloud Drive: \(error.localizedDescription)", file: path)
+            throw LNoteError(
+                .io, "cannot start downloading from iCloud Drive: \(error.localizedDescription)", file: path)
         }
         return true
         #else

@@ -3,7 +3,9 @@
 /// UTF-8 with EILSEQ). Each probe makes one scratch entry in `folder` and removes it.
 package enum VolumeProbe {
     /// False when `folder`'s volume treats two spellings that differ in case as one name.
-    package static func namesAreCaseSensitive(in folder: String, fileSystem fs: any FileSystem = POSIXFileSystem.shared) throws -> Bool {
+    package static func namesAreCaseSensitive(
+        in folder: String, fileSystem fs: any FileSystem = POSIXFileSystem.shared
+    ) throws -> Bool {
         let lower = joinPath(folder, ".lnote-case-probe-\(UInt32.random(in: 0 ... .max))")
         try fs.close(try fs.open(lower, [.create, .exclusive]))
         defer { try? fs.remove(lower) }
@@ -13,7 +15,9 @@ package enum VolumeProbe {
 
     /// False when `folder`'s volume refuses a name that is not UTF-8 (APFS: EILSEQ). Names
     /// are bytes (D-035): U+10FFFF stands for the byte 0xFF.
-    package static func acceptsNonUTF8Names(in folder: String, fileSystem fs: any FileSystem = POSIXFileSystem.shared) throws -> Bool {
+    package static func acceptsNonUTF8Names(
+        in folder: String, fileSystem fs: any FileSystem = POSIXFileSystem.shared
+    ) throws -> Bool {
         let name = joinPath(folder, ".lnote-utf8-probe-\u{10FFFF}\(UInt32.random(in: 0 ... .max))")
         do {
             try fs.makeDirectory(name)

@@ -22,12 +22,15 @@ package struct JournalFileReader {
 
     /// Reads and scans `directory/name`. A missing or unreadable header yields `header == nil`
     /// unless salvage mode can use the damaged header's salt.
-    package static func read(fs: any FileSystem, directory: String, name: String, base: UInt64,
-                             mode: ReplayMode) throws -> Result {
+    package static func read(
+        fs: any FileSystem, directory: String, name: String, base: UInt64,
+        mode: ReplayMode
+    ) throws -> Result {
         let read = try io { try fs.readBounded(joinPath(directory, name)) }
         let bytes = read.bytes
-        var result = Result(name: name, base: base, header: nil, headerDamage: nil, bytes: bytes, fileSize: read.fileSize,
-                            scan: nil)
+        var result = Result(
+            name: name, base: base, header: nil, headerDamage: nil, bytes: bytes, fileSize: read.fileSize,
+            scan: nil)
         let decoded = bytes.withUnsafeBytes { JournalHeader.decode($0) }
         switch decoded {
         case .valid(let h):
@@ -42,12 +45,16 @@ package struct JournalFileReader {
             }
             // J-023 salvages a damaged header; J-025: never a sealed header of another version.
             if mode == .salvage, let h, h.firstSequence >= 1,
-               !HeaderSeal.isUnsupportedVersion(bytes, reason: reason) { result.header = h }
+                !HeaderSeal.isUnsupportedVersion(bytes, reason: reason)
+            {
+                result.header = h
+            }
         }
         if let h = result.header, bytes.count >= FormatLimits.journalHeaderBytes {
             result.scan = bytes.withUnsafeBytes {
-                FrameScanner.scan($0, from: FormatLimits.journalHeaderBytes, salt: h.salt,
-                                  firstSequence: h.firstSequence, mode: mode, fileSize: read.fileSize)
+                FrameScanner.scan(
+                    $0, from: FormatLimits.journalHeaderBytes, salt: h.salt,
+                    firstSequence: h.firstSequence, mode: mode, fileSize: read.fileSize)
             }
         }
         return result

@@ -41,7 +41,9 @@ final class JournalPrefetch: Sendable {
         ahead.runFirst { [self] in
             defer { group.leave() }
             for (name, base) in journals {
-                let read = Result { try JournalFileReader.read(fs: fs, directory: directory, name: name, base: base, mode: .salvage) }
+                let read = Result {
+                    try JournalFileReader.read(fs: fs, directory: directory, name: name, base: base, mode: .salvage)
+                }
                 reads.withLock { $0[name] = read }
             }
         }

@@ -60,13 +60,17 @@ package final class JournalWriter: Sendable {
         package internal(set) var appendedBodies: [(UUIDBytes, ArraySlice<UInt8>)] = []
     }
 
-    private init(fs: any FileSystem, path: String, file: FileHandleNumber, header: JournalHeader,
-                 end: Int64, durableEnd: Int64, nextSequence: UInt64, frameCount: Int, reserveBytes: Int,
-                 fileEnd: Int64? = nil) {
+    private init(
+        fs: any FileSystem, path: String, file: FileHandleNumber, header: JournalHeader,
+        end: Int64, durableEnd: Int64, nextSequence: UInt64, frameCount: Int, reserveBytes: Int,
+        fileEnd: Int64? = nil
+    ) {
         self.fs = fs; self.path = path; self.file = file; self.header = header
         self.reserveBytes = max(0, reserveBytes)
-        state = Mutex(State(writtenEnd: end, fileEnd: max(end, fileEnd ?? end), durableEnd: [durableEnd, durableEnd, durableEnd],
-                            nextSequence: nextSequence, frameCount: frameCount))
+        state = Mutex(
+            State(
+                writtenEnd: end, fileEnd: max(end, fileEnd ?? end), durableEnd: [durableEnd, durableEnd, durableEnd],
+                nextSequence: nextSequence, frameCount: frameCount))
     }
 
     /// Adopts a prepared journal (P-022) as the next journal of a compaction (P-010): writes
@@ -75,14 +79,17 @@ package final class JournalWriter: Sendable {
     /// already durable. Its zeros become the reserve (W-010). Throws when the prepared file was
     /// taken before or the write or sync fails (the file is then closed; the caller may
     /// create the journal instead).
-    package static func adopt(_ prepared: PreparedJournal, pageID: UUIDBytes, firstSequence: UInt64,
-                              durability: Durability, reserveBytes: Int) throws -> JournalWriter {
+    package static func adopt(
+        _ prepared: PreparedJournal, pageID: UUIDBytes, firstSequence: UInt64,
+        durability: Durability, reserveBytes: Int
+    ) throws -> JournalWriter {
         guard let file = prepared.take() else {
             throw LNoteError(.io, "prepared journal already taken", file: prepared.path)
         }
         let fs = prepared.fs
-        let header = JournalHeader(pageID: pageID, baseGeneration: prepared.base,
-                                   salt: UInt64.random(in: 1...UInt64.max), firstSequence: firstSequence)
+        let header = JournalHeader(
+            pageID: pageID, baseGeneration: prepared.base,
+            salt: UInt64.random(in: 1...UInt64.max), firstSequence: firstSequence)
         let bytes = header.encoded()
         do {
             try io { try bytes.withUnsafeBytes { try fs.write(file, at: 0, $0) } }
@@ -92,9 +99,10 @@ package final class JournalWriter: Sendable {
             throw error
         }
         let end = Int64(bytes.count)
-        return JournalWriter(fs: fs, path: prepared.path, file: file, header: header, end: end,
-                             durableEnd: durability == .none ? 0 : end, nextSequence: firstSequence, frameCount: 0,
-                             reserveBytes: reserveBytes, fileEnd: prepared.size)
+        return JournalWriter(
+            fs: fs, path: prepared.path, file: file, header: header, end: end,
+            durableEnd: durability == .none ? 0 : end, nextSequence: firstSequence, frameCount: 0,
+            reserveBytes: reserveBytes, fileEnd: prepared.size)
     }
 
     /// Creates `<page>.<base>.journal` in `directory` with a fresh salt (J-003), writes its header
@@ -105,11 +113,14 @@ package final class JournalWriter: Sendable {
     /// acknowledge a frame of this file syncs it first (W-006), unless the caller synced the
     /// directory meanwhile and said so (`directoryEntryIsDurable`). A compaction passes it so
     /// that its snapshot's directory sync also makes this entry durable (P-010).
-    package static func create(fs: any FileSystem, directory: String, pageID: UUIDBytes, base: UInt64,
-                               firstSequence: UInt64, durability: Durability, reserveBytes: Int = 0,
-                               deferDirectorySync: Bool = false) throws -> JournalWriter {
-        let header = JournalHeader(pageID: pageID, baseGeneration: base,
-                                   salt: UInt64.random(in: 1...UInt64.max), firstSequence: firstSequence)
+    package static func create(
+        fs: any FileSystem, directory: String, pageID: UUIDBytes, base: UInt64,
+        firstSequence: UInt64, durability: Durability, reserveBytes: Int = 0,
+        deferDirectorySync: Bool = false
+    ) throws -> JournalWriter {
+        let header = JournalHeader(
+            pageID: pageID, baseGeneration: base,
+            salt: UInt64.random(in: 1...UInt64.max), firstSequence: firstSequence)
         let path = joinPath(directory, PageFileNames.journal(pageID, base: base))
         let bytes = header.encoded()
         let file = try io { try fs.open(path, [.create, .truncate]) }
@@ -125,9 +136,10 @@ package final class JournalWriter: Sendable {
             throw error
         }
         let end = Int64(bytes.count)
-        let writer = JournalWriter(fs: fs, path: path, file: file, header: header, end: end,
-                                   durableEnd: durability == .none ? 0 : end, nextSequence: firstSequence, frameCount: 0,
-                                   reserveBytes: reserveBytes)
+        let writer = JournalWriter(
+            fs: fs, path: path, file: file, header: header, end: end,
+            durableEnd: durability == .none ? 0 : end, nextSequence: firstSequence, frameCount: 0,
+            reserveBytes: reserveBytes)
         if deferred { writer.state.withLock { $0.directoryPending = directory } }
         return writer
     }
@@ -143,15 +155,18 @@ package final class JournalWriter: Sendable {
 
     /// Opens an existing journal for appending after recovery read it: cuts a torn tail at
     /// `validEnd` (J-013) and continues at `nextSequence`.
-    package static func reopen(fs: any FileSystem, path: String, header: JournalHeader, validEnd: Int64,
-                               nextSequence: UInt64, frameCount: Int, reserveBytes: Int = 0) throws -> JournalWriter {
+    package static func reopen(
+        fs: any FileSystem, path: String, header: JournalHeader, validEnd: Int64,
+        nextSequence: UInt64, frameCount: Int, reserveBytes: Int = 0
+    ) throws -> JournalWriter {
         let file = try io { try fs.open(path, []) }
         var header = header
         do {
             // D-005: a journal with a second name (a hard link) would be written through to it.
             let links = try io { try fs.linkCount(file) }
             guard links <= 1 else {
-                throw LNoteError(.invalidPath, "the journal has \(links) names (a hard link); writers refuse it (D-005)", file: path)
+                throw LNoteError(
+                    .invalidPath, "the journal has \(links) names (a hard link); writers refuse it (D-005)", file: path)
             }
             let size = try io { try fs.size(file) }
             if size != validEnd {
@@ -166,8 +181,9 @@ package final class JournalWriter: Sendable {
                 // P-022: a prepared journal left by a crash still has its placeholder header;
                 // its real one is written and synced before any frame (a torn write of it,
                 // over a file of 64 bytes, is a torn creation, J-028).
-                header = JournalHeader(pageID: header.pageID, baseGeneration: header.baseGeneration,
-                                       salt: UInt64.random(in: 1...UInt64.max), firstSequence: nextSequence)
+                header = JournalHeader(
+                    pageID: header.pageID, baseGeneration: header.baseGeneration,
+                    salt: UInt64.random(in: 1...UInt64.max), firstSequence: nextSequence)
                 let bytes = header.encoded()
                 try io { try bytes.withUnsafeBytes { try fs.write(file, at: 0, $0) } }
                 try io { try fs.sync(file, .data) }
@@ -178,8 +194,9 @@ package final class JournalWriter: Sendable {
         }
         // Bytes up to validEnd were read back from the file; treat them as durable as the
         // file system made them (a crash-recovered journal is what is on disk).
-        return JournalWriter(fs: fs, path: path, file: file, header: header, end: validEnd, durableEnd: validEnd,
-                             nextSequence: nextSequence, frameCount: frameCount, reserveBytes: reserveBytes)
+        return JournalWriter(
+            fs: fs, path: path, file: file, header: header, end: validEnd, durableEnd: validEnd,
+            nextSequence: nextSequence, frameCount: frameCount, reserveBytes: reserveBytes)
     }
 
     /// The sequence number the next frame gets.
@@ -200,12 +217,18 @@ package final class JournalWriter: Sendable {
     package func write(_ changes: [PageChange], extendReserve: Bool = true) throws -> Ticket {
         try state.withLock { (s: inout State) throws -> Ticket in
             if s.closed { throw LNoteError(.closed, "journal is closed", file: path) }
-            if let failure = s.failure { throw LNoteError(.poisoned, "journal refused a write after an earlier failure: \(failure.message)", file: path) }
+            if let failure = s.failure {
+                throw LNoteError(
+                    .poisoned, "journal refused a write after an earlier failure: \(failure.message)", file: path)
+            }
             // J-017: a reader never accepts sequence 2^64-1, so the last frame may use at most
             // 2^64-2. Only a damaged or forged file brings a page this far (found by fuzzing:
             // the increment below trapped); refuse before writing anything.
             guard s.nextSequence <= UInt64.max - UInt64(changes.count) else {
-                throw LNoteError(.corrupt, "sequence numbers exhausted at \(s.nextSequence); the page's files carry a damaged sequence", file: path)
+                throw LNoteError(
+                    .corrupt,
+                    "sequence numbers exhausted at \(s.nextSequence); the page's files carry a damaged sequence",
+                    file: path)
             }
             // Every frame encoded in place in one buffer (header, then the body straight after
             // it, then the header and CRC filled in): no copy of a body, and the bodies the
@@ -215,7 +238,7 @@ package final class JournalWriter: Sendable {
             var appendedRanges: [(UUIDBytes, Range<Int>)] = []
             for change in changes {
                 let bodyStart = try Self.encodeFrame(change, sequence: sequence, salt: header.salt, into: &frames)
-                if case .append(let element) = change { appendedRanges.append((element.id, bodyStart ..< frames.count)) }
+                if case .append(let element) = change { appendedRanges.append((element.id, bodyStart..<frames.count)) }
                 sequence += 1
             }
             let buffer = frames.bytes
@@ -227,8 +250,10 @@ package final class JournalWriter: Sendable {
                 // is as it was, and these are written again at the same offset by the next
                 // write, so nothing is poisoned; a prefix that landed is overwritten then, or
                 // is a torn tail a reader stops at (J-012).
-                throw LNoteError(.protectedDataUnavailable, "the device is locked and the file's Data Protection keeps it unwritable; nothing was written: \(e.description)",
-                                 file: path, errno: e.errno)
+                throw LNoteError(
+                    .protectedDataUnavailable,
+                    "the device is locked and the file's Data Protection keeps it unwritable; nothing was written: \(e.description)",
+                    file: path, errno: e.errno)
             } catch {
                 let e = (error as? FileSystemError).map(LNoteError.init) ?? LNoteError(.io, "\(error)", file: path)
                 s.failure = e
@@ -250,8 +275,10 @@ package final class JournalWriter: Sendable {
     /// sequence bytes, the body encoded in place, then the length, type, sequence and CRC
     /// written over the header. Returns where the body starts. Throws `.invalidInput` when
     /// the body exceeds F-002's limit (the frame's bytes are then removed again).
-    package static func encodeFrame(_ change: PageChange, sequence: UInt64, salt: UInt64,
-                            into w: inout ByteWriter) throws -> Int {
+    package static func encodeFrame(
+        _ change: PageChange, sequence: UInt64, salt: UInt64,
+        into w: inout ByteWriter
+    ) throws -> Int {
         let start = w.count
         let headerBytes = FormatLimits.frameHeaderBytes + FormatLimits.sequenceBytes
         w.bytes.append(contentsOf: repeatElement(0, count: headerBytes))
@@ -259,7 +286,9 @@ package final class JournalWriter: Sendable {
         let bodyCount = w.count - start - headerBytes
         guard bodyCount <= FrameCodec.bodyBytesMax else {
             w.bytes.removeSubrange(start...)
-            throw LNoteError(.invalidInput, "change encodes to \(bodyCount) bytes; a frame holds at most \(FrameCodec.bodyBytesMax) (F-002)")
+            throw LNoteError(
+                .invalidInput,
+                "change encodes to \(bodyCount) bytes; a frame holds at most \(FrameCodec.bodyBytesMax) (F-002)")
         }
         let length = UInt32(FormatLimits.sequenceBytes + bodyCount)
         w.bytes.withUnsafeMutableBytes { raw in
@@ -267,8 +296,9 @@ package final class JournalWriter: Sendable {
             frame.storeBytes(of: length.littleEndian, toByteOffset: 0, as: UInt32.self)
             frame[8] = type
             frame.storeBytes(of: sequence.littleEndian, toByteOffset: FormatLimits.frameHeaderBytes, as: UInt64.self)
-            let crc = FrameCodec.frameCRC(salt: salt, length: length, type: type,
-                                          payload: UnsafeRawBufferPointer(rebasing: frame[FormatLimits.frameHeaderBytes...]))
+            let crc = FrameCodec.frameCRC(
+                salt: salt, length: length, type: type,
+                payload: UnsafeRawBufferPointer(rebasing: frame[FormatLimits.frameHeaderBytes...]))
             frame.storeBytes(of: crc.littleEndian, toByteOffset: 4, as: UInt32.self)
         }
         return start + headerBytes
@@ -292,7 +322,9 @@ package final class JournalWriter: Sendable {
         do {
             while offset < end {
                 let n = Int(min(Int64(zeros.count), end - offset))
-                try zeros.withUnsafeBytes { try fs.write(file, at: offset, UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
+                try zeros.withUnsafeBytes {
+                    try fs.write(file, at: offset, UnsafeRawBufferPointer(rebasing: $0[0..<n]))
+                }
                 offset += Int64(n)
             }
             s.fileEnd = end
@@ -319,7 +351,8 @@ package final class JournalWriter: Sendable {
         case .full: rank = 2
         }
         try syncGate.withLock { (_: inout Void) throws in
-            let work: (target: Int64, directory: String?)? = try state.withLock { (s: inout State) throws -> (Int64, String?)? in
+            let work: (target: Int64, directory: String?)? = try state.withLock {
+                (s: inout State) throws -> (Int64, String?)? in
                 if s.absorbed { return nil }
                 if let failure = s.failure { throw LNoteError(.poisoned, failure.message, file: path) }
                 if s.durableEnd[rank] >= end && s.directoryPending == nil { return nil }
@@ -338,7 +371,9 @@ package final class JournalWriter: Sendable {
             } catch {
                 let e = (error as? FileSystemError).map(LNoteError.init) ?? LNoteError(.io, "\(error)", file: path)
                 state.withLock { $0.failure = e }
-                throw LNoteError(.poisoned, "sync failed, nothing after the last durable frame is acknowledged: \(e.message)", file: path, errno: e.errno)
+                throw LNoteError(
+                    .poisoned, "sync failed, nothing after the last durable frame is acknowledged: \(e.message)",
+                    file: path, errno: e.errno)
             }
             state.withLock { s in
                 for r in 0...rank { s.durableEnd[r] = max(s.durableEnd[r], target) }
@@ -370,7 +405,8 @@ package final class JournalWriter: Sendable {
         syncGate.withLock { _ in
             let (wasOpen, cutAt) = state.withLock { (s: inout State) -> (Bool, Int64?) in
                 defer { s.closed = true }
-                let cut = cuttingReserve && !s.closed && s.failure == nil && s.fileEnd > s.writtenEnd ? s.writtenEnd : nil
+                let cut =
+                    cuttingReserve && !s.closed && s.failure == nil && s.fileEnd > s.writtenEnd ? s.writtenEnd : nil
                 return (!s.closed, cut)
             }
             if let cutAt { try? fs.truncate(file, to: cutAt) }

@@ -80,15 +80,16 @@ package enum PageFileNames {
     private static let journalSuffix = Array(".journal".utf8)
 
     private static func parse(utf8 b: UnsafeBufferPointer<UInt8>, anyCase: Bool) -> Parsed? {
-        guard b.count > uuidLength, let id = canonicalUUID(b, anyCase: anyCase), b[uuidLength] == UInt8(ascii: ".") else { return nil }
+        guard b.count > uuidLength, let id = canonicalUUID(b, anyCase: anyCase), b[uuidLength] == UInt8(ascii: ".")
+        else { return nil }
         let rest = UnsafeBufferPointer(rebasing: b[uuidLength...])
         if rest.elementsEqual(contentSuffix) { return .snapshot(id) }
         if rest.elementsEqual(tmpSuffix) { return .snapshotTemp(id) }
         // `.<digits>.journal`
         guard rest.count > 1 + journalSuffix.count,
-              UnsafeBufferPointer(rebasing: rest[(rest.count - journalSuffix.count)...]).elementsEqual(journalSuffix)
+            UnsafeBufferPointer(rebasing: rest[(rest.count - journalSuffix.count)...]).elementsEqual(journalSuffix)
         else { return nil }
-        let digits = rest[1 ..< rest.count - journalSuffix.count]
+        let digits = rest[1..<rest.count - journalSuffix.count]
         guard let first = digits.first, first != UInt8(ascii: "0") || digits.count == 1 else { return nil }
         var base: UInt64 = 0
         for c in digits {

@@ -25,12 +25,18 @@ package final class PreparedJournal: Sendable {
     /// P-022). `yield` runs before each of the three syncs (each commits file-system metadata):
     /// the page passes its `SaveTraffic.waitForSaveEnd`, so each goes right after a save's
     /// sync ended instead of in front of the next one's.
-    package static func prepare(fs: any FileSystem, directory: String, pageID: UUIDBytes, base: UInt64,
-                                zeroBytes: Int, yield: () -> Void = {}) -> PreparedJournal? {
+    package static func prepare(
+        fs: any FileSystem, directory: String, pageID: UUIDBytes, base: UInt64,
+        zeroBytes: Int, yield: () -> Void = {}
+    ) -> PreparedJournal? {
         let path = joinPath(directory, PageFileNames.journal(pageID, base: base))
-        guard case .some(.none) = try? fs.kind(path), let file = try? fs.open(path, [.create, .exclusive]) else { return nil }
-        let placeholder = JournalHeader(pageID: pageID, baseGeneration: base, salt: UInt64.random(in: 1...UInt64.max),
-                                        firstSequence: 1).encoded()
+        guard case .some(.none) = try? fs.kind(path), let file = try? fs.open(path, [.create, .exclusive]) else {
+            return nil
+        }
+        let placeholder = JournalHeader(
+            pageID: pageID, baseGeneration: base, salt: UInt64.random(in: 1...UInt64.max),
+            firstSequence: 1
+        ).encoded()
         let header = Int64(placeholder.count)
         do {
             try placeholder.withUnsafeBytes { try fs.write(file, at: 0, $0) }
@@ -40,7 +46,9 @@ package final class PreparedJournal: Sendable {
             var offset = header
             while offset < header + Int64(zeroBytes) {
                 let n = Int(min(Int64(zeros.count), header + Int64(zeroBytes) - offset))
-                try zeros.withUnsafeBytes { try fs.write(file, at: offset, UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
+                try zeros.withUnsafeBytes {
+                    try fs.write(file, at: offset, UnsafeRawBufferPointer(rebasing: $0[0..<n]))
+                }
                 offset += Int64(n)
             }
             yield()

@@ -12,14 +12,15 @@ package enum TornCreation {
         guard bytes.count > FormatLimits.journalHeaderBytes else { return true }
         return bytes.withUnsafeBufferPointer { b in
             var any: UInt8 = 0
-            for i in FormatLimits.journalHeaderBytes ..< b.count { any |= b[i] }
+            for i in FormatLimits.journalHeaderBytes..<b.count { any |= b[i] }
             return any == 0
         }
     }
 
     /// The `tornCreation` finding for `file` of `size` bytes (offset 0, bytes: the size).
     package static func finding(file: String, size: Int, reason: String?) -> RecoveryFinding {
-        RecoveryFinding(kind: kind, file: file, offset: 0, bytes: size, isTornTail: true,
-                        detail: "journal created but its header was never synced (\(reason ?? "invalid")); holds no frame (J-028)")
+        RecoveryFinding(
+            kind: kind, file: file, offset: 0, bytes: size, isTornTail: true,
+            detail: "journal created but its header was never synced (\(reason ?? "invalid")); holds no frame (J-028)")
     }
 }

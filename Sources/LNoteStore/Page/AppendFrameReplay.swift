@@ -14,13 +14,17 @@ enum AppendFrameReplay {
     /// `pending` (deferred points): a stroke's structure walk left to be confirmed
     /// (`PendingPointChecks`), also when the element is not added (its body must still pass).
     @inline(__always)
-    static func apply(_ frame: ScannedFrame, of bytes: [UInt8], raw: UnsafeRawBufferPointer, points: PointDecoding,
-                      state: inout PageState, cache: inout EncodedBodyCache,
-                      pending: PendingPointChecks? = nil) throws(DecodeError) -> (id: UUIDBytes, added: Bool) {
+    static func apply(
+        _ frame: ScannedFrame, of bytes: [UInt8], raw: UnsafeRawBufferPointer, points: PointDecoding,
+        state: inout PageState, cache: inout EncodedBodyCache,
+        pending: PendingPointChecks? = nil
+    ) throws(DecodeError) -> (id: UUIDBytes, added: Bool) {
         let body = UnsafeRawBufferPointer(rebasing: raw[frame.bodyRange])
-        let e = points == .deferred
-            ? try PageChangeCodec.decodeAppend(body: body, baseOffset: frame.bodyRange.lowerBound, file: bytes,
-                                               pending: pending)
+        let e =
+            points == .deferred
+            ? try PageChangeCodec.decodeAppend(
+                body: body, baseOffset: frame.bodyRange.lowerBound, file: bytes,
+                pending: pending)
             : try PageChangeCodec.decodeAppend(body: body, baseOffset: frame.bodyRange.lowerBound, source: nil)
         let id = e.id
         guard state.appendIfNew(consume e) else { return (id, false) }

@@ -53,15 +53,19 @@ package struct CompactionJob: Sendable {
         // anything but a regular file, is simply not held.
         let replaced = fs.overlapsCalls ? try? fs.open(path, .readOnly) : nil
         do {
-            let encoder = SnapshotEncoder(pageID: pageID, generation: generation, nextSequence: nextSequence,
-                                          state: state, cache: cache)
+            let encoder = SnapshotEncoder(
+                pageID: pageID, generation: generation, nextSequence: nextSequence,
+                state: state, cache: cache)
             let (id, generation, nextSequence, state) = (pageID, generation, nextSequence, state)
             // With no save in flight or recent, nothing waits on the next journal's creation:
             // the snapshot is written beside it (P-011).
-            try SnapshotWrite.run(encoder, fs: fs, path: path, level: level, journalReady: journalReady, traffic: traffic,
-                                  saving: saving, overlapJournal: fs.overlapsCalls && !saving) {
-                try SnapshotGuard.verify($0, pageID: id, generation: generation, nextSequence: nextSequence,
-                                         absorbed: state, part: $1)
+            try SnapshotWrite.run(
+                encoder, fs: fs, path: path, level: level, journalReady: journalReady, traffic: traffic,
+                saving: saving, overlapJournal: fs.overlapsCalls && !saving
+            ) {
+                try SnapshotGuard.verify(
+                    $0, pageID: id, generation: generation, nextSequence: nextSequence,
+                    absorbed: state, part: $1)
             }
         } catch {
             if let replaced { try? fs.close(replaced) }
@@ -69,8 +73,9 @@ package struct CompactionJob: Sendable {
         }
         // P-012, after the directory sync made the new snapshot durable.
         let cleanup = Result {
-            try PageFileCleanup.removeObsolete(fs: fs, directory: directory, pageID: pageID,
-                                               keepFrom: generation - 1, damaged: damaged, journals: journals)
+            try PageFileCleanup.removeObsolete(
+                fs: fs, directory: directory, pageID: pageID,
+                keepFrom: generation - 1, damaged: damaged, journals: journals)
         }
         return Outcome(replaced: replaced, cleanup: cleanup)
     }

@@ -25,12 +25,14 @@ package struct DamageKeeping: Sendable {
     /// that are not zeros of the other journals.
     init(recovered: PageRecovery.Result) {
         for name in recovered.damagedFiles.sorted() {
-            let kinds = Set(recovered.report.findings.filter { $0.file == name && !$0.isInformational }.map(\.kind)).sorted()
+            let kinds = Set(recovered.report.findings.filter { $0.file == name && !$0.isInformational }.map(\.kind))
+                .sorted()
             let why = kinds.isEmpty ? "holds elements the page lacks after damage" : kinds.joined(separator: ", ")
             wholeFiles.append((name, "damaged (\(why)); kept whole before the writer changed the page (P-042)"))
         }
         for tail in recovered.tornTails where !recovered.damagedFiles.contains(tail.name) {
-            ranges.append((tail.name, tail.range, "torn tail that is not zeros, kept before the writer cut it (P-042, W-005)"))
+            ranges.append(
+                (tail.name, tail.range, "torn tail that is not zeros, kept before the writer cut it (P-042, W-005)"))
         }
     }
 
@@ -51,7 +53,8 @@ package struct DamageKeeping: Sendable {
             let path = joinPath(pagesDirectory, name)
             guard case .file? = try io({ try fs.entryKind(path) }) else { continue }
             let read = try io { try fs.readBounded(path) }
-            let size = read.fileSize > read.bytes.count
+            let size =
+                read.fileSize > read.bytes.count
                 ? "its first \(read.bytes.count) bytes; the other \(read.fileSize - read.bytes.count) of its \(read.fileSize) bytes are zeros, P-020"
                 : "\(read.bytes.count) bytes"
             copies.append((name, read.bytes))
@@ -68,11 +71,13 @@ package struct DamageKeeping: Sendable {
             lines.append("\(copy): \(bytes.count) bytes from pages/\(name) at offset \(range.lowerBound): \(reason)")
         }
         guard !copies.isEmpty else { return nil }
-        let run = try makeRunFolder(fs: fs, lostAndFound: joinPath(parentDirectory(of: pagesDirectory), PackageLayout.lostAndFoundName))
+        let run = try makeRunFolder(
+            fs: fs, lostAndFound: joinPath(parentDirectory(of: pagesDirectory), PackageLayout.lostAndFoundName))
         for (name, bytes) in copies {
             try io { try fs.writeFileAtomically(joinPath(run, name), bytes, durability: .data) }
         }
-        let header = "salvage open of page \(pageID), \(Timestamp.now()): damaged page files kept before the writer changed them (Spec/format.md P-042)"
+        let header =
+            "salvage open of page \(pageID), \(Timestamp.now()): damaged page files kept before the writer changed them (Spec/format.md P-042)"
         let text = header + "\n" + lines.joined(separator: "\n") + "\n"
         try io { try fs.writeFileAtomically(joinPath(run, Self.reportName), Array(text.utf8), durability: .data) }
         return run

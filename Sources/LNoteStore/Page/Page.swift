@@ -85,8 +85,10 @@ public final actor Page {
     /// whose open found no damage.
     public private(set) var damageKeptIn: String?
 
-    private init(id: UUIDBytes, directory: String, options: PageOptions, fs: any FileSystem,
-                 gate: (any WriteGate)?, recovered: PageRecovery.Result) {
+    private init(
+        id: UUIDBytes, directory: String, options: PageOptions, fs: any FileSystem,
+        gate: (any WriteGate)?, recovered: PageRecovery.Result
+    ) {
         self.id = id; self.directory = directory; self.options = options; self.fs = fs; self.gate = gate
         state = recovered.state
         cache = recovered.cache
@@ -109,21 +111,26 @@ public final actor Page {
     /// replays the journals (section 5). A page with no files opens empty. Cost: one read of
     /// each file; no writes until the first change.
     /// - Throws: `.corrupt` in strict mode on damage; `.io` when files can't be read.
-    public static func open(directory: String, id: UUIDBytes, options: PageOptions = PageOptions(),
-                            fileSystem: any FileSystem = POSIXFileSystem.shared) async throws -> Page {
+    public static func open(
+        directory: String, id: UUIDBytes, options: PageOptions = PageOptions(),
+        fileSystem: any FileSystem = POSIXFileSystem.shared
+    ) async throws -> Page {
         try await open(directory: directory, id: id, options: options, fileSystem: fileSystem, gate: nil)
     }
 
     /// Opens a page whose writes first pass `gate` (the document's writer lock).
     /// `names`: the page's names in `directory` from the caller's listing (see
     /// `PageRecovery.recover`), nil to list it.
-    package static func open(directory: String, id: UUIDBytes, options: PageOptions, fileSystem: any FileSystem,
-                             gate: (any WriteGate)?, names: [String]? = nil) async throws -> Page {
+    package static func open(
+        directory: String, id: UUIDBytes, options: PageOptions, fileSystem: any FileSystem,
+        gate: (any WriteGate)?, names: [String]? = nil
+    ) async throws -> Page {
         let recover = { @Sendable in
-            try PageRecovery.recover(fs: fileSystem, directory: directory, pageID: id, mode: options.replayMode,
-                                     points: options.pointDecoding, toDraw: options.pointsToDrawAtOpen,
-                                     threads: options.pointsToDrawAtOpen ? ProcessorCount.active : 1, heal: true,
-                                     names: names)
+            try PageRecovery.recover(
+                fs: fileSystem, directory: directory, pageID: id, mode: options.replayMode,
+                points: options.pointDecoding, toDraw: options.pointsToDrawAtOpen,
+                threads: options.pointsToDrawAtOpen ? ProcessorCount.active : 1, heal: true,
+                names: names)
         }
         // The same choice as for syncs: in the caller's task (no thread hand-off), or on the
         // I/O thread.
@@ -144,8 +151,10 @@ public final actor Page {
         drawnAtOpen = nil
         // `drawn` holds the open's element array, so any change since made the page's array a
         // new one: the same storage means the same elements.
-        let same = drawn.elements.count == elements.count
-            && drawn.elements.withUnsafeBufferPointer { $0.baseAddress } == elements.withUnsafeBufferPointer { $0.baseAddress }
+        let same =
+            drawn.elements.count == elements.count
+            && drawn.elements.withUnsafeBufferPointer { $0.baseAddress }
+                == elements.withUnsafeBufferPointer { $0.baseAddress }
         return (elements, same ? drawn : nil)
     }
     /// The number of elements, without copying them.
@@ -269,7 +278,9 @@ public final actor Page {
     private func compactThenAdmit(_ changes: [PageChange]) async throws {
         try await compact()
         guard try admitSize(changes) else {
-            throw LNoteError(.pageFull, "the page's journal cannot take the change within \(sizeLimit.limit) bytes (P-043); it was not written")
+            throw LNoteError(
+                .pageFull,
+                "the page's journal cannot take the change within \(sizeLimit.limit) bytes (P-043); it was not written")
         }
     }
 
@@ -280,7 +291,9 @@ public final actor Page {
     }
 
     /// Writes `changes` as frames of the active journal, inside one change of the gate (D-073).
-    private func writeFrames(_ changes: [PageChange], extendReserve: Bool) throws -> (JournalWriter, JournalWriter.Ticket) {
+    private func writeFrames(
+        _ changes: [PageChange], extendReserve: Bool
+    ) throws -> (JournalWriter, JournalWriter.Ticket) {
         try gate?.beginWrite(byPath: false)
         defer { gate?.endWrite() }
         let journal = try activeWriter()
@@ -313,7 +326,9 @@ public final actor Page {
         }
         guard journalFrames > 0 else { return }
         let journal: JournalWriter
-        if let writer { journal = writer } else {
+        if let writer {
+            journal = writer
+        } else {
             try gate?.beginWrite(byPath: false)  // D-073: opening the journal to switch from may cut its tail
             defer { gate?.endWrite() }
             guard let opened = try? activeWriter() else { return }
@@ -341,7 +356,10 @@ public final actor Page {
             } catch {
                 firstError = error
                 if let journal = writer {
-                    do { try await sync(journal, through: journal.byteCount, max(options.durability, .data), inline: false) } catch {}
+                    do {
+                        try await sync(
+                            journal, through: journal.byteCount, max(options.durability, .data), inline: false)
+                    } catch {}
                 }
             }
         }
@@ -363,8 +381,10 @@ public final actor Page {
         // W-003: the page shows changes whose write or sync failed; returning normally would tell
         // the app they are saved. They are not: say so (reopening replays what is on disk).
         if let failure {
-            throw LNoteError(.poisoned, "page closed after an earlier failure; changes since the last durable one may be lost: \(failure.message)",
-                             file: failure.file, errno: failure.errno)
+            throw LNoteError(
+                .poisoned,
+                "page closed after an earlier failure; changes since the last durable one may be lost: \(failure.message)",
+                file: failure.file, errno: failure.errno)
         }
     }
 
@@ -394,8 +414,9 @@ public final actor Page {
         try checkOpen()
         if options.readOnly { throw LNoteError(.readOnly, "page \(id) was opened read-only") }
         if let failure {
-            throw LNoteError(.poisoned, "page refuses writes after an earlier failure: \(failure.message); reopen it",
-                             file: failure.file, errno: failure.errno)
+            throw LNoteError(
+                .poisoned, "page refuses writes after an earlier failure: \(failure.message); reopen it",
+                file: failure.file, errno: failure.errno)
         }
     }
 
@@ -411,16 +432,20 @@ public final actor Page {
         try keepDamage()  // P-042: before W-005 cuts a tail or anything else changes a file
         let journal: JournalWriter
         if let target = appendTarget {
-            journal = try JournalWriter.reopen(fs: fs, path: joinPath(directory, target.name), header: target.header,
-                                               validEnd: target.validEnd, nextSequence: nextSequence,
-                                               frameCount: target.frameCount, reserveBytes: options.journalReserveBytes)
+            journal = try JournalWriter.reopen(
+                fs: fs, path: joinPath(directory, target.name), header: target.header,
+                validEnd: target.validEnd, nextSequence: nextSequence,
+                frameCount: target.frameCount, reserveBytes: options.journalReserveBytes)
             appendTarget = nil
         } else {
-            let base = try highestJournalBase.map { $0 >= generation ? try Self.generation(after: $0) : generation } ?? generation
+            let base =
+                try highestJournalBase.map { $0 >= generation ? try Self.generation(after: $0) : generation }
+                ?? generation
             journalBases.insert(base)
-            journal = try JournalWriter.create(fs: fs, directory: directory, pageID: id, base: base,
-                                               firstSequence: nextSequence, durability: options.durability,
-                                               reserveBytes: options.journalReserveBytes)
+            journal = try JournalWriter.create(
+                fs: fs, directory: directory, pageID: id, base: base,
+                firstSequence: nextSequence, durability: options.durability,
+                reserveBytes: options.journalReserveBytes)
             highestJournalBase = base
         }
         writer = journal
@@ -486,7 +511,9 @@ public final actor Page {
     private func startCompactionIfDue(_ journal: JournalWriter) {
         guard compaction == nil else { return }
         let policy = options.compaction
-        guard journal.frameCount >= policy.journalFramesMax || Int(journal.byteCount) >= policy.journalBytesMax else { return }
+        guard journal.frameCount >= policy.journalFramesMax || Int(journal.byteCount) >= policy.journalBytesMax else {
+            return
+        }
         startCompaction(switchingFrom: journal)
     }
 
@@ -523,7 +550,9 @@ public final actor Page {
             guard let running = compaction else { break }
             _ = try? await running.value  // writes during it went to the next journal: look again after
         }
-        guard failure == nil, let journal = writer, journal.frameCount >= options.compaction.idleFramesMin else { return }
+        guard failure == nil, let journal = writer, journal.frameCount >= options.compaction.idleFramesMin else {
+            return
+        }
         startCompaction(switchingFrom: journal, unasked: true)
     }
 
@@ -532,8 +561,10 @@ public final actor Page {
     /// reserve (the prepared zeros are its first reserve, W-010). Each of its syncs waits for
     /// the save in flight, if any, to end first (`SaveTraffic`).
     private func startPreparation(after journal: JournalWriter) {
-        guard preparation == nil, !switchPending, journal === writer, options.journalReserveBytes > 0, !options.readOnly,
-              failure == nil, let base = try? Self.generation(after: journal.header.baseGeneration) else { return }
+        guard preparation == nil, !switchPending, journal === writer, options.journalReserveBytes > 0,
+            !options.readOnly,
+            failure == nil, let base = try? Self.generation(after: journal.header.baseGeneration)
+        else { return }
         let (fs, directory, id, traffic) = (self.fs, self.directory, self.id, self.traffic)
         let zeros = min(options.journalReserveBytes, JournalWriter.firstReserveStretch)
         let gate = self.gate
@@ -542,8 +573,9 @@ public final actor Page {
             (try? await BlockingIO.run {
                 try gate?.beginWrite(byPath: true)  // D-073: the file is created under the writer lock
                 defer { gate?.endWrite() }
-                return PreparedJournal.prepare(fs: fs, directory: directory, pageID: id, base: base, zeroBytes: zeros,
-                                               yield: traffic.waitForSaveEnd)
+                return PreparedJournal.prepare(
+                    fs: fs, directory: directory, pageID: id, base: base, zeroBytes: zeros,
+                    yield: traffic.waitForSaveEnd)
             }) ?? nil
         }
     }
@@ -551,7 +583,9 @@ public final actor Page {
     /// P-022: the journal prepared for the switch away from `old`, waited for if it is being
     /// prepared; saves keep landing in `old` meanwhile (the actor is free while this waits).
     private func preparedForSwitch(from old: JournalWriter?) async -> PreparedJournal? {
-        guard let old, old === writer, let next = try? Self.generation(after: old.header.baseGeneration) else { return nil }
+        guard let old, old === writer, let next = try? Self.generation(after: old.header.baseGeneration) else {
+            return nil
+        }
         switchPending = true
         return await takePrepared(base: next)
     }
@@ -575,22 +609,28 @@ public final actor Page {
     /// generation (found by fuzzing: the unchecked increment trapped).
     private static func generation(after generation: UInt64) throws -> UInt64 {
         let (next, overflow) = generation.addingReportingOverflow(1)
-        if overflow { throw LNoteError(.corrupt, "generation numbers exhausted; the page's files carry a damaged generation") }
+        if overflow {
+            throw LNoteError(.corrupt, "generation numbers exhausted; the page's files carry a damaged generation")
+        }
         return next
     }
 
     /// P-010's next journal: the prepared one adopted (P-022; its entry is durable), or else
     /// created with its directory sync deferred to the snapshot's (P-021).
-    private func nextJournal(_ prepared: PreparedJournal?, base: UInt64, firstSequence: UInt64,
-                                              level: Durability) throws -> JournalWriter {
+    private func nextJournal(
+        _ prepared: PreparedJournal?, base: UInt64, firstSequence: UInt64,
+        level: Durability
+    ) throws -> JournalWriter {
         if let prepared, prepared.base == base {
-            return try JournalWriter.adopt(prepared, pageID: id, firstSequence: firstSequence, durability: level,
-                                           reserveBytes: options.journalReserveBytes)
+            return try JournalWriter.adopt(
+                prepared, pageID: id, firstSequence: firstSequence, durability: level,
+                reserveBytes: options.journalReserveBytes)
         }
         prepared?.discard()
         journalBases.insert(base)
-        return try JournalWriter.create(fs: fs, directory: directory, pageID: id, base: base, firstSequence: firstSequence,
-                                        durability: level, reserveBytes: options.journalReserveBytes, deferDirectorySync: true)
+        return try JournalWriter.create(
+            fs: fs, directory: directory, pageID: id, base: base, firstSequence: firstSequence,
+            durability: level, reserveBytes: options.journalReserveBytes, deferDirectorySync: true)
     }
 
     /// The compaction protocol. With `switchingFrom` (a live page) it first starts a fresh
@@ -611,14 +651,18 @@ public final actor Page {
         let prepared = await preparedForSwitch(from: old)
         let absorbedThrough = nextSequence
         let switching = old != nil && old === writer
-        let base = switching ? old?.header.baseGeneration ?? generation
+        let base =
+            switching
+            ? old?.header.baseGeneration ?? generation
             : writer?.header.baseGeneration ?? highestJournalBase.map { max($0, generation) } ?? generation
         let newGeneration = try Self.generation(after: base)
         let level = max(options.durability, .data)
-        let saving = traffic.isActive  // asked once: the job's thread, the write's order and the check's priority follow it
-        var job = CompactionJob(fs: fs, directory: directory, pageID: id, generation: newGeneration,
-                                nextSequence: absorbedThrough, state: state, cache: cache, level: level,
-                                traffic: traffic, saving: saving, damaged: damagedFiles)
+        // asked once: the job's thread, the write's order and the check's priority follow it
+        let saving = traffic.isActive
+        var job = CompactionJob(
+            fs: fs, directory: directory, pageID: id, generation: newGeneration,
+            nextSequence: absorbedThrough, state: state, cache: cache, level: level,
+            traffic: traffic, saving: saving, damaged: damagedFiles)
         job.journals = journalBases
         // P-011 off the actor in one job, from the state as of `absorbedThrough`: the encoding
         // runs while the actor creates the next journal, the write waits for it, the P-019
@@ -658,8 +702,9 @@ public final actor Page {
         }
         fresh?.directoryEntryIsDurable()
         generation = newGeneration
-        assert(framesAbsorbed >= 0 && journalFrames >= framesAbsorbed,
-               "a compaction absorbed \(framesAbsorbed) frames of the \(journalFrames) outside the snapshot")
+        assert(
+            framesAbsorbed >= 0 && journalFrames >= framesAbsorbed,
+            "a compaction absorbed \(framesAbsorbed) frames of the \(journalFrames) outside the snapshot")
         journalFrames = max(0, journalFrames - framesAbsorbed)
         compactionCount += 1
         for journal in toAbsorb {

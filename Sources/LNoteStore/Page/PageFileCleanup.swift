@@ -10,8 +10,10 @@ package enum PageFileCleanup {
     /// created, prepared); only those names are looked at, instead of listing `pages/` (a
     /// listing per compaction grows with the document). nil: list `pages/`.
     @discardableResult
-    package static func removeObsolete(fs: any FileSystem, directory: String, pageID: UUIDBytes, keepFrom: UInt64,
-                                       damaged: Set<String>, journals: Set<UInt64>? = nil) throws -> Set<String> {
+    package static func removeObsolete(
+        fs: any FileSystem, directory: String, pageID: UUIDBytes, keepFrom: UInt64,
+        damaged: Set<String>, journals: Set<UInt64>? = nil
+    ) throws -> Set<String> {
         var handled = Set<String>()
         let names: [String]
         if let journals {
@@ -20,7 +22,9 @@ package enum PageFileCleanup {
             names = try io({ try fs.list(directory) })
         }
         for name in names {
-            guard case .journal(let id, let base)? = PageFileNames.parse(name), id == pageID, base < keepFrom else { continue }
+            guard case .journal(let id, let base)? = PageFileNames.parse(name), id == pageID, base < keepFrom else {
+                continue
+            }
             let path = joinPath(directory, name)
             if journals != nil, try io({ try fs.entryKind(path) }) == nil { continue }
             if damaged.coldContains(name) {

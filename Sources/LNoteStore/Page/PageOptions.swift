@@ -19,8 +19,10 @@ public struct CompactionPolicy: Sendable, Equatable {
 
     /// A policy compacting at `journalBytesMax` bytes or `journalFramesMax` frames, and after
     /// `idleDelay` without writes when the journal holds `idleFramesMin` frames.
-    public init(journalBytesMax: Int = 4 * 1024 * 1024, journalFramesMax: Int = 2_000,
-                idleDelay: Duration? = nil, idleFramesMin: Int = 256) {
+    public init(
+        journalBytesMax: Int = 4 * 1024 * 1024, journalFramesMax: Int = 2_000,
+        idleDelay: Duration? = nil, idleFramesMin: Int = 256
+    ) {
         self.journalBytesMax = journalBytesMax; self.journalFramesMax = journalFramesMax
         self.idleDelay = idleDelay; self.idleFramesMin = idleFramesMin
     }
@@ -137,10 +139,13 @@ public struct PageOptions: Sendable, Equatable {
     package var pageFileBytesMax = FormatLimits.pageFileBytesInMemoryMax
 
     /// Options; every default is the one to keep when unsure.
-    public init(durability: Durability = .default, compaction: CompactionPolicy = .default,
-                replayMode: ReplayMode = .salvage, readOnly: Bool = false,
-                syncExecution: SyncExecution = PageOptions.defaultSyncExecution, journalReserveBytes: Int = PageOptions.defaultJournalReserveBytes,
-                pointDecoding: PointDecoding = .deferred, pointsToDrawAtOpen: Bool = false) {
+    public init(
+        durability: Durability = .default, compaction: CompactionPolicy = .default,
+        replayMode: ReplayMode = .salvage, readOnly: Bool = false,
+        syncExecution: SyncExecution = PageOptions.defaultSyncExecution,
+        journalReserveBytes: Int = PageOptions.defaultJournalReserveBytes,
+        pointDecoding: PointDecoding = .deferred, pointsToDrawAtOpen: Bool = false
+    ) {
         self.durability = durability; self.compaction = compaction; self.replayMode = replayMode
         self.readOnly = readOnly || replayMode != .salvage
         self.syncExecution = syncExecution

@@ -70,7 +70,9 @@ package enum PageRecovery {
     /// `names`, when given, are the names in `directory` a listing found for this page (any
     /// case; other names are ignored): a caller reading many pages lists `pages/` once, not
     /// once per page.
-    static func listFiles(fs: any FileSystem, directory: String, pageID: UUIDBytes, names: [String]? = nil) throws -> PageFiles {
+    static func listFiles(
+        fs: any FileSystem, directory: String, pageID: UUIDBytes, names: [String]? = nil
+    ) throws -> PageFiles {
         var files = PageFiles()
         let listed: [String]
         if let names {
@@ -127,36 +129,45 @@ package enum PageRecovery {
     /// `names` (see `listFiles`): the page's names from a listing of `directory` the caller
     /// made, saving a listing per page. When reading with them fails (a file gone since the
     /// listing), the page is read again from a fresh listing.
-    package static func recover(fs: any FileSystem, directory: String, pageID: UUIDBytes,
-                                mode: ReplayMode, points: PointDecoding = .eager, toDraw: Bool = false,
-                                threads: Int = 1, drawBoundLimit: Int = .max,
-                                aheadBytesMin: Int64 = aheadBytesMinDefault, heal: Bool = false,
-                                names: [String]? = nil) throws -> Result {
+    package static func recover(
+        fs: any FileSystem, directory: String, pageID: UUIDBytes,
+        mode: ReplayMode, points: PointDecoding = .eager, toDraw: Bool = false,
+        threads: Int = 1, drawBoundLimit: Int = .max,
+        aheadBytesMin: Int64 = aheadBytesMinDefault, heal: Bool = false,
+        names: [String]? = nil
+    ) throws -> Result {
         if let names {
             do {
-                return try recover(fs: fs, directory: directory, pageID: pageID, mode: mode, points: points, toDraw: toDraw,
-                                   threads: threads, drawBoundLimit: drawBoundLimit, aheadBytesMin: aheadBytesMin,
-                                   heal: heal, files: try listFiles(fs: fs, directory: directory, pageID: pageID, names: names))
+                return try recover(
+                    fs: fs, directory: directory, pageID: pageID, mode: mode, points: points, toDraw: toDraw,
+                    threads: threads, drawBoundLimit: drawBoundLimit, aheadBytesMin: aheadBytesMin,
+                    heal: heal, files: try listFiles(fs: fs, directory: directory, pageID: pageID, names: names))
             } catch {}
         }
-        return try recover(fs: fs, directory: directory, pageID: pageID, mode: mode, points: points, toDraw: toDraw,
-                           threads: threads, drawBoundLimit: drawBoundLimit, aheadBytesMin: aheadBytesMin,
-                           heal: heal, files: try listFiles(fs: fs, directory: directory, pageID: pageID))
+        return try recover(
+            fs: fs, directory: directory, pageID: pageID, mode: mode, points: points, toDraw: toDraw,
+            threads: threads, drawBoundLimit: drawBoundLimit, aheadBytesMin: aheadBytesMin,
+            heal: heal, files: try listFiles(fs: fs, directory: directory, pageID: pageID))
     }
 
-    private static func recover(fs: any FileSystem, directory: String, pageID: UUIDBytes, mode: ReplayMode,
-                                points: PointDecoding, toDraw: Bool, threads: Int, drawBoundLimit: Int,
-                                aheadBytesMin: Int64, heal: Bool, files: PageFiles) throws -> Result {
-        var result = try recoverFiles(fs: fs, directory: directory, pageID: pageID, mode: mode, points: points, toDraw: toDraw,
-                                      threads: threads, drawBoundLimit: drawBoundLimit, aheadBytesMin: aheadBytesMin,
-                                      heal: heal, files: files)
+    private static func recover(
+        fs: any FileSystem, directory: String, pageID: UUIDBytes, mode: ReplayMode,
+        points: PointDecoding, toDraw: Bool, threads: Int, drawBoundLimit: Int,
+        aheadBytesMin: Int64, heal: Bool, files: PageFiles
+    ) throws -> Result {
+        var result = try recoverFiles(
+            fs: fs, directory: directory, pageID: pageID, mode: mode, points: points, toDraw: toDraw,
+            threads: threads, drawBoundLimit: drawBoundLimit, aheadBytesMin: aheadBytesMin,
+            heal: heal, files: files)
         result.journalBases = files.journals.map(\.base)
         return result
     }
 
-    private static func recoverFiles(fs: any FileSystem, directory: String, pageID: UUIDBytes, mode: ReplayMode,
-                                     points: PointDecoding, toDraw: Bool, threads: Int, drawBoundLimit: Int,
-                                     aheadBytesMin: Int64, heal: Bool, files: PageFiles) throws -> Result {
+    private static func recoverFiles(
+        fs: any FileSystem, directory: String, pageID: UUIDBytes, mode: ReplayMode,
+        points: PointDecoding, toDraw: Bool, threads: Int, drawBoundLimit: Int,
+        aheadBytesMin: Int64, heal: Bool, files: PageFiles
+    ) throws -> Result {
         // K-035: a link or special file at a spelling the page does not read blocks the page
         // too, as the open's check of every spelling does (D-002, D-004); a name read is
         // refused when it is opened.
@@ -166,16 +177,19 @@ package enum PageRecovery {
         let points = mode == .salvage ? points : .eager
         if toDraw, points == .deferred {
             let read = { (pending: PendingPointChecks) in
-                try replay(fs: fs, directory: directory, pageID: pageID, mode: mode, points: points, files: files,
-                           pending: pending, heal: heal)
+                try replay(
+                    fs: fs, directory: directory, pageID: pageID, mode: mode, points: points, files: files,
+                    pending: pending, heal: heal)
             }
             var ready: (result: Result, drawn: PagePoints?)
             if threads > 1, let bytes = pageBytes(fs: fs, directory: directory, files: files), bytes >= aheadBytesMin,
-               let bound = drawBound(bytes: bytes) {
+                let bound = drawBound(bytes: bytes)
+            {
                 // Decoded on a second core while the page is read (`DrawAhead`). `drawBoundLimit`:
                 // a test hook, a buffer too small for the page (as when a file grew since sized).
-                ready = try PagePoints.readAhead(bound: min(bound, drawBoundLimit), threads: threads, read: read,
-                                                 elements: { $0.state.elements })
+                ready = try PagePoints.readAhead(
+                    bound: min(bound, drawBoundLimit), threads: threads, read: read,
+                    elements: { $0.state.elements })
             } else {
                 ready = try PagePoints.readThenDraw(threads: threads, read: read, elements: { $0.state.elements })
             }
@@ -185,8 +199,9 @@ package enum PageRecovery {
                 return ready.result
             }
         }
-        return try replay(fs: fs, directory: directory, pageID: pageID, mode: mode, points: points, files: files,
-                          pending: nil, heal: heal)
+        return try replay(
+            fs: fs, directory: directory, pageID: pageID, mode: mode, points: points, files: files,
+            pending: nil, heal: heal)
     }
 
     /// The bytes of a page's files (each counted up to `FormatLimits.pageFileBytesInMemoryMax`,
@@ -224,9 +239,11 @@ package enum PageRecovery {
     static let drawBoundMax = 8 << 20
 
     /// The replay of section 5 over `files`; `pending` as in `PageReplay.pending`.
-    private static func replay(fs: any FileSystem, directory: String, pageID: UUIDBytes, mode: ReplayMode,
-                               points: PointDecoding, files: PageFiles, pending: PendingPointChecks?,
-                               heal: Bool) throws -> Result {
+    private static func replay(
+        fs: any FileSystem, directory: String, pageID: UUIDBytes, mode: ReplayMode,
+        points: PointDecoding, files: PageFiles, pending: PendingPointChecks?,
+        heal: Bool
+    ) throws -> Result {
         var replay = PageReplay(fs: fs, directory: directory, pageID: pageID, mode: mode, points: points)
         replay.pending = pending
         replay.heal = heal
@@ -236,8 +253,10 @@ package enum PageRecovery {
         }
         replay.prefetched = prefetch
         for name in files.temporaries {
-            replay.report.findings.append(RecoveryFinding(kind: "leftoverTemp", file: name, isInformational: true,
-                                                          detail: "temporary file of an interrupted snapshot write"))
+            replay.report.findings.append(
+                RecoveryFinding(
+                    kind: "leftoverTemp", file: name, isInformational: true,
+                    detail: "temporary file of an interrupted snapshot write"))
         }
         // The snapshot's last third is read on the decode-ahead thread, then the journals.
         let aside = pending?.ahead.map { ahead in

@@ -16,8 +16,10 @@ extension PageReplay {
     }
 
     /// The loop of `replayFrames` over the accepted frames; `raw` holds `r.bytes`.
-    private mutating func replayAccepted(_ scan: ScanResult, of r: JournalFileReader.Result, raw: UnsafeRawBufferPointer,
-                                         name: String, walkMissing: Set<[UInt64]>) {
+    private mutating func replayAccepted(
+        _ scan: ScanResult, of r: JournalFileReader.Result, raw: UnsafeRawBufferPointer,
+        name: String, walkMissing: Set<[UInt64]>
+    ) {
         for frame in scan.acceptedFrames {
             let expect = startSequence(at: frame, name: name)
             if stopped { break }
@@ -28,17 +30,21 @@ extension PageReplay {
                     continue
                 }
                 damaged.coldInsert(name)
-                report.findings.append(RecoveryFinding(kind: "sequenceRegression", file: name, offset: frame.offset,
-                                                       bytes: frame.endOffset - frame.offset,
-                                                       detail: "frame \(frame.sequence) already replayed"))
+                report.findings.append(
+                    RecoveryFinding(
+                        kind: "sequenceRegression", file: name, offset: frame.offset,
+                        bytes: frame.endOffset - frame.offset,
+                        detail: "frame \(frame.sequence) already replayed"))
                 if mode != .salvage { stopped = true; break }  // J-021, J-022
                 continue
             }
             if frame.sequence > expect {
                 if !walkMissing.coldContains([expect, frame.sequence]) {
-                    report.findings.append(RecoveryFinding(kind: "sequenceGap", file: name, offset: frame.offset, bytes: 0,
-                                                           missing: expect..<frame.sequence,
-                                                           detail: "frames \(expect)..<\(frame.sequence) are missing"))
+                    report.findings.append(
+                        RecoveryFinding(
+                            kind: "sequenceGap", file: name, offset: frame.offset, bytes: 0,
+                            missing: expect..<frame.sequence,
+                            detail: "frames \(expect)..<\(frame.sequence) are missing"))
                 }
                 damaged.coldInsert(name)
                 if mode != .salvage { stopped = true; break }
@@ -52,11 +58,14 @@ extension PageReplay {
     /// The common frame, an `elementAppend` whose body decodes, applied as `apply` does but
     /// without building a change; false (nothing done) for any other frame, which `apply`
     /// then decodes and reports.
-    @_optimize(speed) mutating func appendElement(_ frame: ScannedFrame, of bytes: [UInt8], raw: UnsafeRawBufferPointer,
-                                name: String) -> Bool {
+    @_optimize(speed) mutating func appendElement(
+        _ frame: ScannedFrame, of bytes: [UInt8], raw: UnsafeRawBufferPointer,
+        name: String
+    ) -> Bool {
         guard frame.type == FrameType.elementAppend.rawValue,
-              let (id, added) = try? AppendFrameReplay.apply(frame, of: bytes, raw: raw, points: points,
-                                                             state: &state, cache: &cache, pending: pending)
+            let (id, added) = try? AppendFrameReplay.apply(
+                frame, of: bytes, raw: raw, points: points,
+                state: &state, cache: &cache, pending: pending)
         else { return false }
         if !added { reportSkipped(.duplicateElement, id: id, frame: frame, name: name) }
         report.framesReplayed += 1
@@ -70,8 +79,10 @@ extension PageReplay {
         if let expected { return expected }
         expected = frame.sequence
         if frame.sequence > 1 {
-            report.findings.append(RecoveryFinding(kind: "snapshotLost", file: name, missing: 1..<frame.sequence,
-                                                   detail: "changes before sequence \(frame.sequence) were only in the lost snapshot"))
+            report.findings.append(
+                RecoveryFinding(
+                    kind: "snapshotLost", file: name, missing: 1..<frame.sequence,
+                    detail: "changes before sequence \(frame.sequence) were only in the lost snapshot"))
             if mode != .salvage { stopped = true }
         }
         return frame.sequence
@@ -99,26 +110,36 @@ extension PageReplay {
 
     /// P-006: a change that names an element it cannot apply to is skipped, as information.
     mutating func reportSkipped(_ kind: ApplyNote.Kind, id: UUIDBytes, frame: ScannedFrame, name: String) {
-        report.findings.append(RecoveryFinding(kind: kind.rawValue, file: name, offset: frame.offset, isInformational: true,
-                                               detail: "change names element \(id); skipped (P-006)"))
+        report.findings.append(
+            RecoveryFinding(
+                kind: kind.rawValue, file: name, offset: frame.offset, isInformational: true,
+                detail: "change names element \(id); skipped (P-006)"))
     }
 
     /// The frame's change, and whether it holds a stroke whose points fail (E-007). Reports
     /// `badBody` or `badPoints`.
-    @_optimize(speed) mutating func decode(_ frame: ScannedFrame, of bytes: [UInt8], name: String) -> (PageChange, Bool)? {
+    @_optimize(speed) mutating func decode(
+        _ frame: ScannedFrame, of bytes: [UInt8], name: String
+    ) -> (PageChange, Bool)? {
         do {
             return (try PageChangeDecoding.decode(frame, of: bytes, points: points), false)
         } catch {
             let size = frame.endOffset - frame.offset
             // E-007: in salvage mode a body valid by E-006's load checks whose points fail keeps the
             // stroke, cut before the first failing point, whenever its points are decoded.
-            if mode == .salvage, points == .eager, let kept = try? PageChangeDecoding.decode(frame, of: bytes, points: .deferred) {
-                report.findings.append(RecoveryFinding(kind: "badPoints", file: name, offset: frame.offset, bytes: size,
-                                                       detail: "\(error); the stroke keeps the points before it (E-007)"))
+            if mode == .salvage, points == .eager,
+                let kept = try? PageChangeDecoding.decode(frame, of: bytes, points: .deferred)
+            {
+                report.findings.append(
+                    RecoveryFinding(
+                        kind: "badPoints", file: name, offset: frame.offset, bytes: size,
+                        detail: "\(error); the stroke keeps the points before it (E-007)"))
                 return (kept, true)
             }
-            report.findings.append(RecoveryFinding(kind: "badBody", file: name, offset: frame.offset, bytes: size,
-                                                   detail: "\(error)"))
+            report.findings.append(
+                RecoveryFinding(
+                    kind: "badBody", file: name, offset: frame.offset, bytes: size,
+                    detail: "\(error)"))
             return nil
         }
     }
@@ -126,7 +147,9 @@ extension PageReplay {
 
 /// Decodes a scanned frame's body from the bytes it was read from.
 enum PageChangeDecoding {
-    @_optimize(speed) static func decode(_ frame: ScannedFrame, of bytes: [UInt8], points: PointDecoding) throws(DecodeError) -> PageChange {
+    @_optimize(speed) static func decode(
+        _ frame: ScannedFrame, of bytes: [UInt8], points: PointDecoding
+    ) throws(DecodeError) -> PageChange {
         try PageChangeCodec.decode(type: frame.type, body: bytes[frame.bodyRange], points: points)
     }
 }
@@ -148,7 +171,9 @@ struct AbsorbedCheck {
         case .elementReplace:
             if let id = Self.uuid(bytes, at: body.lowerBound, end: body.upperBound) { removed.insert(id) }
         case .elementsDelete:
-            if case .delete(let ids)? = try? PageChangeCodec.decode(type: frame.type, body: bytes[body], points: .deferred) {
+            if case .delete(let ids)? = try? PageChangeCodec.decode(
+                type: frame.type, body: bytes[body], points: .deferred)
+            {
                 removed.formUnion(ids)
             }
         default: break
@@ -170,8 +195,10 @@ struct AbsorbedCheck {
 /// P-017 (a): a retained journal must hold only frames below the snapshot's `nextSequence`.
 enum RetainedCheck {
     /// The first accepted frame (any type) at or after `snapshotNext`, or nil.
-    static func firstFrameAhead(_ r: JournalFileReader.Result, snapshotNext: UInt64,
-                                pageID: UUIDBytes) -> ScannedFrame? {
+    static func firstFrameAhead(
+        _ r: JournalFileReader.Result, snapshotNext: UInt64,
+        pageID: UUIDBytes
+    ) -> ScannedFrame? {
         guard let header = r.header, header.pageID == pageID, let scan = r.scan else { return nil }
         return scan.acceptedFrames.first { $0.sequence >= snapshotNext }
     }

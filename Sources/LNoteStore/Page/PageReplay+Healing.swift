@@ -21,8 +21,9 @@ extension PageReplay {
         }
         let patches = healing.patches(for: snapshot.bytes, salt: snapshot.header.salt, read: state)
         guard !patches.isEmpty else { return }
-        let healed = SnapshotFile.decode(SnapshotHealing.apply(patches, to: snapshot.bytes), name: snapshot.name,
-                                         expectedPage: pageID, mode: mode, points: points, fileSize: snapshot.fileSize)
+        let healed = SnapshotFile.decode(
+            SnapshotHealing.apply(patches, to: snapshot.bytes), name: snapshot.name,
+            expectedPage: pageID, mode: mode, points: points, fileSize: snapshot.fileSize)
         // Accepted only when it keeps every element read, in the same order, and gains some.
         let kept = healed.state.elements.filter { state.contains($0.id) }.map(\.id)
         let gained = healed.state.elements.count - state.elements.count
@@ -40,9 +41,11 @@ extension PageReplay {
         var added = healed.findings.filter { counts.contains($0.kind) }
         for p in patches {
             let what = p.element.map { "element \($0)" } ?? "the canvas frame"
-            added.append(RecoveryFinding(kind: "healed", file: snapshot.name, offset: p.offset, bytes: p.bytes.count,
-                                         isInformational: true,
-                                         detail: "\(what) taken back from \(from), the copy the snapshot absorbed (P-041)"))
+            added.append(
+                RecoveryFinding(
+                    kind: "healed", file: snapshot.name, offset: p.offset, bytes: p.bytes.count,
+                    isInformational: true,
+                    detail: "\(what) taken back from \(from), the copy the snapshot absorbed (P-041)"))
         }
         let at = (findings.lastIndex { $0.file == snapshot.name }).map { $0 + 1 } ?? findings.count
         findings.insert(contentsOf: added, at: at)

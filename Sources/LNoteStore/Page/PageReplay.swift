@@ -66,13 +66,15 @@ struct PageReplay {
         let read = try io { try fs.readBounded(joinPath(directory, name), aside: aside) }
         heldBytes += read.bytes.count
         pending?.keep(read.bytes)
-        let decoded = SnapshotFile.decode(read.bytes, name: name, expectedPage: pageID, mode: mode, points: points,
-                                          fileSize: read.fileSize, pending: pending)
+        let decoded = SnapshotFile.decode(
+            read.bytes, name: name, expectedPage: pageID, mode: mode, points: points,
+            fileSize: read.fileSize, pending: pending)
         report.findings += decoded.findings
         report.framesDropped += decoded.elementFramesDropped
         if decoded.findings.contains(where: { !$0.isInformational }) { damaged.coldInsert(name) }
         if heal, mode == .salvage, !decoded.unusable, let h = decoded.header,
-           decoded.findings.contains(where: { !$0.isInformational }) {
+            decoded.findings.contains(where: { !$0.isInformational })
+        {
             if pending == nil {
                 damagedSnapshot = (name, read.bytes, read.fileSize, h, decoded.elementFramesDropped)
                 healing = SnapshotHealing()
@@ -99,35 +101,46 @@ struct PageReplay {
     mutating func replayJournal(_ name: String, base: UInt64) throws {
         let isRetained = base < generation && !snapshotLost
         if stopped && !isRetained {
-            report.findings.append(RecoveryFinding(kind: "notReplayed", file: name,
-                                                   detail: "replay stopped earlier (\(mode.rawValue) mode)"))
+            report.findings.append(
+                RecoveryFinding(
+                    kind: "notReplayed", file: name,
+                    detail: "replay stopped earlier (\(mode.rawValue) mode)"))
             return
         }
         // P-017: a retained journal is walked too (salvage rules, bodies not decoded), to check
         // that it holds nothing the snapshot claims to have absorbed but does not.
         let readMode = isRetained ? .salvage : mode
-        var r = try prefetched?.take(name, base: base, mode: readMode)
+        var r =
+            try prefetched?.take(name, base: base, mode: readMode)
             ?? JournalFileReader.read(fs: fs, directory: directory, name: name, base: base, mode: readMode)
         if isRetained {
             retainedSeen.append(name)
             healing?.absorb(r, name: name, snapshotNext: snapshotNext)
         }
         if healing != nil {  // P-041: before any frame is applied on top of the snapshot
-            healSnapshotUnlessRetained(isRetained && RetainedCheck.firstFrameAhead(r, snapshotNext: snapshotNext, pageID: pageID) == nil)
+            healSnapshotUnlessRetained(
+                isRetained && RetainedCheck.firstFrameAhead(r, snapshotNext: snapshotNext, pageID: pageID) == nil)
         }
         if isRetained {
             guard let ahead = RetainedCheck.firstFrameAhead(r, snapshotNext: snapshotNext, pageID: pageID) else {
                 retained.append(name)  // P-003: absorbed; its frames are all below S (P-017)
                 return
             }
-            reportSnapshotAhead(file: name, offset: ahead.offset, detail:
-                "journal \(name) has base \(base) below the snapshot's generation \(generation) but holds frame \(ahead.sequence) at or after its nextSequence \(snapshotNext); replayed (P-017)")
+            reportSnapshotAhead(
+                file: name, offset: ahead.offset,
+                detail:
+                    "journal \(name) has base \(base) below the snapshot's generation \(generation) but holds frame \(ahead.sequence) at or after its nextSequence \(snapshotNext); replayed (P-017)"
+            )
             if stopped {
-                report.findings.append(RecoveryFinding(kind: "notReplayed", file: name,
-                                                       detail: "replay stopped earlier (\(mode.rawValue) mode)"))
+                report.findings.append(
+                    RecoveryFinding(
+                        kind: "notReplayed", file: name,
+                        detail: "replay stopped earlier (\(mode.rawValue) mode)"))
                 return
             }
-            if mode != .salvage { r = try JournalFileReader.read(fs: fs, directory: directory, name: name, base: base, mode: mode) }
+            if mode != .salvage {
+                r = try JournalFileReader.read(fs: fs, directory: directory, name: name, base: base, mode: mode)
+            }
         }
         pending?.keep(r.bytes)
         heldBytes += r.bytes.count
@@ -143,8 +156,9 @@ struct PageReplay {
         // P-009: the walk's next sequence counts, also after a page-level stop.
         expected = max(expected ?? header.firstSequence, scan.nextSequence)
         if r.headerDamage == nil && !isRetained {
-            appendTarget = PageRecovery.AppendTarget(name: name, header: header, validEnd: Int64(scan.validEnd),
-                                                     frameCount: scan.frames.count)
+            appendTarget = PageRecovery.AppendTarget(
+                name: name, header: header, validEnd: Int64(scan.validEnd),
+                frameCount: scan.frames.count)
         } else if r.headerDamage != nil {
             appendTarget = nil
         }
@@ -152,45 +166,55 @@ struct PageReplay {
 
     /// The header rules (J-023, J-005, J-007) and the walk's own findings; nil when the
     /// journal's frames are not replayed.
-    mutating func checkHeader(_ r: JournalFileReader.Result, name: String,
-                              base: UInt64) throws -> (JournalHeader, ScanResult)? {
+    mutating func checkHeader(
+        _ r: JournalFileReader.Result, name: String,
+        base: UInt64
+    ) throws -> (JournalHeader, ScanResult)? {
         if let damage = r.headerDamage {
             damaged.coldInsert(name)
-            report.findings.append(RecoveryFinding(kind: "badHeader", file: name, offset: 0,
-                                                   bytes: min(r.fileSize, FormatLimits.journalHeaderBytes),
-                                                   detail: "journal header invalid: \(damage)"
-                                                       + (r.header != nil ? "; frames checked with its salt (J-023)" : "")))
+            report.findings.append(
+                RecoveryFinding(
+                    kind: "badHeader", file: name, offset: 0,
+                    bytes: min(r.fileSize, FormatLimits.journalHeaderBytes),
+                    detail: "journal header invalid: \(damage)"
+                        + (r.header != nil ? "; frames checked with its salt (J-023)" : "")))
             if mode == .strict { throw LNoteError(.corrupt, "journal header invalid: \(damage)", file: name) }
             if mode == .prefix { stopped = true; return nil }
         }
         guard let header = r.header, let scan = r.scan else { return nil }
         if header.pageID != pageID {
             damaged.coldInsert(name)
-            report.findings.append(RecoveryFinding(kind: "foreignJournal", file: name, offset: HeaderField.pageIDOffset,
-                                                   bytes: HeaderField.pageIDBytes,
-                                                   detail: "journal belongs to page \(header.pageID) (J-005)"))
+            report.findings.append(
+                RecoveryFinding(
+                    kind: "foreignJournal", file: name, offset: HeaderField.pageIDOffset,
+                    bytes: HeaderField.pageIDBytes,
+                    detail: "journal belongs to page \(header.pageID) (J-005)"))
             if mode == .strict { throw LNoteError(.corrupt, "foreign journal", file: name) }
             return nil
         }
         if header.baseGeneration != base {
             damaged.coldInsert(name)
-            report.findings.append(RecoveryFinding(kind: "baseMismatch", file: name, offset: HeaderField.baseGenerationOffset,
-                                                   bytes: HeaderField.baseGenerationBytes,
-                                                   detail: "header base \(header.baseGeneration) disagrees with the name"))
+            report.findings.append(
+                RecoveryFinding(
+                    kind: "baseMismatch", file: name, offset: HeaderField.baseGenerationOffset,
+                    bytes: HeaderField.baseGenerationBytes,
+                    detail: "header base \(header.baseGeneration) disagrees with the name"))
             if mode == .strict { throw LNoteError(.corrupt, "journal base disagrees with its name", file: name) }
         }
         for f in scan.findings {
             let finding = SnapshotFile.finding(from: f, file: name)
             if !finding.isInformational { damaged.coldInsert(name) }
             if f.isTornTail, f.kind == .badTailFrame || f.kind == .lengthPastEnd,
-               let kept = TornTail.nonZero(r.bytes, from: f.offset, bytes: f.bytes) {
+                let kept = TornTail.nonZero(r.bytes, from: f.offset, bytes: f.bytes)
+            {
                 tornTails.append((name, kept))
             }
             report.findings.append(finding)
             if let m = f.missingSequences, !f.isTornTail { report.framesDropped += Int(clamping: m.count) }
         }
         if let refused = scan.refused {
-            throw LNoteError(.corrupt, "journal damaged (strict mode): \(refused.kind.rawValue)", file: name, offset: refused.offset)
+            throw LNoteError(
+                .corrupt, "journal damaged (strict mode): \(refused.kind.rawValue)", file: name, offset: refused.offset)
         }
         return (header, scan)
     }
@@ -198,28 +222,36 @@ struct PageReplay {
     /// P-017: a snapshot header that claims more than the page's files hold.
     mutating func reportSnapshotAhead(file: String, offset: Int?, detail: String) {
         damaged.coldInsert(file)
-        report.findings.append(RecoveryFinding(kind: "snapshotAhead", file: file, offset: offset, bytes: 0, detail: detail))
+        report.findings.append(
+            RecoveryFinding(kind: "snapshotAhead", file: file, offset: offset, bytes: 0, detail: detail))
     }
 
     /// P-009, and strict mode's rule (J-022): refuse exactly when there is damage.
     mutating func finish(highestJournalBase: UInt64?) throws -> PageRecovery.Result {
         healSnapshotUnlessRetained(false)
         for missing in absorbed.idsMissing(from: snapshotIDs) {
-            reportSnapshotAhead(file: missing.file, offset: missing.offset, detail:
-                "element \(missing.id), appended by frame \(missing.sequence) below the snapshot's nextSequence \(snapshotNext), is not in the snapshot (P-017)")
+            reportSnapshotAhead(
+                file: missing.file, offset: missing.offset,
+                detail:
+                    "element \(missing.id), appended by frame \(missing.sequence) below the snapshot's nextSequence \(snapshotNext), is not in the snapshot (P-017)"
+            )
         }
         var report = self.report
         if mode == .strict, let first = report.findings.first(where: { !$0.isInformational }) {
-            throw LNoteError(.corrupt, "page damaged (strict mode): \(first.kind)", file: first.file, offset: first.offset)
+            throw LNoteError(
+                .corrupt, "page damaged (strict mode): \(first.kind)", file: first.file, offset: first.offset)
         }
         for name in retained {
-            report.findings.append(RecoveryFinding(kind: "retainedJournal", file: name, isInformational: true,
-                                                   detail: "absorbed by the snapshot; kept until the next compaction (R-4)"))
+            report.findings.append(
+                RecoveryFinding(
+                    kind: "retainedJournal", file: name, isInformational: true,
+                    detail: "absorbed by the snapshot; kept until the next compaction (R-4)"))
         }
-        return PageRecovery.Result(state: state, report: report, generation: generation,
-                                   nextSequence: max(expected ?? 1, snapshotNext),
-                                   appendTarget: appendTarget, highestJournalBase: highestJournalBase,
-                                   retainedJournals: retained, damagedFiles: damaged, journalFrames: journalFrames,
-                                   cache: cache, healSkipped: healSkipped, tornTails: tornTails, heldBytes: heldBytes)
+        return PageRecovery.Result(
+            state: state, report: report, generation: generation,
+            nextSequence: max(expected ?? 1, snapshotNext),
+            appendTarget: appendTarget, highestJournalBase: highestJournalBase,
+            retainedJournals: retained, damagedFiles: damaged, journalFrames: journalFrames,
+            cache: cache, healSkipped: healSkipped, tornTails: tornTails, heldBytes: heldBytes)
     }
 }

@@ -57,8 +57,10 @@ struct PageSizeLimit {
     static func snapshotBytes(_ state: PageState, cache: EncodedBodyCache) -> Int {
         var total = FormatLimits.snapshotHeaderBytes + encodedGrowth(.metadata(state.metadata))
         for e in state.elements {
-            total += ElementFrameWriter.frameSize(e, body: cache[e.id])
-                ?? (FormatLimits.frameHeaderBytes + FormatLimits.sequenceBytes + PageChangeCodec.encode(.append(e)).body.count)
+            total +=
+                ElementFrameWriter.frameSize(e, body: cache[e.id])
+                ?? (FormatLimits.frameHeaderBytes + FormatLimits.sequenceBytes
+                    + PageChangeCodec.encode(.append(e)).body.count)
         }
         return total
     }
@@ -67,8 +69,10 @@ struct PageSizeLimit {
     /// false when only the journal would pass the limit (a compaction that switches journals
     /// makes room); throws `pageFull` (nothing written) when the snapshot after them would.
     /// `after` gives the page with the changes applied (asked for only near the limit).
-    mutating func admit(_ changes: [PageChange], journalBytes: Int, cache: EncodedBodyCache,
-                        after: () -> PageState) throws -> Bool {
+    mutating func admit(
+        _ changes: [PageChange], journalBytes: Int, cache: EncodedBodyCache,
+        after: () -> PageState
+    ) throws -> Bool {
         var growth = 0
         for c in changes {
             guard let g = Self.growthBound(c) else { growth = -1; break }
@@ -80,7 +84,10 @@ struct PageSizeLimit {
         }
         let exact = changes.reduce(0) { $0 + Self.encodedGrowth($1) }
         if exact + FormatLimits.journalHeaderBytes > limit {
-            throw LNoteError(.pageFull, "the change takes \(exact) bytes, more than a page file of \(limit) bytes holds (P-043); it was not written")
+            throw LNoteError(
+                .pageFull,
+                "the change takes \(exact) bytes, more than a page file of \(limit) bytes holds (P-043); it was not written"
+            )
         }
         if journalBytes + exact > limit { return false }
         if bound + exact <= limit {
@@ -89,7 +96,10 @@ struct PageSizeLimit {
         }
         let size = Self.snapshotBytes(after(), cache: cache)
         if size > limit {
-            throw LNoteError(.pageFull, "the page's snapshot would hold \(size) bytes, past the \(limit) a reader accepts (P-043); the change was not written")
+            throw LNoteError(
+                .pageFull,
+                "the page's snapshot would hold \(size) bytes, past the \(limit) a reader accepts (P-043); the change was not written"
+            )
         }
         bound = size
         return true

@@ -6,7 +6,8 @@ import Synchronization
 /// its thread). Not generic: one type, no specializations in the app.
 package final class PendingCompaction: Sendable {
     private typealias Outcome = CompactionJob.Outcome
-    private let state = Mutex<(result: Result<Outcome, any Error>?, waiter: CheckedContinuation<Outcome, any Error>?)>((nil, nil))
+    private let state = Mutex<(result: Result<Outcome, any Error>?, waiter: CheckedContinuation<Outcome, any Error>?)>(
+        (nil, nil))
 
     package init() {}
 

@@ -27,9 +27,11 @@ public struct RecoveryFinding: Sendable, Equatable, Codable {
     public var detail: String
 
     /// A finding (recovery and fsck make these).
-    public init(kind: String, file: String, offset: Int? = nil, bytes: Int? = nil,
-                missing: Range<UInt64>? = nil, isTornTail: Bool = false, isInformational: Bool = false,
-                detail: String = "") {
+    public init(
+        kind: String, file: String, offset: Int? = nil, bytes: Int? = nil,
+        missing: Range<UInt64>? = nil, isTornTail: Bool = false, isInformational: Bool = false,
+        detail: String = ""
+    ) {
         self.kind = kind; self.file = file; self.offset = offset; self.bytes = bytes
         self.missingFirst = missing?.lowerBound; self.missingEnd = missing?.upperBound
         self.isTornTail = isTornTail; self.isInformational = isInformational || isTornTail

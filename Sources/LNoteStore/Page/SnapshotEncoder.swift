@@ -40,13 +40,16 @@ package struct SnapshotEncoder {
     package private(set) var split: SnapshotSplit?
 
     /// The header and the `pageMetadata` frame (S-002); the size of every element's frame.
-    @_optimize(speed) package init(pageID: UUIDBytes, generation: UInt64, nextSequence: UInt64, state: PageState,
-                 salt: UInt64 = UInt64.random(in: 1...UInt64.max), cache: EncodedBodyCache = EncodedBodyCache()) {
+    @_optimize(speed) package init(
+        pageID: UUIDBytes, generation: UInt64, nextSequence: UInt64, state: PageState,
+        salt: UInt64 = UInt64.random(in: 1...UInt64.max), cache: EncodedBodyCache = EncodedBodyCache()
+    ) {
         self.state = state; self.cache = cache; self.salt = salt
         saltCRC = FrameCodec.saltCRC(salt)
         let elements = state.elements
-        let header = SnapshotHeader(pageID: pageID, generation: generation, salt: salt,
-                                    nextSequence: nextSequence, elementCount: UInt32(clamping: elements.count))
+        let header = SnapshotHeader(
+            pageID: pageID, generation: generation, salt: salt,
+            nextSequence: nextSequence, elementCount: UInt32(clamping: elements.count))
         var head = header.encoded()
         FrameCodec.append(type: FrameType.pageMetadata.rawValue, sequence: 1, salt: salt, to: &head) {
             _ = PageChangeCodec.encodeBody(.metadata(state.metadata), into: &$0)
@@ -65,13 +68,16 @@ package struct SnapshotEncoder {
     /// without encoding it (decoded points with no cached body: the snapshot is encoded by
     /// appending). The loop is `ElementFrameWriter.sizeFrames`, in the format module, which
     /// reads each element in place (see there).
-    @_optimize(speed) private static func sizeFrames(_ elements: [Element], cache: EncodedBodyCache,
-                                                     from start: Int) -> (Int?, [ArraySlice<UInt8>?]?, [Int]) {
+    @_optimize(speed) private static func sizeFrames(
+        _ elements: [Element], cache: EncodedBodyCache,
+        from start: Int
+    ) -> (Int?, [ArraySlice<UInt8>?]?, [Int]) {
         var bodies: [ArraySlice<UInt8>?] = []
         var ends = [Int](repeating: 0, count: elements.count)
         let size = elements.withUnsafeBufferPointer { els in
             ends.withUnsafeMutableBufferPointer { ends in
-                ElementFrameWriter.sizeFrames(els, body: cache.bodies.isEmpty ? nil : { cache[$0] }, bodies: &bodies, ends: ends)
+                ElementFrameWriter.sizeFrames(
+                    els, body: cache.bodies.isEmpty ? nil : { cache[$0] }, bodies: &bodies, ends: ends)
             }
         }
         guard let size else { return (nil, nil, []) }
@@ -90,7 +96,9 @@ package struct SnapshotEncoder {
 
     /// Calls `body` with the bytes encoded so far.
     package func withEncodedBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
-        try (buffer.isEmpty ? head : buffer).withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[..<encodedCount])) }
+        try (buffer.isEmpty ? head : buffer).withUnsafeBytes {
+            try body(UnsafeRawBufferPointer(rebasing: $0[..<encodedCount]))
+        }
     }
 
     /// Encodes one `elementAppend` frame per element, in z-order, until at least `count` bytes
@@ -123,13 +131,15 @@ package struct SnapshotEncoder {
             let stop = origin + min(count, raw.count)
             elements.withUnsafeBufferPointer { els in
                 guard let bodies else {
-                    ElementFrameWriter.writeFrames(els, bodies: nil, next: &next, sequenceOfFirst: 2, stop: stop,
-                                                   saltCRC: saltCRC, into: &w)
+                    ElementFrameWriter.writeFrames(
+                        els, bodies: nil, next: &next, sequenceOfFirst: 2, stop: stop,
+                        saltCRC: saltCRC, into: &w)
                     return
                 }
                 bodies.withUnsafeBufferPointer { bs in
-                    ElementFrameWriter.writeFrames(els, bodies: bs, next: &next, sequenceOfFirst: 2, stop: stop,
-                                                   saltCRC: saltCRC, into: &w)
+                    ElementFrameWriter.writeFrames(
+                        els, bodies: bs, next: &next, sequenceOfFirst: 2, stop: stop,
+                        saltCRC: saltCRC, into: &w)
                 }
             }
             return w.position - origin
@@ -174,8 +184,10 @@ extension SnapshotEncoder {
     /// (incomplete). Only sized, and only before any `encode`.
     /// Why: on a 2-core machine the second core is idle while a compaction encodes, and the
     /// encoding and the writes of its steps were the compaction's longest serial stretch.
-    package mutating func encodeInTwoParts(step: @Sendable () -> Int,
-                                           encoded: @Sendable (UnsafeRawBufferPointer, Int) throws -> Void) throws {
+    package mutating func encodeInTwoParts(
+        step: @Sendable () -> Int,
+        encoded: @Sendable (UnsafeRawBufferPointer, Int) throws -> Void
+    ) throws {
         guard let total, next == 0, buffer.isEmpty else {
             preconditionFailure("encodeInTwoParts needs a sized encoder that encoded nothing yet")
         }
@@ -193,8 +205,10 @@ extension SnapshotEncoder {
             _ = raw.initialize(from: head)
             count = total
         }
-        let parts = [(elements: 0..<splitIndex, bytes: 0..<secondStart, framesFrom: head.count),
-                     (elements: splitIndex..<elements.count, bytes: secondStart..<total, framesFrom: secondStart)]
+        let parts = [
+            (elements: 0..<splitIndex, bytes: 0..<secondStart, framesFrom: head.count),
+            (elements: splitIndex..<elements.count, bytes: secondStart..<total, framesFrom: secondStart)
+        ]
         let (bodies, saltCRC) = (self.bodies, self.saltCRC)
         let failure = Mutex<(any Error)?>(nil)
         // Each part writes its frames with `ElementFrameWriter.writeFrames` over its own
@@ -205,11 +219,15 @@ extension SnapshotEncoder {
                     // `raw` holds the header at least (64 bytes), so it has a base address.
                     guard let origin = raw.baseAddress else { return }
                     let target = PartTarget(origin: origin, elements: els, bodies: bodies == nil ? nil : bs)
-                    withoutActuallyEscaping(step) { step in withoutActuallyEscaping(encoded) { encoded in
-                        DispatchQueue.concurrentPerform(iterations: 2) { k in
-                            Self.encodePart(parts[k], target: target, saltCRC: saltCRC, step: step, encoded: encoded, failure: failure)
+                    withoutActuallyEscaping(step) { step in
+                        withoutActuallyEscaping(encoded) { encoded in
+                            DispatchQueue.concurrentPerform(iterations: 2) { k in
+                                Self.encodePart(
+                                    parts[k], target: target, saltCRC: saltCRC, step: step, encoded: encoded,
+                                    failure: failure)
+                            }
                         }
-                    } }
+                    }
                 }
             }
         }
@@ -221,14 +239,18 @@ extension SnapshotEncoder {
 
     /// One part of `encodeInTwoParts`: its elements' frames written into its byte range a
     /// step at a time, each step handed to `encoded`; stops at the first failure of either part.
-    @_optimize(speed) private static func encodePart(_ part: (elements: Range<Int>, bytes: Range<Int>, framesFrom: Int),
-                                                     target: PartTarget, saltCRC: UInt32, step: () -> Int,
-                                                     encoded: (UnsafeRawBufferPointer, Int) throws -> Void,
-                                                     failure: borrowing Mutex<(any Error)?>) {
+    @_optimize(speed) private static func encodePart(
+        _ part: (elements: Range<Int>, bytes: Range<Int>, framesFrom: Int),
+        target: PartTarget, saltCRC: UInt32, step: () -> Int,
+        encoded: (UnsafeRawBufferPointer, Int) throws -> Void,
+        failure: borrowing Mutex<(any Error)?>
+    ) {
         guard !part.bytes.isEmpty else { return }
         let origin = target.origin
-        var w = RawByteWriter(UnsafeMutableRawBufferPointer(start: origin + part.framesFrom,
-                                                            count: part.bytes.upperBound - part.framesFrom))
+        var w = RawByteWriter(
+            UnsafeMutableRawBufferPointer(
+                start: origin + part.framesFrom,
+                count: part.bytes.upperBound - part.framesFrom))
         let els = UnsafeBufferPointer(rebasing: target.elements[part.elements])
         let bs = target.bodies.map { UnsafeBufferPointer(rebasing: $0[part.elements]) }
         var next = 0  // within the part's elements
@@ -237,8 +259,9 @@ extension SnapshotEncoder {
             if failure.withLock({ $0 != nil }) { return }
             let stop = origin + stepStart + max(1, step())
             // The canvas is sequence 1 (S-002), element i is i + 2.
-            ElementFrameWriter.writeFrames(els, bodies: bs, next: &next, sequenceOfFirst: UInt64(part.elements.lowerBound) + 2,
-                                           stop: stop, saltCRC: saltCRC, into: &w)
+            ElementFrameWriter.writeFrames(
+                els, bodies: bs, next: &next, sequenceOfFirst: UInt64(part.elements.lowerBound) + 2,
+                stop: stop, saltCRC: saltCRC, into: &w)
             let stepEnd = w.position - origin
             do {
                 try encoded(UnsafeRawBufferPointer(start: origin + stepStart, count: stepEnd - stepStart), stepStart)

@@ -12,22 +12,28 @@ package enum SnapshotFile {
     /// A deferred stroke (E-006) is written by copying its points' bytes as read, without
     /// decoding them: bytes that break a rule move from the journal to the snapshot unchanged,
     /// and every reader sees the same page from either (E-006).
-    package static func encode(pageID: UUIDBytes, generation: UInt64, nextSequence: UInt64,
-                               state: PageState, salt: UInt64 = UInt64.random(in: 1...UInt64.max),
-                               cache: EncodedBodyCache = EncodedBodyCache()) -> [UInt8] {
-        var encoder = SnapshotEncoder(pageID: pageID, generation: generation, nextSequence: nextSequence, state: state,
-                                      salt: salt, cache: cache)
+    package static func encode(
+        pageID: UUIDBytes, generation: UInt64, nextSequence: UInt64,
+        state: PageState, salt: UInt64 = UInt64.random(in: 1...UInt64.max),
+        cache: EncodedBodyCache = EncodedBodyCache()
+    ) -> [UInt8] {
+        var encoder = SnapshotEncoder(
+            pageID: pageID, generation: generation, nextSequence: nextSequence, state: state,
+            salt: salt, cache: cache)
         encoder.encode()
         return encoder.bytes
     }
 
     /// P-043 for writers that write a snapshot whole (an importer): throws `pageFull`, naming
     /// `file`, when `byteCount` bytes pass what readers accept (`pageFileBytesInMemoryMax`).
-    package static func checkFits(_ byteCount: Int, file: String,
-                                  limit: Int = FormatLimits.pageFileBytesInMemoryMax) throws {
+    package static func checkFits(
+        _ byteCount: Int, file: String,
+        limit: Int = FormatLimits.pageFileBytesInMemoryMax
+    ) throws {
         guard byteCount > limit else { return }
-        throw LNoteError(.pageFull, "the page's snapshot would hold \(byteCount) bytes, past the \(limit) a reader accepts (P-043)",
-                         file: file)
+        throw LNoteError(
+            .pageFull, "the page's snapshot would hold \(byteCount) bytes, past the \(limit) a reader accepts (P-043)",
+            file: file)
     }
 
     package struct Decoded: Sendable {
@@ -47,13 +53,18 @@ package enum SnapshotFile {
     /// `points: .deferred` keeps strokes' points encoded (E-006) and the cache empty (the
     /// strokes carry their bytes).
     /// `fileSize`: the file's size when `bytes` hold only its first bytes and zeros follow (P-020).
-    package static func decode(_ bytes: [UInt8], name: String, expectedPage: UUIDBytes?, mode: ReplayMode,
-                               points: PointDecoding = .eager, fileSize: Int? = nil, pending: PendingPointChecks? = nil) -> Decoded {
+    package static func decode(
+        _ bytes: [UInt8], name: String, expectedPage: UUIDBytes?, mode: ReplayMode,
+        points: PointDecoding = .eager, fileSize: Int? = nil, pending: PendingPointChecks? = nil
+    ) -> Decoded {
         let size = max(bytes.count, fileSize ?? 0)
         var findings: [RecoveryFinding] = []
         let state = PageState(metadata: .letter, elements: [])
-        guard let h = usableHeader(bytes, name: name, expectedPage: expectedPage, mode: mode, size: size,
-                                   findings: &findings) else {
+        guard
+            let h = usableHeader(
+                bytes, name: name, expectedPage: expectedPage, mode: mode, size: size,
+                findings: &findings)
+        else {
             return Decoded(header: nil, state: state, findings: findings, elementFramesDropped: 0, unusable: true)
         }
         // Each frame is decoded the moment the scan takes it, while its bytes are in cache from
@@ -64,16 +75,20 @@ package enum SnapshotFile {
         replay.state.reserveCapacity(reserve)
         if points == .eager { replay.cache.reserveCapacity(reserve) }
         let scan = bytes.withUnsafeBytes { raw in
-            FrameScanner.scan(raw, from: FormatLimits.snapshotHeaderBytes, salt: h.salt, firstSequence: 1,
-                              mode: mode == .strict ? .strict : .salvage, fileSize: size) { frame in
+            FrameScanner.scan(
+                raw, from: FormatLimits.snapshotHeaderBytes, salt: h.salt, firstSequence: 1,
+                mode: mode == .strict ? .strict : .salvage, fileSize: size
+            ) { frame in
                 replay.apply(frame, in: bytes, raw: raw)
             }
         }
         let walk = scan.findings.map { finding(from: $0, file: name) }
         if let refused = scan.refused {
             findings += walk
-            findings.append(RecoveryFinding(kind: "refused", file: name, offset: refused.offset,
-                                            detail: "strict mode refuses the snapshot: \(refused.kind.rawValue)"))
+            findings.append(
+                RecoveryFinding(
+                    kind: "refused", file: name, offset: refused.offset,
+                    detail: "strict mode refuses the snapshot: \(refused.kind.rawValue)"))
             return Decoded(header: h, state: state, findings: findings, elementFramesDropped: 0, unusable: true)
         }
         // S-010: missingMetadata is decided on the walk's and the bodies' findings alone (a
@@ -82,9 +97,10 @@ package enum SnapshotFile {
         replay.findings = findings + inFileOrder(walk: walk, bodies: replay.findings)  // the header's first
         replay.checkCounts(header: h, size: size, frameDamage: frameDamage)
         let unusable = mode == .strict && replay.findings.contains { !$0.isInformational }
-        return Decoded(header: h, state: replay.state, findings: replay.findings,
-                       elementFramesDropped: max(replay.dropped, Int(h.elementCount) - replay.elementsRead),
-                       unusable: unusable, cache: replay.cache)
+        return Decoded(
+            header: h, state: replay.state, findings: replay.findings,
+            elementFramesDropped: max(replay.dropped, Int(h.elementCount) - replay.elementsRead),
+            unusable: unusable, cache: replay.cache)
     }
 
     /// The walk's findings and the frames' (placement, bodies, duplicates) merged in file order,
@@ -109,24 +125,31 @@ package enum SnapshotFile {
     /// none: a damaged header is used in salvage mode only, when its generation and next
     /// sequence are plausible and its version is one this reader knows (S-006); a header of
     /// another page is `foreignSnapshot` (S-004).
-    private static func usableHeader(_ bytes: [UInt8], name: String, expectedPage: UUIDBytes?, mode: ReplayMode,
-                                     size: Int, findings: inout [RecoveryFinding]) -> SnapshotHeader? {
+    private static func usableHeader(
+        _ bytes: [UInt8], name: String, expectedPage: UUIDBytes?, mode: ReplayMode,
+        size: Int, findings: inout [RecoveryFinding]
+    ) -> SnapshotHeader? {
         var header: SnapshotHeader?
         switch bytes.withUnsafeBytes({ SnapshotHeader.decode($0) }) {
         case .valid(let h):
             header = h
         case .damaged(let h, let reason):
-            findings.append(RecoveryFinding(kind: "badHeader", file: name, offset: 0,
-                                            bytes: min(size, FormatLimits.snapshotHeaderBytes),
-                                            detail: "snapshot header invalid: \(reason)"))
+            findings.append(
+                RecoveryFinding(
+                    kind: "badHeader", file: name, offset: 0,
+                    bytes: min(size, FormatLimits.snapshotHeaderBytes),
+                    detail: "snapshot header invalid: \(reason)"))
             guard mode == .salvage, let h, h.generation >= 1, h.nextSequence >= 1,
-                  !HeaderSeal.isUnsupportedVersion(bytes, reason: reason) else { return nil }
+                !HeaderSeal.isUnsupportedVersion(bytes, reason: reason)
+            else { return nil }
             header = h
         }
         guard let h = header else { return nil }
         if let expectedPage, h.pageID != expectedPage {
-            findings.append(RecoveryFinding(kind: "foreignSnapshot", file: name, offset: 16, bytes: 16,
-                                            detail: "snapshot belongs to page \(h.pageID)"))
+            findings.append(
+                RecoveryFinding(
+                    kind: "foreignSnapshot", file: name, offset: 16, bytes: 16,
+                    detail: "snapshot belongs to page \(h.pageID)"))
             return nil
         }
         return h
@@ -155,18 +178,22 @@ package enum SnapshotFile {
         /// by what the bytes can hold (a frame of the smallest element is 48 bytes) and by a cap,
         /// so a forged count costs no memory (past the cap the arrays grow as usual).
         static func reservation(elementCount: UInt32, bytes: Int) -> Int {
-            let smallestFrame = FormatLimits.frameHeaderBytes + FormatLimits.sequenceBytes + ElementCodec.elementBytesMin
+            let smallestFrame =
+                FormatLimits.frameHeaderBytes + FormatLimits.sequenceBytes + ElementCodec.elementBytesMin
             return min(Int(elementCount), bytes / smallestFrame, 16_384)
         }
 
         private mutating func report(_ kind: String, _ frame: ScannedFrame, _ detail: String) {
-            findings.append(RecoveryFinding(kind: kind, file: name, offset: frame.offset,
-                                            bytes: frame.endOffset - frame.offset, detail: detail))
+            findings.append(
+                RecoveryFinding(
+                    kind: kind, file: name, offset: frame.offset,
+                    bytes: frame.endOffset - frame.offset, detail: detail))
         }
 
         private mutating func misplaced(_ frame: ScannedFrame) {
-            report("unexpectedFrame", frame,
-                   "frame type \(frame.type) not allowed at sequence \(frame.sequence) of a snapshot (S-002)")
+            report(
+                "unexpectedFrame", frame,
+                "frame type \(frame.type) not allowed at sequence \(frame.sequence) of a snapshot (S-002)")
             dropped += 1
         }
 
@@ -178,16 +205,18 @@ package enum SnapshotFile {
             guard frame.type == wanted.rawValue else { return misplaced(frame) }
             do {
                 if isFirst {
-                    let change = try PageChangeCodec.decode(type: frame.type, body: UnsafeRawBufferPointer(rebasing: raw[frame.bodyRange]),
-                                                            baseOffset: frame.bodyRange.lowerBound,
-                                                            source: points == .deferred ? bytes[frame.bodyRange] : nil)
+                    let change = try PageChangeCodec.decode(
+                        type: frame.type, body: UnsafeRawBufferPointer(rebasing: raw[frame.bodyRange]),
+                        baseOffset: frame.bodyRange.lowerBound,
+                        source: points == .deferred ? bytes[frame.bodyRange] : nil)
                     guard case .metadata(let m) = change else { return misplaced(frame) }
                     state.metadata = m
                     metadataRead = true
                     return
                 }
-                let (id, added) = try AppendFrameReplay.apply(frame, of: bytes, raw: raw, points: points,
-                                                              state: &state, cache: &cache, pending: pending)
+                let (id, added) = try AppendFrameReplay.apply(
+                    frame, of: bytes, raw: raw, points: points,
+                    state: &state, cache: &cache, pending: pending)
                 if added {
                     elementsRead += 1
                 } else {
@@ -196,8 +225,10 @@ package enum SnapshotFile {
             } catch {
                 // E-007: in salvage mode a stroke whose points fail keeps its place, cut.
                 if mode == .salvage, points == .eager, !isFirst,
-                   case .append(let e)? = try? PageChangeCodec.decode(type: frame.type, body: bytes[frame.bodyRange], points: .deferred),
-                   state.apply(.append(e)).isEmpty {
+                    case .append(let e)? = try? PageChangeCodec.decode(
+                        type: frame.type, body: bytes[frame.bodyRange], points: .deferred),
+                    state.apply(.append(e)).isEmpty
+                {
                     elementsRead += 1
                     report("badPoints", frame, "\(error); the stroke keeps the points before it (E-007)")
                     return
@@ -213,26 +244,33 @@ package enum SnapshotFile {
             if !metadataRead && !frameDamage {
                 // A snapshot ending cleanly without its metadata frame was cut or forged; the
                 // page keeps the default canvas, and the loss is reported.
-                findings.append(RecoveryFinding(kind: "missingMetadata", file: name, offset: FormatLimits.snapshotHeaderBytes,
-                                                bytes: 0, detail: "no pageMetadata frame at sequence 1 (S-002)"))
+                findings.append(
+                    RecoveryFinding(
+                        kind: "missingMetadata", file: name, offset: FormatLimits.snapshotHeaderBytes,
+                        bytes: 0, detail: "no pageMetadata frame at sequence 1 (S-002)"))
             }
             if elementsRead < Int(h.elementCount) {
-                findings.append(RecoveryFinding(kind: "missingElements", file: name, offset: size, bytes: 0,
-                                                detail: "\(Int(h.elementCount) - elementsRead) of \(h.elementCount) elements lost"))
+                findings.append(
+                    RecoveryFinding(
+                        kind: "missingElements", file: name, offset: size, bytes: 0,
+                        detail: "\(Int(h.elementCount) - elementsRead) of \(h.elementCount) elements lost"))
             } else if elementsRead > Int(h.elementCount) {
                 // The header and the frames disagree; the frames passed their checksums, so they
                 // are kept, but the snapshot is not what a writer produces.
-                findings.append(RecoveryFinding(kind: "extraElements", file: name, offset: size, bytes: 0,
-                                                detail: "\(elementsRead) elements, the header says \(h.elementCount)"))
+                findings.append(
+                    RecoveryFinding(
+                        kind: "extraElements", file: name, offset: size, bytes: 0,
+                        detail: "\(elementsRead) elements, the header says \(h.elementCount)"))
             }
         }
     }
 
     /// Converts a scanner finding to a page finding for `file`.
     package static func finding(from f: ScanFinding, file: String) -> RecoveryFinding {
-        RecoveryFinding(kind: f.kind.rawValue, file: file, offset: f.offset, bytes: f.bytes,
-                        missing: f.missingSequences, isTornTail: f.isTornTail,
-                        isInformational: f.kind == .unknownAncillaryType,
-                        detail: f.isTornTail ? "torn tail (trace of a crash), cut at \(f.offset)" : "")
+        RecoveryFinding(
+            kind: f.kind.rawValue, file: file, offset: f.offset, bytes: f.bytes,
+            missing: f.missingSequences, isTornTail: f.isTornTail,
+            isInformational: f.kind == .unknownAncillaryType,
+            detail: f.isTornTail ? "torn tail (trace of a crash), cut at \(f.offset)" : "")
     }
 }

@@ -20,11 +20,15 @@ package enum SnapshotGuard {
     /// A `part` other than `.whole` checks only that part's frames (with the header); the two
     /// parts of a split both pass exactly when the whole does: each must hold exactly its
     /// frames, in sequence, and end where the split says.
-    package static func verify(_ bytes: [UInt8], pageID: UUIDBytes, generation: UInt64, nextSequence: UInt64,
-                               absorbed state: PageState, part: SnapshotPart = .whole) throws {
+    package static func verify(
+        _ bytes: [UInt8], pageID: UUIDBytes, generation: UInt64, nextSequence: UInt64,
+        absorbed state: PageState, part: SnapshotPart = .whole
+    ) throws {
         let name = PageFileNames.snapshot(pageID)
         func refuse(_ why: String) -> LNoteError {
-            LNoteError(.corrupt, "new snapshot disagrees with what it absorbs: \(why); the old snapshot is kept (P-019)", file: name)
+            LNoteError(
+                .corrupt, "new snapshot disagrees with what it absorbs: \(why); the old snapshot is kept (P-019)",
+                file: name)
         }
         guard case .valid(let h) = bytes.withUnsafeBytes({ SnapshotHeader.decode($0) }), h.pageID == pageID else {
             throw refuse("unreadable header")
@@ -50,8 +54,10 @@ package enum SnapshotGuard {
             var match = FrameMatch(bytes: bytes, metadata: state.metadata, elements: elements, first: first)
             let scan = bytes.withUnsafeBytes { all in
                 let raw = UnsafeRawBufferPointer(rebasing: all[..<end])
-                return FrameScanner.scan(raw, from: start, salt: h.salt, firstSequence: UInt64(first + 1),
-                                         mode: .salvage, fileSize: end) { match.take($0, raw: raw) }
+                return FrameScanner.scan(
+                    raw, from: start, salt: h.salt, firstSequence: UInt64(first + 1),
+                    mode: .salvage, fileSize: end
+                ) { match.take($0, raw: raw) }
             }
             return (scan, (disagreement: match.disagreement, framesTaken: match.framesTaken))
         }
@@ -100,8 +106,10 @@ package enum SnapshotGuard {
             let body = UnsafeRawBufferPointer(rebasing: raw[frame.bodyRange])
             if k == 0 {
                 guard frame.type == FrameType.pageMetadata.rawValue,
-                      case .metadata(let m)? = try? PageChangeCodec.decode(type: frame.type, body: body,
-                                                                          baseOffset: frame.bodyRange.lowerBound) else {
+                    case .metadata(let m)? = try? PageChangeCodec.decode(
+                        type: frame.type, body: body,
+                        baseOffset: frame.bodyRange.lowerBound)
+                else {
                     disagreement = "no canvas at sequence 1"
                     return
                 }
@@ -118,21 +126,26 @@ package enum SnapshotGuard {
             }
             // An unchanged deferred stroke, field by field against the state (the same outcome
             // as the decode and comparison below, which run whenever this says no).
-            if ElementCodec.strokeBodyMatches(body, baseOffset: frame.bodyRange.lowerBound, expected: elements, at: k - 1) {
+            if ElementCodec.strokeBodyMatches(
+                body, baseOffset: frame.bodyRange.lowerBound, expected: elements, at: k - 1)
+            {
                 return
             }
             compareDecoded(body, frame: frame, expected: elements[k - 1])
         }
 
         /// The frame's element decoded and compared with `expected`; notes a disagreement.
-        @_optimize(speed) private mutating func compareDecoded(_ body: UnsafeRawBufferPointer, frame: ScannedFrame,
-                                                               expected: Element) {
+        @_optimize(speed) private mutating func compareDecoded(
+            _ body: UnsafeRawBufferPointer, frame: ScannedFrame,
+            expected: Element
+        ) {
             do {
                 // An unchanged stroke's points, read deferred, are compared by their bytes
                 // before any walk of their structure (the decoder walked it when it read them).
                 let known: EncodedPoints? = if case .stroke(let t) = expected { t.encodedPoints } else { nil }
-                let e = try PageChangeCodec.decodeAppend(body: body, baseOffset: frame.bodyRange.lowerBound,
-                                                         source: bytes[frame.bodyRange], known: known)
+                let e = try PageChangeCodec.decodeAppend(
+                    body: body, baseOffset: frame.bodyRange.lowerBound,
+                    source: bytes[frame.bodyRange], known: known)
                 if e.id != expected.id {
                     disagreement = "element \(e.id) where \(expected.id) belongs"
                 } else if !SnapshotGuard.same(e, expected) {
@@ -151,13 +164,17 @@ package enum SnapshotGuard {
     /// equal points.
     @_optimize(speed) package static func same(_ a: Element, _ b: Element) -> Bool {
         guard case .stroke(let s) = a, case .stroke(let t) = b, MemoryLayout<Point>.size == 20,
-              MemoryLayout<Point>.stride == 20 else { return a == b }
+            MemoryLayout<Point>.stride == 20
+        else { return a == b }
         guard s.id == t.id, s.ink == t.ink, s.transform == t.transform, s.hasAngles == t.hasAngles,
-              s.pointCount == t.pointCount else { return false }
+            s.pointCount == t.pointCount
+        else { return false }
         if let e = s.encodedPoints, let f = t.encodedPoints, bytesEqual(e.bytes, f.bytes) { return true }
         return s.withPoints { p in
             t.withPoints { q in
-                guard p.count == q.count, let x = p.baseAddress, let y = q.baseAddress else { return p.count == q.count }
+                guard p.count == q.count, let x = p.baseAddress, let y = q.baseAddress else {
+                    return p.count == q.count
+                }
                 return memcmp(x, y, p.count * 20) == 0
             }
         }

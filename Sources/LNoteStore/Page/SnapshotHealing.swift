@@ -48,7 +48,9 @@ struct SnapshotHealing {
     /// The frames that heal `snapshot` (its bytes as read, the stored `salt`), given the ids
     /// the damaged read kept (`read`); empty when there is nothing to heal with.
     func patches(for snapshot: [UInt8], salt: UInt64, read: PageState) -> [Patch] {
-        var candidates = copies.elements.filter { !read.contains($0.id) }.map { e in (element: e, body: PageChangeCodec.encode(.append(e)).body) }
+        var candidates = copies.elements.filter { !read.contains($0.id) }.map { e in
+            (element: e, body: PageChangeCodec.encode(.append(e)).body)
+        }
         guard !candidates.isEmpty || metadataSeen else { return [] }
         let start = FormatLimits.snapshotHeaderBytes
         guard snapshot.count > start else { return [] }
@@ -72,8 +74,11 @@ struct SnapshotHealing {
         for gap in gaps {
             var (position, sequence) = (gap.range.lowerBound, gap.first)
             while position < gap.range.upperBound, gap.limit.map({ sequence < $0 }) ?? true {
-                guard let found = match(at: position, sequence: sequence, in: snapshot, bound: gap.bound,
-                                        salt: salt, candidates: candidates) else { break }
+                guard
+                    let found = match(
+                        at: position, sequence: sequence, in: snapshot, bound: gap.bound,
+                        salt: salt, candidates: candidates)
+                else { break }
                 patches.append(found)
                 if let id = found.element { candidates.removeAll { $0.element.id == id } }
                 position += found.bytes.count
@@ -86,8 +91,10 @@ struct SnapshotHealing {
     /// The copy whose frame at `sequence` fits at `position` (ending by `bound`) and differs
     /// from the bytes there by at most `differingBytesMax`; the one whose id is at the id's
     /// place is tried first, then the others in page order.
-    private func match(at position: Int, sequence: UInt64, in snapshot: [UInt8], bound: Int, salt: UInt64,
-                       candidates: [(element: Element, body: [UInt8])]) -> Patch? {
+    private func match(
+        at position: Int, sequence: UInt64, in snapshot: [UInt8], bound: Int, salt: UInt64,
+        candidates: [(element: Element, body: [UInt8])]
+    ) -> Patch? {
         func fits(_ frame: [UInt8]) -> Bool {
             position + frame.count <= bound && Self.differing(frame, snapshot, at: position) <= Self.differingBytesMax
         }
@@ -100,12 +107,15 @@ struct SnapshotHealing {
         // the stored length, when intact, is the payload's: the sequence and the body.
         let idAt = position + FormatLimits.frameHeaderBytes + FormatLimits.sequenceBytes + 1
         let named = AbsorbedCheck.uuid(snapshot, at: idAt, end: bound)
-        let stored = position + 4 <= snapshot.count
-            ? Int(snapshot[position]) | Int(snapshot[position + 1]) << 8 | Int(snapshot[position + 2]) << 16 | Int(snapshot[position + 3]) << 24
+        let stored =
+            position + 4 <= snapshot.count
+            ? Int(snapshot[position]) | Int(snapshot[position + 1]) << 8 | Int(snapshot[position + 2]) << 16 | Int(
+                snapshot[position + 3]) << 24
             : -1
         func tried(_ c: (element: Element, body: [UInt8])) -> Patch? {
             var frame: [UInt8] = []
-            FrameCodec.append(type: FrameType.elementAppend.rawValue, sequence: sequence, body: c.body, salt: salt, to: &frame)
+            FrameCodec.append(
+                type: FrameType.elementAppend.rawValue, sequence: sequence, body: c.body, salt: salt, to: &frame)
             return fits(frame) ? Patch(offset: position, bytes: frame, element: c.element.id) : nil
         }
         // Cheapest first: the copy named by the id there, then those of the stored length, then

@@ -38,19 +38,25 @@ package enum SnapshotWrite {
     /// synced at once and only the rename waits. Then, where the file system starts write-back
     /// (`pacesWriteback`), the snapshot is written as it is encoded, a `streamingStep` at a
     /// time, so the encoding overlaps the disk's write-back; otherwise it is encoded first.
-    package static func run(_ encoder: SnapshotEncoder, fs: any FileSystem, path: String, level: Durability,
-                            journalReady: Latch<Bool>, traffic: SaveTraffic? = nil, saving: Bool? = nil,
-                            overlapJournal: Bool = false, check: @escaping @Sendable (_ bytes: [UInt8], _ part: SnapshotPart) throws -> Void) throws {
-        try run(.encoding(encoder), fs: fs, path: path, level: level, journalReady: journalReady, traffic: traffic,
-                saving: saving ?? traffic?.isActive ?? false, overlapJournal: overlapJournal, check: check)
+    package static func run(
+        _ encoder: SnapshotEncoder, fs: any FileSystem, path: String, level: Durability,
+        journalReady: Latch<Bool>, traffic: SaveTraffic? = nil, saving: Bool? = nil,
+        overlapJournal: Bool = false, check: @escaping @Sendable (_ bytes: [UInt8], _ part: SnapshotPart) throws -> Void
+    ) throws {
+        try run(
+            .encoding(encoder), fs: fs, path: path, level: level, journalReady: journalReady, traffic: traffic,
+            saving: saving ?? traffic?.isActive ?? false, overlapJournal: overlapJournal, check: check)
     }
 
     /// `run` for bytes encoded beforehand (never written as they are encoded).
-    package static func run(_ bytes: [UInt8], fs: any FileSystem, path: String, level: Durability,
-                            journalReady: Latch<Bool>, traffic: SaveTraffic? = nil, saving: Bool? = nil,
-                            overlapJournal: Bool = false, check: @escaping @Sendable (_ bytes: [UInt8], _ part: SnapshotPart) throws -> Void) throws {
-        try run(.bytes(bytes), fs: fs, path: path, level: level, journalReady: journalReady, traffic: traffic,
-                saving: saving ?? traffic?.isActive ?? false, overlapJournal: overlapJournal, check: check)
+    package static func run(
+        _ bytes: [UInt8], fs: any FileSystem, path: String, level: Durability,
+        journalReady: Latch<Bool>, traffic: SaveTraffic? = nil, saving: Bool? = nil,
+        overlapJournal: Bool = false, check: @escaping @Sendable (_ bytes: [UInt8], _ part: SnapshotPart) throws -> Void
+    ) throws {
+        try run(
+            .bytes(bytes), fs: fs, path: path, level: level, journalReady: journalReady, traffic: traffic,
+            saving: saving ?? traffic?.isActive ?? false, overlapJournal: overlapJournal, check: check)
     }
 
     /// The snapshot to write: its bytes, or the encoder that produces them.
@@ -59,9 +65,11 @@ package enum SnapshotWrite {
         case encoding(SnapshotEncoder)
     }
 
-    private static func run(_ source: Source, fs: any FileSystem, path: String, level: Durability,
-                            journalReady: Latch<Bool>, traffic: SaveTraffic?, saving: Bool,
-                            overlapJournal: Bool, check: @escaping @Sendable (_ bytes: [UInt8], _ part: SnapshotPart) throws -> Void) throws {
+    private static func run(
+        _ source: Source, fs: any FileSystem, path: String, level: Durability,
+        journalReady: Latch<Bool>, traffic: SaveTraffic?, saving: Bool,
+        overlapJournal: Bool, check: @escaping @Sendable (_ bytes: [UInt8], _ part: SnapshotPart) throws -> Void
+    ) throws {
         let checked = Latch<CheckOutcome>()
         var checkStarted = false
         // The check of `bytes`, its outcome handed to `checked`, on whichever thread calls it.
@@ -103,13 +111,15 @@ package enum SnapshotWrite {
                 throw LNoteError(.io, "the next journal could not be created; no snapshot written (P-010)", file: path)
             }
         }
-        let pacing = traffic.map { t in
-            WritebackPacing(active: { t.isActive }, yield: { t.waitForSaveEnd() }, yieldingStep: yieldingStep)
-        } ?? .steady
+        let pacing =
+            traffic.map { t in
+                WritebackPacing(active: { t.isActive }, yield: { t.waitForSaveEnd() }, yieldingStep: yieldingStep)
+            } ?? .steady
         let temp: String
         do {
-            temp = try writeTemporary(source, fs: fs, path: path, level: level, overlapJournal: overlapJournal, pacing: pacing,
-                                      started: startCheck, checkHere: checkHere, waitForJournal: waitForJournal)
+            temp = try writeTemporary(
+                source, fs: fs, path: path, level: level, overlapJournal: overlapJournal, pacing: pacing,
+                started: startCheck, checkHere: checkHere, waitForJournal: waitForJournal)
         } catch {
             if checkStarted { _ = checked.wait() }  // the check's thread holds the bytes and `check` until it ends
             throw error
@@ -140,12 +150,15 @@ package enum SnapshotWrite {
     /// paced steps after the journal (unless `overlapJournal`). `started` gets the complete
     /// bytes for the check on another thread before the write when encoded first; written as
     /// encoded, `checkHere` checks them on this thread while the temp file's sync runs.
-    private static func writeTemporary(_ source: Source, fs: any FileSystem, path: String, level: Durability,
-                                       overlapJournal: Bool, pacing: WritebackPacing, started: ([UInt8]) -> Void,
-                                       checkHere: ([UInt8], SnapshotSplit?) -> Void, waitForJournal: () throws -> Void) throws -> String {
+    private static func writeTemporary(
+        _ source: Source, fs: any FileSystem, path: String, level: Durability,
+        overlapJournal: Bool, pacing: WritebackPacing, started: ([UInt8]) -> Void,
+        checkHere: ([UInt8], SnapshotSplit?) -> Void, waitForJournal: () throws -> Void
+    ) throws -> String {
         if case .encoding(var encoder) = source, overlapJournal && fs.pacesWriteback && level != .none {
             return try io {
-                try writeStreaming(&encoder, fs: fs, path: path, level: level, pacing: pacing, started: started, checkHere: checkHere)
+                try writeStreaming(
+                    &encoder, fs: fs, path: path, level: level, pacing: pacing, started: started, checkHere: checkHere)
             }
         }
         let bytes: [UInt8]
@@ -158,7 +171,8 @@ package enum SnapshotWrite {
         started(bytes)
         if !overlapJournal { try waitForJournal() }
         return try io {
-            try fs.writeTemporary(for: path, bytes, durability: level, writebackStep: SnapshotFile.writebackStep, pacing: pacing)
+            try fs.writeTemporary(
+                for: path, bytes, durability: level, writebackStep: SnapshotFile.writebackStep, pacing: pacing)
         }
     }
 
@@ -181,28 +195,35 @@ package enum SnapshotWrite {
     /// checked (timeline of the 2,000-stroke page's compaction, medians of 20-30: sync started
     /// 2.38-2.81 ms after compact() was called, now 1.73-1.89 ms; compact() returned at 3.9-4.9 ms,
     /// now 2.9-3.2 ms).
-    private static func writeStreaming(_ encoder: inout SnapshotEncoder, fs: any FileSystem, path: String, level: Durability,
-                                       pacing: WritebackPacing, started: ([UInt8]) -> Void,
-                                       checkHere: ([UInt8], SnapshotSplit?) -> Void) throws -> String {
+    private static func writeStreaming(
+        _ encoder: inout SnapshotEncoder, fs: any FileSystem, path: String, level: Durability,
+        pacing: WritebackPacing, started: ([UInt8]) -> Void,
+        checkHere: ([UInt8], SnapshotSplit?) -> Void
+    ) throws -> String {
         var complete: [UInt8]?
         var split: SnapshotSplit?
         if encoder.isSized && fs.overlapsCalls {
-            return try fs.writeTemporary(for: path, durability: level, pacing: pacing,
-                                         whileSyncing: { if let complete { checkHere(complete, split) } }) { write in
+            return try fs.writeTemporary(
+                for: path, durability: level, pacing: pacing,
+                whileSyncing: { if let complete { checkHere(complete, split) } }
+            ) { write in
                 // While saves are active each part waits for the save in flight before it
                 // encodes a step, as the one-thread path does, and steps shrink to the yielding size.
-                try encoder.encodeInTwoParts(step: {
-                    guard pacing.active() else { return twoPartStep }
-                    pacing.yield()
-                    return pacing.yieldingStep
-                }, encoded: write)
+                try encoder.encodeInTwoParts(
+                    step: {
+                        guard pacing.active() else { return twoPartStep }
+                        pacing.yield()
+                        return pacing.yieldingStep
+                    }, encoded: write)
                 split = encoder.split
                 if pacing.active() { started(encoder.bytes) } else { complete = encoder.bytes }
             }
         }
         var written = 0
-        return try fs.writeTemporary(for: path, durability: level, writebackStep: streamingStep, pacing: pacing,
-                                     whileSyncing: { if let complete { checkHere(complete, nil) } }) { step, write in
+        return try fs.writeTemporary(
+            for: path, durability: level, writebackStep: streamingStep, pacing: pacing,
+            whileSyncing: { if let complete { checkHere(complete, nil) } }
+        ) { step, write in
             encoder.encode(until: written + step)
             try encoder.withEncodedBytes { all in try write(UnsafeRawBufferPointer(rebasing: all[written...])) }
             if encoder.isComplete {

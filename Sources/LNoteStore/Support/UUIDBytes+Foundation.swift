@@ -17,7 +17,10 @@ extension UUID {
     /// The same 16 bytes as the engine's `UUIDBytes`.
     public init(_ id: UUIDBytes) {
         let b = id.bytes
-        self.init(uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7],
-                         b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]))
+        self.init(
+            uuid: (
+                b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7],
+                b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]
+            ))
     }
 }

@@ -11,8 +11,11 @@ public struct ConflictMerger: Sendable, Equatable {
     /// Under the writer lock, before unlisted page files are set aside (D-060): merges
     /// `document.json` copies and restores set-aside pages, rewriting `file` and `inspection`
     /// when it changed them. Returns what `finish` needs, or nil when there is nothing to merge.
-    package typealias Prepare = @Sendable (_ layout: PackageLayout, _ fs: any FileSystem,
-                                           _ file: inout DocumentFile, _ inspection: inout PackageInspection) throws
+    package typealias Prepare =
+        @Sendable (
+            _ layout: PackageLayout, _ fs: any FileSystem,
+            _ file: inout DocumentFile, _ inspection: inout PackageInspection
+        ) throws
         -> (any Sendable)?
     /// Once the document is open, before it is handed out: merges the pages' copies and
     /// records the report (`Document.syncMergeResult`).

@@ -71,8 +71,10 @@ enum CrashChecker {
 
     /// Checks one crash state; returns the recovered page when recovery succeeded.
     @discardableResult
-    static func check(_ state: CrashState, _ history: RunHistory, context: @autoclosure () -> String,
-                      rerun: Bool, tally: inout CrashTally, memo: inout RecoveryMemo) -> PageRecovery.Result? {
+    static func check(
+        _ state: CrashState, _ history: RunHistory, context: @autoclosure () -> String,
+        rerun: Bool, tally: inout CrashTally, memo: inout RecoveryMemo
+    ) -> PageRecovery.Result? {
         let result: PageRecovery.Result
         let files = state.files
         let key = RecoveryMemo.key(files)
@@ -118,8 +120,10 @@ enum CrashChecker {
     /// Checks every crash state of `run`'s log (power loss) and the app-crash state.
     /// Every `recoveryCrashEvery`-th state is also recovered by opening the page, writing one
     /// change and closing, and every crash state of that is checked (one level deep).
-    static func checkAll(_ run: PageRun, options: CrashOptions, recoveryCrashEvery: Int,
-                         recoveryOptions: CrashOptions, context: String) async -> CrashTally {
+    static func checkAll(
+        _ run: PageRun, options: CrashOptions, recoveryCrashEvery: Int,
+        recoveryOptions: CrashOptions, context: String
+    ) async -> CrashTally {
         var tally = CrashTally()
         tally.workloads = 1
         let history = run.history
@@ -130,11 +134,15 @@ enum CrashChecker {
             index += 1
             tally.states += 1
             let deep = recoveryCrashEvery > 0 && index % recoveryCrashEvery == 0
-            guard let recovered = check(state, history, context: "\(context) [\(history.script)]",
-                                        rerun: index % 8 == 0, tally: &tally, memo: &memo) else { continue }
+            guard
+                let recovered = check(
+                    state, history, context: "\(context) [\(history.script)]",
+                    rerun: index % 8 == 0, tally: &tally, memo: &memo)
+            else { continue }
             if deep {
-                await crashRecovery(of: state, recovered: recovered.state, options: recoveryOptions,
-                                    context: "\(context) [\(history.script)] \(state) then recovery", tally: &tally)
+                await crashRecovery(
+                    of: state, recovered: recovered.state, options: recoveryOptions,
+                    context: "\(context) [\(history.script)] \(state) then recovery", tally: &tally)
             }
         }
         return tally
@@ -149,16 +157,19 @@ enum CrashChecker {
             return
         }
         if result.state != run.history.states.last {
-            tally.violation("\(context) [\(run.history.script)] app crash: recovered \(result.state.elements.count) "
-                            + "elements, the app wrote \(run.history.states.last?.elements.count ?? 0)")
+            tally.violation(
+                "\(context) [\(run.history.script)] app crash: recovered \(result.state.elements.count) "
+                    + "elements, the app wrote \(run.history.states.last?.elements.count ?? 0)")
         }
     }
 
     /// Opens the page on the crash state (recovery), appends one change, closes (compaction and
     /// journal cleanup), and checks every crash state of that: the page is the recovered one,
     /// or it plus the new change once acknowledged.
-    static func crashRecovery(of state: CrashState, recovered: PageState, options: CrashOptions,
-                              context: String, tally: inout CrashTally) async {
+    static func crashRecovery(
+        of state: CrashState, recovered: PageState, options: CrashOptions,
+        context: String, tally: inout CrashTally
+    ) async {
         let fs = state.makeFileSystem()
         let run: PageRun
         do {

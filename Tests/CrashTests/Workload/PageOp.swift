@@ -31,7 +31,8 @@ enum PageOp: Hashable, Sendable, CustomStringConvertible {
 
     /// The exhaustive vocabulary: every named payload at `.data`, one unsynced append (so that
     /// `flush` has work), and every other operation.
-    static let vocabulary: [PageOp] = payloadSizes.map { .append(payload: $0, .data) }
+    static let vocabulary: [PageOp] =
+        payloadSizes.map { .append(payload: $0, .data) }
         + [.append(payload: 100, .none), .erase, .move, .delete, .compact, .flush, .close, .reopen, .insertImage]
 
     var description: String {

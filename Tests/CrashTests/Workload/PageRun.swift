@@ -32,8 +32,9 @@ final class PageRun {
     init(fs: SimulatedFileSystem, seed: UInt64) async throws {
         self.fs = fs
         factory = ElementFactory(seed: seed)
-        let page = try await Page.open(directory: Self.directory, id: Self.pageID,
-                                       options: Self.options, fileSystem: fs)
+        let page = try await Page.open(
+            directory: Self.directory, id: Self.pageID,
+            options: Self.options, fileSystem: fs)
         self.page = page
         history = RunHistory(initial: await page.state)
         recordSnapshot()
@@ -54,8 +55,10 @@ final class PageRun {
     static func populatedPackage() async throws -> SimulatedFileSystem {
         let fs = try emptyPackage()
         let run = try await PageRun(fs: fs, seed: 0xBA5E)
-        for op: PageOp in [.append(payload: 120, .data), .insertImage, .append(payload: 300, .data), .close,
-                           .reopen, .append(payload: 200, .data), .move] {
+        for op: PageOp in [
+            .append(payload: 120, .data), .insertImage, .append(payload: 300, .data), .close,
+            .reopen, .append(payload: 200, .data), .move
+        ] {
             await run.perform(op)
         }
         guard run.problems.isEmpty, run.firstError == nil else {
@@ -98,12 +101,14 @@ final class PageRun {
                     acknowledgeAll()
                 }
             }
-            let reopened = try await Page.open(directory: Self.directory, id: Self.pageID, options: options, fileSystem: fs)
+            let reopened = try await Page.open(
+                directory: Self.directory, id: Self.pageID, options: options, fileSystem: fs)
             page = reopened
             let seen = await reopened.state
             if let last = history.states.last, seen != last {
-                problems.append("reopen after \(history.script) shows \(seen.elements.count) elements, "
-                                + "the app wrote \(last.elements.count)")
+                problems.append(
+                    "reopen after \(history.script) shows \(seen.elements.count) elements, "
+                        + "the app wrote \(last.elements.count)")
             }
         case .compact:
             guard let page, !(await page.isClosed) else { return }
@@ -144,7 +149,9 @@ final class PageRun {
         case .move:
             guard !state.elements.isEmpty else { return nil }
             moves += 1
-            return (.transform(state.elements.prefix(4).map { ($0.id, Transform.translation(moves * 10, -moves)) }), .data)
+            return (
+                .transform(state.elements.prefix(4).map { ($0.id, Transform.translation(moves * 10, -moves)) }), .data
+            )
         case .delete:
             guard let bottom = state.elements.first else { return nil }
             return (.delete([bottom.id]), .data)
@@ -189,7 +196,9 @@ final class PageRun {
             return "a write after a failed call was accepted (\(history.script))"
         } catch let e as LNoteError {
             if fs.operationCount != before { return "the refused write touched the file system" }
-            if e.code != .poisoned && e.code != .closed { return "a write after a failed call threw \(e.code), not poisoned" }
+            if e.code != .poisoned && e.code != .closed {
+                return "a write after a failed call threw \(e.code), not poisoned"
+            }
             return nil
         } catch {
             return "a write after a failed call threw \(error)"

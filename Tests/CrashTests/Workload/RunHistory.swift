@@ -58,7 +58,9 @@ extension RunHistory {
     func judge(_ recovered: PageState, at point: Int) -> Verdict {
         let lo = required(at: point)
         let hi = max(lo, possible(at: point))
-        guard hi < states.count else { return .violation("history has \(states.count - 1) changes, bounds \(lo)...\(hi)") }
+        guard hi < states.count else {
+            return .violation("history has \(states.count - 1) changes, bounds \(lo)...\(hi)")
+        }
         for k in lo...hi where states[k] == recovered { return .prefix(k) }
         // Not a prefix: look for an in-order subset of the unacknowledged changes.
         let candidates = Array((lo + 1)...max(lo + 1, hi)).filter { $0 <= hi }
@@ -78,7 +80,8 @@ extension RunHistory {
             search(0, states[lo], [])
             if let found { return .gappedSubset(kept: found) }
         }
-        return .violation("recovered page (\(recovered.elements.count) elements) is neither the acknowledged "
-                          + "\(lo) changes plus a prefix of the next \(hi - lo) nor an in-order subset of them")
+        return .violation(
+            "recovered page (\(recovered.elements.count) elements) is neither the acknowledged "
+                + "\(lo) changes plus a prefix of the next \(hi - lo) nor an in-order subset of them")
     }
 }

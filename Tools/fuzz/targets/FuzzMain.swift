@@ -15,8 +15,10 @@ public func lnoteFuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
 
 /// Writes the target's seed inputs into `$LNOTE_FUZZ_SEED_DIR` when that folder is empty.
 @_cdecl("LLVMFuzzerInitialize")
-public func lnoteFuzzInitialize(_ argc: UnsafeMutablePointer<Int32>?,
-                                _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>?) -> Int32 {
+public func lnoteFuzzInitialize(
+    _ argc: UnsafeMutablePointer<Int32>?,
+    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>?
+) -> Int32 {
     guard let dir = ToolSystem.environment("LNOTE_FUZZ_SEED_DIR") else { return 0 }
     for (index, seed) in FuzzHarness.seeds(fuzzTargetName).enumerated() {
         try? POSIXFileSystem.shared.writeFileAtomically(dir + "/seed-\(index)", seed, durability: .none)
