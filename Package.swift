@@ -115,7 +115,7 @@ let package = Package(
             name: "lnote-bench",
             dependencies: [
                 "LNoteToolSupport", "LNoteStore", "LNoteFormat", "LNoteHandwriting", "LNoteSQLite",
-                "LNoteSimulation", "LNoteRender", "LNoteSync"
+                "LNoteSimulation", "LNoteRender", "LNoteSync", "LNoteCheck"
             ],
             path: "Tools/lnote-bench", swiftSettings: strict),
         // What the test targets share: the test level (quick, ci, exhaustive) and temporary folders.

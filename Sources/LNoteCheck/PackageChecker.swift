@@ -56,9 +56,16 @@ struct PackageChecker {
 
         // Pages: listed against present (K-013), each checked and repaired (K-011, K-020).
         let pagesDir = layout.pagesDirectory
-        let present = linked.contains("pages") ? [:] : try pageFiles(pagesDir)
+        let (present, allNames) = linked.contains("pages") ? ([:], nil) : try pageFiles(pagesDir)
         let listed = document?.pages.map(\.id) ?? present.keys.sorted()
+        let listedSet = Set(listed)
+        var entries: [UUIDBytes: DocumentFile.PageEntry] = [:]
+        for entry in document?.pages ?? [] where entries[entry.id] == nil { entries[entry.id] = entry }
+        // What the later checks need of each page read, not the page: its canvas, its images
+        // (assets, K-014) and its element count. Keeping every page whole held the whole
+        // document in memory; a thumbnail to render reads its page again.
         var states: [UUIDBytes: PageState] = [:]
+        var counts: [UUIDBytes: Int] = [:]
         var repairedPages = Set<UUIDBytes>()
         for id in listed {
             run.counts.pages += 1
@@ -72,12 +79,17 @@ struct PackageChecker {
             }
             let checker = PageChecker(
                 run: run, directory: pagesDir, pageID: id, prefix: prefix + "pages/",
-                package: prefix, lostAndFound: lostAndFound, repair: repair)
+                package: prefix, lostAndFound: lostAndFound, repair: repair,
+                listedNames: allNames.map { $0[id] ?? [] })
             let outcome = try checker.check(names: present[id] ?? [])
             run.pages.append(outcome.page)
-            if let s = outcome.state { states[id] = s }
+            if let s = outcome.state {
+                states[id] = PageState(
+                    metadata: s.metadata, elements: s.elements.filter { if case .image = $0 { true } else { false } })
+                counts[id] = s.elements.count
+            }
             if outcome.repaired { repairedPages.insert(id) }
-            if let entry = document?.pages.first(where: { $0.id == id }), let s = outcome.state,
+            if let entry = entries[id], let s = outcome.state,
                 entry.elementCount != s.elements.count
             {
                 try run.info(
@@ -87,13 +99,15 @@ struct PackageChecker {
             }
         }
         if document != nil {
-            for id in present.keys.sorted() where !listed.contains(id) {
-                try handleUnlisted(id, names: present[id] ?? [], lostAndFound: lostAndFound, repair: repair)
+            for id in present.keys.sorted() where !listedSet.contains(id) {
+                try handleUnlisted(
+                    id, names: present[id] ?? [], allNames: allNames.map { $0[id] ?? [] },
+                    lostAndFound: lostAndFound, repair: repair)
             }
         }
 
         if documentBroken && repair {
-            document = try rebuildDocument(pages: listed, states: states, lostAndFound: lostAndFound)
+            document = try rebuildDocument(pages: listed, states: states, counts: counts, lostAndFound: lostAndFound)
         }
         if let document, read.trusted, !linked.contains(PackageLayout.manifestFileName) {
             try checkManifest(document, repair: repair, lostAndFound: lostAndFound)
@@ -332,7 +346,7 @@ struct PackageChecker {
     /// Rebuilds document.json from the pages present (K-022): id from the folder name or the
     /// manifest, title from the manifest; the old bytes go to lost+found first.
     private func rebuildDocument(
-        pages: [UUIDBytes], states: [UUIDBytes: PageState],
+        pages: [UUIDBytes], states: [UUIDBytes: PageState], counts: [UUIDBytes: Int],
         lostAndFound: LostAndFound
     ) throws -> DocumentFile? {
         let manifest = (try? fs.readRegularFile(layout.manifestFile, limit: FormatLimits.manifestJSONBytesMax))
@@ -352,7 +366,7 @@ struct PackageChecker {
             pages: pages.map {
                 DocumentFile.PageEntry(
                     id: $0, metadata: states[$0]?.metadata ?? .letter, created: now,
-                    modified: now, elementCount: states[$0]?.elements.count ?? 0)
+                    modified: now, elementCount: counts[$0] ?? 0)
             })
         do {
             try preserve(
@@ -451,14 +465,19 @@ struct PackageChecker {
 
     // MARK: Pages not in document.json (K-013)
 
-    private func handleUnlisted(_ id: UUIDBytes, names: [String], lostAndFound: LostAndFound, repair: Bool) throws {
+    private func handleUnlisted(
+        _ id: UUIDBytes, names: [String], allNames: [String]?, lostAndFound: LostAndFound,
+        repair: Bool
+    ) throws {
         var kinds: [String: FileKind] = [:]
         for name in names { kinds[name] = try? fs.kind(joinPath(layout.pagesDirectory, name)) }
         // A page with a link or a FIFO among its files is not read (K-030): its count is 0.
         let readable = names.allSatisfy { PackageEntries.problem(kinds[$0], wantsFolder: false) == nil }
         let salvage =
             readable
-            ? try? PageRecovery.recover(fs: fs, directory: layout.pagesDirectory, pageID: id, mode: .salvage) : nil
+            ? try? PageRecovery.recover(
+                fs: fs, directory: layout.pagesDirectory, pageID: id, mode: .salvage,
+                names: allNames) : nil
         run.pages.append(
             FsckPage(
                 id: id.description, package: prefix, elements: salvage?.state.elements.count ?? 0,
@@ -490,13 +509,15 @@ struct PackageChecker {
         }
     }
 
-    private func pageFiles(_ dir: String) throws -> [UUIDBytes: [String]] {
+    /// The page files in `dir` by page (temporaries left out), and every page name of the same
+    /// listing by page (temporaries in) for the pages' reads; nil when it cannot be listed.
+    private func pageFiles(_ dir: String) throws -> ([UUIDBytes: [String]], [UUIDBytes: [String]]?) {
         var out: [UUIDBytes: [String]] = [:]
-        guard case .directory? = try? fs.kind(dir) else { return out }
+        guard case .directory? = try? fs.kind(dir) else { return (out, [:]) }
         let names: [String]
         do { names = try fs.list(dir) } catch {
             try run.failure(prefix + "pages/", error)
-            return out
+            return (out, nil)
         }
         for name in names {
             switch PageFileNames.parseAnyCase(name) {  // P-024: the page id in any case
@@ -511,7 +532,7 @@ struct PackageChecker {
             case nil: try run.info("unknownFile", prefix + "pages/" + name, "not a page file; left alone")
             }
         }
-        return out
+        return (out, PackageInspection.namesByPage(names))
     }
 
     // MARK: Assets (K-014)
@@ -569,8 +590,13 @@ struct PackageChecker {
             guard !exists || repaired.contains(id) || unusable != nil else { continue }
             let kind = unusable != nil ? "badThumbnail" : exists ? "staleThumbnail" : "missingThumbnail"
             var action = FsckAction.none
-            if repair, let render = run.options.thumbnailRenderer, let state = states[id] {
+            if repair, let render = run.options.thumbnailRenderer, states[id] != nil {
                 do {
+                    // The page as it is on disk now (rebuilt, if it was repaired).
+                    let state = try repairStep("read the page for its thumbnail") {
+                        try PageRecovery.recover(fs: fs, directory: layout.pagesDirectory, pageID: id, mode: .salvage)
+                            .state
+                    }
                     try repairStep("create thumbnails/") {
                         try io { try fs.requireDirectory(layout.thumbnailsDirectory, create: true) }
                     }

@@ -20,6 +20,9 @@ struct PageChecker {
     let package: String
     let lostAndFound: LostAndFound
     let repair: Bool
+    /// Every name in `pages/` of this page (temporaries too) from the package's one listing,
+    /// so the first read of the page does not list `pages/` again; nil: list it.
+    var listedNames: [String]? = nil
 
     struct Outcome {
         var page: FsckPage
@@ -57,7 +60,8 @@ struct PageChecker {
         let mode = run.options.mode
         var recovered: PageRecovery.Result
         do {
-            recovered = try PageRecovery.recover(fs: run.fs, directory: directory, pageID: pageID, mode: mode)
+            recovered = try PageRecovery.recover(
+                fs: run.fs, directory: directory, pageID: pageID, mode: mode, names: listedNames)
             // K-092: names read in another case get the lowercase name before the page is
             // checked (the repair then works on the names a writer uses); read again after.
             if try checkNameCase(recovered, repairing: pageRepair) {
@@ -258,7 +262,10 @@ struct PageChecker {
     /// Strict mode refused the page: report what salvage would find, and the refusal.
     private func reportRefusal(_ e: LNoteError, page: inout FsckPage) throws {
         page.state = "refused"
-        if let salvage = try? PageRecovery.recover(fs: run.fs, directory: directory, pageID: pageID, mode: .salvage) {
+        if let salvage = try? PageRecovery.recover(
+            fs: run.fs, directory: directory, pageID: pageID, mode: .salvage,
+            names: listedNames)
+        {
             page.elements = salvage.state.elements.count
             page.framesReplayed = salvage.report.framesReplayed
             page.framesDropped = salvage.report.framesDropped

@@ -81,20 +81,12 @@ struct Canvas {
         if let t = stroke.transform {
             radiusScale *= Float(abs(Double(t.a) * Double(t.d) - Double(t.b) * Double(t.c)).squareRoot())
         }
-        var pts: [(x: Float, y: Float, r: Float)] = []
-        pts.reserveCapacity(stroke.points.count / 4 + 2)
-        for (k, p) in stroke.points.enumerated() {
-            let m = Self.map(Double(p.x), Double(p.y), stroke.transform, scale)
-            let r = max(Float(p.radius) * radiusScale, PageRasterizer.radiusMinPixels)
-            guard m.x.isFinite, m.y.isFinite, r.isFinite else { return }
-            if let last = pts.last, k != stroke.points.count - 1 {
-                let dx = m.x - last.x, dy = m.y - last.y
-                if dx * dx + dy * dy < 0.11 {  // closer than 1/3 pixel: merge
-                    pts[pts.count - 1].r = max(last.r, r)
-                    continue
-                }
-            }
-            pts.append((m.x, m.y, r))
+        // The points are read once: a deferred stroke decodes on every read of `points`, so
+        // reading them (or their count) per point would make a long stroke quadratic.
+        let pts = stroke.withPoints { points in
+            Self.merged(
+                points, transform: stroke.transform, scale: scale,
+                radiusScale: radiusScale)
         }
         guard let first = pts.first else { return }
         var capsules: [Capsule] = []
@@ -107,6 +99,32 @@ struct Canvas {
         }
         let ink = stroke.ink
         fill(capsules, quad: nil, lum: Self.luminance(ink.red, ink.green, ink.blue), alpha: Float(ink.alpha) / 255)
+    }
+
+    /// The stroke's points in pixels, points closer than a third of a pixel merged into the
+    /// one before (the last point always kept); empty when a point maps to a non-finite place.
+    static func merged(
+        _ points: UnsafeBufferPointer<Point>, transform: Transform?, scale: Float,
+        radiusScale: Float
+    ) -> [(x: Float, y: Float, r: Float)] {
+        var pts: [(x: Float, y: Float, r: Float)] = []
+        pts.reserveCapacity(points.count / 4 + 2)
+        let lastIndex = points.count - 1
+        for k in points.indices {
+            let p = points[k]
+            let m = map(Double(p.x), Double(p.y), transform, scale)
+            let r = max(Float(p.radius) * radiusScale, PageRasterizer.radiusMinPixels)
+            guard m.x.isFinite, m.y.isFinite, r.isFinite else { return [] }
+            if let last = pts.last, k != lastIndex {
+                let dx = m.x - last.x, dy = m.y - last.y
+                if dx * dx + dy * dy < 0.11 {  // closer than 1/3 pixel: merge
+                    pts[pts.count - 1].r = max(last.r, r)
+                    continue
+                }
+            }
+            pts.append((m.x, m.y, r))
+        }
+        return pts
     }
 
     mutating func draw(_ image: ImageElement, scale: Float) {

@@ -38,6 +38,9 @@ enum BenchSuites {
             name: "library", title: "Listing a library of 1,000 documents against reading every document.json",
             run: LibrarySuite.run),
         Suite(name: "level2", title: SQLiteLevel2Suite.title, run: SQLiteLevel2Suite.run),
+        Suite(name: "strokes", title: LongStrokeSuite.title, run: LongStrokeSuite.run),
+        Suite(name: "pages", title: PagesSuite.title, run: PagesSuite.run),
+        Suite(name: "flip", title: FlipSuite.title, run: FlipSuite.run),
         Suite(name: "draw", title: "Drawing a 2,000-stroke page in app units against stored units", run: DrawSuite.run),
         Suite(
             name: "hit", title: "Hit-testing and erasing on a 2,000-stroke page: the hit index against a scan",
@@ -46,7 +49,8 @@ enum BenchSuites {
     /// Suites the others start as grandchildren; not run on their own.
     static let hidden: [Suite] = [
         Suite(name: "memory-open", title: "open one page and report memory", run: MemorySuite.openChild),
-        Suite(name: "profile", title: "open + decode workload for profilers", run: ProfileSuite.run)
+        Suite(name: "profile", title: "open + decode workload for profilers", run: ProfileSuite.run),
+        Suite(name: "flip-child", title: "open a document and flip through its pages", run: FlipSuite.child)
     ]
 }
 

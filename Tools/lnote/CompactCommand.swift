@@ -38,9 +38,12 @@ enum CompactCommand: Command {
             lines.append((i, id, await page.journalFrames))
         }
         try await document.close()  // compacts every page with journal frames, records counts
+        let fs = POSIXFileSystem.shared
+        let names = PackageInspection.pageFileNames(fs: fs, pagesDirectory: layout.pagesDirectory)
         for (i, id, frames) in lines {
             let after = try PageRecovery.recover(
-                fs: POSIXFileSystem.shared, directory: layout.pagesDirectory, pageID: id, mode: .salvage)
+                fs: fs, directory: layout.pagesDirectory, pageID: id, mode: .salvage,
+                names: names?[id] ?? names.map { _ in [] })
             print(
                 "page \(i) \(id): \(after.state.elements.count) elements, "
                     + (frames > 0

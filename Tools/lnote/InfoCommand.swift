@@ -52,17 +52,20 @@ enum InfoCommand: Command {
         let fs = POSIXFileSystem.shared
         let layout = PackageLayout(root: path)
         let document = try PackageSupport.readDocument(layout)
-        let pageFiles = (try? fs.list(layout.pagesDirectory)) ?? []
+        let names = PackageInspection.pageFileNames(fs: fs, pagesDirectory: layout.pagesDirectory)
         var pages: [PageInfo] = []
         for (i, entry) in document.pages.enumerated() {
             let r: PageRecovery.Result
+            let pageFiles = names?[entry.id] ?? names.map { _ in [] }
             do {
-                r = try PageRecovery.recover(fs: fs, directory: layout.pagesDirectory, pageID: entry.id, mode: .salvage)
+                r = try PageRecovery.recover(
+                    fs: fs, directory: layout.pagesDirectory, pageID: entry.id, mode: .salvage, names: pageFiles)
             } catch {
                 throw OperationalError("page \(entry.id): \(TerminalSafeText.text("\(error)"))")
             }
             var bytes = 0
-            for name in pageFiles where name.hasPrefix(entry.id.description) {
+            let prefix = entry.id.description
+            for name in pageFiles ?? [] where name.hasPrefix(prefix) {
                 if case .file(let size)? = try? fs.kind(joinPath(layout.pagesDirectory, name)) { bytes += Int(size) }
             }
             pages.append(

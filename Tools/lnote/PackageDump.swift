@@ -38,9 +38,13 @@ enum PackageDump {
             }
         }
         var lines: [PageLine] = []
+        let names = PackageInspection.pageFileNames(fs: fs, pagesDirectory: pagesDir)
         for id in ids {
             let r: PageRecovery.Result
-            do { r = try PageRecovery.recover(fs: fs, directory: pagesDir, pageID: id, mode: .salvage) } catch {
+            do {
+                r = try PageRecovery.recover(
+                    fs: fs, directory: pagesDir, pageID: id, mode: .salvage, names: names?[id] ?? names.map { _ in [] })
+            } catch {
                 throw OperationalError("page \(id): \(TerminalSafeText.text("\(error)"))")
             }
             lines.append(

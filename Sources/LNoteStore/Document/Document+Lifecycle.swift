@@ -31,6 +31,7 @@ extension Document {
             defer { passTurn() }
             try checkOpen()
             for page in pages.values {
+                guard await !page.isClosed else { continue }  // closed by the app: its close synced it
                 try await page.flush(.data)
                 await page.waitForCompaction()
             }
@@ -63,6 +64,7 @@ extension Document {
         await takeTurn()
         defer { passTurn() }
         for running in opening.values { _ = try? await running.value }
+        for letting in closingPages.values { _ = try? await letting.value }
         var firstError: (any Error)?
         let observed = await observeOpenPages()
         var states: [UUIDBytes: (PageState, UInt64, UInt64)] = [:]
@@ -84,14 +86,17 @@ extension Document {
             lock.retire()
         }
         pages = [:]
+        pageBytes = [:]
+        pageBytesTotal = 0
         closed = true
         structureUpdates.finish()
         LibraryEvents.shared.publish(folder: parentDirectory(of: path))
         if let firstError { throw firstError }
     }
 
+    /// The pages open now, and those the page cache let go since the last record (D-021).
     func observeOpenPages() async -> [UUIDBytes: PageObservation] {
-        var observed: [UUIDBytes: PageObservation] = [:]
+        var observed = letGoObservations
         for (pageID, page) in pages {
             observed.coldSet(
                 pageID,
@@ -125,6 +130,7 @@ extension Document {
         new.modified = now
         try await commit(new, cancellable: false)
         for (pageID, o) in observed { recordedSequence.coldSet(pageID, o.sequence) }
+        for pageID in observed.keys where pages.coldValue(pageID) == nil { letGoObservations.coldSet(pageID, nil) }
     }
 
     /// Rewrites manifest.json if what is on disk disagrees with document.json (D-031); takes
@@ -153,7 +159,10 @@ extension Document {
                         .check(fs: fs, layout: layout, pages: open)
                 }
             }
-            if released { return }
+            if released {
+                listingMayBeStale = true
+                return
+            }
             try? await Task.sleep(nanoseconds: 1_000_000)
         }
     }

@@ -21,17 +21,40 @@ extension Document {
     }
 
     /// Page `id`, opened on first use (its files read and replayed, section 5) and cached: the
-    /// same `Page` for the same id until the document closes. Its writes pass the document's
-    /// writer lock. Throws `notFound` for a page the document does not list, `invalidPath`
-    /// when one of its files is a symbolic link (D-002).
+    /// same `Page` for the same id while the app holds it or the page cache keeps it (see
+    /// `setPageCacheBudget(bytes:)`, `release(_:)`); a page let go is reopened, never handed
+    /// back closed. Its writes pass the document's writer lock. Throws `notFound` for a page
+    /// the document does not list, `invalidPath` when one of its files is a symbolic link (D-002).
     public func page(id pageID: UUIDBytes) async throws -> Page {
         try checkOpen()
-        if let page = pages.coldValue(pageID) { return page }
+        if let page = pages.coldValue(pageID) {
+            if await !page.isClosed {
+                notePageUse(pageID)
+                return page
+            }
+            await forget(pageID, page)  // closed by the app: never handed back, reopened below
+            try checkOpen()
+            if let page = pages.coldValue(pageID) { return page }
+        }
         if let running = opening.coldValue(pageID) { return try await running.value.page }
+        if let letting = closingPages.coldValue(pageID) {  // its files are being closed: reopen after
+            _ = try? await letting.value
+            try checkOpen()
+            if let page = pages.coldValue(pageID) {
+                notePageUse(pageID)
+                return page
+            }
+            if let running = opening.coldValue(pageID) { return try await running.value.page }
+        }
         let entry = file.pages[try index(of: pageID)]
         let (fs, layout, options, names, lock) = (
             self.fs, self.layout, self.pageOptions, pageFiles.coldValue(pageID) ?? [], self.lock
         )
+        // The page's names from the open's listing of pages/, while they are still its names:
+        // its first open, with the lock held since (or read-only: a later writer's change shows
+        // as an older page, or, with a file gone, as a read from a fresh listing).
+        let listed: [String]? = openedOnce.contains(pageID) || listingMayBeStale ? nil : names
+        openedOnce.insert(pageID)
         let task = Task<OpenedPage, any Error> {
             try await BlockingIO.run {
                 try PackageInspection.requireRegularFiles(fs: fs, directory: layout.pagesDirectory, names: names)
@@ -44,7 +67,7 @@ extension Document {
             }
             let page = try await Page.open(
                 directory: layout.pagesDirectory, id: pageID, options: options,
-                fileSystem: fs, gate: lock)
+                fileSystem: fs, gate: lock, names: listed)
             // A page without files has the default canvas; give it the size document.json lists (D-023).
             if !options.readOnly, await page.changeSequence == 1, await page.elementCount == 0,
                 await page.metadata != entry.metadata
@@ -62,7 +85,7 @@ extension Document {
             throw error
         }
         opening.coldSet(pageID, nil)
-        if closing || closed || !file.pages.contains(where: { $0.id == pageID }) {
+        if closing || closed || (try? index(of: pageID)) == nil {
             try? await opened.page.close()
             throw closing || closed
                 ? LNoteError(.closed, "document \(id) is closed")
@@ -76,6 +99,9 @@ extension Document {
         }
         if recordedSequence.coldValue(pageID) == nil { recordedSequence.coldSet(pageID, opened.sequence) }
         if openedSequence.coldValue(pageID) == nil { openedSequence.coldSet(pageID, opened.sequence) }
+        notePageUse(pageID)
+        await measure(pageID, opened.page)
+        await trimPageCache()
         return opened.page
     }
 
@@ -203,12 +229,17 @@ extension Document {
         if let running = opening.coldValue(pageID) { _ = try? await running.value }
         let at = try index(of: pageID)
         try lockForWrite()
+        if let letting = closingPages.coldValue(pageID) { _ = try? await letting.value }
         if let page = pages.coldRemove(pageID) {
             noteKnownAssets(await page.elements)  // D-042: its images become provable orphans
             try? await page.close()
         } else {
             noteKnownAssets(await unopenedPageImages(pageID))
         }
+        setPageBytes(pageID, nil)
+        pageUse.coldSet(pageID, nil)
+        letGoObservations.coldSet(pageID, nil)
+        staleThumbnails.remove(pageID)
         var new = file
         new.pages.remove(at: at)
         new.modified = Timestamp.now()

@@ -106,7 +106,10 @@ extension Document {
             let exists = try await BlockingIO.run { try fs.entryKind(layout.thumbnail(entry.id)) != nil }
             if !exists || (stored.map { $0 != now } ?? (now != openedAt)) { wanted.append((entry.id, state)) }
         }
-        if let cover = file.pages.first, states.coldValue(cover.id) == nil {
+        for entry in file.pages where staleThumbnails.contains(entry.id) && states.coldValue(entry.id) == nil {
+            wanted.append((entry.id, nil))  // changed, then let go by the page cache
+        }
+        if let cover = file.pages.first, states.coldValue(cover.id) == nil, !staleThumbnails.contains(cover.id) {
             let exists = try await BlockingIO.run { try fs.entryKind(layout.thumbnail(cover.id)) != nil }
             if !exists { wanted.append((cover.id, nil)) }
         }

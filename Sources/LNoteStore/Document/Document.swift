@@ -27,11 +27,37 @@ public final actor Document {
     /// Observers of `updates()`.
     nonisolated let structureUpdates = Broadcast<DocumentUpdate>()
 
-    var file: DocumentFile
+    var file: DocumentFile { didSet { pageIndexes = nil; searchesSinceChange = 0 } }
+    /// Each listed page's index in `file.pages`, made after a few lookups since `file` changed:
+    /// a lookup per page call instead of a search of the page list. The first lookups search
+    /// (the first page of a long document is found without indexing every page).
+    var pageIndexes: [UUIDBytes: Int]?
+    var searchesSinceChange = 0
     var pages: [UUIDBytes: Page] = [:]
     var opening: [UUIDBytes: Task<OpenedPage, any Error>] = [:]
+    /// The page cache (Document+PageCache): its budget, each open page's last use and
+    /// estimated bytes, pages being let go, and what the document must still record for the
+    /// pages let go (their document.json entries, their stale thumbnails).
+    var pageCacheBytes = Document.defaultPageCacheBytes
+    var pageUse: [UUIDBytes: UInt64] = [:]
+    var useTick: UInt64 = 0
+    /// Every use in order (an entry whose tick is no longer the page's last use is stale),
+    /// read from `useFront` on: the least recently used page is found without a sort.
+    var useOrder: [(UUIDBytes, UInt64)] = []
+    var useFront = 0
+    var pageBytes: [UUIDBytes: Int] = [:]
+    var pageBytesTotal = 0
+    var closingPages: [UUIDBytes: Task<Void, any Error>] = [:]
+    var letGoObservations: [UUIDBytes: PageObservation] = [:]
+    var staleThumbnails: Set<UUIDBytes> = []
     /// Names in `pages/` found at open, per listed page (link check on page open).
     var pageFiles: [UUIDBytes: [String]]
+    /// Pages opened since the document opened: their names in `pages/` may have changed since
+    /// `pageFiles` was listed, so their next open lists `pages/` again.
+    var openedOnce: Set<UUIDBytes> = []
+    /// True once the writer lock was released (`flush()`): another writer may have changed
+    /// `pages/` since it was listed.
+    var listingMayBeStale = false
     /// Each open page's change sequence as last written to document.json (D-021).
     var recordedSequence: [UUIDBytes: UInt64] = [:]
     /// Each open page's change sequence when it was opened.
@@ -115,6 +141,7 @@ public final actor Document {
         guard let merger, let merge = prepared.merge else { return document }
         do {
             try await merger.finish(document, merge)  // Y-021
+            try await document.relistPageFiles()  // the merge may have written page files
         } catch {
             try? await document.close()
             throw error
@@ -260,8 +287,31 @@ public final actor Document {
         try await BlockingIO.run { try fs.writePackageFile(layout.manifestFile, manifest) }
     }
 
+    /// Lists `pages/` again into `pageFiles` (after changes made outside the pages' actors).
+    func relistPageFiles() async throws {
+        let (fs, directory, listed) = (self.fs, layout.pagesDirectory, Set(file.pages.map(\.id)))
+        let names = try await BlockingIO.run { () throws -> [UUIDBytes: [String]] in
+            guard try fs.entryKind(directory) != nil else { return [:] }
+            return PackageInspection.namesByPage(try io { try fs.list(directory) })
+        }
+        pageFiles = names.filter { listed.contains($0.key) }
+    }
+
     func index(of page: UUIDBytes) throws -> Int {
-        guard let i = file.pages.firstIndex(where: { $0.id == page }) else {
+        if pageIndexes == nil, searchesSinceChange < 4 {
+            searchesSinceChange += 1
+            guard let i = file.pages.firstIndex(where: { $0.id == page }) else {
+                throw LNoteError(.notFound, "page \(page) is not in document \(id)")
+            }
+            return i
+        }
+        if pageIndexes == nil {
+            var indexes: [UUIDBytes: Int] = [:]
+            indexes.reserveCapacity(file.pages.count)
+            for (i, entry) in file.pages.enumerated() where indexes[entry.id] == nil { indexes[entry.id] = i }
+            pageIndexes = indexes
+        }
+        guard let i = pageIndexes?[page] else {
             throw LNoteError(.notFound, "page \(page) is not in document \(id)")
         }
         return i

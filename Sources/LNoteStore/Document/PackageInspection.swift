@@ -40,6 +40,30 @@ package struct PackageInspection: Sendable {
         return result
     }
 
+    /// The page files among `names` (a listing of `pages/`), by the page id in their names
+    /// (any case, P-024): what a reader of many pages passes to `PageRecovery.recover` so
+    /// each page is read without listing `pages/` again.
+    package static func namesByPage(_ names: [String]) -> [UUIDBytes: [String]] {
+        var result: [UUIDBytes: [String]] = [:]
+        for name in names {
+            switch PageFileNames.parseAnyCase(name) {
+            case .snapshot(let id)?, .snapshotTemp(let id)?, .journal(let id, _)?: result[id, default: []].append(name)
+            case nil: continue
+            }
+        }
+        return result
+    }
+
+    /// `namesByPage` of one listing of `pagesDirectory`: empty when the folder does not
+    /// exist (every page is empty, P-001), nil when it cannot be listed (each page's own
+    /// read then reports why).
+    package static func pageFileNames(fs: any FileSystem, pagesDirectory: String) -> [UUIDBytes: [String]]? {
+        guard let kind = try? fs.entryKind(pagesDirectory) else { return nil }
+        guard kind != nil else { return [:] }
+        guard let names = try? fs.list(pagesDirectory) else { return nil }
+        return namesByPage(names)
+    }
+
     /// Throws `invalidPath` when one of `names` in `pages/` is not a regular file (a symbolic
     /// link is never followed, D-002). Cost: one `kind` per name (a page has two or three).
     package static func requireRegularFiles(fs: any FileSystem, directory: String, names: [String]) throws {

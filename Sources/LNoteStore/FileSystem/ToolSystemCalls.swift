@@ -142,6 +142,17 @@ package enum ToolSystem {
         return pages &* Int(sysconf(Int32(_SC_PAGESIZE)))
     }
 
+    /// This process image's own peak resident size in bytes: Linux `VmHWM` of /proc/self/status,
+    /// which starts at exec (getrusage's `ru_maxrss` keeps the forking parent's peak across it);
+    /// nil elsewhere.
+    package static func residentHighWaterBytes() -> Int? {
+        guard let text = procText("/proc/self/status"),
+            let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+            let kib = Int(line.split(separator: " ").dropFirst().first ?? "")
+        else { return nil }
+        return kib &* 1024
+    }
+
     /// Linux /proc/self/io: bytes this process passed to write calls (`wchar`) and caused to be
     /// written to storage (`write_bytes`); nil elsewhere.
     package static func writeCounters() -> (wchar: Int64, writeBytes: Int64)? {

@@ -19,6 +19,8 @@ package struct CompactionJob: Sendable {
     package let saving: Bool
     /// Journal files to move to `lost+found/` instead of deleting them (P-012).
     package let damaged: Set<String>
+    /// The bases of the page's journals for P-012's removal (`PageFileCleanup.removeObsolete`).
+    package var journals: Set<UInt64>? = nil
 
     /// What the job leaves to the page.
     package struct Outcome: Sendable {
@@ -73,7 +75,7 @@ package struct CompactionJob: Sendable {
         let cleanup = Result {
             try PageFileCleanup.removeObsolete(
                 fs: fs, directory: directory, pageID: pageID,
-                keepFrom: generation - 1, damaged: damaged)
+                keepFrom: generation - 1, damaged: damaged, journals: journals)
         }
         return Outcome(replaced: replaced, cleanup: cleanup)
     }

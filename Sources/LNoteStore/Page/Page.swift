@@ -42,6 +42,9 @@ public final actor Page {
     /// Journal frames whose changes the snapshot on disk does not hold yet.
     package private(set) var journalFrames: Int
     private var damagedFiles: Set<String>
+    /// The base of every journal file the page has had since it opened: found at open, created
+    /// or prepared since. A compaction's P-012 removal looks at these names only.
+    private var journalBases: Set<UInt64>
     /// Files the open read under a name not in lowercase, renamed before the first change (P-025).
     private var notLowercase: [String]
     /// What the open saw damaged, to keep in `lost+found/` before the first change (P-042);
@@ -95,6 +98,7 @@ public final actor Page {
         nextSequence = recovered.nextSequence
         journalFrames = recovered.journalFrames
         damagedFiles = recovered.damagedFiles
+        journalBases = Set(recovered.journalBases)
         notLowercase = options.readOnly ? [] : recovered.notLowercase
         recoveryReport = recovered.report
         drawnAtOpen = recovered.drawn
@@ -115,15 +119,18 @@ public final actor Page {
     }
 
     /// Opens a page whose writes first pass `gate` (the document's writer lock).
+    /// `names`: the page's names in `directory` from the caller's listing (see
+    /// `PageRecovery.recover`), nil to list it.
     package static func open(
         directory: String, id: UUIDBytes, options: PageOptions, fileSystem: any FileSystem,
-        gate: (any WriteGate)?
+        gate: (any WriteGate)?, names: [String]? = nil
     ) async throws -> Page {
         let recover = { @Sendable in
             try PageRecovery.recover(
                 fs: fileSystem, directory: directory, pageID: id, mode: options.replayMode,
                 points: options.pointDecoding, toDraw: options.pointsToDrawAtOpen,
-                threads: options.pointsToDrawAtOpen ? ProcessorCount.active : 1, heal: true)
+                threads: options.pointsToDrawAtOpen ? ProcessorCount.active : 1, heal: true,
+                names: names)
         }
         // The same choice as for syncs: in the caller's task (no thread hand-off), or on the
         // I/O thread.
@@ -156,6 +163,11 @@ public final actor Page {
     public var metadata: PageMetadata { state.metadata }
     /// True once `close()` finished.
     public var isClosed: Bool { closed }
+    /// True when closing the page writes nothing it has not written: no change outside its
+    /// snapshot, no compaction running, no failure (a read-only page: always while open).
+    package var hasNoWorkLeft: Bool {
+        !closed && (options.readOnly || (failure == nil && journalFrames == 0 && compaction == nil))
+    }
     package var snapshotGeneration: UInt64 { generation }
     /// Test hook: the compactor's cached encodings match the elements.
     package var encodedBodyCacheIsConsistent: Bool { cache.isConsistent(with: state) }
@@ -429,6 +441,7 @@ public final actor Page {
             let base =
                 try highestJournalBase.map { $0 >= generation ? try Self.generation(after: $0) : generation }
                 ?? generation
+            journalBases.insert(base)
             journal = try JournalWriter.create(
                 fs: fs, directory: directory, pageID: id, base: base,
                 firstSequence: nextSequence, durability: options.durability,
@@ -555,6 +568,7 @@ public final actor Page {
         let (fs, directory, id, traffic) = (self.fs, self.directory, self.id, self.traffic)
         let zeros = min(options.journalReserveBytes, JournalWriter.firstReserveStretch)
         let gate = self.gate
+        journalBases.insert(base)
         preparation = Task {
             (try? await BlockingIO.run {
                 try gate?.beginWrite(byPath: true)  // D-073: the file is created under the writer lock
@@ -613,6 +627,7 @@ public final actor Page {
                 reserveBytes: options.journalReserveBytes)
         }
         prepared?.discard()
+        journalBases.insert(base)
         return try JournalWriter.create(
             fs: fs, directory: directory, pageID: id, base: base, firstSequence: firstSequence,
             durability: level, reserveBytes: options.journalReserveBytes, deferDirectorySync: true)
@@ -644,10 +659,11 @@ public final actor Page {
         let level = max(options.durability, .data)
         // asked once: the job's thread, the write's order and the check's priority follow it
         let saving = traffic.isActive
-        let job = CompactionJob(
+        var job = CompactionJob(
             fs: fs, directory: directory, pageID: id, generation: newGeneration,
             nextSequence: absorbedThrough, state: state, cache: cache, level: level,
             traffic: traffic, saving: saving, damaged: damagedFiles)
+        job.journals = journalBases
         // P-011 off the actor in one job, from the state as of `absorbedThrough`: the encoding
         // runs while the actor creates the next journal, the write waits for it, the P-019
         // check runs on a second thread beside the write, and P-012 follows the directory sync.
@@ -701,6 +717,7 @@ public final actor Page {
         // P-012 (run by the job): journals older than the one just absorbed were removed;
         // damaged files went to lost+found.
         damagedFiles.subtract(try outcome.cleanup.get())
+        journalBases = journalBases.filter { $0 >= newGeneration - 1 }
     }
 
     /// Closes `file`, a snapshot a compaction replaced, on the I/O thread after the compaction

@@ -5,17 +5,28 @@ import LNoteFormat
 package enum PageFileCleanup {
     /// Removes `<page>.<base>.journal` for every `base < keepFrom`. A file named in `damaged` is
     /// moved to `<package>/lost+found/` (the folder beside `pages/`). Returns the names handled.
+    ///
+    /// `journals`: the bases of every journal the page has had since it opened (read at open,
+    /// created, prepared); only those names are looked at, instead of listing `pages/` (a
+    /// listing per compaction grows with the document). nil: list `pages/`.
     @discardableResult
     package static func removeObsolete(
         fs: any FileSystem, directory: String, pageID: UUIDBytes, keepFrom: UInt64,
-        damaged: Set<String>
+        damaged: Set<String>, journals: Set<UInt64>? = nil
     ) throws -> Set<String> {
         var handled = Set<String>()
-        for name in try io({ try fs.list(directory) }) {
+        let names: [String]
+        if let journals {
+            names = journals.filter { $0 < keepFrom }.sorted().map { PageFileNames.journal(pageID, base: $0) }
+        } else {
+            names = try io({ try fs.list(directory) })
+        }
+        for name in names {
             guard case .journal(let id, let base)? = PageFileNames.parse(name), id == pageID, base < keepFrom else {
                 continue
             }
             let path = joinPath(directory, name)
+            if journals != nil, try io({ try fs.entryKind(path) }) == nil { continue }
             if damaged.coldContains(name) {
                 let lostAndFound = joinPath(parentDirectory(of: directory), "lost+found")
                 try io { try fs.makeDirectory(lostAndFound) }

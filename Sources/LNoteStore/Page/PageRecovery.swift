@@ -38,6 +38,8 @@ package enum PageRecovery {
         package internal(set) var drawn: PagePoints? = nil
         /// Files read under a name not in lowercase, which a writer renames first (P-024, P-025).
         package internal(set) var notLowercase: [String] = []
+        /// The base generation of every journal file of the page found (J-007).
+        package internal(set) var journalBases: [UInt64] = []
         /// Names of the page's files not read because another spelling was (P-024).
         package internal(set) var shadowed: [String] = []
         /// A heal was asked for but not tried (the read made the page ready to draw, P-041).
@@ -65,11 +67,22 @@ package enum PageRecovery {
     /// that keep no empty folders drop the `pages/` of a document never written to.
     /// The page id in a name is matched in any case (P-024); of two spellings of one file the
     /// lowercase one is read, else the first in byte order, and the other is shadowed.
-    static func listFiles(fs: any FileSystem, directory: String, pageID: UUIDBytes) throws -> PageFiles {
+    /// `names`, when given, are the names in `directory` a listing found for this page (any
+    /// case; other names are ignored): a caller reading many pages lists `pages/` once, not
+    /// once per page.
+    static func listFiles(
+        fs: any FileSystem, directory: String, pageID: UUIDBytes, names: [String]? = nil
+    ) throws -> PageFiles {
         var files = PageFiles()
-        guard try io({ try fs.entryKind(directory) }) != nil else { return files }
+        let listed: [String]
+        if let names {
+            listed = names
+        } else {
+            guard try io({ try fs.entryKind(directory) }) != nil else { return files }
+            listed = try io({ try fs.list(directory) })
+        }
         var journalAt: [UInt64: Int] = [:]
-        for name in try io({ try fs.list(directory) }) {
+        for name in listed {
             switch PageFileNames.parseAnyCase(name) {
             case .snapshot(let id)? where id == pageID:
                 if var held = files.snapshot {
@@ -112,13 +125,49 @@ package enum PageRecovery {
     /// Everything but `drawn` is what the same call without `toDraw` returns. With `threads` > 1
     /// and files of at least `aheadBytesMin` bytes (a test hook: 0 takes the decode ahead for
     /// every page), the strokes are decoded on a second core while the page is read.
+    ///
+    /// `names` (see `listFiles`): the page's names from a listing of `directory` the caller
+    /// made, saving a listing per page. When reading with them fails (a file gone since the
+    /// listing), the page is read again from a fresh listing.
     package static func recover(
         fs: any FileSystem, directory: String, pageID: UUIDBytes,
         mode: ReplayMode, points: PointDecoding = .eager, toDraw: Bool = false,
         threads: Int = 1, drawBoundLimit: Int = .max,
-        aheadBytesMin: Int64 = aheadBytesMinDefault, heal: Bool = false
+        aheadBytesMin: Int64 = aheadBytesMinDefault, heal: Bool = false,
+        names: [String]? = nil
     ) throws -> Result {
-        let files = try listFiles(fs: fs, directory: directory, pageID: pageID)
+        if let names {
+            do {
+                return try recover(
+                    fs: fs, directory: directory, pageID: pageID, mode: mode, points: points, toDraw: toDraw,
+                    threads: threads, drawBoundLimit: drawBoundLimit, aheadBytesMin: aheadBytesMin,
+                    heal: heal, files: try listFiles(fs: fs, directory: directory, pageID: pageID, names: names))
+            } catch {}
+        }
+        return try recover(
+            fs: fs, directory: directory, pageID: pageID, mode: mode, points: points, toDraw: toDraw,
+            threads: threads, drawBoundLimit: drawBoundLimit, aheadBytesMin: aheadBytesMin,
+            heal: heal, files: try listFiles(fs: fs, directory: directory, pageID: pageID))
+    }
+
+    private static func recover(
+        fs: any FileSystem, directory: String, pageID: UUIDBytes, mode: ReplayMode,
+        points: PointDecoding, toDraw: Bool, threads: Int, drawBoundLimit: Int,
+        aheadBytesMin: Int64, heal: Bool, files: PageFiles
+    ) throws -> Result {
+        var result = try recoverFiles(
+            fs: fs, directory: directory, pageID: pageID, mode: mode, points: points, toDraw: toDraw,
+            threads: threads, drawBoundLimit: drawBoundLimit, aheadBytesMin: aheadBytesMin,
+            heal: heal, files: files)
+        result.journalBases = files.journals.map(\.base)
+        return result
+    }
+
+    private static func recoverFiles(
+        fs: any FileSystem, directory: String, pageID: UUIDBytes, mode: ReplayMode,
+        points: PointDecoding, toDraw: Bool, threads: Int, drawBoundLimit: Int,
+        aheadBytesMin: Int64, heal: Bool, files: PageFiles
+    ) throws -> Result {
         // K-035: a link or special file at a spelling the page does not read blocks the page
         // too, as the open's check of every spelling does (D-002, D-004); a name read is
         // refused when it is opened.
