@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import LNoteFormat
 import LNoteStore
 import LNoteToolSupport
@@ -44,22 +39,9 @@ enum Level0Page {
     /// `[Point]`, with the ranges. No checksum, no bounds beyond what keeps it from trapping.
     /// Returns the points.
     static func readPlain(_ path: String) throws -> Int {
-        let fd = open(path, O_RDONLY)
-        guard fd >= 0 else { throw OperationalError("level 0: cannot open \(path)") }
-        defer { close(fd) }
-        var st = stat()
-        guard fstat(fd, &st) == 0 else { throw OperationalError("level 0: cannot stat \(path)") }
-        let size = Int(st.st_size)
-        var filled = 0
-        let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
-            while filled < size {
-                let n = read(fd, buffer.baseAddress! + filled, size - filled)
-                guard n > 0 else { break }
-                filled += n
-            }
-            initialized = filled
+        guard let bytes = ToolSystem.readWholeFile(path) else {
+            throw OperationalError("level 0: cannot read \(path) whole")
         }
-        guard filled == size else { throw OperationalError("level 0: short read of \(path)") }
         return bytes.withUnsafeBytes { raw -> Int in
             guard raw.count >= 4 else { return 0 }
             let strokes = Int(raw.loadUnaligned(as: UInt32.self).littleEndian)

@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import LNoteCheck
 import LNoteFormat
 import LNoteStore
@@ -34,9 +29,9 @@ enum PagesSuite {
         var wall: [String: [Int: Double]] = [:]
         var order: [String] = []
         var cpuAtStart: UInt64 = 0, wallAtStart: UInt64 = 0
-        func start() { cpuAtStart = processCPUNanoseconds(); wallAtStart = BenchSystem.now() }
+        func start() { cpuAtStart = ToolSystem.processCPUNanoseconds(); wallAtStart = BenchSystem.now() }
         func record(_ name: String, _ count: Int, perPage: Bool = true) {
-            let cpu = processCPUNanoseconds() &- cpuAtStart, elapsed = BenchSystem.now() &- wallAtStart
+            let cpu = ToolSystem.processCPUNanoseconds() &- cpuAtStart, elapsed = BenchSystem.now() &- wallAtStart
             if measured[name] == nil { order.append(name) }
             measured[name, default: [:]][count] = Double(cpu) / (perPage ? Double(count) : 1)
             wall[name, default: [:]][count] = Double(elapsed) / (perPage ? Double(count) : 1)
@@ -155,11 +150,4 @@ enum PagesSuite {
         ]
         return r
     }
-}
-
-/// CPU time of every thread of this process so far, in nanoseconds.
-func processCPUNanoseconds() -> UInt64 {
-    var t = timespec()
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t)
-    return UInt64(t.tv_sec) * 1_000_000_000 + UInt64(t.tv_nsec)
 }

@@ -142,6 +142,29 @@ package enum ToolSystem {
         return pages &* Int(sysconf(Int32(_SC_PAGESIZE)))
     }
 
+    /// The whole file at `path` as a plain program reads it: open(2), fstat(2), then read(2)
+    /// into one buffer of that size (again only when the kernel returns less), close(2). No
+    /// bound, no checksum: the bench's plain baselines, never the engine. nil on any failure or
+    /// a short read.
+    package static func readWholeFile(_ path: String) -> [UInt8]? {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0, st.st_size >= 0 else { return nil }
+        let size = Int(st.st_size)
+        var filled = 0
+        let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
+            while filled < size, let base = buffer.baseAddress {
+                let n = read(fd, base + filled, size - filled)
+                guard n > 0 else { break }
+                filled += n
+            }
+            initialized = filled
+        }
+        return filled == size ? bytes : nil
+    }
+
     /// This process image's own peak resident size in bytes: Linux `VmHWM` of /proc/self/status,
     /// which starts at exec (getrusage's `ru_maxrss` keeps the forking parent's peak across it);
     /// nil elsewhere.
