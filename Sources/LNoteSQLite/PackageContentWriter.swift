@@ -9,9 +9,12 @@ enum PackageContentWriter {
     /// Writes `content` as `<folder>/<id>.lnote`; returns its path. The caller checked that no
     /// package of that id exists. Every element was validated when it was read.
     /// An asset held by its size only is written from `source`, a chunk at a time.
+    /// A page whose snapshot would pass `snapshotBytesMax` (what readers accept, P-043) throws
+    /// `pageFull` before the package is renamed into place: the document is not imported, and
+    /// nothing is left of it.
     static func write(
         _ content: DocumentContent, folder: String, fileSystem fs: any FileSystem = POSIXFileSystem.shared,
-        source: AssetSource? = nil
+        source: AssetSource? = nil, snapshotBytesMax: Int = FormatLimits.pageFileBytesInMemoryMax
     ) throws -> String {
         if try fs.entryKind(folder) == nil { try io { try fs.makeDirectory(folder) } }
         return try StagingFolder.assemble(fs: fs, folder: folder, id: content.id) { layout in
@@ -32,7 +35,9 @@ enum PackageContentWriter {
                 let bytes = SnapshotFile.encode(
                     pageID: page.entry.id, generation: 1,
                     nextSequence: UInt64(page.state.elements.count) + 2, state: page.state)
-                try fs.writePackageFile(joinPath(layout.pagesDirectory, PageFileNames.snapshot(page.entry.id)), bytes)
+                let path = joinPath(layout.pagesDirectory, PageFileNames.snapshot(page.entry.id))
+                try SnapshotFile.checkFits(bytes.count, file: path, limit: snapshotBytesMax)
+                try fs.writePackageFile(path, bytes)
             }
             try io { try fs.syncDirectory(layout.root) }
             return content.documentFile

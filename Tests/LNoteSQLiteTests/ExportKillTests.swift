@@ -1,5 +1,6 @@
 import Foundation
 import LNoteFormat
+import LNoteTestSupport
 @testable import LNoteSQLite
 import Testing
 
@@ -70,16 +71,16 @@ struct ExportKillTests {
 
     @Test("Q-040 Q-042 SIGKILL at random moments leaves each document whole or absent; a rerun finishes the export")
     func killedExportIsWholeOrNothingAndResumes() async throws {
-        let dir = SQLiteTempDir()
+        let dir = TemporaryFolder("lnote-sqlite")
         defer { dir.remove() }
-        let paths = try await SQLiteTestLibrary.make(in: dir.sub("lib"), documents: 8, strokesPerPage: 60, seed: 17)
+        let paths = try await SQLiteTestLibrary.make(in: dir.file("lib"), documents: 8, strokesPerPage: 60, seed: 17)
         var originals: [DocumentContent] = []
         for p in paths { originals.append(try await PackageContentReader.read(path: p)) }
         // How long a whole export takes here, to aim the kills inside it.
         let clock = ContinuousClock()
         let start = clock.now
         #expect(
-            try LNoteTool.run(["export-sqlite", dir.sub("lib"), "--out", dir.sub("timing.db")], in: dir.path).status
+            try LNoteTool.run(["export-sqlite", dir.file("lib"), "--out", dir.file("timing.db")], in: dir.path).status
                 == 0)
         let fullUs = max(UInt64(SQLiteExport.seconds(clock.now - start) * 1e6), 50_000)
         var rng = UInt64(0x5EED_5A1)
@@ -92,10 +93,10 @@ struct ExportKillTests {
             round < 6 || killedRunning < 4 || !partialStates.contains(where: { $0 > 0 && $0 < originals.count })
         {
             defer { round += 1 }
-            let db = dir.sub("notes-\(round).db")
+            let db = dir.file("notes-\(round).db")
             rng = rng &* 6364136223846793005 &+ 1442695040888963407
             let delay = (rng >> 33) % (fullUs * 8 / 10)
-            let process = try LNoteTool.start(["export-sqlite", dir.sub("lib"), "--out", db])
+            let process = try LNoteTool.start(["export-sqlite", dir.file("lib"), "--out", db])
             usleep(UInt32(delay))
             if process.isRunning { killedRunning += 1 }
             kill(process.processIdentifier, SIGKILL)
@@ -104,7 +105,7 @@ struct ExportKillTests {
             partialStates.insert(present)
             print("kill round \(round): after \(delay) us of \(fullUs), \(present) of 8 documents in the database")
             // The rerun finishes the job: what was committed is left alone, the rest written.
-            let finish = try LNoteTool.run(["export-sqlite", dir.sub("lib"), "--out", db, "--json"], in: dir.path)
+            let finish = try LNoteTool.run(["export-sqlite", dir.file("lib"), "--out", db, "--json"], in: dir.path)
             #expect(finish.status == 0)
             let report = try JSONDecoder().decode(SQLiteTransferReport.self, from: Data(finish.stdout.utf8))
             #expect(report.documents.filter { $0.status == "unchanged" }.count == present)
@@ -119,10 +120,11 @@ struct ExportKillTests {
 
     @Test("Q-053 --json prints the report, exit 0 when verified, 4 when a document fails, 16 without --out")
     func reportAndExitStatus() async throws {
-        let dir = SQLiteTempDir()
+        let dir = TemporaryFolder("lnote-sqlite")
         defer { dir.remove() }
-        let paths = try await SQLiteTestLibrary.make(in: dir.sub("lib"), documents: 2, strokesPerPage: 8)
-        let ok = try LNoteTool.run(["export-sqlite", dir.sub("lib"), "--out", dir.sub("n.db"), "--json"], in: dir.path)
+        let paths = try await SQLiteTestLibrary.make(in: dir.file("lib"), documents: 2, strokesPerPage: 8)
+        let ok = try LNoteTool.run(
+            ["export-sqlite", dir.file("lib"), "--out", dir.file("n.db"), "--json"], in: dir.path)
         #expect(ok.status == 0)
         let json = try #require(try JSONSerialization.jsonObject(with: Data(ok.stdout.utf8)) as? [String: Any])
         #expect(json["format"] as? String == "lnote.sqlite-transfer" && json["direction"] as? String == "export")
@@ -131,18 +133,19 @@ struct ExportKillTests {
         let pages = try #require((documents[0]["verification"] as? [String: Any])?["pages"] as? [[String: Any]])
         #expect(pages.count == 3 && (pages[0]["pointsDigest"] as? [String])?.count == 2)
 
-        let human = try LNoteTool.run(["export-sqlite", paths[0], "--out", dir.sub("n.db")], in: dir.path)
+        let human = try LNoteTool.run(["export-sqlite", paths[0], "--out", dir.file("n.db")], in: dir.path)
         #expect(human.status == 0 && human.stdout.contains("unchanged") && human.stdout.contains("1 documents"))
         let back = try LNoteTool.run(
-            ["import-sqlite", dir.sub("n.db"), "--out", dir.sub("back"), "--json"], in: dir.path)
+            ["import-sqlite", dir.file("n.db"), "--out", dir.file("back"), "--json"], in: dir.path)
         #expect(back.status == 0 && back.stdout.contains("\"imported\""))
 
         try SQLiteTestLibrary.damageLargestPage(paths[1])
-        let failed = try LNoteTool.run(["export-sqlite", dir.sub("lib"), "--out", dir.sub("m.db")], in: dir.path)
+        let failed = try LNoteTool.run(["export-sqlite", dir.file("lib"), "--out", dir.file("m.db")], in: dir.path)
         #expect(failed.status == 4 && failed.stdout.contains("failed"))
-        #expect(try LNoteTool.run(["export-sqlite", dir.sub("lib")], in: dir.path).status == 16)
+        #expect(try LNoteTool.run(["export-sqlite", dir.file("lib")], in: dir.path).status == 16)
         #expect(
-            try LNoteTool.run(["import-sqlite", dir.sub("missing.db"), "--out", dir.sub("x")], in: dir.path).status == 8
+            try LNoteTool.run(["import-sqlite", dir.file("missing.db"), "--out", dir.file("x")], in: dir.path).status
+                == 8
         )
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import LNoteFormat
 import LNoteStore
+import LNoteTestSupport
 @testable import LNoteSQLite
 import Testing
 
@@ -10,14 +11,16 @@ import Testing
 struct ImportValidationTests {
     /// Exports two documents; `tamper` changes the first document's rows; imports.
     static func importAfter(_ tamper: (SQLiteConnection) throws -> Void) async throws -> SQLiteTransferReport {
-        let dir = SQLiteTempDir()
+        let dir = TemporaryFolder("lnote-sqlite")
         defer { dir.remove() }
-        let paths = try await SQLiteTestLibrary.make(in: dir.sub("lib"), documents: 2, strokesPerPage: 6)
-        #expect(try await SQLiteExport.export(packages: paths, to: dir.sub("n.db")).ok)
-        let db = try SQLiteConnection(path: dir.sub("n.db"), create: false)
+        let paths = try await SQLiteTestLibrary.make(in: dir.file("lib"), documents: 2, strokesPerPage: 6)
+        #expect(try await SQLiteExport.export(packages: paths, to: dir.file("n.db")).ok)
+        let db = try SQLiteConnection(path: dir.file("n.db"), create: false)
         try tamper(db)
-        let report = try await SQLiteImport.importDatabase(dir.sub("n.db"), to: dir.sub("back"))
-        let written = try FileManager.default.contentsOfDirectory(atPath: dir.sub("back")).filter { !$0.hasPrefix(".") }
+        let report = try await SQLiteImport.importDatabase(dir.file("n.db"), to: dir.file("back"))
+        let written = try FileManager.default.contentsOfDirectory(atPath: dir.file("back")).filter {
+            !$0.hasPrefix(".")
+        }
         #expect(
             written.count == report.documents.filter { $0.status == "imported" }.count,
             "a refused document leaves no package")
@@ -90,17 +93,17 @@ struct ImportValidationTests {
 
     @Test("Q-061 an existing package is never overwritten: equal is unchanged, different fails")
     func existingPackages() async throws {
-        let dir = SQLiteTempDir()
+        let dir = TemporaryFolder("lnote-sqlite")
         defer { dir.remove() }
-        let paths = try await SQLiteTestLibrary.make(in: dir.sub("lib"), documents: 2, strokesPerPage: 4)
-        #expect(try await SQLiteExport.export(packages: paths, to: dir.sub("n.db")).ok)
+        let paths = try await SQLiteTestLibrary.make(in: dir.file("lib"), documents: 2, strokesPerPage: 4)
+        #expect(try await SQLiteExport.export(packages: paths, to: dir.file("n.db")).ok)
         // Importing into the library the export came from: both packages exist and are equal.
-        let same = try await SQLiteImport.importDatabase(dir.sub("n.db"), to: dir.sub("lib"))
+        let same = try await SQLiteImport.importDatabase(dir.file("n.db"), to: dir.file("lib"))
         #expect(same.ok && same.documents.allSatisfy { $0.status == "unchanged" })
-        let db = try SQLiteConnection(path: dir.sub("n.db"), create: false)
+        let db = try SQLiteConnection(path: dir.file("n.db"), create: false)
         try db.execute("UPDATE documents SET title = 'changed' WHERE id = 1")
         let before = try await PackageContentReader.read(path: paths[0])
-        let changed = try await SQLiteImport.importDatabase(dir.sub("n.db"), to: dir.sub("lib"))
+        let changed = try await SQLiteImport.importDatabase(dir.file("n.db"), to: dir.file("lib"))
         #expect(changed.documents.map(\.status).sorted() == ["failed", "unchanged"])
         #expect(try await PackageContentReader.read(path: paths[0]) == before, "nothing overwritten")
     }

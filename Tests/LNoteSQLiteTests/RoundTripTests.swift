@@ -3,6 +3,7 @@ import LNoteCheck
 import LNoteFormat
 import LNoteHandwriting
 import LNoteStore
+import LNoteTestSupport
 @testable import LNoteSQLite
 import Testing
 
@@ -18,11 +19,11 @@ struct RoundTripTests {
         "Q-003 Q-023 Q-050 Q-051 Q-052 Q-061 Q-062 export then import gives packages equal element for element and point for point"
     )
     func roundTripIsLossless() async throws {
-        let dir = SQLiteTempDir()
+        let dir = TemporaryFolder("lnote-sqlite")
         defer { dir.remove() }
-        let paths = try await SQLiteTestLibrary.make(in: dir.sub("lib"), documents: 3)
+        let paths = try await SQLiteTestLibrary.make(in: dir.file("lib"), documents: 3)
         let originals = try await Self.contents(paths)
-        let report = try await SQLiteExport.export(packages: paths, to: dir.sub("notes.db"))
+        let report = try await SQLiteExport.export(packages: paths, to: dir.file("notes.db"))
         #expect(report.ok)
         #expect(report.documents.map(\.status) == ["exported", "exported", "exported"])
         for (result, original) in zip(report.documents, originals) {
@@ -36,7 +37,7 @@ struct RoundTripTests {
             #expect(v.pages[0].images == [1, 1] && v.pages[2].elements == [0, 0])
         }
         // What the database holds, by SQL: every element once, in z-order 0 ... n-1 per page.
-        let db = try SQLiteConnection(path: dir.sub("notes.db"), create: false)
+        let db = try SQLiteConnection(path: dir.file("notes.db"), create: false)
         let elements = originals.flatMap(\.pages).reduce(0) { $0 + $1.state.elements.count }
         #expect(
             try db.integer("SELECT (SELECT count(*) FROM strokes) + (SELECT count(*) FROM images)") == Int64(elements))
@@ -48,10 +49,10 @@ struct RoundTripTests {
                 """) == 0)
         #expect(try db.integer("SELECT count(*) FROM strokes WHERE angles IS NOT NULL") == 3)
 
-        let imported = try await SQLiteImport.importDatabase(dir.sub("notes.db"), to: dir.sub("back"))
+        let imported = try await SQLiteImport.importDatabase(dir.file("notes.db"), to: dir.file("back"))
         #expect(imported.ok && imported.documents.allSatisfy { $0.status == "imported" })
         for original in originals {
-            let path = dir.sub("back") + "/" + PackageLayout.folderName(original.id)
+            let path = dir.file("back") + "/" + PackageLayout.folderName(original.id)
             let copy = try await PackageContentReader.read(path: path)
             #expect(copy == original)
             // Element for element through the engine's own page API, too.
@@ -65,17 +66,17 @@ struct RoundTripTests {
                 try await reopened.close()
             }
         }
-        let fsck = try Fsck.check(path: dir.sub("back"))
+        let fsck = try Fsck.check(path: dir.file("back"))
         #expect(fsck.status == FsckReport.clean, "imported packages are clean")
     }
 
     @Test("Q-042 a rerun writes nothing; a changed document is replaced whole, the others left alone")
     func rerunIsResumable() async throws {
-        let dir = SQLiteTempDir()
+        let dir = TemporaryFolder("lnote-sqlite")
         defer { dir.remove() }
-        let paths = try await SQLiteTestLibrary.make(in: dir.sub("lib"), documents: 3, strokesPerPage: 12)
-        _ = try await SQLiteExport.export(packages: paths, to: dir.sub("n.db"))
-        let again = try await SQLiteExport.export(packages: paths, to: dir.sub("n.db"))
+        let paths = try await SQLiteTestLibrary.make(in: dir.file("lib"), documents: 3, strokesPerPage: 12)
+        _ = try await SQLiteExport.export(packages: paths, to: dir.file("n.db"))
+        let again = try await SQLiteExport.export(packages: paths, to: dir.file("n.db"))
         #expect(again.documents.map(\.status) == ["unchanged", "unchanged", "unchanged"] && again.payloadBytes == 0)
 
         let document = try await Document.open(path: paths[1])
@@ -83,10 +84,10 @@ struct RoundTripTests {
         var generator = HandwritingGenerator(seed: 99)
         try await page.append(.stroke(generator.nextStroke()))
         try await document.close()
-        let third = try await SQLiteExport.export(packages: paths, to: dir.sub("n.db"))
+        let third = try await SQLiteExport.export(packages: paths, to: dir.file("n.db"))
         #expect(third.documents.map(\.status) == ["unchanged", "exported", "unchanged"])
         #expect(third.ok)
-        let db = try SQLiteConnection(path: dir.sub("n.db"), create: false)
+        let db = try SQLiteConnection(path: dir.file("n.db"), create: false)
         #expect(try db.integer("SELECT count(*) FROM documents") == 3)
         let stored = try #require(
             try DatabaseContentReader(db).read(try await PackageContentReader.read(path: paths[1]).id))
@@ -95,46 +96,46 @@ struct RoundTripTests {
 
     @Test("Q-041 a damaged page stops its document until fsck --repair; the repaired package round-trips")
     func damagedThenRepaired() async throws {
-        let dir = SQLiteTempDir()
+        let dir = TemporaryFolder("lnote-sqlite")
         defer { dir.remove() }
-        let paths = try await SQLiteTestLibrary.make(in: dir.sub("lib"), documents: 2, strokesPerPage: 30)
+        let paths = try await SQLiteTestLibrary.make(in: dir.file("lib"), documents: 2, strokesPerPage: 30)
         try SQLiteTestLibrary.damageLargestPage(paths[0])
-        let first = try await SQLiteExport.export(packages: paths, to: dir.sub("n.db"))
+        let first = try await SQLiteExport.export(packages: paths, to: dir.file("n.db"))
         #expect(!first.ok)
         #expect(first.documents[0].status == "failed" && first.documents[1].status == "exported")
         #expect(first.documents[0].error?.contains("fsck --repair") == true)
-        let db = try SQLiteConnection(path: dir.sub("n.db"), create: false)
+        let db = try SQLiteConnection(path: dir.file("n.db"), create: false)
         #expect(try db.integer("SELECT count(*) FROM documents") == 1, "nothing of the damaged document was written")
 
         let repair = try Fsck.check(path: paths[0], options: FsckOptions(repair: true))
         #expect(repair.status == FsckReport.corrected)
         let repaired = try await PackageContentReader.read(path: paths[0])
-        let second = try await SQLiteExport.export(packages: paths, to: dir.sub("n.db"))
+        let second = try await SQLiteExport.export(packages: paths, to: dir.file("n.db"))
         #expect(second.ok && second.documents.map(\.status) == ["exported", "unchanged"])
-        let back = try await SQLiteImport.importDatabase(dir.sub("n.db"), to: dir.sub("back"))
+        let back = try await SQLiteImport.importDatabase(dir.file("n.db"), to: dir.file("back"))
         #expect(back.ok)
         let copy = try await PackageContentReader.read(
-            path: dir.sub("back") + "/" + PackageLayout.folderName(repaired.id))
+            path: dir.file("back") + "/" + PackageLayout.folderName(repaired.id))
         #expect(copy == repaired)
     }
 
     @Test("Q-043 a document met in two packages of one export fails the second")
     func sameDocumentTwice() async throws {
-        let dir = SQLiteTempDir()
+        let dir = TemporaryFolder("lnote-sqlite")
         defer { dir.remove() }
-        let paths = try await SQLiteTestLibrary.make(in: dir.sub("lib"), documents: 1, strokesPerPage: 5)
-        let copy = dir.sub("other/") + PackageLayout.folderName(try await PackageContentReader.read(path: paths[0]).id)
-        try FileManager.default.createDirectory(atPath: dir.sub("other"), withIntermediateDirectories: true)
+        let paths = try await SQLiteTestLibrary.make(in: dir.file("lib"), documents: 1, strokesPerPage: 5)
+        let copy = dir.file("other/") + PackageLayout.folderName(try await PackageContentReader.read(path: paths[0]).id)
+        try FileManager.default.createDirectory(atPath: dir.file("other"), withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: paths[0], toPath: copy)
-        let report = try await SQLiteExport.export(packages: [paths[0], copy], to: dir.sub("n.db"))
+        let report = try await SQLiteExport.export(packages: [paths[0], copy], to: dir.file("n.db"))
         #expect(report.documents.map(\.status) == ["exported", "failed"] && !report.ok)
     }
 
     @Test("Q-050 the comparison finds a changed point, a missing element and a changed asset")
     func comparisonFindsDifferences() async throws {
-        let dir = SQLiteTempDir()
+        let dir = TemporaryFolder("lnote-sqlite")
         defer { dir.remove() }
-        let paths = try await SQLiteTestLibrary.make(in: dir.sub("lib"), documents: 1, strokesPerPage: 8)
+        let paths = try await SQLiteTestLibrary.make(in: dir.file("lib"), documents: 1, strokesPerPage: 8)
         let original = try await PackageContentReader.read(path: paths[0])
         #expect(ContentComparison.verify(expected: original, actual: original).isEqual)
 

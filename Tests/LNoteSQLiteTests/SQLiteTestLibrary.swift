@@ -2,19 +2,7 @@ import Foundation
 import LNoteFormat
 import LNoteHandwriting
 import LNoteStore
-
-/// A temporary folder removed by `remove()`.
-struct SQLiteTempDir {
-    let path: String
-
-    init() {
-        path = FileManager.default.temporaryDirectory.path + "/lnote-sqlite-\(UUID().uuidString.lowercased())"
-        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-
-    func remove() { try? FileManager.default.removeItem(atPath: path) }
-    func sub(_ name: String) -> String { path + "/" + name }
-}
+import LNoteTestSupport
 
 /// Generated libraries of realistic handwriting with everything the level-2 move must carry:
 /// several pages and canvases, images (and their assets), strokes erased and split into

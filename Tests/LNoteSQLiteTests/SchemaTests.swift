@@ -1,25 +1,27 @@
 import Foundation
 import LNoteFormat
 import LNoteStore
+import LNoteTestSupport
 @testable import LNoteSQLite
 import Testing
 
 @Suite("Level-2 schema")
 struct SchemaTests {
     /// One exported document and its content.
-    static func exported(_ dir: SQLiteTempDir, strokes: Int = 10) async throws -> (DocumentContent, SQLiteConnection) {
-        let paths = try await SQLiteTestLibrary.make(in: dir.sub("lib"), documents: 1, strokesPerPage: strokes)
-        let report = try await SQLiteExport.export(packages: paths, to: dir.sub("n.db"))
+    static func exported(_ dir: TemporaryFolder, strokes: Int = 10) async throws -> (DocumentContent, SQLiteConnection)
+    {
+        let paths = try await SQLiteTestLibrary.make(in: dir.file("lib"), documents: 1, strokesPerPage: strokes)
+        let report = try await SQLiteExport.export(packages: paths, to: dir.file("n.db"))
         #expect(report.ok)
         return (
             try await PackageContentReader.read(path: paths[0]),
-            try SQLiteConnection(path: dir.sub("n.db"), create: false)
+            try SQLiteConnection(path: dir.file("n.db"), create: false)
         )
     }
 
     @Test("Q-001 Q-002 five STRICT tables with foreign keys, application_id LNQ1 and user_version 1")
     func tablesAreStrictWithForeignKeys() async throws {
-        let dir = SQLiteTempDir()
+        let dir = TemporaryFolder("lnote-sqlite")
         defer { dir.remove() }
         let (_, db) = try await Self.exported(dir)
         let strict = try db.prepare(
@@ -46,24 +48,24 @@ struct SchemaTests {
 
     @Test("Q-002 a database of another application is refused and left untouched")
     func foreignDatabaseIsRefused() async throws {
-        let dir = SQLiteTempDir()
+        let dir = TemporaryFolder("lnote-sqlite")
         defer { dir.remove() }
-        let other = try SQLiteConnection(path: dir.sub("other.db"), create: true)
+        let other = try SQLiteConnection(path: dir.file("other.db"), create: true)
         try other.execute("CREATE TABLE t (x INTEGER); INSERT INTO t VALUES (1);")
-        let paths = try await SQLiteTestLibrary.make(in: dir.sub("lib"), documents: 1, strokesPerPage: 3)
+        let paths = try await SQLiteTestLibrary.make(in: dir.file("lib"), documents: 1, strokesPerPage: 3)
         await #expect(throws: SQLiteError.self) {
-            try await SQLiteExport.export(packages: paths, to: dir.sub("other.db"))
+            try await SQLiteExport.export(packages: paths, to: dir.file("other.db"))
         }
         #expect(try other.integer("SELECT count(*) FROM sqlite_schema") == 1)
         #expect(try other.text("PRAGMA journal_mode") == "delete", "not even switched to WAL")
         await #expect(throws: SQLiteError.self) {
-            try await SQLiteImport.importDatabase(dir.sub("other.db"), to: dir.sub("back"))
+            try await SQLiteImport.importDatabase(dir.file("other.db"), to: dir.file("back"))
         }
     }
 
     @Test("Q-004 Q-010 Q-011 Q-012 ids are 16-byte BLOBs in G-002 order; times and canvas as document.json has them")
     func documentAndPageRows() async throws {
-        let dir = SQLiteTempDir()
+        let dir = TemporaryFolder("lnote-sqlite")
         defer { dir.remove() }
         let (content, db) = try await Self.exported(dir)
         let d = try db.prepare("SELECT hex(uuid), title, created, modified FROM documents")
@@ -86,7 +88,7 @@ struct SchemaTests {
 
     @Test("Q-020 Q-021 Q-022 stroke rows: ink, packed colour, transform columns, point count")
     func strokeRows() async throws {
-        let dir = SQLiteTempDir()
+        let dir = TemporaryFolder("lnote-sqlite")
         defer { dir.remove() }
         let (content, db) = try await Self.exported(dir)
         let s = try db.prepare(
@@ -117,9 +119,9 @@ struct SchemaTests {
 
     @Test("Q-024 Q-025 assets hold the bytes; an image whose asset file is missing keeps its element with assetId NULL")
     func assetsAndImages() async throws {
-        let dir = SQLiteTempDir()
+        let dir = TemporaryFolder("lnote-sqlite")
         defer { dir.remove() }
-        let paths = try await SQLiteTestLibrary.make(in: dir.sub("lib"), documents: 1, strokesPerPage: 4)
+        let paths = try await SQLiteTestLibrary.make(in: dir.file("lib"), documents: 1, strokesPerPage: 4)
         let assets = paths[0] + "/assets"
         let names = try FileManager.default.contentsOfDirectory(atPath: assets).sorted()
         #expect(names.count == 2)
@@ -127,9 +129,9 @@ struct SchemaTests {
         try FileManager.default.removeItem(atPath: assets + "/" + jpg)
         let png = try #require(names.first { $0.hasSuffix(".png") })
         let pngBytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: assets + "/" + png)))
-        let report = try await SQLiteExport.export(packages: paths, to: dir.sub("n.db"))
+        let report = try await SQLiteExport.export(packages: paths, to: dir.file("n.db"))
         #expect(report.ok)
-        let db = try SQLiteConnection(path: dir.sub("n.db"), create: false)
+        let db = try SQLiteConnection(path: dir.file("n.db"), create: false)
         let a = try db.prepare("SELECT ext, byteCount, bytes FROM assets")
         #expect(try a.step())
         #expect(a.text(0) == "png" && a.int64(1) == Int64(pngBytes.count) && a.blob(2) == pngBytes)
@@ -138,13 +140,13 @@ struct SchemaTests {
         #expect(
             try db.integer("SELECT count(*) FROM images i JOIN assets a ON i.assetId = a.id AND i.assetUuid = a.uuid")
                 == 1)
-        let back = try await SQLiteImport.importDatabase(dir.sub("n.db"), to: dir.sub("back"))
+        let back = try await SQLiteImport.importDatabase(dir.file("n.db"), to: dir.file("back"))
         #expect(back.ok)
     }
 
     @Test("Q-026 page order and z-order queries use the indexes, never a sort")
     func queriesUseIndexes() async throws {
-        let dir = SQLiteTempDir()
+        let dir = TemporaryFolder("lnote-sqlite")
         defer { dir.remove() }
         let (_, db) = try await Self.exported(dir)
         for sql in [

@@ -1,6 +1,7 @@
 import Foundation
 import LNoteFormat
 import LNoteStore
+import LNoteTestSupport
 @testable import LNoteSQLite
 import Testing
 
@@ -10,10 +11,10 @@ import Testing
 struct StreamedAssetTests {
     @Test("Q-064 readBlob hands an asset over in chunks that reassemble to the stored bytes")
     func chunksReassemble() async throws {
-        let dir = SQLiteTempDir(); defer { dir.remove() }
-        let paths = try await SQLiteTestLibrary.make(in: dir.sub("lib"), documents: 1, strokesPerPage: 4)
-        #expect(try await SQLiteExport.export(packages: paths, to: dir.sub("n.db")).ok)
-        let db = try SQLiteConnection(path: dir.sub("n.db"), create: false)
+        let dir = TemporaryFolder("lnote-sqlite"); defer { dir.remove() }
+        let paths = try await SQLiteTestLibrary.make(in: dir.file("lib"), documents: 1, strokesPerPage: 4)
+        #expect(try await SQLiteExport.export(packages: paths, to: dir.file("n.db")).ok)
+        let db = try SQLiteConnection(path: dir.file("n.db"), create: false)
         let s = try db.prepare("SELECT id, bytes FROM assets ORDER BY id LIMIT 1")
         #expect(try s.step())
         let (row, stored) = (s.int64(0), s.blob(1))
@@ -30,15 +31,16 @@ struct StreamedAssetTests {
         "Q-064 Q-061 a package whose asset has the size but not the bytes of the database's is not unchanged: the document fails, the package stays"
     )
     func sameSizeOtherBytesDiffers() async throws {
-        let dir = SQLiteTempDir(); defer { dir.remove() }
-        let paths = try await SQLiteTestLibrary.make(in: dir.sub("lib"), documents: 1, strokesPerPage: 4)
-        #expect(try await SQLiteExport.export(packages: paths, to: dir.sub("n.db")).ok)
-        let back = dir.sub("back")
-        let first = try #require(try await SQLiteImport.importDatabase(dir.sub("n.db"), to: back).documents.first)
+        let dir = TemporaryFolder("lnote-sqlite"); defer { dir.remove() }
+        let paths = try await SQLiteTestLibrary.make(in: dir.file("lib"), documents: 1, strokesPerPage: 4)
+        #expect(try await SQLiteExport.export(packages: paths, to: dir.file("n.db")).ok)
+        let back = dir.file("back")
+        let first = try #require(try await SQLiteImport.importDatabase(dir.file("n.db"), to: back).documents.first)
         #expect(first.status == "imported")
-        #expect(try await SQLiteImport.importDatabase(dir.sub("n.db"), to: back).documents.first?.status == "unchanged")
+        #expect(
+            try await SQLiteImport.importDatabase(dir.file("n.db"), to: back).documents.first?.status == "unchanged")
         // Flip the last byte of one asset in the database: same size, other bytes.
-        let db = try SQLiteConnection(path: dir.sub("n.db"), create: false)
+        let db = try SQLiteConnection(path: dir.file("n.db"), create: false)
         let s = try db.prepare("SELECT id, bytes FROM assets ORDER BY id LIMIT 1")
         #expect(try s.step())
         var bytes = s.blob(1)
@@ -46,7 +48,7 @@ struct StreamedAssetTests {
         let u = try db.prepare("UPDATE assets SET bytes = ?1 WHERE id = ?2")
         try u.bind(1, bytes); try u.bind(2, s.int64(0))
         try u.step()
-        let again = try #require(try await SQLiteImport.importDatabase(dir.sub("n.db"), to: back).documents.first)
+        let again = try #require(try await SQLiteImport.importDatabase(dir.file("n.db"), to: back).documents.first)
         #expect(again.status == "failed")
         #expect(again.verification?.differences.contains { $0.contains("bytes differ") } == true, "\(again)")
     }

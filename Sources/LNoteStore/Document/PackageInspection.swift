@@ -24,16 +24,12 @@ package struct PackageInspection: Sendable {
         guard try fs.entryKind(layout.pagesDirectory) != nil else { return result }
         result.hasPagesFolder = true
         for name in try io({ try fs.list(layout.pagesDirectory) }) {
-            let page: UUIDBytes
-            switch PageFileNames.parseAnyCase(name) {  // P-024: what a page reads
-            case .snapshot(let id)?, .snapshotTemp(let id)?, .journal(let id, _)?: page = id
-            case nil: continue
-            }
+            guard let page = pageID(ofFileNamed: name) else { continue }
             if listed.contains(page) {
                 var names = result.pageFiles.coldValue(page) ?? []
                 names.append(name)
                 result.pageFiles.coldSet(page, names)
-            } else {
+            } else if PageFileNames.placeholder(name) == nil {  // a placeholder is not the page's bytes
                 result.unlisted.append(name)
             }
         }
@@ -46,12 +42,18 @@ package struct PackageInspection: Sendable {
     package static func namesByPage(_ names: [String]) -> [UUIDBytes: [String]] {
         var result: [UUIDBytes: [String]] = [:]
         for name in names {
-            switch PageFileNames.parseAnyCase(name) {
-            case .snapshot(let id)?, .snapshotTemp(let id)?, .journal(let id, _)?: result[id, default: []].append(name)
-            case nil: continue
-            }
+            if let id = pageID(ofFileNamed: name) { result[id, default: []].append(name) }
         }
         return result
+    }
+
+    /// The page whose file `name` in `pages/` is (any case, P-024), or whose snapshot or
+    /// journal it is the iCloud placeholder of: the page's read refuses that (D-092).
+    static func pageID(ofFileNamed name: String) -> UUIDBytes? {
+        switch PageFileNames.parseAnyCase(name) ?? PageFileNames.placeholder(name)?.parsed {
+        case .snapshot(let id)?, .snapshotTemp(let id)?, .journal(let id, _)?: return id
+        case nil: return nil
+        }
     }
 
     /// `namesByPage` of one listing of `pagesDirectory`: empty when the folder does not

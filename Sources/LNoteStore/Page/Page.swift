@@ -479,7 +479,7 @@ public final actor Page {
             keeping?.rename(name, to: lowercase)
             notLowercase.removeLast()
         }
-        try fs.syncDirectory(directory)
+        try fs.syncDirectory(directory, options.durability == .full ? .full : .data)  // W-030
     }
 
     /// P-042: the damaged files the open found, kept whole in `lost+found/` (and torn tails

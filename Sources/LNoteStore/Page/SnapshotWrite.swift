@@ -139,7 +139,9 @@ package enum SnapshotWrite {
         try io { try fs.rename(temp, to: path) }
         traffic?.waitForSaveEnd()
         do {
-            try io { try fs.syncDirectory(parentDirectory(of: path)) }
+            // W-030: a `.full` compaction's rename reaches stable storage through the drive
+            // cache too; any other level syncs the folder as before.
+            try io { try fs.syncDirectory(parentDirectory(of: path), level == .full ? .full : .data) }
         } catch {
             throw DirectorySyncFailed(error: error)
         }
