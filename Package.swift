@@ -36,7 +36,11 @@ let package = Package(
         // The C the format layer calls: hardware CRC-32C (SSE4.2 / ARMv8 CRC, chosen at run time),
         // the SIMD point codecs, the varint skim that checks a stroke's points without decoding
         // them, and the CPU feature checks they share.
-        .target(name: "CLNoteFormat", path: "Sources/CLNoteFormat", cSettings: cSections),
+        .target(
+            name: "CLNoteFormat", path: "Sources/CLNoteFormat", cSettings: cSections,
+            // Double.rounded and squareRoot call libm on Linux: linked here, declared once,
+            // instead of through an import of Glibc in the Swift that rounds.
+            linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]),
         // The C the engine calls: path system calls on a name's bytes (D-035), write-back pacing,
         // the JSON text check before Foundation decodes a document.
         .target(name: "CLNoteStore", path: "Sources/CLNoteStore", cSettings: cSections),

@@ -1,9 +1,4 @@
 import LNoteFormat
-#if canImport(Glibc)
-import Glibc  // links libm for squareRoot/rounded (no other libm calls are used)
-#elseif canImport(Musl)
-import Musl
-#endif
 
 /// Samples a pen path the way a tablet reports a stylus: 240 Hz, slower in curves and at the
 /// ends, with tremor, smooth pressure with ramps at both ends, radius from pressure and ink.

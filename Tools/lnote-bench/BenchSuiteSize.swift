@@ -48,11 +48,7 @@ enum SizeSuite {
         """
 
     /// How SwiftPM dead-strips a release executable it links (ProductBuildDescription).
-    #if os(Linux)
-    static let deadStrip = ["-Xlinker", "--gc-sections"]
-    #else
-    static let deadStrip = ["-Xlinker", "-dead_strip"]
-    #endif
+    static let deadStrip = PlatformDefaults.deadStripLinkerFlags
 
     static let syncClient =
         coversClient

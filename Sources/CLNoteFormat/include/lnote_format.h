@@ -2,6 +2,7 @@
 #define LNOTE_FORMAT_H
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 /// Returns 1 when the CPU has a CRC-32C instruction this target can use.
 int lnote_crc32c_hw_available(void);
 /// Extends `crc` (a finished CRC-32C value) over `len` bytes using the hardware instruction.
@@ -88,4 +89,10 @@ size_t lnote_points_encode_narrow(const void *points, size_t from, size_t to, in
 /// x86-64 the same as `lnote_points_encode_narrow`).
 size_t lnote_points_encode_baseline(const void *points, size_t from, size_t to, int has_angles, uint8_t *out,
                                     size_t room, size_t *written);
+/// 1 when the `count` bytes at `a` and `b` are equal (memcmp), else 0. Inline, so the Swift
+/// that calls it (BytesEqual.swift) compares with the C library's memcmp without naming the
+/// platform's C module itself.
+static inline int lnote_bytes_equal(const void *a, const void *b, size_t count) {
+    return count == 0 || memcmp(a, b, count) == 0;
+}
 #endif

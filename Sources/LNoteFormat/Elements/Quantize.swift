@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc  // Double.rounded needs libm linked on Linux
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Turns the app's floating-point samples into quantized points and strokes (6.1, E-005).
 ///
 /// Rounds to nearest (ties away from zero). Never traps: NaN, infinities and values that do

@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 extension ElementCodec {
     /// `strokeBodyMatches(_:baseOffset:expected:known:)` for `elements[index]` when it is a
     /// stroke with deferred points (`known` its `encodedPoints`); false for any other element.
@@ -65,7 +59,7 @@ extension ElementCodec {
             guard try r.u8() == strokeKind, r.remaining >= 16 else { return false }
             let at = r.offset
             let idMatches = withUnsafeBytes(of: id.storage) { id in
-                id.baseAddress.map { memcmp($0, base + at, 16) == 0 } ?? false
+                id.baseAddress.map { bytesEqual($0, base + at, count: 16) } ?? false
             }
             guard idMatches else { return false }
             r.offset += 16
@@ -75,7 +69,7 @@ extension ElementCodec {
             }
             let inkAt = r.offset
             let inkMatches = ink.type.utf8.withContiguousStorageIfAvailable { t in
-                t.count == Int(inkBytes) && t.baseAddress.map { memcmp($0, base + inkAt, t.count) == 0 } ?? false
+                t.count == Int(inkBytes) && t.baseAddress.map { bytesEqual($0, base + inkAt, count: t.count) } ?? false
             }
             guard inkMatches == true else { return false }
             r.offset += Int(inkBytes)

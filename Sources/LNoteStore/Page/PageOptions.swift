@@ -47,11 +47,8 @@ public enum SyncExecution: Sendable, Equatable {
 
 /// How a page is opened.
 public struct PageOptions: Sendable, Equatable {
-    #if os(Linux)
-    public static let defaultJournalReserveBytes = 1 << 20
-    #else
-    public static let defaultJournalReserveBytes = 0
-    #endif
+    /// Bytes of zeros a new journal reserves (W-010): 1 MiB on Linux, none on Apple platforms.
+    public static let defaultJournalReserveBytes = PlatformDefaults.journalReserveBytes
 
     /// Where a durable save waits for its sync unless the options say otherwise.
     ///
@@ -72,11 +69,8 @@ public struct PageOptions: Sendable, Equatable {
     /// long stalls every other task of the app, the UI's included; the hand-off costs
     /// microseconds against the sync's milliseconds. Choose per document with
     /// `PageOptions(syncExecution:)`.
-    #if os(Linux)
-    public static let defaultSyncExecution = SyncExecution.pageActor
-    #else
-    public static let defaultSyncExecution = SyncExecution.ioThread
-    #endif
+    public static let defaultSyncExecution: SyncExecution =
+        PlatformDefaults.syncsOnPageActor ? .pageActor : .ioThread
 
     /// The durability each write waits for unless the call names another. Default `.data`.
     public var durability: Durability

@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import LNoteFormat
 
 /// P-019: before a new snapshot replaces the old one, the compactor checks the bytes it is about
@@ -175,7 +170,7 @@ package enum SnapshotGuard {
                 guard p.count == q.count, let x = p.baseAddress, let y = q.baseAddress else {
                     return p.count == q.count
                 }
-                return memcmp(x, y, p.count * 20) == 0
+                return bytesEqual(x, y, count: p.count * 20)
             }
         }
     }
