@@ -69,8 +69,7 @@ public struct PageOptions: Sendable, Equatable {
     /// long stalls every other task of the app, the UI's included; the hand-off costs
     /// microseconds against the sync's milliseconds. Choose per document with
     /// `PageOptions(syncExecution:)`.
-    public static let defaultSyncExecution: SyncExecution =
-        PlatformDefaults.syncsOnPageActor ? .pageActor : .ioThread
+    public static let defaultSyncExecution = PlatformDefaults.syncsOnPageActor ? SyncExecution.pageActor : .ioThread
 
     /// The durability each write waits for unless the call names another. Default `.data`.
     public var durability: Durability
