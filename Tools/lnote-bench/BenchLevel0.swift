@@ -58,13 +58,7 @@ enum Level0Page {
             let src = raw.baseAddress! + table
             let points = [Point](unsafeUninitializedCapacity: total) { out, initialized in
                 for i in 0..<total {
-                    let p = src + 16 * i
-                    out[i] = Point(
-                        x: Int32(littleEndian: p.loadUnaligned(as: Int32.self)),
-                        y: Int32(littleEndian: p.loadUnaligned(fromByteOffset: 4, as: Int32.self)),
-                        radius: UInt16(littleEndian: p.loadUnaligned(fromByteOffset: 8, as: UInt16.self)),
-                        pressure: UInt16(littleEndian: p.loadUnaligned(fromByteOffset: 10, as: UInt16.self)),
-                        time: UInt32(littleEndian: p.loadUnaligned(fromByteOffset: 12, as: UInt32.self)))
+                    out[i] = record(at: src + 16 * i)
                 }
                 initialized = total
             }
@@ -91,13 +85,7 @@ enum Level0Page {
                 sink.append(
                     [Point](unsafeUninitializedCapacity: n) { out, initialized in
                         for i in 0..<n {
-                            let p = src + 16 * i
-                            out[i] = Point(
-                                x: Int32(littleEndian: p.loadUnaligned(as: Int32.self)),
-                                y: Int32(littleEndian: p.loadUnaligned(fromByteOffset: 4, as: Int32.self)),
-                                radius: UInt16(littleEndian: p.loadUnaligned(fromByteOffset: 8, as: UInt16.self)),
-                                pressure: UInt16(littleEndian: p.loadUnaligned(fromByteOffset: 10, as: UInt16.self)),
-                                time: UInt32(littleEndian: p.loadUnaligned(fromByteOffset: 12, as: UInt32.self)))
+                            out[i] = record(at: src + 16 * i)
                         }
                         initialized = n
                     })
@@ -106,5 +94,16 @@ enum Level0Page {
             }
             return total
         }
+    }
+
+    /// One 16-byte record (x, y i32, radius, pressure u16, time u32, little-endian) as a point.
+    @inline(__always)
+    private static func record(at p: UnsafeRawPointer) -> Point {
+        Point(
+            x: Int32(littleEndian: p.loadUnaligned(as: Int32.self)),
+            y: Int32(littleEndian: p.loadUnaligned(fromByteOffset: 4, as: Int32.self)),
+            radius: UInt16(littleEndian: p.loadUnaligned(fromByteOffset: 8, as: UInt16.self)),
+            pressure: UInt16(littleEndian: p.loadUnaligned(fromByteOffset: 10, as: UInt16.self)),
+            time: UInt32(littleEndian: p.loadUnaligned(fromByteOffset: 12, as: UInt32.self)))
     }
 }
