@@ -221,8 +221,8 @@ public final actor Page {
         }
         let (journal, ticket) = try writeFrames(changes, extendReserve: (durability ?? options.durability) != .none)
         var bodies = ticket.appendedBodies.makeIterator()
+        state.apply(contentsOf: changes)
         for change in changes {
-            _ = state.apply(change)
             if case .append = change, let (id, body) = bodies.next() {
                 cache.store(id, body: body[...])
             } else {
