@@ -251,15 +251,7 @@ public final actor Page {
     /// Every change checked in order against the page as the ones before leave it; throws the
     /// first that is invalid (nothing is written then).
     private func validate(_ changes: [PageChange]) throws {
-        if changes.count == 1 {
-            try PageChangeValidator.validate(changes[0], against: state)
-        } else {
-            var scratch = state
-            for change in changes {
-                try PageChangeValidator.validate(change, against: scratch)
-                _ = scratch.apply(change)
-            }
-        }
+        try PageChangeValidator.validate(changes, against: state)
     }
 
     /// P-043: refuses (`pageFull`, nothing written) changes after which the snapshot a
