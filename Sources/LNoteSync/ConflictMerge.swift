@@ -73,7 +73,7 @@ enum ConflictMerge {
                 report.copies.append(
                     .init(
                         name: name, original: "document.json", action: .leftAlone,
-                        detail: "not a regular file; left as it is (Y-023)"))
+                        detail: "not a regular file; left as it is"))
                 continue
             }
             let copy = try? DocumentFile.decode(try io { try fs.readFile(p, limit: FormatLimits.documentJSONBytesMax) })

@@ -115,7 +115,7 @@ import Darwin
         for args in [["info", f.package], ["render", f.package, "--page", "0", "-o", f.scratch + "/o.png"]] {
             let r = try Self.measured(args)
             #expect(
-                r.status != 0 && r.output.contains("Error:") && r.output.contains("P-020"),
+                r.status != 0 && r.output.contains("Error:") && r.output.contains("in memory"),
                 "\(args[0]): \(r.status) \(r.output)")
             #expect(!r.output.contains("Fatal error"), "\(args[0]) trapped")
         }

@@ -229,7 +229,7 @@ struct LibraryTests {
         #expect(brokenSummary.error?.contains("corrupt") == true)
         let misnamed = try #require(listing.first { $0.id == nil })
         #expect(misnamed.path.hasSuffix("Lecture.lnote"))
-        #expect(misnamed.error?.contains("D-001") == true)
+        #expect(misnamed.error?.contains("not named <uuid>.lnote") == true)
     }
 
     @Test("D-001 a package folder named in upper case opens by its id")

@@ -22,7 +22,7 @@ extension Document {
             throw LNoteError(.invalidInput, "an image must be 1 ... \(Self.assetBytesMax) bytes")
         }
         guard PackageLayout.isValidAssetExtension(ext) else {
-            throw LNoteError(.invalidInput, "asset extension '\(ext)' must be 1-8 characters a-z or 0-9 (D-040)")
+            throw LNoteError(.invalidInput, "asset extension '\(ext)' must be 1-8 characters a-z or 0-9")
         }
         let element = ImageElement(
             id: UUIDBytes.random(), assetID: UUIDBytes.random(), x: x, y: y,

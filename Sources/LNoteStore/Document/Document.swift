@@ -167,7 +167,7 @@ public final actor Document {
         let folderName = String(layout.root.split(separator: "/").last ?? "")
         if let folderID = PackageLayout.documentID(fromFolderName: folderName), folderID != file.id {
             throw LNoteError(
-                .corrupt, "document.json id \(file.id) disagrees with the folder name (D-001)",
+                .corrupt, "document.json id \(file.id) disagrees with the folder name",
                 file: layout.documentFile)
         }
         var inspection = try PackageInspection.inspect(fs: fs, layout: layout, listed: Set(file.pages.map(\.id)))

@@ -41,7 +41,7 @@ public final actor NoteLibrary {
                     out.append(
                         .failure(
                             id: nil, path: path,
-                            LNoteError(.invalidPath, "package folder is not named <uuid>.lnote (D-001)", file: path)))
+                            LNoteError(.invalidPath, "package folder is not named <uuid>.lnote", file: path)))
                     continue
                 }
                 do { out.append(try Self.summarize(fs: fs, path: path, id: id)) } catch {
@@ -63,7 +63,7 @@ public final actor NoteLibrary {
     static func summarize(fs: any FileSystem, path: String, id: UUIDBytes) throws -> DocumentSummary {
         switch try fs.entryKind(path) {
         case .directory?: break
-        case .symbolicLink?: throw LNoteError(.invalidPath, "the package is a symbolic link (D-002)", file: path)
+        case .symbolicLink?: throw LNoteError(.invalidPath, "the package is a symbolic link", file: path)
         default: throw LNoteError(.invalidPath, "the package is not a folder", file: path)
         }
         let layout = PackageLayout(root: path)
@@ -73,7 +73,7 @@ public final actor NoteLibrary {
             let file = try Document.readDocumentFile(fs: fs, layout: layout)
             guard file.id == id else {
                 throw LNoteError(
-                    .corrupt, "document.json id \(file.id) disagrees with the folder name (D-001)",
+                    .corrupt, "document.json id \(file.id) disagrees with the folder name",
                     file: layout.documentFile)
             }
             let fresh = ManifestFile(document: file)
@@ -194,10 +194,14 @@ public final actor NoteLibrary {
             try lock.acquireForWrite()
             defer { lock.retire() }
             let trash = joinPath(folder, StagingFolder.name(id, .deleting))
-            try fs.removeTree(trash)
-            try io { try fs.rename(path, to: trash) }
-            try io { try fs.syncDirectory(folder) }
-            try fs.removeTree(trash)
+            do {
+                try fs.removeTree(trash)
+                try io { try fs.rename(path, to: trash) }
+                try io { try fs.syncDirectory(folder) }
+                try fs.removeTree(trash)
+            } catch {
+                throw StagingFolder.shown(error, inside: trash, as: path, doing: "cannot delete the document")
+            }
         }
         try await BlockingIO.run(remove)
         LibraryEvents.shared.publish(folder: folder)

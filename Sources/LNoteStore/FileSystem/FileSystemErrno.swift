@@ -39,12 +39,20 @@ public enum FileSystemErrno {
     /// EPERM: operation not permitted; a write to a file opened for writing fails so on Apple
     /// platforms while its Data Protection class keeps it locked (W-032).
     public static let notPermitted: Int32 = EPERM
+    /// EROFS: the file system is mounted read-only.
+    public static let readOnlyFileSystem: Int32 = EROFS
     /// EILSEQ: a name that is not valid in the volume's encoding (APFS: not UTF-8).
     public static let illegalByteSequence: Int32 = EILSEQ
     /// Not an errno: the engine's code for "opened something that is not a regular file" (a
     /// FIFO, socket, device or folder where a file belongs, D-004). Negative, so it never
     /// collides with a real errno.
     public static let notRegularFile: Int32 = -2
+
+    /// True for the errors a folder or volume the app may not write gives: EACCES, EPERM,
+    /// EROFS.
+    public static func isPermissionRefusal(_ code: Int32) -> Bool {
+        code == accessDenied || code == notPermitted || code == readOnlyFileSystem
+    }
 
     /// strerror(3): the C library's text for `code` (`No such file or directory`), nil when it
     /// has none.

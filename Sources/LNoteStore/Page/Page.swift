@@ -280,7 +280,7 @@ public final actor Page {
         guard try admitSize(changes) else {
             throw LNoteError(
                 .pageFull,
-                "the page's journal cannot take the change within \(sizeLimit.limit) bytes (P-043); it was not written")
+                "the page's journal cannot take the change within \(sizeLimit.limit) bytes; it was not written")
         }
     }
 
@@ -473,13 +473,13 @@ public final actor Page {
         // failed; a failed sync may leave either spelling on disk, and readers take both.
         while let name = notLowercase.last {
             let lowercase = PageFileNames.lowercased(name)
-            try fs.rename(joinPath(directory, name), to: joinPath(directory, lowercase))
+            try io { try fs.rename(joinPath(directory, name), to: joinPath(directory, lowercase)) }
             if appendTarget?.name == name { appendTarget?.name = lowercase }
             if damagedFiles.remove(name) != nil { damagedFiles.insert(lowercase) }
             keeping?.rename(name, to: lowercase)
             notLowercase.removeLast()
         }
-        try fs.syncDirectory(directory, options.durability == .full ? .full : .data)  // W-030
+        try io { try fs.syncDirectory(directory, options.durability == .full ? .full : .data) }  // W-030
     }
 
     /// P-042: the damaged files the open found, kept whole in `lost+found/` (and torn tails
