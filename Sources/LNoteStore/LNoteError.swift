@@ -1,3 +1,5 @@
+import LNoteFormat
+
 /// The one error type the engine's public API throws: a stable code to `catch` on, a message for
 /// people, and where it applies (file and byte offset) when that is known.
 public struct LNoteError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -39,7 +41,7 @@ public struct LNoteError: Error, Sendable, Equatable, CustomStringConvertible {
         case pageFull
         /// A file of the page is in iCloud Drive but not on this device (its placeholder
         /// `.<name>.icloud` is, D-092): nothing was read or written. `file` is the file's own
-        /// path; `POSIXFileSystem.startDownloading(file)` asks for it; open the page again once
+        /// path; `NoteLibrary.startDownloading(_:)` asks for it; open the page again once
         /// it is there.
         case notDownloaded
         /// The device is locked and the file's Data Protection class keeps it unwritable now

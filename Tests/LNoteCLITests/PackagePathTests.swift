@@ -60,7 +60,7 @@ import LNoteDiagnostics
         try FileManager.default.moveItem(atPath: package, toPath: upper)
         let copy = try addConflictCopy(upper)
 
-        let listed = try await NoteLibrary(folder: library).list()
+        let listed = try await NoteLibrary(folder: library, fileSystem: POSIXFileSystem.shared).list()
         #expect(listed.count == 1 && listed.first?.path == upper)
         #expect(
             listed.first?.error?.contains("not named <uuid>.lnote") == true,

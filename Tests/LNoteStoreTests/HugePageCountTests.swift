@@ -30,7 +30,9 @@ struct HugePageCountTests {
         try f.writeDocumentJSON(f.documentJSON(pageIDs: ids))
         let took = try await Self.seconds { try await f.expectRefused(.corrupt, mentioning: "at most") }
         #expect(took < 30, "took \(took) s")
-        let error = await #expect(throws: LNoteError.self) { try await Document.open(path: f.package, readOnly: true) }
+        let error = await #expect(throws: LNoteError.self) {
+            try await Document.open(path: f.package, readOnly: true, fileSystem: POSIXFileSystem.shared)
+        }
         #expect(error?.file?.hasSuffix("document.json") == true)
     }
 

@@ -22,7 +22,7 @@ struct PackageBadInputTests {
 
         static func make() async throws -> Fixture {
             let dir = TemporaryFolder("bad")
-            let library = NoteLibrary(folder: dir.path + "/library")
+            let library = NoteLibrary(folder: dir.path + "/library", fileSystem: POSIXFileSystem.shared)
             // with thumbnails/
             let doc = try await library.createDocument(title: "victim", pageOptions: PageOptions().withCovers)
             let pageID = await doc.pageIDs[0]

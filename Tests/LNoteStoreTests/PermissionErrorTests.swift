@@ -84,7 +84,7 @@ struct PermissionErrorTests {
         #expect(chmod(folder, 0o555) == 0)
         defer { _ = chmod(folder, 0o755) }
         let e = await #expect(throws: LNoteError.self) {
-            _ = try await NoteLibrary(folder: folder).createDocument(title: "x")
+            _ = try await NoteLibrary(folder: folder, fileSystem: POSIXFileSystem.shared).createDocument(title: "x")
         }
         Self.expectShown(e, file: folder)
     }
@@ -93,7 +93,8 @@ struct PermissionErrorTests {
     func deleteInReadOnlyFolder() async throws {
         let temp = TemporaryFolder("perm-delete"); defer { temp.remove() }
         let folder = temp.sub("Library")
-        let document = try await NoteLibrary(folder: folder).createDocument(title: "kept")
+        let document = try await NoteLibrary(folder: folder, fileSystem: POSIXFileSystem.shared).createDocument(
+            title: "kept")
         let (id, path) = (document.id, document.path)
         try await document.close()
         let library = NoteLibrary(
@@ -102,14 +103,16 @@ struct PermissionErrorTests {
         #expect(e?.code == .permissionDenied, "\(String(describing: e))")
         #expect(e?.file?.hasPrefix(path) == true, "\(String(describing: e))")
         #expect(e.map { !$0.localizedDescription.contains("lnote-deleting") } == true)
-        #expect(try await NoteLibrary(folder: folder).list().map(\.title) == ["kept"])
+        #expect(
+            try await NoteLibrary(folder: folder, fileSystem: POSIXFileSystem.shared).list().map(\.title) == ["kept"])
     }
 
     @Test("a page's first save in a read-only pages folder throws permissionDenied naming a file of the package")
     func saveInReadOnlyPagesFolder() async throws {
         let temp = TemporaryFolder("perm-save"); defer { temp.remove() }
         let folder = temp.sub("Library")
-        let created = try await NoteLibrary(folder: folder).createDocument(title: "t")
+        let created = try await NoteLibrary(folder: folder, fileSystem: POSIXFileSystem.shared).createDocument(
+            title: "t")
         let path = created.path
         try await created.close()
         let fs = RefusingFileSystem(base: POSIXFileSystem(), folder: path + "/pages")
@@ -183,7 +186,7 @@ struct CoverFailureTests {
         await document.waitForCovers()
         #expect(document.lock?.isHeld == false, "the failed render left the writer lock held")
         // Another writer can take the package now (it could not while the lock was held).
-        let other = try await Document.open(path: document.path)
+        let other = try await Document.open(path: document.path, fileSystem: POSIXFileSystem.shared)
         try await other.close()
         fs.failing.on.withLock { $0 = false }
         try await document.close()

@@ -12,14 +12,15 @@ import LNoteFormat
 /// The library keeps no state besides its folder: several libraries on one folder, or other
 /// processes, may work on it at the same time; the packages' writer locks arbitrate (D-070).
 public final actor NoteLibrary {
-    /// The library folder (absolute path); `folderURL` gives it as a URL.
-    public nonisolated let folder: String
+    /// The library folder (absolute path); apps read `folderURL`.
+    package nonisolated let folderPath: String
     nonisolated let fs: any FileSystem
 
-    /// A library over `folder` (absolute). Nothing is read until called; `createDocument`
-    /// creates the folder if needed.
-    public init(folder: String, fileSystem: any FileSystem = POSIXFileSystem.shared) {
-        self.folder = folder
+    /// A library over `folder` (absolute) on `fileSystem`: the engine's tools and tests (an
+    /// app passes a URL, `init(folderURL:dataProtection:)`). Nothing is read until called;
+    /// `createDocument` creates the folder if needed.
+    package init(folder: String, fileSystem: any FileSystem) {
+        self.folderPath = folder
         fs = fileSystem
     }
 
@@ -30,7 +31,7 @@ public final actor NoteLibrary {
     /// `manifest.json` and one `kind` of the cover; `document.json` is read only when the
     /// manifest is missing or unusable (`manifestRebuilt`).
     public func list() async throws -> [DocumentSummary] {
-        let (fs, folder) = (self.fs, self.folder)
+        let (fs, folder) = (self.fs, self.folderPath)
         let summaries = try await BlockingIO.run { () throws -> [DocumentSummary] in
             guard try fs.entryKind(folder) != nil else { return [] }
             StagingFolder.removeLeftovers(fs: fs, folder: folder)
@@ -107,7 +108,7 @@ public final actor NoteLibrary {
         guard title.utf8.count <= DocumentFile.titleBytesMax else {
             throw LNoteError(.invalidInput, "title is \(title.utf8.count) bytes; at most \(DocumentFile.titleBytesMax)")
         }
-        let (fs, folder) = (self.fs, self.folder)
+        let (fs, folder) = (self.fs, self.folderPath)
         let id = UUIDBytes.random()
         @Sendable func assemble() throws -> String {
             try fs.makeDirectories(folder)  // a fresh app's Application Support may not exist yet
@@ -136,7 +137,7 @@ public final actor NoteLibrary {
     public func openDocument(
         _ id: UUIDBytes, readOnly: Bool = false, pageOptions: PageOptions = PageOptions()
     ) async throws -> Document {
-        let path = try await packagePath(id)
+        let path = try await packageFolderPath(id)
         let fs = self.fs
         guard !readOnly else {
             return try await Document.open(path: path, readOnly: true, pageOptions: pageOptions, fileSystem: fs)
@@ -152,8 +153,8 @@ public final actor NoteLibrary {
     /// holds every change acknowledged before the call (P-014). A link inside the source is
     /// refused (`invalidPath`, D-002) and the partial copy removed.
     public func duplicateDocument(_ id: UUIDBytes) async throws -> UUIDBytes {
-        let source = PackageLayout(root: try await packagePath(id))
-        let (fs, folder) = (self.fs, self.folder)
+        let source = PackageLayout(root: try await packageFolderPath(id))
+        let (fs, folder) = (self.fs, self.folderPath)
         let newID = UUIDBytes.random()
         @Sendable func copy() throws {
             let original = try Document.readDocumentFile(fs: fs, layout: source)
@@ -186,8 +187,8 @@ public final actor NoteLibrary {
     /// writing anywhere), renames the package to a hidden name (it leaves the listing at
     /// once, durably), then removes its files without following links.
     public func deleteDocument(_ id: UUIDBytes) async throws {
-        let path = try await packagePath(id)
-        let (fs, folder) = (self.fs, self.folder)
+        let path = try await packageFolderPath(id)
+        let (fs, folder) = (self.fs, self.folderPath)
         @Sendable func remove() throws {
             try fs.requireDirectory(path, create: false)
             let lock = WriterLock(path: PackageLayout(root: path).lockFile, fileSystem: fs)
@@ -209,8 +210,8 @@ public final actor NoteLibrary {
 
     /// The folder of document `id`: `<id>.lnote` in lowercase, or in another case (D-001).
     /// Throws `notFound` when there is none.
-    public func packagePath(_ id: UUIDBytes) async throws -> String {
-        let (fs, folder) = (self.fs, self.folder)
+    package func packageFolderPath(_ id: UUIDBytes) async throws -> String {
+        let (fs, folder) = (self.fs, self.folderPath)
         @Sendable func resolve() throws -> String {
             let canonical = joinPath(folder, PackageLayout.folderName(id))
             if try fs.entryKind(canonical) != nil { return canonical }
