@@ -150,11 +150,13 @@ struct TrashCrashTests {
         let start = ContinuousClock.now
         let base = try await Self.base()
         #expect(base.files.count >= 2, "a snapshot and a journal")
-        let workloads: [[Step]] = [[.delete], [.delete, .restore], [.delete, .reopen, .restore]]
+        let workloads: [[Step]] = [
+            [.delete], [.delete, .restore], [.delete, .reopen, .restore], [.delete, .restore, .delete]
+        ]
         var states = 0, listed = 0, trashed = 0, settled = 0
         var violations: [String] = []
         var options = CrashOptions(seed: 0x7EA5)
-        options.tornCutsPerWriteMax = 4
+        options.tornCutsPerWriteMax = 16
         for steps in workloads {
             let (fs, problems) = await Self.run(steps, base: base)
             let label = "[\(steps.map(\.rawValue).joined(separator: ", "))]"
