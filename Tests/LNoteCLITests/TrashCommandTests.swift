@@ -31,6 +31,18 @@ import Testing
         #expect(pages.count == 1 && pages.first?["id"] as? String == second.description)
         #expect(pages.first?["elementCount"] as? Int == 1 && pages.first?["deletedAt"] is String)
 
+        // T-030: fsck's JSON report lists the trashed page as information; the status is clean.
+        let fsckJSON = try Tool.run(["fsck", doc.path, "--json"])
+        #expect(fsckJSON.status == 0, "\(fsckJSON.stdout)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(fsckJSON.stdout.utf8)) as? [String: Any])
+        let findings = try #require(report["findings"] as? [[String: Any]])
+        #expect(
+            findings.contains {
+                $0["kind"] as? String == "trashedPage" && $0["severity"] as? String == "info"
+                    && $0["file"] as? String == "trash/\(second)"
+            })
+        #expect(try Tool.run(["fsck", doc.path]).stdout == "ok\n")
+
         let restored = try Tool.run(["trash", "restore", doc.path, second.description, "--at", "0"])
         #expect(restored.status == 0, "\(restored.stderr)")
         #expect(restored.stdout.contains("restored page \(second) at index 0"))
