@@ -84,15 +84,18 @@ extension Document {
     }
 
     /// Places the asset `assetID` (already in `assets/`, D-040: resources before references) on
-    /// page `pageID` as an image at `x`, `y`, `width`, `height` (0.1 pt). Many images, on one
-    /// page or many, may show one asset. Throws `notFound` when the asset is not there,
-    /// `invalidInput` for an element the format cannot hold.
+    /// page `pageID` as an image at `x`, `y`, `width`, `height` (0.1 pt), showing page `page`
+    /// of a multi-page asset such as a PDF (nil: its first, E-014). Many images, on one page or
+    /// many, may show one asset. Throws `notFound` when the asset is not there, `invalidInput`
+    /// for an element the format cannot hold.
     @discardableResult
     package func placeImage(
-        _ assetID: UUIDBytes, on pageID: UUIDBytes, x: Int32, y: Int32, width: UInt32, height: UInt32
+        _ assetID: UUIDBytes, on pageID: UUIDBytes, x: Int32, y: Int32, width: UInt32, height: UInt32,
+        page: UInt32? = nil
     ) async throws -> ImageElement {
         try checkWritable()
-        let element = try Self.imageElement(assetID, x: x, y: y, width: width, height: height)
+        var element = try Self.imageElement(assetID, x: x, y: y, width: width, height: height)
+        element.page = page
         await takeTurn()
         defer { passTurn() }
         try checkWritable()
