@@ -102,7 +102,9 @@ struct PermissionErrorTests {
         let e = await #expect(throws: LNoteError.self) { try await library.deleteDocument(id) }
         #expect(e?.code == .permissionDenied, "\(String(describing: e))")
         #expect(e?.file?.hasPrefix(path) == true, "\(String(describing: e))")
-        #expect(e.map { !$0.localizedDescription.contains("lnote-deleting") } == true)
+        #expect(
+            e.map { !$0.localizedDescription.contains("lnote-deleting") && !$0.localizedDescription.contains(".trash") }
+                == true)
         #expect(
             try await NoteLibrary(folder: folder, fileSystem: POSIXFileSystem.shared).list().map(\.title) == ["kept"])
     }
