@@ -66,10 +66,22 @@ package enum PackageTrash {
 
     /// The page's names in `pages` (every spelling P-024 gives it and its snapshot temp; not
     /// an iCloud placeholder, which is the system's), regular files only (D-041).
-    static func pageFileNames(fs: any FileSystem, pages: String, page: UUIDBytes) throws -> [String] {
+    /// With `copies`, also every other regular file whose name starts with the page id in any
+    /// case: the conflict copies a sync client left beside them (Spec/sync.md Y-001), which a
+    /// restore moves back with the page so the next merge folds them in (T-040).
+    static func pageFileNames(
+        fs: any FileSystem, pages: String, page: UUIDBytes, copies: Bool = false
+    ) throws -> [String] {
         guard case .directory? = try fs.entryKind(pages) else { return [] }
         var names: [String] = []
+        let stem = page.description
         for name in try io({ try fs.list(pages) }) {
+            if copies, PageFileNames.parseAnyCase(name) == nil,
+                String(decoding: name.utf8.prefix(36), as: UTF8.self).lowercased() == stem
+            {
+                if case .file? = try fs.entryKind(joinPath(pages, name)) { names.append(name) }
+                continue
+            }
             switch PageFileNames.parseAnyCase(name) {
             case .snapshot(let id)? where id == page, .snapshotTemp(let id)? where id == page,
                 .journal(let id, _)? where id == page:
@@ -107,7 +119,7 @@ package enum PackageTrash {
     /// `taken` (which keeps it somewhere, never deletes it). Returns true when anything moved.
     @discardableResult
     static func movePieces(
-        fs: any FileSystem, page: UUIDBytes, from: PackageLayout, to: PackageLayout,
+        fs: any FileSystem, page: UUIDBytes, from: PackageLayout, to: PackageLayout, copies: Bool = false,
         taken: (String) throws -> Void
     ) throws -> Bool {
         var targets: [String] = []
@@ -116,7 +128,7 @@ package enum PackageTrash {
             if !targets.contains(target) { targets.append(target) }
             if !sources.contains(source) { sources.append(source) }
         }
-        let names = try pageFileNames(fs: fs, pages: from.pagesDirectory, page: page)
+        let names = try pageFileNames(fs: fs, pages: from.pagesDirectory, page: page, copies: copies)
         if !names.isEmpty { try fs.ensurePackageFolder(to.pagesDirectory) }
         for name in names {
             let target = joinPath(to.pagesDirectory, name)
@@ -200,7 +212,7 @@ package enum PackageTrash {
     /// restore that would meet them is refused before anything moves.
     static func restoreConflicts(fs: any FileSystem, layout: PackageLayout, page: UUIDBytes) throws -> [String] {
         let entry = layout.trashEntry(page)
-        return try pageFileNames(fs: fs, pages: entry.pagesDirectory, page: page).filter {
+        return try pageFileNames(fs: fs, pages: entry.pagesDirectory, page: page, copies: true).filter {
             try fs.entryKind(joinPath(layout.pagesDirectory, $0)) != nil
         }
     }
@@ -208,7 +220,7 @@ package enum PackageTrash {
     /// The moves of T-011, before `document.json` lists the page again.
     static func moveOutOfEntry(fs: any FileSystem, layout: PackageLayout, page: UUIDBytes) throws {
         try fs.ensurePackageFolder(layout.pagesDirectory)
-        try movePieces(fs: fs, page: page, from: layout.trashEntry(page), to: layout) { name in
+        try movePieces(fs: fs, page: page, from: layout.trashEntry(page), to: layout, copies: true) { name in
             throw LNoteError(
                 .invalidInput, "pages/\(name) exists; the page is not restored", file: layout.pagesDirectory)
         }
