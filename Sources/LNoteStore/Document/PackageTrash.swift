@@ -226,18 +226,33 @@ package enum PackageTrash {
         }
     }
 
-    /// Removes an entry that holds no page bytes (T-011's last step, T-012): its record, its
-    /// thumbnail, its empty folders, the entry folder last; syncs `trash/` when `sync`.
+    /// Removes an entry that holds no page bytes (T-011's last step, T-012): its record (and a
+    /// sync client's copies of it), its thumbnail, its empty folders, the entry folder last;
+    /// syncs `trash/` when `sync`. Anything else found in it (not the engine's) stays, and so
+    /// does the folder holding it.
     static func removeEmptyEntry(fs: any FileSystem, entry: PackageLayout, sync: Bool = true) throws {
         guard try !holdsPageBytes(fs: fs, entry: entry) else { return }
         try fs.removeTree(joinPath(entry.root, historyFolderName))  // empty folders only (checked above)
-        for folder in [entry.pagesDirectory, entry.thumbnailsDirectory] where try fs.entryKind(folder) == .directory {
-            for name in try io({ try fs.list(folder) }) { try fs.removeIfPresent(joinPath(folder, name)) }
-            try fs.removeIfPresent(folder)
+        if case .directory? = try fs.entryKind(entry.thumbnailsDirectory) {
+            for name in try io({ try fs.list(entry.thumbnailsDirectory) })
+            where name.hasSuffix(".png") || name.hasSuffix(".png.tmp") {
+                try fs.removeIfPresent(joinPath(entry.thumbnailsDirectory, name))
+            }
         }
-        for name in try io({ try fs.list(entry.root) }) { try fs.removeTree(joinPath(entry.root, name)) }
-        try fs.removeIfPresent(entry.root)
+        for folder in [entry.pagesDirectory, entry.thumbnailsDirectory] { try removeIfEmptyFolder(fs: fs, folder) }
+        for name in try io({ try fs.list(entry.root) }) where name.hasPrefix("trashed") {
+            if case .file? = try fs.entryKind(joinPath(entry.root, name)) {
+                try fs.removeIfPresent(joinPath(entry.root, name))
+            }
+        }
+        try removeIfEmptyFolder(fs: fs, entry.root)
         if sync { try io { try fs.syncDirectory(parentDirectory(of: entry.root)) } }
+    }
+
+    /// Removes `folder` when it is a folder and empty; leaves it otherwise.
+    private static func removeIfEmptyFolder(fs: any FileSystem, _ folder: String) throws {
+        guard case .directory? = try fs.entryKind(folder), try io({ try fs.list(folder) }).isEmpty else { return }
+        try fs.removeIfPresent(folder)
     }
 
     // MARK: Settling (T-012)
