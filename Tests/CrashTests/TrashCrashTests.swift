@@ -253,4 +253,45 @@ struct TrashCrashTests {
         #expect(violations.isEmpty)
         #expect(listed > 0 && trashed > 0)
     }
+
+    @Test(
+        "T-010 T-011 T-012 an I/O error at any call of delete or restore leaves the page listed and whole or whole in the trash"
+    )
+    func ioErrorsNeverLoseThePage() async throws {
+        let base = try await Self.base()
+        let (clean, problems) = await Self.run([.delete, .restore], base: base)
+        #expect(problems.isEmpty)
+        let calls = clean.operationCount
+        var cases = 0, threw = 0
+        var violations: [String] = []
+        for persistent in [false, true] {
+            for k in 0..<calls {
+                cases += 1
+                let fs = base.state.makeFileSystem()
+                fs.failOperation(at: k, errno: FileSystemErrno.ioError, persistent: persistent)
+                do {
+                    let document = try await Document.open(path: base.path, pageOptions: Self.options, fileSystem: fs)
+                    do {
+                        try await document.deletePage(base.doomed)
+                        try await document.restorePage(UUID(base.doomed))
+                    } catch {
+                        threw += 1
+                        if !(error is LNoteError) { violations.append("call \(k): threw a non-LNoteError \(error)") }
+                    }
+                    try? await document.close()
+                } catch {
+                    threw += 1
+                }
+                // What the app left (every call it made persists): raw, then settled by a writer.
+                let after = fs.processCrashState()
+                let label = "fail \(persistent ? "from" : "at") call \(k)"
+                violations += Self.checkRaw(after, base).problems.map { "\(label): \($0)" }
+                violations += await Self.checkSettled(after, base, restore: true).map { "\(label) settled: \($0)" }
+            }
+        }
+        print("trash I/O errors: \(cases) cases over \(calls) calls, \(threw) threw, violations: \(violations.count)")
+        for v in violations.prefix(20) { print("VIOLATION \(v)") }
+        #expect(violations.isEmpty)
+        #expect(threw > 0)
+    }
 }
