@@ -13,7 +13,7 @@ public enum FsckFindingKind: String, Sendable, Equatable, CaseIterable {
     case documentMissing, documentInvalid, staleManifest, staleElementCount, unlistedPage, missingAsset
     case orphanAsset, missingThumbnail, staleThumbnail, badThumbnail, leftoverTemp, staleLock, lockedElsewhere, symlink
     case unknownFile, folderNameMismatch, ioError, tooManyErrors, notRegularFile, notAFolder, hardLink
-    case pageFileCase, shadowedPageFile, notDownloaded
+    case pageFileCase, shadowedPageFile, notDownloaded, assetContentMismatch
     // The library's.
     case stagingLeftover
     // The trash's (Spec/trash.md T-030, T-031).

@@ -301,7 +301,9 @@ public final actor Document {
         try await BlockingIO.run { try fs.writePackageFile(layout.documentFile, bytes) }
         file = new
         structureUpdates.publish(currentUpdate)
-        LibraryEvents.shared.publish(folder: parentDirectory(of: path))
+        // A library listing reads the manifest: it is told once the manifest is written (or
+        // its write failed), never before, or it would list the old title and page count.
+        defer { LibraryEvents.shared.publish(folder: parentDirectory(of: path)) }
         try await BlockingIO.run { try fs.writePackageFile(layout.manifestFile, manifest) }
     }
 

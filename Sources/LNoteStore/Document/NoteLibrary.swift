@@ -152,7 +152,8 @@ public final actor NoteLibrary {
 
     /// Copies document `id` into a new package with a new id and returns it. Copies
     /// document.json (new id and times), pages, assets and thumbnails file by file; never the
-    /// lock, temp files or lost+found. Safe while another writer works on the source: the copy
+    /// lock, temp files or lost+found. Assets are cloned where the volume shares blocks (D-046),
+    /// so a duplicate of a document holding a 100 MB PDF adds no copy of it there. Safe while another writer works on the source: the copy
     /// holds every change acknowledged before the call (P-014). A link inside the source is
     /// refused (`invalidPath`, D-002) and the partial copy removed.
     public func duplicateDocument(_ id: UUIDBytes) async throws -> UUIDBytes {
@@ -169,8 +170,13 @@ public final actor NoteLibrary {
                     try io { try fs.makeDirectory(to) }
                     guard try fs.entryKind(from) != nil else { continue }
                     try fs.requireDirectory(from, create: false)
+                    let assets = from == source.assetsDirectory
                     for name in try io({ try fs.list(from) }) where !name.hasSuffix(".tmp") {
-                        _ = try fs.copyRegularFile(joinPath(from, name), to: joinPath(to, name))
+                        if assets {  // D-046: an asset shares its blocks where the volume clones
+                            _ = try fs.copyAssetFile(joinPath(from, name), to: joinPath(to, name))
+                        } else {
+                            _ = try fs.copyRegularFile(joinPath(from, name), to: joinPath(to, name))
+                        }
                     }
                     try io { try fs.syncDirectory(to) }
                 }
