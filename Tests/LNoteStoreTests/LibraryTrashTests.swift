@@ -83,4 +83,22 @@ struct LibraryTrashTests {
         #expect(taken?.code == .invalidInput)
         #expect(try await library.trashedDocuments().count == 1, "nothing replaced, nothing lost")
     }
+
+    @Test("T-021 T-022 the library's updates re-list after a delete into the trash and a restore")
+    func updatesFollowTheTrash() async throws {
+        let dir = TemporaryFolder("libtrash"); defer { dir.remove() }
+        let library = NoteLibrary(folder: dir.path)
+        let doc = try await library.createDocument(title: "t")
+        try await doc.close()
+        var listings = library.updates().makeAsyncIterator()
+        #expect(await listings.next()?.compactMap(\.id) == [doc.id])
+        try await library.deleteDocument(doc.id)
+        while let listing = await listings.next(), !listing.isEmpty {}
+        try await library.restoreDocument(UUID(doc.id))
+        var back = false
+        while let listing = await listings.next() {
+            if listing.compactMap(\.id) == [doc.id] { back = true; break }
+        }
+        #expect(back)
+    }
 }

@@ -244,4 +244,19 @@ struct PageTrashTests {
         try await again.close()
         #expect(try !Self.fs.list(entry + "/pages").isEmpty, "its bytes are kept")
     }
+
+    @Test("T-040 Y-001 a conflict copy a sync client left in a trash entry goes back to pages/ with the restore")
+    func conflictCopyRestored() async throws {
+        let dir = TemporaryFolder("trash"); defer { dir.remove() }
+        let (_, doc, middle, _) = try await Self.makeDocument(dir)
+        try await doc.deletePage(middle)
+        let entryPages = doc.path + "/trash/\(middle)/pages/"
+        let copy = "\(middle).sync-conflict-20261207-173000-ABCDEFG.content"
+        try Self.fs.writeFileAtomically(
+            entryPages + copy, try Self.fs.readFile(entryPages + PageFileNames.snapshot(middle)))
+        try await doc.restorePage(UUID(middle))
+        #expect(try Self.fs.kind(doc.path + "/pages/" + copy) != nil, "the copy is back beside the page")
+        #expect(try Self.fs.kind(doc.path + "/trash/\(middle)") == nil, "nothing is left in the trash")
+        try await doc.close()
+    }
 }

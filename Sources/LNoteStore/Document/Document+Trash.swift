@@ -115,7 +115,8 @@ extension Document {
         new.modified = now
         let before = trashIDs
         trashIDs.removeAll { $0 == pageID }
-        do { try await commit(new) } catch {
+        // The files have moved: a cancellation now would only leave the restore to undo (T-012).
+        do { try await commit(new, cancellable: false) } catch {
             trashIDs = before
             throw error
         }
