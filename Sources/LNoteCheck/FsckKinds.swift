@@ -16,6 +16,8 @@ public enum FsckFindingKind: String, Sendable, Equatable, CaseIterable {
     case pageFileCase, shadowedPageFile, notDownloaded, assetContentMismatch
     // The library's.
     case stagingLeftover
+    // The trash's (Spec/trash.md T-030, T-031).
+    case trashedPage, trashedDocument, trashRecordInvalid, trashDamaged, trashPending, trashLeftover
     // Repairs.
     case pageRewritten, documentRebuilt
     /// A code this version does not name.

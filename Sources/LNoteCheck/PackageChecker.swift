@@ -99,7 +99,22 @@ struct PackageChecker {
             }
         }
         if document != nil {
+            // T-012, T-030: files an unfinished deletion left belong to the page's trash entry.
+            let pending =
+                linked.contains(PackageTrash.folderName)
+                ? []
+                : ((try? PackageTrash.pendingPages(
+                    fs: fs, layout: layout, listed: listedSet,
+                    entries: PackageTrash.entries(fs: fs, layout: layout))) ?? [])
             for id in present.keys.sorted() where !listedSet.contains(id) {
+                if pending.contains(id) {
+                    for name in present[id] ?? [] {
+                        try run.info(
+                            "trashPending", prefix + "pages/" + name,
+                            "page \(id) was deleted into trash/\(id)/; the next writer moves this file there (T-012)")
+                    }
+                    continue
+                }
                 try handleUnlisted(
                     id, names: present[id] ?? [], allNames: allNames.map { $0[id] ?? [] },
                     lostAndFound: lostAndFound, repair: repair)
@@ -116,6 +131,10 @@ struct PackageChecker {
         if !linked.contains("thumbnails") {
             try checkThumbnails(
                 listed, states: states, repaired: repairedPages, repair: repair, lostAndFound: lostAndFound)
+        }
+        if !linked.contains(PackageTrash.folderName) {
+            try TrashChecker(run: run, layout: layout, prefix: prefix).check(
+                listed: document.map { Set($0.pages.map(\.id)) })
         }
     }
 

@@ -66,6 +66,12 @@ package final class DatabaseContentReader {
         try pages.bind(1, row)
         var pageRows: [(Int64, DocumentFile.PageEntry)] = []
         while try pages.step() {
+            // D-011 as the rows come: a document of ten million page rows is refused after
+            // the first rows past the limit, never read whole into memory.
+            guard pageRows.count < FormatLimits.pagesPerDocumentMax else {
+                throw SQLiteContentError(
+                    "document \(id): more than \(FormatLimits.pagesPerDocumentMax) pages (D-011)")
+            }
             guard let pageID = UUIDBytes(bytes: pages.blob(1)), let w = UInt32(exactly: pages.int64(2)),
                 let h = UInt32(exactly: pages.int64(3))
             else {
@@ -85,10 +91,8 @@ package final class DatabaseContentReader {
                         modified: modified, elementCount: 0)
                 ))
         }
-        guard pageRows.count <= FormatLimits.pagesPerDocumentMax,
-            Set(pageRows.map(\.1.id)).count == pageRows.count
-        else {
-            throw SQLiteContentError("document \(id): too many pages or a repeated page uuid (D-011)")
+        guard Set(pageRows.map(\.1.id)).count == pageRows.count else {
+            throw SQLiteContentError("document \(id): a repeated page uuid (D-011)")
         }
         for (pageRow, entry) in pageRows {
             let elements = try readElements(pageRow, page: entry.id)

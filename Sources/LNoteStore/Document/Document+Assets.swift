@@ -70,8 +70,9 @@ extension Document {
     /// inserted, an image of a page it deleted): an asset that no known version refers to may
     /// be a sync client's delivery ahead of its page (Spec/sync.md Y-054), and a file's time
     /// cannot tell (sync clients keep the sender's). References come from `openElements` for
-    /// pages closed just before, from reading every other listed page, and from every page file
-    /// kept in `lost+found/` (a set-aside page keeps its images). Nothing is removed when a page
+    /// pages closed just before, from reading every other listed page, from every page in the
+    /// trash (T-016) and from every page file kept in `lost+found/` (a set-aside page keeps its
+    /// images). Nothing is removed when a page
     /// cannot be read cleanly, when a page read holds another element count than
     /// `document.json` records, when lost+found holds something unreadable, or when the
     /// package shows a half-synced version (`AssetSweepGuard`). Cost: one listing of
@@ -127,6 +128,13 @@ extension Document {
                         mode: .salvage)
                     collect(recovered.state.elements)
                 }
+            }
+            // T-016: a trashed page keeps its images; one that does not read cleanly keeps them all.
+            for entry in try PackageTrash.entries(fs: fs, layout: layout) {
+                guard let recovered = PackageTrash.readPage(fs: fs, layout: layout, page: entry.id),
+                    recovered.report.findings.allSatisfy(\.isInformational), recovered.report.framesDropped == 0
+                else { return 0 }
+                collect(recovered.state.elements)
             }
             let orphans = candidates.filter { !referenced.contains($0.id) }
             guard !orphans.isEmpty || !leftovers.isEmpty else { return 0 }
