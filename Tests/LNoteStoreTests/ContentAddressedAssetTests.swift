@@ -176,3 +176,35 @@ import LNoteTestSupport
         try await copy.close()
     }
 }
+
+extension ContentAddressedAssetTests {
+    @Test("D-040 D-042 closing with an open page that shows the asset reads none of the other pages to keep it")
+    func sweepSkipsPagesWhenAnOpenPageShowsTheAsset() async throws {
+        let sim = SimulatedFileSystem()
+        try sim.makeDirectory("/lib")
+        let library = NoteLibrary(folder: "/lib", fileSystem: sim)
+        let doc = try await library.createDocument(title: "t")
+        let others = try await (0..<3).asyncMap { _ in try await doc.addPage() }
+        let pdf = Self.bytes(5_000)
+        let id = try await doc.importAsset(pdf, ext: "pdf")
+        for pageID in await doc.pageIDs { try await doc.placeImage(id, on: pageID, x: 0, y: 0, width: 9, height: 9) }
+        try await doc.close()
+        let reopened = try await library.openDocument(doc.id)
+        _ = try await reopened.page(at: 0).elements
+        let before = sim.operationCount
+        try await reopened.close()
+        let reads = sim.operationLog.dropFirst(before).filter { line in
+            others.contains { line.contains("pages/\($0)") && line.contains(" open ") }
+        }
+        #expect(reads.isEmpty, "\(reads)")
+        #expect(sim.allFiles()[doc.path + "/assets/\(id).pdf"] == pdf)
+    }
+}
+
+extension Range where Bound == Int {
+    fileprivate func asyncMap<T>(_ body: (Int) async throws -> T) async rethrows -> [T] {
+        var out: [T] = []
+        for i in self { out.append(try await body(i)) }
+        return out
+    }
+}
