@@ -169,6 +169,8 @@ public final actor Page {
         !closed && (options.readOnly || (failure == nil && journalFrames == 0 && compaction == nil))
     }
     package var snapshotGeneration: UInt64 { generation }
+    /// The bases of the journals the page has had since it opened (the lock's fingerprint, D-070).
+    package var knownJournalBases: Set<UInt64> { journalBases }
     /// Test hook: the compactor's cached encodings match the elements.
     package var encodedBodyCacheIsConsistent: Bool { cache.isConsistent(with: state) }
     /// Bench hook: the cached encodings a compaction would hand its `SnapshotEncoder`.
