@@ -39,11 +39,11 @@ package final class DatabaseContentReader {
     }
 
     /// The content of document `id`, or nil when the database does not hold it.
-    package func read(_ id: UUIDBytes) throws -> DocumentContent? {
+    package func read(_ id: UUIDBytes, assetBytes: Bool = true) throws -> DocumentContent? {
         let find = try db.prepare("SELECT id FROM documents WHERE uuid = ?1")
         try find.bind(1, id.bytes)
         guard try find.step() else { return nil }
-        return try read(row: find.int64(0), id: id)
+        return try read(row: find.int64(0), id: id, assetBytes: assetBytes)
     }
 
     /// The content of the `documents` row `row` (of uuid `id`), or nil when there is no such row.
