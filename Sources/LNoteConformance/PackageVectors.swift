@@ -91,6 +91,23 @@ enum PackageVectors {
         s.entry(
             "ok-package-stale-element-count.lnote", "package", nil, rules: ["D-021"],
             expect: expect(exit: 0, pages: [(page, [1, 2, 3])], kinds: []))
+        do {  // Spec/trash.md T-003: a reader of pages/ never reads trash/; fsck reports nothing there.
+            let name = "ok-package-with-trashed-page.lnote"
+            Self.package(&s, name)
+            var trashed = FileBuilder.journal(page: otherPage, salt: VectorFixtures.otherSalt)
+            _ = trashed.appends([7, 8], from: 1)
+            let entry = name + "/trash/\(otherPage)/"
+            s.add(entry + "pages/" + PageFileNames.journal(otherPage, base: 0), trashed.bytes)
+            let record =
+                "{\"deletedAt\":\"2026-12-07T17:30:02.481Z\",\"format\":\"lnote.trashed\",\"id\":\"\(otherPage)\","
+                + "\"index\":1,\"kind\":\"page\",\"page\":{\"created\":\"2026-11-29T23:03:18.123Z\","
+                + "\"elementCount\":2,\"height\":7920,\"id\":\"\(otherPage)\","
+                + "\"modified\":\"2026-11-29T23:03:18.123Z\",\"width\":6120},\"version\":1}"
+            s.add(entry + "trashed.json", Array(record.utf8))
+            s.entry(
+                name, "package", nil, rules: ["D-022", "K-019"],
+                expect: expect(exit: 0, pages: [(page, [1, 2, 3])], kinds: []))
+        }
         package(&s, "ok-package-stale-lock.lnote", lock: true)
         s.entry(
             "ok-package-stale-lock.lnote", "package", nil, rules: ["D-070"],

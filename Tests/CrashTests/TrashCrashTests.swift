@@ -198,4 +198,100 @@ struct TrashCrashTests {
         #expect(found.contains { $0.contains("neither in pages/ nor in the entry") })
         #expect(found.contains { $0.contains("without a valid record") })
     }
+
+    @Test("T-021 T-022 deleting and restoring a document: in every crash state it is listed or whole in .trash")
+    func documentDeleteAndRestoreSurviveEveryCrash() async throws {
+        let fs = SimulatedFileSystem()
+        let lib = NoteLibrary(folder: Self.library, fileSystem: fs)
+        let document = try await lib.createDocument(title: "Doc", pageOptions: Self.options)
+        var factory = ElementFactory(seed: 0xD0C7)
+        try await document.page(at: 0).append(factory.stroke(payload: 200))
+        let elements = try await document.page(at: 0).elements
+        let pageID = try #require(await document.pageIDs.first)
+        try await document.close()
+        let id = document.id
+        let base = fs.processCrashState()
+        let inLibrary = joinPath(Self.library, PackageLayout.folderName(id))
+        let inTrash = joinPath(LibraryTrash.folder(Self.library), PackageLayout.folderName(id))
+        var states = 0, listed = 0, trashed = 0
+        var violations: [String] = []
+        var options = CrashOptions(seed: 0xD0C7)
+        options.tornCutsPerWriteMax = 16
+        for restore in [false, true] {
+            let run = base.makeFileSystem()
+            let library = NoteLibrary(folder: Self.library, fileSystem: run)
+            do {
+                try await library.deleteDocument(id)
+                if restore { try await library.restoreDocument(UUID(id)) }
+            } catch {
+                violations.append("restore \(restore): threw \(error)")
+            }
+            for state in run.crashStates(options) {
+                states += 1
+                let crashed = state.makeFileSystem()
+                let here = (try? crashed.kind(inLibrary)) == .directory
+                let there = (try? crashed.kind(inTrash)) == .directory
+                if here == there { violations.append("\(state): listed \(here), in the trash \(there)") }
+                let path = here ? inLibrary : inTrash
+                if here { listed += 1 } else { trashed += 1 }
+                let pages = PackageLayout(root: path).pagesDirectory
+                let page = try? PageRecovery.recover(
+                    fs: crashed, directory: pages, pageID: pageID, mode: .salvage)
+                if page?.state.elements != elements { violations.append("\(state): the package is not whole") }
+                let api = NoteLibrary(folder: Self.library, fileSystem: crashed)
+                let shown = (try? await api.list().compactMap(\.id)) ?? []
+                let inBin = (try? await api.trashedDocuments().map(\.id)) ?? []
+                if (shown == [id]) == (inBin == [UUID(id)]) {
+                    violations.append("\(state): listing \(shown), trash \(inBin)")
+                }
+            }
+        }
+        print(
+            "trash documents: crash states explored: \(states) (\(listed) listed, \(trashed) in the trash), "
+                + "violations: \(violations.count)")
+        for v in violations.prefix(20) { print("VIOLATION \(v)") }
+        #expect(violations.isEmpty)
+        #expect(listed > 0 && trashed > 0)
+    }
+
+    @Test(
+        "T-010 T-011 T-012 an I/O error at any call of delete or restore leaves the page listed and whole or whole in the trash"
+    )
+    func ioErrorsNeverLoseThePage() async throws {
+        let base = try await Self.base()
+        let (clean, problems) = await Self.run([.delete, .restore], base: base)
+        #expect(problems.isEmpty)
+        let calls = clean.operationCount
+        var cases = 0, threw = 0
+        var violations: [String] = []
+        for persistent in [false, true] {
+            for k in 0..<calls {
+                cases += 1
+                let fs = base.state.makeFileSystem()
+                fs.failOperation(at: k, errno: FileSystemErrno.ioError, persistent: persistent)
+                do {
+                    let document = try await Document.open(path: base.path, pageOptions: Self.options, fileSystem: fs)
+                    do {
+                        try await document.deletePage(base.doomed)
+                        try await document.restorePage(UUID(base.doomed))
+                    } catch {
+                        threw += 1
+                        if !(error is LNoteError) { violations.append("call \(k): threw a non-LNoteError \(error)") }
+                    }
+                    try? await document.close()
+                } catch {
+                    threw += 1
+                }
+                // What the app left (every call it made persists): raw, then settled by a writer.
+                let after = fs.processCrashState()
+                let label = "fail \(persistent ? "from" : "at") call \(k)"
+                violations += Self.checkRaw(after, base).problems.map { "\(label): \($0)" }
+                violations += await Self.checkSettled(after, base, restore: true).map { "\(label) settled: \($0)" }
+            }
+        }
+        print("trash I/O errors: \(cases) cases over \(calls) calls, \(threw) threw, violations: \(violations.count)")
+        for v in violations.prefix(20) { print("VIOLATION \(v)") }
+        #expect(violations.isEmpty)
+        #expect(threw > 0)
+    }
 }

@@ -40,7 +40,8 @@ struct FlushScalingTests {
     /// A package of `pages` pages, each with one stroke on disk; returns its path.
     static func package(in dir: TemporaryFolder, pages: Int) async throws -> String {
         let options = PageOptions(durability: .none, compaction: .onCloseOnly)
-        let doc = try await NoteLibrary(folder: dir.path).createDocument(title: "t", pageOptions: options)
+        let doc = try await NoteLibrary(folder: dir.path, fileSystem: POSIXFileSystem.shared).createDocument(
+            title: "t", pageOptions: options)
         try await doc.addPages(count: pages - 1)
         for i in 0..<pages { try await doc.page(at: i).append(.stroke(makeStroke(UInt64(i + 1)))) }
         try await doc.close()
@@ -75,7 +76,7 @@ struct FlushScalingTests {
     func replacedSnapshotIsNoticed() async throws {
         let dir = TemporaryFolder("flush-scaling"); defer { dir.remove() }
         let path = try await Self.package(in: dir, pages: 3)
-        let doc = try await Document.open(path: path)
+        let doc = try await Document.open(path: path, fileSystem: POSIXFileSystem.shared)
         let page = try await doc.page(at: 1)
         try await page.append(.stroke(makeStroke(500)))
         try await doc.flush()  // the lock is released

@@ -15,7 +15,7 @@ enum ProfileDocumentFlush {
         var pool = StrokePool(seed: 48, count: 50)
         let folder = ctx.path("profile-docflush")
         try? POSIXFileSystem.shared.removeTree(folder)
-        let library = NoteLibrary(folder: folder)
+        let library = NoteLibrary(folder: folder, fileSystem: POSIXFileSystem.shared)
         let options = PageOptions(durability: Durability.none, compaction: .onCloseOnly)
         let made = try await library.createDocument(title: "\(count) pages", pageOptions: options)
         try await made.addPages(count: count - 1)
@@ -23,7 +23,7 @@ enum ProfileDocumentFlush {
             _ = try await made.page(at: i).append(.stroke(pool.fresh(first: i, count: 1)[0]))
         }
         try await made.close()
-        let doc = try await Document.open(path: made.path, pageOptions: options)
+        let doc = try await Document.open(path: made.path, pageOptions: options, fileSystem: POSIXFileSystem.shared)
         let page = try await doc.page(at: count / 2)
         let fs = POSIXFileSystem.shared
         let layout = PackageLayout(root: doc.path)

@@ -62,7 +62,7 @@ enum PagesSuite {
         var r = BenchSuiteResult(name: "pages", title: title)
         let counts = ctx.quick ? [100, 500] : [100, 500, 1_000, 2_000]
         var pool = StrokePool(seed: 48, count: 200)
-        let library = NoteLibrary(folder: ctx.path("library"))
+        let library = NoteLibrary(folder: ctx.path("library"), fileSystem: POSIXFileSystem.shared)
         let lnote = joinPath(parentDirectory(of: executablePath()), "lnote")
         let haveTool = (try? POSIXFileSystem.shared.kind(lnote)) != nil
         let options = PageOptions(durability: Durability.none, compaction: .onCloseOnly)
@@ -74,7 +74,7 @@ enum PagesSuite {
             contentsOf: pool.fresh(first: 0, count: strokesPerPage).map(Element.stroke))
         try await single.close()
         let singleFirst = try await medianRun(runs: onePageRuns) { _ in
-            let d = try await Document.open(path: single.path, readOnly: true)
+            let d = try await Document.open(path: single.path, readOnly: true, fileSystem: POSIXFileSystem.shared)
             _ = try await d.page(at: 0).elements
             try await d.close()
         }
@@ -106,16 +106,18 @@ enum PagesSuite {
 
             perPage(
                 "open (document.json, manifest, pages/ listed)",
-                try await timed { try await Document.open(path: path, readOnly: true).close() })
+                try await timed {
+                    try await Document.open(path: path, readOnly: true, fileSystem: POSIXFileSystem.shared).close()
+                })
             // open, then the first page ready to draw: one page, whatever the count.
             onePage(
                 "open + first page ready (read-only)",
                 try await medianRun(runs: onePageRuns) { _ in
-                    let d = try await Document.open(path: path, readOnly: true)
+                    let d = try await Document.open(path: path, readOnly: true, fileSystem: POSIXFileSystem.shared)
                     _ = try await d.page(at: 0).elements
                     try await d.close()
                 })
-            let reader = try await Document.open(path: path, readOnly: true)
+            let reader = try await Document.open(path: path, readOnly: true, fileSystem: POSIXFileSystem.shared)
             onePage(
                 "first page ready (page 0 opened, elements)",
                 try await timed { _ = try await reader.page(at: 0).elements })
@@ -128,12 +130,13 @@ enum PagesSuite {
             perPage(
                 "compact (open each page, close)",
                 try await timed {
-                    let writer = try await Document.open(path: path, pageOptions: options)
+                    let writer = try await Document.open(
+                        path: path, pageOptions: options, fileSystem: POSIXFileSystem.shared)
                     for i in 0..<count { _ = try await writer.page(at: i) }
                     _ = try await writer.page(at: count - 1).append(.stroke(pool.fresh(first: 0, count: 1)[0]))
                     try await writer.close()
                 })
-            let one = try await Document.open(path: path, pageOptions: options)
+            let one = try await Document.open(path: path, pageOptions: options, fileSystem: POSIXFileSystem.shared)
             let middle = try await one.page(at: count / 2)
             _ = try await middle.append(.stroke(pool.fresh(first: 1, count: 1)[0]))
             onePage(

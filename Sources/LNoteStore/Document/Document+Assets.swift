@@ -39,7 +39,7 @@ extension Document {
     /// The absolute path of asset `assetID` (`assets/<uuid>.<ext>`, the uuid in any case:
     /// the lowercase spelling, else the first in byte order, D-040), or nil when there is no
     /// such regular file. Cost: one listing of `assets/`.
-    public func assetPath(_ assetID: UUIDBytes) async throws -> String? {
+    package func assetFilePath(_ assetID: UUIDBytes) async throws -> String? {
         try checkOpen()
         let (fs, layout) = (self.fs, self.layout)
         @Sendable func find() throws -> String? {
@@ -95,12 +95,16 @@ extension Document {
                     leftovers.append(name)
                 }
             }
-            guard !candidates.isEmpty || !leftovers.isEmpty else { return 0 }
-            if try AssetSweepGuard.halfSyncSign(fs: fs, layout: layout, file: file) != nil { return 0 }  // D-042
             var referenced = Set<UUIDBytes>()
             func collect(_ elements: [Element]) {
                 for case .image(let image) in elements { referenced.insert(image.assetID) }
             }
+            // A candidate an open page shows is not an orphan, whatever the other pages hold: a
+            // PDF behind every page costs no read of the pages not open.
+            for entry in file.pages { if let elements = openElements[entry.id] { collect(elements) } }
+            candidates.removeAll { referenced.contains($0.id) }
+            guard !candidates.isEmpty || !leftovers.isEmpty else { return 0 }
+            if try AssetSweepGuard.halfSyncSign(fs: fs, layout: layout, file: file) != nil { return 0 }  // D-042
             for entry in file.pages {
                 if let elements = openElements[entry.id] { collect(elements); continue }
                 let recovered = try PageRecovery.recover(

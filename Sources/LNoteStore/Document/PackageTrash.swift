@@ -66,10 +66,22 @@ package enum PackageTrash {
 
     /// The page's names in `pages` (every spelling P-024 gives it and its snapshot temp; not
     /// an iCloud placeholder, which is the system's), regular files only (D-041).
-    static func pageFileNames(fs: any FileSystem, pages: String, page: UUIDBytes) throws -> [String] {
+    /// With `copies`, also every other regular file whose name starts with the page id in any
+    /// case: the conflict copies a sync client left beside them (Spec/sync.md Y-001), which a
+    /// restore moves back with the page so the next merge folds them in (T-040).
+    static func pageFileNames(
+        fs: any FileSystem, pages: String, page: UUIDBytes, copies: Bool = false
+    ) throws -> [String] {
         guard case .directory? = try fs.entryKind(pages) else { return [] }
         var names: [String] = []
+        let stem = page.description
         for name in try io({ try fs.list(pages) }) {
+            if copies, PageFileNames.parseAnyCase(name) == nil,
+                String(decoding: name.utf8.prefix(36), as: UTF8.self).lowercased() == stem
+            {
+                if case .file? = try fs.entryKind(joinPath(pages, name)) { names.append(name) }
+                continue
+            }
             switch PageFileNames.parseAnyCase(name) {
             case .snapshot(let id)? where id == page, .snapshotTemp(let id)? where id == page,
                 .journal(let id, _)? where id == page:
@@ -107,7 +119,7 @@ package enum PackageTrash {
     /// `taken` (which keeps it somewhere, never deletes it). Returns true when anything moved.
     @discardableResult
     static func movePieces(
-        fs: any FileSystem, page: UUIDBytes, from: PackageLayout, to: PackageLayout,
+        fs: any FileSystem, page: UUIDBytes, from: PackageLayout, to: PackageLayout, copies: Bool = false,
         taken: (String) throws -> Void
     ) throws -> Bool {
         var targets: [String] = []
@@ -116,7 +128,7 @@ package enum PackageTrash {
             if !targets.contains(target) { targets.append(target) }
             if !sources.contains(source) { sources.append(source) }
         }
-        let names = try pageFileNames(fs: fs, pages: from.pagesDirectory, page: page)
+        let names = try pageFileNames(fs: fs, pages: from.pagesDirectory, page: page, copies: copies)
         if !names.isEmpty { try fs.ensurePackageFolder(to.pagesDirectory) }
         for name in names {
             let target = joinPath(to.pagesDirectory, name)
@@ -176,7 +188,7 @@ package enum PackageTrash {
             if try !holdsPageBytes(fs: fs, entry: entry) { try removeEmptyEntry(fs: fs, entry: entry, sync: false) }
         default:
             throw LNoteError(
-                .invalidPath, "not a folder where the page's trash entry belongs (T-001)", file: entry.root)
+                .invalidPath, "not a folder where the page's trash entry belongs", file: entry.root)
         }
         try fs.requireDirectory(entry.root, create: true)
         try fs.requireDirectory(entry.pagesDirectory, create: true)
@@ -200,7 +212,7 @@ package enum PackageTrash {
     /// restore that would meet them is refused before anything moves.
     static func restoreConflicts(fs: any FileSystem, layout: PackageLayout, page: UUIDBytes) throws -> [String] {
         let entry = layout.trashEntry(page)
-        return try pageFileNames(fs: fs, pages: entry.pagesDirectory, page: page).filter {
+        return try pageFileNames(fs: fs, pages: entry.pagesDirectory, page: page, copies: true).filter {
             try fs.entryKind(joinPath(layout.pagesDirectory, $0)) != nil
         }
     }
@@ -208,24 +220,39 @@ package enum PackageTrash {
     /// The moves of T-011, before `document.json` lists the page again.
     static func moveOutOfEntry(fs: any FileSystem, layout: PackageLayout, page: UUIDBytes) throws {
         try fs.ensurePackageFolder(layout.pagesDirectory)
-        try movePieces(fs: fs, page: page, from: layout.trashEntry(page), to: layout) { name in
+        try movePieces(fs: fs, page: page, from: layout.trashEntry(page), to: layout, copies: true) { name in
             throw LNoteError(
                 .invalidInput, "pages/\(name) exists; the page is not restored", file: layout.pagesDirectory)
         }
     }
 
-    /// Removes an entry that holds no page bytes (T-011's last step, T-012): its record, its
-    /// thumbnail, its empty folders, the entry folder last; syncs `trash/` when `sync`.
+    /// Removes an entry that holds no page bytes (T-011's last step, T-012): its record (and a
+    /// sync client's copies of it), its thumbnail, its empty folders, the entry folder last;
+    /// syncs `trash/` when `sync`. Anything else found in it (not the engine's) stays, and so
+    /// does the folder holding it.
     static func removeEmptyEntry(fs: any FileSystem, entry: PackageLayout, sync: Bool = true) throws {
         guard try !holdsPageBytes(fs: fs, entry: entry) else { return }
         try fs.removeTree(joinPath(entry.root, historyFolderName))  // empty folders only (checked above)
-        for folder in [entry.pagesDirectory, entry.thumbnailsDirectory] where try fs.entryKind(folder) == .directory {
-            for name in try io({ try fs.list(folder) }) { try fs.removeIfPresent(joinPath(folder, name)) }
-            try fs.removeIfPresent(folder)
+        if case .directory? = try fs.entryKind(entry.thumbnailsDirectory) {
+            for name in try io({ try fs.list(entry.thumbnailsDirectory) })
+            where name.hasSuffix(".png") || name.hasSuffix(".png.tmp") {
+                try fs.removeIfPresent(joinPath(entry.thumbnailsDirectory, name))
+            }
         }
-        for name in try io({ try fs.list(entry.root) }) { try fs.removeTree(joinPath(entry.root, name)) }
-        try fs.removeIfPresent(entry.root)
+        for folder in [entry.pagesDirectory, entry.thumbnailsDirectory] { try removeIfEmptyFolder(fs: fs, folder) }
+        for name in try io({ try fs.list(entry.root) }) where name.hasPrefix("trashed") {
+            if case .file? = try fs.entryKind(joinPath(entry.root, name)) {
+                try fs.removeIfPresent(joinPath(entry.root, name))
+            }
+        }
+        try removeIfEmptyFolder(fs: fs, entry.root)
         if sync { try io { try fs.syncDirectory(parentDirectory(of: entry.root)) } }
+    }
+
+    /// Removes `folder` when it is a folder and empty; leaves it otherwise.
+    private static func removeIfEmptyFolder(fs: any FileSystem, _ folder: String) throws {
+        guard case .directory? = try fs.entryKind(folder), try io({ try fs.list(folder) }).isEmpty else { return }
+        try fs.removeIfPresent(folder)
     }
 
     // MARK: Settling (T-012)
