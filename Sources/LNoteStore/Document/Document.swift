@@ -90,7 +90,10 @@ public final actor Document {
     /// healed, and which files were damaged (kept whole in `lost+found/` before the page's
     /// first change, P-042). `updates()` publishes a value each time one is added. A page not
     /// opened yet is not known to be damaged: `lnote fsck` checks every page.
-    public var damagedPages: [PageDamage] { file.pages.compactMap { pageDamage.coldValue($0.id) } }
+    public var damagedPages: [PageDamage] {
+        guard !pageDamage.isEmpty else { return [] }  // no pass over every page on each publish
+        return file.pages.compactMap { pageDamage.coldValue($0.id) }
+    }
 
     /// True when open found `manifest.json` missing or stale and rewrote it (D-031).
     public private(set) var manifestRepairedOnOpen: Bool

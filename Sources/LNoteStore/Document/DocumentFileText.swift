@@ -9,89 +9,121 @@ import LNoteFormat
 /// pay in proportion to the pages it did not touch.
 enum DocumentFileText {
     static func encode(_ file: DocumentFile) -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(320 + file.title.utf8.count * 6 + file.pages.count * 290)
-        out.append(contentsOf: "{\n  \"created\" : ".utf8)
-        string(file.created, &out)
-        out.append(contentsOf: ",\n  \"format\" : ".utf8)
-        string(DocumentFile.format, &out)
-        out.append(contentsOf: ",\n  \"id\" : \"".utf8)
-        uuid(file.id, &out)
-        out.append(contentsOf: "\",\n  \"modified\" : ".utf8)
-        string(file.modified, &out)
-        out.append(contentsOf: ",\n  \"pages\" : [\n".utf8)
-        if file.pages.isEmpty { out.append(UInt8(ascii: "\n")) }
-        for (i, page) in file.pages.enumerated() {
-            out.append(contentsOf: "    {\n      \"created\" : ".utf8)
-            string(page.created, &out)
-            out.append(contentsOf: ",\n      \"elementCount\" : ".utf8)
-            integer(page.elementCount, &out)
-            out.append(contentsOf: ",\n      \"height\" : ".utf8)
-            integer(Int(page.metadata.height), &out)
-            out.append(contentsOf: ",\n      \"id\" : \"".utf8)
-            uuid(page.id, &out)
-            out.append(contentsOf: "\",\n      \"modified\" : ".utf8)
-            string(page.modified, &out)
-            out.append(contentsOf: ",\n      \"width\" : ".utf8)
-            integer(Int(page.metadata.width), &out)
-            out.append(contentsOf: (i == file.pages.count - 1 ? "\n    }\n" : "\n    },\n").utf8)
-        }
-        out.append(contentsOf: "  ],\n  \"title\" : ".utf8)
-        string(file.title, &out)
-        out.append(contentsOf: ",\n  \"version\" : ".utf8)
-        integer(DocumentFile.version, &out)
-        out.append(contentsOf: "\n}".utf8)
-        return out
-    }
-
-    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
-
-    /// The lower-case canonical form (J-001), as `UUIDBytes.description` writes it.
-    static func uuid(_ id: UUIDBytes, _ out: inout [UInt8]) {
-        withUnsafeBytes(of: id.storage) { b in
-            for i in 0..<16 {
-                if i == 4 || i == 6 || i == 8 || i == 10 { out.append(UInt8(ascii: "-")) }
-                out.append(hexDigits[Int(b[i] >> 4)])
-                out.append(hexDigits[Int(b[i] & 0x0F)])
+        // An upper bound of the bytes: every string byte escaped to six (`\u00xx`).
+        var bound = 320 + file.title.utf8.count * 6 + file.created.utf8.count * 6 + file.modified.utf8.count * 6
+        for page in file.pages { bound += 300 + (page.created.utf8.count + page.modified.utf8.count) * 6 }
+        return [UInt8](unsafeUninitializedCapacity: bound) { buffer, count in
+            guard let base = buffer.baseAddress else {  // never: the bound is over 300
+                count = 0
+                return
             }
+            var w = Writer(base: base, at: 0)
+            w.text("{\n  \"created\" : ")
+            w.string(file.created)
+            w.text(",\n  \"format\" : ")
+            w.string(DocumentFile.format)
+            w.text(",\n  \"id\" : \"")
+            w.uuid(file.id)
+            w.text("\",\n  \"modified\" : ")
+            w.string(file.modified)
+            w.text(",\n  \"pages\" : [\n")
+            if file.pages.isEmpty { w.text("\n") }
+            for (i, page) in file.pages.enumerated() {
+                w.text("    {\n      \"created\" : ")
+                w.string(page.created)
+                w.text(",\n      \"elementCount\" : ")
+                w.integer(page.elementCount)
+                w.text(",\n      \"height\" : ")
+                w.integer(Int(page.metadata.height))
+                w.text(",\n      \"id\" : \"")
+                w.uuid(page.id)
+                w.text("\",\n      \"modified\" : ")
+                w.string(page.modified)
+                w.text(",\n      \"width\" : ")
+                w.integer(Int(page.metadata.width))
+                w.text(i == file.pages.count - 1 ? "\n    }\n" : "\n    },\n")
+            }
+            w.text("  ],\n  \"title\" : ")
+            w.string(file.title)
+            w.text(",\n  \"version\" : ")
+            w.integer(DocumentFile.version)
+            w.text("\n}")
+            count = w.at
         }
     }
 
-    /// Decimal digits, as `JSONEncoder` writes an integer.
-    static func integer(_ value: Int, _ out: inout [UInt8]) {
-        if value < 0 { out.append(UInt8(ascii: "-")) }
-        var magnitude = value.magnitude
-        let first = out.count
-        repeat {
-            out.append(UInt8(ascii: "0") + UInt8(magnitude % 10))
-            magnitude /= 10
-        } while magnitude > 0
-        out[first...].reverse()
-    }
+    /// Writes into memory the caller sized for everything written (`encode`'s bound).
+    struct Writer {
+        let base: UnsafeMutablePointer<UInt8>
+        var at: Int
 
-    /// A JSON string: `"`, the escaped UTF-8 of `text`, `"`.
-    static func string(_ text: String, _ out: inout [UInt8]) {
-        out.append(UInt8(ascii: "\""))
-        var text = text
-        text.withUTF8 { bytes in
-            for b in bytes {
-                switch b {
-                case UInt8(ascii: "\""): out.append(contentsOf: [0x5C, 0x22])
-                case UInt8(ascii: "\\"): out.append(contentsOf: [0x5C, 0x5C])
-                case UInt8(ascii: "/"): out.append(contentsOf: [0x5C, 0x2F])
-                case 0x08: out.append(contentsOf: [0x5C, UInt8(ascii: "b")])
-                case 0x0C: out.append(contentsOf: [0x5C, UInt8(ascii: "f")])
-                case 0x0A: out.append(contentsOf: [0x5C, UInt8(ascii: "n")])
-                case 0x0D: out.append(contentsOf: [0x5C, UInt8(ascii: "r")])
-                case 0x09: out.append(contentsOf: [0x5C, UInt8(ascii: "t")])
-                case 0..<0x20:
-                    out.append(contentsOf: [0x5C, UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0")])
-                    out.append(hexDigits[Int(b >> 4)])
-                    out.append(hexDigits[Int(b & 0x0F)])
-                default: out.append(b)
+        mutating func byte(_ b: UInt8) {
+            base[at] = b
+            at += 1
+        }
+
+        mutating func text(_ s: StaticString) {
+            (base + at).update(from: s.utf8Start, count: s.utf8CodeUnitCount)
+            at += s.utf8CodeUnitCount
+        }
+
+        private static let hexDigits: StaticString = "0123456789abcdef"
+
+        private mutating func hex(_ b: UInt8) {
+            byte(Self.hexDigits.utf8Start[Int(b >> 4)])
+            byte(Self.hexDigits.utf8Start[Int(b & 0x0F)])
+        }
+
+        /// The lower-case canonical form (J-001), as `UUIDBytes.description` writes it.
+        mutating func uuid(_ id: UUIDBytes) {
+            withUnsafeBytes(of: id.storage) { b in
+                for i in 0..<16 {
+                    if i == 4 || i == 6 || i == 8 || i == 10 { byte(UInt8(ascii: "-")) }
+                    hex(b[i])
                 }
             }
         }
-        out.append(UInt8(ascii: "\""))
+
+        /// Decimal digits, as `JSONEncoder` writes an integer.
+        mutating func integer(_ value: Int) {
+            if value < 0 { byte(UInt8(ascii: "-")) }
+            var magnitude = value.magnitude
+            let first = at
+            repeat {
+                byte(UInt8(ascii: "0") + UInt8(magnitude % 10))
+                magnitude /= 10
+            } while magnitude > 0
+            var (lo, hi) = (first, at - 1)
+            while lo < hi {
+                (base[lo], base[hi]) = (base[hi], base[lo])
+                lo += 1
+                hi -= 1
+            }
+        }
+
+        /// A JSON string: `"`, the escaped UTF-8 of `text`, `"`.
+        mutating func string(_ value: String) {
+            byte(UInt8(ascii: "\""))
+            var value = value
+            value.withUTF8 { bytes in
+                for b in bytes {
+                    switch b {
+                    case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"):
+                        byte(0x5C)
+                        byte(b)
+                    case 0x08: byte(0x5C); byte(UInt8(ascii: "b"))
+                    case 0x0C: byte(0x5C); byte(UInt8(ascii: "f"))
+                    case 0x0A: byte(0x5C); byte(UInt8(ascii: "n"))
+                    case 0x0D: byte(0x5C); byte(UInt8(ascii: "r"))
+                    case 0x09: byte(0x5C); byte(UInt8(ascii: "t"))
+                    case 0..<0x20:
+                        text("\\u00")
+                        hex(b)
+                    default: byte(b)
+                    }
+                }
+            }
+            byte(UInt8(ascii: "\""))
+        }
     }
 }

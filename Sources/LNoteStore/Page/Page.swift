@@ -158,6 +158,8 @@ public final actor Page {
     /// Journal frames whose changes the snapshot on disk does not hold yet.
     package var journalFrames: Int { journals.frames }
     package var snapshotGeneration: UInt64 { journals.generation }
+    /// The bases of the journals the page has had since it opened (the lock's fingerprint, D-070).
+    package var knownJournalBases: Set<UInt64> { journals.bases }
     /// Test hook: the compactor's cached encodings match the elements.
     package var encodedBodyCacheIsConsistent: Bool { cache.isConsistent(with: state) }
     /// Bench hook: the cached encodings a compaction would hand its `SnapshotEncoder`.
