@@ -72,7 +72,9 @@ public enum PackageContentReader {
                         .invalidPath, "asset is not a regular file of at most \(Document.assetBytesMax) bytes (D-040)",
                         file: path)
                 }
-                out.append(.init(id: id, ext: ext, byteCount: Int(size), blobRow: nil))
+                var asset = DocumentContent.Asset(id: id, ext: ext, byteCount: Int(size), blobRow: nil)
+                asset.filePath = path
+                out.append(asset)
                 continue
             }
             let bytes = try fs.readRegularFile(joinPath(layout.assetsDirectory, name), limit: Document.assetBytesMax)

@@ -3,7 +3,7 @@ import LNoteStore
 /// A file system that passes every call to `base`: a test or bench wrapper conforms to it and
 /// writes only the calls it changes (counts, delays, injected errors). Every requirement of
 /// `FileSystem` is forwarded, the optional ones too (folder lock, link count, holes,
-/// identities, write-back), so a wrapper never silently falls back to a protocol default
+/// identities, write-back, clones), so a wrapper never silently falls back to a protocol default
 /// the real file system underneath does not have. One exception: `syncDirectory(_:_:)` (a
 /// folder sync at a durability) is not forwarded, so it reaches the wrapper's own
 /// `syncDirectory(_:)` and a wrapper that fails folder syncs fails every one; below a wrapper
@@ -45,6 +45,7 @@ extension ForwardingFileSystem {
     }
     public func identity(_ file: FileHandleNumber) throws -> FileIdentity? { try base.identity(file) }
     public func identity(at path: String) throws -> FileIdentity? { try base.identity(at: path) }
+    public func cloneFile(_ from: String, to: String) throws -> FileCloneMethod? { try base.cloneFile(from, to: to) }
     public var pacesWriteback: Bool { base.pacesWriteback }
     public var overlapsCalls: Bool { base.overlapsCalls }
     public func writeback(_ file: FileHandleNumber, at offset: Int64, count: Int64, wait: Bool) throws {

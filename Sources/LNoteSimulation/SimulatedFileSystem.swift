@@ -226,6 +226,31 @@ public final class SimulatedFileSystem: FileSystem, Sendable {
         }
     }
 
+    /// A clone: `to` is created with `from`'s bytes, as a create and a write of them would be
+    /// (durable once `to` and its folder are synced; a power loss before may keep any of the
+    /// states such a write can leave). Always `.sharedBlocks`.
+    public func cloneFile(_ from: String, to: String) throws -> FileCloneMethod? {
+        let call = SimulatedCall.clone(from, to)
+        return try perform(call, path: from) { (s: inout SimulationState) throws(FileSystemError) in
+            guard let source = s.live.lookup(from) else {
+                throw FileSystemError(call.name, path: from, errno: FileSystemErrno.noEntry)
+            }
+            if s.isDirectory(source) {
+                throw FileSystemError(call.name, path: from, errno: FileSystemErrno.isDirectory)
+            }
+            let (directory, name) = try s.parent(of: to, call)
+            guard s.live.nodes[directory]?.entries[name] == nil else {
+                throw FileSystemError(call.name, path: to, errno: FileSystemErrno.exists)
+            }
+            let content = s.live.nodes[source]?.content ?? []
+            let node = s.nextNode
+            s.nextNode += 1
+            s.record(.link(directory: directory, name: name, node: node, isDirectory: false))
+            if !content.isEmpty { s.record(.write(file: node, offset: 0, bytes: content, grows: true)) }
+            return .sharedBlocks
+        }
+    }
+
     public func remove(_ path: String) throws {
         let call = SimulatedCall.remove(path)
         try perform(call, path: path) { (s: inout SimulationState) throws(FileSystemError) in

@@ -27,8 +27,11 @@ struct DocumentTests {
         #expect(try POSIXFileSystem.shared.list(doc.path + "/pages").contains { $0.hasPrefix(b.description) })
         try await doc.deletePage(b)
         #expect(await doc.pageIDs == [first, a])
-        // D-022: the deleted page's files are gone, and its Page refuses further calls.
+        // D-022, T-010: the deleted page's files left pages/ for its trash entry, and its Page
+        // refuses further calls.
         #expect(try !POSIXFileSystem.shared.list(doc.path + "/pages").contains { $0.hasPrefix(b.description) })
+        #expect(
+            try POSIXFileSystem.shared.list(doc.path + "/trash/\(b)/pages").contains { $0.hasPrefix(b.description) })
         await #expect(throws: LNoteError.self) { try await page.append(.stroke(makeStroke(2))) }
         await #expect(throws: LNoteError.self) { try await doc.deletePage(b) }
         await #expect(throws: LNoteError.self) { try await doc.insertPage(at: 7) }

@@ -94,7 +94,7 @@ import Testing
         #expect(Self.fm.fileExists(atPath: foreignTemp), "another program's temp file is not the engine's")
     }
 
-    @Test("D-042 a deleted page's images are provable orphans, also when the page was never opened")
+    @Test("D-042 T-016 a purged page's images are provable orphans, also when the page was never opened")
     func deletedUnopenedPageImagesRemoved() async throws {
         let dir = TemporaryFolder("sweep"); defer { dir.remove() }
         let library = NoteLibrary(folder: dir.path)
@@ -104,6 +104,7 @@ import Testing
         try await doc.close()
         let again = try await library.openDocument(doc.id)
         try await again.deletePage(second)
+        try await again.purgeTrash()  // T-016: kept while in the trash
         try await again.close()
         #expect(!Self.fm.fileExists(atPath: doc.path + "/assets/\(image.assetID).png"))
     }

@@ -103,9 +103,11 @@ struct LibraryTests {
         listing = try await library.list()
         #expect(listing.compactMap(\.id) == [copyID])
         #expect(!FileManager.default.fileExists(atPath: doc.path))
+        // T-021: the only hidden name is the library's trash, which holds the package whole.
         #expect(
             try FileManager.default.contentsOfDirectory(atPath: dir.path + "/Notes").filter { $0.hasPrefix(".") }
-                .isEmpty)
+                == [".trash"])
+        #expect(FileManager.default.fileExists(atPath: dir.path + "/Notes/.trash/\(doc.id).lnote/document.json"))
         await #expect(throws: LNoteError.self) { try await library.openDocument(doc.id) }
     }
 

@@ -49,7 +49,7 @@ import LNoteTestSupport
     }
 
     @Test(
-        "D-041 D-022 D-060 deletePage removes its regular files only; a folder or link at one of its names stays and is set aside at the next open"
+        "D-041 D-022 D-060 T-010 deletePage moves its regular files only to the trash; a folder or link at one of its names stays and is set aside at the next open"
     )
     func foreignObjectsAtDeletedPageNames() async throws {
         let dir = TemporaryFolder("doc"); defer { dir.remove() }
@@ -80,7 +80,10 @@ import LNoteTestSupport
         try await doc.deletePage(doomed)
 
         func kind(_ path: String) throws -> FileKind? { try POSIXFileSystem.shared.kind(path) }
-        for name in journals { #expect(try kind(pages + name) == nil, "the page's regular files are removed") }
+        for name in journals {
+            #expect(try kind(pages + name) == nil, "the page's regular files left pages/")
+            #expect(try kind(doc.path + "/trash/\(doomed)/pages/" + name) != nil, "into its trash entry (T-010)")
+        }
         #expect(try kind(folder) == .directory)
         #expect(try kind(link) == .symbolicLink)
         #expect(try POSIXFileSystem.shared.readFile(outside) == [5, 5])

@@ -32,6 +32,7 @@ enum CompactCommand: Command {
             throw OperationalError(
                 "cannot open \(TerminalSafeText.text(path)) for writing: \(TerminalSafeText.text("\(error)"))")
         }
+        await document.setTrashRetention(nil)  // the app's retention is the app's; 'lnote trash purge' purges
         var lines: [(Int, UUIDBytes, Int)] = []
         for (i, id) in await document.pageIDs.enumerated() {
             let page = try await document.page(id: id)

@@ -52,9 +52,14 @@ extension Document {
     /// Replaces the bytes of asset `assetID` (an edited image): writes them to a temp file,
     /// syncs, renames over the asset (atomic: readers see the old or the new bytes). `ext`
     /// (any case) may change the extension; the old file is removed after. Throws `notFound`
-    /// for an asset that does not exist, `invalidInput` for empty or oversized data.
+    /// for an asset that does not exist, `invalidInput` for empty or oversized data and for an
+    /// asset named by its content (D-045: its bytes are its name; import the edited bytes, which
+    /// get their own id, and place them).
     public func replaceAsset(_ assetID: UUIDBytes, with data: Data, ext: String? = nil) async throws {
         try checkWritable()
+        guard !assetID.isContentID else {
+            throw LNoteError(.invalidInput, "asset \(assetID) is named by its content and never changes (D-045)")
+        }
         guard !data.isEmpty, data.count <= Self.assetBytesMax else {
             throw LNoteError(.invalidInput, "an asset must be 1 ... \(Self.assetBytesMax) bytes")
         }

@@ -1,3 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 import LNoteFormat
 
 /// What the document reads from an open page to refresh its document.json entry (D-021).
@@ -78,6 +83,11 @@ extension Document {
             do { try await refreshPageEntries(observed) } catch { firstError = firstError ?? error }
             if pageOptions.thumbnailsOnClose, pageOptions.thumbnailRenderer != nil {
                 do { try await renderStaleThumbnails(closed: states) } catch { firstError = firstError ?? error }
+            }
+            if let retention = trashRetention, !isReadOnly {  // T-015: at close, never on a save's path
+                do { _ = try await purgeExpired(before: Date(timeIntervalSinceNow: -retention)) } catch {
+                    firstError = firstError ?? error
+                }
             }
             do { _ = try await removeOrphanAssets(openElements: states.mapValues { $0.0.elements }) } catch {
                 firstError = firstError ?? error

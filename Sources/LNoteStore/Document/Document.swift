@@ -54,6 +54,11 @@ public final actor Document {
     var knownAssets = Set<UUIDBytes>()
     /// What the open of each page that opened damaged found (P-041, P-042).
     var pageDamage: [UUIDBytes: PageDamage] = [:]
+    /// The pages in the package's trash that `document.json` does not list (Spec/trash.md
+    /// T-013), sorted: read at open, kept up to date by delete, restore and purge.
+    var trashIDs: [UUIDBytes]
+    /// How long a trashed page is kept before the retention purges it (T-015); nil: for ever.
+    public internal(set) var trashRetention: Double? = Document.defaultTrashRetention
 
     /// Page files `document.json` does not list, moved to `lost+found/` on open (D-060), as
     /// named there.
@@ -73,7 +78,8 @@ public final actor Document {
 
     init(
         layout: PackageLayout, file: DocumentFile, readOnly: Bool, pageOptions: PageOptions, fs: any FileSystem,
-        lock: WriterLock?, inspection: PackageInspection, setAside: [String], manifestRepaired: Bool
+        lock: WriterLock?, inspection: PackageInspection, setAside: [String], manifestRepaired: Bool,
+        trashed: [UUIDBytes] = []
     ) {
         id = file.id
         path = layout.root
@@ -88,6 +94,7 @@ public final actor Document {
         listing = PageListing(names: inspection.pageFiles)
         setAsideFiles = setAside
         manifestRepairedOnOpen = manifestRepaired
+        trashIDs = trashed
     }
 
     // MARK: Opening
@@ -114,7 +121,7 @@ public final actor Document {
         let document = Document(
             layout: layout, file: prepared.file, readOnly: readOnly, pageOptions: pageOptions, fs: fs,
             lock: prepared.lock, inspection: prepared.inspection, setAside: prepared.setAside,
-            manifestRepaired: prepared.manifestRepaired)
+            manifestRepaired: prepared.manifestRepaired, trashed: prepared.trashed)
         guard let merger, let merge = prepared.merge else { return document }
         do {
             try await merger.finish(document, merge)  // Y-021
@@ -132,6 +139,8 @@ public final actor Document {
         var lock: WriterLock?
         var setAside: [String]
         var manifestRepaired: Bool
+        /// The trashed pages (T-013).
+        var trashed: [UUIDBytes] = []
         /// What the conflict merger prepared, for its `finish` once the document is open.
         var merge: (any Sendable)?
     }
@@ -149,7 +158,9 @@ public final actor Document {
         }
         var inspection = try PackageInspection.inspect(fs: fs, layout: layout, listed: Set(file.pages.map(\.id)))
         guard !readOnly else {
-            return Prepared(file: file, inspection: inspection, lock: nil, setAside: [], manifestRepaired: false)
+            return Prepared(
+                file: file, inspection: inspection, lock: nil, setAside: [], manifestRepaired: false,
+                trashed: trashedPageIDs(fs: fs, layout: layout, file: file))
         }
         let lock = WriterLock(path: layout.lockFile, fileSystem: fs)
         try lock.acquireForWrite()
@@ -159,12 +170,19 @@ public final actor Document {
                 try fs.ensurePackageFolder(layout.pagesDirectory)
                 inspection.hasPagesFolder = true
             }
+            // T-012: an interrupted delete or restore finishes before D-060, so the files of a
+            // page the trash holds go to its entry, not to lost+found.
+            if try PackageTrash.settle(fs: fs, layout: layout, listed: Set(file.pages.map(\.id))).count > 0 {
+                inspection.unlisted = try inspection.unlisted.filter {
+                    try fs.entryKind(joinPath(layout.pagesDirectory, $0)) != nil
+                }
+            }
             let setAside = try PackageInspection.setAside(fs: fs, layout: layout, names: inspection.unlisted)
             inspection.unlisted = []
             let repaired = try reconcileManifest(fs: fs, layout: layout, file: file)
             return Prepared(
                 file: file, inspection: inspection, lock: lock, setAside: setAside, manifestRepaired: repaired,
-                merge: merge)
+                trashed: trashedPageIDs(fs: fs, layout: layout, file: file), merge: merge)
         } catch {
             lock.retire()
             throw error
@@ -260,7 +278,9 @@ public final actor Document {
         try await BlockingIO.run { try fs.writePackageFile(layout.documentFile, bytes) }
         file = new
         structureUpdates.publish(currentUpdate)
-        LibraryEvents.shared.publish(folder: parentDirectory(of: path))
+        // A library listing reads the manifest: it is told once the manifest is written (or
+        // its write failed), never before, or it would list the old title and page count.
+        defer { LibraryEvents.shared.publish(folder: parentDirectory(of: path)) }
         try await BlockingIO.run { try fs.writePackageFile(layout.manifestFile, manifest) }
     }
 

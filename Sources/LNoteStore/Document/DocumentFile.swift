@@ -47,9 +47,20 @@ package struct DocumentFile: Sendable, Equatable {
         var created: String
         var modified: String
         var pages: [WirePage]
+
+        init(_ f: DocumentFileFastRead.Fields) {
+            format = f.format; version = f.version; id = f.id; title = f.title; created = f.created
+            modified = f.modified; pages = f.pages.map(WirePage.init)
+        }
     }
 
     private struct WirePage: Codable {
+        init(_ p: DocumentFileFastRead.Page) {
+            self.init(
+                id: p.id, width: p.width, height: p.height, created: p.created, modified: p.modified,
+                elementCount: p.elementCount)
+        }
+
         var id: String
         var width: UInt32
         var height: UInt32
@@ -94,20 +105,9 @@ package struct DocumentFile: Sendable, Equatable {
         }
     }
 
-    /// Canonical JSON bytes (sorted keys, pretty-printed).
-    public func encoded() -> [UInt8] {
-        let wire = Wire(
-            format: Self.format, version: Self.version, id: id.description, title: title,
-            created: created, modified: modified,
-            pages: pages.map {
-                WirePage(
-                    id: $0.id.description, width: $0.metadata.width, height: $0.metadata.height,
-                    created: $0.created, modified: $0.modified, elementCount: $0.elementCount)
-            })
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        return (try? Array(encoder.encode(wire))) ?? []
-    }
+    /// Canonical JSON bytes (sorted keys, pretty-printed; `DocumentFileText`). Cost: one pass
+    /// over the pages into one buffer.
+    public func encoded() -> [UInt8] { DocumentFileText.encode(self) }
 
     /// Parses and validates (D-010, D-011, D-020; the JSON as D-082 reads it). Throws `LNoteError.corrupt` with the reason.
     public static func decode(_ bytes: [UInt8], file: String = documentFileName) throws -> DocumentFile {
@@ -116,13 +116,17 @@ package struct DocumentFile: Sendable, Equatable {
                 .corrupt, "document.json is \(bytes.count) bytes; limit \(FormatLimits.documentJSONBytesMax) (D-010)",
                 file: file)
         }
-        if let problem = JSONText.problem(bytes) {
-            throw LNoteError(.corrupt, "document.json does not parse: " + problem, file: file)
+        guard let start = JSONText.start(bytes) else {
+            throw LNoteError(.corrupt, "document.json does not parse: " + (JSONText.problem(bytes) ?? ""), file: file)
         }
         let wire: Wire
-        // Foundation's decoder skips the byte-order mark D-082 ignores.
-        do { wire = try JSONDecoder().decode(Wire.self, from: Data(JSONText.readable(bytes))) } catch {
-            throw LNoteError(.corrupt, "document.json does not parse: \(describeDecodingError(error))", file: file)
+        if let fields = DocumentFileFastRead.parse(bytes, start: start) {
+            wire = Wire(fields)
+        } else {
+            // Foundation's decoder skips the byte-order mark D-082 ignores.
+            do { wire = try JSONDecoder().decode(Wire.self, from: Data(JSONText.readable(bytes))) } catch {
+                throw LNoteError(.corrupt, "document.json does not parse: \(describeDecodingError(error))", file: file)
+            }
         }
         guard wire.format == format else {
             throw LNoteError(.corrupt, "format is '\(wire.format)', expected '\(format)'", file: file)

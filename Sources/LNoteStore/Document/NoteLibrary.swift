@@ -6,7 +6,8 @@ import LNoteFormat
 /// manifest that is missing or unusable is rebuilt from `document.json` (D-031) and written
 /// back when no other writer holds the package. New and duplicated packages are assembled
 /// under a hidden name (`.<uuid>.lnote-creating`) and renamed into place when complete, so a
-/// listing never shows half a package; a deleted one is renamed away first. A listing removes
+/// listing never shows half a package; a deleted one moves whole into the hidden `.trash/`
+/// (Spec/trash.md T-020) until it is restored or purged. A listing removes
 /// such hidden folders that a crash left behind (D-033).
 ///
 /// The library keeps no state besides its folder: several libraries on one folder, or other
@@ -15,6 +16,9 @@ public final actor NoteLibrary {
     /// The library folder (absolute path); `folderURL` gives it as a URL.
     public nonisolated let folder: String
     nonisolated let fs: any FileSystem
+    /// How long a trashed document is kept before `applyTrashRetention()` purges it (seconds,
+    /// T-015 for the library's trash); nil: until purged.
+    public internal(set) var trashRetention: Double? = Document.defaultTrashRetention
 
     /// A library over `folder` (absolute). Nothing is read until called; `createDocument`
     /// creates the folder if needed.
@@ -148,7 +152,8 @@ public final actor NoteLibrary {
 
     /// Copies document `id` into a new package with a new id and returns it. Copies
     /// document.json (new id and times), pages, assets and thumbnails file by file; never the
-    /// lock, temp files or lost+found. Safe while another writer works on the source: the copy
+    /// lock, temp files or lost+found. Assets are cloned where the volume shares blocks (D-046),
+    /// so a duplicate of a document holding a 100 MB PDF adds no copy of it there. Safe while another writer works on the source: the copy
     /// holds every change acknowledged before the call (P-014). A link inside the source is
     /// refused (`invalidPath`, D-002) and the partial copy removed.
     public func duplicateDocument(_ id: UUIDBytes) async throws -> UUIDBytes {
@@ -165,8 +170,13 @@ public final actor NoteLibrary {
                     try io { try fs.makeDirectory(to) }
                     guard try fs.entryKind(from) != nil else { continue }
                     try fs.requireDirectory(from, create: false)
+                    let assets = from == source.assetsDirectory
                     for name in try io({ try fs.list(from) }) where !name.hasSuffix(".tmp") {
-                        _ = try fs.copyRegularFile(joinPath(from, name), to: joinPath(to, name))
+                        if assets {  // D-046: an asset shares its blocks where the volume clones
+                            _ = try fs.copyAssetFile(joinPath(from, name), to: joinPath(to, name))
+                        } else {
+                            _ = try fs.copyRegularFile(joinPath(from, name), to: joinPath(to, name))
+                        }
                     }
                     try io { try fs.syncDirectory(to) }
                 }
@@ -182,24 +192,15 @@ public final actor NoteLibrary {
         return newID
     }
 
-    /// Deletes document `id`: takes its writer lock (`lockedElsewhere` while it is open for
-    /// writing anywhere), renames the package to a hidden name (it leaves the listing at
-    /// once, durably), then removes its files without following links.
+    /// Deletes document `id` into the library's trash (Spec/trash.md T-021): takes its writer
+    /// lock (`lockedElsewhere` while it is open for writing anywhere), writes its record and
+    /// renames the package into the hidden `.trash/` folder (it leaves the listing at once,
+    /// durably, and is whole there). `trashedDocuments()` lists it, `restoreDocument(_:)` puts
+    /// it back, and only a purge removes its files (T-022).
     public func deleteDocument(_ id: UUIDBytes) async throws {
         let path = try await packagePath(id)
         let (fs, folder) = (self.fs, self.folder)
-        @Sendable func remove() throws {
-            try fs.requireDirectory(path, create: false)
-            let lock = WriterLock(path: PackageLayout(root: path).lockFile, fileSystem: fs)
-            try lock.acquireForWrite()
-            defer { lock.retire() }
-            let trash = joinPath(folder, StagingFolder.name(id, .deleting))
-            try fs.removeTree(trash)
-            try io { try fs.rename(path, to: trash) }
-            try io { try fs.syncDirectory(folder) }
-            try fs.removeTree(trash)
-        }
-        try await BlockingIO.run(remove)
+        try await BlockingIO.run { try LibraryTrash.trash(fs: fs, library: folder, path: path, id: id) }
         LibraryEvents.shared.publish(folder: folder)
     }
 

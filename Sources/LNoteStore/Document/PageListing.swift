@@ -27,6 +27,13 @@ struct PageListing {
     /// `pages/` was listed again.
     mutating func relisted(_ names: [UUIDBytes: [String]]) { self.names = names }
 
+    /// Page `pageID` came back from the trash with `names`: they changed since the listing,
+    /// so its next open lists `pages/` again.
+    mutating func restored(_ pageID: UUIDBytes, names restored: [String]) {
+        names.coldSet(pageID, restored)
+        openedOnce.insert(pageID)
+    }
+
     /// Page `pageID` was deleted.
     mutating func forget(_ pageID: UUIDBytes) { names.coldSet(pageID, nil) }
 

@@ -68,6 +68,12 @@ public protocol FileSystem: Sendable {
     /// lstat(2) `st_dev` and `st_ino` of what is at `path` (not following a link); nil when
     /// nothing is there or the file system has no such identity (D-072).
     func identity(at path: String) throws -> FileIdentity?
+    /// Makes the new file `to` (created exclusively; a link is never followed) a copy of the
+    /// regular file `from` that shares its blocks where the file system can (APFS clonefile,
+    /// Linux FICLONE), else copied inside the kernel (Linux copy_file_range, for a file without
+    /// holes). Returns how, or nil when neither is possible here and nothing was created: the
+    /// caller then copies the bytes itself (D-046). The copy is not synced. The default is nil.
+    func cloneFile(_ from: String, to: String) throws -> FileCloneMethod?
     /// True when `writeback` does something here (Linux `sync_file_range`); the default is false.
     var pacesWriteback: Bool { get }
     /// Write-back pacing for large writes (not a durability operation: no metadata, no drive
@@ -89,6 +95,14 @@ public struct FileHandleNumber: Hashable, Sendable {
     /// What `tryLockFolder` returns on a file system that cannot lock folders: success with no
     /// handle to close (exclusion then rests on `.lock` alone). Closing it is not needed.
     public static let noFolderLock = FileHandleNumber(-1)
+}
+
+/// How `cloneFile` made its copy.
+public enum FileCloneMethod: Sendable, Equatable {
+    /// The copy shares the source's blocks (no bytes written).
+    case sharedBlocks
+    /// The kernel copied the bytes (no pass through the caller's memory).
+    case kernelCopy
 }
 
 /// Which object a handle or a path reaches: device and inode numbers (D-072).
@@ -136,6 +150,9 @@ extension FileSystem {
     public func syncDirectory(_ path: String, _ durability: Durability) throws {
         if durability != .none { try syncDirectory(path) }
     }
+
+    /// Default: no clone here; the caller copies the bytes.
+    public func cloneFile(_ from: String, to: String) throws -> FileCloneMethod? { nil }
 
     /// Default: no identity known (the D-072 check is then skipped).
     public func identity(_ file: FileHandleNumber) throws -> FileIdentity? { nil }
