@@ -17,8 +17,15 @@ public enum Fsck {
     /// - Throws: `LNoteError` (`.notFound`, `.invalidPath`) when `path` is missing, a symbolic
     ///   link, or a folder holding no package.
     public static func check(
+        path: String, options: FsckOptions = FsckOptions(), progress: (@Sendable (FsckProgress) -> Void)? = nil
+    ) throws -> FsckReport {
+        try check(path: path, options: options, fileSystem: POSIXFileSystem.shared, progress: progress)
+    }
+
+    /// `check(path:options:progress:)` on `fileSystem` (the tools' and tests' file systems).
+    package static func check(
         path: String, options: FsckOptions = FsckOptions(),
-        fileSystem: any FileSystem = POSIXFileSystem.shared,
+        fileSystem: any FileSystem,
         progress: (@Sendable (FsckProgress) -> Void)? = nil
     ) throws -> FsckReport {
         let root = PackagePath.normalized(path)

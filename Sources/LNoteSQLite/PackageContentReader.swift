@@ -8,7 +8,7 @@ public enum PackageContentReader {
     /// The content of the package at `path`. Throws `LNoteError(.corrupt)` when a page does
     /// not recover cleanly (Q-041: repair it with `lnote fsck --repair` first, which keeps
     /// what it drops in `lost+found/`), or when the package cannot be read.
-    public static func read(
+    package static func read(
         path: String, fileSystem fs: any FileSystem = POSIXFileSystem.shared
     ) async throws -> DocumentContent {
         try await read(path: path, fileSystem: fs, assetBytes: true)

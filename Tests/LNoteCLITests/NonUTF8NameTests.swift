@@ -200,7 +200,7 @@ import Testing
             demo.stdout.hasSuffix("2\n"),
             "the demo's writer process wrote in the demo's folder, not one named otherwise: \(demo.stdout)")
 
-        let library = NoteLibrary(folder: dir + "/caf\u{10FFE9}")
+        let library = NoteLibrary(folder: dir + "/caf\u{10FFE9}", fileSystem: POSIXFileSystem.shared)
         let listed = try await library.list()
         #expect(listed.count == 1 && listed.first?.error == nil, "\(listed)")
         let original = try #require(UUIDBytes(string: id))

@@ -9,7 +9,7 @@ import Testing
     @Test("T-013 T-011 T-014 lnote trash lists a package's deleted page, restores it, and purges only with --yes")
     func packageTrash() async throws {
         let dir = TemporaryFolder("clitrash"); defer { dir.remove() }
-        let library = NoteLibrary(folder: dir.path)
+        let library = NoteLibrary(folder: dir.path, fileSystem: POSIXFileSystem.shared)
         let doc = try await library.createDocument(title: "t")
         let second = try await doc.addPage()
         try await doc.page(id: second).append(
@@ -48,7 +48,7 @@ import Testing
         #expect(restored.stdout.contains("restored page \(second) at index 0"))
         #expect(try Tool.run(["trash", doc.path]).stdout.contains("no deleted pages"))
 
-        let again = try await Document.open(path: doc.path)
+        let again = try await Document.open(path: doc.path, fileSystem: POSIXFileSystem.shared)
         #expect(await again.pageIDs.first == second)
         try await again.deletePage(second)
         try await again.close()
@@ -65,7 +65,7 @@ import Testing
     @Test("T-020 T-022 lnote trash on a library lists, restores and purges deleted documents")
     func libraryTrash() async throws {
         let dir = TemporaryFolder("clitrash"); defer { dir.remove() }
-        let library = NoteLibrary(folder: dir.path)
+        let library = NoteLibrary(folder: dir.path, fileSystem: POSIXFileSystem.shared)
         let doc = try await library.createDocument(title: "Chemistry")
         try await doc.close()
         try await library.deleteDocument(doc.id)

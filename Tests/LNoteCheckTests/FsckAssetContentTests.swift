@@ -11,7 +11,7 @@ import Testing
     @Test("D-045 K-014 K-024 a content-named asset whose bytes changed is assetContentMismatch; repair keeps the bytes")
     func mismatchReportedAndKept() async throws {
         let dir = TemporaryFolder("fsck-asset"); defer { dir.remove() }
-        let doc = try await NoteLibrary(folder: dir.path).createDocument(title: "t")
+        let doc = try await NoteLibrary(folder: dir.path, fileSystem: POSIXFileSystem.shared).createDocument(title: "t")
         let bytes = (0..<(3 << 19)).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ 3) }
         let image = try await doc.insertImage(
             bytes, ext: "pdf", on: await doc.pageIDs[0], x: 0, y: 0, width: 9, height: 9)

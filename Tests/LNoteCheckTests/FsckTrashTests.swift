@@ -13,7 +13,7 @@ struct FsckTrashTests {
 
     /// A package whose second page (a snapshot and a journal) is in the trash.
     static func packageWithTrash(_ dir: TemporaryFolder) async throws -> (String, UUIDBytes) {
-        let library = NoteLibrary(folder: dir.path)
+        let library = NoteLibrary(folder: dir.path, fileSystem: POSIXFileSystem.shared)
         let doc = try await library.createDocument(title: "t")
         let second = try await doc.addPage()
         let page = try await doc.page(id: second)
@@ -92,7 +92,7 @@ struct FsckTrashTests {
         #expect(report.status == FsckReport.clean, "\(report.errors)")
         for name in names { #expect(try Self.fs.kind(path + "/pages/" + name) != nil, "left for the writer") }
         // The next writer finishes the move (T-012); nothing goes to lost+found.
-        let doc = try await Document.open(path: path)
+        let doc = try await Document.open(path: path, fileSystem: POSIXFileSystem.shared)
         #expect(await doc.setAsideFiles.isEmpty)
         #expect(try await doc.trashedPages().map(\.id) == [UUID(second)])
         try await doc.close()
@@ -102,7 +102,7 @@ struct FsckTrashTests {
     @Test("T-031 a library whose only document is in its trash is checked, not an empty library")
     func libraryTrashChecked() async throws {
         let dir = TemporaryFolder("fscktrash"); defer { dir.remove() }
-        let library = NoteLibrary(folder: dir.path)
+        let library = NoteLibrary(folder: dir.path, fileSystem: POSIXFileSystem.shared)
         let doc = try await library.createDocument(title: "gone")
         try await doc.page(at: 0).append(.stroke(Self.stroke(1)))
         try await doc.close()

@@ -14,7 +14,7 @@ struct StreamedExportTests {
     )
     func bigAssetRoundTrips() async throws {
         let dir = TemporaryFolder("lnote-sqlite"); defer { dir.remove() }
-        let library = NoteLibrary(folder: dir.file("lib"))
+        let library = NoteLibrary(folder: dir.file("lib"), fileSystem: POSIXFileSystem.shared)
         let doc = try await library.createDocument(title: "pdf")
         let bytes = (0..<(2 << 20) + 12_345).map { UInt8(truncatingIfNeeded: $0 &* 131 &+ $0 >> 9) }
         let id = try await doc.importAsset(bytes, ext: "pdf")
@@ -41,7 +41,7 @@ struct StreamedExportTests {
     @Test("Q-066 E-014 a document whose image shows a page of a PDF fails its export; nothing of it is written")
     func pagedImageRefused() async throws {
         let dir = TemporaryFolder("lnote-sqlite"); defer { dir.remove() }
-        let library = NoteLibrary(folder: dir.file("lib"))
+        let library = NoteLibrary(folder: dir.file("lib"), fileSystem: POSIXFileSystem.shared)
         let doc = try await library.createDocument(title: "pdf")
         let id = try await doc.importAsset(Array("%PDF-1.7 two pages".utf8), ext: "pdf")
         try await doc.placeImage(id, on: await doc.pageIDs[0], x: 0, y: 0, width: 100, height: 100, page: 1)

@@ -24,7 +24,7 @@ import LNoteTestSupport
     @Test("D-043 D-044 the same bytes inserted twice on two pages get one id and one file")
     func sameBytesStoredOnce() async throws {
         let dir = TemporaryFolder("doc"); defer { dir.remove() }
-        let doc = try await NoteLibrary(folder: dir.path).createDocument(title: "t")
+        let doc = try await NoteLibrary(folder: dir.path, fileSystem: POSIXFileSystem.shared).createDocument(title: "t")
         let first = await doc.pageIDs[0]
         let second = try await doc.addPage()
         let png = Self.bytes(70_000)
@@ -43,7 +43,7 @@ import LNoteTestSupport
     @Test("D-044 D-046 a file imported from a path gets the id of its bytes and leaves no temp file")
     func importFromFile() async throws {
         let dir = TemporaryFolder("doc"); defer { dir.remove() }
-        let doc = try await NoteLibrary(folder: dir.path).createDocument(title: "t")
+        let doc = try await NoteLibrary(folder: dir.path, fileSystem: POSIXFileSystem.shared).createDocument(title: "t")
         let pdf = Self.bytes(3 << 20, seed: 9)
         let source = dir.path + "/outside.pdf"
         try Data(pdf).write(to: URL(fileURLWithPath: source))
@@ -69,7 +69,7 @@ import LNoteTestSupport
     @Test("D-042 D-044 an import not placed is removed at close; bytes already present are not made removable")
     func knownOnlyWhenCreated() async throws {
         let dir = TemporaryFolder("doc"); defer { dir.remove() }
-        let library = NoteLibrary(folder: dir.path)
+        let library = NoteLibrary(folder: dir.path, fileSystem: POSIXFileSystem.shared)
         let doc = try await library.createDocument(title: "t")
         let delivered = Self.bytes(500, seed: 3)
         let deliveredID = UUIDBytes.contentID(of: delivered)
@@ -78,7 +78,7 @@ import LNoteTestSupport
         // A sync client delivered an asset ahead of its page (Y-054).
         try fs.makeDirectory(path + "/assets")
         try fs.writeFileAtomically(path + "/assets/\(deliveredID).png", delivered)
-        let reopened = try await Document.open(path: path)
+        let reopened = try await Document.open(path: path, fileSystem: POSIXFileSystem.shared)
         #expect(try await reopened.importAsset(delivered, ext: "png") == deliveredID)
         let fresh = try await reopened.importAsset(Self.bytes(600, seed: 4), ext: "png")
         try await reopened.close()
@@ -89,7 +89,7 @@ import LNoteTestSupport
     @Test("D-044 D-045 a damaged file at the content id is set aside in lost+found, never overwritten")
     func damagedFileSetAside() async throws {
         let dir = TemporaryFolder("doc"); defer { dir.remove() }
-        let doc = try await NoteLibrary(folder: dir.path).createDocument(title: "t")
+        let doc = try await NoteLibrary(folder: dir.path, fileSystem: POSIXFileSystem.shared).createDocument(title: "t")
         let good = Self.bytes(1000, seed: 5)
         let id = UUIDBytes.contentID(of: good)
         try fs.makeDirectory(doc.path + "/assets")

@@ -13,7 +13,7 @@ struct LibraryTrashTests {
     @Test("T-020 T-021 T-022 a deleted document leaves the listing, is listed in the trash and restored whole")
     func deleteListRestore() async throws {
         let dir = TemporaryFolder("libtrash"); defer { dir.remove() }
-        let library = NoteLibrary(folder: dir.path)
+        let library = NoteLibrary(folder: dir.path, fileSystem: POSIXFileSystem.shared)
         let doc = try await library.createDocument(title: "Biology")
         let page = try await doc.page(at: 0)
         for i in 1...4 { try await page.append(.stroke(makeStroke(UInt64(i)))) }
@@ -50,7 +50,7 @@ struct LibraryTrashTests {
     @Test("T-021 T-022 a document open for writing is not deleted; purge removes it and the empty .trash folder")
     func lockedAndPurge() async throws {
         let dir = TemporaryFolder("libtrash"); defer { dir.remove() }
-        let library = NoteLibrary(folder: dir.path)
+        let library = NoteLibrary(folder: dir.path, fileSystem: POSIXFileSystem.shared)
         let doc = try await library.createDocument(title: "open")
         let locked = await #expect(throws: LNoteError.self) { try await library.deleteDocument(doc.id) }
         #expect(locked?.code == .lockedElsewhere)
@@ -74,7 +74,7 @@ struct LibraryTrashTests {
     @Test("T-022 restore is refused while the library holds a document of that id")
     func restoreRefusedWhenTaken() async throws {
         let dir = TemporaryFolder("libtrash"); defer { dir.remove() }
-        let library = NoteLibrary(folder: dir.path)
+        let library = NoteLibrary(folder: dir.path, fileSystem: POSIXFileSystem.shared)
         let doc = try await library.createDocument(title: "t")
         try await doc.close()
         try await library.deleteDocument(doc.id)

@@ -18,7 +18,7 @@ import LNoteTestSupport
     )
     func foreignObjectsAtAssetNames() async throws {
         let dir = TemporaryFolder("doc"); defer { dir.remove() }
-        let doc = try await NoteLibrary(folder: dir.path).createDocument(title: "t")
+        let doc = try await NoteLibrary(folder: dir.path, fileSystem: POSIXFileSystem.shared).createDocument(title: "t")
         let pageID = await doc.pageIDs[0]
         let kept = try await doc.insertImage([1, 2, 3], ext: "jpg", on: pageID, x: 0, y: 0, width: 10, height: 10)
         let assets = doc.path + "/assets/"
@@ -53,7 +53,7 @@ import LNoteTestSupport
     )
     func foreignObjectsAtDeletedPageNames() async throws {
         let dir = TemporaryFolder("doc"); defer { dir.remove() }
-        let library = NoteLibrary(folder: dir.path)
+        let library = NoteLibrary(folder: dir.path, fileSystem: POSIXFileSystem.shared)
         let doc = try await library.createDocument(title: "t")
         let doomed = try await doc.addPage()
         let page = try await doc.page(id: doomed)

@@ -12,7 +12,7 @@ struct PageTrashTests {
 
     /// A document with three pages; the middle one holds strokes and an image.
     static func makeDocument(_ dir: TemporaryFolder) async throws -> (NoteLibrary, Document, UUIDBytes, PageState) {
-        let library = NoteLibrary(folder: dir.path)
+        let library = NoteLibrary(folder: dir.path, fileSystem: POSIXFileSystem.shared)
         let doc = try await library.createDocument(title: "Trash")
         let middle = try await doc.addPage(metadata: PageMetadata(width: 5000, height: 6000))
         _ = try await doc.addPage()
@@ -94,7 +94,7 @@ struct PageTrashTests {
     @Test("T-014 T-015 purge by id, by age and all; retention runs at close, not before its time")
     func purgeAndRetention() async throws {
         let dir = TemporaryFolder("trash"); defer { dir.remove() }
-        let library = NoteLibrary(folder: dir.path)
+        let library = NoteLibrary(folder: dir.path, fileSystem: POSIXFileSystem.shared)
         let doc = try await library.createDocument(title: "t")
         let ids = try await doc.addPages(count: 3)
         for id in ids { try await doc.page(id: id).append(.stroke(makeStroke(1))) }
@@ -127,7 +127,7 @@ struct PageTrashTests {
     @Test("T-016 D-042 a trashed page keeps its images; once purged they are orphans removed at close")
     func trashedPageKeepsItsImages() async throws {
         let dir = TemporaryFolder("trash"); defer { dir.remove() }
-        let library = NoteLibrary(folder: dir.path)
+        let library = NoteLibrary(folder: dir.path, fileSystem: POSIXFileSystem.shared)
         let doc = try await library.createDocument(title: "t")
         let second = try await doc.addPage()
         let image = try await doc.insertImage([1, 2, 3], ext: "png", on: second, x: 0, y: 0, width: 10, height: 10)
@@ -179,7 +179,7 @@ struct PageTrashTests {
     @Test("T-013 the document's updates publish the trash after a delete, a restore and a purge")
     func updatesPublishTheTrash() async throws {
         let dir = TemporaryFolder("trash"); defer { dir.remove() }
-        let library = NoteLibrary(folder: dir.path)
+        let library = NoteLibrary(folder: dir.path, fileSystem: POSIXFileSystem.shared)
         let doc = try await library.createDocument(title: "t")
         let second = try await doc.addPage()
         var updates = doc.updates().makeAsyncIterator()

@@ -21,7 +21,7 @@ enum AssetSuite {
         let source = ctx.path("background.pdf")
         try writePDFLike(source, bytes: assetBytes)
         let library = ctx.path("library")
-        let doc = try await NoteLibrary(folder: library).createDocument(
+        let doc = try await NoteLibrary(folder: library, fileSystem: POSIXFileSystem.shared).createDocument(
             title: "PDF", pageOptions: PageOptions(durability: Durability.none, compaction: .onCloseOnly))
         try await doc.addPages(count: pages - 1)
         try await doc.close()
@@ -105,7 +105,8 @@ enum AssetSuite {
             break
         case "import":
             let doc = try await Document.open(
-                path: package, pageOptions: PageOptions(durability: Durability.none, compaction: .onCloseOnly))
+                path: package, pageOptions: PageOptions(durability: Durability.none, compaction: .onCloseOnly),
+                fileSystem: POSIXFileSystem.shared)
             let id = try await doc.importAsset(fromFile: argument, ext: "pdf")
             if await doc.pageCount > 0, try await doc.page(at: 0).elementCount == 0 {
                 for pageID in await doc.pageIDs {
@@ -114,7 +115,7 @@ enum AssetSuite {
             }
             try await doc.close()
         case "open":
-            let doc = try await Document.open(path: package, readOnly: true)
+            let doc = try await Document.open(path: package, readOnly: true, fileSystem: POSIXFileSystem.shared)
             let elements = try await doc.page(at: 0).elements
             guard case .image(let image)? = elements.first else { throw OperationalError("page 0 shows no image") }
             var offset: Int64 = 0

@@ -12,7 +12,7 @@ enum LibrarySuite {
         let count = ctx.n(1_000, 100)
         let folder = ctx.path("library")
         try BenchPages.makeDirectories(folder)
-        let library = NoteLibrary(folder: folder)
+        let library = NoteLibrary(folder: folder, fileSystem: POSIXFileSystem.shared)
         for i in 0..<count {
             // listed with covers
             let doc = try await library.createDocument(title: "Notebook \(i)", pageOptions: PageOptions().withCovers)

@@ -19,7 +19,7 @@ enum PagesSuite {
         var r = BenchSuiteResult(name: "pages", title: title)
         let counts = ctx.quick ? [100, 500] : [100, 500, 1_000, 2_000]
         var pool = StrokePool(seed: 48, count: 200)
-        let library = NoteLibrary(folder: ctx.path("library"))
+        let library = NoteLibrary(folder: ctx.path("library"), fileSystem: POSIXFileSystem.shared)
         let lnote = joinPath(parentDirectory(of: executablePath()), "lnote")
         let haveTool = (try? POSIXFileSystem.shared.kind(lnote)) != nil
         // CPU ns (every thread of the process) and wall ns per page (or per operation for the
@@ -60,7 +60,7 @@ enum PagesSuite {
             // the close released are closed in the background: let that end first.
             try await Task.sleep(for: .milliseconds(300))
             start()
-            let reader = try await Document.open(path: path, readOnly: true)
+            let reader = try await Document.open(path: path, readOnly: true, fileSystem: POSIXFileSystem.shared)
             record("open (document.json, manifest, pages/ listed)", count)
             start()
             _ = try await reader.page(at: 0).elements
@@ -72,12 +72,12 @@ enum PagesSuite {
 
             // A writer's pass over every page: open each, append one stroke to the last, close.
             start()
-            let writer = try await Document.open(path: path, pageOptions: options)
+            let writer = try await Document.open(path: path, pageOptions: options, fileSystem: POSIXFileSystem.shared)
             for i in 0..<count { _ = try await writer.page(at: i) }
             _ = try await writer.page(at: count - 1).append(.stroke(pool.fresh(first: 0, count: 1)[0]))
             try await writer.close()
             record("compact (open each page, close)", count)
-            let one = try await Document.open(path: path, pageOptions: options)
+            let one = try await Document.open(path: path, pageOptions: options, fileSystem: POSIXFileSystem.shared)
             let middle = try await one.page(at: count / 2)
             _ = try await middle.append(.stroke(pool.fresh(first: 1, count: 1)[0]))
             start()

@@ -27,7 +27,8 @@ enum CompactCommand: Command {
         let document: Document
         do {
             document = try await Document.open(
-                path: path, pageOptions: PageOptions(compaction: .onCloseOnly).withCovers.withSyncMerge)
+                path: path, pageOptions: PageOptions(compaction: .onCloseOnly).withCovers.withSyncMerge,
+                fileSystem: POSIXFileSystem.shared)
         } catch {
             throw OperationalError(
                 "cannot open \(TerminalSafeText.text(path)) for writing: \(TerminalSafeText.text("\(error)"))")

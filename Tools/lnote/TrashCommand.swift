@@ -117,7 +117,7 @@ enum TrashCommand: Command {
                     originalIndex: $0.originalIndex, elementCount: $0.elementCount)
             }
         } else {
-            let documents = try await NoteLibrary(folder: path).trashedDocuments()
+            let documents = try await NoteLibrary(folder: path, fileSystem: POSIXFileSystem.shared).trashedDocuments()
             listing.documents = documents.map {
                 DocumentEntry(
                     id: UUIDBytes($0.id).description, deletedAt: $0.deletedAt.map(Timestamp.string(from:)),
@@ -161,7 +161,7 @@ enum TrashCommand: Command {
                 throw OperationalError("cannot restore page \(UUIDBytes(id)): \(TerminalSafeText.text("\(error)"))")
             }
         } else {
-            do { try await NoteLibrary(folder: path).restoreDocument(id) } catch {
+            do { try await NoteLibrary(folder: path, fileSystem: POSIXFileSystem.shared).restoreDocument(id) } catch {
                 throw OperationalError("cannot restore document \(UUIDBytes(id)): \(TerminalSafeText.text("\(error)"))")
             }
             print("restored document \(UUIDBytes(id))")
@@ -188,7 +188,7 @@ enum TrashCommand: Command {
                     throw error
                 }
             } else {
-                let library = NoteLibrary(folder: path)
+                let library = NoteLibrary(folder: path, fileSystem: POSIXFileSystem.shared)
                 if let id {
                     try await library.purgeTrashedDocument(id)
                     removed = 1
@@ -204,7 +204,8 @@ enum TrashCommand: Command {
     }
 
     private static func open(_ path: String, readOnly: Bool) async throws -> Document {
-        do { return try await Document.open(path: path, readOnly: readOnly) } catch {
+        do { return try await Document.open(path: path, readOnly: readOnly, fileSystem: POSIXFileSystem.shared) } catch
+        {
             throw OperationalError(
                 "cannot open \(TerminalSafeText.text(path))\(readOnly ? "" : " for writing"): \(TerminalSafeText.text("\(error)"))"
             )

@@ -78,7 +78,7 @@ public struct Stroke: Sendable {
     }
 
     /// The encoded points of a deferred stroke (nil once decoded or set).
-    public var encodedPoints: EncodedPoints? {
+    package var encodedPoints: EncodedPoints? {
         if case .encoded(let e) = storage { return e }
         return nil
     }

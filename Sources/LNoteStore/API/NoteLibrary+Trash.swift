@@ -10,7 +10,7 @@ extension NoteLibrary {
     /// The documents in the library's trash, newest deletion first (unknown times last).
     /// Cost: one listing of `.trash/` and, per document, one read of its record and manifest.
     public func trashedDocuments() async throws -> [TrashedDocument] {
-        let (fs, folder) = (self.fs, self.folder)
+        let (fs, folder) = (self.fs, self.folderPath)
         let entries = try await BlockingIO.run { try LibraryTrash.entries(fs: fs, library: folder) }
         return entries.map {
             TrashedDocument(
@@ -23,7 +23,7 @@ extension NoteLibrary {
     /// was. Throws `notFound` when the trash holds no such document, `invalidInput` when the
     /// library already holds a document of that id, `lockedElsewhere` when a writer has it open.
     public func restoreDocument(_ id: UUID) async throws {
-        let (fs, folder, bytes) = (self.fs, self.folder, UUIDBytes(id))
+        let (fs, folder, bytes) = (self.fs, self.folderPath, UUIDBytes(id))
         _ = try await BlockingIO.run { try LibraryTrash.restore(fs: fs, library: folder, id: bytes) }
         LibraryEvents.shared.publish(folder: folder)
     }
@@ -31,7 +31,7 @@ extension NoteLibrary {
     /// Removes trashed document `id` for good (T-022). Throws `notFound` when the trash holds
     /// no such document.
     public func purgeTrashedDocument(_ id: UUID) async throws {
-        let (fs, folder, bytes) = (self.fs, self.folder, UUIDBytes(id))
+        let (fs, folder, bytes) = (self.fs, self.folderPath, UUIDBytes(id))
         try await BlockingIO.run { try LibraryTrash.purge(fs: fs, library: folder, id: bytes) }
         LibraryEvents.shared.publish(folder: folder)
     }
@@ -40,7 +40,7 @@ extension NoteLibrary {
     /// nil; one whose deletion time is unknown only then, T-015). Returns how many.
     @discardableResult
     public func purgeTrash(olderThan: Date? = nil) async throws -> Int {
-        let (fs, folder) = (self.fs, self.folder)
+        let (fs, folder) = (self.fs, self.folderPath)
         let removed = try await BlockingIO.run { () throws -> Int in
             var removed = 0
             for entry in try LibraryTrash.entries(fs: fs, library: folder) {

@@ -51,7 +51,7 @@ package struct AssetFiles: Sendable {
                     }
                     guard size + Int64(n) <= Int64(limit) else {
                         throw LNoteError(
-                            .invalidInput, "the asset source gave more than \(limit) bytes, the largest asset (D-044)")
+                            .invalidInput, "the asset source gave more than \(limit) bytes, the largest asset")
                     }
                     try buffer.withUnsafeBytes { all in
                         let part = UnsafeRawBufferPointer(rebasing: all[0..<n])
@@ -86,7 +86,7 @@ package struct AssetFiles: Sendable {
     /// before anything is copied; one that grows past `limit` while copied is refused too.
     package func stage(copying source: String, ext: String, limit: Int) throws -> Staged {
         guard case .file(let size)? = try fs.entryKind(source) else {
-            throw LNoteError(.invalidPath, "an asset source must be a regular file (D-004)", file: source)
+            throw LNoteError(.invalidPath, "an asset source must be a regular file", file: source)
         }
         guard size > 0, size <= Int64(limit) else {
             throw LNoteError(.invalidInput, "an asset must be 1 ... \(limit) bytes; this file is \(size)", file: source)
@@ -177,7 +177,7 @@ package struct AssetFiles: Sendable {
             let n = try buffer.withUnsafeMutableBytes { b in try io { try fs.read(f, at: offset, into: b) } }
             if n == 0 { break }
             guard offset + Int64(n) <= Int64(limit) else {
-                throw LNoteError(.corrupt, "asset is larger than \(limit) bytes, the largest asset (D-044)", file: path)
+                throw LNoteError(.corrupt, "asset is larger than \(limit) bytes, the largest asset", file: path)
             }
             buffer.withUnsafeBytes { hasher.update(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
             offset += Int64(n)

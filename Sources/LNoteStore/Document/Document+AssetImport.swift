@@ -79,7 +79,7 @@ extension Document {
     /// `invalidInput` unless `ext` is 1-8 of `[a-z0-9]` (D-040).
     static func checkAssetExtension(_ ext: String) throws {
         guard PackageLayout.isValidAssetExtension(ext) else {
-            throw LNoteError(.invalidInput, "asset extension '\(ext)' must be 1-8 characters a-z or 0-9 (D-040)")
+            throw LNoteError(.invalidInput, "asset extension '\(ext)' must be 1-8 characters a-z or 0-9")
         }
     }
 
@@ -99,8 +99,8 @@ extension Document {
         await takeTurn()
         defer { passTurn() }
         try checkWritable()
-        guard try await assetPath(assetID) != nil else {
-            throw LNoteError(.notFound, "no asset \(assetID) to place (D-040)", file: layout.assetsDirectory)
+        guard try await assetFilePath(assetID) != nil else {
+            throw LNoteError(.notFound, "no asset \(assetID) to place", file: layout.assetsDirectory)
         }
         try await appendImageInTurn(element, on: pageID)
         return element
@@ -127,7 +127,7 @@ extension Document {
     /// The size in bytes of asset `assetID`, nil when there is none. Cost: one listing of
     /// `assets/`.
     public func assetSize(_ assetID: UUIDBytes) async throws -> Int64? {
-        guard let path = try await assetPath(assetID) else { return nil }
+        guard let path = try await assetFilePath(assetID) else { return nil }
         guard case .file(let size)? = try fs.entryKind(path) else { return nil }
         return size
     }
@@ -137,7 +137,7 @@ extension Document {
     /// `notFound` when there is no such asset, `invalidInput` for a negative offset or a
     /// count past 16 MiB. Cost: one listing of `assets/` and one read.
     public func readAsset(_ assetID: UUIDBytes, at offset: Int64, count: Int) async throws -> [UInt8] {
-        guard let path = try await assetPath(assetID) else {
+        guard let path = try await assetFilePath(assetID) else {
             throw LNoteError(.notFound, "no asset \(assetID)", file: layout.assetsDirectory)
         }
         let files = AssetFiles(fs: fs, layout: layout)

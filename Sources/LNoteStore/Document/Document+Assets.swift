@@ -39,7 +39,7 @@ extension Document {
     /// The absolute path of asset `assetID` (`assets/<uuid>.<ext>`, the uuid in any case:
     /// the lowercase spelling, else the first in byte order, D-040), or nil when there is no
     /// such regular file. Cost: one listing of `assets/`.
-    public func assetPath(_ assetID: UUIDBytes) async throws -> String? {
+    package func assetFilePath(_ assetID: UUIDBytes) async throws -> String? {
         try checkOpen()
         let (fs, layout) = (self.fs, self.layout)
         @Sendable func find() throws -> String? {

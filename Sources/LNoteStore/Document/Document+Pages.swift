@@ -145,7 +145,7 @@ extension Document {
         try checkWritable()
         guard count >= 0, count <= FormatLimits.pagesPerDocumentMax - file.pages.count else {
             throw LNoteError(
-                .invalidInput, "a document holds at most \(FormatLimits.pagesPerDocumentMax) pages (D-011)")
+                .invalidInput, "a document holds at most \(FormatLimits.pagesPerDocumentMax) pages")
         }
         let now = Timestamp.now()
         let ids = (0..<count).map { _ in UUIDBytes.random() }
@@ -185,7 +185,7 @@ extension Document {
         }
         guard file.pages.count < FormatLimits.pagesPerDocumentMax else {
             throw LNoteError(
-                .invalidInput, "a document holds at most \(FormatLimits.pagesPerDocumentMax) pages (D-011)")
+                .invalidInput, "a document holds at most \(FormatLimits.pagesPerDocumentMax) pages")
         }
         let now = Timestamp.now()
         let pageID = UUIDBytes.random()

@@ -84,7 +84,7 @@ extension Document {
         }
         guard file.pages.count < FormatLimits.pagesPerDocumentMax else {
             throw LNoteError(
-                .invalidInput, "a document holds at most \(FormatLimits.pagesPerDocumentMax) pages (D-011)")
+                .invalidInput, "a document holds at most \(FormatLimits.pagesPerDocumentMax) pages")
         }
         try LNoteError.checkCancellation()
         try lockForWrite()
@@ -98,7 +98,7 @@ extension Document {
             let taken = try PackageTrash.restoreConflicts(fs: fs, layout: layout, page: pageID)
             guard taken.isEmpty else {
                 throw LNoteError(
-                    .invalidInput, "pages/\(taken[0]) exists; the page is not restored (T-011)",
+                    .invalidInput, "pages/\(taken[0]) exists; the page is not restored",
                     file: layout.pagesDirectory)
             }
             let record = PackageTrash.readRecord(fs: fs, entry: entry)

@@ -108,9 +108,10 @@ public final actor Document {
     /// Cost: one read of `document.json` and `manifest.json`, one listing of `pages/`; no page
     /// is read until asked for. `pageOptions` applies to every page (read-only when the
     /// document is).
-    public static func open(
+    /// `fileSystem` is for the engine's tools and tests; an app calls `open(url:readOnly:pageOptions:)`.
+    package static func open(
         path: String, readOnly: Bool = false, pageOptions: PageOptions = PageOptions(),
-        fileSystem: any FileSystem = POSIXFileSystem.shared
+        fileSystem: any FileSystem
     ) async throws -> Document {
         let layout = PackageLayout(root: path)
         let fs = fileSystem
@@ -153,7 +154,7 @@ public final actor Document {
         let folderName = String(layout.root.split(separator: "/").last ?? "")
         if let folderID = PackageLayout.documentID(fromFolderName: folderName), folderID != file.id {
             throw LNoteError(
-                .corrupt, "document.json id \(file.id) disagrees with the folder name (D-001)",
+                .corrupt, "document.json id \(file.id) disagrees with the folder name",
                 file: layout.documentFile)
         }
         var inspection = try PackageInspection.inspect(fs: fs, layout: layout, listed: Set(file.pages.map(\.id)))
@@ -215,9 +216,11 @@ public final actor Document {
 
     /// The title (at most 1,024 UTF-8 bytes).
     public var title: String { file.title }
-    /// When the document was created (RFC 3339 text, D-020); `createdDate` gives a `Date`.
+    /// When the document was created, as stored (RFC 3339 text, D-020).
+    @available(*, deprecated, renamed: "createdDate")
     public var created: String { file.created }
-    /// When `document.json` last changed (D-020).
+    /// When `document.json` last changed, as stored (RFC 3339 text, D-020).
+    @available(*, deprecated, renamed: "modifiedDate")
     public var modified: String { file.modified }
     /// Page ids in order.
     public var pageIDs: [UUIDBytes] { file.pages.map(\.id) }

@@ -99,7 +99,7 @@ package struct DocumentFile: Sendable, Equatable {
                     : abs(value) >= 1e308 ? "beyond a double's range" : "\(value)"
                 throw DecodingError.dataCorruptedError(
                     forKey: key, in: c,
-                    debugDescription: "value \(shown) is not an integer in 0...\(Int64(max)) (D-024)")
+                    debugDescription: "value \(shown) is not an integer in 0...\(Int64(max))")
             }
             return value
         }
@@ -113,7 +113,7 @@ package struct DocumentFile: Sendable, Equatable {
     public static func decode(_ bytes: [UInt8], file: String = documentFileName) throws -> DocumentFile {
         guard bytes.count <= FormatLimits.documentJSONBytesMax else {
             throw LNoteError(
-                .corrupt, "document.json is \(bytes.count) bytes; limit \(FormatLimits.documentJSONBytesMax) (D-010)",
+                .corrupt, "document.json is \(bytes.count) bytes; limit \(FormatLimits.documentJSONBytesMax)",
                 file: file)
         }
         guard let start = JSONText.start(bytes) else {
@@ -135,30 +135,30 @@ package struct DocumentFile: Sendable, Equatable {
             throw LNoteError(.corrupt, "unsupported version \(wire.version)", file: file)
         }
         guard let id = UUIDBytes(string: wire.id) else {
-            throw LNoteError(.invalidPath, "document id '\(wire.id)' is not a UUID (D-001)", file: file)
+            throw LNoteError(.invalidPath, "document id '\(wire.id)' is not a UUID", file: file)
         }
         guard wire.title.utf8.count <= titleBytesMax else {
             throw LNoteError(.corrupt, "title longer than \(titleBytesMax) bytes", file: file)
         }
         guard [wire.created, wire.modified].allSatisfy({ $0.utf8.count <= timestampBytesMax }) else {
-            throw LNoteError(.corrupt, "timestamp longer than \(timestampBytesMax) bytes (D-020)", file: file)
+            throw LNoteError(.corrupt, "timestamp longer than \(timestampBytesMax) bytes", file: file)
         }
         guard wire.pages.count <= FormatLimits.pagesPerDocumentMax else {
             throw LNoteError(
-                .corrupt, "\(wire.pages.count) pages; at most \(FormatLimits.pagesPerDocumentMax) (D-011)", file: file)
+                .corrupt, "\(wire.pages.count) pages; at most \(FormatLimits.pagesPerDocumentMax)", file: file)
         }
         var seen = Set<UUIDBytes>()
         var pages: [PageEntry] = []
         for p in wire.pages {
             guard let pid = UUIDBytes(string: p.id) else {
-                throw LNoteError(.invalidPath, "page id '\(p.id)' is not a UUID (D-001)", file: file)
+                throw LNoteError(.invalidPath, "page id '\(p.id)' is not a UUID", file: file)
             }
             guard seen.insert(pid).inserted else {
-                throw LNoteError(.corrupt, "page \(pid) is listed twice (D-011)", file: file)
+                throw LNoteError(.corrupt, "page \(pid) is listed twice", file: file)
             }
             guard p.elementCount >= 0 else { throw LNoteError(.corrupt, "negative element count", file: file) }
             guard [p.created, p.modified].allSatisfy({ $0.utf8.count <= timestampBytesMax }) else {
-                throw LNoteError(.corrupt, "timestamp longer than \(timestampBytesMax) bytes (D-020)", file: file)
+                throw LNoteError(.corrupt, "timestamp longer than \(timestampBytesMax) bytes", file: file)
             }
             pages.append(
                 PageEntry(

@@ -50,7 +50,7 @@ package enum LibraryTrash {
         let target = joinPath(trash, PackageLayout.folderName(id))
         if try fs.entryKind(target) != nil {
             throw LNoteError(
-                .invalidInput, "the library's trash already holds document \(id); restore or purge it first (T-021)",
+                .invalidInput, "the library's trash already holds document \(id); restore or purge it first",
                 file: target)
         }
         let layout = PackageLayout(root: path)
@@ -72,7 +72,7 @@ package enum LibraryTrash {
         for name in try io({ try fs.list(library) }) where PackageLayout.documentID(fromFolderName: name) == id {
             if !name.hasPrefix(".") {
                 throw LNoteError(
-                    .invalidInput, "the library holds document \(id); it is not restored (T-022)",
+                    .invalidInput, "the library holds document \(id); it is not restored",
                     file: joinPath(library, name))
             }
         }

@@ -13,17 +13,18 @@ import LNoteFormat
 /// The library keeps no state besides its folder: several libraries on one folder, or other
 /// processes, may work on it at the same time; the packages' writer locks arbitrate (D-070).
 public final actor NoteLibrary {
-    /// The library folder (absolute path); `folderURL` gives it as a URL.
-    public nonisolated let folder: String
+    /// The library folder (absolute path); apps read `folderURL`.
+    package nonisolated let folderPath: String
     nonisolated let fs: any FileSystem
     /// How long a trashed document is kept before `applyTrashRetention()` purges it (seconds,
     /// T-015 for the library's trash); nil: until purged.
     public internal(set) var trashRetention: Double? = Document.defaultTrashRetention
 
-    /// A library over `folder` (absolute). Nothing is read until called; `createDocument`
-    /// creates the folder if needed.
-    public init(folder: String, fileSystem: any FileSystem = POSIXFileSystem.shared) {
-        self.folder = folder
+    /// A library over `folder` (absolute) on `fileSystem`: the engine's tools and tests (an
+    /// app passes a URL, `init(folderURL:dataProtection:)`). Nothing is read until called;
+    /// `createDocument` creates the folder if needed.
+    package init(folder: String, fileSystem: any FileSystem) {
+        self.folderPath = folder
         fs = fileSystem
     }
 
@@ -34,7 +35,7 @@ public final actor NoteLibrary {
     /// `manifest.json` and one `kind` of the cover; `document.json` is read only when the
     /// manifest is missing or unusable (`manifestRebuilt`).
     public func list() async throws -> [DocumentSummary] {
-        let (fs, folder) = (self.fs, self.folder)
+        let (fs, folder) = (self.fs, self.folderPath)
         let summaries = try await BlockingIO.run { () throws -> [DocumentSummary] in
             guard try fs.entryKind(folder) != nil else { return [] }
             StagingFolder.removeLeftovers(fs: fs, folder: folder)
@@ -45,7 +46,7 @@ public final actor NoteLibrary {
                     out.append(
                         .failure(
                             id: nil, path: path,
-                            LNoteError(.invalidPath, "package folder is not named <uuid>.lnote (D-001)", file: path)))
+                            LNoteError(.invalidPath, "package folder is not named <uuid>.lnote", file: path)))
                     continue
                 }
                 do { out.append(try Self.summarize(fs: fs, path: path, id: id)) } catch {
@@ -67,7 +68,7 @@ public final actor NoteLibrary {
     static func summarize(fs: any FileSystem, path: String, id: UUIDBytes) throws -> DocumentSummary {
         switch try fs.entryKind(path) {
         case .directory?: break
-        case .symbolicLink?: throw LNoteError(.invalidPath, "the package is a symbolic link (D-002)", file: path)
+        case .symbolicLink?: throw LNoteError(.invalidPath, "the package is a symbolic link", file: path)
         default: throw LNoteError(.invalidPath, "the package is not a folder", file: path)
         }
         let layout = PackageLayout(root: path)
@@ -77,7 +78,7 @@ public final actor NoteLibrary {
             let file = try Document.readDocumentFile(fs: fs, layout: layout)
             guard file.id == id else {
                 throw LNoteError(
-                    .corrupt, "document.json id \(file.id) disagrees with the folder name (D-001)",
+                    .corrupt, "document.json id \(file.id) disagrees with the folder name",
                     file: layout.documentFile)
             }
             let fresh = ManifestFile(document: file)
@@ -111,7 +112,7 @@ public final actor NoteLibrary {
         guard title.utf8.count <= DocumentFile.titleBytesMax else {
             throw LNoteError(.invalidInput, "title is \(title.utf8.count) bytes; at most \(DocumentFile.titleBytesMax)")
         }
-        let (fs, folder) = (self.fs, self.folder)
+        let (fs, folder) = (self.fs, self.folderPath)
         let id = UUIDBytes.random()
         @Sendable func assemble() throws -> String {
             try fs.makeDirectories(folder)  // a fresh app's Application Support may not exist yet
@@ -140,7 +141,7 @@ public final actor NoteLibrary {
     public func openDocument(
         _ id: UUIDBytes, readOnly: Bool = false, pageOptions: PageOptions = PageOptions()
     ) async throws -> Document {
-        let path = try await packagePath(id)
+        let path = try await packageFolderPath(id)
         let fs = self.fs
         guard !readOnly else {
             return try await Document.open(path: path, readOnly: true, pageOptions: pageOptions, fileSystem: fs)
@@ -157,8 +158,8 @@ public final actor NoteLibrary {
     /// holds every change acknowledged before the call (P-014). A link inside the source is
     /// refused (`invalidPath`, D-002) and the partial copy removed.
     public func duplicateDocument(_ id: UUIDBytes) async throws -> UUIDBytes {
-        let source = PackageLayout(root: try await packagePath(id))
-        let (fs, folder) = (self.fs, self.folder)
+        let source = PackageLayout(root: try await packageFolderPath(id))
+        let (fs, folder) = (self.fs, self.folderPath)
         let newID = UUIDBytes.random()
         @Sendable func copy() throws {
             let original = try Document.readDocumentFile(fs: fs, layout: source)
@@ -198,16 +199,23 @@ public final actor NoteLibrary {
     /// durably, and is whole there). `trashedDocuments()` lists it, `restoreDocument(_:)` puts
     /// it back, and only a purge removes its files (T-022).
     public func deleteDocument(_ id: UUIDBytes) async throws {
-        let path = try await packagePath(id)
-        let (fs, folder) = (self.fs, self.folder)
-        try await BlockingIO.run { try LibraryTrash.trash(fs: fs, library: folder, path: path, id: id) }
+        let path = try await packageFolderPath(id)
+        let (fs, folder) = (self.fs, self.folderPath)
+        try await BlockingIO.run {
+            do { try LibraryTrash.trash(fs: fs, library: folder, path: path, id: id) } catch {
+                // The hidden trash folder is the engine's: the error names the document.
+                throw StagingFolder.shown(
+                    error, inside: LibraryTrash.folder(folder), as: path, doing: "cannot move the document to the trash"
+                )
+            }
+        }
         LibraryEvents.shared.publish(folder: folder)
     }
 
     /// The folder of document `id`: `<id>.lnote` in lowercase, or in another case (D-001).
     /// Throws `notFound` when there is none.
-    public func packagePath(_ id: UUIDBytes) async throws -> String {
-        let (fs, folder) = (self.fs, self.folder)
+    package func packageFolderPath(_ id: UUIDBytes) async throws -> String {
+        let (fs, folder) = (self.fs, self.folderPath)
         @Sendable func resolve() throws -> String {
             let canonical = joinPath(folder, PackageLayout.folderName(id))
             if try fs.entryKind(canonical) != nil { return canonical }

@@ -53,7 +53,7 @@ extension FileSystem {
         switch try entryKind(from) {
         case .file?: break
         case nil: return false
-        case .symbolicLink?: throw LNoteError(.invalidPath, "symbolic link inside the package (D-002)", file: from)
+        case .symbolicLink?: throw LNoteError(.invalidPath, "symbolic link inside the package", file: from)
         default: throw LNoteError(.invalidPath, "not a regular file", file: from)
         }
         let source: FileHandleNumber

@@ -73,7 +73,7 @@ package struct PackageInspection: Sendable {
             let path = joinPath(directory, name)
             switch try fs.entryKind(path) {
             case .file?, nil: continue
-            case .symbolicLink?: throw LNoteError(.invalidPath, "symbolic link inside the package (D-002)", file: path)
+            case .symbolicLink?: throw LNoteError(.invalidPath, "symbolic link inside the package", file: path)
             default: throw LNoteError(.invalidPath, "page file is not a regular file", file: path)
             }
         }

@@ -176,7 +176,7 @@ package enum PackageTrash {
             if try !holdsPageBytes(fs: fs, entry: entry) { try removeEmptyEntry(fs: fs, entry: entry, sync: false) }
         default:
             throw LNoteError(
-                .invalidPath, "not a folder where the page's trash entry belongs (T-001)", file: entry.root)
+                .invalidPath, "not a folder where the page's trash entry belongs", file: entry.root)
         }
         try fs.requireDirectory(entry.root, create: true)
         try fs.requireDirectory(entry.pagesDirectory, create: true)

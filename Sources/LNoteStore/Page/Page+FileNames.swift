@@ -24,13 +24,13 @@ extension Page {
         // failed; a failed sync may leave either spelling on disk, and readers take both.
         while let name = notLowercase.last {
             let lowercase = PageFileNames.lowercased(name)
-            try fs.rename(joinPath(directory, name), to: joinPath(directory, lowercase))
+            try io { try fs.rename(joinPath(directory, name), to: joinPath(directory, lowercase)) }
             journals.renameAppendTarget(name, to: lowercase)
             if damagedFiles.remove(name) != nil { damagedFiles.insert(lowercase) }
             keeping?.rename(name, to: lowercase)
             notLowercase.removeLast()
         }
-        try fs.syncDirectory(directory, options.durability == .full ? .full : .data)  // W-030
+        try io { try fs.syncDirectory(directory, options.durability == .full ? .full : .data) }  // W-030
     }
 
     /// P-042: the damaged files the open found, kept whole in `lost+found/` (and torn tails

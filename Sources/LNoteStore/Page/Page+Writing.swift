@@ -73,7 +73,7 @@ extension Page {
         guard try admitSize(changes) else {
             throw LNoteError(
                 .pageFull,
-                "the page's journal cannot take the change within \(sizeLimit.limit) bytes (P-043); it was not written")
+                "the page's journal cannot take the change within \(sizeLimit.limit) bytes; it was not written")
         }
     }
 

@@ -98,7 +98,7 @@ public final actor Page {
     /// replays the journals (section 5). A page with no files opens empty. Cost: one read of
     /// each file; no writes until the first change.
     /// - Throws: `.corrupt` in strict mode on damage; `.io` when files can't be read.
-    public static func open(
+    package static func open(
         directory: String, id: UUIDBytes, options: PageOptions = PageOptions(),
         fileSystem: any FileSystem = POSIXFileSystem.shared
     ) async throws -> Page {
