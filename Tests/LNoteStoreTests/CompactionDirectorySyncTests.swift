@@ -9,21 +9,9 @@ import Testing
 struct CompactionDirectorySyncTests {
     static let pageID = UUIDBytes(string: "c0a00000-0000-4000-8000-000000000021")!
 
-    static func stroke(_ n: UInt8) -> Stroke {
-        Stroke(
-            id: UUIDBytes(string: "e1e00000-0000-4000-8000-0000000000\(String(format: "%02x", n))")!, ink: .pen,
-            points: [
-                Point(x: Int32(n), y: 2, radius: 3, pressure: 4, time: 0),
-                Point(x: 9, y: 9, radius: 3, pressure: 4, time: 8)
-            ])
-    }
+    static func stroke(_ n: UInt8) -> Stroke { SimulatedPageFixture.stroke(n, idPrefix: "e1e00000") }
 
-    static func freshFileSystem() throws -> SimulatedFileSystem {
-        let fs = SimulatedFileSystem()
-        try fs.makeDirectory("/p")
-        try fs.syncDirectory("/")
-        return fs
-    }
+    static func freshFileSystem() throws -> SimulatedFileSystem { try SimulatedPageFixture.fileSystem() }
 
     @Test(
         "P-021 W-006 a journal created with its directory sync deferred: the entry may be lost until a frame is acknowledged, then never"

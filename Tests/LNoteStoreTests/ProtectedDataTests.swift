@@ -10,20 +10,10 @@ import Testing
 struct ProtectedDataTests {
     static let pageID = UUIDBytes(string: "da700000-0000-4000-8000-000000000032")!
 
-    static func stroke(_ n: UInt8) -> Stroke {
-        Stroke(
-            id: UUIDBytes(string: "da7e0000-0000-4000-8000-0000000000\(String(format: "%02x", n))")!, ink: .pen,
-            points: [
-                Point(x: Int32(n), y: 2, radius: 3, pressure: 4, time: 0),
-                Point(x: 9, y: 9, radius: 3, pressure: 4, time: 8)
-            ])
-    }
+    static func stroke(_ n: UInt8) -> Stroke { SimulatedPageFixture.stroke(n, idPrefix: "da7e0000") }
 
     static func freshFileSystem() throws -> LockableFileSystem {
-        let sim = SimulatedFileSystem()
-        try sim.makeDirectory("/p")
-        try sim.syncDirectory("/")
-        return LockableFileSystem(base: sim)
+        LockableFileSystem(base: try SimulatedPageFixture.fileSystem())
     }
 
     @Test(

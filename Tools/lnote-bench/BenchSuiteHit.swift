@@ -112,37 +112,36 @@ enum HitSuite {
 
         let scan = LatencyStats(nanoseconds: scanNs), tap = LatencyStats(nanoseconds: tapNs)
         let eraser = LatencyStats(nanoseconds: eraserNs), split = LatencyStats(nanoseconds: splitNs)
-        r.rows.append(BenchRow(design: scanName, setting: setting, stats: scan))
-        r.rows.append(BenchRow(design: buildName, setting: setting, stats: LatencyStats(nanoseconds: buildNs)))
         let tapC = LatencyStats(nanoseconds: tapCPU), eraserC = LatencyStats(nanoseconds: eraserCPU)
         let splitC = LatencyStats(nanoseconds: splitCPU)
-        func cpuExtra(_ c: LatencyStats) -> [String: Double] { ["cpuMicrosP50": c.p50, "cpuMicrosP99": c.p99] }
-        r.rows.append(BenchRow(design: tapName, setting: setting, stats: tap, extra: cpuExtra(tapC)))
-        r.rows.append(BenchRow(design: eraserName, setting: setting, stats: eraser, extra: cpuExtra(eraserC)))
-        r.rows.append(BenchRow(design: splitMemoryName, setting: setting, stats: LatencyStats(nanoseconds: memoryNs)))
-        r.rows.append(BenchRow(design: splitName, setting: setting, stats: split, extra: cpuExtra(splitC)))
+        // A row of wall times, with the same calls' CPU times when measured.
+        func row(_ design: String, _ wall: LatencyStats, cpu: LatencyStats? = nil) -> BenchRow {
+            BenchRow(
+                design: design, setting: setting, stats: wall,
+                extra: cpu.map { ["cpuMicrosP50": $0.p50, "cpuMicrosP99": $0.p99] })
+        }
+        r.rows += [
+            row(scanName, scan), row(buildName, LatencyStats(nanoseconds: buildNs)),
+            row(tapName, tap, cpu: tapC), row(eraserName, eraser, cpu: eraserC),
+            row(splitMemoryName, LatencyStats(nanoseconds: memoryNs)), row(splitName, split, cpu: splitC)
+        ]
         r.ratios(to: scanName)
-        r.targets.append(
-            BenchTarget(
-                id: "47-tap-p99", claim: "a tap through the hit index, p99 (us, 2,000 strokes)",
-                measured: tap.p99, limit: 50,
-                detail:
-                    "p50 \(formatMicros(tap.p50)), CPU p50 / p99 \(formatMicros(tapC.p50)) / \(formatMicros(tapC.p99)), scan p50 \(formatMicros(scan.p50))"
-            ))
-        r.targets.append(
-            BenchTarget(
-                id: "47-eraser-p99", claim: "an eraser move of 20 pt with a 20 pt tip, p99 (us, 2,000 strokes)",
-                measured: eraser.p99, limit: 50,
-                detail:
-                    "p50 \(formatMicros(eraser.p50)), CPU p50 / p99 \(formatMicros(eraserC.p50)) / \(formatMicros(eraserC.p99))"
-            ))
-        r.targets.append(
-            BenchTarget(
-                id: "47-split10-p99", claim: "the eraser's split of 10 strokes written as one edit, p99 (us)",
-                measured: split.p99, limit: 1_000,
-                detail:
-                    "p50 \(formatMicros(split.p50)), CPU p50 / p99 \(formatMicros(splitC.p50)) / \(formatMicros(splitC.p99))"
-            ))
+        // A target on the wall time's p99 (`w`), its detail the p50 and the CPU times (`c`).
+        func target(_ id: String, _ claim: String, _ w: LatencyStats, _ c: LatencyStats, _ max: Double) -> BenchTarget {
+            let detail = "p50 \(formatMicros(w.p50)), CPU p50 / p99 \(formatMicros(c.p50)) / \(formatMicros(c.p99))"
+            return BenchTarget(id: id, claim: claim, measured: w.p99, limit: max, detail: detail)
+        }
+        var tapTarget = target("47-tap-p99", "a tap through the hit index, p99 (us, 2,000 strokes)", tap, tapC, 50)
+        tapTarget.detail += ", scan p50 \(formatMicros(scan.p50))"
+        r.targets += [
+            tapTarget,
+            target(
+                "47-eraser-p99", "an eraser move of 20 pt with a 20 pt tip, p99 (us, 2,000 strokes)", eraser, eraserC,
+                50),
+            target(
+                "47-split10-p99", "the eraser's split of 10 strokes written as one edit, p99 (us)", split, splitC,
+                1_000)
+        ]
         r.notes += [
             "page: \(strokes) strokes of generated handwriting (seed 47) on a letter page, opened with points deferred (Page.open); taps and eraser moves at random places over the content, eraser moves in random directions",
             "scan: the page's elements, each stroke's bounds computed from its points on every call (what PageState.elements(atX:y:) and Element.bounds do)",

@@ -11,37 +11,30 @@ extension Document {
     /// `pageOptions.thumbnailRenderer`.
     func scheduleCovers() {
         guard pageOptions.thumbnailsOnClose, pageOptions.thumbnailRenderer != nil, lock != nil else { return }
-        coverTask?.cancel()
-        coverGeneration &+= 1
-        coverPending = true
-        let (delay, generation) = (pageOptions.coverDelay, coverGeneration)
-        coverTask = Task {
+        let (delay, generation) = (pageOptions.coverDelay, covers.cancelForNext())
+        let task = Task {
             if (try? await Task.sleep(for: delay)) != nil { await self.renderCoversNow() }  // else cancelled
-            self.coverTaskEnded(generation)  // the task runs on the document actor
+            self.covers.ended(generation)  // the task runs on the document actor
         }
-    }
-
-    private func coverTaskEnded(_ generation: UInt64) {
-        if generation == coverGeneration { coverPending = false }
+        covers.scheduled(task, generation: generation)
     }
 
     /// Waits until the covers scheduled by `flush()` are rendered (or cancelled by `close()`):
     /// after it returns, `thumbnailURL(for:)` and a library listing show the covers of the
     /// pages changed before the flush. Returns at once when none is pending.
     public func waitForCovers() async {
-        while coverPending, let task = coverTask { await task.value }
+        while covers.pending, let task = covers.task { await task.value }
     }
 
     /// True from a `flush()` until the covers it scheduled are rendered (or cancelled).
-    public var coversPending: Bool { coverPending }
+    public var coversPending: Bool { covers.pending }
 
     /// Cancels a pending cover task, or waits for one already rendering (called by `close()`).
     func finishCovers() async {
-        guard let task = coverTask else { return }
+        guard let task = covers.task else { return }
         task.cancel()
         await task.value
-        coverTask = nil
-        coverPending = false
+        covers.finished()
     }
 
     /// The cover task's body: renders in the document's turn (never alongside a flush or
@@ -71,15 +64,15 @@ extension Document {
         for entry in file.pages {
             guard !Task.isCancelled, let page = pages.coldValue(entry.id) else { continue }
             let now = await page.changeSequence
-            let stored = thumbnailSequence.coldValue(entry.id)
+            let stale = records.thumbnailIsStale(entry.id, at: now)
             let exists = try await BlockingIO.run { try fs.entryKind(layout.thumbnail(entry.id)) != nil }
-            guard !exists || (stored.map { $0 != now } ?? (now != openedSequence.coldValue(entry.id))) else { continue }
+            guard !exists || stale else { continue }
             let state = await page.state
             let png = await BlockingIO.runNonThrowing {
                 renderer.render(state.elements, state.metadata, 256)
             }
             try await writeThumbnail(png, for: entry.id)
-            thumbnailSequence.coldSet(entry.id, now)
+            records.thumbnailStored(entry.id, at: now)
         }
     }
 }

@@ -76,7 +76,7 @@ extension Document {
         for (pageID, page) in pages {
             let state = await page.state
             states.coldSet(
-                pageID, (state, openedSequence.coldValue(pageID) ?? 0, observed.coldValue(pageID)?.sequence ?? 0))
+                pageID, (state, records.opened.coldValue(pageID) ?? 0, observed.coldValue(pageID)?.sequence ?? 0))
             do { try await page.close() } catch { firstError = firstError ?? error }
         }
         if let lock {
@@ -96,8 +96,7 @@ extension Document {
             lock.retire()
         }
         pages = [:]
-        pageBytes = [:]
-        pageBytesTotal = 0
+        pageCache.dropAllBytes()
         closed = true
         structureUpdates.finish()
         LibraryEvents.shared.publish(folder: parentDirectory(of: path))
@@ -106,7 +105,7 @@ extension Document {
 
     /// The pages open now, and those the page cache let go since the last record (D-021).
     func observeOpenPages() async -> [UUIDBytes: PageObservation] {
-        var observed = letGoObservations
+        var observed = records.letGo
         for (pageID, page) in pages {
             observed.coldSet(
                 pageID,
@@ -126,7 +125,7 @@ extension Document {
         for i in new.pages.indices {
             let pageID = new.pages[i].id
             guard let o = observed.coldValue(pageID) else { continue }
-            if o.sequence != recordedSequence.coldValue(pageID) {
+            if o.sequence != records.recorded.coldValue(pageID) {
                 new.pages[i].modified = now
                 changed = true
             }
@@ -139,8 +138,7 @@ extension Document {
         guard changed else { return }
         new.modified = now
         try await commit(new, cancellable: false)
-        for (pageID, o) in observed { recordedSequence.coldSet(pageID, o.sequence) }
-        for pageID in observed.keys where pages.coldValue(pageID) == nil { letGoObservations.coldSet(pageID, nil) }
+        records.noteRecorded(observed) { pages.coldValue($0) != nil }
     }
 
     /// Rewrites manifest.json if what is on disk disagrees with document.json (D-031); takes
@@ -180,7 +178,7 @@ extension Document {
                 }
             }
             if released {
-                listingMayBeStale = true
+                listing.lockReleased()
                 return
             }
             try? await Task.sleep(nanoseconds: 1_000_000)

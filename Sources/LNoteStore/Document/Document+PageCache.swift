@@ -14,7 +14,7 @@ extension Document {
     public static let defaultPageCacheBytes = 64 << 20
 
     /// The page cache's budget in bytes (`defaultPageCacheBytes` unless set).
-    public var pageCacheBudget: Int { pageCacheBytes }
+    public var pageCacheBudget: Int { pageCache.budget }
 
     /// Sets the page cache's budget: the document lets go of the least recently used pages
     /// beyond it, each closed (its files closed, the page reopened from disk on its next
@@ -24,7 +24,7 @@ extension Document {
     /// or is writing to stay open whatever the budget, so the budget can be exceeded by them.
     /// 0 keeps only such pages.
     public func setPageCacheBudget(bytes: Int) async {
-        pageCacheBytes = max(0, bytes)
+        pageCache.setBudget(bytes)
         await trimPageCache()
     }
 
@@ -32,7 +32,7 @@ extension Document {
     public var openPageCount: Int { pages.count }
 
     /// Estimated bytes of the pages open in the cache now (what the budget is compared with).
-    public var openPageBytes: Int { pageBytesTotal }
+    public var openPageBytes: Int { pageCache.totalBytes }
 
     /// Lets the page go now: closes it as `Page.close()` does (its journal folded into its
     /// snapshot, so nothing is lost) and removes it from the cache; its next `page(at:)` or
@@ -43,24 +43,6 @@ extension Document {
         defer { passTurn() }
         guard !closing, !closed, let cached = pages.coldValue(page.id), cached === page else { return }
         try await letGo(page.id, cached)
-    }
-
-    /// Records that page `pageID` was asked for (the cache's least recently used order).
-    func notePageUse(_ pageID: UUIDBytes) {
-        useTick &+= 1
-        pageUse.coldSet(pageID, useTick)
-        useOrder.append((pageID, useTick))
-        if useFront > 1_024, useFront * 2 > useOrder.count {  // drop the entries read
-            useOrder.removeFirst(useFront)
-            useFront = 0
-        }
-    }
-
-    /// Sets the estimate of page `pageID` (nil: gone from the cache), keeping the total.
-    func setPageBytes(_ pageID: UUIDBytes, _ bytes: Int?) {
-        pageBytesTotal -= pageBytes.coldValue(pageID) ?? 0
-        pageBytes.coldSet(pageID, bytes)
-        pageBytesTotal += bytes ?? 0
     }
 
     /// Estimates the memory of page `page` (points decoded or still encoded, and a share per
@@ -74,7 +56,7 @@ extension Document {
                 bytes += s.encodedPoints.map { $0.bytes.count } ?? s.pointCount * MemoryLayout<Point>.stride
             }
         }
-        setPageBytes(pageID, bytes)
+        pageCache.setBytes(pageID, bytes)
     }
 
     /// Pages `trimPageCache` looks at per call at most.
@@ -84,25 +66,23 @@ extension Document {
     /// the app still holds or that have work left to write. Runs in the document's turn (never
     /// beside a flush or close); skipped when another change has the turn.
     func trimPageCache() async {
-        guard !turnBusy, !closing, !closed else { return }
-        guard openPageBytes > pageCacheBytes else { return }
-        turnBusy = true
+        guard !turns.busy, !closing, !closed else { return }
+        guard openPageBytes > pageCache.budget else { return }
+        turns.take()
         defer { passTurn() }
         // The least recently used pages first. One that must stay goes to the back as if just
         // used, and at most `trimLooksMax` are looked at per call, so a cache full of pages that
         // must stay costs each open a bounded amount, not a pass over every page.
         var looked = 0
-        while openPageBytes > pageCacheBytes, looked < Self.trimLooksMax, useFront < useOrder.count, !closing, !closed {
-            let (pageID, tick) = useOrder[useFront]
-            useFront += 1
-            guard pageUse.coldValue(pageID) == tick, var page = pages.coldRemove(pageID) else { continue }
+        while openPageBytes > pageCache.budget, looked < Self.trimLooksMax, pageCache.hasUnreadUse, !closing, !closed {
+            guard let pageID = pageCache.nextLeastRecentUse(), var page = pages.coldRemove(pageID) else { continue }
             looked += 1
             // The app (or a task of the page's own) holding the page keeps it open: a page
             // handed out is never closed under its holder.
             let heldElsewhere = !isKnownUniquelyReferenced(&page)
             pages.coldSet(pageID, page)
             guard !heldElsewhere, await page.hasNoWorkLeft else {
-                notePageUse(pageID)
+                pageCache.noteUse(pageID)
                 continue
             }
             try? await letGo(pageID, page)
@@ -125,15 +105,10 @@ extension Document {
     /// must still record for it (see `letGo`).
     func forget(_ pageID: UUIDBytes, _ page: Page) async {
         if pages.coldValue(pageID) === page { pages.coldSet(pageID, nil) }
-        setPageBytes(pageID, nil)
-        pageUse.coldSet(pageID, nil)
+        pageCache.forget(pageID)
         let observation = PageObservation(
             sequence: await page.changeSequence, elementCount: await page.elementCount,
             metadata: await page.metadata)
-        letGoObservations.coldSet(pageID, observation)
-        let stored = thumbnailSequence.coldValue(pageID)
-        if stored.map({ $0 != observation.sequence }) ?? (observation.sequence != openedSequence.coldValue(pageID)) {
-            staleThumbnails.insert(pageID)
-        }
+        records.noteLetGo(pageID, observation)
     }
 }

@@ -29,7 +29,7 @@ extension Document {
         try checkOpen()
         if let page = pages.coldValue(pageID) {
             if await !page.isClosed {
-                notePageUse(pageID)
+                pageCache.noteUse(pageID)
                 return page
             }
             await forget(pageID, page)  // closed by the app: never handed back, reopened below
@@ -41,20 +41,19 @@ extension Document {
             _ = try? await letting.value
             try checkOpen()
             if let page = pages.coldValue(pageID) {
-                notePageUse(pageID)
+                pageCache.noteUse(pageID)
                 return page
             }
             if let running = opening.coldValue(pageID) { return try await running.value.page }
         }
         let entry = file.pages[try index(of: pageID)]
         let (fs, layout, options, names, lock) = (
-            self.fs, self.layout, self.pageOptions, pageFiles.coldValue(pageID) ?? [], self.lock
+            self.fs, self.layout, self.pageOptions, listing.names(of: pageID), self.lock
         )
         // The page's names from the open's listing of pages/, while they are still its names:
         // its first open, with the lock held since (or read-only: a later writer's change shows
         // as an older page, or, with a file gone, as a read from a fresh listing).
-        let listed: [String]? = openedOnce.contains(pageID) || listingMayBeStale ? nil : names
-        openedOnce.insert(pageID)
+        let listed = listing.namesForOpen(of: pageID)
         let task = Task<OpenedPage, any Error> {
             try await BlockingIO.run {
                 try PackageInspection.requireRegularFiles(fs: fs, directory: layout.pagesDirectory, names: names)
@@ -97,9 +96,8 @@ extension Document {
             pageDamage.coldSet(pageID, damage)
             structureUpdates.publish(currentUpdate)
         }
-        if recordedSequence.coldValue(pageID) == nil { recordedSequence.coldSet(pageID, opened.sequence) }
-        if openedSequence.coldValue(pageID) == nil { openedSequence.coldSet(pageID, opened.sequence) }
-        notePageUse(pageID)
+        records.noteOpened(pageID, at: opened.sequence)
+        pageCache.noteUse(pageID)
         await measure(pageID, opened.page)
         await trimPageCache()
         return opened.page
@@ -238,26 +236,22 @@ extension Document {
             let elements = await page.elements
             noteKnownAssets(elements)  // D-042: its images become provable orphans once purged
             // The record keeps the page as it is now (D-021's caches refreshed).
-            if await page.changeSequence != recordedSequence.coldValue(pageID) { entry.modified = Timestamp.now() }
+            if await page.changeSequence != records.recorded.coldValue(pageID) { entry.modified = Timestamp.now() }
             entry.elementCount = elements.count
             entry.metadata = await page.metadata
             try? await page.close()
         } else {
-            if let seen = letGoObservations.coldValue(pageID) {
+            if let seen = records.letGo.coldValue(pageID) {
                 entry.elementCount = seen.elementCount
                 entry.metadata = seen.metadata
             }
             noteKnownAssets(await unopenedPageImages(pageID))
         }
-        setPageBytes(pageID, nil)
-        pageUse.coldSet(pageID, nil)
-        letGoObservations.coldSet(pageID, nil)
-        staleThumbnails.remove(pageID)
+        pageCache.forget(pageID)
+        records.forgetLetGo(pageID)
         try await trashAndUnlist(entry, at: at)
-        recordedSequence.coldSet(pageID, nil)
-        openedSequence.coldSet(pageID, nil)
-        thumbnailSequence.coldSet(pageID, nil)
-        pageFiles.coldSet(pageID, nil)
+        records.forgetSequences(pageID)
+        listing.forget(pageID)
         let (fs, layout) = (self.fs, self.layout)
         try await BlockingIO.run { try PackageTrash.moveIntoEntry(fs: fs, layout: layout, page: pageID) }
     }

@@ -34,7 +34,7 @@ extension Document {
         _ = try index(of: pageID)
         let sequence = await pages.coldValue(pageID)?.changeSequence
         try await writeThumbnail(png, for: pageID)
-        if let sequence { thumbnailSequence.coldSet(pageID, sequence) }
+        if let sequence { records.thumbnailStored(pageID, at: sequence) }
     }
 
     /// Renders page `pageID` with `renderer` (default: `pageOptions.thumbnailRenderer`; with
@@ -58,7 +58,7 @@ extension Document {
         let (elements, metadata, sequence) = try await pageContents(pageID)
         let png = await BlockingIO.runNonThrowing { renderer.render(elements, metadata, width) }
         try await writeThumbnail(png, for: pageID)
-        if let sequence { thumbnailSequence.coldSet(pageID, sequence) }
+        if let sequence { records.thumbnailStored(pageID, at: sequence) }
         return png
     }
 
@@ -70,7 +70,7 @@ extension Document {
             let state = await page.state
             return (state.elements, state.metadata, await page.changeSequence)
         }
-        let (fs, layout, names) = (self.fs, self.layout, pageFiles.coldValue(pageID) ?? [])
+        let (fs, layout, names) = (self.fs, self.layout, listing.names(of: pageID))
         let entry = file.pages[at]
         let state = try await BlockingIO.run { () throws -> PageState in
             guard try fs.entryKind(layout.pagesDirectory) != nil else {
@@ -102,14 +102,15 @@ extension Document {
         let (fs, layout) = (self.fs, self.layout)
         for entry in file.pages {
             guard let (state, openedAt, now) = states.coldValue(entry.id) else { continue }
-            let stored = thumbnailSequence.coldValue(entry.id)
+            let stored = records.thumbnail.coldValue(entry.id)
             let exists = try await BlockingIO.run { try fs.entryKind(layout.thumbnail(entry.id)) != nil }
             if !exists || (stored.map { $0 != now } ?? (now != openedAt)) { wanted.append((entry.id, state)) }
         }
-        for entry in file.pages where staleThumbnails.contains(entry.id) && states.coldValue(entry.id) == nil {
+        let stale = records.staleThumbnails
+        for entry in file.pages where stale.contains(entry.id) && states.coldValue(entry.id) == nil {
             wanted.append((entry.id, nil))  // changed, then let go by the page cache
         }
-        if let cover = file.pages.first, states.coldValue(cover.id) == nil, !staleThumbnails.contains(cover.id) {
+        if let cover = file.pages.first, states.coldValue(cover.id) == nil, !stale.contains(cover.id) {
             let exists = try await BlockingIO.run { try fs.entryKind(layout.thumbnail(cover.id)) != nil }
             if !exists { wanted.append((cover.id, nil)) }
         }

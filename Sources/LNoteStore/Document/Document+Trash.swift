@@ -120,8 +120,7 @@ extension Document {
             trashIDs = before
             throw error
         }
-        pageFiles.coldSet(pageID, names)
-        openedOnce.insert(pageID)  // its names changed since the open's listing: list again
+        listing.restored(pageID, names: names)
         // What is left is an entry without page bytes; T-012 removes it later if this fails.
         try? await BlockingIO.run { try PackageTrash.removeEmptyEntry(fs: fs, entry: layout.trashEntry(pageID)) }
         return pageID

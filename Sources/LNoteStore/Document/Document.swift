@@ -31,46 +31,23 @@ public final actor Document {
     /// Each listed page's index in `file.pages`, made after a few lookups since `file` changed:
     /// a lookup per page call instead of a search of the page list. The first lookups search
     /// (the first page of a long document is found without indexing every page).
-    var pageIndexes: [UUIDBytes: Int]?
-    var searchesSinceChange = 0
+    private var pageIndexes: [UUIDBytes: Int]?
+    private var searchesSinceChange = 0
+    /// The pages open now (the page cache), those being opened, and those being let go.
     var pages: [UUIDBytes: Page] = [:]
     var opening: [UUIDBytes: Task<OpenedPage, any Error>] = [:]
-    /// The page cache (Document+PageCache): its budget, each open page's last use and
-    /// estimated bytes, pages being let go, and what the document must still record for the
-    /// pages let go (their document.json entries, their stale thumbnails).
-    var pageCacheBytes = Document.defaultPageCacheBytes
-    var pageUse: [UUIDBytes: UInt64] = [:]
-    var useTick: UInt64 = 0
-    /// Every use in order (an entry whose tick is no longer the page's last use is stale),
-    /// read from `useFront` on: the least recently used page is found without a sort.
-    var useOrder: [(UUIDBytes, UInt64)] = []
-    var useFront = 0
-    var pageBytes: [UUIDBytes: Int] = [:]
-    var pageBytesTotal = 0
     var closingPages: [UUIDBytes: Task<Void, any Error>] = [:]
-    var letGoObservations: [UUIDBytes: PageObservation] = [:]
-    var staleThumbnails: Set<UUIDBytes> = []
-    /// Names in `pages/` found at open, per listed page (link check on page open).
-    var pageFiles: [UUIDBytes: [String]]
-    /// Pages opened since the document opened: their names in `pages/` may have changed since
-    /// `pageFiles` was listed, so their next open lists `pages/` again.
-    var openedOnce: Set<UUIDBytes> = []
-    /// True once the writer lock was released (`flush()`): another writer may have changed
-    /// `pages/` since it was listed.
-    var listingMayBeStale = false
-    /// Each open page's change sequence as last written to document.json (D-021).
-    var recordedSequence: [UUIDBytes: UInt64] = [:]
-    /// Each open page's change sequence when it was opened.
-    var openedSequence: [UUIDBytes: UInt64] = [:]
-    /// Each open page's change sequence when its thumbnail was last stored (D-050).
-    var thumbnailSequence: [UUIDBytes: UInt64] = [:]
-    /// The covers `flush()` scheduled (see `scheduleCovers()`): the latest task, its number,
-    /// and whether it has yet to end.
-    var coverTask: Task<Void, Never>?
-    var coverGeneration: UInt64 = 0
-    var coverPending = false
-    var turnBusy = false
-    var turnWaiters: [CheckedContinuation<Void, Never>] = []
+    /// The page cache's budget, its pages' last uses and estimated bytes (Document+PageCache).
+    var pageCache = PageCacheUse()
+    /// Change sequences of the pages opened, and what the pages let go still need recorded
+    /// (D-021, D-050).
+    var records = PageRecords()
+    /// Names in `pages/` per listed page, and whether a page's open may read by them.
+    var listing: PageListing
+    /// The covers `flush()` scheduled (Document+Covers).
+    var covers = CoverSchedule()
+    /// Whether a change has the turn, and the changes waiting for it (`takeTurn()`).
+    var turns = DocumentTurns()
     var closing = false
     var closed = false
     /// Asset ids a version of the document this writer knows refers to (D-042).
@@ -117,7 +94,7 @@ public final actor Document {
         self.pageOptions = options
         self.lock = lock
         self.file = file
-        pageFiles = inspection.pageFiles
+        listing = PageListing(names: inspection.pageFiles)
         setAsideFiles = setAside
         manifestRepairedOnOpen = manifestRepaired
         trashIDs = trashed
@@ -282,17 +259,17 @@ public final actor Document {
     /// to every app (docs/binary-size.md).
     @inline(never)
     func takeTurn() async {
-        if turnBusy {
-            await withCheckedContinuation { turnWaiters.append($0) }
+        if turns.busy {
+            await withCheckedContinuation { turns.wait($0) }
         } else {
-            turnBusy = true
+            turns.take()
         }
     }
 
     /// Hands the turn to the next waiting change, or frees it.
     @inline(never)
     func passTurn() {
-        if turnWaiters.isEmpty { turnBusy = false } else { turnWaiters.removeFirst().resume() }
+        turns.pass()?.resume()
     }
 
     /// Writes `new` as document.json, then the manifest (D-003, D-030), and adopts it. An
@@ -313,14 +290,14 @@ public final actor Document {
         try await BlockingIO.run { try fs.writePackageFile(layout.manifestFile, manifest) }
     }
 
-    /// Lists `pages/` again into `pageFiles` (after changes made outside the pages' actors).
+    /// Lists `pages/` again into `listing` (after changes made outside the pages' actors).
     func relistPageFiles() async throws {
         let (fs, directory, listed) = (self.fs, layout.pagesDirectory, Set(file.pages.map(\.id)))
         let names = try await BlockingIO.run { () throws -> [UUIDBytes: [String]] in
             guard try fs.entryKind(directory) != nil else { return [:] }
             return PackageInspection.namesByPage(try io { try fs.list(directory) })
         }
-        pageFiles = names.filter { listed.contains($0.key) }
+        listing.relisted(names.filter { listed.contains($0.key) })
     }
 
     func index(of page: UUIDBytes) throws -> Int {
