@@ -123,8 +123,11 @@ struct DocumentTests {
             log.firstIndex {
                 $0.op == "write" && $0.path.hasSuffix(".journal") && $0.bytes.contains(subsequence: idBytes)
             })
-        let assetSync = try #require(log.firstIndex { $0.op == "sync" && $0.path == asset + ".tmp" })
+        // D-044: the bytes go to a temporary file of a fresh name, synced, then renamed to the id.
         let assetRename = try #require(log.firstIndex { $0.op == "rename" && $0.target == asset })
+        let temporary = log[assetRename].path
+        #expect(temporary.hasSuffix(".tmp") && temporary != asset)
+        let assetSync = try #require(log.firstIndex { $0.op == "sync" && $0.path == temporary })
         let folderSync = try #require(
             log.indices.first {
                 $0 > assetRename && log[$0].op == "syncDirectory" && log[$0].path == doc.path + "/assets"
