@@ -163,7 +163,7 @@ extension Document {
         var names = Set<String>()
         for (pageID, page) in pages {
             let generation = await page.snapshotGeneration
-            names.formUnion(pageFiles.coldValue(pageID) ?? [])
+            names.formUnion(listing.names(of: pageID))
             names.insert(PageFileNames.snapshot(pageID))
             for base in await page.knownJournalBases.union([generation, generation &+ 1]) {
                 names.insert(PageFileNames.journal(pageID, base: base))
