@@ -298,7 +298,8 @@ public final actor Page {
         defer { gate?.endWrite() }
         let journal = try activeWriter()
         do {
-            return (journal, try journal.write(changes, extendReserve: extendReserve))
+            let clock = options.keepsHistory ? HistoryClock.now() : nil  // H-010
+            return (journal, try journal.write(changes, extendReserve: extendReserve, clock: clock))
         } catch let e as LNoteError {
             if e.code == .poisoned || e.code == .io { failure = e }
             throw e
@@ -664,6 +665,7 @@ public final actor Page {
             nextSequence: absorbedThrough, state: state, cache: cache, level: level,
             traffic: traffic, saving: saving, damaged: damagedFiles)
         job.journals = journalBases
+        job.keepsHistory = options.keepsHistory
         // P-011 off the actor in one job, from the state as of `absorbedThrough`: the encoding
         // runs while the actor creates the next journal, the write waits for it, the P-019
         // check runs on a second thread beside the write, and P-012 follows the directory sync.
