@@ -184,3 +184,12 @@ extension PageOptions {
         return o
     }
 }
+
+extension PageOptions {
+    /// These options with `keepsHistory` on (Spec/history.md).
+    package var withHistory: PageOptions {
+        var o = self
+        o.keepsHistory = true
+        return o
+    }
+}
