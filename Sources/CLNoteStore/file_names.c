@@ -1,4 +1,5 @@
 #include "file_names.h"
+#include "clone.h"
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
@@ -75,6 +76,8 @@ __attribute__((minsize, nouwtable)) long lnote_path_call(int call, const char *p
         return unlink(p);
     case LNOTE_PATH_RMDIR:
         return rmdir(p);
+    case LNOTE_PATH_CLONE:
+        return lnote_clone_bytes(p, raw(other, b));
     default:
         return mkdir(p, 0755);
     }

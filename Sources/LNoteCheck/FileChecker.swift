@@ -50,7 +50,7 @@ struct FileChecker {
         }
         let read: BoundedFileBytes
         do { read = try run.fs.readBounded(path) } catch let e as LNoteError where e.code == .corrupt {
-            try run.error("refused", name, e.message)  // P-020: too large to hold, never read whole
+            try run.error("refused", name, e.message + " (P-020)")  // too large to hold, never read whole
             return
         } catch {
             try run.failure(name, error)

@@ -17,8 +17,15 @@ public enum Fsck {
     /// - Throws: `LNoteError` (`.notFound`, `.invalidPath`) when `path` is missing, a symbolic
     ///   link, or a folder holding no package.
     public static func check(
+        path: String, options: FsckOptions = FsckOptions(), progress: (@Sendable (FsckProgress) -> Void)? = nil
+    ) throws -> FsckReport {
+        try check(path: path, options: options, fileSystem: POSIXFileSystem.shared, progress: progress)
+    }
+
+    /// `check(path:options:progress:)` on `fileSystem` (the tools' and tests' file systems).
+    package static func check(
         path: String, options: FsckOptions = FsckOptions(),
-        fileSystem: any FileSystem = POSIXFileSystem.shared,
+        fileSystem: any FileSystem,
         progress: (@Sendable (FsckProgress) -> Void)? = nil
     ) throws -> FsckReport {
         let root = PackagePath.normalized(path)
@@ -41,7 +48,10 @@ public enum Fsck {
                 } else {
                     let packages = try PackagePath.libraryPackages(root, fileSystem: fileSystem)
                     let staging = try checkStagingLeftovers(root, run: run)
-                    guard !packages.isEmpty || staging > 0 else {
+                    // T-031: the library's trash holds whole packages, checked as packages.
+                    let trashed =
+                        (try? PackagePath.libraryPackages(LibraryTrash.folder(root), fileSystem: fileSystem)) ?? []
+                    guard !packages.isEmpty || staging > 0 || !trashed.isEmpty else {
                         throw LNoteError(.notFound, "no .lnote package, journal or snapshot here", file: path)
                     }
                     for (i, name) in packages.enumerated() {
@@ -49,6 +59,14 @@ public enum Fsck {
                             run: run, layout: PackageLayout(root: joinPath(root, name)), prefix: name + "/"
                         ).check()
                         progress?(FsckProgress(done: i + 1, total: packages.count, item: name))
+                    }
+                    for name in trashed {
+                        let shown = LibraryTrash.folderName + "/" + name + "/"
+                        try run.info("trashedDocument", shown, "a deleted document, restorable (T-020)")
+                        try PackageChecker(
+                            run: run, layout: PackageLayout(root: joinPath(LibraryTrash.folder(root), name)),
+                            prefix: shown
+                        ).check()
                     }
                 }
             case .other?:

@@ -13,11 +13,13 @@ public enum FsckFindingKind: String, Sendable, Equatable, CaseIterable {
     case documentMissing, documentInvalid, staleManifest, staleElementCount, unlistedPage, missingAsset
     case orphanAsset, missingThumbnail, staleThumbnail, badThumbnail, leftoverTemp, staleLock, lockedElsewhere, symlink
     case unknownFile, folderNameMismatch, ioError, tooManyErrors, notRegularFile, notAFolder, hardLink
-    case pageFileCase, shadowedPageFile, notDownloaded
+    case pageFileCase, shadowedPageFile, notDownloaded, assetContentMismatch
     // Page history (Spec/history.md H-070).
     case historyFileDamaged, historyVersionLost, historyUnknownFile
     // The library's.
     case stagingLeftover
+    // The trash's (Spec/trash.md T-030, T-031).
+    case trashedPage, trashedDocument, trashRecordInvalid, trashDamaged, trashPending, trashLeftover
     // Repairs.
     case pageRewritten, documentRebuilt
     /// A code this version does not name.

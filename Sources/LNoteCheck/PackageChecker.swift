@@ -99,7 +99,22 @@ struct PackageChecker {
             }
         }
         if document != nil {
+            // T-012, T-030: files an unfinished deletion left belong to the page's trash entry.
+            let pending =
+                linked.contains(PackageTrash.folderName)
+                ? []
+                : ((try? PackageTrash.pendingPages(
+                    fs: fs, layout: layout, listed: listedSet,
+                    entries: PackageTrash.entries(fs: fs, layout: layout))) ?? [])
             for id in present.keys.sorted() where !listedSet.contains(id) {
+                if pending.contains(id) {
+                    for name in present[id] ?? [] {
+                        try run.info(
+                            "trashPending", prefix + "pages/" + name,
+                            "page \(id) was deleted into trash/\(id)/; the next writer moves this file there (T-012)")
+                    }
+                    continue
+                }
                 try handleUnlisted(
                     id, names: present[id] ?? [], allNames: allNames.map { $0[id] ?? [] },
                     lostAndFound: lostAndFound, repair: repair)
@@ -117,6 +132,10 @@ struct PackageChecker {
         if !linked.contains("thumbnails") {
             try checkThumbnails(
                 listed, states: states, repaired: repairedPages, repair: repair, lostAndFound: lostAndFound)
+        }
+        if !linked.contains(PackageTrash.folderName) {
+            try TrashChecker(run: run, layout: layout, prefix: prefix).check(
+                listed: document.map { Set($0.pages.map(\.id)) })
         }
     }
 
@@ -559,6 +578,7 @@ struct PackageChecker {
             }
             present.insert(id)
             run.counts.files += 1
+            if id.isContentID { try checkContent(id, path: path, file: prefix + "assets/" + name) }
             if referenced[id] == nil {
                 try run.info(
                     "orphanAsset", prefix + "assets/" + name,
@@ -569,6 +589,27 @@ struct PackageChecker {
             try run.error(
                 "missingAsset", prefix + "assets/\(asset).*",
                 "page \(page) shows asset \(asset), which is missing (D-040); the image draws as a placeholder")
+        }
+    }
+
+    /// D-045: an asset named by a content id holds the bytes that give it, read a chunk at a
+    /// time (an asset of any size costs one chunk of memory). A file past the largest asset is
+    /// not read past that size: no writer makes one.
+    private func checkContent(_ id: UUIDBytes, path: String, file: String) throws {
+        let found: (id: UUIDBytes, size: Int64)
+        do {
+            found = try AssetFiles(fs: fs, layout: layout).contentID(ofFile: path, limit: Document.assetBytesMax)
+        } catch let error as LNoteError where error.code == .corrupt {
+            try run.error("assetContentMismatch", file, "\(error.message); its name is a content id (D-045)")
+            return
+        } catch {
+            try run.failure(file, error)
+            return
+        }
+        if found.id != id {
+            try run.error(
+                "assetContentMismatch", file, bytes: Int(clamping: found.size),
+                "its bytes give the content id \(found.id), not its name (D-043, D-045); kept as they are")
         }
     }
 

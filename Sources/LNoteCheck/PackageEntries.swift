@@ -14,7 +14,7 @@ struct PackageEntries {
     private var fs: any FileSystem { run.fs }
 
     static let fileNames = [PackageLayout.documentFileName, PackageLayout.manifestFileName, PackageLayout.lockFileName]
-    static let folderNames = ["pages", "assets", "thumbnails", PackageLayout.lostAndFoundName]
+    static let folderNames = ["pages", "assets", "thumbnails", PackageLayout.lostAndFoundName, PackageTrash.folderName]
 
     /// Reports every top-level name that holds the wrong kind of object; returns those names
     /// (the caller reads none of them and repairs nothing in the package).

@@ -7,27 +7,27 @@ import LNoteStore
 ///
 /// Cost: reads every vector once; the suite runs in well under a second. Never traps on a
 /// damaged vector: a reader failure is that vector's failure.
-public enum ConformanceRunner {
+package enum ConformanceRunner {
     /// What one vector gave.
-    public struct Outcome: Sendable, Equatable {
+    package struct Outcome: Sendable, Equatable {
         /// `name`, plus ` [mode]` when the entry names a replay mode.
-        public var label: String
+        package var label: String
         /// nil when the vector passed; otherwise why not.
-        public var failure: String?
+        package var failure: String?
 
         /// The runner's line: `ok LABEL` or `FAIL LABEL: why`.
-        public var line: String { failure.map { "FAIL \(label): \($0)" } ?? "ok \(label)" }
+        package var line: String { failure.map { "FAIL \(label): \($0)" } ?? "ok \(label)" }
     }
 
     /// Checks the package at a path without repairing it and returns fsck's exit status and
     /// the sorted, de-duplicated kinds of its error findings. The CLI and the tests pass fsck
     /// here.
-    public typealias PackageCheck = @Sendable (_ path: String) throws -> (exit: Int, findingKinds: [String])
+    package typealias PackageCheck = @Sendable (_ path: String) throws -> (exit: Int, findingKinds: [String])
 
     /// Runs every entry of `directory/manifest.json`, then adds a failure for every file or
     /// folder in `directory` that the manifest does not list.
     /// - Throws: when the manifest cannot be read or parsed.
-    public static func run(
+    package static func run(
         directory: String, fs: any FileSystem = POSIXFileSystem(),
         packageCheck: PackageCheck? = nil
     ) throws -> [Outcome] {
@@ -58,7 +58,7 @@ public enum ConformanceRunner {
     }
 
     /// The final line: `N passed, N failed`.
-    public static func summary(_ outcomes: [Outcome]) -> String {
+    package static func summary(_ outcomes: [Outcome]) -> String {
         let failed = outcomes.filter { $0.failure != nil }.count
         return "\(outcomes.count - failed) passed, \(failed) failed"
     }
@@ -143,7 +143,7 @@ public enum ConformanceRunner {
 }
 
 /// A conformance run that cannot start (no manifest).
-public struct ConformanceError: Error, CustomStringConvertible, Sendable {
-    public var description: String
+package struct ConformanceError: Error, CustomStringConvertible, Sendable {
+    package var description: String
     init(_ d: String) { description = d }
 }

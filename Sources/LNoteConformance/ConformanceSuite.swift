@@ -3,16 +3,16 @@ import LNoteStore
 
 /// One entry of `Spec/vectors/manifest.json` (Spec/README.md): a file or folder, the mode it
 /// is read in, the rules it exercises and the expected result.
-public struct ConformanceEntry: Sendable {
-    public var name: String
+package struct ConformanceEntry: Sendable {
+    package var name: String
     /// `journal`, `snapshot`, `points`, `page` or `package`.
-    public var kind: String
+    package var kind: String
     /// `salvage`, `prefix` or `strict`; nil for `points` and `package`.
-    public var mode: ReplayMode?
-    public var rules: [String]
+    package var mode: ReplayMode?
+    package var rules: [String]
     /// Inputs beside the file: `replayFrom` (journal), `count` and `hasAngles` (points).
-    public var inputs: [(String, JSONValue)]
-    public var expect: [(String, JSONValue)]
+    package var inputs: [(String, JSONValue)]
+    package var expect: [(String, JSONValue)]
 
     /// The entry as a manifest object, keys in a fixed order.
     var json: JSONValue {
@@ -26,18 +26,18 @@ public struct ConformanceEntry: Sendable {
 }
 
 /// A file of the suite: its path relative to the vectors folder and its bytes.
-public struct ConformanceFile: Sendable {
-    public var path: String
-    public var bytes: [UInt8]
+package struct ConformanceFile: Sendable {
+    package var path: String
+    package var bytes: [UInt8]
 }
 
 /// The generated conformance suite: every file and the manifest entries that describe them.
-public struct ConformanceSuite: Sendable {
-    public var files: [ConformanceFile] = []
-    public var entries: [ConformanceEntry] = []
+package struct ConformanceSuite: Sendable {
+    package var files: [ConformanceFile] = []
+    package var entries: [ConformanceEntry] = []
 
     /// `manifest.json`: one entry per line inside a `vectors` array, so diffs stay readable.
-    public func manifestBytes() -> [UInt8] {
+    package func manifestBytes() -> [UInt8] {
         var s = "{\n  \"format\": \"lnote.conformance\",\n  \"version\": 1,\n  \"vectors\": [\n"
         for (i, e) in entries.enumerated() {
             s += "    " + e.json.compact + (i + 1 < entries.count ? ",\n" : "\n")
@@ -47,7 +47,7 @@ public struct ConformanceSuite: Sendable {
     }
 
     /// Top-level names in the vectors folder the manifest must list (folders once).
-    public var topLevelNames: Set<String> {
+    package var topLevelNames: Set<String> {
         Set(files.map { String($0.path.split(separator: "/", maxSplits: 1)[0]) })
     }
 

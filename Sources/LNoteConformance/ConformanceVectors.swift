@@ -7,9 +7,9 @@ import LNoteStore
 /// Cost: a few hundred kilobytes built in memory, milliseconds. Expectations are derived from
 /// how each file was built (offsets of the frames written, what was damaged), never by
 /// reading the file back with this implementation.
-public enum ConformanceVectors {
+package enum ConformanceVectors {
     /// The whole suite: journal, snapshot, point and page vectors, in manifest order.
-    public static func suite() -> ConformanceSuite {
+    package static func suite() -> ConformanceSuite {
         var s = ConformanceSuite()
         JournalVectors.add(to: &s)
         SnapshotVectors.add(to: &s)
@@ -23,12 +23,12 @@ public enum ConformanceVectors {
     }
 
     /// The name of the manifest inside the vectors folder.
-    public static let manifestName = "manifest.json"
+    package static let manifestName = "manifest.json"
 
     /// Writes every file of the suite and `manifest.json` into `directory` (created if
     /// missing). Files already there with other names are left alone.
     /// - Throws: `FileSystemError` when a file cannot be written.
-    public static func write(to directory: String, fs: any FileSystem = POSIXFileSystem()) throws {
+    package static func write(to directory: String, fs: any FileSystem = POSIXFileSystem()) throws {
         let s = suite()
         try makeDirectories(directory, fs: fs)
         for file in s.files {

@@ -32,6 +32,22 @@ enum ContentsVectors {
                 expect: SnapshotVectors.expect(generation: 2, nextSequence: 10, elements: [1, 2, 3], findings: [])
                     + contents(elements, metadata: metadata))
         }
+        do {  // E-014: images showing pages of one multi-page asset, with and without a transform.
+            let pdf = VectorFixtures.uuid("ba7816bf-8f01-8fea-8141-40de5dae2223")
+            let elements = [
+                VectorFixtures.image(1, asset: pdf, page: 0),
+                VectorFixtures.image(2, asset: pdf, transform: Transform.translation(-7, 9), page: 913),
+                VectorFixtures.image(3, asset: pdf, page: UInt32.max),
+                VectorFixtures.image(4, asset: pdf)
+            ]
+            let (b, _) = SnapshotBuilder.build(generation: 1, nextSequence: 6, elements: elements)
+            let name = "ok-snapshot-image-pages.content"
+            s.add(name, b.bytes)
+            s.entry(
+                name, "snapshot", .salvage, rules: ["E-014", "E-012", "D-043", "S-002"],
+                expect: SnapshotVectors.expect(generation: 1, nextSequence: 6, elements: [1, 2, 3, 4], findings: [])
+                    + contents(elements))
+        }
         do {  // E-007: the stroke shows the points before the first failing one (point 2's time goes back).
             let points = [
                 Point(x: 10, y: 20, radius: 11, pressure: 400, time: 0),

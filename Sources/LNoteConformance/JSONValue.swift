@@ -8,7 +8,7 @@ import Foundation
 /// written by `serialized` in one fixed layout so that regenerating gives the same bytes.
 ///
 /// Cost: O(size). Integers are kept exact (`int` for values that fit Int64, `uint` above).
-public enum JSONValue: Equatable, Sendable, Decodable {
+package enum JSONValue: Equatable, Sendable, Decodable {
     case null
     case bool(Bool)
     case int(Int64)
@@ -19,7 +19,7 @@ public enum JSONValue: Equatable, Sendable, Decodable {
     /// Keys in insertion order; `serialized` writes them in that order.
     case object([(String, JSONValue)])
 
-    public static func == (l: JSONValue, r: JSONValue) -> Bool {
+    package static func == (l: JSONValue, r: JSONValue) -> Bool {
         switch (l, r) {
         case (.null, .null): return true
         case (.bool(let a), .bool(let b)): return a == b
@@ -37,7 +37,7 @@ public enum JSONValue: Equatable, Sendable, Decodable {
         }
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         if var array = try? decoder.unkeyedContainer() {
             var items: [JSONValue] = []
             while !array.isAtEnd { items.append(try array.decode(JSONValue.self)) }
@@ -69,18 +69,18 @@ public enum JSONValue: Equatable, Sendable, Decodable {
     }
 
     /// Parses JSON text; nil when it does not parse.
-    public static func parse(_ bytes: [UInt8]) -> JSONValue? {
+    package static func parse(_ bytes: [UInt8]) -> JSONValue? {
         try? JSONDecoder().decode(JSONValue.self, from: Data(bytes))
     }
 
     /// The member `key` of an object, else nil.
-    public subscript(key: String) -> JSONValue? {
+    package subscript(key: String) -> JSONValue? {
         guard case .object(let pairs) = self else { return nil }
         return pairs.first { $0.0 == key }?.1
     }
 
     /// The value as an exact integer (an integral double counts), else nil.
-    public var integer: Int64? {
+    package var integer: Int64? {
         switch self {
         case .int(let i): return i
         case .uint(let u): return Int64(exactly: u)
@@ -89,7 +89,7 @@ public enum JSONValue: Equatable, Sendable, Decodable {
         }
     }
 
-    public var uint64: UInt64? {
+    package var uint64: UInt64? {
         switch self {
         case .int(let i): return UInt64(exactly: i)
         case .uint(let u): return u
@@ -107,12 +107,12 @@ public enum JSONValue: Equatable, Sendable, Decodable {
         }
     }
 
-    public var string: String? { if case .string(let s) = self { return s } else { return nil } }
-    public var bool: Bool? { if case .bool(let b) = self { return b } else { return nil } }
-    public var array: [JSONValue]? { if case .array(let a) = self { return a } else { return nil } }
+    package var string: String? { if case .string(let s) = self { return s } else { return nil } }
+    package var bool: Bool? { if case .bool(let b) = self { return b } else { return nil } }
+    package var array: [JSONValue]? { if case .array(let a) = self { return a } else { return nil } }
 
     /// Compact JSON text (no spaces), keys in stored order.
-    public var compact: String {
+    package var compact: String {
         switch self {
         case .null: return "null"
         case .bool(let b): return b ? "true" : "false"
@@ -158,11 +158,11 @@ public enum JSONValue: Equatable, Sendable, Decodable {
 extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByBooleanLiteral,
     ExpressibleByArrayLiteral, ExpressibleByNilLiteral
 {
-    public init(stringLiteral value: String) { self = .string(value) }
-    public init(integerLiteral value: Int64) { self = .int(value) }
-    public init(booleanLiteral value: Bool) { self = .bool(value) }
-    public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
-    public init(nilLiteral: ()) { self = .null }
+    package init(stringLiteral value: String) { self = .string(value) }
+    package init(integerLiteral value: Int64) { self = .int(value) }
+    package init(booleanLiteral value: Bool) { self = .bool(value) }
+    package init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+    package init(nilLiteral: ()) { self = .null }
 }
 
 extension JSONValue {

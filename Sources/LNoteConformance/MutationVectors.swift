@@ -10,12 +10,12 @@ import LNoteStore
 /// one does; the tests run the Python reference on them to find where the two differ.
 ///
 /// Cost: about a millisecond a vector to build and read back.
-public enum MutationVectors {
+package enum MutationVectors {
     /// Writes `count` vectors drawn from `seed`, and their manifest, into `directory` (created
     /// if missing). The same seed and count give the same bytes. Package vectors are drawn
     /// only when `packageCheck` (fsck, check only) is given.
     /// - Throws: `FileSystemError` when a file cannot be written or read back.
-    public static func write(
+    package static func write(
         to directory: String, seed: UInt64, count: Int, fs: any FileSystem = POSIXFileSystem(),
         packageCheck: ConformanceRunner.PackageCheck? = nil
     ) throws {

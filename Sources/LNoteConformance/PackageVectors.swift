@@ -91,6 +91,23 @@ enum PackageVectors {
         s.entry(
             "ok-package-stale-element-count.lnote", "package", nil, rules: ["D-021"],
             expect: expect(exit: 0, pages: [(page, [1, 2, 3])], kinds: []))
+        do {  // Spec/trash.md T-003: a reader of pages/ never reads trash/; fsck reports nothing there.
+            let name = "ok-package-with-trashed-page.lnote"
+            Self.package(&s, name)
+            var trashed = FileBuilder.journal(page: otherPage, salt: VectorFixtures.otherSalt)
+            _ = trashed.appends([7, 8], from: 1)
+            let entry = name + "/trash/\(otherPage)/"
+            s.add(entry + "pages/" + PageFileNames.journal(otherPage, base: 0), trashed.bytes)
+            let record =
+                "{\"deletedAt\":\"2026-12-07T17:30:02.481Z\",\"format\":\"lnote.trashed\",\"id\":\"\(otherPage)\","
+                + "\"index\":1,\"kind\":\"page\",\"page\":{\"created\":\"2026-11-29T23:03:18.123Z\","
+                + "\"elementCount\":2,\"height\":7920,\"id\":\"\(otherPage)\","
+                + "\"modified\":\"2026-11-29T23:03:18.123Z\",\"width\":6120},\"version\":1}"
+            s.add(entry + "trashed.json", Array(record.utf8))
+            s.entry(
+                name, "package", nil, rules: ["D-022", "K-019"],
+                expect: expect(exit: 0, pages: [(page, [1, 2, 3])], kinds: []))
+        }
         package(&s, "ok-package-stale-lock.lnote", lock: true)
         s.entry(
             "ok-package-stale-lock.lnote", "package", nil, rules: ["D-070"],
@@ -145,6 +162,28 @@ enum PackageVectors {
         s.entry(
             "bad-package-missing-asset.lnote", "package", nil, rules: ["D-040"],
             expect: expect(exit: 4, pages: [(page, [1, 2, 3, 4])], kinds: ["missingAsset"]))
+        contentNamedAssets(&s)
+    }
+
+    /// D-043, D-045, K-014: assets named by a content id (the 3 bytes `abc`) that hold those
+    /// bytes, and that hold other bytes (one flipped): only the second is an error.
+    static func contentNamedAssets(_ s: inout ConformanceSuite) {
+        let abc = VectorFixtures.uuid("ba7816bf-8f01-8fea-8141-40de5dae2223")
+        for (name, bytes, exit, kinds) in [
+            ("ok-package-content-named-asset.lnote", Array("abc".utf8), 0, [String]()),
+            ("bad-package-asset-content-mismatch.lnote", Array("abd".utf8), 4, ["assetContentMismatch"])
+        ] {
+            var j = FileBuilder.journal()
+            _ = j.appends([1], from: 1)
+            j.change(.append(VectorFixtures.image(2, asset: abc, page: 1)), sequence: 2)
+            s.add(name + "/document.json", documentJSON(pages: [(page, 2)]))
+            s.add(name + "/manifest.json", manifestJSON(pageCount: 1, cover: page))
+            s.add(name + "/pages/" + PageFileNames.journal(page, base: 0), j.bytes)
+            s.add(name + "/assets/\(abc).pdf", bytes)
+            s.entry(
+                name, "package", nil, rules: ["D-043", "D-045", "K-014", "E-014"],
+                expect: expect(exit: exit, pages: [(page, [1, 2])], kinds: kinds))
+        }
     }
 
     /// D-080: which manifest fields make it stale.

@@ -43,9 +43,11 @@ enum VectorFixtures {
                 transform: transform, hasAngles: angles, points: points))
     }
 
-    static func image(_ n: Int, asset: UUIDBytes, transform: Transform? = nil) -> Element {
+    static func image(_ n: Int, asset: UUIDBytes, transform: Transform? = nil, page: UInt32? = nil) -> Element {
         .image(
-            ImageElement(id: id(n), assetID: asset, x: -120, y: 340, width: 2000, height: 1500, transform: transform))
+            ImageElement(
+                id: id(n), assetID: asset, x: -120, y: 340, width: 2000, height: 1500, transform: transform, page: page)
+        )
     }
 
     /// The body bytes of `change` (after the sequence).

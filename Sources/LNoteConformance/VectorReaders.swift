@@ -41,11 +41,13 @@ enum VectorReaders {
                     transform(s.transform), .bool(s.hasAngles), points
                 ])
             case .image(let m):
-                return .array([
-                    .string("image"), .string(m.id.description), .string(m.assetID.description),
-                    JSONValue(Int(m.x)), JSONValue(Int(m.y)), JSONValue(Int(m.width)), JSONValue(Int(m.height)),
-                    transform(m.transform)
-                ])
+                // E-014: the page comes last, only for an image that has one.
+                return .array(
+                    [
+                        .string("image"), .string(m.id.description), .string(m.assetID.description),
+                        JSONValue(Int(m.x)), JSONValue(Int(m.y)), JSONValue(Int(m.width)), JSONValue(Int(m.height)),
+                        transform(m.transform)
+                    ] + (m.page.map { [JSONValue(Int($0))] } ?? []))
             }
         }
         return [

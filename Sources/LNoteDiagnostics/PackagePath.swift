@@ -4,10 +4,10 @@ import LNoteStore
 /// packages. `fsck`, `merge` and `export-sqlite` take their packages from here, so one path
 /// means the same packages to each, and a folder that holds none is an error, never a run that
 /// silently does nothing.
-public enum PackagePath {
+package enum PackagePath {
     /// A folder is a package when it is named `*.lnote` (any case) or holds `document.json` or
     /// `pages/` (so `.` inside a package is that package).
-    public static func isPackage(_ path: String, fileSystem fs: any FileSystem = POSIXFileSystem.shared) -> Bool {
+    package static func isPackage(_ path: String, fileSystem fs: any FileSystem = POSIXFileSystem.shared) -> Bool {
         if lastComponent(path).lowercased().hasSuffix("." + PackageLayout.packageExtension) { return true }
         for name in [PackageLayout.documentFileName, "pages"] where (try? fs.kind(joinPath(path, name))) != nil {
             return true
@@ -17,7 +17,7 @@ public enum PackagePath {
 
     /// The names of a library folder's packages, sorted: every folder in it whose name ends in
     /// `.lnote` (any case) and does not start with `.` (D-032). Links are not followed (D-002).
-    public static func libraryPackages(
+    package static func libraryPackages(
         _ path: String, fileSystem fs: any FileSystem = POSIXFileSystem.shared
     ) throws -> [String] {
         let names: [String]
@@ -32,7 +32,7 @@ public enum PackagePath {
     /// The packages `path` names: itself when it is a package, else every package of the
     /// library folder it is. Throws `notFound` for a missing path or a folder that holds no
     /// package, `invalidPath` for a link (D-002) or a file.
-    public static func packages(
+    package static func packages(
         at path: String, fileSystem fs: any FileSystem = POSIXFileSystem.shared
     ) throws -> [String] {
         let root = normalized(path)
@@ -51,7 +51,7 @@ public enum PackagePath {
     /// `path` without trailing slashes or `.` components, and with every `..` resolved by
     /// `realpath` (only the part up to the last `..`: a link at the last component is kept, so
     /// D-002 still sees it). `/a/b.lnote/.` is `/a/b.lnote`.
-    public static func normalized(_ path: String) -> String {
+    package static func normalized(_ path: String) -> String {
         let absolute = path.hasPrefix("/")
         let parts = path.split(separator: "/").filter { $0 != "." }
         var head = absolute ? "/" : ""

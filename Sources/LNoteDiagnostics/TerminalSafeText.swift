@@ -3,8 +3,8 @@
 /// bidirectional overrides and isolates, and line/paragraph separators are shown as `\u{XX}`,
 /// a byte of a file name that is not UTF-8 (U+10FF00 + b, D-035) as `\xHH`;
 /// a backslash is doubled so the escaping cannot be forged. Everything else is unchanged.
-public enum TerminalSafeText {
-    public static func text(_ s: String) -> String {
+package enum TerminalSafeText {
+    package static func text(_ s: String) -> String {
         var out = ""
         out.reserveCapacity(s.utf8.count)
         for scalar in s.unicodeScalars {
@@ -22,7 +22,7 @@ public enum TerminalSafeText {
         return out
     }
 
-    public static func isUnsafe(_ u: Unicode.Scalar) -> Bool {
+    package static func isUnsafe(_ u: Unicode.Scalar) -> Bool {
         switch u.value {
         case 0x00...0x1F, 0x7F...0x9F: return true  // C0 (ESC, CR, BS...), DEL, C1 (CSI)
         case 0x200E, 0x200F, 0x061C: return true  // LRM, RLM, ALM

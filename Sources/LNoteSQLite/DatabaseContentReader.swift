@@ -39,11 +39,11 @@ package final class DatabaseContentReader {
     }
 
     /// The content of document `id`, or nil when the database does not hold it.
-    package func read(_ id: UUIDBytes) throws -> DocumentContent? {
+    package func read(_ id: UUIDBytes, assetBytes: Bool = true) throws -> DocumentContent? {
         let find = try db.prepare("SELECT id FROM documents WHERE uuid = ?1")
         try find.bind(1, id.bytes)
         guard try find.step() else { return nil }
-        return try read(row: find.int64(0), id: id)
+        return try read(row: find.int64(0), id: id, assetBytes: assetBytes)
     }
 
     /// The content of the `documents` row `row` (of uuid `id`), or nil when there is no such row.
@@ -66,6 +66,12 @@ package final class DatabaseContentReader {
         try pages.bind(1, row)
         var pageRows: [(Int64, DocumentFile.PageEntry)] = []
         while try pages.step() {
+            // D-011 as the rows come: a document of ten million page rows is refused after
+            // the first rows past the limit, never read whole into memory.
+            guard pageRows.count < FormatLimits.pagesPerDocumentMax else {
+                throw SQLiteContentError(
+                    "document \(id): more than \(FormatLimits.pagesPerDocumentMax) pages (D-011)")
+            }
             guard let pageID = UUIDBytes(bytes: pages.blob(1)), let w = UInt32(exactly: pages.int64(2)),
                 let h = UInt32(exactly: pages.int64(3))
             else {
@@ -85,10 +91,8 @@ package final class DatabaseContentReader {
                         modified: modified, elementCount: 0)
                 ))
         }
-        guard pageRows.count <= FormatLimits.pagesPerDocumentMax,
-            Set(pageRows.map(\.1.id)).count == pageRows.count
-        else {
-            throw SQLiteContentError("document \(id): too many pages or a repeated page uuid (D-011)")
+        guard Set(pageRows.map(\.1.id)).count == pageRows.count else {
+            throw SQLiteContentError("document \(id): a repeated page uuid (D-011)")
         }
         for (pageRow, entry) in pageRows {
             let elements = try readElements(pageRow, page: entry.id)

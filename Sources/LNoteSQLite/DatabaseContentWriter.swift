@@ -9,8 +9,11 @@ final class DatabaseContentWriter {
     private let db: SQLiteConnection
     private let deleteDocument, insertDocument, insertPage, insertAsset, insertStroke, insertImage: SQLiteStatement
 
-    init(_ db: SQLiteConnection) throws {
+    private let fs: any FileSystem
+
+    init(_ db: SQLiteConnection, fileSystem: any FileSystem = POSIXFileSystem.shared) throws {
         self.db = db
+        fs = fileSystem
         deleteDocument = try db.prepare("DELETE FROM documents WHERE uuid = ?1")
         insertDocument = try db.prepare(
             "INSERT INTO documents (uuid, title, created, modified) VALUES (?1, ?2, ?3, ?4)")
@@ -49,9 +52,16 @@ final class DatabaseContentWriter {
             for asset in content.assets {
                 try run(insertAsset) { s in
                     try s.bind(1, documentRow); try s.bind(2, asset.id.bytes); try s.bind(3, asset.ext)
-                    try s.bind(4, asset.bytes.count); try s.bind(5, asset.bytes)
+                    try s.bind(4, asset.byteCount)
+                    if asset.filePath != nil {
+                        try s.bindZeroBlob(5, count: asset.byteCount)
+                    } else {
+                        try s.bind(5, asset.bytes)
+                    }
                 }
-                assetRows[asset.id] = db.lastInsertRowID
+                let row = db.lastInsertRowID
+                if let path = asset.filePath { try stream(path, size: asset.byteCount, toRow: row) }
+                assetRows[asset.id] = row
             }
             for (position, page) in content.pages.enumerated() {
                 try run(insertPage) { s in
@@ -70,6 +80,22 @@ final class DatabaseContentWriter {
         }
     }
 
+    /// the asset file `path` into the zero BLOB of `assets` row `row`, a chunk at a time
+    /// (`sqlite3_blob_write`). A file whose size changed since it was read is refused.
+    private func stream(_ path: String, size: Int, toRow row: Int64) throws {
+        let f = try fs.open(path, .readOnly)
+        defer { try? fs.close(f) }
+        var offset: Int64 = 0
+        try db.writeBlob(table: "assets", column: "bytes", row: row) { buffer in
+            let n = try fs.read(f, at: offset, into: buffer)
+            offset += Int64(n)
+            return n
+        }
+        guard try fs.size(f) == Int64(size) else {
+            throw SQLiteContentError("\(path) changed size while exported (\(size) bytes when read)")
+        }
+    }
+
     private func write(_ stroke: Stroke, page: Int64, z: Int) throws {
         let points = stroke.points
         try run(insertStroke) { s in
@@ -83,6 +109,11 @@ final class DatabaseContentWriter {
     }
 
     private func write(_ image: ImageElement, page: Int64, z: Int, assetRow: Int64?) throws {
+        if let shown = image.page {  // refused whole rather than stored without it
+            throw SQLiteContentError(
+                "image \(image.id) shows page \(shown) of asset \(image.assetID) (E-014), which this schema version "
+                    + "cannot hold; the document is not exported (Q-066)")
+        }
         try run(insertImage) { s in
             try s.bind(1, page); try s.bind(2, image.id.bytes); try s.bind(3, z); try s.bind(4, image.assetID.bytes)
             if let assetRow { try s.bind(5, assetRow) } else { try s.bindNull(5) }

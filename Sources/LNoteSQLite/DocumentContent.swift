@@ -40,6 +40,8 @@ public struct DocumentContent: Sendable, Equatable {
         package var byteCount: Int
         /// The `assets` row its bytes stream from, for an asset read by its size only.
         package var blobRow: Int64?
+        /// The package file its bytes stream from, for an asset read by its size only.
+        package var filePath: String?
 
         public init(id: UUIDBytes, ext: String, bytes: [UInt8]) {
             self.id = id; self.ext = ext; self.bytes = bytes; byteCount = bytes.count

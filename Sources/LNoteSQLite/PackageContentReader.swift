@@ -8,7 +8,7 @@ public enum PackageContentReader {
     /// The content of the package at `path`. Throws `LNoteError(.corrupt)` when a page does
     /// not recover cleanly (Q-041: repair it with `lnote fsck --repair` first, which keeps
     /// what it drops in `lost+found/`), or when the package cannot be read.
-    public static func read(
+    package static func read(
         path: String, fileSystem fs: any FileSystem = POSIXFileSystem.shared
     ) async throws -> DocumentContent {
         try await read(path: path, fileSystem: fs, assetBytes: true)
@@ -72,7 +72,9 @@ public enum PackageContentReader {
                         .invalidPath, "asset is not a regular file of at most \(Document.assetBytesMax) bytes (D-040)",
                         file: path)
                 }
-                out.append(.init(id: id, ext: ext, byteCount: Int(size), blobRow: nil))
+                var asset = DocumentContent.Asset(id: id, ext: ext, byteCount: Int(size), blobRow: nil)
+                asset.filePath = path
+                out.append(asset)
                 continue
             }
             let bytes = try fs.readRegularFile(joinPath(layout.assetsDirectory, name), limit: Document.assetBytesMax)

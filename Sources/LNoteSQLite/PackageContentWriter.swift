@@ -78,7 +78,7 @@ struct AssetSource: @unchecked Sendable {
         var same = true
         let blobSize = try db.readBlob(table: "assets", column: "bytes", row: row) { chunk, offset in
             guard same else { return }
-            same = (try fs.read(f, at: Int64(offset), count: chunk.count)) == chunk
+            same = bytesEqual(try fs.read(f, at: Int64(offset), count: chunk.count)[...], chunk[...])
         }
         return same && Int64(blobSize) == size
     }

@@ -137,6 +137,44 @@ package final class SQLiteConnection {
         return size
     }
 
+    /// Fills the value of `column` in row `row` of `table` (a BLOB of its final size, bound as
+    /// a zero BLOB) through SQLite's incremental BLOB I/O: `next(buffer)` fills the buffer with
+    /// the next bytes and returns how many (0 at the end). A value of any size costs one chunk
+    /// of memory. Throws when the bytes given are not exactly the BLOB's size.
+    package func writeBlob(
+        table: String, column: String, row: Int64, chunkBytes: Int = 1 << 20,
+        _ next: (UnsafeMutableRawBufferPointer) throws -> Int
+    ) throws {
+        var blob: OpaquePointer?
+        let rc = sqlite3_blob_open(db, "main", table, column, row, 1, &blob)
+        guard rc == SQLITE_OK, let blob else {
+            sqlite3_blob_close(blob)
+            throw SQLiteError(code: rc, message: "\(table).\(column) of row \(row): \(lastMessage)")
+        }
+        defer { sqlite3_blob_close(blob) }
+        let size = Int(sqlite3_blob_bytes(blob))
+        var chunk = [UInt8](repeating: 0, count: min(max(chunkBytes, 1), max(size, 1)))
+        var offset = 0
+        while true {
+            let n = try chunk.withUnsafeMutableBytes { try next($0) }
+            if n == 0 { break }
+            guard n > 0, n <= chunk.count, offset + n <= size else {
+                throw SQLiteError(
+                    code: SQLITE_TOOBIG, message: "\(table).\(column) of row \(row): more than \(size) bytes")
+            }
+            let written = chunk.withUnsafeBytes { sqlite3_blob_write(blob, $0.baseAddress, Int32(n), Int32(offset)) }
+            guard written == SQLITE_OK else {
+                throw SQLiteError(
+                    code: written, message: "\(table).\(column) of row \(row) at \(offset): \(lastMessage)")
+            }
+            offset += n
+        }
+        guard offset == size else {
+            throw SQLiteError(
+                code: SQLITE_MISMATCH, message: "\(table).\(column) of row \(row): \(offset) of \(size) bytes given")
+        }
+    }
+
     package var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(db) }
     package var lastMessage: String { String(cString: sqlite3_errmsg(db)) }
 
@@ -169,6 +207,11 @@ package final class SQLiteStatement {
     package func bindNull(_ index: Int32) throws { try check(sqlite3_bind_null(statement, index)) }
     package func bind(_ index: Int32, _ value: String) throws {
         try check(sqlite3_bind_text(statement, index, value, -1, lnote_sqlite_transient()))
+    }
+    /// Binds a BLOB of `count` zero bytes, to be filled through `SQLiteConnection.writeBlob`
+    /// (nothing of that size is allocated here).
+    package func bindZeroBlob(_ index: Int32, count: Int) throws {
+        try check(sqlite3_bind_zeroblob64(statement, index, sqlite3_uint64(max(count, 0))))
     }
     /// Binds a BLOB (SQLite copies it). An empty array binds a zero-length BLOB, not NULL.
     package func bind(_ index: Int32, _ bytes: [UInt8]) throws {

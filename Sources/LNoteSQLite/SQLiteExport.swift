@@ -28,12 +28,13 @@ public enum SQLiteExport {
         for path in packages {
             var result = SQLiteTransferReport.DocumentResult(status: "failed", source: path, payloadBytes: 0)
             do {
-                let content = try await PackageContentReader.read(path: path)
+                // assets by their sizes; their bytes stream from the package's files.
+                let content = try await PackageContentReader.read(path: path, assetBytes: false)
                 result.id = content.id.description
                 guard seen.insert(content.id).inserted else {
                     throw SQLiteContentError("document \(content.id) is also in an earlier package of this export")
                 }
-                result = try exportOne(content, result, writer: writer, reader: reader)
+                result = try exportOne(content, result, writer: writer, reader: reader, source: AssetSource(db: db))
             } catch {
                 result.error = "\(error)"
             }
@@ -53,11 +54,11 @@ public enum SQLiteExport {
     /// Writes one document unless the database already holds it equal, then verifies.
     static func exportOne(
         _ content: DocumentContent, _ base: SQLiteTransferReport.DocumentResult,
-        writer: DatabaseContentWriter, reader: DatabaseContentReader
+        writer: DatabaseContentWriter, reader: DatabaseContentReader, source: AssetSource
     ) throws -> SQLiteTransferReport.DocumentResult {
         var result = base
-        if let existing = try? reader.read(content.id) {
-            let check = ContentComparison.verify(expected: content, actual: existing)
+        if let existing = try? reader.read(content.id, assetBytes: false) {
+            let check = verify(content, stored: existing, source: source)
             if check.isEqual {
                 result.status = "unchanged"
                 result.verification = check
@@ -66,13 +67,30 @@ public enum SQLiteExport {
         }
         try writer.write(content)
         result.payloadBytes = content.payloadBytes
-        guard let stored = try reader.read(content.id) else {
+        guard let stored = try reader.read(content.id, assetBytes: false) else {
             throw SQLiteContentError("document \(content.id) is missing from the database after its COMMIT")
         }
-        let check = ContentComparison.verify(expected: content, actual: stored)
+        let check = verify(content, stored: stored, source: source)
         result.verification = check
         result.status = check.isEqual ? "exported" : "mismatch"
         return result
+    }
+
+    /// Q-050's comparison of the package's `content` with the database's `stored`, both with
+    /// assets by their sizes: each asset's file is compared with its row a chunk at a time
+    /// . An asset that cannot be read is a difference.
+    static func verify(
+        _ content: DocumentContent, stored: DocumentContent, source: AssetSource,
+        fs: any FileSystem = POSIXFileSystem.shared
+    ) -> DocumentVerification {
+        var check = ContentComparison.verify(expected: content, actual: stored)
+        let rows = Dictionary(stored.assets.map { ("\($0.id).\($0.ext)", $0.blobRow) }, uniquingKeysWith: { a, _ in a })
+        for asset in content.assets {
+            guard let path = asset.filePath, case let row?? = rows["\(asset.id).\(asset.ext)"] else { continue }
+            let same = (try? source.matches(row: row, path: path, fs: fs)) ?? false
+            if !same { check.differences.append("asset \(asset.id).\(asset.ext): bytes differ") }
+        }
+        return check
     }
 
     static func seconds(_ d: Duration) -> Double {

@@ -4,11 +4,11 @@
 /// Cheap to keep: it shares file contents with the enumerator. `makeFileSystem()` turns it
 /// into a fresh `SimulatedFileSystem` whose whole content is durable, to run recovery on
 /// (and to crash again: that file system has its own log and crash states).
-public struct CrashState: Sendable, CustomStringConvertible {
+package struct CrashState: Sendable, CustomStringConvertible {
     /// The crash happened after this many calls of the log (0 = before the first).
-    public let point: Int
+    package let point: Int
     /// A hash of the paths, kinds and bytes, equal on every run for equal states.
-    public let stateHash: UInt64
+    package let stateHash: UInt64
 
     let image: InodeTable
     let pending: [PendingOperation]
@@ -23,28 +23,28 @@ public struct CrashState: Sendable, CustomStringConvertible {
     }
 
     /// Every file, absolute path -> bytes.
-    public var files: [String: [UInt8]] { image.files }
+    package var files: [String: [UInt8]] { image.files }
 
     /// Every directory path, sorted, the root ("/") included.
-    public var directories: [String] { image.directories }
+    package var directories: [String] { image.directories }
 
     /// A new simulated file system holding exactly this state, all of it durable.
-    public func makeFileSystem() -> SimulatedFileSystem { SimulatedFileSystem(image: image.compacted()) }
+    package func makeFileSystem() -> SimulatedFileSystem { SimulatedFileSystem(image: image.compacted()) }
 
     /// Log indices of the pending operations this state kept in full.
-    public var persistedOperations: [Int] {
+    package var persistedOperations: [Int] {
         pending.indices.filter { choice.subset.contains($0, count: pending.count) && choice.torn?.position != $0 }
             .map { pending[$0].logIndex }
     }
 
     /// Log indices of the pending operations this state dropped.
-    public var droppedOperations: [Int] {
+    package var droppedOperations: [Int] {
         pending.indices.filter { !choice.subset.contains($0, count: pending.count) && choice.torn?.position != $0 }
             .map { pending[$0].logIndex }
     }
 
     /// e.g. `crash after 12 calls: kept [3, 5], dropped [7], torn 9 prefix(512) #a1b2...`.
-    public var description: String {
+    package var description: String {
         var text = "crash after \(point) calls: kept \(persistedOperations), dropped \(droppedOperations)"
         if let torn = choice.torn, pending.indices.contains(torn.position) {
             text += ", torn \(pending[torn.position].logIndex) \(torn.variant)"

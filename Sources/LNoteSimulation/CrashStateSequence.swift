@@ -15,18 +15,18 @@
 ///
 /// Deterministic: the same log and options give the same states, in the same order, with the
 /// same hashes. Cost per state: one copy of the touched files plus one hash over the tree.
-public struct CrashStateSequence: Sequence, Sendable {
+package struct CrashStateSequence: Sequence, Sendable {
     let log: [LogEntry]
     let initialImage: InodeTable
     let options: CrashOptions
 
-    public func makeIterator() -> CrashStateIterator {
+    package func makeIterator() -> CrashStateIterator {
         CrashStateIterator(log: log, initialImage: initialImage, options: options)
     }
 }
 
 /// Walks a log's crash states; also counts what it produced and what it skipped as duplicate.
-public struct CrashStateIterator: IteratorProtocol {
+package struct CrashStateIterator: IteratorProtocol {
     private let log: [LogEntry]
     private let options: CrashOptions
     private let initialImage: InodeTable
@@ -39,11 +39,11 @@ public struct CrashStateIterator: IteratorProtocol {
     private var seen: Set<UInt64> = []
 
     /// States returned so far.
-    public private(set) var statesProduced = 0
+    package private(set) var statesProduced = 0
     /// States built but skipped because an equal state (same hash) was returned before.
-    public private(set) var duplicatesSkipped = 0
+    package private(set) var duplicatesSkipped = 0
     /// Points of the log at which states were built.
-    public private(set) var pointsVisited = 0
+    package private(set) var pointsVisited = 0
 
     init(log: [LogEntry], initialImage: InodeTable, options: CrashOptions) {
         self.log = log
@@ -52,7 +52,7 @@ public struct CrashStateIterator: IteratorProtocol {
         persistence = PersistenceState(durable: initialImage)
     }
 
-    public mutating func next() -> CrashState? {
+    package mutating func next() -> CrashState? {
         while true {
             while choiceIndex < choices.count {
                 let choice = choices[choiceIndex]

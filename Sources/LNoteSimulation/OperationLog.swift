@@ -16,6 +16,7 @@ enum SimulatedCall: Sendable {
     case list(String)
     case kind(String)
     case tryLock(Int32)
+    case clone(String, String)
 
     /// The C-style name reported in `FileSystemError.operation`.
     var name: String {
@@ -34,6 +35,7 @@ enum SimulatedCall: Sendable {
         case .list: return "readdir"
         case .kind: return "lstat"
         case .tryLock: return "flock"
+        case .clone: return "clone"
         }
     }
 }
@@ -65,7 +67,7 @@ struct LogEntry: Sendable {
         case let .write(fd, offset, count): detail = "fd \(fd) @\(offset) +\(count)"
         case let .truncate(fd, size): detail = "fd \(fd) to \(size)"
         case let .sync(fd, durability): detail = "fd \(fd) .\(durability.rawValue)"
-        case let .rename(_, to): detail = "-> \(to)"
+        case let .rename(_, to), let .clone(_, to): detail = "-> \(to)"
         case .remove, .makeDirectory, .syncDirectory, .list, .kind: detail = ""
         }
         let outcome: String

@@ -3,14 +3,14 @@
 /// The same seed gives the same sequence on every platform and run, so every simulated
 /// failure replays from its seed. Cost: a few arithmetic instructions per `next()`. Not for
 /// cryptography.
-public struct SeededGenerator: RandomNumberGenerator, Sendable {
+package struct SeededGenerator: RandomNumberGenerator, Sendable {
     private var s0: UInt64
     private var s1: UInt64
     private var s2: UInt64
     private var s3: UInt64
 
     /// A generator whose whole future output is fixed by `seed`.
-    public init(seed: UInt64) {
+    package init(seed: UInt64) {
         var mix = seed
         s0 = Self.splitMix(&mix)
         s1 = Self.splitMix(&mix)
@@ -19,7 +19,7 @@ public struct SeededGenerator: RandomNumberGenerator, Sendable {
     }
 
     /// The next 64 random bits (xoshiro256**).
-    public mutating func next() -> UInt64 {
+    package mutating func next() -> UInt64 {
         let result = Self.rotateLeft(s1 &* 5, 7) &* 9
         let t = s1 << 17
         s2 ^= s0
@@ -33,7 +33,7 @@ public struct SeededGenerator: RandomNumberGenerator, Sendable {
 
     /// A seed derived from `seed` and `values` (for example a point and an operation index),
     /// so independent streams never overlap by accident.
-    public static func derive(_ seed: UInt64, _ values: UInt64...) -> UInt64 {
+    package static func derive(_ seed: UInt64, _ values: UInt64...) -> UInt64 {
         var mix = seed
         var result = splitMix(&mix)
         for value in values {

@@ -4,7 +4,7 @@ extension SimulatedFileSystem {
     ///
     /// The counterpart of `durableSnapshot()` for `Durability.none` (W-002): a change written
     /// at level `none` must be in this state. Cost: one hash over the live tree.
-    public func processCrashState() -> CrashState {
+    package func processCrashState() -> CrashState {
         liveImage { image, count in
             CrashState(
                 point: count, image: image, stateHash: image.stableHash, pending: [],

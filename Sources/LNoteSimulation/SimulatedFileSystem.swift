@@ -18,11 +18,11 @@ import Synchronization
 /// component plus, for a write, a copy of the written bytes into the log.
 /// Differences from POSIX: no symbolic links; opening a directory fails with EISDIR;
 /// relative paths are taken from the root.
-public final class SimulatedFileSystem: FileSystem, Sendable {
+package final class SimulatedFileSystem: FileSystem, Sendable {
     private let state: Mutex<SimulationState>
 
     /// An empty file system: only the root directory `/`, everything durable.
-    public convenience init() { self.init(image: InodeTable()) }
+    package convenience init() { self.init(image: InodeTable()) }
 
     init(image: InodeTable) {
         state = Mutex(SimulationState(image: image))
@@ -35,14 +35,14 @@ public final class SimulatedFileSystem: FileSystem, Sendable {
     /// making it durable (fsyncgate, M-006); a failed `syncDirectory` drops the directory's
     /// pending entries; a failed `close` still releases the handle; other failed calls change
     /// nothing.
-    public func failOperation(at index: Int, errno: Int32 = FileSystemErrno.ioError, persistent: Bool = false) {
+    package func failOperation(at index: Int, errno: Int32 = FileSystemErrno.ioError, persistent: Bool = false) {
         state.withLock { s in
             if persistent { s.failFrom = (index, errno) } else { s.failOnce[index] = errno }
         }
     }
 
     /// Removes every injected failure.
-    public func clearFailures() {
+    package func clearFailures() {
         state.withLock { s in
             s.failOnce = [:]
             s.failFrom = nil
@@ -52,18 +52,18 @@ public final class SimulatedFileSystem: FileSystem, Sendable {
     // MARK: Inspection
 
     /// How many calls have been made (the index the next call will have).
-    public var operationCount: Int { state.withLock { $0.log.count } }
+    package var operationCount: Int { state.withLock { $0.log.count } }
 
     /// The log, one readable line per call: `7 pwrite /d/log fd 3 @0 +17 -> ok`.
-    public var operationLog: [String] {
+    package var operationLog: [String] {
         state.withLock { s in s.log.enumerated().map { $0.element.describe(index: $0.offset) } }
     }
 
     /// Every file of the live tree (what reads see now), path -> bytes.
-    public func allFiles() -> [String: [UInt8]] { state.withLock { $0.live.files } }
+    package func allFiles() -> [String: [UInt8]] { state.withLock { $0.live.files } }
 
     /// What a power loss right now leaves when none of the pending operations reached disk.
-    public func durableSnapshot() -> CrashState {
+    package func durableSnapshot() -> CrashState {
         state.withLock { s in
             CrashState(
                 point: s.log.count, image: s.persistence.durable, stateHash: s.persistence.durable.stableHash,
@@ -77,17 +77,17 @@ public final class SimulatedFileSystem: FileSystem, Sendable {
     }
 
     /// How many storage operations are not yet durable.
-    public var pendingOperationCount: Int { state.withLock { $0.persistence.pending.count } }
+    package var pendingOperationCount: Int { state.withLock { $0.persistence.pending.count } }
 
     /// Every state a power loss could leave, lazily (see `CrashOptions` for what is explored).
     /// The log is captured now; later calls do not change the sequence.
-    public func crashStates(_ options: CrashOptions = CrashOptions()) -> CrashStateSequence {
+    package func crashStates(_ options: CrashOptions = CrashOptions()) -> CrashStateSequence {
         state.withLock { s in CrashStateSequence(log: s.log, initialImage: s.initialImage, options: options) }
     }
 
     // MARK: FileSystem
 
-    public func open(_ path: String, _ options: OpenOptions) throws -> FileHandleNumber {
+    package func open(_ path: String, _ options: OpenOptions) throws -> FileHandleNumber {
         let call = SimulatedCall.open(path, options)
         return try perform(call, path: path) { (s: inout SimulationState) throws(FileSystemError) in
             let (directory, name) = try s.parent(of: path, call)
@@ -116,7 +116,7 @@ public final class SimulatedFileSystem: FileSystem, Sendable {
         }
     }
 
-    public func close(_ file: FileHandleNumber) throws {
+    package func close(_ file: FileHandleNumber) throws {
         // A folder lock's handle is released without a logged call (see `tryLockFolder`).
         let wasFolderLock = state.withLock { s -> Bool in
             guard s.folderLockHandles.remove(file.raw) != nil else { return false }
@@ -131,7 +131,7 @@ public final class SimulatedFileSystem: FileSystem, Sendable {
         }
     }
 
-    public func read(_ file: FileHandleNumber, at offset: Int64, count: Int) throws -> [UInt8] {
+    package func read(_ file: FileHandleNumber, at offset: Int64, count: Int) throws -> [UInt8] {
         let call = SimulatedCall.read(file.raw, offset: offset, count: count)
         return try perform(call, handle: file) { (s: inout SimulationState) throws(FileSystemError) in
             let handle = try s.handle(file, call)
@@ -146,7 +146,7 @@ public final class SimulatedFileSystem: FileSystem, Sendable {
         }
     }
 
-    public func write(_ file: FileHandleNumber, at offset: Int64, _ bytes: UnsafeRawBufferPointer) throws {
+    package func write(_ file: FileHandleNumber, at offset: Int64, _ bytes: UnsafeRawBufferPointer) throws {
         let call = SimulatedCall.write(file.raw, offset: offset, count: bytes.count)
         try perform(call, handle: file) { (s: inout SimulationState) throws(FileSystemError) in
             let handle = try s.handle(file, call)
@@ -164,7 +164,7 @@ public final class SimulatedFileSystem: FileSystem, Sendable {
         }
     }
 
-    public func size(_ file: FileHandleNumber) throws -> Int64 {
+    package func size(_ file: FileHandleNumber) throws -> Int64 {
         let call = SimulatedCall.size(file.raw)
         return try perform(call, handle: file) { (s: inout SimulationState) throws(FileSystemError) in
             let handle = try s.handle(file, call)
@@ -172,7 +172,7 @@ public final class SimulatedFileSystem: FileSystem, Sendable {
         }
     }
 
-    public func truncate(_ file: FileHandleNumber, to size: Int64) throws {
+    package func truncate(_ file: FileHandleNumber, to size: Int64) throws {
         let call = SimulatedCall.truncate(file.raw, size: size)
         try perform(call, handle: file) { (s: inout SimulationState) throws(FileSystemError) in
             let handle = try s.handle(file, call)
@@ -186,7 +186,7 @@ public final class SimulatedFileSystem: FileSystem, Sendable {
         }
     }
 
-    public func sync(_ file: FileHandleNumber, _ durability: Durability) throws {
+    package func sync(_ file: FileHandleNumber, _ durability: Durability) throws {
         let call = SimulatedCall.sync(file.raw, durability)
         try perform(call, handle: file) { (s: inout SimulationState) throws(FileSystemError) in
             let handle = try s.handle(file, call)
@@ -194,7 +194,7 @@ public final class SimulatedFileSystem: FileSystem, Sendable {
         }
     }
 
-    public func rename(_ from: String, to: String) throws {
+    package func rename(_ from: String, to: String) throws {
         let call = SimulatedCall.rename(from, to)
         try perform(call, path: from) { (s: inout SimulationState) throws(FileSystemError) in
             let (fromDirectory, fromName) = try s.parent(of: from, call)
@@ -226,7 +226,32 @@ public final class SimulatedFileSystem: FileSystem, Sendable {
         }
     }
 
-    public func remove(_ path: String) throws {
+    /// A clone: `to` is created with `from`'s bytes, as a create and a write of them would be
+    /// (durable once `to` and its folder are synced; a power loss before may keep any of the
+    /// states such a write can leave). Always `.sharedBlocks`.
+    package func cloneFile(_ from: String, to: String) throws -> FileCloneMethod? {
+        let call = SimulatedCall.clone(from, to)
+        return try perform(call, path: from) { (s: inout SimulationState) throws(FileSystemError) in
+            guard let source = s.live.lookup(from) else {
+                throw FileSystemError(call.name, path: from, errno: FileSystemErrno.noEntry)
+            }
+            if s.isDirectory(source) {
+                throw FileSystemError(call.name, path: from, errno: FileSystemErrno.isDirectory)
+            }
+            let (directory, name) = try s.parent(of: to, call)
+            guard s.live.nodes[directory]?.entries[name] == nil else {
+                throw FileSystemError(call.name, path: to, errno: FileSystemErrno.exists)
+            }
+            let content = s.live.nodes[source]?.content ?? []
+            let node = s.nextNode
+            s.nextNode += 1
+            s.record(.link(directory: directory, name: name, node: node, isDirectory: false))
+            if !content.isEmpty { s.record(.write(file: node, offset: 0, bytes: content, grows: true)) }
+            return .sharedBlocks
+        }
+    }
+
+    package func remove(_ path: String) throws {
         let call = SimulatedCall.remove(path)
         try perform(call, path: path) { (s: inout SimulationState) throws(FileSystemError) in
             if InodeTable.components(path).isEmpty {
@@ -243,7 +268,7 @@ public final class SimulatedFileSystem: FileSystem, Sendable {
         }
     }
 
-    public func makeDirectory(_ path: String) throws {
+    package func makeDirectory(_ path: String) throws {
         let call = SimulatedCall.makeDirectory(path)
         try perform(call, path: path) { (s: inout SimulationState) throws(FileSystemError) in
             if InodeTable.components(path).isEmpty { return }
@@ -258,7 +283,7 @@ public final class SimulatedFileSystem: FileSystem, Sendable {
         }
     }
 
-    public func syncDirectory(_ path: String) throws {
+    package func syncDirectory(_ path: String) throws {
         let call = SimulatedCall.syncDirectory(path)
         try perform(call, path: path) { (s: inout SimulationState) throws(FileSystemError) in
             let node = try s.existing(path, call)
@@ -269,7 +294,7 @@ public final class SimulatedFileSystem: FileSystem, Sendable {
         }
     }
 
-    public func list(_ path: String) throws -> [String] {
+    package func list(_ path: String) throws -> [String] {
         let call = SimulatedCall.list(path)
         return try perform(call, path: path) { (s: inout SimulationState) throws(FileSystemError) in
             let node = try s.existing(path, call)
@@ -280,7 +305,7 @@ public final class SimulatedFileSystem: FileSystem, Sendable {
         }
     }
 
-    public func kind(_ path: String) throws -> FileKind? {
+    package func kind(_ path: String) throws -> FileKind? {
         let call = SimulatedCall.kind(path)
         return try perform(call, path: path) { (s: inout SimulationState) throws(FileSystemError) in
             guard let id = s.live.lookup(path), let node = s.live.nodes[id] else { return nil }
@@ -288,7 +313,7 @@ public final class SimulatedFileSystem: FileSystem, Sendable {
         }
     }
 
-    public func tryLock(_ file: FileHandleNumber) throws -> Bool {
+    package func tryLock(_ file: FileHandleNumber) throws -> Bool {
         let call = SimulatedCall.tryLock(file.raw)
         return try perform(call, handle: file) { (s: inout SimulationState) throws(FileSystemError) in
             let handle = try s.handle(file, call)
@@ -300,7 +325,7 @@ public final class SimulatedFileSystem: FileSystem, Sendable {
 
     /// No hard links in the simulation: every open file has one name. Not a logged call (it
     /// touches no storage), so it changes no operation index.
-    public func linkCount(_ file: FileHandleNumber) throws -> Int {
+    package func linkCount(_ file: FileHandleNumber) throws -> Int {
         try state.withLock { (s: inout SimulationState) throws(FileSystemError) -> Int in
             guard s.handles[file.raw] != nil else {
                 throw FileSystemError("fstat", path: "fd \(file.raw)", errno: FileSystemErrno.badHandle)
@@ -312,7 +337,7 @@ public final class SimulatedFileSystem: FileSystem, Sendable {
     /// The lock on a folder itself, like `tryLock` on a handle to the folder. Not a logged call
     /// (a lock touches no storage and cannot fail by injection), so it changes no operation
     /// index; `close` of its handle is not logged either.
-    public func tryLockFolder(_ path: String) throws -> FileHandleNumber? {
+    package func tryLockFolder(_ path: String) throws -> FileHandleNumber? {
         try state.withLock { (s: inout SimulationState) throws(FileSystemError) -> FileHandleNumber? in
             guard let node = s.live.lookup(path), s.live.nodes[node]?.isDirectory == true else {
                 throw FileSystemError("open", path: path, errno: FileSystemErrno.notDirectory)

@@ -1,6 +1,6 @@
 // What `import LNoteStore` gives an app from the format module: the element model and the
-// values the engine's API speaks in. The format's codecs, scanners and byte readers are for
-// the engine and tools, which `import LNoteFormat` themselves.
+// values the engine's API speaks in. The format's codecs, scanners, limits and byte readers
+// are for the engine and tools, which `import LNoteFormat` themselves.
 @_exported import struct LNoteFormat.Stroke
 @_exported import struct LNoteFormat.Point
 @_exported import struct LNoteFormat.InputPoint
@@ -13,11 +13,7 @@
 @_exported import struct LNoteFormat.PageState
 @_exported import struct LNoteFormat.ApplyNote
 @_exported import struct LNoteFormat.UUIDBytes
-@_exported import struct LNoteFormat.EncodedPoints
 @_exported import struct LNoteFormat.PagePoints
 @_exported import struct LNoteFormat.DecodeError
-@_exported import struct LNoteFormat.ElementValidationError
 @_exported import enum LNoteFormat.ReplayMode
 @_exported import enum LNoteFormat.PointDecoding
-@_exported import enum LNoteFormat.FormatLimits
-@_exported import enum LNoteFormat.ScanFindingKind

@@ -1,8 +1,10 @@
+import LNoteFormat
+
 /// The one error type the engine's public API throws: a stable code to `catch` on, a message for
 /// people, and where it applies (file and byte offset) when that is known.
 public struct LNoteError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What went wrong, stable across versions: `catch LNoteError.notFound` or `e.code == .notFound`.
-    public enum Code: String, Sendable, Equatable {
+    public enum Code: String, Sendable, Equatable, CaseIterable {
         /// The page or document was closed; no further calls are accepted.
         case closed
         /// The calling task was cancelled before the write began; nothing was written.
@@ -22,8 +24,15 @@ public struct LNoteError: Error, Sendable, Equatable, CustomStringConvertible {
         /// Another writer holds the document open for writing: another process, or another
         /// `Document` of this process that opened it by another path (D-070).
         case lockedElsewhere
-        /// The handle was opened read-only.
+        /// The handle was opened read-only: the app asked for it (`readOnly: true`, or a replay
+        /// mode that opens read-only). A folder the system will not let the app write is
+        /// `permissionDenied` instead.
         case readOnly
+        /// The system refused to create, write, rename or remove a file or folder: the app may
+        /// not write there (EACCES, EPERM) or the volume is mounted read-only (EROFS). Nothing
+        /// was written by the refused call. `file` is the document, page file or library
+        /// folder the app knows (never a hidden staging name), `errno` the system's number.
+        case permissionDenied
         /// The path or JSON tries to leave the package, or is otherwise not acceptable.
         case invalidPath
         /// The change would make one of the page's files larger than a reader accepts
@@ -32,7 +41,7 @@ public struct LNoteError: Error, Sendable, Equatable, CustomStringConvertible {
         case pageFull
         /// A file of the page is in iCloud Drive but not on this device (its placeholder
         /// `.<name>.icloud` is, D-092): nothing was read or written. `file` is the file's own
-        /// path; `POSIXFileSystem.startDownloading(file)` asks for it; open the page again once
+        /// path; `NoteLibrary.startDownloading(_:)` asks for it; open the page again once
         /// it is there.
         case notDownloaded
         /// The device is locked and the file's Data Protection class keeps it unwritable now
@@ -67,12 +76,18 @@ public struct LNoteError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     /// A symbolic link met by an O_NOFOLLOW open, or a FIFO, socket or device where a file
-    /// belongs, is `invalidPath` (D-002, D-004); every other failure is `io`.
+    /// belongs, is `invalidPath` (D-002, D-004); a refusal to write (EACCES, EPERM, EROFS) is
+    /// `permissionDenied`, its message without the errno (`errorDescription` adds it once);
+    /// every other failure is `io`.
     package init(_ e: FileSystemError) {
         if e.errno == FileSystemErrno.notRegularFile {
-            self.init(.invalidPath, "not a regular file (D-004)", file: e.path)
+            self.init(.invalidPath, "not a regular file", file: e.path)
         } else if e.errno == FileSystemErrno.symbolicLink {
-            self.init(.invalidPath, "symbolic link inside the package (D-002)", file: e.path, errno: e.errno)
+            self.init(.invalidPath, "symbolic link inside the package", file: e.path, errno: e.errno)
+        } else if FileSystemErrno.isPermissionRefusal(e.errno) {
+            self.init(
+                .permissionDenied, "the system refused \(e.operation): this folder is not writable by the app",
+                file: e.path, errno: e.errno)
         } else {
             self.init(.io, e.description, file: e.path, errno: e.errno)
         }

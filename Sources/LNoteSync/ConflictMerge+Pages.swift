@@ -95,7 +95,7 @@ extension ConflictMerge {
                 report.copies.append(
                     .init(
                         name: c.copy, original: c.original, action: .leftAlone,
-                        detail: "not a regular file; left as it is (Y-023)"))
+                        detail: "not a regular file; left as it is"))
                 continue
             }
             let (read, what) = readBranch(fs: fs, layout: layout, copy: c, generation: generation)
@@ -217,7 +217,7 @@ extension ConflictMerge {
                     report.copies.append(
                         .init(
                             name: name, original: original, action: .leftAlone,
-                            detail: "not a regular file; left as it is (Y-023)"))
+                            detail: "not a regular file; left as it is"))
                     continue
                 }
                 if folder == layout.assetsDirectory {
@@ -264,7 +264,7 @@ extension ConflictMerge {
         try lost.move(
             path, shownAs: name,
             reason: "asset conflict copy that cannot be read or is no asset's size, "
-                + "its original missing (Y-018)")
+                + "its original missing")
         return .init(
             name: name, original: original, action: .lostAndFound,
             detail: "cannot be read or no asset's size; original missing")

@@ -1,3 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 import LNoteFormat
 import LNoteStore
 
@@ -73,7 +78,7 @@ enum ConflictMerge {
                 report.copies.append(
                     .init(
                         name: name, original: "document.json", action: .leftAlone,
-                        detail: "not a regular file; left as it is (Y-023)"))
+                        detail: "not a regular file; left as it is"))
                 continue
             }
             let copy = try? DocumentFile.decode(try io { try fs.readFile(p, limit: FormatLimits.documentJSONBytesMax) })
@@ -125,9 +130,15 @@ extension Document {
 extension Document {
     /// True when the package at `path` holds a conflict copy of an engine file (Y-001), which
     /// the next writable `open` merges. Cost: four folder listings; never locks or writes.
-    public static func hasConflictCopies(
-        path: String, fileSystem: any FileSystem = POSIXFileSystem.shared
-    ) throws -> Bool {
+    package static func hasConflictCopies(path: String, fileSystem: any FileSystem) throws -> Bool {
         try ConflictMerge.hasConflictCopies(layout: PackageLayout(root: path), fs: fileSystem)
+    }
+}
+
+extension Document {
+    /// True when the package at `url` holds a conflict copy of an engine file (Y-001), which
+    /// the next writable open merges. Cost: four folder listings; never locks or writes.
+    public static func hasConflictCopies(url: URL) throws -> Bool {
+        try hasConflictCopies(path: url.path(percentEncoded: false), fileSystem: POSIXFileSystem.shared)
     }
 }

@@ -15,6 +15,7 @@ Usage:
                                             repair; exit status as K-002
 """
 
+import hashlib
 import json
 import math
 import os
@@ -383,10 +384,12 @@ def decode_element(r, cut=None):
         w = _fits(r.varint(), 0, U32_MAX, "image width")
         h = _fits(r.varint(), 0, U32_MAX, "image height")
         flags = r.u8()
-        if flags & ~0x01:
-            raise DecodeError("image flag bits 0x%02x must be zero" % (flags & ~0x01))
+        if flags & ~0x03:                                # E-010, E-014
+            raise DecodeError("image flag bits 0x%02x must be zero" % (flags & ~0x03))
         transform = decode_transform(r) if flags & 1 else None
-        return Element(2, eid, asset=asset, x=x, y=y, width=w, height=h, transform=transform)
+        page = _fits(r.varint(), 0, U32_MAX, "image page") if flags & 2 else None   # E-014
+        return Element(2, eid, asset=asset, x=x, y=y, width=w, height=h, transform=transform,
+                       page=page)
     raise DecodeError("unknown element kind %d" % kind)
 
 
@@ -1549,6 +1552,37 @@ def _try_lock(path):
         os.close(fd)
 
 
+ASSET_BYTES_MAX = 256 << 20
+
+
+def content_id(digest):
+    """D-043: the content id of an asset whose SHA-256 is `digest`."""
+    b = bytearray(digest[:16])
+    b[6] = (b[6] & 0x0F) | 0x80
+    b[8] = (b[8] & 0x3F) | 0x80
+    return str(_uuid.UUID(bytes=bytes(b)))
+
+
+def _check_asset_content(rep, root, name, asset_id):
+    """D-045, K-014: an asset named by a content id (version 8, variant 10) holds the bytes
+    that give it; read a chunk at a time."""
+    raw = _uuid.UUID(asset_id).bytes
+    if raw[6] >> 4 != 8 or raw[8] >> 6 != 2:
+        return
+    h = hashlib.sha256()
+    size = 0
+    with open(os.path.join(root, "assets", name), "rb") as f:
+        while size <= ASSET_BYTES_MAX:
+            chunk = f.read(1 << 20)
+            if not chunk:
+                break
+            size += len(chunk)
+            h.update(chunk)
+    if size > ASSET_BYTES_MAX or content_id(h.digest()) != asset_id.lower():
+        rep.add("assetContentMismatch", "assets/" + name,
+                detail="its bytes do not give its content id (D-045)")
+
+
 def _image_assets(page):
     return {uuid_text(e.fields["asset"]) for e in page.elements if e.kind == 2}
 
@@ -1794,6 +1828,7 @@ def check_package(path, mode="salvage"):
                         detail="not a regular file where an asset belongs (D-004, K-030); not read")
             elif m:
                 assets.setdefault(m.group(1).lower(), n)          # D-040: the id, any spelling
+                _check_asset_content(rep, path, n, m.group(1))    # D-045
             elif n.endswith(".tmp"):
                 pass          # K-019: not reported
             else:
@@ -2045,8 +2080,11 @@ def _contents(page):
             out.append(["stroke", e.id_text, f["ink"], list(f["color"]), f["width"], t,
                         f["has_angles"], [list(p) for p in f["points"]]])
         else:
-            out.append(["image", e.id_text, uuid_text(f["asset"]), f["x"], f["y"],
-                        f["width"], f["height"], t])
+            item = ["image", e.id_text, uuid_text(f["asset"]), f["x"], f["y"],
+                    f["width"], f["height"], t]
+            if f.get("page") is not None:
+                item.append(f["page"])                  # E-014: only for an image with a page
+            out.append(item)
     canvas = [page.width if page.width is not None else 6120,
               page.height if page.height is not None else 7920]
     return {"canvas": canvas, "contents": out}

@@ -21,7 +21,8 @@ import Testing
         let acked = Set(
             try String(contentsOfFile: dir + "/acknowledged.txt", encoding: .utf8).split(separator: "\n").map(
                 String.init))
-        let document = try await Document.open(path: dir + "/" + package, readOnly: true)
+        let document = try await Document.open(
+            path: dir + "/" + package, readOnly: true, fileSystem: POSIXFileSystem.shared)
         let state = try await document.page(at: 0).state
         try await document.close()
         let strokes = state.elements.compactMap { element -> Stroke? in

@@ -200,7 +200,7 @@ import Testing
             demo.stdout.hasSuffix("2\n"),
             "the demo's writer process wrote in the demo's folder, not one named otherwise: \(demo.stdout)")
 
-        let library = NoteLibrary(folder: dir + "/caf\u{10FFE9}")
+        let library = NoteLibrary(folder: dir + "/caf\u{10FFE9}", fileSystem: POSIXFileSystem.shared)
         let listed = try await library.list()
         #expect(listed.count == 1 && listed.first?.error == nil, "\(listed)")
         let original = try #require(UUIDBytes(string: id))
@@ -209,6 +209,7 @@ import Testing
         #expect(copied.stdout == "z", "the duplicate copies the file by its bytes: \(copied.stderr)")
         try await library.deleteDocument(original)
         try await library.deleteDocument(copy)
+        #expect(try await library.purgeTrash() == 2)  // T-022: deleting keeps them in .trash until purged
         let rest = try sh(dir, "ls -A \"$D/caf$(printf '\\351')\" | wc -l")
         #expect(
             rest.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "0",

@@ -60,9 +60,11 @@ import LNoteDiagnostics
         try FileManager.default.moveItem(atPath: package, toPath: upper)
         let copy = try addConflictCopy(upper)
 
-        let listed = try await NoteLibrary(folder: library).list()
+        let listed = try await NoteLibrary(folder: library, fileSystem: POSIXFileSystem.shared).list()
         #expect(listed.count == 1 && listed.first?.path == upper)
-        #expect(listed.first?.error?.contains("D-001") == true, "\(String(describing: listed.first?.error))")
+        #expect(
+            listed.first?.error?.contains("not named <uuid>.lnote") == true,
+            "\(String(describing: listed.first?.error))")
         let ls = try Tool.run(["ls", library])
         #expect(
             ls.status == 0 && ls.stdout.contains("ERROR: invalidPath") && !ls.stdout.contains("no documents"),

@@ -135,8 +135,9 @@ import Testing
         #expect(Set(report.infos("badThumbnail").map(\.file)) == Set(names))
         #expect(report.infos("badThumbnail").allSatisfy { $0.action == .none })
         #expect(
-            try await Self.thumbnailPath(f, page: 2) == nil, "D-051: no path to a thumbnail an app would load whole")
-        #expect(try await Self.thumbnailPath(f, page: 0) != nil)
+            try await Self.thumbnailFilePath(f, page: 2) == nil, "D-051: no path to a thumbnail an app would load whole"
+        )
+        #expect(try await Self.thumbnailFilePath(f, page: 0) != nil)
 
         let repaired = try f.check(repair: true)
         #expect(repaired.status == 0)
@@ -216,9 +217,9 @@ import Testing
         return try runs.map { try String(contentsOfFile: base + "/" + $0 + "/report.txt", encoding: .utf8) }.joined()
     }
 
-    static func thumbnailPath(_ f: FsckFixture, page: Int) async throws -> String? {
-        let document = try await Document.open(path: f.root, readOnly: true)
-        let path = try await document.thumbnailPath(for: f.pageIDs[page])
+    static func thumbnailFilePath(_ f: FsckFixture, page: Int) async throws -> String? {
+        let document = try await Document.open(path: f.root, readOnly: true, fileSystem: POSIXFileSystem.shared)
+        let path = try await document.thumbnailFilePath(for: f.pageIDs[page])
         try await document.close()
         return path
     }

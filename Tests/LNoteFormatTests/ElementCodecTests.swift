@@ -108,12 +108,36 @@ struct ElementCodecTests {
         #expect(reason { () throws(DecodeError) in try decodeElement(bytes) } == "badFlags")
     }
 
-    @Test("E-010 an image with the angles bit or any other flag bit is rejected as badFlags")
+    @Test("E-010 E-014 an image with a flag bit other than hasTransform and hasPage is rejected as badFlags")
     func imageBadFlags() {
-        for flags: UInt8 in [0x02, 0x04, 0x80] {
-            let bytes: [UInt8] = [2] + Self.id.bytes + Self.asset.bytes + [0, 0, 0, 0, flags]
+        for flags: UInt8 in [0x04, 0x08, 0x80, 0x06] {
+            let bytes: [UInt8] = [2] + Self.id.bytes + Self.asset.bytes + [0, 0, 0, 0, flags, 0]
             #expect(reason { () throws(DecodeError) in try decodeElement(bytes) } == "badFlags")
         }
+    }
+
+    @Test("E-014 an image's page follows its transform, is written only when set, and above 2^32-1 is valueOutOfRange")
+    func imagePage() throws {
+        let t = Transform.translation(1.5, -2)
+        let paged = Element.image(
+            ImageElement(
+                id: Self.id, assetID: Self.asset, x: -3, y: 4, width: 200, height: 100, transform: t, page: 913))
+        var w = ByteWriter()
+        for v in [Float(1), 0, 0, 1, 1.5, -2] { w.f32(v) }
+        let head = [2] + Self.id.bytes + Self.asset.bytes + [0x05, 0x08] + varintBytes(200) + varintBytes(100)
+        let expected: [UInt8] = head + [0x03] + w.bytes + varintBytes(913)
+        #expect(encoded(paged) == expected)
+        #expect(try decodeElement(expected) == paged)
+        let plain = Element.image(ImageElement(id: Self.id, assetID: Self.asset, x: -3, y: 4, width: 200, height: 100))
+        #expect(encoded(plain) == head + [0x00])
+        let zero = Element.image(
+            ImageElement(id: Self.id, assetID: Self.asset, x: -3, y: 4, width: 200, height: 100, page: 0))
+        #expect(encoded(zero) == head + [0x02, 0x00], "page 0 set is written: it is not the absent page")
+        #expect(try decodeElement(head + [0x02] + varintBytes(UInt64(UInt32.max))) != plain)
+        #expect(
+            reason { () throws(DecodeError) in try decodeElement(head + [0x02] + varintBytes(UInt64(UInt32.max) + 1)) }
+                == "valueOutOfRange")
+        #expect(reason { () throws(DecodeError) in try decodeElement(head + [0x02]) } == "truncated")
     }
 
     @Test("E-010 an ink type of 0 or 65 bytes is rejected as badInkType")

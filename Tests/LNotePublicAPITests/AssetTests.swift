@@ -4,7 +4,7 @@ import Testing
 
 // Assets: Data in and out, replace, delete; extensions in any case.
 
-@Test("an image's bytes round-trip; replace with another extension; delete removes its elements")
+@Test("an image's bytes round-trip; replacing content-named bytes is refused; delete removes its elements")
 func assetRoundTrip() async throws {
     try await withDocument("assets") { _, document in
         let page = try await document.page(at: 0)
@@ -14,10 +14,11 @@ func assetRoundTrip() async throws {
         #expect(image.frame == PageRect(x: 10, y: 10, width: 50, height: 40))
         #expect(try await document.assetData(image.assetUUID) == bytes)
         #expect(try await document.assetURL(image.assetUUID)?.pathExtension == "png")
-        let edited = Data([1, 2, 3])
-        try await document.replaceAsset(image.assetUUID, with: edited, ext: "JPG")
-        #expect(try await document.assetData(image.assetUUID) == edited)
-        #expect(try await document.assetURL(image.assetUUID)?.pathExtension == "jpg")
+        // D-045: an imported image is named by its content, so its bytes never change.
+        await #expect(throws: LNoteError.self) {
+            try await document.replaceAsset(image.assetUUID, with: Data([1, 2, 3]), ext: "JPG")
+        }
+        #expect(try await document.assetData(image.assetUUID) == bytes)
         let edits = try await document.deleteAsset(image.assetUUID)
         #expect(edits.flatMap(\.removed) == [.image(image)])
         #expect(await page.elementCount == 0)

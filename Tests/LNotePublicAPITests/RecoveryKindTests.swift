@@ -4,7 +4,15 @@ import Testing
 
 @Test("every recovery finding kind the engine writes has a RecoveryFindingKind case")
 func recoveryKindsAreTyped() throws {
-    var kinds = Set(ScanFindingKind.allCases.map(\.rawValue))
+    // The format's scanner kinds (ScanFindingKind, not exported to apps), read from its source.
+    let scan = try String(
+        contentsOf: PublicSurface.root().appending(path: "Sources/LNoteFormat/Frames/ScanResult.swift"), encoding: .utf8
+    )
+    let body = scan.split(separator: "enum ScanFindingKind", maxSplits: 1).last?.split(separator: "}").first ?? ""
+    var kinds = Set(
+        body.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { $0.hasPrefix("case ") }.map { String($0.dropFirst(5)) })
+    #expect(kinds.count >= 11 && kinds.contains("zeroFill"), "\(kinds)")
     kinds.formUnion(["duplicateElement", "missingElement"])  // ApplyNote.Kind
     let store = PublicSurface.root().appending(path: "Sources/LNoteStore")
     let files =

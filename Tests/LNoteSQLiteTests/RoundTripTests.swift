@@ -79,7 +79,7 @@ struct RoundTripTests {
         let again = try await SQLiteExport.export(packages: paths, to: dir.file("n.db"))
         #expect(again.documents.map(\.status) == ["unchanged", "unchanged", "unchanged"] && again.payloadBytes == 0)
 
-        let document = try await Document.open(path: paths[1])
+        let document = try await Document.open(path: paths[1], fileSystem: POSIXFileSystem.shared)
         let page = try await document.page(at: 1)
         var generator = HandwritingGenerator(seed: 99)
         try await page.append(.stroke(generator.nextStroke()))

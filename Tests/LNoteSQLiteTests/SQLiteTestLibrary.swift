@@ -12,7 +12,7 @@ enum SQLiteTestLibrary {
     static func make(
         in folder: String, documents: Int, strokesPerPage: Int = 40, seed: UInt64 = 1
     ) async throws -> [String] {
-        let library = NoteLibrary(folder: folder)
+        let library = NoteLibrary(folder: folder, fileSystem: POSIXFileSystem.shared)
         var paths: [String] = []
         for d in 0..<documents {
             let document = try await library.createDocument(title: "Notes \(d) — générées")

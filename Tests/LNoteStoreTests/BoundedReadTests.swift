@@ -105,7 +105,7 @@ struct BoundedReadTests {
             _ = try fs.readBounded(path, budget: 4_096, chunkBytes: 1_000)
         } catch let e as LNoteError {
             #expect(
-                e.code == .corrupt && e.message.contains("up to byte 5000 of 9000") && e.message.contains("P-020"),
+                e.code == .corrupt && e.message.contains("up to byte 5000 of 9000") && e.message.contains("in memory"),
                 "\(e)")
         }
         let fits = try fs.readBounded(path, budget: 5_000, chunkBytes: 1_000)

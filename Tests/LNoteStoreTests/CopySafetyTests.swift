@@ -56,7 +56,7 @@ struct CopySafetyTests {
         arguments: [Durability.data, Durability.none])
     func copiesDuringWrites(durability: Durability) async throws {
         let dir = TemporaryFolder("copy"); defer { dir.remove() }
-        let library = NoteLibrary(folder: dir.path + "/library")
+        let library = NoteLibrary(folder: dir.path + "/library", fileSystem: POSIXFileSystem.shared)
         let options = PageOptions(
             durability: durability, compaction: CompactionPolicy(journalBytesMax: .max, journalFramesMax: 8))
         let doc = try await library.createDocument(title: "busy", pageOptions: options)
@@ -104,7 +104,7 @@ struct CopySafetyTests {
             } else {
                 copies += 1
                 if deltas.contains(1) { overlappedOne += 1 }
-                let copy = try await Document.open(path: target, readOnly: true)
+                let copy = try await Document.open(path: target, readOnly: true, fileSystem: POSIXFileSystem.shared)
                 #expect(await copy.pageIDs == pageIDs)
                 for (index, pageID) in pageIDs.enumerated() {
                     let ids = try await copy.page(id: pageID).elements.map(\.id)
@@ -144,7 +144,7 @@ struct CopySafetyTests {
         // The deterministic case behind the randomized test: list pages/, let one compaction
         // run to completion, then copy the listed files that still exist.
         let dir = TemporaryFolder("copy"); defer { dir.remove() }
-        let library = NoteLibrary(folder: dir.path + "/library")
+        let library = NoteLibrary(folder: dir.path + "/library", fileSystem: POSIXFileSystem.shared)
         let doc = try await library.createDocument(title: "t", pageOptions: PageOptions(compaction: .onCloseOnly))
         let page = try await doc.page(at: 0)
         var acknowledged: [UUIDBytes] = []
@@ -172,7 +172,7 @@ struct CopySafetyTests {
         where !name.hasSuffix(".content") && FileManager.default.fileExists(atPath: pagesDir + "/" + name) {
             try FileManager.default.copyItem(atPath: pagesDir + "/" + name, toPath: target + "/pages/" + name)
         }
-        let copy = try await Document.open(path: target, readOnly: true)
+        let copy = try await Document.open(path: target, readOnly: true, fileSystem: POSIXFileSystem.shared)
         #expect(try await copy.page(at: 0).elements.map(\.id) == acknowledged)
         try await copy.close()
         try await doc.close()

@@ -11,7 +11,7 @@ struct DocumentTests {
     @Test("D-020 D-022 create, add, insert, move and delete pages; reopen sees the same order")
     func pageStructure() async throws {
         let dir = TemporaryFolder("doc"); defer { dir.remove() }
-        let library = NoteLibrary(folder: dir.path)
+        let library = NoteLibrary(folder: dir.path, fileSystem: POSIXFileSystem.shared)
         let doc = try await library.createDocument(title: "Lecture 3")
         #expect(await doc.pageCount == 1)
         let first = await doc.pageIDs[0]
@@ -27,8 +27,11 @@ struct DocumentTests {
         #expect(try POSIXFileSystem.shared.list(doc.path + "/pages").contains { $0.hasPrefix(b.description) })
         try await doc.deletePage(b)
         #expect(await doc.pageIDs == [first, a])
-        // D-022: the deleted page's files are gone, and its Page refuses further calls.
+        // D-022, T-010: the deleted page's files left pages/ for its trash entry, and its Page
+        // refuses further calls.
         #expect(try !POSIXFileSystem.shared.list(doc.path + "/pages").contains { $0.hasPrefix(b.description) })
+        #expect(
+            try POSIXFileSystem.shared.list(doc.path + "/trash/\(b)/pages").contains { $0.hasPrefix(b.description) })
         await #expect(throws: LNoteError.self) { try await page.append(.stroke(makeStroke(2))) }
         await #expect(throws: LNoteError.self) { try await doc.deletePage(b) }
         await #expect(throws: LNoteError.self) { try await doc.insertPage(at: 7) }
@@ -64,7 +67,7 @@ struct DocumentTests {
     @Test("page(id:) returns the same Page for the same id, also under concurrent first calls")
     func samePageInstance() async throws {
         let dir = TemporaryFolder("doc"); defer { dir.remove() }
-        let doc = try await NoteLibrary(folder: dir.path).createDocument(title: "t")
+        let doc = try await NoteLibrary(folder: dir.path, fileSystem: POSIXFileSystem.shared).createDocument(title: "t")
         let id = await doc.pageIDs[0]
         let pages = try await withThrowingTaskGroup(of: Page.self) { group in
             for _ in 0..<8 { group.addTask { try await doc.page(id: id) } }
@@ -81,7 +84,7 @@ struct DocumentTests {
     @Test("D-021 flush and close record element counts and canvas sizes in document.json")
     func elementCountsRecorded() async throws {
         let dir = TemporaryFolder("doc"); defer { dir.remove() }
-        let doc = try await NoteLibrary(folder: dir.path).createDocument(title: "t")
+        let doc = try await NoteLibrary(folder: dir.path, fileSystem: POSIXFileSystem.shared).createDocument(title: "t")
         let a4 = PageMetadata(width: 5953, height: 8419)
         let second = try await doc.addPage(metadata: a4)
         let page = try await doc.page(at: 0)
@@ -110,7 +113,7 @@ struct DocumentTests {
         recorder.reset()
         let bytes = Array(repeating: UInt8(7), count: 5000)
         let image = try await doc.insertImage(bytes, ext: "png", on: pageID, x: 100, y: 200, width: 3000, height: 2000)
-        let asset = try #require(try await doc.assetPath(image.assetID))
+        let asset = try #require(try await doc.assetFilePath(image.assetID))
         #expect(try POSIXFileSystem.shared.readFile(asset) == bytes)
         #expect(try await doc.page(id: pageID).elements == [.image(image)])
 
@@ -137,7 +140,7 @@ struct DocumentTests {
     )
     func orphanAssetsRemoved() async throws {
         let dir = TemporaryFolder("doc"); defer { dir.remove() }
-        let doc = try await NoteLibrary(folder: dir.path).createDocument(title: "t")
+        let doc = try await NoteLibrary(folder: dir.path, fileSystem: POSIXFileSystem.shared).createDocument(title: "t")
         let pageID = await doc.pageIDs[0]
         let kept = try await doc.insertImage([1, 2, 3], ext: "jpg", on: pageID, x: 0, y: 0, width: 100, height: 100)
         let dropped = try await doc.insertImage([4, 5, 6], ext: "png", on: pageID, x: 0, y: 0, width: 100, height: 100)
@@ -145,8 +148,8 @@ struct DocumentTests {
         // What a crash between the asset and its frame leaves: an asset nothing refers to.
         let crashLeftover = doc.path + "/assets/\(UUIDBytes.random()).heic"
         try Data([9]).write(to: URL(fileURLWithPath: crashLeftover))
-        let keptPath = try #require(try await doc.assetPath(kept.assetID))
-        let droppedPath = try #require(try await doc.assetPath(dropped.assetID))
+        let keptPath = try #require(try await doc.assetFilePath(kept.assetID))
+        let droppedPath = try #require(try await doc.assetFilePath(dropped.assetID))
         try await doc.close()
         let fm = FileManager.default
         #expect(fm.fileExists(atPath: keptPath))
@@ -159,11 +162,11 @@ struct DocumentTests {
         .enabled(if: Volume.caseSensitive, Volume.caseSkip))
     func assetNameInAnyCase() async throws {
         let dir = TemporaryFolder("doc"); defer { dir.remove() }
-        let library = NoteLibrary(folder: dir.path)
+        let library = NoteLibrary(folder: dir.path, fileSystem: POSIXFileSystem.shared)
         let doc = try await library.createDocument(title: "t")
         let pageID = await doc.pageIDs[0]
         let image = try await doc.insertImage([1, 2, 3], ext: "png", on: pageID, x: 0, y: 0, width: 100, height: 100)
-        let lower = try #require(try await doc.assetPath(image.assetID))
+        let lower = try #require(try await doc.assetFilePath(image.assetID))
         try await doc.close()
         let fm = FileManager.default
         let name = "\(image.assetID)".uppercased() + ".png"
@@ -175,10 +178,10 @@ struct DocumentTests {
         try await reopened.page(id: pageID).delete([erased.id])
         let orphan = doc.path + "/assets/" + "\(erased.assetID)".uppercased() + ".jpg"
         try fm.moveItem(atPath: doc.path + "/assets/\(erased.assetID).jpg", toPath: orphan)
-        #expect(try await reopened.assetPath(image.assetID) == upper)
+        #expect(try await reopened.assetFilePath(image.assetID) == upper)
         // A second spelling: the lowercase one is the asset's path.
         try Data([1, 2, 3]).write(to: URL(fileURLWithPath: lower))
-        #expect(try await reopened.assetPath(image.assetID) == lower)
+        #expect(try await reopened.assetFilePath(image.assetID) == lower)
         try await reopened.close()
         #expect(
             fm.fileExists(atPath: upper) && fm.fileExists(atPath: lower),
@@ -189,11 +192,11 @@ struct DocumentTests {
     @Test("D-040 an asset referenced only by a page kept in lost+found survives close")
     func lostAndFoundReferencesKeepAssets() async throws {
         let dir = TemporaryFolder("doc"); defer { dir.remove() }
-        let library = NoteLibrary(folder: dir.path)
+        let library = NoteLibrary(folder: dir.path, fileSystem: POSIXFileSystem.shared)
         let doc = try await library.createDocument(title: "t")
         let pageID = await doc.pageIDs[0]
         let image = try await doc.insertImage([1, 2, 3], ext: "png", on: pageID, x: 0, y: 0, width: 10, height: 10)
-        let assetPath = try #require(try await doc.assetPath(image.assetID))
+        let assetPath = try #require(try await doc.assetFilePath(image.assetID))
         try await doc.close()
         // Make the page unlisted, as a crash in deletePage would: its files go to lost+found.
         var file = try readDocumentJSON(doc.path)
@@ -210,7 +213,7 @@ struct DocumentTests {
     )
     func unlistedPageSetAside() async throws {
         let dir = TemporaryFolder("doc"); defer { dir.remove() }
-        let library = NoteLibrary(folder: dir.path)
+        let library = NoteLibrary(folder: dir.path, fileSystem: POSIXFileSystem.shared)
         let doc = try await library.createDocument(title: "t")
         let listed = await doc.pageIDs[0]
         try await doc.close()
@@ -244,7 +247,7 @@ struct DocumentTests {
     @Test("D-050 renderThumbnail writes a small PNG; close renders stale thumbnails and keeps fresh app ones")
     func thumbnails() async throws {
         let dir = TemporaryFolder("doc"); defer { dir.remove() }
-        let doc = try await NoteLibrary(folder: dir.path).createDocument(
+        let doc = try await NoteLibrary(folder: dir.path, fileSystem: POSIXFileSystem.shared).createDocument(
             title: "t", pageOptions: PageOptions().withCovers)
         let first = await doc.pageIDs[0]
         let second = try await doc.addPage()
@@ -254,7 +257,7 @@ struct DocumentTests {
         let png = try await doc.renderThumbnail(for: first)
         #expect(png.starts(with: Document.pngSignature))
         #expect(png.count < 30_000, "a full page at 256 px stays under 30 KB (\(png.count) bytes)")
-        #expect(try await doc.thumbnailPath(for: first) != nil)
+        #expect(try await doc.thumbnailFilePath(for: first) != nil)
         // The app stores its own for the second page; it is fresh, so close keeps it.
         try await doc.page(id: second).append(.stroke(makeStroke(1)))
         let appPNG = Document.pngSignature + [0, 1, 2, 3]
@@ -273,7 +276,7 @@ struct DocumentTests {
     @Test("D-050 close renders a missing cover even when the first page was never opened")
     func missingCoverRendered() async throws {
         let dir = TemporaryFolder("doc"); defer { dir.remove() }
-        let library = NoteLibrary(folder: dir.path)
+        let library = NoteLibrary(folder: dir.path, fileSystem: POSIXFileSystem.shared)
         let doc = try await library.createDocument(title: "t", pageOptions: PageOptions().withCovers)
         try await doc.close()
         try FileManager.default.removeItem(atPath: doc.path + "/thumbnails/\(await doc.pageIDs[0]).png")
@@ -286,14 +289,16 @@ struct DocumentTests {
     @Test("D-070 a second writer gets lockedElsewhere; readers still open; flush releases the lock")
     func writerLock() async throws {
         let dir = TemporaryFolder("doc"); defer { dir.remove() }
-        let library = NoteLibrary(folder: dir.path)
+        let library = NoteLibrary(folder: dir.path, fileSystem: POSIXFileSystem.shared)
         let first = try await library.createDocument(title: "t")
         let page = try await first.page(at: 0)
         try await page.append(.stroke(makeStroke(1)))
 
         // flock conflicts between separate opens, so this stands in for another process (a
         // library's second open in the same process shares `first` instead).
-        let refused = await #expect(throws: LNoteError.self) { try await Document.open(path: first.path) }
+        let refused = await #expect(throws: LNoteError.self) {
+            try await Document.open(path: first.path, fileSystem: POSIXFileSystem.shared)
+        }
         #expect(refused?.code == .lockedElsewhere)
         #expect(refused?.message == "open for writing elsewhere")
         let reader = try await library.openDocument(first.id, readOnly: true)
@@ -304,7 +309,7 @@ struct DocumentTests {
 
         // Backgrounding: flush releases the lock; another writer can open.
         try await first.flush()
-        let second = try await Document.open(path: first.path)
+        let second = try await Document.open(path: first.path, fileSystem: POSIXFileSystem.shared)
         // The first writer's next write finds the lock taken and throws (it does not wait).
         let blocked = await #expect(throws: LNoteError.self) { try await page.append(.stroke(makeStroke(2))) }
         #expect(blocked?.code == .lockedElsewhere)
@@ -343,13 +348,13 @@ struct DocumentTests {
         "D-070 after another writer changed the package while the lock was released, the first writer refuses to write")
     func staleWriterRefuses() async throws {
         let dir = TemporaryFolder("doc"); defer { dir.remove() }
-        let library = NoteLibrary(folder: dir.path)
+        let library = NoteLibrary(folder: dir.path, fileSystem: POSIXFileSystem.shared)
         let first = try await library.createDocument(title: "t")
         let page = try await first.page(at: 0)
         try await page.append(.stroke(makeStroke(1)))
         try await first.flush()
 
-        let second = try await Document.open(path: first.path)  // stands in for another process
+        let second = try await Document.open(path: first.path, fileSystem: POSIXFileSystem.shared)  // stands in for another process
         try await second.page(at: 0).append(.stroke(makeStroke(2)))
         try await second.close()
 
@@ -378,7 +383,7 @@ struct DocumentTests {
         arguments: [1, 8])
     func closeAfterLosingThePackageCutsNothing(strokesBefore: Int) async throws {
         let dir = TemporaryFolder("doc"); defer { dir.remove() }
-        let library = NoteLibrary(folder: dir.path)
+        let library = NoteLibrary(folder: dir.path, fileSystem: POSIXFileSystem.shared)
         let options = PageOptions(compaction: CompactionPolicy(journalBytesMax: .max, journalFramesMax: 8))
         let first = try await library.createDocument(title: "t", pageOptions: options)
         let page = try await first.page(at: 0)
@@ -386,18 +391,18 @@ struct DocumentTests {
         for stroke in before { try await page.append(.stroke(stroke)) }
         try await first.flush()  // the app goes to the background: the lock is released
 
-        let second = try await Document.open(path: first.path, pageOptions: options)  // another process
+        let second = try await Document.open(path: first.path, pageOptions: options, fileSystem: POSIXFileSystem.shared)  // another process
         let late = makeStroke(100)
         try await second.page(at: 0).append(.stroke(late))  // acknowledged, durable
         // The first writer closes while the second holds the lock: it may fail, never destroy.
         try? await first.close()
 
         // What a power loss would keep now: every acknowledged stroke, the second writer's too.
-        let reader = try await Document.open(path: first.path, readOnly: true)
+        let reader = try await Document.open(path: first.path, readOnly: true, fileSystem: POSIXFileSystem.shared)
         #expect(try await reader.page(at: 0).elements.map(\.id) == before.map(\.id) + [late.id])
         try await reader.close()
         try await second.close()
-        let check = try await Document.open(path: first.path, readOnly: true)
+        let check = try await Document.open(path: first.path, readOnly: true, fileSystem: POSIXFileSystem.shared)
         #expect(try await check.page(at: 0).elements.map(\.id) == before.map(\.id) + [late.id])
         try await check.close()
     }
@@ -413,7 +418,7 @@ struct DocumentTests {
     )
     func closeAfterFlushPassesItsOwnCheck() async throws {
         let dir = TemporaryFolder("doc"); defer { dir.remove() }
-        let library = NoteLibrary(folder: dir.path)
+        let library = NoteLibrary(folder: dir.path, fileSystem: POSIXFileSystem.shared)
         let options = PageOptions(compaction: CompactionPolicy(journalBytesMax: .max, journalFramesMax: 8))
         let doc = try await library.createDocument(title: "t", pageOptions: options)
         for _ in 1..<8 { try await doc.addPage() }
@@ -435,10 +440,10 @@ struct DocumentTests {
                 #expect(size < 65_536, "\(name): \(size) bytes")
             }
         }
-        let check = try await Document.open(path: doc.path, readOnly: true)
+        let check = try await Document.open(path: doc.path, readOnly: true, fileSystem: POSIXFileSystem.shared)
         for index in 0..<8 { #expect(try await check.page(at: index).elements.map(\.id) == expected[index]) }
         try await check.close()
-        let next = try await Document.open(path: doc.path)  // and the lock was released
+        let next = try await Document.open(path: doc.path, fileSystem: POSIXFileSystem.shared)  // and the lock was released
         try await next.close()
     }
 
@@ -450,7 +455,7 @@ struct DocumentTests {
         arguments: [Durability.data, Durability.none])
     func savesDuringFlushKeepTheWriter(durability: Durability) async throws {
         let dir = TemporaryFolder("doc"); defer { dir.remove() }
-        let library = NoteLibrary(folder: dir.path)
+        let library = NoteLibrary(folder: dir.path, fileSystem: POSIXFileSystem.shared)
         let options = PageOptions(
             durability: durability, compaction: CompactionPolicy(journalBytesMax: .max, journalFramesMax: 64))
         let doc = try await library.createDocument(title: "t", pageOptions: options)
@@ -489,7 +494,7 @@ struct DocumentTests {
         #expect(releases >= 1, "\(releases) of 20 flushes released the lock")
         try await pages[0].append(.stroke(makeStroke(UInt64(saves), points: 20)))
         try await doc.close()
-        let check = try await Document.open(path: doc.path, readOnly: true)
+        let check = try await Document.open(path: doc.path, readOnly: true, fileSystem: POSIXFileSystem.shared)
         let counts = [try await check.page(at: 0).elementCount, try await check.page(at: 1).elementCount]
         #expect(counts == [(saves + 1) / 2 + 1, saves / 2])
         try await check.close()

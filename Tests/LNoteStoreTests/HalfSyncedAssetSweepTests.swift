@@ -34,7 +34,7 @@ import Testing
     )
     func assetAheadOfItsPageIsKept() async throws {
         let dir = TemporaryFolder("sweep"); defer { dir.remove() }
-        let library = NoteLibrary(folder: dir.path)
+        let library = NoteLibrary(folder: dir.path, fileSystem: POSIXFileSystem.shared)
         let doc = try await library.createDocument(title: "t")
         let pageID = await doc.pageIDs[0]
         try await doc.page(id: pageID).append(
@@ -62,10 +62,10 @@ import Testing
 
         // The rest arrives: the page shows the image and finds its asset.
         try Self.put(new, in: doc.path)
-        let reader = try await Document.open(path: doc.path, readOnly: true)
+        let reader = try await Document.open(path: doc.path, readOnly: true, fileSystem: POSIXFileSystem.shared)
         let elements = try await reader.page(id: pageID).elements
         #expect(elements.contains { $0.id == image.id })
-        #expect(try await reader.assetPath(image.assetID) != nil, "no missingAsset")
+        #expect(try await reader.assetFilePath(image.assetID) != nil, "no missingAsset")
         try await reader.close()
     }
 
@@ -74,7 +74,7 @@ import Testing
     )
     func provableOrphansOnly() async throws {
         let dir = TemporaryFolder("sweep"); defer { dir.remove() }
-        let doc = try await NoteLibrary(folder: dir.path).createDocument(title: "t")
+        let doc = try await NoteLibrary(folder: dir.path, fileSystem: POSIXFileSystem.shared).createDocument(title: "t")
         let pageID = await doc.pageIDs[0]
         let kept = try await doc.insertImage([1, 2, 3], ext: "jpg", on: pageID, x: 0, y: 0, width: 100, height: 100)
         let dropped = try await doc.insertImage([4, 5, 6], ext: "png", on: pageID, x: 0, y: 0, width: 100, height: 100)
@@ -94,16 +94,17 @@ import Testing
         #expect(Self.fm.fileExists(atPath: foreignTemp), "another program's temp file is not the engine's")
     }
 
-    @Test("D-042 a deleted page's images are provable orphans, also when the page was never opened")
+    @Test("D-042 T-016 a purged page's images are provable orphans, also when the page was never opened")
     func deletedUnopenedPageImagesRemoved() async throws {
         let dir = TemporaryFolder("sweep"); defer { dir.remove() }
-        let library = NoteLibrary(folder: dir.path)
+        let library = NoteLibrary(folder: dir.path, fileSystem: POSIXFileSystem.shared)
         let doc = try await library.createDocument(title: "t")
         let second = try await doc.addPage()
         let image = try await doc.insertImage([1, 2, 3], ext: "png", on: second, x: 0, y: 0, width: 10, height: 10)
         try await doc.close()
         let again = try await library.openDocument(doc.id)
         try await again.deletePage(second)
+        try await again.purgeTrash()  // T-016: kept while in the trash
         try await again.close()
         #expect(!Self.fm.fileExists(atPath: doc.path + "/assets/\(image.assetID).png"))
     }
@@ -111,7 +112,7 @@ import Testing
     @Test("D-042 Y-001 while a page file has a conflict copy the sweep removes nothing, not even a provable orphan")
     func conflictCopyKeepsEverything() async throws {
         let dir = TemporaryFolder("sweep"); defer { dir.remove() }
-        let library = NoteLibrary(folder: dir.path)
+        let library = NoteLibrary(folder: dir.path, fileSystem: POSIXFileSystem.shared)
         let doc = try await library.createDocument(title: "t")
         let pageID = await doc.pageIDs[0]
         let image = try await doc.insertImage([1, 2, 3], ext: "png", on: pageID, x: 0, y: 0, width: 10, height: 10)
@@ -129,7 +130,7 @@ import Testing
     @Test("D-042 while document.json counts elements on a page whose files have not arrived, the sweep removes nothing")
     func missingPageFilesKeepEverything() async throws {
         let dir = TemporaryFolder("sweep"); defer { dir.remove() }
-        let library = NoteLibrary(folder: dir.path)
+        let library = NoteLibrary(folder: dir.path, fileSystem: POSIXFileSystem.shared)
         let doc = try await library.createDocument(title: "t")
         let first = await doc.pageIDs[0]
         let second = try await doc.addPage()

@@ -104,7 +104,8 @@ struct ICloudPlaceholderTests {
     )
     func documentKeepsItsCounts() async throws {
         let dir = TemporaryFolder("icloud-doc"); defer { dir.remove() }
-        let document = try await NoteLibrary(folder: dir.path).createDocument(title: "evicted")
+        let document = try await NoteLibrary(folder: dir.path, fileSystem: POSIXFileSystem.shared).createDocument(
+            title: "evicted")
         let path = await document.path
         let pageID = await document.pageIDs[0]
         try await document.page(at: 0).append(.stroke(Self.stroke(1)))
@@ -114,7 +115,7 @@ struct ICloudPlaceholderTests {
         for name in try fs.list(layout.pagesDirectory) where PageFileNames.parse(name) != nil {
             try evict(layout.pagesDirectory, name)
         }
-        let again = try await Document.open(path: path)
+        let again = try await Document.open(path: path, fileSystem: POSIXFileSystem.shared)
         let e = await #expect(throws: LNoteError.self) { _ = try await again.page(id: pageID) }
         #expect(e?.code == .notDownloaded)
         try await again.flush()

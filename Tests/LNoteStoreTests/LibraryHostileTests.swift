@@ -67,7 +67,7 @@ struct LibraryHostileTests {
         let libraryFolder = dir.path + "/library", outside = dir.path + "/outside"
         try FileManager.default.createDirectory(atPath: libraryFolder, withIntermediateDirectories: true)
         try FileManager.default.createDirectory(atPath: outside, withIntermediateDirectories: true)
-        let library = NoteLibrary(folder: libraryFolder)
+        let library = NoteLibrary(folder: libraryFolder, fileSystem: POSIXFileSystem.shared)
         let doc = try await library.createDocument(title: "t")
         let page = try await doc.page(at: 0)
         for i in 0..<3 { try await page.append(.stroke(makeStroke(UInt64(i)))) }
@@ -92,12 +92,12 @@ struct LibraryHostileTests {
         }
         await attempt("list") { _ = try await library.list() }
         await attempt("open read-only") {
-            let d = try await Document.open(path: path, readOnly: true)
+            let d = try await Document.open(path: path, readOnly: true, fileSystem: POSIXFileSystem.shared)
             _ = try await d.page(at: 0).elementCount
             try await d.close()
         }
         await attempt("open and append") {
-            let d = try await Document.open(path: path)
+            let d = try await Document.open(path: path, fileSystem: POSIXFileSystem.shared)
             do {
                 try await d.page(at: 0).append(.stroke(makeStroke(99)))
                 try await d.close()

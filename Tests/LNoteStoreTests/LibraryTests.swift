@@ -12,7 +12,7 @@ struct LibraryTests {
     )
     func giantCoverIsNoCover() async throws {
         let dir = TemporaryFolder("lib-cover"); defer { dir.remove() }
-        let library = NoteLibrary(folder: dir.path + "/Notes")
+        let library = NoteLibrary(folder: dir.path + "/Notes", fileSystem: POSIXFileSystem.shared)
         let doc = try await library.createDocument(title: "Cover", pageOptions: PageOptions().withCovers)
         try await doc.page(at: 0).append(.stroke(makeStroke(1)))
         let first = await doc.pageIDs[0]
@@ -24,7 +24,7 @@ struct LibraryTests {
         #expect(truncate(cover, off_t(Document.thumbnailBytesMax + 1) << 10) == 0)
         #expect(try await library.list().first?.coverPath == nil)
         let reopened = try await library.openDocument(doc.id, readOnly: true)
-        #expect(try await reopened.thumbnailPath(for: first) == nil)
+        #expect(try await reopened.thumbnailFilePath(for: first) == nil)
         try await reopened.close()
     }
 
@@ -33,12 +33,12 @@ struct LibraryTests {
     )
     func duplicateKeepsHoles() async throws {
         let dir = TemporaryFolder("lib-sparse"); defer { dir.remove() }
-        let library = NoteLibrary(folder: dir.path + "/Notes")
+        let library = NoteLibrary(folder: dir.path + "/Notes", fileSystem: POSIXFileSystem.shared)
         let doc = try await library.createDocument(title: "Sparse")
         let image = try await doc.insertImage(
             [1, 2, 3, 4], ext: "png", on: doc.pageIDs[0], x: 0, y: 0, width: 50, height: 50)
         try await doc.close()
-        let asset = try #require(try await library.openDocument(doc.id, readOnly: true).assetPath(image.assetID))
+        let asset = try #require(try await library.openDocument(doc.id, readOnly: true).assetFilePath(image.assetID))
         let giant: Int64 = 100 << 30, middle: Int64 = 50 << 30
         let marker = Data("data in the middle of the holes".utf8)
         let handle = try #require(FileHandle(forWritingAtPath: asset))
@@ -48,7 +48,7 @@ struct LibraryTests {
         try handle.close()
 
         let copyID = try await library.duplicateDocument(doc.id)
-        let copied = try await library.packagePath(copyID) + "/assets/" + (asset as NSString).lastPathComponent
+        let copied = try await library.packageFolderPath(copyID) + "/assets/" + (asset as NSString).lastPathComponent
         var info = stat()
         #expect(stat(copied, &info) == 0)
         #expect(Int64(info.st_size) == giant)
@@ -65,7 +65,7 @@ struct LibraryTests {
     @Test("D-032 create, list, duplicate and delete documents; no staging names or lock are left or copied")
     func lifecycle() async throws {
         let dir = TemporaryFolder("lib"); defer { dir.remove() }
-        let library = NoteLibrary(folder: dir.path + "/Notes")
+        let library = NoteLibrary(folder: dir.path + "/Notes", fileSystem: POSIXFileSystem.shared)
         #expect(try await library.list().isEmpty)
         let doc = try await library.createDocument(title: "Biology", pageOptions: PageOptions().withCovers)
         try await doc.page(at: 0).append(.stroke(makeStroke(1)))
@@ -90,10 +90,10 @@ struct LibraryTests {
         #expect(await copy.title == "Biology")
         #expect(await copy.pageIDs == doc.pageIDs)
         #expect(try await copy.page(at: 0).elementCount == 2)
-        #expect(try await copy.assetPath(image.assetID) != nil)
+        #expect(try await copy.assetFilePath(image.assetID) != nil)
         try await copy.close()
         // The lock is never copied; the copy's document.json carries the new id.
-        let copyPath = try await library.packagePath(copyID)
+        let copyPath = try await library.packageFolderPath(copyID)
         #expect(!FileManager.default.fileExists(atPath: copyPath + "/.lock"))
         #expect(try readDocumentJSON(copyPath).id == copyID)
 
@@ -103,16 +103,18 @@ struct LibraryTests {
         listing = try await library.list()
         #expect(listing.compactMap(\.id) == [copyID])
         #expect(!FileManager.default.fileExists(atPath: doc.path))
+        // T-021: the only hidden name is the library's trash, which holds the package whole.
         #expect(
             try FileManager.default.contentsOfDirectory(atPath: dir.path + "/Notes").filter { $0.hasPrefix(".") }
-                .isEmpty)
+                == [".trash"])
+        #expect(FileManager.default.fileExists(atPath: dir.path + "/Notes/.trash/\(doc.id).lnote/document.json"))
         await #expect(throws: LNoteError.self) { try await library.openDocument(doc.id) }
     }
 
     @Test("deleting a document open for writing elsewhere is refused with lockedElsewhere")
     func deleteOpenDocumentRefused() async throws {
         let dir = TemporaryFolder("lib"); defer { dir.remove() }
-        let library = NoteLibrary(folder: dir.path)
+        let library = NoteLibrary(folder: dir.path, fileSystem: POSIXFileSystem.shared)
         let doc = try await library.createDocument(title: "open")
         let error = await #expect(throws: LNoteError.self) { try await library.deleteDocument(doc.id) }
         #expect(error?.code == .lockedElsewhere)
@@ -125,7 +127,7 @@ struct LibraryTests {
     @Test("D-031 a missing manifest is rebuilt from document.json by the listing, and written back")
     func missingManifestRebuilt() async throws {
         let dir = TemporaryFolder("lib"); defer { dir.remove() }
-        let library = NoteLibrary(folder: dir.path)
+        let library = NoteLibrary(folder: dir.path, fileSystem: POSIXFileSystem.shared)
         let doc = try await library.createDocument(title: "Chemistry")
         try await doc.close()
         try FileManager.default.removeItem(atPath: doc.path + "/manifest.json")
@@ -142,7 +144,7 @@ struct LibraryTests {
     @Test("D-031 an unparseable manifest is rebuilt, but not written while the package is open for writing")
     func unusableManifestWhileOpen() async throws {
         let dir = TemporaryFolder("lib"); defer { dir.remove() }
-        let library = NoteLibrary(folder: dir.path)
+        let library = NoteLibrary(folder: dir.path, fileSystem: POSIXFileSystem.shared)
         let doc = try await library.createDocument(title: "Physics")
         try Data("{ not json".utf8).write(to: URL(fileURLWithPath: doc.path + "/manifest.json"))
         let summary = try #require(try await library.list().first)
@@ -158,7 +160,7 @@ struct LibraryTests {
     @Test("D-031 a stale manifest (title, page count) is repaired on the next open for writing and on flush")
     func staleManifestRepaired() async throws {
         let dir = TemporaryFolder("lib"); defer { dir.remove() }
-        let library = NoteLibrary(folder: dir.path)
+        let library = NoteLibrary(folder: dir.path, fileSystem: POSIXFileSystem.shared)
         let doc = try await library.createDocument(title: "History")
         try await doc.close()
         var stale = try #require(ManifestFile.decode(try POSIXFileSystem.shared.readFile(doc.path + "/manifest.json")))
@@ -188,7 +190,7 @@ struct LibraryTests {
     @Test("D-030 the listing reads only manifest.json of each package and checks the cover")
     func listingReadsOnlyManifests() async throws {
         let dir = TemporaryFolder("lib"); defer { dir.remove() }
-        let setup = NoteLibrary(folder: dir.path)
+        let setup = NoteLibrary(folder: dir.path, fileSystem: POSIXFileSystem.shared)
         for title in ["a", "b", "c"] {
             let doc = try await setup.createDocument(title: title, pageOptions: PageOptions().withCovers)
             try await doc.page(at: 0).append(.stroke(makeStroke(1)))
@@ -208,7 +210,7 @@ struct LibraryTests {
     @Test("packages that cannot be read are listed with an error, the others normally")
     func unreadablePackagesListedWithError() async throws {
         let dir = TemporaryFolder("lib"); defer { dir.remove() }
-        let library = NoteLibrary(folder: dir.path)
+        let library = NoteLibrary(folder: dir.path, fileSystem: POSIXFileSystem.shared)
         let good = try await library.createDocument(title: "good")
         try await good.close()
         // No manifest and a broken document.json.
@@ -229,13 +231,13 @@ struct LibraryTests {
         #expect(brokenSummary.error?.contains("corrupt") == true)
         let misnamed = try #require(listing.first { $0.id == nil })
         #expect(misnamed.path.hasSuffix("Lecture.lnote"))
-        #expect(misnamed.error?.contains("D-001") == true)
+        #expect(misnamed.error?.contains("not named <uuid>.lnote") == true)
     }
 
     @Test("D-001 a package folder named in upper case opens by its id")
     func upperCaseFolderOpens() async throws {
         let dir = TemporaryFolder("lib"); defer { dir.remove() }
-        let library = NoteLibrary(folder: dir.path)
+        let library = NoteLibrary(folder: dir.path, fileSystem: POSIXFileSystem.shared)
         let doc = try await library.createDocument(title: "case")
         try await doc.close()
         let upper = dir.path + "/" + doc.id.description.uppercased() + ".lnote"
@@ -249,7 +251,7 @@ struct LibraryTests {
     @Test("duplicating a document open for writing copies every acknowledged change (P-014)")
     func duplicateWhileWriting() async throws {
         let dir = TemporaryFolder("lib"); defer { dir.remove() }
-        let library = NoteLibrary(folder: dir.path)
+        let library = NoteLibrary(folder: dir.path, fileSystem: POSIXFileSystem.shared)
         let options = PageOptions(compaction: CompactionPolicy(journalBytesMax: .max, journalFramesMax: 8))
         let doc = try await library.createDocument(title: "busy", pageOptions: options)
         let page = try await doc.page(at: 0)
@@ -280,7 +282,7 @@ struct LibraryStagingTests {
     func leftoversAreRemoved() async throws {
         let dir = TemporaryFolder("staging"); defer { dir.remove() }
         let folder = dir.path + "/Notes"
-        let library = NoteLibrary(folder: folder)
+        let library = NoteLibrary(folder: folder, fileSystem: POSIXFileSystem.shared)
         let doc = try await library.createDocument(title: "Kept")
         try await doc.close()
         let creating = StagingFolder.name(.random(), .creating)
@@ -304,10 +306,10 @@ struct LibraryStagingTests {
         let lock = WriterLock(
             path: PackageLayout(root: folder + "/" + name).lockFile, fileSystem: POSIXFileSystem.shared)
         try lock.acquireForWrite()
-        _ = try await NoteLibrary(folder: folder).list()
+        _ = try await NoteLibrary(folder: folder, fileSystem: POSIXFileSystem.shared).list()
         #expect(FileManager.default.fileExists(atPath: folder + "/" + name + "/document.json"))
         lock.retire()
-        _ = try await NoteLibrary(folder: folder).list()
+        _ = try await NoteLibrary(folder: folder, fileSystem: POSIXFileSystem.shared).list()
         #expect(!FileManager.default.fileExists(atPath: folder + "/" + name))
     }
 

@@ -15,7 +15,8 @@ struct MissingPagesFolderTests {
     )
     func missingPagesFolder() async throws {
         let dir = TemporaryFolder("no-pages"); defer { dir.remove() }
-        let created = try await NoteLibrary(folder: dir.path).createDocument(title: "t")
+        let created = try await NoteLibrary(folder: dir.path, fileSystem: POSIXFileSystem.shared).createDocument(
+            title: "t")
         _ = try await created.addPage()
         try await created.page(at: 0).append(.stroke(makeStroke(1)))
         try await created.flush()
@@ -24,7 +25,7 @@ struct MissingPagesFolderTests {
         try await created.close()
         try FileManager.default.removeItem(atPath: path + "/pages")
 
-        let reader = try await Document.open(path: path, readOnly: true)
+        let reader = try await Document.open(path: path, readOnly: true, fileSystem: POSIXFileSystem.shared)
         for id in pages {
             let page = try await reader.page(id: id)
             #expect(await page.elementCount == 0)
@@ -32,7 +33,7 @@ struct MissingPagesFolderTests {
         try await reader.close()
         #expect(!FileManager.default.fileExists(atPath: path + "/pages"), "a read-only open wrote")
 
-        let writer = try await Document.open(path: path)
+        let writer = try await Document.open(path: path, fileSystem: POSIXFileSystem.shared)
         var isFolder: ObjCBool = false
         #expect(FileManager.default.fileExists(atPath: path + "/pages", isDirectory: &isFolder) && isFolder.boolValue)
         let page = try await writer.page(id: pages[1])
@@ -40,7 +41,7 @@ struct MissingPagesFolderTests {
         try await page.append(.stroke(makeStroke(2)))
         try await writer.close()
 
-        let again = try await Document.open(path: path, readOnly: true)
+        let again = try await Document.open(path: path, readOnly: true, fileSystem: POSIXFileSystem.shared)
         #expect(try await again.page(id: pages[1]).elementCount == 1)
         #expect(try await again.page(id: pages[0]).elementCount == 0)
         try await again.close()

@@ -18,7 +18,7 @@ import LNoteTestSupport
     )
     func foreignObjectsAtAssetNames() async throws {
         let dir = TemporaryFolder("doc"); defer { dir.remove() }
-        let doc = try await NoteLibrary(folder: dir.path).createDocument(title: "t")
+        let doc = try await NoteLibrary(folder: dir.path, fileSystem: POSIXFileSystem.shared).createDocument(title: "t")
         let pageID = await doc.pageIDs[0]
         let kept = try await doc.insertImage([1, 2, 3], ext: "jpg", on: pageID, x: 0, y: 0, width: 10, height: 10)
         let assets = doc.path + "/assets/"
@@ -49,11 +49,11 @@ import LNoteTestSupport
     }
 
     @Test(
-        "D-041 D-022 D-060 deletePage removes its regular files only; a folder or link at one of its names stays and is set aside at the next open"
+        "D-041 D-022 D-060 T-010 deletePage moves its regular files only to the trash; a folder or link at one of its names stays and is set aside at the next open"
     )
     func foreignObjectsAtDeletedPageNames() async throws {
         let dir = TemporaryFolder("doc"); defer { dir.remove() }
-        let library = NoteLibrary(folder: dir.path)
+        let library = NoteLibrary(folder: dir.path, fileSystem: POSIXFileSystem.shared)
         let doc = try await library.createDocument(title: "t")
         let doomed = try await doc.addPage()
         let page = try await doc.page(id: doomed)
@@ -80,7 +80,10 @@ import LNoteTestSupport
         try await doc.deletePage(doomed)
 
         func kind(_ path: String) throws -> FileKind? { try POSIXFileSystem.shared.kind(path) }
-        for name in journals { #expect(try kind(pages + name) == nil, "the page's regular files are removed") }
+        for name in journals {
+            #expect(try kind(pages + name) == nil, "the page's regular files left pages/")
+            #expect(try kind(doc.path + "/trash/\(doomed)/pages/" + name) != nil, "into its trash entry (T-010)")
+        }
         #expect(try kind(folder) == .directory)
         #expect(try kind(link) == .symbolicLink)
         #expect(try POSIXFileSystem.shared.readFile(outside) == [5, 5])

@@ -11,7 +11,7 @@ struct PageCacheTests {
     /// A document of `count` pages of `strokes` strokes each, every page compacted (closed and
     /// reopened), open for writing with compaction on close only.
     static func document(_ dir: TemporaryFolder, pages count: Int, strokes: Int = 5) async throws -> Document {
-        let library = NoteLibrary(folder: dir.path)
+        let library = NoteLibrary(folder: dir.path, fileSystem: POSIXFileSystem.shared)
         let options = PageOptions(compaction: .onCloseOnly)
         let doc = try await library.createDocument(title: "cache", pageOptions: options)
         try await doc.addPages(count: count - 1)
@@ -21,7 +21,7 @@ struct PageCacheTests {
         }
         let path = doc.path
         try await doc.close()
-        return try await Document.open(path: path, pageOptions: options)
+        return try await Document.open(path: path, pageOptions: options, fileSystem: POSIXFileSystem.shared)
     }
 
     @Test("flipping through pages the app lets go keeps the open pages within the budget")

@@ -18,7 +18,7 @@ struct AssetCopySafetyTests {
 
     /// A closed package with one page of one stroke; returns its path and page id.
     static func package(_ dir: String) async throws -> (String, UUIDBytes) {
-        let doc = try await NoteLibrary(folder: dir).createDocument(title: "t")
+        let doc = try await NoteLibrary(folder: dir, fileSystem: POSIXFileSystem.shared).createDocument(title: "t")
         let pageID = await doc.pageIDs[0]
         var rng = ScenarioRandom(seed: 3)
         try await doc.page(id: pageID).append(contentsOf: [MergeRuleTests.stroke(&rng)])
@@ -27,7 +27,8 @@ struct AssetCopySafetyTests {
     }
 
     static func open(_ path: String) async throws -> Document {
-        try await Document.open(path: path, pageOptions: PageOptions().withSyncMerge)
+        try await Document.open(
+            path: path, pageOptions: PageOptions().withSyncMerge, fileSystem: POSIXFileSystem.shared)
     }
 
     static func sparse(_ path: String, size: Int64, first: [UInt8] = []) throws {

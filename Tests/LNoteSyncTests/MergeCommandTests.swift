@@ -14,14 +14,15 @@ struct MergeCommandTests {
         let fm = FileManager.default
         try fm.createDirectory(atPath: root + "/A", withIntermediateDirectories: true)
         try fm.createDirectory(atPath: root + "/B", withIntermediateDirectories: true)
-        let doc = try await NoteLibrary(folder: root + "/A").createDocument(title: "fork")
+        let doc = try await NoteLibrary(folder: root + "/A", fileSystem: POSIXFileSystem.shared).createDocument(
+            title: "fork")
         try await doc.close()
         let name = try #require(try fm.contentsOfDirectory(atPath: root + "/A").first { $0.hasSuffix(".lnote") })
         try fm.copyItem(atPath: root + "/A/" + name, toPath: root + "/B/" + name)
         var ids = Set<String>()
         var rng = ScenarioRandom(seed: 11)
         for side in ["A", "B"] {
-            let d = try await Document.open(path: root + "/" + side + "/" + name)
+            let d = try await Document.open(path: root + "/" + side + "/" + name, fileSystem: POSIXFileSystem.shared)
             let strokes = (0..<5).map { _ in MergeRuleTests.stroke(&rng) }
             try await d.page(at: 0).append(contentsOf: strokes)
             try await d.close()
@@ -42,7 +43,7 @@ struct MergeCommandTests {
     }
 
     func ids(_ package: String) async throws -> Set<String> {
-        let d = try await Document.open(path: package, readOnly: true)
+        let d = try await Document.open(path: package, readOnly: true, fileSystem: POSIXFileSystem.shared)
         let s = Set(try await d.page(at: 0).elements.map { $0.id.description })
         try await d.close()
         return s

@@ -52,7 +52,8 @@ struct SyncthingPairTests {
         let folders = [root + "/libA", root + "/libB"]
         for f in folders { try FileManager.default.createDirectory(atPath: f, withIntermediateDirectories: true) }
         defer { try? FileManager.default.removeItem(atPath: root) }
-        let doc = try await NoteLibrary(folder: folders[0]).createDocument(title: "shared notebook")
+        let doc = try await NoteLibrary(folder: folders[0], fileSystem: POSIXFileSystem.shared).createDocument(
+            title: "shared notebook")
         try await doc.close()
         let name = try #require(
             try FileManager.default.contentsOfDirectory(atPath: folders[0]).first { $0.hasSuffix(".lnote") })
@@ -100,7 +101,7 @@ struct SyncthingPairTests {
         }
         var lost = 0
         for p in packages {
-            let d = try await Document.open(path: p, readOnly: true)
+            let d = try await Document.open(path: p, readOnly: true, fileSystem: POSIXFileSystem.shared)
             let ids = Set(try await d.page(at: 0).elements.map { $0.id.description })
             try await d.close()
             lost += acked.filter { !ids.contains($0) }.count

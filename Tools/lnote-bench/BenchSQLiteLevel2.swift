@@ -41,7 +41,7 @@ enum SQLiteLevel2Suite {
     static func makeLibrary(
         _ folder: String, documents: Int, pages: Int, strokes: Int, seed: UInt64
     ) async throws -> [String] {
-        let library = NoteLibrary(folder: folder)
+        let library = NoteLibrary(folder: folder, fileSystem: POSIXFileSystem.shared)
         var paths: [String] = []
         for d in 0..<documents {
             let document = try await library.createDocument(
@@ -120,7 +120,7 @@ enum SQLiteLevel2Suite {
             }
             return out
         }
-        let library = NoteLibrary(folder: ctx.path("brief-lib"))
+        let library = NoteLibrary(folder: ctx.path("brief-lib"), fileSystem: POSIXFileSystem.shared)
         let document = try await library.createDocument(title: "brief", pageOptions: PageOptions(durability: .none))
         try await document.page(at: 0).append(contentsOf: strokes.map { .stroke($0) }, durability: Durability.none)
         let package = document.path

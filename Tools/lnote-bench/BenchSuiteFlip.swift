@@ -18,7 +18,7 @@ enum FlipSuite {
         var r = BenchSuiteResult(name: "flip", title: title)
         let count = ctx.n(2_000, 300)
         var pool = StrokePool(seed: 49, count: 200)
-        let library = NoteLibrary(folder: ctx.path("library"))
+        let library = NoteLibrary(folder: ctx.path("library"), fileSystem: POSIXFileSystem.shared)
         let options = PageOptions(durability: Durability.none, compaction: .onCloseOnly)
         let doc = try await library.createDocument(title: "\(count) pages", pageOptions: options)
         try await doc.addPages(count: count - 1)
@@ -82,7 +82,7 @@ enum FlipSuite {
         let spec = ProcessInfo.processInfo.environment["LNOTE_BENCH_FLIP"] ?? ""
         let parts = spec.split(separator: ":", maxSplits: 2).map(String.init)
         guard parts.count == 3, let budget = Int(parts[0]) else { throw OperationalError("LNOTE_BENCH_FLIP unset") }
-        let doc = try await Document.open(path: parts[2])
+        let doc = try await Document.open(path: parts[2], fileSystem: POSIXFileSystem.shared)
         await doc.setPageCacheBudget(bytes: budget)
         var elements = 0
         if parts[1] == "flip" {

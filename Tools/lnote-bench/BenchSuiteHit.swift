@@ -14,7 +14,7 @@ enum HitSuite {
     static let eraserName = "eraser move: Page.eraserHits, a 20 pt segment, 20 pt tip"
     static let splitName = "eraser split of 10 strokes: Page.eraserHits + Page.erase (durability none)"
     static let splitMemoryName =
-        "eraser split of 10 strokes in memory: cut ranges + split + PageState.apply + index update"
+        "eraser split of 10 strokes in memory: cut ranges + split + PageState.apply(contentsOf:) + index update"
     static let buildName = "index build: PageGeometry of the page (once per open page, Page.prepareHitTesting)"
 
     static func run(_ ctx: BenchContext) async throws -> BenchSuiteResult {
@@ -90,7 +90,7 @@ enum HitSuite {
                     let pieces = try StrokeSplitter.split(s, removing: c.ranges)
                     changes.append(.replace(target: c.id, fragments: pieces.map { .stroke($0) }))
                 }
-                for change in changes { scratch.apply(change) }
+                scratch.apply(contentsOf: changes)
                 geometry.update(after: changes, in: scratch)
             }
             memoryNs.append(tm)

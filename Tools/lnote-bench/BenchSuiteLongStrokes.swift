@@ -42,7 +42,7 @@ enum LongStrokeSuite {
         // Every page holds the same points, as strokes of the size measured: the per-page
         // costs (files, fsyncs, the thumbnail's pixels) are the same at every size.
         let pointsPerPage = 65_536, pages = ctx.n(8, 2)
-        let library = NoteLibrary(folder: ctx.path("library"))
+        let library = NoteLibrary(folder: ctx.path("library"), fileSystem: POSIXFileSystem.shared)
         let options = PageOptions(durability: Durability.none, compaction: .onCloseOnly).withCovers
         var perPoint: [String: [Int: Double]] = [compact: [:], open: [:], draw: [:]]
         for size in sizes {
@@ -57,7 +57,8 @@ enum LongStrokeSuite {
             // drawn; the fastest of three rounds.
             var tOpen = UInt64.max, tDraw = UInt64.max
             for _ in 0..<3 {
-                let reader = try await Document.open(path: doc.path, readOnly: true, pageOptions: PageOptions())
+                let reader = try await Document.open(
+                    path: doc.path, readOnly: true, pageOptions: PageOptions(), fileSystem: POSIXFileSystem.shared)
                 var opened: UInt64 = 0, drawn: UInt64 = 0
                 for i in 0..<pages {
                     var page: Page?

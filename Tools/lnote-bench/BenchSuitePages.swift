@@ -1,5 +1,7 @@
+import Foundation
 import LNoteCheck
 import LNoteFormat
+import LNoteSQLite
 import LNoteStore
 import LNoteToolSupport
 
@@ -9,132 +11,227 @@ import LNoteToolSupport
 enum PagesSuite {
     static let title = "Per-document operations against pages in the document: cost per page, 100 to 2,000 pages"
     static let strokesPerPage = 20
+    /// Runs of each one-page operation per count; the median is reported.
+    static let onePageRuns = 7
 
-    struct Step {
-        var name: String
-        var perPage: Bool
+    /// CPU and wall nanoseconds of each operation at each count, per page for the per-page rows.
+    struct Measurements {
+        var cpu: [String: [Int: Double]] = [:]
+        var wall: [String: [Int: Double]] = [:]
+        var order: [String] = []
+        var onePage: Set<String> = []
+        var processes: Set<String> = []
+
+        mutating func set(_ name: String, _ count: Int, cpu c: Double, wall w: Double, divisor: Double) {
+            if cpu[name] == nil { order.append(name) }
+            cpu[name, default: [:]][count] = c / divisor
+            wall[name, default: [:]][count] = w / divisor
+        }
+    }
+
+    /// Waits until the process is idle (under 2 ms of CPU in 50 ms, at most 2 s): the files a
+    /// close released are closed in the background, and their CPU must not count against the
+    /// next operation.
+    static func settle() async {
+        for _ in 0..<40 {
+            let c0 = ToolSystem.processCPUNanoseconds()
+            try? await Task.sleep(for: .milliseconds(50))
+            if ToolSystem.processCPUNanoseconds() &- c0 < 2_000_000 { return }
+        }
+    }
+
+    /// One timed run of `body`: CPU (every thread of the process) and wall nanoseconds.
+    static func timed(_ body: () async throws -> Void) async rethrows -> (cpu: Double, wall: Double) {
+        await settle()
+        let c0 = ToolSystem.processCPUNanoseconds(), w0 = BenchSystem.now()
+        try await body()
+        return (Double(ToolSystem.processCPUNanoseconds() &- c0), Double(BenchSystem.now() &- w0))
+    }
+
+    /// The median CPU and wall time of `runs` runs of `body`.
+    static func medianRun(runs: Int, _ body: (Int) async throws -> Void) async rethrows -> (cpu: Double, wall: Double) {
+        var cpu: [Double] = [], wall: [Double] = []
+        for k in 0..<runs {
+            let t = try await timed { try await body(k) }
+            cpu.append(t.cpu); wall.append(t.wall)
+        }
+        return (median(cpu), median(wall))
     }
 
     static func run(_ ctx: BenchContext) async throws -> BenchSuiteResult {
         var r = BenchSuiteResult(name: "pages", title: title)
         let counts = ctx.quick ? [100, 500] : [100, 500, 1_000, 2_000]
         var pool = StrokePool(seed: 48, count: 200)
-        let library = NoteLibrary(folder: ctx.path("library"))
+        let library = NoteLibrary(folder: ctx.path("library"), fileSystem: POSIXFileSystem.shared)
         let lnote = joinPath(parentDirectory(of: executablePath()), "lnote")
         let haveTool = (try? POSIXFileSystem.shared.kind(lnote)) != nil
-        // CPU ns (every thread of the process) and wall ns per page (or per operation for the
-        // one-page rows) of each operation at each count. The ratio is taken on CPU time: the
-        // wall time adds waits for a disk other processes share.
-        var measured: [String: [Int: Double]] = [:]
-        var wall: [String: [Int: Double]] = [:]
-        var order: [String] = []
-        var cpuAtStart: UInt64 = 0, wallAtStart: UInt64 = 0
-        func start() { cpuAtStart = ToolSystem.processCPUNanoseconds(); wallAtStart = BenchSystem.now() }
-        func record(_ name: String, _ count: Int, perPage: Bool = true) {
-            let cpu = ToolSystem.processCPUNanoseconds() &- cpuAtStart, elapsed = BenchSystem.now() &- wallAtStart
-            if measured[name] == nil { order.append(name) }
-            measured[name, default: [:]][count] = Double(cpu) / (perPage ? Double(count) : 1)
-            wall[name, default: [:]][count] = Double(elapsed) / (perPage ? Double(count) : 1)
+        let options = PageOptions(durability: Durability.none, compaction: .onCloseOnly)
+        var m = Measurements()
+
+        // The same first page alone: what "open + first page ready" is compared with.
+        let single = try await library.createDocument(title: "1 page", pageOptions: options)
+        _ = try await single.page(at: 0).append(
+            contentsOf: pool.fresh(first: 0, count: strokesPerPage).map(Element.stroke))
+        try await single.close()
+        let singleFirst = try await medianRun(runs: onePageRuns) { _ in
+            let d = try await Document.open(path: single.path, readOnly: true, fileSystem: POSIXFileSystem.shared)
+            _ = try await d.page(at: 0).elements
+            try await d.close()
         }
+
         for count in counts {
-            let options = PageOptions(durability: Durability.none, compaction: .onCloseOnly)
+            func perPage(_ name: String, _ t: (cpu: Double, wall: Double)) {
+                m.set(name, count, cpu: t.cpu, wall: t.wall, divisor: Double(count))
+            }
+            func onePage(_ name: String, _ t: (cpu: Double, wall: Double)) {
+                m.onePage.insert(name)
+                m.set(name, count, cpu: t.cpu, wall: t.wall, divisor: 1)
+            }
             let doc = try await library.createDocument(title: "\(count) pages", pageOptions: options)
             try await doc.addPages(count: count - 1)
             // append: every page opened (empty) and given 20 strokes, in its journal.
-            start()
-            for i in 0..<count {
-                let page = try await doc.page(at: i)
-                _ = try await page.append(contentsOf: pool.fresh(first: i, count: strokesPerPage).map(Element.stroke))
-            }
-            record("append (open + 20 strokes)", count)
-            start()
-            try await doc.flush()
-            record("flush", count)
+            perPage(
+                "append (open + 20 strokes)",
+                try await timed {
+                    for i in 0..<count {
+                        let page = try await doc.page(at: i)
+                        _ = try await page.append(
+                            contentsOf: pool.fresh(first: i, count: strokesPerPage).map(Element.stroke))
+                    }
+                })
+            perPage("flush", try await timed { try await doc.flush() })
             // close: every page's journal folded into its snapshot, document.json and manifest.
-            start()
-            try await doc.close()
-            record("close (compacts every page)", count)
+            perPage("close (compacts every page)", try await timed { try await doc.close() })
             let path = doc.path
 
-            // open, then the first page ready to draw: one page, whatever the count. The files
-            // the close released are closed in the background: let that end first.
-            try await Task.sleep(for: .milliseconds(300))
-            start()
-            let reader = try await Document.open(path: path, readOnly: true)
-            record("open (document.json, manifest, pages/ listed)", count)
-            start()
-            _ = try await reader.page(at: 0).elements
-            record("first page ready (page 0 opened, elements)", count, perPage: false)
-            start()
-            for i in 1..<count { _ = try await reader.page(at: i) }
-            record("open every page (read-only)", count)
+            perPage(
+                "open (document.json, manifest, pages/ listed)",
+                try await timed {
+                    try await Document.open(path: path, readOnly: true, fileSystem: POSIXFileSystem.shared).close()
+                })
+            // open, then the first page ready to draw: one page, whatever the count.
+            onePage(
+                "open + first page ready (read-only)",
+                try await medianRun(runs: onePageRuns) { _ in
+                    let d = try await Document.open(path: path, readOnly: true, fileSystem: POSIXFileSystem.shared)
+                    _ = try await d.page(at: 0).elements
+                    try await d.close()
+                })
+            let reader = try await Document.open(path: path, readOnly: true, fileSystem: POSIXFileSystem.shared)
+            onePage(
+                "first page ready (page 0 opened, elements)",
+                try await timed { _ = try await reader.page(at: 0).elements })
+            perPage(
+                "open every page (read-only)",
+                try await timed { for i in 1..<count { _ = try await reader.page(at: i) } })
             try await reader.close()
 
             // A writer's pass over every page: open each, append one stroke to the last, close.
-            start()
-            let writer = try await Document.open(path: path, pageOptions: options)
-            for i in 0..<count { _ = try await writer.page(at: i) }
-            _ = try await writer.page(at: count - 1).append(.stroke(pool.fresh(first: 0, count: 1)[0]))
-            try await writer.close()
-            record("compact (open each page, close)", count)
-            let one = try await Document.open(path: path, pageOptions: options)
+            perPage(
+                "compact (open each page, close)",
+                try await timed {
+                    let writer = try await Document.open(
+                        path: path, pageOptions: options, fileSystem: POSIXFileSystem.shared)
+                    for i in 0..<count { _ = try await writer.page(at: i) }
+                    _ = try await writer.page(at: count - 1).append(.stroke(pool.fresh(first: 0, count: 1)[0]))
+                    try await writer.close()
+                })
+            let one = try await Document.open(path: path, pageOptions: options, fileSystem: POSIXFileSystem.shared)
             let middle = try await one.page(at: count / 2)
             _ = try await middle.append(.stroke(pool.fresh(first: 1, count: 1)[0]))
-            start()
-            for k in 0..<10 {
-                _ = try await middle.append(.stroke(pool.fresh(first: 2 + k, count: 1)[0]))
-                try await middle.flush()
-            }
-            record("one page: append 1 stroke + Page.flush (x10)", count, perPage: false)
-            start()
-            _ = try await middle.append(.stroke(pool.fresh(first: 20, count: 1)[0]))
-            try await one.flush()
-            record("one page changed: Document.flush (document.json rewritten)", count, perPage: false)
+            onePage(
+                "one page: append 1 stroke + Page.flush",
+                try await medianRun(runs: onePageRuns) { k in
+                    _ = try await middle.append(.stroke(pool.fresh(first: 2 + k, count: 1)[0]))
+                    try await middle.flush()
+                })
+            onePage(
+                "one page changed: Document.flush (document.json rewritten)",
+                try await medianRun(runs: onePageRuns) { k in
+                    _ = try await middle.append(.stroke(pool.fresh(first: 20 + k, count: 1)[0]))
+                    try await one.flush()
+                })
             try await one.close()
 
-            start()
-            _ = try Fsck.check(path: path)
-            record("fsck check", count)
-            start()
-            _ = try Fsck.check(path: path, options: FsckOptions(repair: true))
-            record("fsck repair (nothing to repair)", count)
-            start()
-            _ = try await SyncMerge.merge(package: path)
-            record("merge (SyncMerge.merge, no conflict copies)", count)
+            perPage("fsck check", try await timed { _ = try Fsck.check(path: path) })
+            perPage(
+                "fsck repair (nothing to repair)",
+                try await timed { _ = try Fsck.check(path: path, options: FsckOptions(repair: true)) })
+            perPage(
+                "merge (SyncMerge.merge, no conflict copies)",
+                try await timed { _ = try await SyncMerge.merge(package: path) })
+            let database = ctx.path("pages-\(count).db"), back = ctx.path("pages-back-\(count)")
+            perPage(
+                "export-sqlite (SQLiteExport.export, verified)",
+                try await timed {
+                    guard try await SQLiteExport.export(packages: [path], to: database).ok else {
+                        throw OperationalError("pages bench: the export did not verify")
+                    }
+                })
+            perPage(
+                "import-sqlite (SQLiteImport.importDatabase, verified)",
+                try await timed {
+                    guard try await SQLiteImport.importDatabase(database, to: back).ok else {
+                        throw OperationalError("pages bench: the import did not verify")
+                    }
+                })
+            for file in [database, database + "-wal", database + "-shm"] {
+                try? FileManager.default.removeItem(atPath: file)
+            }
+            try? POSIXFileSystem.shared.removeTree(back)
             if haveTool {
-                for command in ["info", "dump"] {
+                for command in ["info", "dump", "compact", "fsck"] {
                     // A child process: its CPU is counted as the wall time it took.
-                    let t = BenchSystem.time {
+                    let name = "lnote \(command) (process, wall)"
+                    m.processes.insert(name)
+                    let t = try await timed {
                         _ = try? BenchSystem.run(lnote, [command, path], stdoutPath: "/dev/null")
                     }
-                    let name = "lnote \(command) (process, wall)"
-                    if measured[name] == nil { order.append(name) }
-                    measured[name, default: [:]][count] = Double(t) / Double(count)
-                    wall[name, default: [:]][count] = Double(t) / Double(count)
+                    perPage(name, (t.wall, t.wall))
                 }
             }
             try? POSIXFileSystem.shared.removeTree(path)
         }
+        try? POSIXFileSystem.shared.removeTree(single.path)
+        report(m, counts: counts, singleFirst: singleFirst, into: &r)
+        r.notes += [
+            "documents made with NoteLibrary.createDocument and addPages; \(strokesPerPage) generated strokes a page, "
+                + "durability none, compaction on close only, no covers; one run per count for the per-page rows, "
+                + "the median of \(onePageRuns) for the one-page rows; before each timed step the process is let "
+                + "idle (the files a close released are closed in the background)",
+            "the ratios are of CPU time (all threads; wall time in brackets, which adds waits for the disk); "
+                + "one-page rows: the whole operation, not per page; open + first page ready is also compared with "
+                + "a 1-page document holding the same first page (\(fixed(singleFirst.cpu / 1_000, 0)) us CPU); "
+                + "export/import: one document, to a fresh database and back into a fresh folder; lnote commands: "
+                + "the wall time of the whole process "
+                + (haveTool ? "(the lnote beside this executable)" : "(skipped: no lnote beside this executable)")
+        ]
+        return r
+    }
+
+    static func report(
+        _ m: Measurements, counts: [Int], singleFirst: (cpu: Double, wall: Double), into r: inout BenchSuiteResult
+    ) {
         let first = counts[0], last = counts[counts.count - 1]
-        for name in order {
-            let perPage = !name.hasPrefix("first page") && !name.hasPrefix("one page")
-            let unit = name.hasPrefix("lnote") ? "wall" : "CPU"
+        for name in m.order {
+            let perPage = !m.onePage.contains(name)
+            let unit = m.processes.contains(name) ? "wall" : "CPU"
             for count in counts {
-                guard let v = measured[name]?[count] else { continue }
+                guard let v = m.cpu[name]?[count] else { continue }
                 var row = BenchRow(
                     design: name, setting: "\(count) pages", value: v / 1_000,
-                    unit: perPage ? "us CPU/page" : "us CPU", x: Double(count),
-                    extra: ["wall us": (wall[name]?[count] ?? 0) / 1_000])
-                if count != first, let base = measured[name]?[first], base > 0 {
+                    unit: perPage ? "us \(unit)/page" : "us \(unit)", x: Double(count),
+                    extra: ["wall us": (m.wall[name]?[count] ?? 0) / 1_000])
+                if count != first, let base = m.cpu[name]?[first], base > 0 {
                     row.ratio = v / base
                     row.ratioTo = "same operation, \(first) pages"
                 }
                 r.rows.append(row)
             }
-            if let small = measured[name]?[first], let large = measured[name]?[last], small > 0 {
+            if let small = m.cpu[name]?[first], let large = m.cpu[name]?[last], small > 0 {
                 r.targets.append(
                     BenchTarget(
-                        id: "48-pages-" + name.prefix { $0 != " " && $0 != "(" }.lowercased(),
+                        id: "48-pages-" + slug(name),
                         claim: "\(name): \(perPage ? "cost per page" : "cost") at \(last) pages / at \(first) pages",
                         measured: large / small, limit: 1.2,
                         detail:
@@ -142,12 +239,20 @@ enum PagesSuite {
                     ))
             }
         }
-        r.notes += [
-            "documents made with NoteLibrary.createDocument and addPages; \(strokesPerPage) generated strokes a page, "
-                + "durability none, compaction on close only, no covers; one run per count",
-            "the ratios are of CPU time (all threads; wall time in brackets, which adds waits for the disk); first page ready and one page: the whole operation, not per page; lnote info and dump: the wall time of the whole process "
-                + (haveTool ? "(the lnote beside this executable)" : "(skipped: no lnote beside this executable)")
-        ]
-        return r
+        let name = "open + first page ready (read-only)"
+        if let large = m.cpu[name]?[last], singleFirst.cpu > 0 {
+            r.targets.append(
+                BenchTarget(
+                    id: "48-pages-open-first-vs-1-page",
+                    claim: "\(name): cost at \(last) pages / a 1-page document with the same first page",
+                    measured: large / singleFirst.cpu, limit: 1.2,
+                    detail: "\(fixed(large / 1_000, 1)) vs \(fixed(singleFirst.cpu / 1_000, 1)) us CPU"))
+        }
+    }
+
+    /// A target id from a row name: its words up to the first bracket, joined by dashes.
+    static func slug(_ name: String) -> String {
+        let head = name.prefix { $0 != "(" }
+        return head.lowercased().split { !$0.isLetter && !$0.isNumber }.joined(separator: "-")
     }
 }

@@ -50,7 +50,7 @@ enum ScalingSuite {
         let pageStrokes = fill.fresh(first: 0, count: perPage).map { Element.stroke($0) }
         cells = []
         var documents: [Document] = []
-        let library = NoteLibrary(folder: ctx.path("library"))
+        let library = NoteLibrary(folder: ctx.path("library"), fileSystem: POSIXFileSystem.shared)
         for count in counts {
             let doc = try await library.createDocument(
                 title: "\(count) pages", pageOptions: PageOptions(compaction: .onCloseOnly))

@@ -41,6 +41,7 @@ enum BenchSuites {
         Suite(name: "strokes", title: LongStrokeSuite.title, run: LongStrokeSuite.run),
         Suite(name: "pages", title: PagesSuite.title, run: PagesSuite.run),
         Suite(name: "flip", title: FlipSuite.title, run: FlipSuite.run),
+        Suite(name: "assets", title: AssetSuite.title, run: AssetSuite.run),
         Suite(name: "draw", title: "Drawing a 2,000-stroke page in app units against stored units", run: DrawSuite.run),
         Suite(
             name: "hit", title: "Hit-testing and erasing on a 2,000-stroke page: the hit index against a scan",
@@ -51,7 +52,8 @@ enum BenchSuites {
     static let hidden: [Suite] = [
         Suite(name: "memory-open", title: "open one page and report memory", run: MemorySuite.openChild),
         Suite(name: "profile", title: "open + decode workload for profilers", run: ProfileSuite.run),
-        Suite(name: "flip-child", title: "open a document and flip through its pages", run: FlipSuite.child)
+        Suite(name: "flip-child", title: "open a document and flip through its pages", run: FlipSuite.child),
+        Suite(name: "assets-child", title: "one operation on a document with a big asset", run: AssetSuite.child)
     ]
 }
 

@@ -27,11 +27,13 @@ enum CompactCommand: Command {
         let document: Document
         do {
             document = try await Document.open(
-                path: path, pageOptions: PageOptions(compaction: .onCloseOnly).withCovers.withSyncMerge)
+                path: path, pageOptions: PageOptions(compaction: .onCloseOnly).withCovers.withSyncMerge,
+                fileSystem: POSIXFileSystem.shared)
         } catch {
             throw OperationalError(
                 "cannot open \(TerminalSafeText.text(path)) for writing: \(TerminalSafeText.text("\(error)"))")
         }
+        await document.setTrashRetention(nil)  // the app's retention is the app's; 'lnote trash purge' purges
         var lines: [(Int, UUIDBytes, Int)] = []
         for (i, id) in await document.pageIDs.enumerated() {
             let page = try await document.page(id: id)

@@ -43,13 +43,13 @@ enum DemoCommand: Command {
         let writerBudget = killAfter + 100
 
         // 1. A notebook in a library folder, its page tall enough for all the writing.
-        let library = NoteLibrary(folder: dir)
+        let library = NoteLibrary(folder: dir, fileSystem: POSIXFileSystem.shared)
         let layout = PageFit(strokes: strokes + writerBudget, seed: seed)
         var options = PageOptions(durability: .data)
         options.thumbnailRenderer = .grayscalePNG  // covers at close and after flush (LNoteRender)
         options.conflictMerger = .elementwise  // conflict copies merged on open (LNoteSync)
         let document = try await library.createDocument(title: "Demo notebook", pageOptions: options)
-        let packagePath = try await library.packagePath(document.id)
+        let packagePath = try await library.packageFolderPath(document.id)
         let letterPage = try await document.page(at: 0).id
         let pageID = try await document.addPage(metadata: layout.metadata)
         try await document.deletePage(letterPage)
@@ -88,7 +88,7 @@ enum DemoCommand: Command {
         }
 
         // 5. Reopen: every acknowledged stroke must be there.
-        let reader = try await Document.open(path: packagePath, readOnly: true)
+        let reader = try await Document.open(path: packagePath, readOnly: true, fileSystem: POSIXFileSystem.shared)
         let reopened = try await reader.page(id: pageID).state
         try await reader.close()
         let present = Set(reopened.elements.map(\.id))
@@ -104,7 +104,8 @@ enum DemoCommand: Command {
         let pngPath = joinPath(dir, "page.png")
         let png = PageRenderer.png(elements: reopened.elements, metadata: reopened.metadata, width: 1224)
         try POSIXFileSystem.shared.writeFileAtomically(pngPath, png, durability: .none)
-        let writer = try await Document.open(path: packagePath, pageOptions: options)
+        let writer = try await Document.open(
+            path: packagePath, pageOptions: options, fileSystem: POSIXFileSystem.shared)
         try await writer.renderThumbnail(for: pageID)
         try await writer.close()
         let listing = try await library.list()

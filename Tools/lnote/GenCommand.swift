@@ -113,7 +113,7 @@ enum GenCommand: Command {
         var options = PageOptions(durability: .none, compaction: .onCloseOnly)
         options.thumbnailRenderer = .grayscalePNG
         options.conflictMerger = .elementwise
-        let document = try await Document.open(path: path, pageOptions: options)
+        let document = try await Document.open(path: path, pageOptions: options, fileSystem: POSIXFileSystem.shared)
         var summary = Summary()
         do {
             let entries = await document.documentFile.pages

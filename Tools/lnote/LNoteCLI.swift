@@ -11,6 +11,7 @@ enum LNoteCLI {
         DumpCommand.self,
         InfoCommand.self,
         LsCommand.self,
+        TrashCommand.self,
         CompactCommand.self,
         RenderCommand.self,
         StressCommand.self,

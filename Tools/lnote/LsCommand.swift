@@ -48,7 +48,7 @@ enum LsCommand: Command {
                 "\(TerminalSafeText.text(folder)) is a package, not a library folder; 'lnote info' describes it")
         }
         let summaries: [DocumentSummary]
-        do { summaries = try await NoteLibrary(folder: folder).list() } catch {
+        do { summaries = try await NoteLibrary(folder: folder, fileSystem: POSIXFileSystem.shared).list() } catch {
             throw OperationalError("cannot list \(folder): \(error)")
         }
         let entries = summaries.map {

@@ -111,7 +111,7 @@ enum PackageSupport {
                     file: layout.documentFile)
             }
             return document
-        } catch let e as LNoteError where e.code == .corrupt && e.message.contains("D-001") {
+        } catch let e as LNoteError where e.code == .corrupt && e.message.contains("disagrees with the folder name") {
             throw OperationalError(
                 "cannot read \(TerminalSafeText.text(layout.documentFile)): \(TerminalSafeText.text("\(e)")); "
                     + "'lnote fsck \(TerminalSafeText.text(path))' reports it; a person decides which document this is")

@@ -64,7 +64,8 @@ enum StressCommand: Command {
         do {
             document = try await Document.open(
                 path: path,
-                pageOptions: PageOptions(durability: durability, compaction: policy).withCovers.withSyncMerge)
+                pageOptions: PageOptions(durability: durability, compaction: policy).withCovers.withSyncMerge,
+                fileSystem: POSIXFileSystem.shared)
         } catch {
             throw OperationalError(
                 "cannot open \(TerminalSafeText.text(path)) for writing: \(TerminalSafeText.text("\(error)"))")

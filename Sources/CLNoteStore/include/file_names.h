@@ -27,6 +27,7 @@ enum {
     LNOTE_PATH_UNLINK, // unlink(path)
     LNOTE_PATH_RMDIR,  // rmdir(path)
     LNOTE_PATH_MKDIR,  // mkdir(path, 0755)
+    LNOTE_PATH_CLONE,  // lnote_clone_bytes(path, other) (clone.h)
 };
 long lnote_path_call(int call, const char *path, const char *other, int arg, struct stat *info);
 /// opendir(3) on a path given as text, by its bytes.

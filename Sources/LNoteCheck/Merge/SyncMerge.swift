@@ -11,7 +11,7 @@ import LNoteSync
 public enum SyncMerge {
     /// Merges the package at `path` (with `pageOptions.withSyncMerge`). Takes the writer lock
     /// (D-070) like any writer.
-    public static func merge(
+    package static func merge(
         package path: String, fileSystem fs: any FileSystem = POSIXFileSystem.shared,
         pageOptions: PageOptions = PageOptions()
     ) async throws -> MergeReport {
@@ -25,7 +25,7 @@ public enum SyncMerge {
     }
 
     /// True when the package's folders hold a conflict copy of an engine file (Y-001).
-    public static func hasConflictCopies(
+    package static func hasConflictCopies(
         package path: String, fileSystem fs: any FileSystem = POSIXFileSystem.shared
     )
         throws -> Bool

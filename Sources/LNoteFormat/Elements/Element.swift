@@ -78,7 +78,7 @@ public struct Stroke: Sendable {
     }
 
     /// The encoded points of a deferred stroke (nil once decoded or set).
-    public var encodedPoints: EncodedPoints? {
+    package var encodedPoints: EncodedPoints? {
         if case .encoded(let e) = storage { return e }
         return nil
     }
@@ -119,14 +119,16 @@ public struct ImageElement: Equatable, Hashable, Sendable {
     package var width: UInt32, height: UInt32
     /// How the image is placed on the page (nil: at `frame`).
     public var transform: Transform?
+    /// The 0-based page of a multi-page asset (a PDF) the image shows; nil: its first (E-014).
+    public var page: UInt32?
 
     /// An image at stored units (0.1 pt); apps use `init(id:assetID:frame:transform:)` in pt.
     package init(
         id: UUIDBytes, assetID: UUIDBytes, x: Int32, y: Int32, width: UInt32, height: UInt32,
-        transform: Transform? = nil
+        transform: Transform? = nil, page: UInt32? = nil
     ) {
         self.id = id; self.assetID = assetID; self.x = x; self.y = y; self.width = width
-        self.height = height; self.transform = transform
+        self.height = height; self.transform = transform; self.page = page
     }
 }
 

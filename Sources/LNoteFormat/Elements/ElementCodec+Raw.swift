@@ -17,11 +17,12 @@ extension ElementCodec {
                 + 1 + (s.transform != nil ? transformBytes : 0) + RawByteWriter.varintSize(UInt64(points.count))
             return (head, points.bytes.count)
         case .image(let im):
-            // kind, id, asset, x, y, width, height, flags, transform.
+            // kind, id, asset, x, y, width, height, flags, transform, page (E-014).
             let head =
                 1 + 16 + 16 + RawByteWriter.svarintSize(Int64(im.x)) + RawByteWriter.svarintSize(Int64(im.y))
                 + RawByteWriter.varintSize(UInt64(im.width)) + RawByteWriter.varintSize(UInt64(im.height))
                 + 1 + (im.transform != nil ? transformBytes : 0)
+                + (im.page.map { RawByteWriter.varintSize(UInt64($0)) } ?? 0)
             return (head, 0)
         }
     }

@@ -10,6 +10,8 @@ public enum ElementCodec {
     /// Flag bits (6.3); every other bit must be zero (E-010).
     public static let flagHasTransform: UInt8 = 0x01
     public static let flagHasAngles: UInt8 = 0x02
+    /// Image flag bit 1: a page of the asset follows (E-014).
+    public static let flagHasPage: UInt8 = 0x02
     /// Bytes of an encoded transform: 6 x f32 (6.3).
     public static let transformBytes = 24
     /// The smallest encoding of an element: a stroke of one point with a one-byte ink type
@@ -93,8 +95,9 @@ public enum ElementCodec {
         w.uuid(im.assetID)
         w.svarint(Int64(im.x)); w.svarint(Int64(im.y))
         w.varint(UInt64(im.width)); w.varint(UInt64(im.height))
-        w.u8(im.transform != nil ? flagHasTransform : 0)
+        w.u8((im.transform != nil ? flagHasTransform : 0) | (im.page != nil ? flagHasPage : 0))
         if let t = im.transform { encodeTransform(t, into: &w) }
+        if let page = im.page { w.varint(UInt64(page)) }
     }
 
     /// Decodes one element, checking E-010, E-012 and the point rules E-002 ... E-004.
@@ -228,12 +231,17 @@ public enum ElementCodec {
                 throw r.error("valueOutOfRange")
             }
             let flags = try r.u8()
-            guard flags & ~flagHasTransform == 0 else { throw r.error("badFlags") }
+            guard flags & ~(flagHasTransform | flagHasPage) == 0 else { throw r.error("badFlags") }
             let transform = flags & flagHasTransform != 0 ? try decodeTransform(from: &r) : nil
+            var page: UInt32?
+            if flags & flagHasPage != 0 {  // E-014
+                guard let p = UInt32(exactly: try r.varint()) else { throw r.error("valueOutOfRange") }
+                page = p
+            }
             return .image(
                 ImageElement(
                     id: id, assetID: asset, x: x32, y: y32, width: w32,
-                    height: h32, transform: transform))
+                    height: h32, transform: transform, page: page))
         default:
             throw DecodeError("badKind", at: r.baseOffset + r.offset - 1)
         }

@@ -3,8 +3,8 @@
 public struct Ink: Equatable, Hashable, Sendable {
     /// Tool name, 1 to 64 UTF-8 bytes (E-010). Well-known values: `pen`, `pencil`, `marker`.
     public var type: String
-    /// RGBA, 8 bits each.
-    public var red: UInt8, green: UInt8, blue: UInt8, alpha: UInt8
+    /// RGBA, 8 bits each, as stored (apps read `colorComponents`, 0...1 as they set it).
+    package var red: UInt8, green: UInt8, blue: UInt8, alpha: UInt8
     /// Base width in 0.1 pt (stored units; apps read `widthPoints`).
     package var width: UInt32
 

@@ -2,9 +2,12 @@
 /// with an id index; `apply` implements the change rules E-020 ... E-026.
 ///
 /// Cost: `contains` and `element(_:)` are O(1); `apply` of an append is O(1) amortized, one
-/// hash of the id (`ElementIndex`: one multiply) when it is new;
-/// replace, delete and reorder are O(elements) (they re-index the array after the first
-/// position they touch), fine at page sizes of thousands of elements. Every change is
+/// hash of the id (`ElementIndex`: one multiply) when it is new. A replace moves the elements
+/// after its target in the array (one `memmove`) and logs the move instead of re-indexing them
+/// (`PendingPositions`): O(fragments) plus O(elements / 32) amortized, so an eraser that
+/// replaces many strokes in one edit re-indexes the page once, not once per stroke. Delete
+/// and reorder are O(elements) (they re-index the array after the first position they
+/// touch), fine at page sizes of thousands of elements. Every change is
 /// idempotent (E-026): applying one twice leaves the page as applying it once. Ids stay
 /// unique (E-011). Never traps on any change.
 public struct PageState: Sendable, Equatable {
@@ -12,8 +15,10 @@ public struct PageState: Sendable, Equatable {
     public var metadata: PageMetadata
     /// The elements in z-order.
     public private(set) var elements: [Element]
-    /// Position of every element id in `elements`.
+    /// Position of every element id in `elements`, before the moves `pending` logs.
     private var positions: ElementIndex
+    /// Moves of elements not yet written to `positions`, and ids placed since.
+    private var pending = PendingPositions()
 
     /// A page holding `elements`; a later element whose id already occurred is dropped, as
     /// if the elements were appended one by one (E-011, E-020).
@@ -38,14 +43,20 @@ public struct PageState: Sendable, Equatable {
     }
 
     /// Whether an element with this id is on the page. O(1).
-    public func contains(_ id: UUIDBytes) -> Bool { positions[id] != nil }
+    public func contains(_ id: UUIDBytes) -> Bool {
+        positions[id] != nil || (!pending.isEmpty && pending.holds(id))
+    }
 
     /// The z-position of the element with this id, if any. O(1).
-    package func position(of id: UUIDBytes) -> Int? { positions[id] }
+    package func position(of id: UUIDBytes) -> Int? {
+        let indexed = positions[id]
+        guard !pending.isEmpty else { return indexed }
+        return pending.resolve(id, indexed: indexed)
+    }
 
     /// The element with this id, if any. O(1).
     public func element(_ id: UUIDBytes) -> Element? {
-        guard let p = positions[id] else { return nil }
+        guard let p = position(of: id) else { return nil }
         return elements[p]
     }
 
@@ -62,6 +73,62 @@ public struct PageState: Sendable, Equatable {
             metadata = m  // E-025
             return []
         }
+    }
+
+    /// Applies `changes` in order, as `apply(_:)` one by one would, and returns what each
+    /// skipped, concatenated. A batch of replaces whose targets are distinct elements of the
+    /// page and whose fragments are all new (what an eraser move writes) is applied in one
+    /// pass: the array is rebuilt once and re-indexed once from the lowest target, instead of
+    /// moving the elements after each target once per replace.
+    @discardableResult
+    package mutating func apply(contentsOf changes: [PageChange]) -> [ApplyNote] {
+        if changes.count > 1, let cuts = independentReplaces(changes) {
+            replaceAll(cuts)
+            return []
+        }
+        var notes: [ApplyNote] = []
+        for change in changes { notes += apply(change) }
+        return notes
+    }
+
+    /// The positions of the targets of `changes` with their fragments, in ascending position,
+    /// when every change is a replace of a distinct element on the page by fragments whose
+    /// ids are new to the page and to the batch; nil otherwise. Such replaces do not see each
+    /// other: applied one by one, each puts its fragments where its target was and skips none.
+    private func independentReplaces(_ changes: [PageChange]) -> [(position: Int, fragments: [Element])]? {
+        var cuts: [(position: Int, fragments: [Element])] = []
+        cuts.reserveCapacity(changes.count)
+        var seen = Set<UUIDBytes>()
+        for change in changes {
+            guard case .replace(let target, let fragments) = change, let p = position(of: target),
+                seen.insert(target).inserted
+            else { return nil }
+            for f in fragments {
+                guard !contains(f.id), seen.insert(f.id).inserted else { return nil }
+            }
+            cuts.append((p, fragments))
+        }
+        cuts.sort { $0.position < $1.position }
+        return cuts
+    }
+
+    /// Replaces each listed position's element by its fragments in one pass (E-021 for
+    /// independent replaces, see `independentReplaces`).
+    private mutating func replaceAll(_ cuts: [(position: Int, fragments: [Element])]) {
+        flushPositions()
+        for c in cuts { positions.removeValue(forKey: elements[c.position].id) }
+        let added = cuts.reduce(0) { $0 + $1.fragments.count }
+        var rebuilt: [Element] = []
+        rebuilt.reserveCapacity(elements.count - cuts.count + added)
+        var from = 0
+        for c in cuts {
+            rebuilt.append(contentsOf: elements[from..<c.position])
+            rebuilt.append(contentsOf: c.fragments)
+            from = c.position + 1
+        }
+        rebuilt.append(contentsOf: elements[from...])
+        elements = rebuilt
+        reindex(from: cuts[0].position)
     }
 
     /// E-020: append at the end unless the id exists.
@@ -83,6 +150,12 @@ public struct PageState: Sendable, Equatable {
     /// id is already on the page; returns whether it did. One hash of `id` when it is new (the
     /// common case), two when it is a duplicate (the old position is put back).
     private mutating func insertPosition(of id: UUIDBytes) -> Bool {
+        if !pending.isEmpty {
+            guard !contains(id) else { return false }
+            pending.place(id, at: elements.count)
+            if pending.isFull { flushPositions() }
+            return true
+        }
         guard let old = positions.updateValue(elements.count, forKey: id) else { return true }
         positions.updateValue(old, forKey: id)
         return false
@@ -91,22 +164,29 @@ public struct PageState: Sendable, Equatable {
     /// E-021: the kept fragments take the target's position, in order. A fragment is kept
     /// unless its id is on the page other than as the target, or repeats an earlier fragment.
     private mutating func replace(_ target: UUIDBytes, with fragments: [Element]) -> [ApplyNote] {
-        guard let p = positions[target] else { return [ApplyNote(kind: .missingElement, id: target)] }
+        guard let p = position(of: target) else { return [ApplyNote(kind: .missingElement, id: target)] }
         var notes: [ApplyNote] = []
         var kept: [Element] = []
         kept.reserveCapacity(fragments.count)
-        var used = Set<UUIDBytes>()
         for f in fragments {
             let id = f.id
-            if (id != target && positions[id] != nil) || !used.insert(id).inserted {
+            // A fragment list is short: a linear check for repeats beats hashing into a set.
+            if (id != target && contains(id)) || kept.contains(where: { $0.id == id }) {
                 notes.append(ApplyNote(kind: .duplicateElement, id: id))
                 continue
             }
             kept.append(f)
         }
-        positions.removeValue(forKey: target)
+        if !pending.forget(target) { positions.removeValue(forKey: target) }
         elements.replaceSubrange(p...p, with: kept)
-        reindex(from: p)
+        if kept.count == 1, pending.isEmpty {
+            positions.updateValue(p, forKey: kept[0].id)
+            return notes
+        }
+        // The elements after `p` moved by `kept.count - 1`: logged, not re-indexed.
+        pending.shift(after: p, by: kept.count - 1)
+        for (i, f) in kept.enumerated() { pending.place(f.id, at: p + i) }
+        if pending.isFull { flushPositions() }
         return notes
     }
 
@@ -114,7 +194,7 @@ public struct PageState: Sendable, Equatable {
     private mutating func setTransforms(_ pairs: [(UUIDBytes, Transform)]) -> [ApplyNote] {
         var notes: [ApplyNote] = []
         for (id, t) in pairs {
-            guard let p = positions[id] else {
+            guard let p = position(of: id) else {
                 notes.append(ApplyNote(kind: .missingElement, id: id))
                 continue
             }
@@ -125,6 +205,7 @@ public struct PageState: Sendable, Equatable {
 
     /// E-023: remove each listed element that exists.
     private mutating func delete(_ ids: [UUIDBytes]) -> [ApplyNote] {
+        flushPositions()
         var notes: [ApplyNote] = []
         var doomed = Set<UUIDBytes>()
         var first = elements.count
@@ -151,6 +232,7 @@ public struct PageState: Sendable, Equatable {
     /// (an id listed twice counts at its first place) at `min(index, remaining count)`;
     /// a negative index counts as 0.
     private mutating func reorder(_ ids: [UUIDBytes], at index: Int) -> [ApplyNote] {
+        flushPositions()
         var notes: [ApplyNote] = []
         var seen = Set<UUIDBytes>()
         var moved: [Element] = []
@@ -172,6 +254,14 @@ public struct PageState: Sendable, Equatable {
         return notes
     }
 
+    /// Writes the moves `pending` logs to the index: the positions from its lowest on.
+    private mutating func flushPositions() {
+        guard !pending.isEmpty else { return }
+        let start = pending.lowest
+        pending.removeAll()
+        reindex(from: start)
+    }
+
     /// Rewrites the positions of `elements[start...]`.
     private mutating func reindex(from start: Int) {
         var i = start
@@ -184,8 +274,15 @@ public struct PageState: Sendable, Equatable {
     /// Checks that the index matches the array and ids are unique (E-011). O(elements);
     /// a test hook.
     package func checkInvariants() -> Bool {
-        guard positions.count == elements.count else { return false }
-        for (i, e) in elements.enumerated() where positions[e.id] != i { return false }
+        guard positions.count + pending.recent.count == elements.count else { return false }
+        for (i, e) in elements.enumerated() where position(of: e.id) != i { return false }
+        var flushed = self
+        flushed.flushPositions()
+        guard flushed.positions.count == elements.count else { return false }
+        for (i, e) in elements.enumerated() where flushed.positions[e.id] != i { return false }
         return true
     }
+
+    /// True when moves are logged but not yet in the index (a test hook).
+    package var hasPendingPositions: Bool { !pending.isEmpty }
 }

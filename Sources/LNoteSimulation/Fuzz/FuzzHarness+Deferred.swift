@@ -10,7 +10,7 @@ extension FuzzHarness {
     /// and what it shows obeys E-003 and re-encodes to a prefix of its bytes (E-031); a change
     /// that decodes deferred re-encodes to the body, byte for byte; its strokes on a page decode
     /// through `PagePoints` to what each shows alone (`checkPagePoints`).
-    public static func deferredPoints(_ data: [UInt8]) -> String? {
+    package static func deferredPoints(_ data: [UInt8]) -> String? {
         guard let type = data.first else { return nil }
         let body = Array(data.dropFirst())
         let eager = try? PageChangeCodec.decode(type: type, body: body[...], points: .eager)

@@ -5,7 +5,7 @@ extension FuzzHarness {
     /// `document.json` and `manifest.json` decoding (D-010, D-011, D-020, D-031). Input: the file.
     /// Invariants: no trap; a document that decodes re-encodes to bytes that decode to the same
     /// document, and encoding is stable (the second encoding equals the first); likewise a manifest.
-    public static func documentJSON(_ data: [UInt8]) -> String? {
+    package static func documentJSON(_ data: [UInt8]) -> String? {
         if let document = try? DocumentFile.decode(data) {
             let encoded = document.encoded()
             guard let again = try? DocumentFile.decode(encoded) else {

@@ -16,7 +16,7 @@ extension FuzzHarness {
     /// in order, without overlap, with increasing sequences, and re-encode byte for byte with the
     /// file's salt; their change bodies are canonical (E-031); prefix mode's frames are a prefix
     /// of salvage mode's; `validEnd` lies in the file.
-    public static func frameReader(_ data: [UInt8]) -> String? {
+    package static func frameReader(_ data: [UInt8]) -> String? {
         guard let flags = data.first else { return nil }
         var file = Array(data.dropFirst())
         if flags & 4 != 0 { FuzzBytes.fixChecksums(&file) }
@@ -116,7 +116,7 @@ extension FuzzHarness {
     /// frame (skipped silently, F-011; the encoder writes none); read with deferred points
     /// (E-006) it gives the same page, and that page re-encodes to a snapshot that reads back
     /// as the same page.
-    public static func snapshotDecoder(_ data: [UInt8]) -> String? {
+    package static func snapshotDecoder(_ data: [UInt8]) -> String? {
         guard let flags = data.first else { return nil }
         var file = Array(data.dropFirst())
         if flags & 4 != 0 { FuzzBytes.fixChecksums(&file) }
@@ -159,7 +159,7 @@ extension FuzzHarness {
     /// as a deferred stroke decode through `PagePoints` as they do alone (`checkPagePoints`); the
     /// encoder's C bulk loops and Swift loop write the same bytes for the payload read as raw
     /// points (`checkEncodeLoops`).
-    public static func pointCodec(_ data: [UInt8]) -> String? {
+    package static func pointCodec(_ data: [UInt8]) -> String? {
         guard data.count >= 3 else { return nil }
         let hasAngles = data[0] & 1 != 0
         let count = (Int(data[1]) | (Int(data[2]) << 8)) + 1

@@ -49,7 +49,7 @@ extension FuzzHarness {
         return nil
     }
 
-    public static func packageOpen(_ data: [UInt8]) async -> String? {
+    package static func packageOpen(_ data: [UInt8]) async -> String? {
         let fs = FuzzPackage.make()
         FuzzMutation.apply(data, to: fs, directory: packagePages)
         let salvaged: PageRecovery.Result
@@ -104,7 +104,7 @@ extension FuzzHarness {
 
     /// `packageOpen` for callers outside Swift concurrency (the libFuzzer entry point): blocks
     /// the calling thread until it finishes. Never call it from a task.
-    public static func packageOpenSync(_ data: [UInt8]) -> String? {
+    package static func packageOpenSync(_ data: [UInt8]) -> String? {
         let box = ResultBox()
         let done = DispatchSemaphore(value: 0)
         Task.detached {

@@ -36,7 +36,7 @@ extension FuzzHarness {
     /// are what `Stroke.points` shows (all, or the valid prefix, E-006) and, when it decodes,
     /// what `decodedPoints()` gives; a stroke is listed as damaged, with `decodedPoints()`'s
     /// error, iff that throws; images have no points. Shared by the fuzz targets and the tests.
-    public static func pagePointsMismatch(_ page: PagePoints, _ elements: [Element]) -> String? {
+    package static func pagePointsMismatch(_ page: PagePoints, _ elements: [Element]) -> String? {
         guard page.elements == elements, page.count == elements.count else { return "elements differ" }
         var next = 0
         var damaged: [PagePoints.Damage] = []

@@ -10,15 +10,15 @@ import LNoteStore
 /// bounded memory (the fuzzer's `-rss_limit_mb`), and whatever decodes re-encodes byte for
 /// byte (E-031, F-003). Inputs are read in a structure-aware way where a checksum would stop
 /// the fuzzer at the door: a flag byte asks the harness to fix the CRCs before reading.
-public enum FuzzHarness {
+package enum FuzzHarness {
     /// The targets, by the name `Tools/fuzz/run.sh` and the regression folders use.
-    public static let targets = [
+    package static let targets = [
         "frame-reader", "snapshot-decoder", "point-codec", "deferred-points", "document-json",
         "package-open"
     ]
 
     /// Runs the synchronous target `name` on `data` (`package-open` runs through `packageOpen`).
-    public static func run(_ name: String, _ data: [UInt8]) -> String? {
+    package static func run(_ name: String, _ data: [UInt8]) -> String? {
         switch name {
         case "frame-reader": return frameReader(data)
         case "snapshot-decoder": return snapshotDecoder(data)
@@ -31,7 +31,7 @@ public enum FuzzHarness {
     }
 
     /// Small valid inputs to start each target's corpus from.
-    public static func seeds(_ name: String) -> [[UInt8]] {
+    package static func seeds(_ name: String) -> [[UInt8]] {
         switch name {
         case "frame-reader": return FuzzSeeds.journals()
         case "snapshot-decoder": return FuzzSeeds.snapshots()

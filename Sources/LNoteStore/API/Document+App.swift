@@ -7,6 +7,26 @@ import LNoteFormat
 
 // Foundation types for a document: URL, UUID, Date, Data; assets as Data.
 extension Document {
+    /// Opens the package at `url` (see `NoteLibrary.openDocument`, which an app normally
+    /// calls: it shares one writable `Document` between the windows of this process). Reads
+    /// and validates `document.json`; a writable open takes the writer lock
+    /// (`lockedElsewhere` if another open holds it). No page is read until asked for.
+    public static func open(
+        url: URL, readOnly: Bool = false, pageOptions: PageOptions = PageOptions()
+    ) async throws -> Document {
+        try await open(
+            path: url.path(percentEncoded: false), readOnly: readOnly, pageOptions: pageOptions,
+            fileSystem: POSIXFileSystem.shared)
+    }
+
+    /// Opens the package at path `path` (see `open(url:readOnly:pageOptions:)`).
+    @available(*, deprecated, renamed: "open(url:readOnly:pageOptions:)")
+    public static func open(
+        path: String, readOnly: Bool = false, pageOptions: PageOptions = PageOptions()
+    ) async throws -> Document {
+        try await open(path: path, readOnly: readOnly, pageOptions: pageOptions, fileSystem: POSIXFileSystem.shared)
+    }
+
     /// The package folder as a URL.
     @_alwaysEmitIntoClient public nonisolated var url: URL { URL(filePath: path, directoryHint: .isDirectory) }
     /// The document id as Foundation's `UUID`.
@@ -37,7 +57,7 @@ extension Document {
     /// The bytes of asset `assetID`. Throws `notFound` when there is no such asset.
     /// Cost: one listing of `assets/` and one read.
     public func assetData(_ assetID: UUIDBytes) async throws -> Data {
-        guard let path = try await assetPath(assetID) else {
+        guard let path = try await assetFilePath(assetID) else {
             throw LNoteError(.notFound, "no asset \(assetID)", file: layout.assetsDirectory)
         }
         let fs = self.fs
@@ -45,23 +65,32 @@ extension Document {
     }
 
     /// The URL of asset `assetID` (for an image view), nil when there is none.
-    @_alwaysEmitIntoClient public func assetURL(_ assetID: UUIDBytes) async throws -> URL? {
-        try await assetPath(assetID).map { URL(filePath: $0, directoryHint: .notDirectory) }
+    public func assetURL(_ assetID: UUIDBytes) async throws -> URL? {
+        try await assetFilePath(assetID).map { URL(filePath: $0, directoryHint: .notDirectory) }
     }
+
+    /// The absolute path of asset `assetID`, nil when there is none.
+    @available(*, deprecated, renamed: "assetURL(_:)")
+    public func assetPath(_ assetID: UUIDBytes) async throws -> String? { try await assetFilePath(assetID) }
 
     /// Replaces the bytes of asset `assetID` (an edited image): writes them to a temp file,
     /// syncs, renames over the asset (atomic: readers see the old or the new bytes). `ext`
     /// (any case) may change the extension; the old file is removed after. Throws `notFound`
-    /// for an asset that does not exist, `invalidInput` for empty or oversized data.
+    /// for an asset that does not exist, `invalidInput` for empty or oversized data and for an
+    /// asset named by its content (D-045: its bytes are its name; import the edited bytes, which
+    /// get their own id, and place them).
     public func replaceAsset(_ assetID: UUIDBytes, with data: Data, ext: String? = nil) async throws {
         try checkWritable()
+        guard !assetID.isContentID else {
+            throw LNoteError(.invalidInput, "asset \(assetID) is named by its content and never changes")
+        }
         guard !data.isEmpty, data.count <= Self.assetBytesMax else {
             throw LNoteError(.invalidInput, "an asset must be 1 ... \(Self.assetBytesMax) bytes")
         }
         try LNoteError.checkCancellation()
         await takeTurn()
         defer { passTurn() }
-        guard let old = try await assetPath(assetID) else {
+        guard let old = try await assetFilePath(assetID) else {
             throw LNoteError(.notFound, "no asset \(assetID)", file: layout.assetsDirectory)
         }
         let oldExt = PackageLayout.parseAssetName(String(old.split(separator: "/").last ?? ""))?.ext ?? "bin"
@@ -87,7 +116,7 @@ extension Document {
         try LNoteError.checkCancellation()
         await takeTurn()
         defer { passTurn() }
-        guard let path = try await assetPath(assetID) else {
+        guard let path = try await assetFilePath(assetID) else {
             throw LNoteError(.notFound, "no asset \(assetID)", file: layout.assetsDirectory)
         }
         var edits: [PageEdit] = []
@@ -109,8 +138,14 @@ extension Document {
 
     /// The URL of page `pageID`'s thumbnail (a PNG; the first page's is the cover), nil when
     /// there is none yet.
-    @_alwaysEmitIntoClient public func thumbnailURL(for pageID: UUIDBytes) async throws -> URL? {
-        try await thumbnailPath(for: pageID).map { URL(filePath: $0, directoryHint: .notDirectory) }
+    public func thumbnailURL(for pageID: UUIDBytes) async throws -> URL? {
+        try await thumbnailFilePath(for: pageID).map { URL(filePath: $0, directoryHint: .notDirectory) }
+    }
+
+    /// The absolute path of page `pageID`'s thumbnail, nil when there is none yet.
+    @available(*, deprecated, renamed: "thumbnailURL(for:)")
+    public func thumbnailPath(for pageID: UUIDBytes) async throws -> String? {
+        try await thumbnailFilePath(for: pageID)
     }
 
     /// Stores the app's own PNG thumbnail for page `pageID` (see `storeThumbnail(_:for:)`).

@@ -41,7 +41,10 @@ extension LNoteError: LocalizedError {
     /// text for `errno` (for example "No such file or directory").
     public var errorDescription: String? {
         var s = message
-        if let errno, !message.contains(Self.errnoText(errno)) { s += " (\(Self.errnoText(errno)))" }
+        // Once: a message carrying a file-system call's own text (`... (errno 28)`) gets no second.
+        if let errno, !message.contains(Self.errnoText(errno)), !message.contains("(errno \(errno))") {
+            s += " (\(Self.errnoText(errno)))"
+        }
         if let file { s += " [\(file)" + (offset.map { " @\($0)" } ?? "") + "]" }
         return s
     }
@@ -56,6 +59,8 @@ extension LNoteError: LocalizedError {
 // Pattern matching on codes, as Foundation's `CocoaError` does:
 // `catch LNoteError.notFound { ... }`.
 extension LNoteError {
+    /// `catch LNoteError.cancelled`: the task was cancelled before the write began.
+    public static var cancelled: Code { .cancelled }
     /// `catch LNoteError.closed`: the page or document was closed.
     public static var closed: Code { .closed }
     /// `catch LNoteError.poisoned`: an earlier write or sync failed; reopen.
@@ -70,10 +75,15 @@ extension LNoteError {
     public static var duplicateElement: Code { .duplicateElement }
     /// `catch LNoteError.notFound`: no such element, page, document or asset.
     public static var notFound: Code { .notFound }
-    /// `catch LNoteError.lockedElsewhere`: another process writes the document.
+    /// `catch LNoteError.lockedElsewhere`: another writer holds the document: another process,
+    /// or another open of it in this process by another path.
     public static var lockedElsewhere: Code { .lockedElsewhere }
     /// `catch LNoteError.readOnly`: the handle was opened read-only.
     public static var readOnly: Code { .readOnly }
+    /// `catch LNoteError.permissionDenied`: the system refused a write (EACCES, EPERM, EROFS).
+    public static var permissionDenied: Code { .permissionDenied }
+    /// `catch LNoteError.pageFull`: the page's files would grow past what a reader accepts.
+    public static var pageFull: Code { .pageFull }
     /// `catch LNoteError.invalidPath`: a path or link that is not acceptable.
     public static var invalidPath: Code { .invalidPath }
     /// `catch LNoteError.notDownloaded`: a page file iCloud Drive has not downloaded yet.

@@ -10,12 +10,32 @@ extension NoteLibrary {
     /// A library over the folder at `folderURL` (a `file:` URL, for example inside Application
     /// Support). Nothing is read until called; `createDocument` creates the folder and any
     /// missing folder above it.
-    @_alwaysEmitIntoClient public init(folderURL: URL, fileSystem: any FileSystem = POSIXFileSystem.shared) {
-        self.init(folder: folderURL.path(percentEncoded: false), fileSystem: fileSystem)
+    /// `dataProtection` is the Data Protection class of every file the engine creates on
+    /// iOS-family platforms (ignored elsewhere).
+    public init(folderURL: URL, dataProtection: DataProtection = .default) {
+        self.init(folder: folderURL.path(percentEncoded: false), fileSystem: POSIXFileSystem.with(dataProtection))
+    }
+
+    /// A library over the folder at path `folder`.
+    @available(*, deprecated, renamed: "init(folderURL:dataProtection:)")
+    public init(folder: String) {
+        self.init(folder: folder, fileSystem: POSIXFileSystem.shared)
     }
 
     /// The library folder as a `file:` URL.
-    @_alwaysEmitIntoClient public nonisolated var folderURL: URL { URL(filePath: folder, directoryHint: .isDirectory) }
+    public nonisolated var folderURL: URL { URL(filePath: folderPath, directoryHint: .isDirectory) }
+
+    /// The library folder's path.
+    @available(*, deprecated, renamed: "folderURL")
+    public nonisolated var folder: String { folderPath }
+
+    /// Asks the system to download `file` from iCloud Drive (the file a `notDownloaded` error
+    /// names): on Apple platforms `FileManager.startDownloadingUbiquitousItem(at:)`, which
+    /// returns at once; open the page again once the file is there. Returns false where there
+    /// is nothing to ask (Linux).
+    public nonisolated static func startDownloading(_ file: URL) throws -> Bool {
+        try POSIXFileSystem.shared.startDownloading(file.path(percentEncoded: false))
+    }
 
     /// Opens document `id` (see `openDocument(_:readOnly:pageOptions:)`).
     @_alwaysEmitIntoClient public func openDocument(
@@ -36,15 +56,19 @@ extension NoteLibrary {
     }
 
     /// The package folder of document `id` as a URL. Throws `notFound`.
-    @_alwaysEmitIntoClient public func packageURL(_ id: UUID) async throws -> URL {
-        URL(filePath: try await packagePath(UUIDBytes(id)), directoryHint: .isDirectory)
+    public func packageURL(_ id: UUID) async throws -> URL {
+        URL(filePath: try await packageFolderPath(UUIDBytes(id)), directoryHint: .isDirectory)
     }
+
+    /// The package folder of document `id`. Throws `notFound`.
+    @available(*, deprecated, renamed: "packageURL(_:)")
+    public func packagePath(_ id: UUIDBytes) async throws -> String { try await packageFolderPath(id) }
 
     /// The listing now, then again after every change this process makes to the folder
     /// (documents created, duplicated, deleted, closed, or their title or pages changed).
     /// Each value is a fresh `list()`; a listing that fails ends the stream.
     public nonisolated func updates() -> AsyncStream<[DocumentSummary]> {
-        let notices = LibraryEvents.shared.subscribe(folder: folder)
+        let notices = LibraryEvents.shared.subscribe(folder: folderPath)
         let (stream, continuation) = AsyncStream<[DocumentSummary]>.makeStream(bufferingPolicy: .bufferingNewest(1))
         let task = Task {
             for await _ in notices {

@@ -60,18 +60,24 @@ public struct DocumentUpdate: Sendable, Equatable {
     /// Pages whose open found damage (`Document.damagedPages`), in page order: a page that
     /// opens damaged publishes an update with it added.
     public var damagedPages: [UUIDBytes]
+    /// The pages in the document's trash (`Document.trashedPages()`), in id order: a delete,
+    /// restore or purge publishes an update.
+    public var trashedPages: [UUIDBytes]
 
     /// An update (the engine makes these; apps read them).
     @_alwaysEmitIntoClient public init(
-        title: String, pageIDs: [UUIDBytes], modified: Date?, damagedPages: [UUIDBytes] = []
+        title: String, pageIDs: [UUIDBytes], modified: Date?, damagedPages: [UUIDBytes] = [],
+        trashedPages: [UUIDBytes] = []
     ) {
         self.title = title; self.pageIDs = pageIDs; self.modified = modified; self.damagedPages = damagedPages
+        self.trashedPages = trashedPages
     }
 }
 
 extension Document {
     /// The document's title and page order now, then after every structural change (title,
-    /// pages added, removed, moved) and every page that opens damaged. Ends when the document
+    /// pages added, removed, moved, restored), every change of its trash and every page that
+    /// opens damaged. Ends when the document
     /// closes.
     ///
     /// Subscribed when the call returns, without an `await`: no change made after it is
@@ -85,6 +91,6 @@ extension Document {
     var currentUpdate: DocumentUpdate {
         DocumentUpdate(
             title: file.title, pageIDs: file.pages.map(\.id), modified: Timestamp.date(from: file.modified),
-            damagedPages: damagedPages.map(\.pageID))
+            damagedPages: damagedPages.map(\.pageID), trashedPages: trashIDs)
     }
 }

@@ -33,8 +33,17 @@ public struct PageEdit: Sendable, Equatable {
 enum PageChangeInverse {
     /// The inverse of `changes` applied in order to `state`, and the elements they remove.
     /// Cost: O(1) for appends (the hot path: no copy of the page); O(elements) for a delete or
-    /// reorder; a batch of several kinds copies the page state once.
+    /// reorder; a batch of several kinds copies the page state once, unless it is an
+    /// eraser's (`inverseOfIndependentReplaces`).
     static func inverse(of changes: [PageChange], on state: PageState) -> (inverse: [PageChange], removed: [Element]) {
+        inverseOfIndependentReplaces(changes, on: state) ?? inverseStepByStep(of: changes, on: state)
+    }
+
+    /// `inverse(of:on:)` change by change, each against a copy of the page with the ones
+    /// before it applied.
+    static func inverseStepByStep(
+        of changes: [PageChange], on state: PageState
+    ) -> (inverse: [PageChange], removed: [Element]) {
         let appended = changes.compactMap { change -> UUIDBytes? in
             if case .append(let e) = change { return e.id } else { return nil }
         }
@@ -70,8 +79,10 @@ enum PageChangeInverse {
             let old = pairs.compactMap { id, _ in state.element(id).map { (id, $0.transform ?? .identity) } }
             return (old.isEmpty ? [] : [.transform(old)], [])
         case .delete(let ids):
-            let doomed = Set(ids)
-            let gone = state.elements.filter { doomed.contains($0.id) }
+            var seen = Set<UUIDBytes>()
+            let gone = ids.compactMap { seen.insert($0).inserted ? state.position(of: $0) : nil }.sorted().map {
+                state.elements[$0]
+            }
             guard !gone.isEmpty else { return ([], []) }
             return (gone.map { .append($0) } + putBack(gone.map(\.id), on: state), gone)
         case .reorder(_, let ids):
@@ -99,11 +110,7 @@ enum PageChangeInverse {
     /// Moves `ids` (now at the top of the page) back to their z-positions in `state`, lowest
     /// first, so each lands after everything that was below it (E-024).
     private static func putBack(_ ids: [UUIDBytes], on state: PageState) -> [PageChange] {
-        let wanted = Set(ids)
-        var out: [PageChange] = []
-        for (position, e) in state.elements.enumerated() where wanted.contains(e.id) {
-            out.append(.reorder(index: position, ids: [e.id]))
-        }
-        return out
+        let placed = ids.compactMap { id in state.position(of: id).map { (position: $0, id: id) } }
+        return placed.sorted { $0.position < $1.position }.map { .reorder(index: $0.position, ids: [$0.id]) }
     }
 }

@@ -4,14 +4,15 @@ extension Document {
     /// Largest asset `insertImage` accepts (256 MiB).
     public static let assetBytesMax = 256 << 20
 
-    /// Places an image on page `pageID`: writes `bytes` as `assets/<new-uuid>.<ext>` (temp file,
-    /// sync, rename, sync `assets/`), and only then appends the image element referring to it
+    /// Places an image on page `pageID`: imports `bytes` as the asset of their content id
+    /// (D-043, D-044: temp file, sync, rename, sync `assets/`; nothing added when the package
+    /// holds those bytes already), and only then appends the image element referring to it
     /// (resources before references, D-040). `x`, `y`, `width`, `height` are in 0.1 pt.
     ///
     /// Returns the element once it is durable at the page's durability. Throws `invalidInput`
     /// for an empty or oversized image, a bad extension (1-8 of `[a-z0-9]`) or an element the
     /// format cannot hold, before anything is written. If the append fails after the asset was
-    /// written, the asset is an orphan that `close()` removes (D-042: this writer knows it).
+    /// written, an asset this call created is an orphan that `close()` removes (D-042).
     @discardableResult
     package func insertImage(
         _ bytes: [UInt8], ext: String, on pageID: UUIDBytes, x: Int32, y: Int32,
@@ -21,37 +22,24 @@ extension Document {
         guard !bytes.isEmpty, bytes.count <= Self.assetBytesMax else {
             throw LNoteError(.invalidInput, "an image must be 1 ... \(Self.assetBytesMax) bytes")
         }
-        guard PackageLayout.isValidAssetExtension(ext) else {
-            throw LNoteError(.invalidInput, "asset extension '\(ext)' must be 1-8 characters a-z or 0-9 (D-040)")
-        }
-        let element = ImageElement(
-            id: UUIDBytes.random(), assetID: UUIDBytes.random(), x: x, y: y,
-            width: width, height: height)
-        do { try ElementValidator.validate(.image(element)) } catch {
-            throw LNoteError(error, context: "image element: ")
-        }
+        try Self.checkAssetExtension(ext)
+        var element = try Self.imageElement(.zero, x: x, y: y, width: width, height: height)
         // In turn with flush() and close(), so close never removes an asset being written.
         await takeTurn()
         defer { passTurn() }
         try checkWritable()
-        let page = try await page(id: pageID)
-        try LNoteError.checkCancellation()  // before the asset is written
-        try lockForWrite()
-        let (fs, layout) = (self.fs, self.layout)
-        let assetPath = try layout.asset(element.assetID, ext: ext)
-        knownAssets.insert(element.assetID)  // D-042: this writer's own asset, known before it exists
-        try await BlockingIO.run {
-            try fs.ensurePackageFolder(layout.assetsDirectory)
-            try fs.writePackageFile(assetPath, bytes, durability: .data)
+        _ = try await page(id: pageID)  // an unknown page fails before the asset is written
+        element.assetID = try await importAssetInTurn(ext: ext) { files in
+            try files.stage(bytes: bytes, ext: ext, limit: Self.assetBytesMax)
         }
-        try await page.append(.image(element))
+        try await appendImageInTurn(element, on: pageID)
         return element
     }
 
     /// The absolute path of asset `assetID` (`assets/<uuid>.<ext>`, the uuid in any case:
     /// the lowercase spelling, else the first in byte order, D-040), or nil when there is no
     /// such regular file. Cost: one listing of `assets/`.
-    public func assetPath(_ assetID: UUIDBytes) async throws -> String? {
+    package func assetFilePath(_ assetID: UUIDBytes) async throws -> String? {
         try checkOpen()
         let (fs, layout) = (self.fs, self.layout)
         @Sendable func find() throws -> String? {
@@ -82,8 +70,9 @@ extension Document {
     /// inserted, an image of a page it deleted): an asset that no known version refers to may
     /// be a sync client's delivery ahead of its page (Spec/sync.md Y-054), and a file's time
     /// cannot tell (sync clients keep the sender's). References come from `openElements` for
-    /// pages closed just before, from reading every other listed page, and from every page file
-    /// kept in `lost+found/` (a set-aside page keeps its images). Nothing is removed when a page
+    /// pages closed just before, from reading every other listed page, from every page in the
+    /// trash (T-016) and from every page file kept in `lost+found/` (a set-aside page keeps its
+    /// images). Nothing is removed when a page
     /// cannot be read cleanly, when a page read holds another element count than
     /// `document.json` records, when lost+found holds something unreadable, or when the
     /// package shows a half-synced version (`AssetSweepGuard`). Cost: one listing of
@@ -106,12 +95,16 @@ extension Document {
                     leftovers.append(name)
                 }
             }
-            guard !candidates.isEmpty || !leftovers.isEmpty else { return 0 }
-            if try AssetSweepGuard.halfSyncSign(fs: fs, layout: layout, file: file) != nil { return 0 }  // D-042
             var referenced = Set<UUIDBytes>()
             func collect(_ elements: [Element]) {
                 for case .image(let image) in elements { referenced.insert(image.assetID) }
             }
+            // A candidate an open page shows is not an orphan, whatever the other pages hold: a
+            // PDF behind every page costs no read of the pages not open.
+            for entry in file.pages { if let elements = openElements[entry.id] { collect(elements) } }
+            candidates.removeAll { referenced.contains($0.id) }
+            guard !candidates.isEmpty || !leftovers.isEmpty else { return 0 }
+            if try AssetSweepGuard.halfSyncSign(fs: fs, layout: layout, file: file) != nil { return 0 }  // D-042
             for entry in file.pages {
                 if let elements = openElements[entry.id] { collect(elements); continue }
                 let recovered = try PageRecovery.recover(
@@ -139,6 +132,13 @@ extension Document {
                         mode: .salvage)
                     collect(recovered.state.elements)
                 }
+            }
+            // T-016: a trashed page keeps its images; one that does not read cleanly keeps them all.
+            for entry in try PackageTrash.entries(fs: fs, layout: layout) {
+                guard let recovered = PackageTrash.readPage(fs: fs, layout: layout, page: entry.id),
+                    recovered.report.findings.allSatisfy(\.isInformational), recovered.report.framesDropped == 0
+                else { return 0 }
+                collect(recovered.state.elements)
             }
             let orphans = candidates.filter { !referenced.contains($0.id) }
             guard !orphans.isEmpty || !leftovers.isEmpty else { return 0 }

@@ -54,10 +54,9 @@ extension Document {
         defer { passTurn() }
         guard !closing, !closed, !Task.isCancelled, let lock else { return }
         let wasHeld = lock.isHeld
-        do {
-            try await renderChangedThumbnails()
-            if !wasHeld, lock.isHeld { try await releaseLockAfterFlush(lock) }
-        } catch {}
+        try? await renderChangedThumbnails()
+        // Released on failure too: a render that took the lock and then failed must not keep it.
+        if !wasHeld, lock.isHeld { try? await releaseLockAfterFlush(lock) }
     }
 
     /// Renders the thumbnail of every open page that changed since its thumbnail was stored

@@ -1,3 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 import LNoteFormat
 
 /// What the document reads from an open page to refresh its document.json entry (D-021).
@@ -79,6 +84,11 @@ extension Document {
             if pageOptions.thumbnailsOnClose, pageOptions.thumbnailRenderer != nil {
                 do { try await renderStaleThumbnails(closed: states) } catch { firstError = firstError ?? error }
             }
+            if let retention = trashRetention, !isReadOnly {  // T-015: at close, never on a save's path
+                do { _ = try await purgeExpired(before: Date(timeIntervalSinceNow: -retention)) } catch {
+                    firstError = firstError ?? error
+                }
+            }
             do { _ = try await removeOrphanAssets(openElements: states.mapValues { $0.0.elements }) } catch {
                 firstError = firstError ?? error
             }
@@ -151,12 +161,22 @@ extension Document {
     /// again after it, about every millisecond, at most 100 times (saves that go on longer keep
     /// the lock, as they would re-take it anyway).
     func releaseLockAfterFlush(_ lock: WriterLock) async throws {
-        let (fs, layout, open) = (self.fs, self.layout, Set(pages.keys))
+        let (fs, layout) = (self.fs, self.layout)
+        var names = Set<String>()
+        for (pageID, page) in pages {
+            let generation = await page.snapshotGeneration
+            names.formUnion(pageFiles.coldValue(pageID) ?? [])
+            names.insert(PageFileNames.snapshot(pageID))
+            for base in await page.knownJournalBases.union([generation, generation &+ 1]) {
+                names.insert(PageFileNames.journal(pageID, base: base))
+            }
+        }
+        let known = names.sorted()
         for _ in 0..<100 {
             let released = try await BlockingIO.run {
                 try lock.releaseIfIdle {
-                    try PackageFingerprint.take(fs: fs, layout: layout, pages: open, includeDocument: true)
-                        .check(fs: fs, layout: layout, pages: open)
+                    try PackageFingerprint.take(fs: fs, layout: layout, names: known, includeDocument: true)
+                        .check(fs: fs, layout: layout, names: known)
                 }
             }
             if released {

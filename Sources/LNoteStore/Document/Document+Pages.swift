@@ -147,7 +147,7 @@ extension Document {
         try checkWritable()
         guard count >= 0, count <= FormatLimits.pagesPerDocumentMax - file.pages.count else {
             throw LNoteError(
-                .invalidInput, "a document holds at most \(FormatLimits.pagesPerDocumentMax) pages (D-011)")
+                .invalidInput, "a document holds at most \(FormatLimits.pagesPerDocumentMax) pages")
         }
         let now = Timestamp.now()
         let ids = (0..<count).map { _ in UUIDBytes.random() }
@@ -187,7 +187,7 @@ extension Document {
         }
         guard file.pages.count < FormatLimits.pagesPerDocumentMax else {
             throw LNoteError(
-                .invalidInput, "a document holds at most \(FormatLimits.pagesPerDocumentMax) pages (D-011)")
+                .invalidInput, "a document holds at most \(FormatLimits.pagesPerDocumentMax) pages")
         }
         let now = Timestamp.now()
         let pageID = UUIDBytes.random()
@@ -217,11 +217,14 @@ extension Document {
         try await commit(new)
     }
 
-    /// Deletes page `pageID` (D-022): closes its `Page` if open (later calls on it throw
-    /// `closed`), writes document.json without it, then removes its files and thumbnail. A
-    /// crash in between leaves unlisted files, set aside on the next open (D-060), as is
-    /// anything at its file names that is not a regular file (D-041). Images only
-    /// this page used become orphans, removed at `close()` (D-040).
+    /// Deletes page `pageID` into the document's trash (D-022, Spec/trash.md T-010): closes
+    /// its `Page` if open (later calls on it throw `closed`), writes the trash entry's record,
+    /// writes document.json without the page, then moves its files, thumbnail and history into
+    /// `trash/<page>/` by rename. Nothing is removed: `trashedPages()` lists it and
+    /// `restorePage(_:at:)` puts it back until a purge (T-014, T-015). A crash at any point
+    /// leaves the page listed with its files or unlisted and whole in the trash (the next
+    /// writer finishes the move, T-012). Anything at its file names that is not a regular file
+    /// stays and is set aside on the next open (D-041, D-060).
     public func deletePage(_ pageID: UUIDBytes) async throws {
         await takeTurn()
         defer { passTurn() }
@@ -230,46 +233,33 @@ extension Document {
         let at = try index(of: pageID)
         try lockForWrite()
         if let letting = closingPages.coldValue(pageID) { _ = try? await letting.value }
+        var entry = file.pages[at]
         if let page = pages.coldRemove(pageID) {
-            noteKnownAssets(await page.elements)  // D-042: its images become provable orphans
+            let elements = await page.elements
+            noteKnownAssets(elements)  // D-042: its images become provable orphans once purged
+            // The record keeps the page as it is now (D-021's caches refreshed).
+            if await page.changeSequence != recordedSequence.coldValue(pageID) { entry.modified = Timestamp.now() }
+            entry.elementCount = elements.count
+            entry.metadata = await page.metadata
             try? await page.close()
         } else {
+            if let seen = letGoObservations.coldValue(pageID) {
+                entry.elementCount = seen.elementCount
+                entry.metadata = seen.metadata
+            }
             noteKnownAssets(await unopenedPageImages(pageID))
         }
         setPageBytes(pageID, nil)
         pageUse.coldSet(pageID, nil)
         letGoObservations.coldSet(pageID, nil)
         staleThumbnails.remove(pageID)
-        var new = file
-        new.pages.remove(at: at)
-        new.modified = Timestamp.now()
-        try await commit(new)
+        try await trashAndUnlist(entry, at: at)
         recordedSequence.coldSet(pageID, nil)
         openedSequence.coldSet(pageID, nil)
         thumbnailSequence.coldSet(pageID, nil)
         pageFiles.coldSet(pageID, nil)
         let (fs, layout) = (self.fs, self.layout)
-        @Sendable func removeFiles() throws {
-            var removed = false
-            for name in try io({ try fs.list(layout.pagesDirectory) }) {
-                switch PageFileNames.parseAnyCase(name) {  // P-024: its files in any case
-                case .snapshot(let id)? where id == pageID, .snapshotTemp(let id)? where id == pageID,
-                    .journal(let id, _)? where id == pageID:
-                    // D-041: a link, FIFO or folder at the name is not the engine's to remove;
-                    // left as an unlisted name, the next writer's open sets it aside (D-060).
-                    let path = joinPath(layout.pagesDirectory, name)
-                    guard case .file? = try fs.entryKind(path) else { continue }
-                    try fs.removeIfPresent(path)
-                    removed = true
-                default: continue
-                }
-            }
-            if removed { try io { try fs.syncDirectory(layout.pagesDirectory) } }
-            if case .file? = try fs.entryKind(layout.thumbnail(pageID)) {
-                try fs.removeIfPresent(layout.thumbnail(pageID))
-            }
-        }
-        try await BlockingIO.run(removeFiles)
+        try await BlockingIO.run { try PackageTrash.moveIntoEntry(fs: fs, layout: layout, page: pageID) }
     }
 
     /// The image elements of page `pageID`, not open, as a salvage read finds them, when the

@@ -11,7 +11,7 @@ extension Document {
     /// The absolute path of page `pageID`'s thumbnail (the first page's is the cover, D-050),
     /// or nil when there is none or it is larger than `thumbnailBytesMax` (D-051: an app would
     /// load it whole; render or store a new one).
-    public func thumbnailPath(for pageID: UUIDBytes) async throws -> String? {
+    package func thumbnailFilePath(for pageID: UUIDBytes) async throws -> String? {
         try checkOpen()
         _ = try index(of: pageID)
         let (fs, path) = (self.fs, layout.thumbnail(pageID))

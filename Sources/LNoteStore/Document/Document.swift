@@ -77,6 +77,11 @@ public final actor Document {
     var knownAssets = Set<UUIDBytes>()
     /// What the open of each page that opened damaged found (P-041, P-042).
     var pageDamage: [UUIDBytes: PageDamage] = [:]
+    /// The pages in the package's trash that `document.json` does not list (Spec/trash.md
+    /// T-013), sorted: read at open, kept up to date by delete, restore and purge.
+    var trashIDs: [UUIDBytes]
+    /// How long a trashed page is kept before the retention purges it (T-015); nil: for ever.
+    public internal(set) var trashRetention: Double? = Document.defaultTrashRetention
 
     /// Page files `document.json` does not list, moved to `lost+found/` on open (D-060), as
     /// named there.
@@ -85,7 +90,10 @@ public final actor Document {
     /// healed, and which files were damaged (kept whole in `lost+found/` before the page's
     /// first change, P-042). `updates()` publishes a value each time one is added. A page not
     /// opened yet is not known to be damaged: `lnote fsck` checks every page.
-    public var damagedPages: [PageDamage] { file.pages.compactMap { pageDamage.coldValue($0.id) } }
+    public var damagedPages: [PageDamage] {
+        guard !pageDamage.isEmpty else { return [] }  // no pass over every page on each publish
+        return file.pages.compactMap { pageDamage.coldValue($0.id) }
+    }
 
     /// True when open found `manifest.json` missing or stale and rewrote it (D-031).
     public private(set) var manifestRepairedOnOpen: Bool
@@ -96,7 +104,8 @@ public final actor Document {
 
     init(
         layout: PackageLayout, file: DocumentFile, readOnly: Bool, pageOptions: PageOptions, fs: any FileSystem,
-        lock: WriterLock?, inspection: PackageInspection, setAside: [String], manifestRepaired: Bool
+        lock: WriterLock?, inspection: PackageInspection, setAside: [String], manifestRepaired: Bool,
+        trashed: [UUIDBytes] = []
     ) {
         id = file.id
         path = layout.root
@@ -111,6 +120,7 @@ public final actor Document {
         pageFiles = inspection.pageFiles
         setAsideFiles = setAside
         manifestRepairedOnOpen = manifestRepaired
+        trashIDs = trashed
     }
 
     // MARK: Opening
@@ -124,9 +134,10 @@ public final actor Document {
     /// Cost: one read of `document.json` and `manifest.json`, one listing of `pages/`; no page
     /// is read until asked for. `pageOptions` applies to every page (read-only when the
     /// document is).
-    public static func open(
+    /// `fileSystem` is for the engine's tools and tests; an app calls `open(url:readOnly:pageOptions:)`.
+    package static func open(
         path: String, readOnly: Bool = false, pageOptions: PageOptions = PageOptions(),
-        fileSystem: any FileSystem = POSIXFileSystem.shared
+        fileSystem: any FileSystem
     ) async throws -> Document {
         let layout = PackageLayout(root: path)
         let fs = fileSystem
@@ -137,7 +148,7 @@ public final actor Document {
         let document = Document(
             layout: layout, file: prepared.file, readOnly: readOnly, pageOptions: pageOptions, fs: fs,
             lock: prepared.lock, inspection: prepared.inspection, setAside: prepared.setAside,
-            manifestRepaired: prepared.manifestRepaired)
+            manifestRepaired: prepared.manifestRepaired, trashed: prepared.trashed)
         guard let merger, let merge = prepared.merge else { return document }
         do {
             try await merger.finish(document, merge)  // Y-021
@@ -155,6 +166,8 @@ public final actor Document {
         var lock: WriterLock?
         var setAside: [String]
         var manifestRepaired: Bool
+        /// The trashed pages (T-013).
+        var trashed: [UUIDBytes] = []
         /// What the conflict merger prepared, for its `finish` once the document is open.
         var merge: (any Sendable)?
     }
@@ -167,12 +180,14 @@ public final actor Document {
         let folderName = String(layout.root.split(separator: "/").last ?? "")
         if let folderID = PackageLayout.documentID(fromFolderName: folderName), folderID != file.id {
             throw LNoteError(
-                .corrupt, "document.json id \(file.id) disagrees with the folder name (D-001)",
+                .corrupt, "document.json id \(file.id) disagrees with the folder name",
                 file: layout.documentFile)
         }
         var inspection = try PackageInspection.inspect(fs: fs, layout: layout, listed: Set(file.pages.map(\.id)))
         guard !readOnly else {
-            return Prepared(file: file, inspection: inspection, lock: nil, setAside: [], manifestRepaired: false)
+            return Prepared(
+                file: file, inspection: inspection, lock: nil, setAside: [], manifestRepaired: false,
+                trashed: trashedPageIDs(fs: fs, layout: layout, file: file))
         }
         let lock = WriterLock(path: layout.lockFile, fileSystem: fs)
         try lock.acquireForWrite()
@@ -182,12 +197,19 @@ public final actor Document {
                 try fs.ensurePackageFolder(layout.pagesDirectory)
                 inspection.hasPagesFolder = true
             }
+            // T-012: an interrupted delete or restore finishes before D-060, so the files of a
+            // page the trash holds go to its entry, not to lost+found.
+            if try PackageTrash.settle(fs: fs, layout: layout, listed: Set(file.pages.map(\.id))).count > 0 {
+                inspection.unlisted = try inspection.unlisted.filter {
+                    try fs.entryKind(joinPath(layout.pagesDirectory, $0)) != nil
+                }
+            }
             let setAside = try PackageInspection.setAside(fs: fs, layout: layout, names: inspection.unlisted)
             inspection.unlisted = []
             let repaired = try reconcileManifest(fs: fs, layout: layout, file: file)
             return Prepared(
                 file: file, inspection: inspection, lock: lock, setAside: setAside, manifestRepaired: repaired,
-                merge: merge)
+                trashed: trashedPageIDs(fs: fs, layout: layout, file: file), merge: merge)
         } catch {
             lock.retire()
             throw error
@@ -220,9 +242,11 @@ public final actor Document {
 
     /// The title (at most 1,024 UTF-8 bytes).
     public var title: String { file.title }
-    /// When the document was created (RFC 3339 text, D-020); `createdDate` gives a `Date`.
+    /// When the document was created, as stored (RFC 3339 text, D-020).
+    @available(*, deprecated, renamed: "createdDate")
     public var created: String { file.created }
-    /// When `document.json` last changed (D-020).
+    /// When `document.json` last changed, as stored (RFC 3339 text, D-020).
+    @available(*, deprecated, renamed: "modifiedDate")
     public var modified: String { file.modified }
     /// Page ids in order.
     public var pageIDs: [UUIDBytes] { file.pages.map(\.id) }
@@ -283,7 +307,9 @@ public final actor Document {
         try await BlockingIO.run { try fs.writePackageFile(layout.documentFile, bytes) }
         file = new
         structureUpdates.publish(currentUpdate)
-        LibraryEvents.shared.publish(folder: parentDirectory(of: path))
+        // A library listing reads the manifest: it is told once the manifest is written (or
+        // its write failed), never before, or it would list the old title and page count.
+        defer { LibraryEvents.shared.publish(folder: parentDirectory(of: path)) }
         try await BlockingIO.run { try fs.writePackageFile(layout.manifestFile, manifest) }
     }
 

@@ -47,9 +47,20 @@ package struct DocumentFile: Sendable, Equatable {
         var created: String
         var modified: String
         var pages: [WirePage]
+
+        init(_ f: DocumentFileFastRead.Fields) {
+            format = f.format; version = f.version; id = f.id; title = f.title; created = f.created
+            modified = f.modified; pages = f.pages.map(WirePage.init)
+        }
     }
 
     private struct WirePage: Codable {
+        init(_ p: DocumentFileFastRead.Page) {
+            self.init(
+                id: p.id, width: p.width, height: p.height, created: p.created, modified: p.modified,
+                elementCount: p.elementCount)
+        }
+
         var id: String
         var width: UInt32
         var height: UInt32
@@ -88,41 +99,34 @@ package struct DocumentFile: Sendable, Equatable {
                     : abs(value) >= 1e308 ? "beyond a double's range" : "\(value)"
                 throw DecodingError.dataCorruptedError(
                     forKey: key, in: c,
-                    debugDescription: "value \(shown) is not an integer in 0...\(Int64(max)) (D-024)")
+                    debugDescription: "value \(shown) is not an integer in 0...\(Int64(max))")
             }
             return value
         }
     }
 
-    /// Canonical JSON bytes (sorted keys, pretty-printed).
-    public func encoded() -> [UInt8] {
-        let wire = Wire(
-            format: Self.format, version: Self.version, id: id.description, title: title,
-            created: created, modified: modified,
-            pages: pages.map {
-                WirePage(
-                    id: $0.id.description, width: $0.metadata.width, height: $0.metadata.height,
-                    created: $0.created, modified: $0.modified, elementCount: $0.elementCount)
-            })
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        return (try? Array(encoder.encode(wire))) ?? []
-    }
+    /// Canonical JSON bytes (sorted keys, pretty-printed; `DocumentFileText`). Cost: one pass
+    /// over the pages into one buffer.
+    public func encoded() -> [UInt8] { DocumentFileText.encode(self) }
 
     /// Parses and validates (D-010, D-011, D-020; the JSON as D-082 reads it). Throws `LNoteError.corrupt` with the reason.
     public static func decode(_ bytes: [UInt8], file: String = documentFileName) throws -> DocumentFile {
         guard bytes.count <= FormatLimits.documentJSONBytesMax else {
             throw LNoteError(
-                .corrupt, "document.json is \(bytes.count) bytes; limit \(FormatLimits.documentJSONBytesMax) (D-010)",
+                .corrupt, "document.json is \(bytes.count) bytes; limit \(FormatLimits.documentJSONBytesMax)",
                 file: file)
         }
-        if let problem = JSONText.problem(bytes) {
-            throw LNoteError(.corrupt, "document.json does not parse: " + problem, file: file)
+        guard let start = JSONText.start(bytes) else {
+            throw LNoteError(.corrupt, "document.json does not parse: " + (JSONText.problem(bytes) ?? ""), file: file)
         }
         let wire: Wire
-        // Foundation's decoder skips the byte-order mark D-082 ignores.
-        do { wire = try JSONDecoder().decode(Wire.self, from: Data(JSONText.readable(bytes))) } catch {
-            throw LNoteError(.corrupt, "document.json does not parse: \(describeDecodingError(error))", file: file)
+        if let fields = DocumentFileFastRead.parse(bytes, start: start) {
+            wire = Wire(fields)
+        } else {
+            // Foundation's decoder skips the byte-order mark D-082 ignores.
+            do { wire = try JSONDecoder().decode(Wire.self, from: Data(JSONText.readable(bytes))) } catch {
+                throw LNoteError(.corrupt, "document.json does not parse: \(describeDecodingError(error))", file: file)
+            }
         }
         guard wire.format == format else {
             throw LNoteError(.corrupt, "format is '\(wire.format)', expected '\(format)'", file: file)
@@ -131,30 +135,30 @@ package struct DocumentFile: Sendable, Equatable {
             throw LNoteError(.corrupt, "unsupported version \(wire.version)", file: file)
         }
         guard let id = UUIDBytes(string: wire.id) else {
-            throw LNoteError(.invalidPath, "document id '\(wire.id)' is not a UUID (D-001)", file: file)
+            throw LNoteError(.invalidPath, "document id '\(wire.id)' is not a UUID", file: file)
         }
         guard wire.title.utf8.count <= titleBytesMax else {
             throw LNoteError(.corrupt, "title longer than \(titleBytesMax) bytes", file: file)
         }
         guard [wire.created, wire.modified].allSatisfy({ $0.utf8.count <= timestampBytesMax }) else {
-            throw LNoteError(.corrupt, "timestamp longer than \(timestampBytesMax) bytes (D-020)", file: file)
+            throw LNoteError(.corrupt, "timestamp longer than \(timestampBytesMax) bytes", file: file)
         }
         guard wire.pages.count <= FormatLimits.pagesPerDocumentMax else {
             throw LNoteError(
-                .corrupt, "\(wire.pages.count) pages; at most \(FormatLimits.pagesPerDocumentMax) (D-011)", file: file)
+                .corrupt, "\(wire.pages.count) pages; at most \(FormatLimits.pagesPerDocumentMax)", file: file)
         }
         var seen = Set<UUIDBytes>()
         var pages: [PageEntry] = []
         for p in wire.pages {
             guard let pid = UUIDBytes(string: p.id) else {
-                throw LNoteError(.invalidPath, "page id '\(p.id)' is not a UUID (D-001)", file: file)
+                throw LNoteError(.invalidPath, "page id '\(p.id)' is not a UUID", file: file)
             }
             guard seen.insert(pid).inserted else {
-                throw LNoteError(.corrupt, "page \(pid) is listed twice (D-011)", file: file)
+                throw LNoteError(.corrupt, "page \(pid) is listed twice", file: file)
             }
             guard p.elementCount >= 0 else { throw LNoteError(.corrupt, "negative element count", file: file) }
             guard [p.created, p.modified].allSatisfy({ $0.utf8.count <= timestampBytesMax }) else {
-                throw LNoteError(.corrupt, "timestamp longer than \(timestampBytesMax) bytes (D-020)", file: file)
+                throw LNoteError(.corrupt, "timestamp longer than \(timestampBytesMax) bytes", file: file)
             }
             pages.append(
                 PageEntry(

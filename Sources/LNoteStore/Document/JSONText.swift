@@ -22,7 +22,7 @@ package enum JSONText {
         var at = 0
         let code = check(bytes, &at)
         guard code != LNOTE_JSON_OK else { return nil }
-        return String(cString: lnote_json_reason(Int32(code))) + " at byte \(at) (D-082)"
+        return String(cString: lnote_json_reason(Int32(code))) + " at byte \(at)"
     }
 
     /// `bytes` (already accepted by `start`) for Foundation's decoder, every number's value

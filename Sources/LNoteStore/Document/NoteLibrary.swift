@@ -6,20 +6,25 @@ import LNoteFormat
 /// manifest that is missing or unusable is rebuilt from `document.json` (D-031) and written
 /// back when no other writer holds the package. New and duplicated packages are assembled
 /// under a hidden name (`.<uuid>.lnote-creating`) and renamed into place when complete, so a
-/// listing never shows half a package; a deleted one is renamed away first. A listing removes
+/// listing never shows half a package; a deleted one moves whole into the hidden `.trash/`
+/// (Spec/trash.md T-020) until it is restored or purged. A listing removes
 /// such hidden folders that a crash left behind (D-033).
 ///
 /// The library keeps no state besides its folder: several libraries on one folder, or other
 /// processes, may work on it at the same time; the packages' writer locks arbitrate (D-070).
 public final actor NoteLibrary {
-    /// The library folder (absolute path); `folderURL` gives it as a URL.
-    public nonisolated let folder: String
+    /// The library folder (absolute path); apps read `folderURL`.
+    package nonisolated let folderPath: String
     nonisolated let fs: any FileSystem
+    /// How long a trashed document is kept before `applyTrashRetention()` purges it (seconds,
+    /// T-015 for the library's trash); nil: until purged.
+    public internal(set) var trashRetention: Double? = Document.defaultTrashRetention
 
-    /// A library over `folder` (absolute). Nothing is read until called; `createDocument`
-    /// creates the folder if needed.
-    public init(folder: String, fileSystem: any FileSystem = POSIXFileSystem.shared) {
-        self.folder = folder
+    /// A library over `folder` (absolute) on `fileSystem`: the engine's tools and tests (an
+    /// app passes a URL, `init(folderURL:dataProtection:)`). Nothing is read until called;
+    /// `createDocument` creates the folder if needed.
+    package init(folder: String, fileSystem: any FileSystem) {
+        self.folderPath = folder
         fs = fileSystem
     }
 
@@ -30,7 +35,7 @@ public final actor NoteLibrary {
     /// `manifest.json` and one `kind` of the cover; `document.json` is read only when the
     /// manifest is missing or unusable (`manifestRebuilt`).
     public func list() async throws -> [DocumentSummary] {
-        let (fs, folder) = (self.fs, self.folder)
+        let (fs, folder) = (self.fs, self.folderPath)
         let summaries = try await BlockingIO.run { () throws -> [DocumentSummary] in
             guard try fs.entryKind(folder) != nil else { return [] }
             StagingFolder.removeLeftovers(fs: fs, folder: folder)
@@ -41,7 +46,7 @@ public final actor NoteLibrary {
                     out.append(
                         .failure(
                             id: nil, path: path,
-                            LNoteError(.invalidPath, "package folder is not named <uuid>.lnote (D-001)", file: path)))
+                            LNoteError(.invalidPath, "package folder is not named <uuid>.lnote", file: path)))
                     continue
                 }
                 do { out.append(try Self.summarize(fs: fs, path: path, id: id)) } catch {
@@ -63,7 +68,7 @@ public final actor NoteLibrary {
     static func summarize(fs: any FileSystem, path: String, id: UUIDBytes) throws -> DocumentSummary {
         switch try fs.entryKind(path) {
         case .directory?: break
-        case .symbolicLink?: throw LNoteError(.invalidPath, "the package is a symbolic link (D-002)", file: path)
+        case .symbolicLink?: throw LNoteError(.invalidPath, "the package is a symbolic link", file: path)
         default: throw LNoteError(.invalidPath, "the package is not a folder", file: path)
         }
         let layout = PackageLayout(root: path)
@@ -73,7 +78,7 @@ public final actor NoteLibrary {
             let file = try Document.readDocumentFile(fs: fs, layout: layout)
             guard file.id == id else {
                 throw LNoteError(
-                    .corrupt, "document.json id \(file.id) disagrees with the folder name (D-001)",
+                    .corrupt, "document.json id \(file.id) disagrees with the folder name",
                     file: layout.documentFile)
             }
             let fresh = ManifestFile(document: file)
@@ -107,7 +112,7 @@ public final actor NoteLibrary {
         guard title.utf8.count <= DocumentFile.titleBytesMax else {
             throw LNoteError(.invalidInput, "title is \(title.utf8.count) bytes; at most \(DocumentFile.titleBytesMax)")
         }
-        let (fs, folder) = (self.fs, self.folder)
+        let (fs, folder) = (self.fs, self.folderPath)
         let id = UUIDBytes.random()
         @Sendable func assemble() throws -> String {
             try fs.makeDirectories(folder)  // a fresh app's Application Support may not exist yet
@@ -136,7 +141,7 @@ public final actor NoteLibrary {
     public func openDocument(
         _ id: UUIDBytes, readOnly: Bool = false, pageOptions: PageOptions = PageOptions()
     ) async throws -> Document {
-        let path = try await packagePath(id)
+        let path = try await packageFolderPath(id)
         let fs = self.fs
         guard !readOnly else {
             return try await Document.open(path: path, readOnly: true, pageOptions: pageOptions, fileSystem: fs)
@@ -148,12 +153,13 @@ public final actor NoteLibrary {
 
     /// Copies document `id` into a new package with a new id and returns it. Copies
     /// document.json (new id and times), pages, assets and thumbnails file by file; never the
-    /// lock, temp files or lost+found. Safe while another writer works on the source: the copy
+    /// lock, temp files or lost+found. Assets are cloned where the volume shares blocks (D-046),
+    /// so a duplicate of a document holding a 100 MB PDF adds no copy of it there. Safe while another writer works on the source: the copy
     /// holds every change acknowledged before the call (P-014). A link inside the source is
     /// refused (`invalidPath`, D-002) and the partial copy removed.
     public func duplicateDocument(_ id: UUIDBytes) async throws -> UUIDBytes {
-        let source = PackageLayout(root: try await packagePath(id))
-        let (fs, folder) = (self.fs, self.folder)
+        let source = PackageLayout(root: try await packageFolderPath(id))
+        let (fs, folder) = (self.fs, self.folderPath)
         let newID = UUIDBytes.random()
         @Sendable func copy() throws {
             let original = try Document.readDocumentFile(fs: fs, layout: source)
@@ -165,8 +171,13 @@ public final actor NoteLibrary {
                     try io { try fs.makeDirectory(to) }
                     guard try fs.entryKind(from) != nil else { continue }
                     try fs.requireDirectory(from, create: false)
+                    let assets = from == source.assetsDirectory
                     for name in try io({ try fs.list(from) }) where !name.hasSuffix(".tmp") {
-                        _ = try fs.copyRegularFile(joinPath(from, name), to: joinPath(to, name))
+                        if assets {  // D-046: an asset shares its blocks where the volume clones
+                            _ = try fs.copyAssetFile(joinPath(from, name), to: joinPath(to, name))
+                        } else {
+                            _ = try fs.copyRegularFile(joinPath(from, name), to: joinPath(to, name))
+                        }
                     }
                     try io { try fs.syncDirectory(to) }
                 }
@@ -182,31 +193,29 @@ public final actor NoteLibrary {
         return newID
     }
 
-    /// Deletes document `id`: takes its writer lock (`lockedElsewhere` while it is open for
-    /// writing anywhere), renames the package to a hidden name (it leaves the listing at
-    /// once, durably), then removes its files without following links.
+    /// Deletes document `id` into the library's trash (Spec/trash.md T-021): takes its writer
+    /// lock (`lockedElsewhere` while it is open for writing anywhere), writes its record and
+    /// renames the package into the hidden `.trash/` folder (it leaves the listing at once,
+    /// durably, and is whole there). `trashedDocuments()` lists it, `restoreDocument(_:)` puts
+    /// it back, and only a purge removes its files (T-022).
     public func deleteDocument(_ id: UUIDBytes) async throws {
-        let path = try await packagePath(id)
-        let (fs, folder) = (self.fs, self.folder)
-        @Sendable func remove() throws {
-            try fs.requireDirectory(path, create: false)
-            let lock = WriterLock(path: PackageLayout(root: path).lockFile, fileSystem: fs)
-            try lock.acquireForWrite()
-            defer { lock.retire() }
-            let trash = joinPath(folder, StagingFolder.name(id, .deleting))
-            try fs.removeTree(trash)
-            try io { try fs.rename(path, to: trash) }
-            try io { try fs.syncDirectory(folder) }
-            try fs.removeTree(trash)
+        let path = try await packageFolderPath(id)
+        let (fs, folder) = (self.fs, self.folderPath)
+        try await BlockingIO.run {
+            do { try LibraryTrash.trash(fs: fs, library: folder, path: path, id: id) } catch {
+                // The hidden trash folder is the engine's: the error names the document.
+                throw StagingFolder.shown(
+                    error, inside: LibraryTrash.folder(folder), as: path, doing: "cannot move the document to the trash"
+                )
+            }
         }
-        try await BlockingIO.run(remove)
         LibraryEvents.shared.publish(folder: folder)
     }
 
     /// The folder of document `id`: `<id>.lnote` in lowercase, or in another case (D-001).
     /// Throws `notFound` when there is none.
-    public func packagePath(_ id: UUIDBytes) async throws -> String {
-        let (fs, folder) = (self.fs, self.folder)
+    package func packageFolderPath(_ id: UUIDBytes) async throws -> String {
+        let (fs, folder) = (self.fs, self.folderPath)
         @Sendable func resolve() throws -> String {
             let canonical = joinPath(folder, PackageLayout.folderName(id))
             if try fs.entryKind(canonical) != nil { return canonical }

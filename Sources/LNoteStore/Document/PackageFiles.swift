@@ -53,7 +53,7 @@ extension FileSystem {
         switch try entryKind(from) {
         case .file?: break
         case nil: return false
-        case .symbolicLink?: throw LNoteError(.invalidPath, "symbolic link inside the package (D-002)", file: from)
+        case .symbolicLink?: throw LNoteError(.invalidPath, "symbolic link inside the package", file: from)
         default: throw LNoteError(.invalidPath, "not a regular file", file: from)
         }
         let source: FileHandleNumber
@@ -77,6 +77,28 @@ extension FileSystem {
         return true
     }
 
+    /// Copies the asset file `from` to the new file `to` as `copyRegularFile` does, but first
+    /// asks for a clone that shares its blocks (`cloneFile`, D-046), which it syncs at `.data`.
+    /// Returns how the copy was made, or `.vanished` when the source was gone.
+    @inline(never)
+    package func copyAssetFile(_ from: String, to: String) throws -> AssetCopy {
+        guard case .file? = try entryKind(from) else {
+            return try copyRegularFile(from, to: to) ? .copied(nil) : .vanished
+        }
+        let method: FileCloneMethod?
+        do { method = try cloneFile(from, to: to) } catch let e as FileSystemError where e.isNoEntry {
+            return .vanished
+        } catch { throw LNoteError.converting(error) }
+        guard let method else { return try copyRegularFile(from, to: to) ? .copied(nil) : .vanished }
+        let f = try io { try open(to, []) }
+        do { try io { try sync(f, .data) } } catch {
+            try? close(f)
+            throw error
+        }
+        try io { try close(f) }
+        return .copied(method)
+    }
+
     /// Removes `path` and everything under it without following links: a link is unlinked,
     /// only real folders are entered. Cost: one `kind` and one `remove` per entry.
     @inline(never)
@@ -90,4 +112,12 @@ extension FileSystem {
             try removeIfPresent(path)
         }
     }
+}
+
+/// What `copyAssetFile` did.
+package enum AssetCopy: Equatable, Sendable {
+    /// Copied: by a clone or in the kernel (the method), or read and written here (nil).
+    case copied(FileCloneMethod?)
+    /// The source was gone (a writer removed it meanwhile).
+    case vanished
 }

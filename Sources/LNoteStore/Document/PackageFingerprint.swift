@@ -10,6 +10,53 @@ import LNoteFormat
 package struct PackageFingerprint: Sendable, Equatable {
     package internal(set) var document: [UInt8]?
     package internal(set) var files: [String: Int64]
+    /// The file identity (device, inode) of each file of `files`, for a fingerprint taken by
+    /// names (`take(fs:layout:names:includeDocument:)`); empty for one taken by a listing.
+    package internal(set) var identities: [String: FileIdentity] = [:]
+
+    /// The fingerprint of the files named `names` in `pages/` (those present: size and
+    /// identity), and of `document.json` when `includeDocument`. What `flush()` records of its
+    /// open pages: the names each page can have (the ones it was opened with, its snapshot, every
+    /// journal it has had and the next one), so a release costs a `kind` and an `identity` per
+    /// name instead of a listing of `pages/`, which grows with the document. Another writer
+    /// that changes such a page appends to one of those journals, prepares the next one, or
+    /// replaces the snapshot (a new identity even at the same size).
+    package static func take(
+        fs: any FileSystem, layout: PackageLayout, names: [String], includeDocument: Bool
+    ) throws -> PackageFingerprint {
+        let document =
+            includeDocument
+            ? try fs.readRegularFile(layout.documentFile, limit: FormatLimits.documentJSONBytesMax) : nil
+        var fingerprint = PackageFingerprint(document: document, files: [:])
+        for name in names {
+            let path = joinPath(layout.pagesDirectory, name)
+            switch try fs.entryKind(path) {
+            case nil: continue
+            case .file(let size)?: fingerprint.files[name] = size
+            default: fingerprint.files[name] = -1
+            }
+            if let identity = try io({ try fs.identity(at: path) }) { fingerprint.identities[name] = identity }
+        }
+        return fingerprint
+    }
+
+    /// `check(fs:layout:pages:)` for a fingerprint taken by `names`.
+    package func check(fs: any FileSystem, layout: PackageLayout, names: [String]) -> WriterLock.Check {
+        let recorded = self
+        let includeDocument = document != nil
+        return {
+            let now = try PackageFingerprint.take(
+                fs: fs, layout: layout, names: names, includeDocument: includeDocument)
+            guard now == recorded else {
+                var found = now.differences(from: recorded)
+                if found.isEmpty { found = ["a page file was replaced (same size, another file)"] }
+                throw LNoteError(
+                    .lockedElsewhere,
+                    "the package changed while the lock was released: " + found.joined(separator: "; "),
+                    file: layout.root)
+            }
+        }
+    }
 
     package static func take(
         fs: any FileSystem, layout: PackageLayout, pages: Set<UUIDBytes>,

@@ -73,16 +73,21 @@ package struct PackageInspection: Sendable {
             let path = joinPath(directory, name)
             switch try fs.entryKind(path) {
             case .file?, nil: continue
-            case .symbolicLink?: throw LNoteError(.invalidPath, "symbolic link inside the package (D-002)", file: path)
+            case .symbolicLink?: throw LNoteError(.invalidPath, "symbolic link inside the package", file: path)
             default: throw LNoteError(.invalidPath, "page file is not a regular file", file: path)
             }
         }
     }
 
-    /// Moves `names` from `pages/` to `lost+found/` (D-060), never overwriting: a name taken
-    /// there gets a `.<n>` suffix. Syncs both folders. Returns the names given in lost+found.
-    package static func setAside(fs: any FileSystem, layout: PackageLayout, names: [String]) throws -> [String] {
+    /// Moves `names` from `pages/` (or `folder`) to `lost+found/` (D-060), never overwriting: a
+    /// name taken there gets a `.<n>` suffix. Syncs both folders. Returns the names given in
+    /// lost+found.
+    @discardableResult
+    package static func setAside(
+        fs: any FileSystem, layout: PackageLayout, names: [String], from folder: String? = nil
+    ) throws -> [String] {
         guard !names.isEmpty else { return [] }
+        let source = folder ?? layout.pagesDirectory
         try fs.ensurePackageFolder(layout.lostAndFoundDirectory)
         var moved: [String] = []
         for name in names {
@@ -93,12 +98,12 @@ package struct PackageInspection: Sendable {
                 n += 1
             }
             try io {
-                try fs.rename(joinPath(layout.pagesDirectory, name), to: joinPath(layout.lostAndFoundDirectory, target))
+                try fs.rename(joinPath(source, name), to: joinPath(layout.lostAndFoundDirectory, target))
             }
             moved.append(target)
         }
         try io { try fs.syncDirectory(layout.lostAndFoundDirectory) }
-        try io { try fs.syncDirectory(layout.pagesDirectory) }
+        try io { try fs.syncDirectory(source) }
         return moved
     }
 }

@@ -29,7 +29,7 @@ package struct PackageLayout: Sendable, Equatable {
     /// `assets/<asset>.<ext>`; `ext` must satisfy `isValidAssetExtension` (D-040).
     public func asset(_ id: UUIDBytes, ext: String) throws -> String {
         guard Self.isValidAssetExtension(ext) else {
-            throw LNoteError(.invalidPath, "asset extension '\(ext)' must be 1-8 characters a-z or 0-9 (D-040)")
+            throw LNoteError(.invalidPath, "asset extension '\(ext)' must be 1-8 characters a-z or 0-9")
         }
         return joinPath(assetsDirectory, "\(id).\(ext)")
     }
@@ -74,7 +74,7 @@ extension FileSystem {
         switch try io({ try kind(path) }) {
         case .directory?: return
         case .symbolicLink?:
-            throw LNoteError(.invalidPath, "symbolic link where a folder is expected (D-002)", file: path)
+            throw LNoteError(.invalidPath, "symbolic link where a folder is expected", file: path)
         case nil where create: try io { try makeDirectory(path) }
         case nil: throw LNoteError(.notFound, "folder missing", file: path)
         default: throw LNoteError(.invalidPath, "not a folder", file: path)
@@ -89,7 +89,7 @@ extension FileSystem {
         switch try entryKind(layout.root) {
         case .directory?: break
         case nil: throw LNoteError(.notFound, "no document package here", file: layout.root)
-        case .symbolicLink?: throw LNoteError(.invalidPath, "the package is a symbolic link (D-002)", file: layout.root)
+        case .symbolicLink?: throw LNoteError(.invalidPath, "the package is a symbolic link", file: layout.root)
         default: throw LNoteError(.invalidPath, "the package is not a folder", file: layout.root)
         }
         for folder in [
@@ -105,11 +105,11 @@ extension FileSystem {
         switch try io({ try kind(path) }) {
         case .file(let size)?:
             guard size <= Int64(limit) else {
-                throw LNoteError(.corrupt, "file is \(size) bytes; the limit is \(limit) (D-010)", file: path)
+                throw LNoteError(.corrupt, "file is \(size) bytes; the limit is \(limit)", file: path)
             }
             return try io { try readFile(path, limit: limit) }
         case .symbolicLink?:
-            throw LNoteError(.invalidPath, "symbolic link where a file is expected (D-002)", file: path)
+            throw LNoteError(.invalidPath, "symbolic link where a file is expected", file: path)
         case nil: throw LNoteError(.notFound, "file missing", file: path)
         default: throw LNoteError(.invalidPath, "not a regular file", file: path)
         }

@@ -35,8 +35,8 @@ package enum StagingFolder {
     /// Builds package `id` in `folder` under its creating name and renames it into place
     /// (D-032), holding the staging folder's lock until then (D-033). `build` fills the
     /// staging package and returns its document; this writes `document.json` and
-    /// `manifest.json` from it. On failure the partial folder is removed. Returns the
-    /// package's path.
+    /// `manifest.json` from it. On failure the partial folder is removed and the error names
+    /// `folder`, never the hidden staging folder. Returns the package's path.
     package static func assemble(
         fs: any FileSystem, folder: String, id: UUIDBytes,
         build: (PackageLayout) throws -> DocumentFile
@@ -57,9 +57,21 @@ package enum StagingFolder {
             try? fs.remove(PackageLayout(root: path).lockFile)  // the staging lock's file, still held
         } catch {
             try? fs.removeTree(staging)
-            throw error
+            throw shown(error, inside: staging, as: folder, doing: "cannot create the document in the library folder")
         }
         return path
+    }
+
+    /// `error` as an `LNoteError` that names `shown` (a folder the app named) wherever it named
+    /// `staging` or a file in it, with `doing` before its message: an app never sees a hidden
+    /// staging name.
+    package static func shown(_ error: any Error, inside staging: String, as shown: String, doing: String) -> LNoteError
+    {
+        var e = LNoteError.converting(error)
+        guard let file = e.file, file == staging || file.hasPrefix(staging + "/") else { return e }
+        e.file = shown
+        e.message = doing + ": " + e.message.replacing(staging, with: shown)
+        return e
     }
 
     /// The names of the staging folders in `folder`, sorted (links are not followed).

@@ -108,7 +108,7 @@ package final class WriterLock: WriteGate {
                 let found = (error as? LNoteError)?.message ?? "\(error)"
                 let refusal = LNoteError(
                     .lockedElsewhere,
-                    "the package was changed by another writer while this one was in the background (D-070; \(found)); reopen the document",
+                    "the package was changed by another writer while this one was in the background (\(found)); reopen the document",
                     file: path)
                 s.refusal = refusal
                 throw refusal
@@ -145,7 +145,7 @@ package final class WriterLock: WriteGate {
             throw LNoteError(
                 .invalidPath,
                 "the package folder was replaced while this writer ran: the folder at the path "
-                    + "is not the one it locked (D-072); nothing is written into it", file: folder)
+                    + "is not the one it locked; nothing is written into it", file: folder)
         }
     }
 
@@ -230,13 +230,13 @@ package final class WriterLock: WriteGate {
             } catch { throw LNoteError(.io, "\(error)", file: path) }
         case .file?: break
         case .symbolicLink?:
-            throw LNoteError(.invalidPath, "symbolic link where the lock file is expected (D-002)", file: path)
+            throw LNoteError(.invalidPath, "symbolic link where the lock file is expected", file: path)
         default: throw LNoteError(.invalidPath, "the lock file is not a regular file", file: path)
         }
         if handle == nil {
             guard try fs.entryKind(path).map({ if case .file = $0 { return true } else { return false } }) == true
             else {
-                throw LNoteError(.invalidPath, "the lock file is not a regular file (D-002)", file: path)
+                throw LNoteError(.invalidPath, "the lock file is not a regular file", file: path)
             }
             handle = try io { try fs.open(path, []) }
         }

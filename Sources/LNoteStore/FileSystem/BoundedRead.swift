@@ -41,7 +41,7 @@ extension FileSystem {
             throw LNoteError(
                 .corrupt,
                 "page file holds data up to byte \(held.contentEnd) of \(size); readers hold at most "
-                    + "\(budget) bytes of a page file in memory (P-020)", file: path)
+                    + "\(budget) bytes of a page file in memory", file: path)
         }
         return BoundedFileBytes(bytes: held.finish(fileSize: end), fileSize: Int(clamping: end))
     }

@@ -2,7 +2,7 @@
 import Foundation
 #endif
 
-/// The Data Protection class `POSIXFileSystem` gives each file it creates on iOS, iPadOS,
+/// The Data Protection class the engine gives each file it creates on iOS, iPadOS,
 /// tvOS, watchOS and visionOS (W-032). Elsewhere (macOS, Linux) files keep their volume's
 /// default and this changes nothing.
 public enum DataProtection: Sendable, Equatable {

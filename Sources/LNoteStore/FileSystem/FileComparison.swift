@@ -1,3 +1,5 @@
+import LNoteFormat
+
 extension FileSystem {
     /// True when the regular files `a` and `b` hold the same bytes, compared in bounded memory:
     /// two chunks of `chunkBytes` at a time, whatever the files' sizes. Files of different
@@ -26,7 +28,7 @@ extension FileSystem {
             guard x.count == count, y.count == count else {
                 throw FileSystemError("read", path: x.count < count ? a : b, errno: FileSystemErrno.ioError)
             }
-            if x != y { return false }
+            if !bytesEqual(x[...], y[...]) { return false }  // one memcmp, not a byte-by-byte walk
             offset = start + Int64(count)
         }
         return true

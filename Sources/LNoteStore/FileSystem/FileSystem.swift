@@ -5,7 +5,7 @@
 /// method throws `FileSystemError` (an errno and the operation) and never traps on bad input.
 /// What survives a power loss is Spec/format.md section 9 (M-001 .. M-007); errno values to
 /// compare against are named in `FileSystemErrno`.
-public protocol FileSystem: Sendable {
+package protocol FileSystem: Sendable {
     /// open(2) of a regular file. `create` makes the file if missing; `exclusive` fails if it
     /// exists; `truncate` empties it. Read-write unless `readOnly`. Never follows a symbolic
     /// link as the last component (ELOOP) and never waits: anything but a regular file (FIFO,
@@ -68,6 +68,12 @@ public protocol FileSystem: Sendable {
     /// lstat(2) `st_dev` and `st_ino` of what is at `path` (not following a link); nil when
     /// nothing is there or the file system has no such identity (D-072).
     func identity(at path: String) throws -> FileIdentity?
+    /// Makes the new file `to` (created exclusively; a link is never followed) a copy of the
+    /// regular file `from` that shares its blocks where the file system can (APFS clonefile,
+    /// Linux FICLONE), else copied inside the kernel (Linux copy_file_range, for a file without
+    /// holes). Returns how, or nil when neither is possible here and nothing was created: the
+    /// caller then copies the bytes itself (D-046). The copy is not synced. The default is nil.
+    func cloneFile(_ from: String, to: String) throws -> FileCloneMethod?
     /// True when `writeback` does something here (Linux `sync_file_range`); the default is false.
     var pacesWriteback: Bool { get }
     /// Write-back pacing for large writes (not a durability operation: no metadata, no drive
@@ -83,31 +89,39 @@ public protocol FileSystem: Sendable {
     var overlapsCalls: Bool { get }
 }
 
-public struct FileHandleNumber: Hashable, Sendable {
-    public let raw: Int32
-    public init(_ raw: Int32) { self.raw = raw }
+package struct FileHandleNumber: Hashable, Sendable {
+    package let raw: Int32
+    package init(_ raw: Int32) { self.raw = raw }
     /// What `tryLockFolder` returns on a file system that cannot lock folders: success with no
     /// handle to close (exclusion then rests on `.lock` alone). Closing it is not needed.
-    public static let noFolderLock = FileHandleNumber(-1)
+    package static let noFolderLock = FileHandleNumber(-1)
+}
+
+/// How `cloneFile` made its copy.
+package enum FileCloneMethod: Sendable, Equatable {
+    /// The copy shares the source's blocks (no bytes written).
+    case sharedBlocks
+    /// The kernel copied the bytes (no pass through the caller's memory).
+    case kernelCopy
 }
 
 /// Which object a handle or a path reaches: device and inode numbers (D-072).
-public struct FileIdentity: Hashable, Sendable {
-    public var device: UInt64
-    public var inode: UInt64
-    public init(device: UInt64, inode: UInt64) { self.device = device; self.inode = inode }
+package struct FileIdentity: Hashable, Sendable {
+    package var device: UInt64
+    package var inode: UInt64
+    package init(device: UInt64, inode: UInt64) { self.device = device; self.inode = inode }
 }
 
-public struct OpenOptions: OptionSet, Sendable {
-    public let rawValue: UInt8
-    public init(rawValue: UInt8) { self.rawValue = rawValue }
-    public static let create = OpenOptions(rawValue: 1)
-    public static let exclusive = OpenOptions(rawValue: 2)
-    public static let truncate = OpenOptions(rawValue: 4)
-    public static let readOnly = OpenOptions(rawValue: 8)
+package struct OpenOptions: OptionSet, Sendable {
+    package let rawValue: UInt8
+    package init(rawValue: UInt8) { self.rawValue = rawValue }
+    package static let create = OpenOptions(rawValue: 1)
+    package static let exclusive = OpenOptions(rawValue: 2)
+    package static let truncate = OpenOptions(rawValue: 4)
+    package static let readOnly = OpenOptions(rawValue: 8)
 }
 
-public enum FileKind: Sendable, Equatable {
+package enum FileKind: Sendable, Equatable {
     case file(size: Int64)
     case directory
     case symbolicLink
@@ -115,45 +129,48 @@ public enum FileKind: Sendable, Equatable {
 }
 
 /// A failed file-system call: which call, on which path, and the errno it returned.
-public struct FileSystemError: Error, Equatable, Sendable, CustomStringConvertible {
-    public var operation: String
-    public var path: String
-    public var errno: Int32
+package struct FileSystemError: Error, Equatable, Sendable, CustomStringConvertible {
+    package var operation: String
+    package var path: String
+    package var errno: Int32
 
-    public init(_ operation: String, path: String, errno: Int32) {
+    package init(_ operation: String, path: String, errno: Int32) {
         self.operation = operation; self.path = path; self.errno = errno
     }
 
     /// `open(/p/x) failed: No space left on device (errno 28)`.
-    public var description: String { "\(operation)(\(path)) failed: \(FileSystemErrno.text(errno))" }
+    package var description: String { "\(operation)(\(path)) failed: \(FileSystemErrno.text(errno))" }
 }
 
 extension FileSystem {
     /// Default for file systems without hard links: 1.
-    public func linkCount(_ file: FileHandleNumber) throws -> Int { 1 }
+    package func linkCount(_ file: FileHandleNumber) throws -> Int { 1 }
 
     /// Default: `syncDirectory(_:)` unless `durability` is `.none`.
-    public func syncDirectory(_ path: String, _ durability: Durability) throws {
+    package func syncDirectory(_ path: String, _ durability: Durability) throws {
         if durability != .none { try syncDirectory(path) }
     }
 
+    /// Default: no clone here; the caller copies the bytes.
+    package func cloneFile(_ from: String, to: String) throws -> FileCloneMethod? { nil }
+
     /// Default: no identity known (the D-072 check is then skipped).
-    public func identity(_ file: FileHandleNumber) throws -> FileIdentity? { nil }
-    public func identity(at path: String) throws -> FileIdentity? { nil }
+    package func identity(_ file: FileHandleNumber) throws -> FileIdentity? { nil }
+    package func identity(at path: String) throws -> FileIdentity? { nil }
 
     /// Default: no holes are known, so the stretch is the rest of the file.
-    public func dataRegion(_ file: FileHandleNumber, from offset: Int64) throws -> Range<Int64>? {
+    package func dataRegion(_ file: FileHandleNumber, from offset: Int64) throws -> Range<Int64>? {
         let n = try size(file)
         return offset < n ? offset..<n : nil
     }
 
     /// Default for file systems that cannot lock a folder: `noFolderLock` (exclusion rests on
     /// the `.lock` file alone). `POSIXFileSystem` and `SimulatedFileSystem` lock for real.
-    public func tryLockFolder(_ path: String) throws -> FileHandleNumber? { .noFolderLock }
+    package func tryLockFolder(_ path: String) throws -> FileHandleNumber? { .noFolderLock }
 
     /// Reads a whole file; `limit` caps the size accepted before allocating.
     @inline(never)
-    public func readFile(_ path: String, limit: Int = Int.max) throws -> [UInt8] {
+    package func readFile(_ path: String, limit: Int = Int.max) throws -> [UInt8] {
         let f = try open(path, .readOnly)
         defer { try? close(f) }
         let n = try size(f)
@@ -172,7 +189,7 @@ extension FileSystem {
     /// written, so the final sync has little left to flush (RocksDB's bytes_per_sync). What
     /// reaches the disk, and when `path` changes, is the same.
     @inline(never)
-    public func writeFileAtomically(
+    package func writeFileAtomically(
         _ path: String, _ bytes: [UInt8], durability: Durability = .data,
         writebackStep: Int = 0
     ) throws {
@@ -231,7 +248,7 @@ extension FileSystem {
 
 extension FileSystem {
     /// `read(_:at:count:)`, then a copy into `buffer`.
-    public func read(
+    package func read(
         _ file: FileHandleNumber, at offset: Int64, into buffer: UnsafeMutableRawBufferPointer
     ) throws -> Int {
         let part = try read(file, at: offset, count: buffer.count)
@@ -243,10 +260,10 @@ extension FileSystem {
     }
 
     /// No write-back pacing unless a file system provides it.
-    public var pacesWriteback: Bool { false }
+    package var pacesWriteback: Bool { false }
     /// No overlapped calls unless a file system allows them.
-    public var overlapsCalls: Bool { false }
-    public func writeback(_ file: FileHandleNumber, at offset: Int64, count: Int64, wait: Bool) throws {}
+    package var overlapsCalls: Bool { false }
+    package func writeback(_ file: FileHandleNumber, at offset: Int64, count: Int64, wait: Bool) throws {}
 
     /// Writes `bytes` at 0 in steps. While `pacing.active()` says no foreground sync is active,
     /// a step is `step` bytes whose write-back is started and not waited for. While one is, a

@@ -19,9 +19,9 @@ import Synchronization
 /// `F_FULLFSYNC`, the two `fcntl`s falling back to `fsync` only where the file system lacks
 /// them (W-031). Folders (`syncDirectory`): `fsync`, and at `.full` on Darwin `F_FULLFSYNC`
 /// (W-030). The table per platform is docs/platforms.md.
-public struct POSIXFileSystem: FileSystem {
+package struct POSIXFileSystem: FileSystem {
     /// The instance the engine uses by default.
-    public static let shared = POSIXFileSystem()
+    package static let shared = POSIXFileSystem()
 
     /// Descriptor -> path, for error messages only.
     private static let openPaths = Mutex<[Int32: String]>([:])
@@ -31,13 +31,18 @@ public struct POSIXFileSystem: FileSystem {
     private static let readClampBytesMin = 1 << 20
 
     /// The Data Protection class given to each file created (W-032; iOS-family platforms only).
-    public let dataProtection: DataProtection
+    package let dataProtection: DataProtection
 
-    public init() { dataProtection = .default }
+    package init() { dataProtection = .default }
 
     /// A file system whose created files get `dataProtection` (for example `.complete` for an
     /// app that accepts saves failing while the device is locked).
-    public init(dataProtection: DataProtection) { self.dataProtection = dataProtection }
+    package init(dataProtection: DataProtection) { self.dataProtection = dataProtection }
+
+    /// `shared` for the default class, else a file system giving created files `dataProtection`.
+    package static func with(_ dataProtection: DataProtection) -> POSIXFileSystem {
+        dataProtection == .default ? shared : POSIXFileSystem(dataProtection: dataProtection)
+    }
 
     /// open(2) with O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK; O_RDWR unless `.readOnly`;
     /// O_CREAT/O_EXCL/O_TRUNC from options. Then fstat(2): anything but a regular file (a FIFO,
@@ -46,7 +51,7 @@ public struct POSIXFileSystem: FileSystem {
     /// ELOOP (D-002, D-004). `.truncate` of a file with a second name (a hard link) is
     /// refused with EMLINK before anything is cut (D-005). O_NONBLOCK changes nothing for a regular file; it only keeps the
     /// open of a FIFO from waiting for a writer.
-    public func open(_ path: String, _ options: OpenOptions) throws -> FileHandleNumber {
+    package func open(_ path: String, _ options: OpenOptions) throws -> FileHandleNumber {
         var flags = (options.contains(.readOnly) ? O_RDONLY : O_RDWR) | O_NOFOLLOW | O_NONBLOCK
         if options.contains(.create) { flags |= O_CREAT }
         if options.contains(.exclusive) { flags |= O_EXCL }
@@ -84,12 +89,12 @@ public struct POSIXFileSystem: FileSystem {
     }
 
     /// fstat(2) `st_nlink`.
-    public func linkCount(_ file: FileHandleNumber) throws -> Int {
+    package func linkCount(_ file: FileHandleNumber) throws -> Int {
         try on(file, "fstat") { () throws(SystemCallError) in try SystemCall.status(file.raw).links }
     }
 
     /// close(2); EINTR counts as closed.
-    public func close(_ file: FileHandleNumber) throws {
+    package func close(_ file: FileHandleNumber) throws {
         let path = Self.openPaths.withLock { $0.coldRemove(file.raw) }
         do {
             try SystemCall.close(file.raw)
@@ -99,7 +104,7 @@ public struct POSIXFileSystem: FileSystem {
     }
 
     /// pread(2) in a loop: exactly `count` bytes unless end of file comes first.
-    public func read(_ file: FileHandleNumber, at offset: Int64, count: Int) throws -> [UInt8] {
+    package func read(_ file: FileHandleNumber, at offset: Int64, count: Int) throws -> [UInt8] {
         guard offset >= 0, count >= 0 else { throw error("pread", file, EINVAL) }
         var wanted = count
         if wanted >= Self.readClampBytesMin {
@@ -113,7 +118,7 @@ public struct POSIXFileSystem: FileSystem {
     }
 
     /// pread(2) in a loop straight into `buffer`: no allocation.
-    public func read(
+    package func read(
         _ file: FileHandleNumber, at offset: Int64, into buffer: UnsafeMutableRawBufferPointer
     ) throws -> Int {
         guard offset >= 0 else { throw error("pread", file, EINVAL) }
@@ -123,7 +128,7 @@ public struct POSIXFileSystem: FileSystem {
     }
 
     /// lseek(2) SEEK_DATA / SEEK_HOLE; where the file system lacks them, the rest of the file.
-    public func dataRegion(_ file: FileHandleNumber, from offset: Int64) throws -> Range<Int64>? {
+    package func dataRegion(_ file: FileHandleNumber, from offset: Int64) throws -> Range<Int64>? {
         do {
             return try SystemCall.dataRegion(file.raw, from: offset)
         } catch {
@@ -136,31 +141,31 @@ public struct POSIXFileSystem: FileSystem {
     }
 
     /// fstat(2) device and inode (D-072).
-    public func identity(_ file: FileHandleNumber) throws -> FileIdentity? {
+    package func identity(_ file: FileHandleNumber) throws -> FileIdentity? {
         let id = try on(file, "fstat") { () throws(SystemCallError) in try SystemCall.identity(file.raw) }
         return FileIdentity(device: id.device, inode: id.inode)
     }
 
     /// lstat(2) device and inode of what is at `path` (D-072).
-    public func identity(at path: String) throws -> FileIdentity? {
+    package func identity(at path: String) throws -> FileIdentity? {
         try call("lstat", path) { () throws(SystemCallError) in try SystemCall.identity(path: path) }
             .map { FileIdentity(device: $0.device, inode: $0.inode) }
     }
 
     /// pwrite(2) of every byte; short writes and EINTR retried inside.
-    public func write(_ file: FileHandleNumber, at offset: Int64, _ bytes: UnsafeRawBufferPointer) throws {
+    package func write(_ file: FileHandleNumber, at offset: Int64, _ bytes: UnsafeRawBufferPointer) throws {
         guard offset >= 0 else { throw error("pwrite", file, EINVAL) }
         guard Int64.max - offset >= Int64(bytes.count) else { throw error("pwrite", file, EFBIG) }
         try on(file, "pwrite") { () throws(SystemCallError) in try SystemCall.writeAll(file.raw, at: offset, bytes) }
     }
 
     /// fstat(2) `st_size`.
-    public func size(_ file: FileHandleNumber) throws -> Int64 {
+    package func size(_ file: FileHandleNumber) throws -> Int64 {
         try on(file, "fstat") { () throws(SystemCallError) in try SystemCall.size(file.raw) }
     }
 
     /// ftruncate(2).
-    public func truncate(_ file: FileHandleNumber, to size: Int64) throws {
+    package func truncate(_ file: FileHandleNumber, to size: Int64) throws {
         guard size >= 0 else { throw error("ftruncate", file, EINVAL) }
         try on(file, "ftruncate") { () throws(SystemCallError) in try SystemCall.truncate(file.raw, to: size) }
     }
@@ -168,14 +173,14 @@ public struct POSIXFileSystem: FileSystem {
     /// True: a renamed-over file lives until its last handle is closed (on ext4 mounted with
     /// `discard` freeing it waits for the device's discard, about 1-4 ms for a 1.4 MB snapshot
     /// on this project's VM), and two syncs in flight at once share the device's cache flushes.
-    public var overlapsCalls: Bool { true }
+    package var overlapsCalls: Bool { true }
 
     /// Linux: `sync_file_range` paces large writes (CLNoteStore `writeback.c`); elsewhere not.
-    public var pacesWriteback: Bool { lnote_writeback_supported() == 1 }
+    package var pacesWriteback: Bool { lnote_writeback_supported() == 1 }
 
     /// sync_file_range(2): WRITE, or WAIT_BEFORE | WRITE | WAIT_AFTER with `wait` (Linux only;
     /// a no-op elsewhere).
-    public func writeback(_ file: FileHandleNumber, at offset: Int64, count: Int64, wait: Bool) throws {
+    package func writeback(_ file: FileHandleNumber, at offset: Int64, count: Int64, wait: Bool) throws {
         guard offset >= 0, count >= 0 else { throw error("sync_file_range", file, EINVAL) }
         try on(file, "sync_file_range") { () throws(SystemCallError) in
             _ = try SystemCall.retryingInterrupts { () -> Int32 in
@@ -185,7 +190,7 @@ public struct POSIXFileSystem: FileSystem {
     }
 
     /// fdatasync(2) / fsync(2) / fcntl(2) F_BARRIERFSYNC or F_FULLFSYNC, per `durability`.
-    public func sync(_ file: FileHandleNumber, _ durability: Durability) throws {
+    package func sync(_ file: FileHandleNumber, _ durability: Durability) throws {
         let fd = file.raw
         switch durability {
         case .none:
@@ -207,12 +212,23 @@ public struct POSIXFileSystem: FileSystem {
     }
 
     /// rename(2).
-    public func rename(_ from: String, to: String) throws {
+    package func rename(_ from: String, to: String) throws {
         try call("rename", from) { () throws(SystemCallError) in try SystemCall.rename(from, to) }
     }
 
+    /// clonefile(2) (Darwin) or ioctl(2) FICLONE, else copy_file_range(2) for a file without
+    /// holes (Linux), through CLNoteStore `clone.c`; nil where neither works for these files
+    /// (another volume, a file system without clones), nothing created.
+    package func cloneFile(_ from: String, to: String) throws -> FileCloneMethod? {
+        switch try call("clone", from, { () throws(SystemCallError) in try SystemCall.clone(from, to) }) {
+        case 1: return .sharedBlocks
+        case 2: return .kernelCopy
+        default: return nil
+        }
+    }
+
     /// unlink(2); for a directory (EISDIR on Linux, EPERM on Darwin) rmdir(2).
-    public func remove(_ path: String) throws {
+    package func remove(_ path: String) throws {
         do {
             try SystemCall.unlink(path)
         } catch {
@@ -224,7 +240,7 @@ public struct POSIXFileSystem: FileSystem {
     }
 
     /// mkdir(2) with mode 0755; an existing directory is success, an existing file EEXIST.
-    public func makeDirectory(_ path: String) throws {
+    package func makeDirectory(_ path: String) throws {
         do {
             try SystemCall.makeDirectory(path)
         } catch {
@@ -234,12 +250,12 @@ public struct POSIXFileSystem: FileSystem {
     }
 
     /// open(2) O_RDONLY|O_DIRECTORY, fsync(2), close(2).
-    public func syncDirectory(_ path: String) throws { try syncDirectory(path, .data) }
+    package func syncDirectory(_ path: String) throws { try syncDirectory(path, .data) }
 
     /// open(2) O_RDONLY|O_DIRECTORY, then fsync(2), or at `.full` on Darwin fcntl(2)
     /// `F_FULLFSYNC` (the entries through the drive cache, W-030), then close(2). `.none` does
     /// nothing.
-    public func syncDirectory(_ path: String, _ durability: Durability) throws {
+    package func syncDirectory(_ path: String, _ durability: Durability) throws {
         guard durability != .none else { return }
         let fd = try call("open", path) { () throws(SystemCallError) in
             try SystemCall.open(path, flags: O_RDONLY | O_DIRECTORY)
@@ -274,18 +290,18 @@ public struct POSIXFileSystem: FileSystem {
     }
 
     /// opendir(3)/readdir(3): names without `.` and `..`, sorted.
-    public func list(_ path: String) throws -> [String] {
+    package func list(_ path: String) throws -> [String] {
         sortedNames(try call("readdir", path) { () throws(SystemCallError) in try SystemCall.entryNames(path) })
     }
 
     /// lstat(2): never follows a symbolic link; nil when nothing is at `path`.
-    public func kind(_ path: String) throws -> FileKind? {
+    package func kind(_ path: String) throws -> FileKind? {
         try call("lstat", path) { () throws(SystemCallError) in try SystemCall.kind(path) }
     }
 
     /// flock(2) LOCK_EX|LOCK_NB: false when another open of the file (in this process or
     /// another) holds the lock. The lock goes with the descriptor's close.
-    public func tryLock(_ file: FileHandleNumber) throws -> Bool {
+    package func tryLock(_ file: FileHandleNumber) throws -> Bool {
         try on(file, "flock") { () throws(SystemCallError) in try SystemCall.tryLockExclusive(file.raw) }
     }
 
@@ -293,7 +309,7 @@ public struct POSIXFileSystem: FileSystem {
     /// descriptor: nil (descriptor closed) when another open of the folder holds the lock;
     /// `noFolderLock` (descriptor closed) where the file system cannot lock folders (D-090:
     /// the exclusion then rests on `.lock` alone).
-    public func tryLockFolder(_ path: String) throws -> FileHandleNumber? {
+    package func tryLockFolder(_ path: String) throws -> FileHandleNumber? {
         try Self.lockFolder(path) { (fd) throws(SystemCallError) in try SystemCall.tryLockExclusive(fd) }
     }
 

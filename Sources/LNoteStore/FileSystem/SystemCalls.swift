@@ -252,6 +252,12 @@ enum SystemCall {
         _ = try retryingInterrupts { lnote_path_call(Int32(LNOTE_PATH_RENAME), from, to, 0, nil) }
     }
 
+    /// `lnote_clone_bytes` (clone.h): clonefile(2) / ioctl FICLONE, else copy_file_range(2).
+    /// 1 blocks shared, 2 copied in the kernel, 0 neither possible (nothing created).
+    static func clone(_ from: String, _ to: String) throws(SystemCallError) -> Int {
+        Int(try retryingInterrupts { lnote_path_call(Int32(LNOTE_PATH_CLONE), from, to, 0, nil) })
+    }
+
     /// unlink(2).
     static func unlink(_ path: String) throws(SystemCallError) {
         _ = try retryingInterrupts { lnote_path_call(Int32(LNOTE_PATH_UNLINK), path, nil, 0, nil) }

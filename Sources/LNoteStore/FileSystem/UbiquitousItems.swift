@@ -30,7 +30,7 @@ extension POSIXFileSystem {
     /// `startDownloadingUbiquitousItem(at:)` on Apple platforms, which returns at once; the
     /// page opens once the file is there (D-093). Returns false where there is nothing to ask
     /// (no ubiquity containers: Linux).
-    public func startDownloading(_ path: String) throws -> Bool {
+    package func startDownloading(_ path: String) throws -> Bool {
         #if canImport(Darwin)
         do {
             try FileManager.default.startDownloadingUbiquitousItem(at: URL(fileURLWithPath: path))

@@ -166,7 +166,7 @@ package final class JournalWriter: Sendable {
             let links = try io { try fs.linkCount(file) }
             guard links <= 1 else {
                 throw LNoteError(
-                    .invalidPath, "the journal has \(links) names (a hard link); writers refuse it (D-005)", file: path)
+                    .invalidPath, "the journal has \(links) names (a hard link); writers refuse it", file: path)
             }
             let size = try io { try fs.size(file) }
             if size != validEnd {
@@ -296,7 +296,7 @@ package final class JournalWriter: Sendable {
             w.bytes.removeSubrange(start...)
             throw LNoteError(
                 .invalidInput,
-                "change encodes to \(bodyCount) bytes; a frame holds at most \(FrameCodec.bodyBytesMax) (F-002)")
+                "change encodes to \(bodyCount) bytes; a frame holds at most \(FrameCodec.bodyBytesMax)")
         }
         let length = UInt32(FormatLimits.sequenceBytes + bodyCount)
         w.bytes.withUnsafeMutableBytes { raw in

@@ -21,6 +21,6 @@ package enum TornCreation {
     package static func finding(file: String, size: Int, reason: String?) -> RecoveryFinding {
         RecoveryFinding(
             kind: kind, file: file, offset: 0, bytes: size, isTornTail: true,
-            detail: "journal created but its header was never synced (\(reason ?? "invalid")); holds no frame (J-028)")
+            detail: "journal created but its header was never synced (\(reason ?? "invalid")); holds no frame")
     }
 }

@@ -4,6 +4,21 @@ import LNoteFormat
 /// invalid input throws a clear error and the page stays usable.
 package enum PageChangeValidator {
     package static func validate(_ change: PageChange, against page: PageState) throws {
+        try validate(change, on: PageMembership(page))
+    }
+
+    /// Checks `changes` in order, each against the page as the ones before leave it; throws
+    /// the first that is invalid. Only which ids are on the page matters to a check, so the
+    /// page is not copied: the ids the earlier changes added and removed are kept beside it.
+    package static func validate(_ changes: [PageChange], against page: PageState) throws {
+        var membership = PageMembership(page)
+        for change in changes {
+            try validate(change, on: membership)
+            membership.note(change)
+        }
+    }
+
+    private static func validate(_ change: PageChange, on page: PageMembership) throws {
         switch change {
         case .append(let element):
             try validElement(element)
@@ -50,5 +65,42 @@ package enum PageChangeValidator {
         if n > FormatLimits.idsPerChangeMax {
             throw LNoteError(.invalidInput, "a change lists \(n) items; at most \(FormatLimits.idsPerChangeMax)")
         }
+    }
+}
+
+/// Which ids are on a page after some valid changes: the page's own, with the ids the changes
+/// added and removed (a valid change appends only new ids, and replaces or deletes only ids on
+/// the page, so the sets stay disjoint from what they override).
+private struct PageMembership {
+    let page: PageState
+    var added = Set<UUIDBytes>()
+    var removed = Set<UUIDBytes>()
+
+    init(_ page: PageState) { self.page = page }
+
+    func contains(_ id: UUIDBytes) -> Bool {
+        if !added.isEmpty, added.contains(id) { return true }
+        return page.contains(id) && (removed.isEmpty || !removed.contains(id))
+    }
+
+    /// Notes what valid `change` does to the ids on the page.
+    mutating func note(_ change: PageChange) {
+        switch change {
+        case .append(let e): add(e.id)
+        case .replace(let target, let fragments):
+            remove(target)
+            for f in fragments { add(f.id) }
+        case .delete(let ids): for id in ids { remove(id) }
+        case .transform, .reorder, .metadata: break
+        }
+    }
+
+    private mutating func add(_ id: UUIDBytes) {
+        removed.remove(id)
+        added.insert(id)
+    }
+
+    private mutating func remove(_ id: UUIDBytes) {
+        if added.remove(id) == nil { removed.insert(id) }
     }
 }

@@ -113,7 +113,7 @@ extension PageReplay {
         report.findings.append(
             RecoveryFinding(
                 kind: kind.rawValue, file: name, offset: frame.offset, isInformational: true,
-                detail: "change names element \(id); skipped (P-006)"))
+                detail: "change names element \(id); skipped"))
     }
 
     /// The frame's change, and whether it holds a stroke whose points fail (E-007). Reports
@@ -133,7 +133,7 @@ extension PageReplay {
                 report.findings.append(
                     RecoveryFinding(
                         kind: "badPoints", file: name, offset: frame.offset, bytes: size,
-                        detail: "\(error); the stroke keeps the points before it (E-007)"))
+                        detail: "\(error); the stroke keeps the points before it"))
                 return (kept, true)
             }
             report.findings.append(

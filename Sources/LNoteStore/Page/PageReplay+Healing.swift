@@ -45,7 +45,7 @@ extension PageReplay {
                 RecoveryFinding(
                     kind: "healed", file: snapshot.name, offset: p.offset, bytes: p.bytes.count,
                     isInformational: true,
-                    detail: "\(what) taken back from \(from), the copy the snapshot absorbed (P-041)"))
+                    detail: "\(what) taken back from \(from), the copy the snapshot absorbed"))
         }
         let at = (findings.lastIndex { $0.file == snapshot.name }).map { $0 + 1 } ?? findings.count
         findings.insert(contentsOf: added, at: at)

@@ -129,7 +129,7 @@ struct PageReplay {
             reportSnapshotAhead(
                 file: name, offset: ahead.offset,
                 detail:
-                    "journal \(name) has base \(base) below the snapshot's generation \(generation) but holds frame \(ahead.sequence) at or after its nextSequence \(snapshotNext); replayed (P-017)"
+                    "journal \(name) has base \(base) below the snapshot's generation \(generation) but holds frame \(ahead.sequence) at or after its nextSequence \(snapshotNext); replayed"
             )
             if stopped {
                 report.findings.append(
@@ -177,7 +177,7 @@ struct PageReplay {
                     kind: "badHeader", file: name, offset: 0,
                     bytes: min(r.fileSize, FormatLimits.journalHeaderBytes),
                     detail: "journal header invalid: \(damage)"
-                        + (r.header != nil ? "; frames checked with its salt (J-023)" : "")))
+                        + (r.header != nil ? "; frames checked with its salt" : "")))
             if mode == .strict { throw LNoteError(.corrupt, "journal header invalid: \(damage)", file: name) }
             if mode == .prefix { stopped = true; return nil }
         }
@@ -188,7 +188,7 @@ struct PageReplay {
                 RecoveryFinding(
                     kind: "foreignJournal", file: name, offset: HeaderField.pageIDOffset,
                     bytes: HeaderField.pageIDBytes,
-                    detail: "journal belongs to page \(header.pageID) (J-005)"))
+                    detail: "journal belongs to page \(header.pageID)"))
             if mode == .strict { throw LNoteError(.corrupt, "foreign journal", file: name) }
             return nil
         }
@@ -233,7 +233,7 @@ struct PageReplay {
             reportSnapshotAhead(
                 file: missing.file, offset: missing.offset,
                 detail:
-                    "element \(missing.id), appended by frame \(missing.sequence) below the snapshot's nextSequence \(snapshotNext), is not in the snapshot (P-017)"
+                    "element \(missing.id), appended by frame \(missing.sequence) below the snapshot's nextSequence \(snapshotNext), is not in the snapshot"
             )
         }
         var report = self.report
@@ -245,7 +245,7 @@ struct PageReplay {
             report.findings.append(
                 RecoveryFinding(
                     kind: "retainedJournal", file: name, isInformational: true,
-                    detail: "absorbed by the snapshot; kept until the next compaction (R-4)"))
+                    detail: "absorbed by the snapshot; kept until the next compaction"))
         }
         return PageRecovery.Result(
             state: state, report: report, generation: generation,

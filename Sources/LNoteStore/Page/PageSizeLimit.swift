@@ -86,7 +86,7 @@ struct PageSizeLimit {
         if exact + FormatLimits.journalHeaderBytes > limit {
             throw LNoteError(
                 .pageFull,
-                "the change takes \(exact) bytes, more than a page file of \(limit) bytes holds (P-043); it was not written"
+                "the change takes \(exact) bytes, more than a page file of \(limit) bytes holds; it was not written"
             )
         }
         if journalBytes + exact > limit { return false }
@@ -98,7 +98,7 @@ struct PageSizeLimit {
         if size > limit {
             throw LNoteError(
                 .pageFull,
-                "the page's snapshot would hold \(size) bytes, past the \(limit) a reader accepts (P-043); the change was not written"
+                "the page's snapshot would hold \(size) bytes, past the \(limit) a reader accepts; the change was not written"
             )
         }
         bound = size

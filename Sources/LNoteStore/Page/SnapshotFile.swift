@@ -32,7 +32,7 @@ package enum SnapshotFile {
     ) throws {
         guard byteCount > limit else { return }
         throw LNoteError(
-            .pageFull, "the page's snapshot would hold \(byteCount) bytes, past the \(limit) a reader accepts (P-043)",
+            .pageFull, "the page's snapshot would hold \(byteCount) bytes, past the \(limit) a reader accepts",
             file: file)
     }
 
@@ -193,7 +193,7 @@ package enum SnapshotFile {
         private mutating func misplaced(_ frame: ScannedFrame) {
             report(
                 "unexpectedFrame", frame,
-                "frame type \(frame.type) not allowed at sequence \(frame.sequence) of a snapshot (S-002)")
+                "frame type \(frame.type) not allowed at sequence \(frame.sequence) of a snapshot")
             dropped += 1
         }
 
@@ -230,7 +230,7 @@ package enum SnapshotFile {
                     state.apply(.append(e)).isEmpty
                 {
                     elementsRead += 1
-                    report("badPoints", frame, "\(error); the stroke keeps the points before it (E-007)")
+                    report("badPoints", frame, "\(error); the stroke keeps the points before it")
                     return
                 }
                 report("badBody", frame, "\(error)")
@@ -247,7 +247,7 @@ package enum SnapshotFile {
                 findings.append(
                     RecoveryFinding(
                         kind: "missingMetadata", file: name, offset: FormatLimits.snapshotHeaderBytes,
-                        bytes: 0, detail: "no pageMetadata frame at sequence 1 (S-002)"))
+                        bytes: 0, detail: "no pageMetadata frame at sequence 1"))
             }
             if elementsRead < Int(h.elementCount) {
                 findings.append(

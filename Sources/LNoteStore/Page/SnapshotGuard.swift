@@ -22,7 +22,7 @@ package enum SnapshotGuard {
         let name = PageFileNames.snapshot(pageID)
         func refuse(_ why: String) -> LNoteError {
             LNoteError(
-                .corrupt, "new snapshot disagrees with what it absorbs: \(why); the old snapshot is kept (P-019)",
+                .corrupt, "new snapshot disagrees with what it absorbs: \(why); the old snapshot is kept",
                 file: name)
         }
         guard case .valid(let h) = bytes.withUnsafeBytes({ SnapshotHeader.decode($0) }), h.pageID == pageID else {

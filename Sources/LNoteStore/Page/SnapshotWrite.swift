@@ -108,7 +108,7 @@ package enum SnapshotWrite {
         }
         func waitForJournal() throws {
             guard journalReady.wait() == true else {
-                throw LNoteError(.io, "the next journal could not be created; no snapshot written (P-010)", file: path)
+                throw LNoteError(.io, "the next journal could not be created; no snapshot written", file: path)
             }
         }
         let pacing =
