@@ -24,6 +24,7 @@ enum HistorySuite {
         // history holds 2,000 versions in retired journals.
         let dir = ctx.path("history-page/pages"), id = BenchPages.id(53)
         try fs.makeDirectory(parentDirectory(of: dir))
+        try fs.makeDirectory(dir)
         let writeOptions = PageOptions(
             durability: .none, compaction: CompactionPolicy(journalBytesMax: .max, journalFramesMax: 200)
         ).withHistory
@@ -60,6 +61,11 @@ enum HistorySuite {
         let many = ctx.n(10_000, 2_000)
         let listDir = ctx.path("history-list/pages"), listID = BenchPages.id(54)
         try fs.makeDirectory(parentDirectory(of: listDir))
+        try fs.makeDirectory(listDir)
+        for folder in ["history-on", "history-off"] {
+            try fs.makeDirectory(ctx.path(folder))
+            try fs.makeDirectory(ctx.path(folder + "/pages"))
+        }
         let lister = try await Page.open(directory: listDir, id: listID, options: writeOptions)
         for s in pool.fresh(first: 0, count: many) { try await lister.append(.stroke(s)) }
         try await lister.close()
