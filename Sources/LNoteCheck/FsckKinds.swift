@@ -14,6 +14,8 @@ public enum FsckFindingKind: String, Sendable, Equatable, CaseIterable {
     case orphanAsset, missingThumbnail, staleThumbnail, badThumbnail, leftoverTemp, staleLock, lockedElsewhere, symlink
     case unknownFile, folderNameMismatch, ioError, tooManyErrors, notRegularFile, notAFolder, hardLink
     case pageFileCase, shadowedPageFile, notDownloaded, assetContentMismatch
+    // Page history (Spec/history.md H-070).
+    case historyFileDamaged, historyVersionLost, historyUnknownFile
     // The library's.
     case stagingLeftover
     // The trash's (Spec/trash.md T-030, T-031).

@@ -128,6 +128,7 @@ struct PackageChecker {
             try checkManifest(document, repair: repair, lostAndFound: lostAndFound)
         }
         if !linked.contains("assets") { try checkAssets(states) }
+        try HistoryCheck.check(run: run, layout: layout, prefix: prefix, listed: listed)  // H-070
         if !linked.contains("thumbnails") {
             try checkThumbnails(
                 listed, states: states, repaired: repairedPages, repair: repair, lostAndFound: lostAndFound)

@@ -67,6 +67,7 @@ T_ELEMENTS_DELETE = 0x04
 T_ELEMENTS_REORDER = 0x05
 T_PAGE_METADATA = 0x06
 T_PADDING = 0x80
+T_CLOCK = 0x81                  # history.md H-010: a save's time; skipped like padding
 KNOWN_CRITICAL = {1: "elementAppend", 2: "elementReplace", 3: "elementsTransform",
                   4: "elementsDelete", 5: "elementsReorder", 6: "pageMetadata"}
 
@@ -646,7 +647,7 @@ def walk_frames(buf, start, salt, first_sequence, mode):
         w.accepted.append(f)                                         # P-018
         if f.type <= 127:
             w.frames.append(f)
-        elif f.type != T_PADDING:                                    # F-011
+        elif f.type not in (T_PADDING, T_CLOCK):                     # F-011, H-010
             report(Finding("unknownAncillaryType", f.offset, 0, info=True,
                            note="type 0x%02x" % f.type))
         expected = f.sequence + 1

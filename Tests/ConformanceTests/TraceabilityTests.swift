@@ -60,6 +60,8 @@ struct TraceabilityTests {
         )
         // Spec/sync.md: two devices, one notebook (Y- IDs), cited by Tests/LNoteSyncTests.
         .union(RequirementIDs.defined(in: try Repo.text(Repo.root + "/Spec/sync.md")))
+        // Spec/history.md: page history (H- IDs), cited by Tests/LNoteStoreTests/History*.
+        .union(RequirementIDs.defined(in: try Repo.text(Repo.root + "/Spec/history.md")))
         // Spec/trash.md: deleted pages and documents (T- IDs).
         .union(RequirementIDs.defined(in: try Repo.text(Repo.root + "/Spec/trash.md")))
         #expect(defined.count > 100, "format.md should define its requirement IDs as [X-NNN]")
@@ -79,7 +81,7 @@ struct TraceabilityTests {
     @Test("every requirement ID cited in the sources, tests, tools, docs and spec texts is defined in a spec file")
     func everyCitedIDIsDefined() throws {
         var defined = Set<String>()
-        for file in ["format.md", "sync.md", "sqlite.md", "trash.md"] {
+        for file in ["format.md", "sync.md", "sqlite.md", "history.md", "trash.md"] {
             defined.formUnion(RequirementIDs.defined(in: try Repo.text(Repo.root + "/Spec/" + file)))
         }
         var undefined: [String] = []

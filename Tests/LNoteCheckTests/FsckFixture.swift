@@ -40,7 +40,7 @@ struct FsckFixture {
             let pageID = UUIDBytes.random()
             let page = try await Page.open(
                 directory: layout.pagesDirectory, id: pageID,
-                options: PageOptions(durability: .none, compaction: .onCloseOnly))
+                options: PageOptions(durability: .none, compaction: .onCloseOnly).withoutHistory)
             var ids: [UUIDBytes] = []
             for i in 0..<(snapshotStrokes + journalStrokes) {
                 if i == snapshotStrokes && snapshotStrokes > 0 { try await page.compact() }

@@ -141,7 +141,7 @@ struct TornCreationTests {
         let dir = TemporaryFolder(); defer { dir.remove() }
         let pages = dir.sub("pages")
         let a = makeStroke(21), b = makeStroke(22)
-        let first = try await Page.open(directory: pages, id: pageID)
+        let first = try await Page.open(directory: pages, id: pageID, options: PageOptions().withoutHistory)
         try await first.append(.stroke(a))
         let prepared = PreparedJournal.prepare(
             fs: POSIXFileSystem.shared, directory: pages, pageID: pageID, base: 1, zeroBytes: 4096)
@@ -150,7 +150,7 @@ struct TornCreationTests {
             PreparedJournal.prepare(
                 fs: POSIXFileSystem.shared, directory: pages, pageID: pageID, base: 1, zeroBytes: 4096) == nil)
         // Power lost: neither the page nor the prepared journal is closed.
-        let second = try await Page.open(directory: pages, id: pageID)
+        let second = try await Page.open(directory: pages, id: pageID, options: PageOptions().withoutHistory)
         #expect(await second.elements == [.stroke(a)])
         #expect(await second.recoveryReport.isClean)
         try await second.append(.stroke(b))

@@ -45,7 +45,8 @@ enum BenchSuites {
         Suite(name: "draw", title: "Drawing a 2,000-stroke page in app units against stored units", run: DrawSuite.run),
         Suite(
             name: "hit", title: "Hit-testing and erasing on a 2,000-stroke page: the hit index against a scan",
-            run: HitSuite.run)
+            run: HitSuite.run),
+        Suite(name: "history", title: HistorySuite.title, run: HistorySuite.run)
     ]
     /// Suites the others start as grandchildren; not run on their own.
     static let hidden: [Suite] = [

@@ -140,7 +140,7 @@ public enum PageChangeCodec {
             }
             guard try r.u8() == 0 else { throw DecodeError("badFlags", at: r.baseOffset + r.offset - 1) }
             change = .metadata(PageMetadata(width: w32, height: h32))
-        case .padding, nil:
+        case .padding, .clock, nil:
             throw DecodeError("unknownType", at: baseOffset)
         }
         guard r.isAtEnd else { throw r.error("trailingBytes") }

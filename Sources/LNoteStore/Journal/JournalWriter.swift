@@ -214,7 +214,11 @@ package final class JournalWriter: Sendable {
     /// When the frames pass the end of the reserve and `extendReserve` is true, the next
     /// `reserveBytes` of zeros are written after them (W-010); pass false for writes nobody
     /// syncs soon (durability `.none`), so that the zeros ride on a later sync.
-    package func write(_ changes: [PageChange], extendReserve: Bool = true) throws -> Ticket {
+    ///
+    /// `clock`: a `clock` frame with this time (ms since 1970 UTC) is written first, in the same
+    /// write, taking the first sequence (Spec/history.md H-010); it is not counted in
+    /// `frameCount`, which counts change frames as a reopen does.
+    package func write(_ changes: [PageChange], extendReserve: Bool = true, clock: Int64? = nil) throws -> Ticket {
         try state.withLock { (s: inout State) throws -> Ticket in
             if s.closed { throw LNoteError(.closed, "journal is closed", file: path) }
             if let failure = s.failure {
@@ -224,7 +228,7 @@ package final class JournalWriter: Sendable {
             // J-017: a reader never accepts sequence 2^64-1, so the last frame may use at most
             // 2^64-2. Only a damaged or forged file brings a page this far (found by fuzzing:
             // the increment below trapped); refuse before writing anything.
-            guard s.nextSequence <= UInt64.max - UInt64(changes.count) else {
+            guard s.nextSequence <= UInt64.max - UInt64(changes.count) - (clock == nil ? 0 : 1) else {
                 throw LNoteError(
                     .corrupt,
                     "sequence numbers exhausted at \(s.nextSequence); the page's files carry a damaged sequence",
@@ -236,6 +240,10 @@ package final class JournalWriter: Sendable {
             var frames = ByteWriter(capacity: 4096)
             var sequence = s.nextSequence
             var appendedRanges: [(UUIDBytes, Range<Int>)] = []
+            if let clock {
+                HistoryClock.encodeFrame(time: clock, sequence: sequence, salt: header.salt, into: &frames)
+                sequence += 1
+            }
             for change in changes {
                 let bodyStart = try Self.encodeFrame(change, sequence: sequence, salt: header.salt, into: &frames)
                 if case .append(let element) = change { appendedRanges.append((element.id, bodyStart..<frames.count)) }

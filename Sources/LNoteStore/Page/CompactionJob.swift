@@ -21,6 +21,8 @@ package struct CompactionJob: Sendable {
     package let damaged: Set<String>
     /// The bases of the page's journals for P-012's removal (`PageFileCleanup.removeObsolete`).
     package var journals: Set<UInt64>? = nil
+    /// Page history (Spec/history.md H-030 .. H-032): retire absorbed journals instead of removing them.
+    package var keepsHistory = false
 
     /// What the job leaves to the page.
     package struct Outcome: Sendable {
@@ -51,6 +53,7 @@ package struct CompactionJob: Sendable {
         let path = snapshotPath
         // Held across the rename where that defers freeing its blocks; a missing file, or
         // anything but a regular file, is simply not held.
+        try keepHistoryCheckpoint()  // H-032, before the rename replaces the snapshot
         let replaced = fs.overlapsCalls ? try? fs.open(path, .readOnly) : nil
         do {
             let encoder = SnapshotEncoder(
@@ -72,11 +75,7 @@ package struct CompactionJob: Sendable {
             throw error
         }
         // P-012, after the directory sync made the new snapshot durable.
-        let cleanup = Result {
-            try PageFileCleanup.removeObsolete(
-                fs: fs, directory: directory, pageID: pageID,
-                keepFrom: generation - 1, damaged: damaged, journals: journals)
-        }
+        let cleanup = Result { try removeOrRetireObsolete() }
         return Outcome(replaced: replaced, cleanup: cleanup)
     }
 }

@@ -84,6 +84,7 @@ extension Page {
             nextSequence: absorbedThrough, state: state, cache: cache, level: level,
             traffic: traffic, saving: saving, damaged: damagedFiles)
         job.journals = journals.bases
+        job.keepsHistory = options.keepsHistory
         // P-011 off the actor in one job, from the state as of `absorbedThrough`: the encoding
         // runs while the actor creates the next journal, the write waits for it, the P-019
         // check runs on a second thread beside the write, and P-012 follows the directory sync.

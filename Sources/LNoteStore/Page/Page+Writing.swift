@@ -83,7 +83,8 @@ extension Page {
         defer { gate?.endWrite() }
         let journal = try activeWriter()
         do {
-            return (journal, try journal.write(changes, extendReserve: extendReserve))
+            let clock = options.keepsHistory ? HistoryClock.now() : nil  // H-010
+            return (journal, try journal.write(changes, extendReserve: extendReserve, clock: clock))
         } catch let e as LNoteError {
             if e.code == .poisoned || e.code == .io { failure = e }
             throw e

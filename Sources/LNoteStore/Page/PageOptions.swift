@@ -126,6 +126,14 @@ public struct PageOptions: Sendable, Equatable {
     /// are (Y-022), so an app that does not sync carries no merge code. `import LNoteSync` and
     /// use `PageOptions().withSyncMerge` in an app whose library a sync client shares.
     public var conflictMerger: ConflictMerger?
+    /// Whether the page keeps its history (Spec/history.md): each save writes its time in a
+    /// `clock` frame (H-010), and a compaction moves absorbed journals into the package's
+    /// `history/<page>/` folder instead of removing them (H-030), so every version can be
+    /// rebuilt (`Page.versions()`, `Page.restore(toVersion:)`). Default false for now: turn it
+    /// on with `var options = PageOptions(); options.keepsHistory = true`, then open the
+    /// document or page with it. Turned off again, no history is written and what `history/`
+    /// already holds stays.
+    public var keepsHistory = false
     /// The most bytes a page file may hold (P-043): a change that would make the snapshot a
     /// compaction writes, or the journal, larger is refused with `pageFull`. What readers hold
     /// in memory (P-020); smaller in tests.

@@ -1,0 +1,125 @@
+import Foundation
+import LNoteFormat
+
+/// Which versions of a page's history are kept (Spec/history.md H-060): every version for
+/// `everyChange`, then the last version of each UTC hour up to `hourly`, then the last of each
+/// UTC day up to `daily`; nothing older. Applied only when asked (H-061), never on a save.
+public struct HistoryRetention: Sendable, Equatable {
+    /// How long every version is kept, in seconds. Default 7 days.
+    public var everyChange: TimeInterval
+    /// Up to this age, the last version of each hour is kept. Default 90 days.
+    public var hourly: TimeInterval
+    /// Up to this age, the last version of each day is kept. Default 365 days.
+    public var daily: TimeInterval
+
+    /// A policy; ages in seconds.
+    public init(
+        everyChange: TimeInterval = 7 * 86_400, hourly: TimeInterval = 90 * 86_400,
+        daily: TimeInterval = 365 * 86_400
+    ) {
+        self.everyChange = everyChange; self.hourly = hourly; self.daily = daily
+    }
+
+    /// Every change for 7 days, hourly for 90 days, daily for a year.
+    public static let `default` = HistoryRetention()
+
+    /// The sequences of `versions` (in sequence order, with effective dates, H-012) the policy
+    /// keeps at `now`.
+    package func kept(_ versions: [PageVersion], now: Date) -> Set<UInt64> {
+        let nowMs = HistoryClock.time(now)
+        func ms(_ seconds: TimeInterval) -> Int64 { HistoryClock.time(Date(timeIntervalSince1970: seconds)) }
+        let (recent, hourlyMs, dailyMs) = (ms(everyChange), ms(hourly), ms(daily))
+        var keep = Set<UInt64>()
+        var lastOfBucket: [Int64: UInt64] = [:]  // hour buckets >= 0, day buckets < 0
+        for v in versions {
+            guard let t = v.effectiveDate.map(HistoryClock.time) else { continue }
+            let age = nowMs &- t
+            if age <= recent {
+                keep.insert(v.sequence)
+            } else if age <= hourlyMs {
+                lastOfBucket[t.floorDiv(3_600_000)] = v.sequence
+            } else if age <= dailyMs {
+                lastOfBucket[-1 - t.floorDiv(86_400_000)] = v.sequence
+            }
+        }
+        keep.formUnion(lastOfBucket.values)
+        return keep
+    }
+}
+
+extension Int64 {
+    fileprivate func floorDiv(_ d: Int64) -> Int64 {
+        let q = self / d
+        return (self % d != 0 && self < 0) ? q - 1 : q
+    }
+}
+
+/// H-062: drops the history files that hold only versions older than the oldest one a policy
+/// keeps, after making that version a start point. Never removes a damaged file (H-021), never
+/// touches `pages/`.
+package enum HistoryPruning {
+    /// What one run did.
+    package struct Outcome: Sendable, Equatable {
+        package var removed: [String] = []
+        package var checkpointWritten: String?
+    }
+
+    package static func apply(
+        _ policy: HistoryRetention, now: Date, fs: any FileSystem, pagesDirectory: String, pageID: UUIDBytes
+    ) throws -> Outcome {
+        let h = try PageHistory.load(fs: fs, pagesDirectory: pagesDirectory, pageID: pageID)
+        let kept = policy.kept(h.versions, now: now)
+        guard let v0 = kept.min() ?? h.versions.last?.sequence else { return Outcome() }
+        let prefix = "\(HistoryFileNames.folder)/\(pageID)/"
+        let damaged = Set(h.findings.map(\.file))
+        var doomed: [String] = []
+        for source in h.sources where source.name.hasPrefix(prefix) && !damaged.contains(source.name) {
+            if let last = source.frames.last?.sequence, last <= v0 { doomed.append(source.name) }
+        }
+        for start in h.starts where start.name.hasPrefix(prefix) && start.next <= v0 && !damaged.contains(start.name) {
+            doomed.append(start.name)
+        }
+        guard !doomed.isEmpty else { return Outcome() }
+        var outcome = Outcome()
+        let folder = HistoryFileNames.pageFolder(pagesDirectory: pagesDirectory, page: pageID)
+        if !h.starts.contains(where: { $0.next == v0 + 1 }) {
+            // The state at v0 becomes a start point before anything it replaces goes.
+            let state = try h.state(atVersion: v0)
+            let salt = UInt64.random(in: 1...UInt64.max)
+            let bytes = SnapshotFile.encode(
+                pageID: pageID, generation: 1, nextSequence: v0 + 1, state: state, salt: salt)
+            let name = HistoryFileNames.checkpoint(next: v0 + 1, salt: salt)
+            try io { try fs.writeFileAtomically(joinPath(folder, name), bytes, durability: .data) }
+            outcome.checkpointWritten = prefix + name
+        }
+        for name in doomed {
+            try io { try fs.remove(joinPath(folder, String(name.dropFirst(prefix.count)))) }
+            outcome.removed.append(name)
+        }
+        try io { try fs.syncDirectory(folder) }
+        return outcome
+    }
+}
+
+extension Document {
+    /// Applies `policy` to the history of every page of the document (Spec/history.md H-060 ..
+    /// H-062): files that hold only versions older than the oldest one kept are removed, after
+    /// that version was made a checkpoint. Run it when the app is idle; it never runs on a save.
+    /// Returns the number of history files removed.
+    /// - Throws: `.io` when a history folder cannot be read or changed (what was done stays
+    ///   consistent: every kept version still rebuilds).
+    @discardableResult
+    public func applyHistoryRetention(
+        now: Date = Date(), policy: HistoryRetention = .default
+    ) async throws -> Int {
+        let (fs, directory) = (self.fs, layout.pagesDirectory)
+        var removed = 0
+        for entry in file.pages {
+            let id = entry.id
+            removed += try await BlockingIO.run {
+                try HistoryPruning.apply(policy, now: now, fs: fs, pagesDirectory: directory, pageID: id).removed.count
+            }
+        }
+        return removed
+    }
+}

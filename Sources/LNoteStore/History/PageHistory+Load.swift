@@ -1,0 +1,129 @@
+import LNoteFormat
+
+extension PageHistory {
+    /// Reads page `pageID`'s history: `pages/` first (`pagesDirectory`: its live snapshot and
+    /// journals), then `history/<page>/`, so a journal a compaction retires meanwhile is found in
+    /// one of the two. Files that vanish between the listing and the read are skipped.
+    package static func load(fs: any FileSystem, pagesDirectory: String, pageID: UUIDBytes) throws -> PageHistory {
+        var h = PageHistory(pageID: pageID)
+        h.starts.append(Start(next: 1, state: PageState(metadata: .letter, elements: []), name: "empty page"))
+        var liveJournals: [(Int, Source)] = []
+        var liveSnapshot: Start?
+        if case .directory? = try fs.entryKind(pagesDirectory) {
+            for name in try io({ try fs.list(pagesDirectory) }) {
+                switch PageFileNames.parseAnyCase(name) {
+                case .journal(let id, let base)? where id == pageID:
+                    guard
+                        let r = try? JournalFileReader.read(
+                            fs: fs, directory: pagesDirectory, name: name, base: base, mode: .salvage),
+                        r.headerDamage == nil, let header = r.header, header.pageID == pageID, let scan = r.scan
+                    else { continue }
+                    liveJournals.append(
+                        (
+                            Int(clamping: base),
+                            Source(name: "pages/" + name, bytes: r.bytes, frames: scan.acceptedFrames)
+                        ))
+                case .snapshot(let id)? where id == pageID:
+                    guard let read = try? fs.readBounded(joinPath(pagesDirectory, name)) else { continue }
+                    let d = SnapshotFile.decode(
+                        read.bytes, name: name, expectedPage: pageID, mode: .salvage, points: .deferred,
+                        fileSize: read.fileSize)
+                    if let header = d.header, !d.unusable, !d.findings.contains(where: { !$0.isInformational }) {
+                        liveSnapshot = Start(next: header.nextSequence, state: d.state, name: "pages/" + name)
+                    }
+                default: continue
+                }
+            }
+        }
+        let folder = HistoryFileNames.pageFolder(pagesDirectory: pagesDirectory, page: pageID)
+        let shown = "\(HistoryFileNames.folder)/\(pageID)/"
+        if case .directory? = try fs.entryKind(folder) {
+            for name in try io({ try fs.list(folder) }).sorted() {
+                switch HistoryFileNames.parse(name) {
+                case .journal(let base, let salt)?:
+                    h.loadJournal(fs: fs, folder: folder, name: name, shown: shown + name, base: base, salt: salt)
+                case .checkpoint(let next, let salt)?:
+                    h.loadCheckpoint(fs: fs, folder: folder, name: name, shown: shown + name, next: next, salt: salt)
+                case nil:
+                    h.findings.append(
+                        Finding(
+                            kind: "historyUnknownFile", file: shown + name, detail: "not a history file name (H-001)"))
+                }
+            }
+        }
+        for (_, source) in liveJournals.sorted(by: { $0.0 < $1.0 }) { h.add(source) }
+        if let liveSnapshot { h.starts.append(liveSnapshot) }
+        h.analyze()
+        return h
+    }
+
+    /// H-002: a retired journal is used when its header is valid and matches its name.
+    private mutating func loadJournal(
+        fs: any FileSystem, folder: String, name: String, shown: String, base: UInt64, salt: UInt64
+    ) {
+        let r: JournalFileReader.Result
+        do {
+            r = try JournalFileReader.read(fs: fs, directory: folder, name: name, base: base, mode: .salvage)
+        } catch {
+            findings.append(Finding(kind: "historyFileDamaged", file: shown, detail: "unreadable: \(error)"))
+            return
+        }
+        guard r.headerDamage == nil, let header = r.header, let scan = r.scan else {
+            findings.append(
+                Finding(
+                    kind: "historyFileDamaged", file: shown,
+                    detail: "journal header is not valid (\(r.headerDamage ?? "short file")) (H-002)"))
+            return
+        }
+        guard header.pageID == pageID, header.baseGeneration == base, header.salt == salt else {
+            findings.append(
+                Finding(
+                    kind: "historyFileDamaged", file: shown,
+                    detail:
+                        "journal header names page \(header.pageID), base \(header.baseGeneration), salt \(HistoryFileNames.hex(header.salt)), not its name's (H-002)"
+                ))
+            return
+        }
+        for f in scan.findings where f.isDamage {
+            findings.append(
+                Finding(
+                    kind: "historyFileDamaged", file: shown,
+                    detail: "\(f.kind.rawValue) at offset \(f.offset), \(f.bytes) bytes (H-002, J-020)"))
+        }
+        add(Source(name: shown, bytes: r.bytes, frames: scan.acceptedFrames))
+    }
+
+    /// H-003: a checkpoint is a start point when it is a clean snapshot matching its name.
+    private mutating func loadCheckpoint(
+        fs: any FileSystem, folder: String, name: String, shown: String, next: UInt64, salt: UInt64
+    ) {
+        let read: BoundedFileBytes
+        do {
+            read = try fs.readBounded(joinPath(folder, name))
+        } catch {
+            findings.append(Finding(kind: "historyFileDamaged", file: shown, detail: "unreadable: \(error)"))
+            return
+        }
+        let d = SnapshotFile.decode(
+            read.bytes, name: name, expectedPage: pageID, mode: .salvage, points: .deferred, fileSize: read.fileSize)
+        let damage = d.findings.filter { !$0.isInformational }
+        guard let header = d.header, !d.unusable, damage.isEmpty, header.nextSequence == next, header.salt == salt
+        else {
+            let why =
+                damage.first.map { "\($0.kind) at offset \($0.offset.map(String.init) ?? "-")" }
+                ?? "header does not match its name"
+            findings.append(Finding(kind: "historyFileDamaged", file: shown, detail: "checkpoint: \(why) (H-003)"))
+            return
+        }
+        starts.append(Start(next: next, state: d.state, name: shown))
+    }
+
+    /// Indexes a file's frames; a sequence already held keeps its first file (H-020).
+    private mutating func add(_ source: Source) {
+        let index = Int32(sources.count)
+        for (i, frame) in source.frames.enumerated() where frames[frame.sequence] == nil {
+            frames[frame.sequence] = FrameRef(source: index, index: Int32(i))
+        }
+        sources.append(source)
+    }
+}

@@ -1,0 +1,115 @@
+import LNoteFormat
+
+extension PageHistory {
+    /// A save being gathered by the walk (H-011).
+    private struct Save {
+        var source: Int32
+        var time: Int64?
+        /// Opened by a `clock` frame: later changes of its file join it.
+        var clocked: Bool
+        var last: UInt64 = 0
+        var changes: [PageVersion.Change] = []
+    }
+
+    /// Walks every start point's frames once (H-020): the runs each start rebuilds, the
+    /// versions (H-011) with their effective times (H-012), and the change frames after the
+    /// history's beginning that no run reaches (H-021).
+    mutating func analyze() {
+        starts.sort { $0.next < $1.next }
+        var emitted: UInt64 = 0
+        var current: (next: UInt64, end: UInt64)?
+        var out: [PageVersion] = []
+        for (i, start) in starts.enumerated() {
+            if let c = current, start.next >= c.next, start.next < c.end {
+                runs.append(Run(start: i, end: c.end))  // inside a walked run: the same frames follow
+                continue
+            }
+            var state = start.state
+            if start.next > 1, start.next - 1 > emitted {
+                out.append(
+                    PageVersion(
+                        sequence: start.next - 1, date: nil, effectiveDate: nil, elementCount: state.elements.count,
+                        changes: []))
+                emitted = start.next - 1
+            }
+            var sequence = start.next
+            var save: Save?
+            func close(_ s: Save?) {
+                guard let s, !s.changes.isEmpty, s.last > emitted else { return }
+                out.append(
+                    PageVersion(
+                        sequence: s.last, date: s.time.map(HistoryClock.date), effectiveDate: nil,
+                        elementCount: state.elements.count, changes: s.changes))
+                emitted = s.last
+            }
+            while let ref = frames[sequence] {
+                let source = sources[Int(ref.source)]
+                let frame = source.frames[Int(ref.index)]
+                if frame.type == FrameType.clock.rawValue {
+                    close(save)
+                    save = Save(source: ref.source, time: HistoryClock.time(of: frame, in: source.bytes), clocked: true)
+                    sequence += 1
+                    continue
+                }
+                guard FrameType.isCritical(frame.type) else {  // padding, unknown ancillary (P-018)
+                    sequence += 1
+                    continue
+                }
+                guard let change = try? PageChangeDecoding.decode(frame, of: source.bytes, points: .deferred) else {
+                    break  // a bad body ends the run (J-026)
+                }
+                var s = save ?? Save(source: ref.source, time: nil, clocked: false)
+                if !(s.clocked && s.source == ref.source) {
+                    close(save)
+                    s = Save(source: ref.source, time: nil, clocked: false)
+                }
+                state.apply(change)
+                let summary = PageVersion.Change(change)
+                if let i = s.changes.indices.last, s.changes[i].kind == summary.kind {
+                    s.changes[i].elementCount += summary.elementCount
+                } else {
+                    s.changes.append(summary)
+                }
+                s.last = sequence
+                if s.clocked {
+                    save = s
+                } else {
+                    close(s)  // no clock frame: each change is a save of its own (H-011)
+                    save = nil
+                }
+                sequence += 1
+            }
+            close(save)
+            runs.append(Run(start: i, end: sequence))
+            current = (start.next, sequence)
+        }
+        // H-012: the effective time is the running maximum along the sequence.
+        var latest: Int64?
+        for i in out.indices {
+            if let t = out[i].date.map(HistoryClock.time) { latest = max(latest ?? t, t) }
+            out[i].effectiveDate = latest.map(HistoryClock.date)
+        }
+        versions = out
+        findLost()
+    }
+
+    /// H-021: change frames above the history's beginning that no run rebuilds.
+    private mutating func findLost() {
+        guard let beginning = starts.first(where: { $0.next > 1 || frames[1] != nil })?.next else { return }
+        var lost: [UInt64] = []
+        for (sequence, ref) in frames where sequence >= beginning {
+            let frame = sources[Int(ref.source)].frames[Int(ref.index)]
+            guard FrameType.isCritical(frame.type) else { continue }
+            if !runs.contains(where: { starts[$0.start].next <= sequence && sequence < $0.end }) {
+                lost.append(sequence)
+            }
+        }
+        lostSequences = lost.sorted()
+        if let first = lostSequences.first {
+            findings.append(
+                Finding(
+                    kind: "historyVersionLost", file: "history/\(pageID)/",
+                    detail: "\(lostSequences.count) change(s) from sequence \(first) do not rebuild (H-020)"))
+        }
+    }
+}
