@@ -19,7 +19,9 @@ enum LNoteCLI {
         ExportSQLiteCommand.self,
         ImportSQLiteCommand.self,
         BenchForwardCommand.self,
-        ConformanceCommand.self
+        ConformanceCommand.self,
+        HistoryCommand.self,
+        RestoreCommand.self
     ]
 
     static func command(named name: String) -> (any Command.Type)? {
