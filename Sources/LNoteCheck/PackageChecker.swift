@@ -320,7 +320,7 @@ struct PackageChecker {
             try run.error(
                 "documentMissing", file, "document.json is missing; repair rebuilds it from the pages present")
             return DocumentRead(document: nil, trusted: true)
-        } catch let e as LNoteError where e.code == .io {
+        } catch let e as LNoteError where e.code == .io || e.code == .permissionDenied {
             // K-032: unreadable is an I/O error, not damage: left alone, nothing repaired.
             try run.failure(
                 file,

@@ -31,8 +31,10 @@ import Testing
         let folder = TemporaryFolder("history-cli")
         defer { folder.remove() }
         let package = folder.path + "/11111111-2222-4333-8444-555555555555.lnote"
-        #expect(try Tool.run(["gen", package, "--pages", "2", "--strokes", "12", "--journal-frames", "6"]).status == 0)
-        #expect(try Tool.run(["compact", package]).status == 0)  // retires the journals into history/
+        #expect(
+            try Tool.run(["gen", package, "--pages", "2", "--strokes", "12", "--journal-frames", "6", "--history"])
+                .status == 0)
+        #expect(try Tool.run(["compact", package, "--history"]).status == 0)  // retires the journals into history/
         let before = try versions(package)
         #expect(before.count == 7, "one save of 6 strokes, then one save per stroke")
         #expect(before.map(\.elementCount) == [6, 7, 8, 9, 10, 11, 12])
@@ -59,7 +61,9 @@ import Testing
         defer { folder.remove() }
         let package = folder.path + "/11111111-2222-4333-8444-555555555555.lnote"
         let copy = folder.path + "/22222222-2222-4333-8444-555555555555.lnote"
-        #expect(try Tool.run(["gen", package, "--pages", "1", "--strokes", "8", "--journal-frames", "4"]).status == 0)
+        #expect(
+            try Tool.run(["gen", package, "--pages", "1", "--strokes", "8", "--journal-frames", "4", "--history"])
+                .status == 0)
         let before = try versions(package)
         let target = try #require(before.first)
         let r = try Tool.run(["restore", package, "--page", "0", "--version", "\(target.version)", "--into", copy])
@@ -75,7 +79,9 @@ import Testing
         let folder = TemporaryFolder("history-cli-usage")
         defer { folder.remove() }
         let package = folder.path + "/11111111-2222-4333-8444-555555555555.lnote"
-        #expect(try Tool.run(["gen", package, "--pages", "1", "--strokes", "3", "--journal-frames", "3"]).status == 0)
+        #expect(
+            try Tool.run(["gen", package, "--pages", "1", "--strokes", "3", "--journal-frames", "3", "--history"])
+                .status == 0)
         let before = try versions(package)
         for args in [
             ["restore", package, "--page", "0"],

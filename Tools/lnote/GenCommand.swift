@@ -29,6 +29,8 @@ enum GenCommand: Command {
           --strokes M          strokes per page (default 100)
           --journal-frames K   changes left in each page's journal (default 0)
           --seed S             seed for the handwriting (default 1)
+          --history            keep page history (Spec/history.md): every save's clock,
+                               compacted journals retired into history/
         """
 
     struct Settings {
@@ -36,15 +38,18 @@ enum GenCommand: Command {
         var strokes: Int
         var journalFrames: Int
         var seed: UInt64
+        var history = false
     }
 
     static func run(_ arguments: inout Arguments) async throws -> Int32 {
         let documents = try arguments.intOption("--documents", range: 1...100_000) ?? 1
-        let settings = Settings(
+        let history = arguments.flag("--history")
+        var settings = Settings(
             pages: try arguments.intOption("--pages", range: 1...FormatLimits.pagesPerDocumentMax) ?? 1,
             strokes: try arguments.intOption("--strokes", range: 0...1_000_000) ?? 100,
             journalFrames: try arguments.intOption("--journal-frames", range: 0...1_000_000) ?? 0,
             seed: UInt64(try arguments.intOption("--seed", range: 0...Int.max) ?? 1))
+        settings.history = history
         let rest = try arguments.positionals()
         guard rest.count == 1, let out = rest.first.map(absolutePath) else {
             throw UsageError("gen takes exactly one FOLDER")
@@ -113,6 +118,7 @@ enum GenCommand: Command {
         var options = PageOptions(durability: .none, compaction: .onCloseOnly)
         options.thumbnailRenderer = .grayscalePNG
         options.conflictMerger = .elementwise
+        options.keepsHistory = settings.history
         let document = try await Document.open(path: path, pageOptions: options, fileSystem: POSIXFileSystem.shared)
         var summary = Summary()
         do {

@@ -52,7 +52,7 @@ enum HistoryCommand: Command {
         let wanted = try selector.map { try PackageSupport.page($0, in: file) }
         let document: Document
         do {
-            document = try await Document.open(path: path, readOnly: true)
+            document = try await Document.open(path: path, readOnly: true, fileSystem: POSIXFileSystem.shared)
         } catch {
             throw OperationalError("cannot open \(TerminalSafeText.text(path)): \(TerminalSafeText.text("\(error)"))")
         }

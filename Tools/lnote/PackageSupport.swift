@@ -122,6 +122,13 @@ enum PackageSupport {
         }
     }
 
+    /// True when the package keeps page history (a `history/` folder, Spec/history.md): a tool
+    /// that writes to it then retires journals into history as the app did, never removing them.
+    static func keepsHistory(_ path: String) -> Bool {
+        if case .directory? = try? POSIXFileSystem.shared.entryKind(path + "/history") { return true }
+        return false
+    }
+
     /// A page by index (0-based) or id.
     static func page(_ selector: String, in document: DocumentFile) throws -> UUIDBytes {
         if let index = Int(selector) {

@@ -62,7 +62,10 @@ enum RestoreCommand: Command {
 
         let document: Document
         do {
-            document = try await Document.open(path: path, readOnly: into != nil)
+            var options = PageOptions()
+            options.keepsHistory = true  // the state a restore replaces stays a version (H-033)
+            document = try await Document.open(
+                path: path, readOnly: into != nil, pageOptions: options, fileSystem: POSIXFileSystem.shared)
         } catch {
             throw OperationalError("cannot open \(TerminalSafeText.text(path)): \(TerminalSafeText.text("\(error)"))")
         }
@@ -111,7 +114,9 @@ enum RestoreCommand: Command {
     /// A new package at `path` holding `pages` in order.
     private static func write(_ pages: [PageState], into path: String, title: String) async throws {
         _ = try PackageSupport.create(at: path, title: title, pages: pages.count)
-        let document = try await Document.open(path: path)
+        var options = PageOptions()
+        options.keepsHistory = true
+        let document = try await Document.open(path: path, pageOptions: options, fileSystem: POSIXFileSystem.shared)
         do {
             for (i, past) in pages.enumerated() {
                 let page = try await document.page(at: i)

@@ -54,7 +54,7 @@ extension Page {
 
     private static func version(in h: PageHistory, at date: Date) throws -> UInt64 {
         guard let v = h.version(atTime: HistoryClock.time(date)) else {
-            throw LNoteError(.notFound, "page \(h.pageID) has no version at or before \(date) (H-012)")
+            throw LNoteError(.notFound, "page \(h.pageID) has no version at or before \(date)")
         }
         return v.sequence
     }

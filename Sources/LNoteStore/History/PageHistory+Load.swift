@@ -47,7 +47,7 @@ extension PageHistory {
                 case nil:
                     h.findings.append(
                         Finding(
-                            kind: "historyUnknownFile", file: shown + name, detail: "not a history file name (H-001)"))
+                            kind: "historyUnknownFile", file: shown + name, detail: "not a history file name"))
                 }
             }
         }
@@ -72,7 +72,7 @@ extension PageHistory {
             findings.append(
                 Finding(
                     kind: "historyFileDamaged", file: shown,
-                    detail: "journal header is not valid (\(r.headerDamage ?? "short file")) (H-002)"))
+                    detail: "journal header is not valid (\(r.headerDamage ?? "short file"))"))
             return
         }
         guard header.pageID == pageID, header.baseGeneration == base, header.salt == salt else {
@@ -80,7 +80,7 @@ extension PageHistory {
                 Finding(
                     kind: "historyFileDamaged", file: shown,
                     detail:
-                        "journal header names page \(header.pageID), base \(header.baseGeneration), salt \(HistoryFileNames.hex(header.salt)), not its name's (H-002)"
+                        "journal header names page \(header.pageID), base \(header.baseGeneration), salt \(HistoryFileNames.hex(header.salt)), not its name's"
                 ))
             return
         }
@@ -88,7 +88,7 @@ extension PageHistory {
             findings.append(
                 Finding(
                     kind: "historyFileDamaged", file: shown,
-                    detail: "\(f.kind.rawValue) at offset \(f.offset), \(f.bytes) bytes (H-002, J-020)"))
+                    detail: "\(f.kind.rawValue) at offset \(f.offset), \(f.bytes) bytes"))
         }
         add(Source(name: shown, bytes: r.bytes, frames: scan.acceptedFrames))
     }
@@ -112,7 +112,7 @@ extension PageHistory {
             let why =
                 damage.first.map { "\($0.kind) at offset \($0.offset.map(String.init) ?? "-")" }
                 ?? "header does not match its name"
-            findings.append(Finding(kind: "historyFileDamaged", file: shown, detail: "checkpoint: \(why) (H-003)"))
+            findings.append(Finding(kind: "historyFileDamaged", file: shown, detail: "checkpoint: \(why)"))
             return
         }
         starts.append(Start(next: next, state: d.state, name: shown))

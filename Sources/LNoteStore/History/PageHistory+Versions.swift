@@ -109,7 +109,7 @@ extension PageHistory {
             findings.append(
                 Finding(
                     kind: "historyVersionLost", file: "history/\(pageID)/",
-                    detail: "\(lostSequences.count) change(s) from sequence \(first) do not rebuild (H-020)"))
+                    detail: "\(lostSequences.count) change(s) from sequence \(first) do not rebuild"))
         }
     }
 }

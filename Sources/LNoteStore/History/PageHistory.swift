@@ -66,7 +66,7 @@ package struct PageHistory: Sendable {
             if best.map({ starts[$0.start].next < next }) ?? true { best = run }
         }
         guard let best else {
-            throw LNoteError(.notFound, "version \(version) of page \(pageID) is not in its history (H-020)")
+            throw LNoteError(.notFound, "version \(version) of page \(pageID) is not in its history")
         }
         var state = starts[best.start].state
         var sequence = starts[best.start].next

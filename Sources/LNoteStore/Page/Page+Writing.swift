@@ -86,7 +86,7 @@ extension Page {
             let clock = options.keepsHistory ? HistoryClock.now() : nil  // H-010
             return (journal, try journal.write(changes, extendReserve: extendReserve, clock: clock))
         } catch let e as LNoteError {
-            if e.code == .poisoned || e.code == .io { failure = e }
+            if e.code == .poisoned || e.code == .io || e.code == .permissionDenied { failure = e }
             throw e
         }
     }
@@ -103,7 +103,7 @@ extension Page {
                 try await BlockingIO.run { try journal.sync(through: end, level) }
             }
         } catch let e as LNoteError {
-            if e.code == .poisoned || e.code == .io { failure = failure ?? e }
+            if e.code == .poisoned || e.code == .io || e.code == .permissionDenied { failure = failure ?? e }
             throw e
         }
     }
