@@ -357,7 +357,8 @@ struct DocumentTests {
         try await page.append(.stroke(makeStroke(1)))
         try await first.flush()
 
-        let second = try await Document.open(path: first.path, fileSystem: POSIXFileSystem.shared)  // stands in for another process
+        // stands in for another process
+        let second = try await Document.open(path: first.path, fileSystem: POSIXFileSystem.shared)
         try await second.page(at: 0).append(.stroke(makeStroke(2)))
         try await second.close()
 
@@ -394,7 +395,8 @@ struct DocumentTests {
         for stroke in before { try await page.append(.stroke(stroke)) }
         try await first.flush()  // the app goes to the background: the lock is released
 
-        let second = try await Document.open(path: first.path, pageOptions: options, fileSystem: POSIXFileSystem.shared)  // another process
+        // another process
+        let second = try await Document.open(path: first.path, pageOptions: options, fileSystem: POSIXFileSystem.shared)
         let late = makeStroke(100)
         try await second.page(at: 0).append(.stroke(late))  // acknowledged, durable
         // The first writer closes while the second holds the lock: it may fail, never destroy.
@@ -446,7 +448,8 @@ struct DocumentTests {
         let check = try await Document.open(path: doc.path, readOnly: true, fileSystem: POSIXFileSystem.shared)
         for index in 0..<8 { #expect(try await check.page(at: index).elements.map(\.id) == expected[index]) }
         try await check.close()
-        let next = try await Document.open(path: doc.path, fileSystem: POSIXFileSystem.shared)  // and the lock was released
+        // and the lock was released
+        let next = try await Document.open(path: doc.path, fileSystem: POSIXFileSystem.shared)
         try await next.close()
     }
 
