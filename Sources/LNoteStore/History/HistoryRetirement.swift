@@ -15,7 +15,7 @@ package enum HistoryRetirement {
         damaged: Set<String>, journals: Set<UInt64>?
     ) throws -> Set<String> {
         var handled = Set<String>()
-        var retireNames: [(name: String, base: UInt64)] = []
+        var retireNames: [(name: String, base: UInt64, salt: UInt64)] = []
         var plain = Set<String>()
         for (name, base) in try obsolete(
             fs: fs, directory: directory, pageID: pageID, below: keepFrom, journals: journals)
@@ -23,7 +23,7 @@ package enum HistoryRetirement {
             if damaged.contains(name) {
                 plain.insert(name)
             } else if let h = try header(fs: fs, path: joinPath(directory, name)), h.pageID == pageID {
-                retireNames.append((name, base))
+                retireNames.append((name, base, h.salt))
             } else {
                 plain.insert(name)
             }
@@ -32,9 +32,8 @@ package enum HistoryRetirement {
             let folder = HistoryFileNames.pageFolder(pagesDirectory: directory, page: pageID)
             try fs.ensurePackageFolder(parentDirectory(of: folder))
             try fs.ensurePackageFolder(folder)
-            for (name, base) in retireNames {
-                guard let h = try header(fs: fs, path: joinPath(directory, name)) else { continue }
-                let target = joinPath(folder, HistoryFileNames.journal(base: base, salt: h.salt))
+            for (name, base, salt) in retireNames {
+                let target = joinPath(folder, HistoryFileNames.journal(base: base, salt: salt))
                 try io { try fs.rename(joinPath(directory, name), to: target) }
                 handled.insert(name)
             }
@@ -43,15 +42,7 @@ package enum HistoryRetirement {
         }
         // Damaged journals to lost+found, torn creations removed: P-012 as without history.
         for name in plain.sorted() {
-            let path = joinPath(directory, name)
-            if damaged.contains(name) {
-                let lostAndFound = joinPath(parentDirectory(of: directory), "lost+found")
-                try io { try fs.makeDirectory(lostAndFound) }
-                try io { try fs.rename(path, to: joinPath(lostAndFound, name)) }
-                try io { try fs.syncDirectory(lostAndFound) }
-            } else {
-                try io { try fs.remove(path) }
-            }
+            try PageFileCleanup.discard(fs: fs, directory: directory, name: name, damaged: damaged.contains(name))
             handled.insert(name)
         }
         return handled

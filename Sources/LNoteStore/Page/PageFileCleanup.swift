@@ -27,16 +27,23 @@ package enum PageFileCleanup {
             }
             let path = joinPath(directory, name)
             if journals != nil, try io({ try fs.entryKind(path) }) == nil { continue }
-            if damaged.coldContains(name) {
-                let lostAndFound = joinPath(parentDirectory(of: directory), "lost+found")
-                try io { try fs.makeDirectory(lostAndFound) }
-                try io { try fs.rename(path, to: joinPath(lostAndFound, name)) }
-                try io { try fs.syncDirectory(lostAndFound) }
-            } else {
-                try io { try fs.remove(path) }
-            }
+            try discard(fs: fs, directory: directory, name: name, damaged: damaged.coldContains(name))
             handled.coldInsert(name)
         }
         return handled
+    }
+
+    /// Disposes of obsolete journal `name` in `directory` by P-012: moved to
+    /// `<package>/lost+found/` when `damaged`, else removed.
+    package static func discard(fs: any FileSystem, directory: String, name: String, damaged: Bool) throws {
+        let path = joinPath(directory, name)
+        if damaged {
+            let lostAndFound = joinPath(parentDirectory(of: directory), "lost+found")
+            try io { try fs.makeDirectory(lostAndFound) }
+            try io { try fs.rename(path, to: joinPath(lostAndFound, name)) }
+            try io { try fs.syncDirectory(lostAndFound) }
+        } else {
+            try io { try fs.remove(path) }
+        }
     }
 }
