@@ -560,8 +560,8 @@ struct PackageChecker {
     private func checkAssets(_ states: [UUIDBytes: PageState]) throws {
         var referenced: [UUIDBytes: UUIDBytes] = [:]  // asset -> a page using it
         for (page, state) in states.sorted(by: { $0.key < $1.key }) {
-            for case .image(let image) in state.elements where referenced[image.assetID] == nil {
-                referenced[image.assetID] = page
+            for case .image(let image) in state.elements where referenced[image.assetKey] == nil {
+                referenced[image.assetKey] = page
             }
         }
         var present = Set<UUIDBytes>()

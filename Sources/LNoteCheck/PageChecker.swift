@@ -175,7 +175,8 @@ struct PageChecker {
             let shown = s.withPoints { Array($0) }
             if !shown.isEmpty {
                 elements.append(
-                    .stroke(Stroke(id: s.id, ink: s.ink, transform: s.transform, hasAngles: s.hasAngles, points: shown))
+                    .stroke(
+                        Stroke(id: s.key, ink: s.ink, transform: s.transform, hasAngles: s.hasAngles, points: shown))
                 )
             }
         }

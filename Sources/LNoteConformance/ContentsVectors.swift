@@ -56,7 +56,8 @@ enum ContentsVectors {
                 Point(x: 30, y: 31, radius: 13, pressure: 500, time: 9)
             ]
             let cut = Stroke(id: VectorFixtures.id(2), ink: .pen, transform: nil, hasAngles: false, points: points)
-            let shown = Stroke(id: cut.id, ink: .pen, transform: nil, hasAngles: false, points: Array(points.prefix(2)))
+            let shown = Stroke(
+                id: cut.key, ink: .pen, transform: nil, hasAngles: false, points: Array(points.prefix(2)))
             var b = FileBuilder.journal()
             let one = b.append(1, sequence: 1)
             let bad = b.change(.append(.stroke(cut)), sequence: 2)

@@ -14,7 +14,7 @@ enum VectorReaders {
     }
 
     static func ids(_ state: PageState) -> JSONValue {
-        .array(state.elements.map { .string($0.id.description) })
+        .array(state.elements.map { .string($0.key.description) })
     }
 
     /// `canvas` and `contents` of a differential vector (Spec/README.md): the page's canvas
@@ -36,7 +36,7 @@ enum VectorReaders {
                     })
                 let i = s.ink
                 return .array([
-                    .string("stroke"), .string(s.id.description), .string(i.type),
+                    .string("stroke"), .string(s.key.description), .string(i.type),
                     .array([i.red, i.green, i.blue, i.alpha].map { JSONValue(Int($0)) }), JSONValue(Int(i.width)),
                     transform(s.transform), .bool(s.hasAngles), points
                 ])
@@ -44,7 +44,7 @@ enum VectorReaders {
                 // E-014: the page comes last, only for an image that has one.
                 return .array(
                     [
-                        .string("image"), .string(m.id.description), .string(m.assetID.description),
+                        .string("image"), .string(m.key.description), .string(m.assetKey.description),
                         JSONValue(Int(m.x)), JSONValue(Int(m.y)), JSONValue(Int(m.width)), JSONValue(Int(m.height)),
                         transform(m.transform)
                     ] + (m.page.map { [JSONValue(Int($0))] } ?? []))

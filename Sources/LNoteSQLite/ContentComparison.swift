@@ -47,7 +47,7 @@ public enum ContentComparison {
             let ap = i < a.pages.count ? a.pages[i] : nil
             let (es, ed) = summary(ep.state.elements)
             let (as_, ad) = summary(ap?.state.elements ?? [])
-            let idsEqual = ep.state.elements.map(\.id) == (ap?.state.elements.map(\.id) ?? [])
+            let idsEqual = ep.state.elements.map(\.key) == (ap?.state.elements.map(\.key) ?? [])
             pages.append(
                 .init(
                     id: ep.entry.id.description, position: i,
@@ -65,7 +65,7 @@ public enum ContentComparison {
             if (ep.entry.created, ep.entry.modified) != (ap.entry.created, ap.entry.modified) {
                 diffs.append("\(label): times differ")
             }
-            let changed = zip(ep.state.elements, ap.state.elements).filter { $0.0 != $0.1 }.map(\.0.id)
+            let changed = zip(ep.state.elements, ap.state.elements).filter { $0.0 != $0.1 }.map(\.0.key)
             if !changed.isEmpty {
                 diffs.append(
                     "\(label): \(changed.count) elements differ in a field (first \(changed.prefix(3).map(\.description).joined(separator: ", ")))"

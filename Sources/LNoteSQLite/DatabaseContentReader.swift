@@ -127,11 +127,11 @@ package final class DatabaseContentReader {
         out.reserveCapacity(layered.count)
         for (z, element) in layered {
             guard z != previous else { throw SQLiteContentError("page \(page): two elements at zIndex \(z) (Q-023)") }
-            guard seen.insert(element.id).inserted else {
-                throw SQLiteContentError("page \(page): element \(element.id) twice (E-011)")
+            guard seen.insert(element.key).inserted else {
+                throw SQLiteContentError("page \(page): element \(element.key) twice (E-011)")
             }
             do { try ElementValidator.validate(element) } catch {
-                throw SQLiteContentError("page \(page): element \(element.id): \(error)")
+                throw SQLiteContentError("page \(page): element \(element.key): \(error)")
             }
             previous = z
             out.append(element)

@@ -73,7 +73,7 @@ final class DatabaseContentWriter {
                 for (z, element) in page.state.elements.enumerated() {
                     switch element {
                     case .stroke(let stroke): try write(stroke, page: pageRow, z: z)
-                    case .image(let image): try write(image, page: pageRow, z: z, assetRow: assetRows[image.assetID])
+                    case .image(let image): try write(image, page: pageRow, z: z, assetRow: assetRows[image.assetKey])
                     }
                 }
             }
@@ -99,7 +99,7 @@ final class DatabaseContentWriter {
     private func write(_ stroke: Stroke, page: Int64, z: Int) throws {
         let points = stroke.points
         try run(insertStroke) { s in
-            try s.bind(1, page); try s.bind(2, stroke.id.bytes); try s.bind(3, z); try s.bind(4, stroke.ink.type)
+            try s.bind(1, page); try s.bind(2, stroke.key.bytes); try s.bind(3, z); try s.bind(4, stroke.ink.type)
             try s.bind(5, Int64(Self.color(stroke.ink))); try s.bind(6, Int64(stroke.ink.width))
             try Self.bind(stroke.transform, at: 7, s)
             try s.bind(13, points.count)
@@ -111,11 +111,11 @@ final class DatabaseContentWriter {
     private func write(_ image: ImageElement, page: Int64, z: Int, assetRow: Int64?) throws {
         if let shown = image.page {  // refused whole rather than stored without it
             throw SQLiteContentError(
-                "image \(image.id) shows page \(shown) of asset \(image.assetID) (E-014), which this schema version "
+                "image \(image.key) shows page \(shown) of asset \(image.assetKey) (E-014), which this schema version "
                     + "cannot hold; the document is not exported (Q-066)")
         }
         try run(insertImage) { s in
-            try s.bind(1, page); try s.bind(2, image.id.bytes); try s.bind(3, z); try s.bind(4, image.assetID.bytes)
+            try s.bind(1, page); try s.bind(2, image.key.bytes); try s.bind(3, z); try s.bind(4, image.assetKey.bytes)
             if let assetRow { try s.bind(5, assetRow) } else { try s.bindNull(5) }
             try s.bind(6, Int64(image.x)); try s.bind(7, Int64(image.y))
             try s.bind(8, Int64(image.width)); try s.bind(9, Int64(image.height))

@@ -31,7 +31,7 @@ public struct DocumentContent: Sendable, Equatable {
     }
 
     public struct Asset: Sendable, Equatable {
-        public var id: UUIDBytes
+        package var id: UUIDBytes
         public var ext: String
         /// The asset's bytes; empty for an asset read by its size only (`byteCount`), whose
         /// bytes are streamed when written and compared in chunks.
@@ -43,7 +43,7 @@ public struct DocumentContent: Sendable, Equatable {
         /// The package file its bytes stream from, for an asset read by its size only.
         package var filePath: String?
 
-        public init(id: UUIDBytes, ext: String, bytes: [UInt8]) {
+        package init(id: UUIDBytes, ext: String, bytes: [UInt8]) {
             self.id = id; self.ext = ext; self.bytes = bytes; byteCount = bytes.count
         }
 
@@ -60,7 +60,7 @@ public struct DocumentContent: Sendable, Equatable {
         }
     }
 
-    public var id: UUIDBytes
+    package var id: UUIDBytes
     public var title: String
     public var created: String
     public var modified: String
@@ -68,7 +68,7 @@ public struct DocumentContent: Sendable, Equatable {
     /// Sorted by id.
     public var assets: [Asset]
 
-    public init(id: UUIDBytes, title: String, created: String, modified: String, pages: [PageContent], assets: [Asset])
+    package init(id: UUIDBytes, title: String, created: String, modified: String, pages: [PageContent], assets: [Asset])
     {
         self.id = id; self.title = title; self.created = created; self.modified = modified
         self.pages = pages; self.assets = assets.sorted { $0.id < $1.id }

@@ -17,7 +17,7 @@ enum BranchApplier {
         var written = 0, placed = 0
         for change in branch.changes {
             for c in await rewrite(change, page: page, unionOnly: branch.forkUnknown, erased: erased) {
-                try await page.apply([c], durability: Durability.none)
+                try await page.write([c], durability: Durability.none)
                 written += 1
                 if case .append = c { placed += 1 }
             }
@@ -31,29 +31,30 @@ enum BranchApplier {
     {
         switch change {
         case .append(let e):
-            if await page.element(e.id) != nil || erased.contains(e.id) { return [] }
+            if await page.element(e.key) != nil || erased.contains(e.key) { return [] }
             return [.append(e)]
-        case .replace(let target, let fragments):
+        case .replace(let uuid, let fragments):
+            let target = uuid.key
             var free: [Element] = []
-            for f in fragments where await page.element(f.id) == nil || (f.id == target && !unionOnly) {
-                if !erased.contains(f.id) || f.id == target { free.append(f) }
+            for f in fragments where await page.element(f.key) == nil || (f.key == target && !unionOnly) {
+                if !erased.contains(f.key) || f.key == target { free.append(f) }
             }
             if !unionOnly, await page.element(target) != nil { return [.replace(target: target, fragments: free)] }
-            return free.filter { $0.id != target || unionOnly }.map { .append($0) }
+            return free.filter { $0.key != target || unionOnly }.map { .append($0) }
         case .delete(let ids):
             if unionOnly { return [] }
             var present: [UUIDBytes] = []
-            for id in ids where await page.element(id) != nil { present.append(id) }
+            for id in ids.keys where await page.element(id) != nil { present.append(id) }
             return present.isEmpty ? [] : [.delete(present)]
         case .transform(let list):
             if unionOnly { return [] }
             var kept: [(UUIDBytes, Transform)] = []
-            for (id, t) in list where await page.element(id) != nil { kept.append((id, t)) }
+            for (id, t) in list where await page.element(id.key) != nil { kept.append((id.key, t)) }
             return kept.isEmpty ? [] : [.transform(kept)]
         case .reorder(let index, let ids):
             if unionOnly { return [] }
             var kept: [UUIDBytes] = []
-            for id in ids where await page.element(id) != nil && !kept.contains(id) { kept.append(id) }
+            for id in ids.keys where await page.element(id) != nil && !kept.contains(id) { kept.append(id) }
             return kept.isEmpty ? [] : [.reorder(index: index, ids: kept)]
         case .metadata:
             return unionOnly ? [] : [change]
@@ -63,8 +64,8 @@ enum BranchApplier {
     /// Elements of a snapshot copy the page lacks and its history does not show erased (Y-015).
     static func snapshotAppends(_ state: PageState, page: Page, erased: Set<UUIDBytes>) async -> [PageChange] {
         var out: [PageChange] = []
-        for e in state.elements where !erased.contains(e.id) {
-            if await page.element(e.id) == nil { out.append(.append(e)) }
+        for e in state.elements where !erased.contains(e.key) {
+            if await page.element(e.key) == nil { out.append(.append(e)) }
         }
         return out
     }

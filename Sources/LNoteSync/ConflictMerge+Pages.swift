@@ -124,8 +124,8 @@ extension ConflictMerge {
                 // the page's device created it after the fork, or the copy's device erased it
                 // in a journal it has since compacted away; the files cannot tell which.
                 // Elements created after a fork the journals show are not in question.
-                let held = Set(branch.snapshotState.elements.map(\.id)).union(pageBranch)
-                if await page.elements.contains(where: { !held.contains($0.id) }) { branch.forkUnknown = true }
+                let held = Set(branch.snapshotState.elements.map(\.key)).union(pageBranch)
+                if await page.elements.contains(where: { !held.contains($0.key) }) { branch.forkUnknown = true }
             }
             if branch.forkUnknown { report.forkUnknown.append(c.copy) }
             let action: MergeReport.Action = branch.unreadable.isEmpty ? .merged : .lostAndFound

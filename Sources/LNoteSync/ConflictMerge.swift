@@ -112,7 +112,7 @@ extension Document {
         var done = prepared.done
         let lost = LostAndFound(fs: fs, directory: layout.lostAndFoundDirectory, prefix: "merge")
         try await ConflictMerge.mergePages(
-            document: self, listed: Set(pageIDs), layout: layout, fs: fs, report: &report,
+            document: self, listed: Set(pageKeys), layout: layout, fs: fs, report: &report,
             lost: lost, done: &done)
         try ConflictMerge.settle(done, layout: layout, fs: fs, report: &report, lost: lost)
         try ConflictMerge.mergeDerived(layout: layout, fs: fs, report: &report, lost: lost)

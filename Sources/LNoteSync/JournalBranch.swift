@@ -85,8 +85,8 @@ enum JournalBranch {
             let c = try? PageChangeCodec.decode(type: f.type, body: f.body, points: .deferred)
         else { return [] }
         switch c {
-        case .append(let e): return [e.id]
-        case .replace(_, let fragments): return fragments.map(\.id)
+        case .append(let e): return [e.key]
+        case .replace(_, let fragments): return fragments.map(\.key)
         default: return []
         }
     }
@@ -112,8 +112,8 @@ enum JournalBranch {
                 let c = try? PageChangeCodec.decode(type: f.type, body: f.body, points: .deferred)
             else { continue }
             switch c {
-            case .delete(let list): ids.formUnion(list)
-            case .replace(let target, _): ids.insert(target)
+            case .delete(let list): ids.formUnion(list.keys)
+            case .replace(let target, _): ids.insert(target.key)
             default: break
             }
         }

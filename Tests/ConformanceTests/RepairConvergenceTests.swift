@@ -106,7 +106,7 @@ struct RepairConvergenceTests {
         let state = try PageRecovery.recover(fs: Repo.fs, directory: root + "/pages", pageID: pageID, mode: .strict)
             .state
         #expect(
-            state.elements.map(\.id.description) == [
+            state.elements.map(\.key.description) == [
                 "e1e00000-0000-4000-8000-000000000001", "e1e00000-0000-4000-8000-000000000002"
             ])
         guard case .stroke(let cut)? = state.elements.last else { Issue.record("stroke 2 is gone"); return }

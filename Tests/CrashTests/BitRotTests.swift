@@ -34,19 +34,19 @@ struct BitRotTests {
         let snapshot = SnapshotFile.encode(pageID: pageID, generation: 1, nextSequence: 40, state: state, salt: 0xAB5)
         let snapshotFrames = frames(of: snapshot, salt: 0xAB5, first: 1)
         var changes: [PageChange] = []
-        var ids = state.elements.map(\.id)
+        var ids = state.elements.map(\.key)
         for i in 0..<20 {
             switch i % 5 {
             case 0, 3:
                 let e = factory.stroke(payload: 80 + 29 * i)
                 changes.append(.append(e))
-                ids.append(e.id)
+                ids.append(e.key)
             case 1: changes.append(.transform([(ids[i % ids.count], .translation(Float(i), 2))]))
             case 2:
                 let target = ids.remove(at: (3 * i) % ids.count)
                 let fragment = factory.smallStroke()
                 changes.append(.replace(target: target, fragments: [fragment]))
-                ids.append(fragment.id)
+                ids.append(fragment.key)
             default: changes.append(.delete([ids.remove(at: i % ids.count)]))
             }
         }

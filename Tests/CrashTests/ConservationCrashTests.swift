@@ -44,7 +44,7 @@ struct ConservationCrashTests {
 
     /// Where each element's `elementAppend` frame lies in the page's files (snapshot and journals).
     static func frames(in files: [String: [UInt8]], of elements: [Element]) -> [(Element, String, Range<Int>)] {
-        let byID = Dictionary(uniqueKeysWithValues: elements.map { ($0.id, $0) })
+        let byID = Dictionary(uniqueKeysWithValues: elements.map { ($0.key, $0) })
         var found: [(Element, String, Range<Int>)] = []
         for (path, bytes) in files.sorted(by: { $0.key < $1.key }) where path.hasPrefix(PageRun.directory + "/") {
             let salt: UInt64?
@@ -125,11 +125,11 @@ struct ConservationCrashTests {
             return "recovery threw"
         }
         let package = files.filter { $0.key.hasPrefix(PageRun.packageDirectory + "/") }.map(\.value)
-        for h in held where !erased.contains(h.element.id) {
-            if page.state.element(h.element.id) == h.element { continue }
+        for h in held where !erased.contains(h.element.key) {
+            if page.state.element(h.element.key) == h.element { continue }
             if package.contains(where: { contains($0, h.bytes) }) { continue }
             return
-                "element \(h.element.id) (\(h.bytes.count) bytes of \(h.path)) is neither on the page nor in any file"
+                "element \(h.element.key) (\(h.bytes.count) bytes of \(h.path)) is neither on the page nor in any file"
         }
         return nil
     }
@@ -173,8 +173,8 @@ struct ConservationCrashTests {
                 var factory = ElementFactory(seed: UInt64(start) + 1)
                 try await page.append(factory.stroke(payload: 150))
                 if let top = await page.elements.last {
-                    erased.insert(top.id)
-                    try await page.apply([.replace(target: top.id, fragments: [factory.smallStroke()])])
+                    erased.insert(top.key)
+                    try await page.apply([.replace(target: top.key, fragments: [factory.smallStroke()])])
                 }
                 try await page.flush()
                 try await page.append(factory.stroke(payload: 90))

@@ -43,12 +43,12 @@ struct DocumentWorkloadCrashTests {
         let lib = NoteLibrary(folder: library, fileSystem: fs)
         let document = try await lib.createDocument(
             title: "Crash", pageOptions: PageOptions(compaction: .onCloseOnly, journalReserveBytes: 1024))
-        let first = try #require(await document.pageIDs.first)
-        _ = try await document.addPage()
+        let first = try #require(await document.pageKeys.first)
+        _ = UUIDBytes(try await document.addPage())
         var factory = ElementFactory(seed: 0xD0C)
         try await document.page(id: first).append(factory.stroke(payload: 150))
         try await document.insertImage(png, ext: "png", on: first, x: 10, y: 20, width: 300, height: 200)
-        let second = try #require(await document.pageIDs.last)
+        let second = try #require(await document.pageKeys.last)
         try await document.page(id: second).append(factory.stroke(payload: 90))
         try await document.close()
         return (fs.processCrashState(), document.path, first)
@@ -67,27 +67,27 @@ struct DocumentWorkloadCrashTests {
             var document = try await Document.open(path: base.path, pageOptions: options, fileSystem: fs)
             let initial = try await document.page(id: base.first).state
             for e in initial.elements {
-                history.written[e.id] = e
+                history.written[e.key] = e
                 history.acknowledged.append((0, e))
             }
-            history.lists.append((fs.operationCount, await document.pageIDs))
+            history.lists.append((fs.operationCount, await document.pageKeys))
             for op in ops {
                 history.steps.append("\(op.rawValue)@\(fs.operationCount)")
                 switch op {
                 case .stroke:
                     let e = factory.stroke(payload: 200)
-                    history.written[e.id] = e
+                    history.written[e.key] = e
                     try await document.page(id: base.first).append(e)
                     history.acknowledged.append((fs.operationCount, e))
                 case .image:
                     let image = try await document.insertImage(
                         png, ext: "png", on: base.first, x: 1, y: 2, width: 30, height: 40)
-                    history.written[image.id] = .image(image)
+                    history.written[image.key] = .image(image)
                     history.acknowledged.append((fs.operationCount, .image(image)))
                 case .addPage:
-                    _ = try await document.addPage()
+                    _ = UUIDBytes(try await document.addPage())
                 case .deletePage:
-                    let ids = await document.pageIDs
+                    let ids = await document.pageKeys
                     if ids.count > 1, let last = ids.last { try await document.deletePage(last) }
                 case .flush:
                     try await document.flush()
@@ -95,7 +95,7 @@ struct DocumentWorkloadCrashTests {
                     try await document.close()
                     document = try await Document.open(path: base.path, pageOptions: options, fileSystem: fs)
                 }
-                history.lists.append((fs.operationCount, await document.pageIDs))
+                history.lists.append((fs.operationCount, await document.pageKeys))
             }
             try await document.close()
             history.lists.append((fs.operationCount, history.lists.last?.pages ?? []))
@@ -128,16 +128,16 @@ struct DocumentWorkloadCrashTests {
                 problems.append("page \(page) does not recover")
                 continue
             }
-            for case let .image(image) in recovered.state.elements where !assets.contains(image.assetID) {
-                problems.append("page \(page) refers to missing asset \(image.assetID) (D-040)")
+            for case let .image(image) in recovered.state.elements where !assets.contains(image.assetKey) {
+                problems.append("page \(page) refers to missing asset \(image.assetKey) (D-040)")
             }
             guard page == first else { continue }
             for (at, element) in history.acknowledged
-            where at <= state.point && recovered.state.element(element.id) != element {
-                problems.append("acknowledged element \(element.id) is missing or changed")
+            where at <= state.point && recovered.state.element(element.key) != element {
+                problems.append("acknowledged element \(element.key) is missing or changed")
             }
-            for element in recovered.state.elements where history.written[element.id] != element {
-                problems.append("element \(element.id) was never written")
+            for element in recovered.state.elements where history.written[element.key] != element {
+                problems.append("element \(element.key) was never written")
             }
         }
         return problems

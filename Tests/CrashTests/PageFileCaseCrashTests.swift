@@ -34,7 +34,7 @@ struct PageFileCaseCrashTests {
             if n == 3 { try await first.compact() }
             let s = Self.stroke(n)
             try await first.append(.stroke(s), durability: .data)
-            saved.append(s.id)
+            saved.append(s.key)
         }
         try await first.flush(.data)
         for name in try setup.list(dir) {
@@ -47,7 +47,7 @@ struct PageFileCaseCrashTests {
         // The writer: renames (P-025), one save, the compaction at close.
         let writer = try await Page.open(
             directory: dir, id: page, options: PageOptions(compaction: .onCloseOnly), fileSystem: fs)
-        #expect(await writer.elements.map(\.id) == saved)
+        #expect(await writer.elements.map(\.key) == saved)
         let added = Self.stroke(9)
         try await writer.append(.stroke(added), durability: .data)
         let afterSave = try fs.list(dir)
@@ -60,9 +60,9 @@ struct PageFileCaseCrashTests {
             states += 1
             let crashed = state.makeFileSystem()
             let recovered = try PageRecovery.recover(fs: crashed, directory: dir, pageID: page, mode: .salvage)
-            let ids = recovered.state.elements.map(\.id)
-            #expect(ids == saved || ids == saved + [added.id], "state \(state): \(ids.count) elements")
-            if ids == saved + [added.id] { withAdded += 1 }
+            let ids = recovered.state.elements.map(\.key)
+            #expect(ids == saved || ids == saved + [added.key], "state \(state): \(ids.count) elements")
+            if ids == saved + [added.key] { withAdded += 1 }
         }
         print("page file names: \(states) crash states, \(withAdded) with the save")
         #expect(states > 50, "\(states) crash states")

@@ -32,8 +32,8 @@ struct TrashCrashTests {
         let fs = SimulatedFileSystem()
         let lib = NoteLibrary(folder: library, fileSystem: fs)
         let document = try await lib.createDocument(title: "Crash", pageOptions: options)
-        let kept = try #require(await document.pageIDs.first)
-        let doomed = try await document.addPage()
+        let kept = try #require(await document.pageKeys.first)
+        let doomed = UUIDBytes(try await document.addPage())
         var factory = ElementFactory(seed: 0x7EA5)
         try await document.page(id: kept).append(factory.stroke(payload: 120))
         let page = try await document.page(id: doomed)
@@ -120,7 +120,7 @@ struct TrashCrashTests {
             if try await document.page(id: base.kept).elements != base.keptElements {
                 problems.append("the other page changed")
             }
-            if await document.pageIDs.contains(base.doomed) {
+            if await document.pageKeys.contains(base.doomed) {
                 if try await document.page(id: base.doomed).elements != base.elements {
                     problems.append("the listed page does not read exactly")
                 }
@@ -207,9 +207,9 @@ struct TrashCrashTests {
         var factory = ElementFactory(seed: 0xD0C7)
         try await document.page(at: 0).append(factory.stroke(payload: 200))
         let elements = try await document.page(at: 0).elements
-        let pageID = try #require(await document.pageIDs.first)
+        let pageID = try #require(await document.pageKeys.first)
         try await document.close()
-        let id = document.id
+        let id = document.key
         let base = fs.processCrashState()
         let inLibrary = joinPath(Self.library, PackageLayout.folderName(id))
         let inTrash = joinPath(LibraryTrash.folder(Self.library), PackageLayout.folderName(id))
@@ -239,7 +239,7 @@ struct TrashCrashTests {
                     fs: crashed, directory: pages, pageID: pageID, mode: .salvage)
                 if page?.state.elements != elements { violations.append("\(state): the package is not whole") }
                 let api = NoteLibrary(folder: Self.library, fileSystem: crashed)
-                let shown = (try? await api.list().compactMap(\.id)) ?? []
+                let shown = (try? await api.list().compactMap(\.key)) ?? []
                 let inBin = (try? await api.trashedDocuments().map(\.id)) ?? []
                 if (shown == [id]) == (inBin == [UUID(id)]) {
                     violations.append("\(state): listing \(shown), trash \(inBin)")

@@ -32,7 +32,7 @@ import Testing
         let gray = strokes.filter { $0.ink != .pen }
         #expect(black.count == 300)
         #expect(gray.count >= acked.count && !acked.isEmpty)
-        #expect(acked.isSubset(of: Set(gray.map(\.id.description))), "every acknowledged id is a gray stroke")
+        #expect(acked.isSubset(of: Set(gray.map(\.key.description))), "every acknowledged id is a gray stroke")
         #expect(gray.allSatisfy { $0.ink.red == 150 && $0.ink.green == 150 })
         // Laid out where there is room: no gray stroke sits above the line the first session ended on.
         let lastLine = try #require(black.last.map(Self.middleY))

@@ -11,7 +11,7 @@ import Testing
         let dir = TemporaryFolder("clitrash"); defer { dir.remove() }
         let library = NoteLibrary(folder: dir.path, fileSystem: POSIXFileSystem.shared)
         let doc = try await library.createDocument(title: "t")
-        let second = try await doc.addPage()
+        let second = UUIDBytes(try await doc.addPage())
         try await doc.page(id: second).append(
             .stroke(
                 Stroke(
@@ -49,7 +49,7 @@ import Testing
         #expect(try Tool.run(["trash", doc.path]).stdout.contains("no deleted pages"))
 
         let again = try await Document.open(path: doc.path, fileSystem: POSIXFileSystem.shared)
-        #expect(await again.pageIDs.first == second)
+        #expect(await again.pageKeys.first == second)
         try await again.deletePage(second)
         try await again.close()
         let refused = try Tool.run(["trash", "purge", doc.path, "--all"])
@@ -68,17 +68,17 @@ import Testing
         let library = NoteLibrary(folder: dir.path, fileSystem: POSIXFileSystem.shared)
         let doc = try await library.createDocument(title: "Chemistry")
         try await doc.close()
-        try await library.deleteDocument(doc.id)
+        try await library.deleteDocument(doc.key)
         let listed = try Tool.run(["trash", dir.path])
-        #expect(listed.status == 0 && listed.stdout.contains("\(doc.id)") && listed.stdout.contains("Chemistry"))
-        let restored = try Tool.run(["trash", "restore", dir.path, doc.id.description])
+        #expect(listed.status == 0 && listed.stdout.contains("\(doc.key)") && listed.stdout.contains("Chemistry"))
+        let restored = try Tool.run(["trash", "restore", dir.path, doc.key.description])
         #expect(restored.status == 0, "\(restored.stderr)")
-        #expect(try await library.list().compactMap(\.id) == [doc.id])
-        try await library.deleteDocument(doc.id)
-        let purged = try Tool.run(["trash", "purge", dir.path, "--id", doc.id.description, "--yes"])
+        #expect(try await library.list().compactMap(\.key) == [doc.key])
+        try await library.deleteDocument(doc.key)
+        let purged = try Tool.run(["trash", "purge", dir.path, "--id", doc.key.description, "--yes"])
         #expect(purged.status == 0 && purged.stdout.contains("purged 1 document"), "\(purged.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)
-        let missing = try Tool.run(["trash", "restore", dir.path, doc.id.description])
+        let missing = try Tool.run(["trash", "restore", dir.path, doc.key.description])
         #expect(missing.status == 8)
     }
 }

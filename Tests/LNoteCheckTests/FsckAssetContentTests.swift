@@ -14,10 +14,10 @@ import Testing
         let doc = try await NoteLibrary(folder: dir.path, fileSystem: POSIXFileSystem.shared).createDocument(title: "t")
         let bytes = (0..<(3 << 19)).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ 3) }
         let image = try await doc.insertImage(
-            bytes, ext: "pdf", on: await doc.pageIDs[0], x: 0, y: 0, width: 9, height: 9)
+            bytes, ext: "pdf", on: await doc.pageKeys[0], x: 0, y: 0, width: 9, height: 9)
         try await doc.close()
         #expect(try Fsck.check(path: doc.path).status == 0)
-        let path = doc.path + "/assets/\(image.assetID).pdf"
+        let path = doc.path + "/assets/\(image.assetKey).pdf"
         var damaged = bytes
         damaged[1 << 20] ^= 0x40
         try POSIXFileSystem.shared.writeFileAtomically(path, damaged)

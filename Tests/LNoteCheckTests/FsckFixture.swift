@@ -54,7 +54,7 @@ struct FsckFixture {
                     element = .stroke(testStroke(seed))
                 }
                 try await page.append(element)
-                ids.append(element.id)
+                ids.append(element.key)
             }
             if journalStrokes == 0 { try await page.close() } else { try await page.flush(.data) }
             let state = await page.state
@@ -114,7 +114,7 @@ struct FsckFixture {
     /// The page as the engine recovers it now.
     func elements(_ page: UUIDBytes) throws -> [UUIDBytes] {
         try PageRecovery.recover(fs: fs, directory: layout.pagesDirectory, pageID: page, mode: .salvage).state.elements
-            .map(\.id)
+            .map(\.key)
     }
 
     /// Every file under the package (the lock file aside) with a digest of its bytes, to prove a

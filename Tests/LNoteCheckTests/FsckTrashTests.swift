@@ -15,7 +15,7 @@ struct FsckTrashTests {
     static func packageWithTrash(_ dir: TemporaryFolder) async throws -> (String, UUIDBytes) {
         let library = NoteLibrary(folder: dir.path, fileSystem: POSIXFileSystem.shared)
         let doc = try await library.createDocument(title: "t")
-        let second = try await doc.addPage()
+        let second = UUIDBytes(try await doc.addPage())
         let page = try await doc.page(id: second)
         for i in 0..<3 { try await page.append(.stroke(Self.stroke(UInt64(i))), durability: .data) }
         try await page.compact()
@@ -106,10 +106,10 @@ struct FsckTrashTests {
         let doc = try await library.createDocument(title: "gone")
         try await doc.page(at: 0).append(.stroke(Self.stroke(1)))
         try await doc.close()
-        try await library.deleteDocument(doc.id)
+        try await library.deleteDocument(doc.key)
         let report = try Fsck.check(path: dir.path)
         #expect(report.status == FsckReport.clean, "\(report.errors)")
         #expect(report.counts.packages == 1 && report.counts.pages == 1)
-        #expect(report.findings.contains { $0.reason == .trashedDocument && $0.file == ".trash/\(doc.id).lnote/" })
+        #expect(report.findings.contains { $0.reason == .trashedDocument && $0.file == ".trash/\(doc.key).lnote/" })
     }
 }

@@ -37,7 +37,7 @@ import Testing
         let before = f.tree()
         let opened = try await Page.open(
             directory: f.layout.pagesDirectory, id: page, options: PageOptions(readOnly: true))
-        #expect(await opened.elements.map(\.id) == f.elementIDs[page])
+        #expect(await opened.elements.map(\.key) == f.elementIDs[page])
         #expect(await opened.recoveryReport.findings.filter { !$0.isInformational }.isEmpty)
         try await opened.close()
         let listed = try names(f)
@@ -63,7 +63,7 @@ import Testing
         try await opened.close()
         let afterClose = try names(f)
         #expect(afterClose.allSatisfy { $0 == $0.lowercased() }, "\(afterClose)")
-        #expect(try f.elements(page) == (f.elementIDs[page] ?? []) + [added.id])
+        #expect(try f.elements(page) == (f.elementIDs[page] ?? []) + [added.key])
         #expect(try f.check().status == FsckReport.clean)
     }
 

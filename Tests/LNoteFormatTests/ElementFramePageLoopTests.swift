@@ -32,7 +32,7 @@ struct ElementFramePageLoopTests {
             for e in elements where mode == 2 || (mode == 1 && rng.next() % 2 == 0) {
                 var w = ByteWriter()
                 ElementCodec.encode(e, into: &w)
-                held[e.id] = ([0xEE] + w.bytes + [0xEE])[1...w.count]
+                held[e.key] = ([0xEE] + w.bytes + [0xEE])[1...w.count]
             }
             var bodies: [ArraySlice<UInt8>?] = []
             let total = elements.withUnsafeBufferPointer { els in
@@ -46,14 +46,14 @@ struct ElementFramePageLoopTests {
             var expectedBodies: [ArraySlice<UInt8>?] = []
             for (i, e) in elements.enumerated() {
                 let known = ElementFrameWriter.frameSize(e, body: nil)
-                let body = known == nil ? held[e.id] : nil
+                let body = known == nil ? held[e.key] : nil
                 expectedBodies.append(body)
                 guard let size = ElementFrameWriter.frameSize(e, body: body) else { expectedTotal = nil; break }
                 expectedTotal? += size
                 let frame = ElementFrameWriterTests.written(size) {
                     ElementFrameWriter.write(e, body: body, sequence: UInt64(i) + 2, saltCRC: saltCRC, into: &$0)
                 }
-                if known != nil, let h = held[e.id] {
+                if known != nil, let h = held[e.key] {
                     let withBody = ElementFrameWriterTests.written(size) {
                         ElementFrameWriter.write(e, body: h, sequence: UInt64(i) + 2, saltCRC: saltCRC, into: &$0)
                     }

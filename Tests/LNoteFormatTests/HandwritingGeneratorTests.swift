@@ -25,7 +25,7 @@ struct HandwritingGeneratorTests {
         func mix(_ v: UInt64) { h = (h ^ v) &* 0x100_0000_01b3 }
         var count = 0
         for s in strokes {
-            s.id.bytes.forEach { mix(UInt64($0)) }
+            s.key.bytes.forEach { mix(UInt64($0)) }
             mix(UInt64(s.ink.red) << 24 | UInt64(s.ink.green) << 16 | UInt64(s.ink.blue) << 8 | UInt64(s.ink.width))
             for p in s.points {
                 mix(UInt64(UInt32(bitPattern: p.x)))
@@ -92,7 +92,7 @@ struct HandwritingGeneratorTests {
         var g = HandwritingGenerator(seed: 5)
         let strokes = g.page(strokes: 2_000)
         #expect(strokes.allSatisfy { $0.points.count >= 2 })
-        #expect(Set(strokes.map(\.id)).count == strokes.count)
+        #expect(Set(strokes.map(\.key)).count == strokes.count)
     }
 
     @Test("stroke(points:) gives exactly the requested count, clamped to the format limit")

@@ -53,7 +53,7 @@ struct PageGeometryTests {
     static func batch(_ state: PageState, _ g: inout SplitMix64) -> [PageChange] {
         func someID() -> UUIDBytes {
             guard !state.elements.isEmpty, Int.random(in: 0..<8, using: &g) != 0 else { return .random(using: &g) }
-            return state.elements[Int.random(in: 0..<state.elements.count, using: &g)].id
+            return state.elements[Int.random(in: 0..<state.elements.count, using: &g)].key
         }
         var out: [PageChange] = []
         for _ in 0..<Int.random(in: 1...4, using: &g) {
@@ -108,7 +108,7 @@ struct PageGeometryTests {
                 while i < hit.count, hit[i] { i += 1 }
                 ranges.append(start..<i)
             }
-            if !ranges.isEmpty { out.append(StrokeCut(id: s.id, ranges: ranges, pointCount: s.pointCount)) }
+            if !ranges.isEmpty { out.append(StrokeCut(id: s.key, ranges: ranges, pointCount: s.pointCount)) }
         }
         return out
     }
@@ -159,9 +159,9 @@ struct PageGeometryTests {
         let state = PageState(elements: [.stroke(s)])
         let geometry = PageGeometry(state)
         let across = EraserSegment(x0: 30, y0: -20, x1: 30, y1: 20, width: 2)
-        #expect(geometry.eraserCuts(across, in: state) == [StrokeCut(id: s.id, ranges: [0..<1], pointCount: 3)])
+        #expect(geometry.eraserCuts(across, in: state) == [StrokeCut(id: s.key, ranges: [0..<1], pointCount: 3)])
         let onPoint = EraserSegment(x0: 100, y0: -5, x1: 100, y1: 5, width: 2)
-        #expect(geometry.eraserCuts(onPoint, in: state) == [StrokeCut(id: s.id, ranges: [1..<2], pointCount: 3)])
+        #expect(geometry.eraserCuts(onPoint, in: state) == [StrokeCut(id: s.key, ranges: [1..<2], pointCount: 3)])
         let away = EraserSegment(x0: 30, y0: 10, x1: 70, y1: 10, width: 2)
         #expect(geometry.eraserCuts(away, in: state).isEmpty)
     }
@@ -177,6 +177,6 @@ struct PageGeometryTests {
         #expect(geometry.elements(atX: 300, y: 300, in: state) == [1])
         #expect(
             geometry.eraserCuts(EraserSegment(x0: -9001, y0: 20000, x1: -8999, y1: 20000, width: 1), in: state).map(
-                \.id) == [far.id])
+                \.id) == [far.key])
     }
 }

@@ -13,31 +13,34 @@ struct PageStateReplaceRunTests {
     struct Model {
         var elements: [Element] = []
 
-        func position(_ id: UUIDBytes) -> Int? { elements.firstIndex { $0.id == id } }
+        func position(_ id: UUIDBytes) -> Int? { elements.firstIndex { $0.key == id } }
 
         mutating func apply(_ change: PageChange) {
             switch change {
             case .append(let e):
-                if position(e.id) == nil { elements.append(e) }
-            case .replace(let target, let fragments):
+                if position(e.key) == nil { elements.append(e) }
+            case .replace(let uuid, let fragments):
+                let target = uuid.key
                 guard let p = position(target) else { return }
                 var kept: [Element] = []
                 for f in fragments {
-                    if f.id != target && position(f.id) != nil { continue }
-                    if kept.contains(where: { $0.id == f.id }) { continue }
+                    if f.key != target && position(f.key) != nil { continue }
+                    if kept.contains(where: { $0.key == f.key }) { continue }
                     kept.append(f)
                 }
                 elements.replaceSubrange(p...p, with: kept)
             case .transform(let pairs):
-                for (id, t) in pairs { if let p = position(id) { elements[p].transform = t } }
-            case .delete(let ids):
-                elements.removeAll { ids.contains($0.id) }
-            case .reorder(let index, let ids):
+                for (id, t) in pairs { if let p = position(id.key) { elements[p].transform = t } }
+            case .delete(let uuids):
+                let ids = uuids.keys
+                elements.removeAll { ids.contains($0.key) }
+            case .reorder(let index, let uuids):
+                let ids = uuids.keys
                 var seen: [UUIDBytes] = []
                 for id in ids where !seen.contains(id) && position(id) != nil { seen.append(id) }
                 guard !seen.isEmpty else { return }
-                let moved = seen.compactMap { id in elements.first { $0.id == id } }
-                var rest = elements.filter { !seen.contains($0.id) }
+                let moved = seen.compactMap { id in elements.first { $0.key == id } }
+                var rest = elements.filter { !seen.contains($0.key) }
                 rest.insert(contentsOf: moved, at: max(0, min(index, rest.count)))
                 elements = rest
             case .metadata: break
@@ -53,7 +56,7 @@ struct PageStateReplaceRunTests {
     static func agrees(_ page: PageState, _ model: Model, probes: [UUIDBytes]) -> Bool {
         guard page.elements == model.elements else { return false }
         for (i, e) in model.elements.enumerated() {
-            guard page.position(of: e.id) == i, page.element(e.id) == e, page.contains(e.id) else { return false }
+            guard page.position(of: e.key) == i, page.element(e.key) == e, page.contains(e.key) else { return false }
         }
         for id in probes where model.position(id) == nil {
             guard !page.contains(id), page.position(of: id) == nil else { return false }
@@ -74,9 +77,9 @@ struct PageStateReplaceRunTests {
             let start = Int(g.next() % 60) + 1
             var page = PageState(elements: (0..<start).map { _ in Self.image(fresh()) })
             var model = Model(elements: page.elements)
-            var probes: [UUIDBytes] = page.elements.map(\.id)
+            var probes: [UUIDBytes] = page.elements.map(\.key)
             for step in 0..<150 {
-                let ids = model.elements.map(\.id)
+                let ids = model.elements.map(\.key)
                 let change: PageChange
                 switch g.next() % 16 {
                 case 0 where !probes.isEmpty:
@@ -107,8 +110,8 @@ struct PageStateReplaceRunTests {
                     }
                     change = .replace(target: target, fragments: fragments)
                 }
-                if case .append(let e) = change { probes.append(e.id) }
-                if case .replace(_, let fs) = change { probes += fs.map(\.id) }
+                if case .append(let e) = change { probes.append(e.key) }
+                if case .replace(_, let fs) = change { probes += fs.map(\.key) }
                 page.apply(change)
                 model.apply(change)
                 #expect(Self.agrees(page, model, probes: probes), "round \(round) step \(step): \(change)")
@@ -124,7 +127,7 @@ struct PageStateReplaceRunTests {
         var model = Model(elements: page.elements)
         var n: UInt64 = 10_000
         for k in 0..<50 {
-            let target = page.elements[(k * 37) % page.elements.count].id
+            let target = page.elements[(k * 37) % page.elements.count].key
             n += 2
             let change = PageChange.replace(
                 target: target, fragments: [Self.image(Fixtures.id(n)), Self.image(Fixtures.id(n + 1))])
@@ -156,10 +159,11 @@ struct PageStateReplaceRunTests {
             var page = PageState(elements: (0..<n).map { _ in Self.image(fresh()) })
             // Sometimes moves are already logged when the batch comes.
             if g.next() % 2 == 0 {
-                page.apply(.replace(target: page.elements[0].id, fragments: [Self.image(fresh()), Self.image(fresh())]))
+                page.apply(
+                    .replace(target: page.elements[0].key, fragments: [Self.image(fresh()), Self.image(fresh())]))
             }
             var changes: [PageChange] = []
-            var targets = page.elements.map(\.id).shuffled(using: &g)
+            var targets = page.elements.map(\.key).shuffled(using: &g)
             for _ in 0..<min(targets.count, Int(g.next() % 12) + 2) {
                 let target = targets.removeLast()
                 let fragments = (0..<Int(g.next() % 4)).map { _ in Self.image(fresh()) }
@@ -171,7 +175,7 @@ struct PageStateReplaceRunTests {
                 switch g.next() % 3 {
                 case 0: changes.append(.replace(target: t, fragments: []))
                 case 1: changes.append(.replace(target: fresh(), fragments: fs))
-                default: changes.append(.replace(target: page.elements.last!.id, fragments: fs + fs))
+                default: changes.append(.replace(target: page.elements.last!.key, fragments: fs + fs))
                 }
             }
             var sequential = page
@@ -182,7 +186,7 @@ struct PageStateReplaceRunTests {
             #expect(batched.elements == sequential.elements, "round \(round)")
             #expect(notes == expectedNotes, "round \(round)")
             #expect(batched.checkInvariants(), "round \(round)")
-            #expect(Self.agrees(batched, Model(elements: sequential.elements), probes: page.elements.map(\.id)))
+            #expect(Self.agrees(batched, Model(elements: sequential.elements), probes: page.elements.map(\.key)))
         }
     }
 

@@ -14,7 +14,7 @@ struct PageStateTests {
         PageState(metadata: .letter, elements: (1...n).map { img($0) })
     }
 
-    static func order(_ p: PageState) -> [UInt64] { p.elements.map { $0.id.storage.0 } }
+    static func order(_ p: PageState) -> [UInt64] { p.elements.map { $0.key.storage.0 } }
 
     static func missing(_ n: UInt64) -> ApplyNote { ApplyNote(kind: .missingElement, id: Fixtures.id(n)) }
     static func duplicate(_ n: UInt64) -> ApplyNote { ApplyNote(kind: .duplicateElement, id: Fixtures.id(n)) }

@@ -9,8 +9,10 @@ func assetRoundTrip() async throws {
     try await withDocument("assets") { _, document in
         let page = try await document.page(at: 0)
         let bytes = Data((0..<300).map { UInt8($0 % 251) })
-        let image = try await document.insertImage(
+        let inserted = try await document.insertImage(
             bytes, ext: ".PNG", on: page.uuid, frame: PageRect(x: 10, y: 10, width: 50, height: 40))
+        guard case .image(let image)? = inserted.added.first else { throw LNoteError(.notFound, "no image added") }
+        #expect(inserted.inverse == [.delete([image.uuid])])  // the insert is undoable
         #expect(image.frame == PageRect(x: 10, y: 10, width: 50, height: 40))
         #expect(try await document.assetData(image.assetUUID) == bytes)
         #expect(try await document.assetURL(image.assetUUID)?.pathExtension == "png")

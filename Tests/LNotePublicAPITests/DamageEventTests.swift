@@ -40,15 +40,15 @@ func damageReachesTheApp() async throws {
     var documentUpdates = document.updates().makeAsyncIterator()
     #expect(await documentUpdates.next()?.damagedPages == [])
     let opened = try await document.page(at: 0)
-    #expect(await documentUpdates.next()?.damagedPages == [opened.id])
-    #expect(await document.damagedPages.map(\.pageID) == [opened.id])
+    #expect(await documentUpdates.next()?.damagedPages == [opened.uuid])
+    #expect(await document.damagedPages.map(\.pageID) == [opened.uuid])
 
     let damage = try #require(await opened.damage)
     #expect(damage.files == [snapshotName])
     #expect(damage.elementsHealed == 1 && damage.lostNothing)
     var pageUpdates = opened.updates().makeAsyncIterator()
     #expect(await pageUpdates.next()?.damage == damage)
-    #expect(await opened.elements.map(\.id) == strokes.map(\.id))
+    #expect(await opened.elements.map(\.key) == strokes.map(\.key))
 
     try await opened.append(.stroke(try stroke(12)))
     #expect(await pageUpdates.next()?.damage == nil)  // later values carry no damage

@@ -50,7 +50,7 @@ func documentUpdates() async throws {
         try await document.setTitle("Renamed")
         #expect(await updates.next()?.title == "Renamed")
         let added = try await document.appendPage()
-        #expect(await updates.next()?.pageUUIDs.last == added.uuid)
+        #expect(await updates.next()?.pageIDs.last == added.uuid)
     }
 }
 

@@ -62,7 +62,7 @@ struct RoundTripTests {
                     options: PageOptions(readOnly: true, pointDecoding: .eager))
                 let elements = await reopened.elements
                 #expect(elements == page.state.elements)
-                #expect(elements.map(\.id) == page.state.elements.map(\.id))
+                #expect(elements.map(\.key) == page.state.elements.map(\.key))
                 try await reopened.close()
             }
         }

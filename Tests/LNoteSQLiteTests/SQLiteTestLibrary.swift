@@ -31,28 +31,28 @@ enum SQLiteTestLibrary {
         var strokes = generator.page(strokes: max(strokesPerPage, 8))  // strokes 2 ... 7 are edited below
         strokes.append(withAngles(generator.nextStroke(), seed: seed))
         try await first.append(contentsOf: strokes.map { .stroke($0) })
-        let pageIDs = await document.pageIDs
+        let pageIDs = await document.pageKeys
         try await document.insertImage(
             imageBytes(seed, count: 3000), ext: "png", on: pageIDs[0], x: 400, y: -120, width: 2000, height: 1500)
         // Erase the middle of a stroke: two fragments with new ids take its place (E-021).
         let target = strokes[2]
-        try await first.erase(target.id, replacingWith: split(target).map { .stroke($0) })
-        try await first.setTransform(.translation(120.5, -33.25), for: [strokes[3].id, strokes[4].id])
+        try await first.erase(target.key, replacingWith: split(target).map { .stroke($0) })
+        try await first.setTransform(.translation(120.5, -33.25), for: [strokes[3].key, strokes[4].key])
         try await first.setTransform(
-            Transform(a: 0.8660254, b: 0.5, c: -0.5, d: 0.8660254, tx: 10, ty: 20), for: [strokes[5].id])
-        try await first.reorder([strokes[6].id], to: 0)
-        try await first.delete([strokes[7].id])
+            Transform(a: 0.8660254, b: 0.5, c: -0.5, d: 0.8660254, tx: 10, ty: 20), for: [strokes[5].key])
+        try await first.reorder([strokes[6].key], to: 0)
+        try await first.delete([strokes[7].key])
 
         let a4 = PageMetadata(width: 5953, height: 8419)
-        let second = try await document.addPage(metadata: a4)
+        let second = UUIDBytes(try await document.addPage(metadata: a4))
         var generator2 = HandwritingGenerator(seed: seed &+ 77, metadata: a4)
         try await document.page(id: second).append(
             contentsOf: generator2.page(strokes: strokesPerPage / 2).map { .stroke($0) })
         let image = try await document.insertImage(
             imageBytes(seed &+ 1, count: 800), ext: "jpg", on: second, x: 0, y: 0, width: 300, height: 300)
         try await document.page(id: second).setTransform(
-            Transform(a: 2, b: 0, c: 0, d: 2, tx: 5, ty: 5), for: [image.id])
-        _ = try await document.addPage(metadata: PageMetadata(width: 1000, height: 2000))
+            Transform(a: 2, b: 0, c: 0, d: 2, tx: 5, ty: 5), for: [image.key])
+        _ = UUIDBytes(try await document.addPage(metadata: PageMetadata(width: 1000, height: 2000)))
         try await document.flush()
     }
 
@@ -62,7 +62,7 @@ enum SQLiteTestLibrary {
         let points = stroke.points
         let cut = max(1, points.count / 2)
         var head = stroke
-        head.id = .random()
+        head.key = .random()
         head.points = Array(points[..<cut])
         var tailPoints = Array(points[min(cut + 2, points.count - 1)...])
         let t0 = tailPoints[0].time
@@ -81,7 +81,7 @@ enum SQLiteTestLibrary {
             points[i].altitude = UInt16(truncatingIfNeeded: 400 + i % 1100)
         }
         return Stroke(
-            id: stroke.id, ink: Ink(type: "pencil", red: 200, green: 10, blue: 60, alpha: 128, width: 30),
+            id: stroke.key, ink: Ink(type: "pencil", red: 200, green: 10, blue: 60, alpha: 128, width: 30),
             hasAngles: true, points: points)
     }
 

@@ -18,7 +18,7 @@ struct StreamedExportTests {
         let doc = try await library.createDocument(title: "pdf")
         let bytes = (0..<(2 << 20) + 12_345).map { UInt8(truncatingIfNeeded: $0 &* 131 &+ $0 >> 9) }
         let id = try await doc.importAsset(bytes, ext: "pdf")
-        try await doc.placeImage(id, on: await doc.pageIDs[0], x: 0, y: 0, width: 100, height: 100)
+        try await doc.placeImage(id, on: await doc.pageKeys[0], x: 0, y: 0, width: 100, height: 100)
         try await doc.close()
         let report = try await SQLiteExport.export(packages: [doc.path], to: dir.file("n.db"))
         #expect(report.documents.map(\.status) == ["exported"], "\(report.documents)")
@@ -44,7 +44,7 @@ struct StreamedExportTests {
         let library = NoteLibrary(folder: dir.file("lib"), fileSystem: POSIXFileSystem.shared)
         let doc = try await library.createDocument(title: "pdf")
         let id = try await doc.importAsset(Array("%PDF-1.7 two pages".utf8), ext: "pdf")
-        try await doc.placeImage(id, on: await doc.pageIDs[0], x: 0, y: 0, width: 100, height: 100, page: 1)
+        try await doc.placeImage(id, on: await doc.pageKeys[0], x: 0, y: 0, width: 100, height: 100, page: 1)
         try await doc.close()
         let report = try await SQLiteExport.export(packages: [doc.path], to: dir.file("n.db"))
         #expect(report.documents.map(\.status) == ["failed"])

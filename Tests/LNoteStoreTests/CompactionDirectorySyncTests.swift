@@ -55,13 +55,13 @@ struct CompactionDirectorySyncTests {
         let directorySyncs = log.filter { $0.contains("fsync(dir)") }
         #expect(directorySyncs.count == 1, "\(log)")
         #expect(await page.snapshotGeneration == 1)
-        let acknowledged = (1...4).map { Self.stroke(UInt8($0)).id }
+        let acknowledged = (1...4).map { Self.stroke(UInt8($0)).key }
         var states = 0
         for state in fs.crashStates() where state.point >= start {
             states += 1
             let r = try PageRecovery.recover(
                 fs: state.makeFileSystem(), directory: "/p", pageID: Self.pageID, mode: .salvage)
-            let ids = Set(r.state.elements.map(\.id))
+            let ids = Set(r.state.elements.map(\.key))
             let needed = acknowledged.prefix(state.point >= fs.operationCount ? 4 : 3)
             #expect(needed.allSatisfy { ids.contains($0) }, "\(state)")
             #expect(!r.report.findings.contains { !$0.isInformational }, "\(state): \(r.report.findings)")
@@ -78,7 +78,7 @@ struct CompactionDirectorySyncTests {
             let n = Int32(k)
             points.append(Point(x: n * 3, y: -n, radius: 30, pressure: UInt16(500 + k), time: UInt32(k * 8)))
         }
-        let decoded = Stroke(id: Self.stroke(1).id, ink: .pen, points: points)
+        let decoded = Stroke(id: Self.stroke(1).key, ink: .pen, points: points)
         var state = PageState()
         _ = state.apply(.append(.stroke(decoded)))
         let bytes = SnapshotFile.encode(pageID: Self.pageID, generation: 1, nextSequence: 2, state: state)
@@ -94,12 +94,12 @@ struct CompactionDirectorySyncTests {
             case 1: other[0].pressure ^= 1
             default: other.removeLast()
             }
-            #expect(!SnapshotGuard.same(deferred, .stroke(Stroke(id: decoded.id, ink: .pen, points: other))))
+            #expect(!SnapshotGuard.same(deferred, .stroke(Stroke(id: decoded.key, ink: .pen, points: other))))
         }
         points[10].x += 1
         try SnapshotGuard.verify(bytes, pageID: Self.pageID, generation: 1, nextSequence: 2, absorbed: state)
         var moved = PageState()
-        _ = moved.apply(.append(.stroke(Stroke(id: decoded.id, ink: .pen, points: points))))
+        _ = moved.apply(.append(.stroke(Stroke(id: decoded.key, ink: .pen, points: points))))
         #expect(throws: LNoteError.self) {
             try SnapshotGuard.verify(bytes, pageID: Self.pageID, generation: 1, nextSequence: 2, absorbed: moved)
         }
@@ -173,7 +173,7 @@ struct CompactionDirectorySyncTests {
             for state in failed.fs.crashStates() where state.point == failed.savedAt {
                 let r = try PageRecovery.recover(
                     fs: state.makeFileSystem(), directory: "/p", pageID: Self.pageID, mode: .salvage)
-                #expect(r.state.element(Self.stroke(3).id) != nil, "\(state)")
+                #expect(r.state.element(Self.stroke(3).key) != nil, "\(state)")
             }
         }
         #expect(!failed.saved, "the save after a failed directory sync was acknowledged")

@@ -29,7 +29,11 @@ struct CompactionFastPathTests {
         FrameCodec.append(type: FrameType.pageMetadata.rawValue, sequence: 1, body: body.bytes, salt: salt, to: &out)
         for (i, element) in state.elements.enumerated() {
             body = ByteWriter()
-            if let cached = cache[element.id] { body.append(cached) } else { ElementCodec.encode(element, into: &body) }
+            if let cached = cache[element.key] {
+                body.append(cached)
+            } else {
+                ElementCodec.encode(element, into: &body)
+            }
             FrameCodec.append(
                 type: FrameType.elementAppend.rawValue, sequence: UInt64(i + 2), body: body.bytes, salt: salt, to: &out)
         }
@@ -44,7 +48,7 @@ struct CompactionFastPathTests {
             decoded.state.elements.count == state.elements.count, Int(h.elementCount) == state.elements.count,
             decoded.state.metadata == state.metadata
         else { return false }
-        return zip(decoded.state.elements, state.elements).allSatisfy { $0.id == $1.id && SnapshotGuard.same($0, $1) }
+        return zip(decoded.state.elements, state.elements).allSatisfy { $0.key == $1.key && SnapshotGuard.same($0, $1) }
     }
 
     // MARK: Pages
@@ -106,7 +110,7 @@ struct CompactionFastPathTests {
                 let points = base.points.map { p in
                     var q = p; q.azimuth = UInt16(truncatingIfNeeded: rng.next() % 6283); return q
                 }
-                element = .stroke(Stroke(id: base.id, ink: .pen, hasAngles: true, points: points))
+                element = .stroke(Stroke(id: base.key, ink: .pen, hasAngles: true, points: points))
             case 5 where i == 0:
                 element = .stroke(makeStroke(rng.next(), points: 20_000))
             default:
@@ -116,7 +120,7 @@ struct CompactionFastPathTests {
             if rng.next() % 4 == 0 {
                 var w = ByteWriter()
                 ElementCodec.encode(element, into: &w)
-                cache.store(element.id, body: w.bytes[...])
+                cache.store(element.key, body: w.bytes[...])
             }
         }
         return (state, cache)
@@ -226,9 +230,9 @@ struct CompactionFastPathTests {
                 let repeated = f + [(f[n].0, UInt64(n + 2), f[n].2)]
                 variants.append(
                     (Self.sealed(repeated, generation: 4, nextSequence: 50, elementCount: n + 1), state, 4, 50))
-                var fewer = state; _ = fewer.apply(.delete([state.elements[n - 1].id]))
+                var fewer = state; _ = fewer.apply(.delete([state.elements[n - 1].key]))
                 variants.append((bytes, fewer, 4, 50))
-                var moved = state; _ = moved.apply(.transform([(state.elements[0].id, .translation(0, 1))]))
+                var moved = state; _ = moved.apply(.transform([(state.elements[0].key, .translation(0, 1))]))
                 variants.append((bytes, moved, 4, 50))
                 var canvas = state; canvas.metadata = PageMetadata(width: state.metadata.width &+ 1, height: 1)
                 variants.append((bytes, canvas, 4, 50))
@@ -240,7 +244,7 @@ struct CompactionFastPathTests {
                 swapped.swapAt(1, 2)
                 swapped[1].1 = 2; swapped[2].1 = 3
                 variants.append((Self.sealed(swapped, generation: 4, nextSequence: 50, elementCount: n), state, 4, 50))
-                var reordered = state; _ = reordered.apply(.reorder(index: 0, ids: [state.elements[1].id]))
+                var reordered = state; _ = reordered.apply(.reorder(index: 0, ids: [state.elements[1].key]))
                 variants.append((bytes, reordered, 4, 50))
                 var gap = f; gap.remove(at: 1)
                 variants.append((Self.sealed(gap, generation: 4, nextSequence: 50, elementCount: n - 1), state, 4, 50))
@@ -268,7 +272,7 @@ struct CompactionFastPathTests {
                     body: raw, baseOffset: 0, source: body[...],
                     known: expected.encodedPoints)
             else { return false }
-            return e.id == expected.id && SnapshotGuard.same(e, .stroke(expected))
+            return e.key == expected.key && SnapshotGuard.same(e, .stroke(expected))
         }
     }
 
@@ -289,7 +293,7 @@ struct CompactionFastPathTests {
             let points = base.points.map { p in
                 var q = p; q.azimuth = UInt16(truncatingIfNeeded: rng.next() % 6283); return q
             }
-            s = Stroke(id: base.id, ink: s.ink, transform: s.transform, hasAngles: true, points: points)
+            s = Stroke(id: base.key, ink: s.ink, transform: s.transform, hasAngles: true, points: points)
         }
         var w = ByteWriter()
         ElementCodec.encode(.stroke(s), into: &w)
@@ -403,13 +407,13 @@ struct CompactionFastPathTests {
         // The handle opened there is closed after the rename (by the release after compact()).
         let closes = log.indices.filter { log[$0].contains("close \(snapshot) fd") }
         #expect(closes.contains { $0 > renamed }, "\(log)")
-        let acknowledged = [1, 2].map { Self.stroke(UInt8($0)).id }
+        let acknowledged = [1, 2].map { Self.stroke(UInt8($0)).key }
         var states = 0
         for state in sim.crashStates() where state.point >= start {
             states += 1
             let r = try PageRecovery.recover(
                 fs: state.makeFileSystem(), directory: "/p", pageID: Self.pageID, mode: .salvage)
-            #expect(Set(r.state.elements.map(\.id)) == Set(acknowledged), "\(state)")
+            #expect(Set(r.state.elements.map(\.key)) == Set(acknowledged), "\(state)")
         }
         #expect(states > 1)
         try await page.close()
@@ -515,8 +519,8 @@ struct CompactionFastPathTests {
                 states += 1
                 let r = try PageRecovery.recover(
                     fs: state.makeFileSystem(), directory: "/p", pageID: Self.pageID, mode: .salvage)
-                let ids = Set(r.state.elements.map(\.id))
-                let needed = (state.point >= end ? [1, 2, 3] : [1, 2]).map { Self.stroke(UInt8($0)).id }
+                let ids = Set(r.state.elements.map(\.key))
+                let needed = (state.point >= end ? [1, 2, 3] : [1, 2]).map { Self.stroke(UInt8($0)).key }
                 #expect(needed.allSatisfy { ids.contains($0) }, "round \(round): \(state)")
                 #expect(
                     !r.report.findings.contains { !$0.isInformational },

@@ -25,19 +25,19 @@ import LNoteTestSupport
     func sameBytesStoredOnce() async throws {
         let dir = TemporaryFolder("doc"); defer { dir.remove() }
         let doc = try await NoteLibrary(folder: dir.path, fileSystem: POSIXFileSystem.shared).createDocument(title: "t")
-        let first = await doc.pageIDs[0]
-        let second = try await doc.addPage()
+        let first = await doc.pageKeys[0]
+        let second = UUIDBytes(try await doc.addPage())
         let png = Self.bytes(70_000)
         let a = try await doc.insertImage(png, ext: "png", on: first, x: 0, y: 0, width: 10, height: 10)
         let b = try await doc.insertImage(png, ext: "png", on: second, x: 5, y: 5, width: 10, height: 10)
-        #expect(a.assetID == b.assetID)
-        #expect(a.assetID == UUIDBytes.contentID(of: png))
-        #expect(a.assetID.isContentID)
-        #expect(try assetNames(doc) == ["\(a.assetID).png"])
+        #expect(a.assetKey == b.assetKey)
+        #expect(a.assetKey == UUIDBytes.contentID(of: png))
+        #expect(a.assetKey.isContentID)
+        #expect(try assetNames(doc) == ["\(a.assetKey).png"])
         // Erasing one of the two images keeps the asset: the other page still shows it (D-040).
-        try await doc.page(id: first).delete([a.id])
+        try await doc.page(id: first).delete([a.key])
         try await doc.close()
-        #expect(try fs.readFile(doc.path + "/assets/\(a.assetID).png") == png)
+        #expect(try fs.readFile(doc.path + "/assets/\(a.assetKey).png") == png)
     }
 
     @Test("D-044 D-046 a file imported from a path gets the id of its bytes and leaves no temp file")
@@ -167,12 +167,12 @@ import LNoteTestSupport
         let doc = try await library.createDocument(title: "t")
         let png = Self.bytes(10_000)
         let image = try await doc.insertImage(
-            png, ext: "png", on: await doc.pageIDs[0], x: 0, y: 0, width: 1, height: 1)
+            png, ext: "png", on: await doc.pageKeys[0], x: 0, y: 0, width: 1, height: 1)
         try await doc.close()
-        let copyID = try await library.duplicateDocument(doc.id)
-        #expect(sim.operationLog.contains { $0.contains(" clone ") && $0.contains("\(image.assetID).png") })
+        let copyID = try await library.duplicateDocument(doc.key)
+        #expect(sim.operationLog.contains { $0.contains(" clone ") && $0.contains("\(image.assetKey).png") })
         let copy = try await library.openDocument(copyID)
-        #expect(try await copy.readAsset(image.assetID, at: 0, count: png.count) == png)
+        #expect(try await copy.readAsset(image.assetKey, at: 0, count: png.count) == png)
         try await copy.close()
     }
 }
@@ -184,12 +184,12 @@ extension ContentAddressedAssetTests {
         try sim.makeDirectory("/lib")
         let library = NoteLibrary(folder: "/lib", fileSystem: sim)
         let doc = try await library.createDocument(title: "t")
-        let others = try await (0..<3).asyncMap { _ in try await doc.addPage() }
+        let others = try await (0..<3).asyncMap { _ in UUIDBytes(try await doc.addPage()) }
         let pdf = Self.bytes(5_000)
         let id = try await doc.importAsset(pdf, ext: "pdf")
-        for pageID in await doc.pageIDs { try await doc.placeImage(id, on: pageID, x: 0, y: 0, width: 9, height: 9) }
+        for pageID in await doc.pageKeys { try await doc.placeImage(id, on: pageID, x: 0, y: 0, width: 9, height: 9) }
         try await doc.close()
-        let reopened = try await library.openDocument(doc.id)
+        let reopened = try await library.openDocument(doc.key)
         _ = try await reopened.page(at: 0).elements
         let before = sim.operationCount
         try await reopened.close()

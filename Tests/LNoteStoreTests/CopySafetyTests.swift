@@ -60,9 +60,9 @@ struct CopySafetyTests {
         let options = PageOptions(
             durability: durability, compaction: CompactionPolicy(journalBytesMax: .max, journalFramesMax: 8))
         let doc = try await library.createDocument(title: "busy", pageOptions: options)
-        try await doc.addPage()
+        UUIDBytes(try await doc.addPage())
         let pages = [try await doc.page(at: 0), try await doc.page(at: 1)]
-        let pageIDs = await doc.pageIDs
+        let pageIDs = await doc.pageKeys
         let log = AcknowledgedLog()
         let copiesWanted = 60
 
@@ -72,7 +72,7 @@ struct CopySafetyTests {
             while !log.isFinished && i < 200_000 {
                 let stroke = makeStroke(UInt64(i), points: 40)
                 try await pages[i % 2].append(.stroke(stroke))
-                log.add(stroke.id, page: i % 2)
+                log.add(stroke.key, page: i % 2)
                 // Now and then the app goes to the background: document.json is rewritten and
                 // the lock released, then re-taken by the next append.
                 if i % 97 == 96 { try await doc.flush() }
@@ -105,9 +105,9 @@ struct CopySafetyTests {
                 copies += 1
                 if deltas.contains(1) { overlappedOne += 1 }
                 let copy = try await Document.open(path: target, readOnly: true, fileSystem: POSIXFileSystem.shared)
-                #expect(await copy.pageIDs == pageIDs)
+                #expect(await copy.pageKeys == pageIDs)
                 for (index, pageID) in pageIDs.enumerated() {
-                    let ids = try await copy.page(id: pageID).elements.map(\.id)
+                    let ids = try await copy.page(id: pageID).elements.map(\.key)
                     let expected = acknowledged[index] ?? []
                     if Array(ids.prefix(expected.count)) != expected {
                         lost += 1
@@ -149,11 +149,11 @@ struct CopySafetyTests {
         let page = try await doc.page(at: 0)
         var acknowledged: [UUIDBytes] = []
         for i in 0..<10 {
-            let s = makeStroke(UInt64(i)); try await page.append(.stroke(s)); acknowledged.append(s.id)
+            let s = makeStroke(UInt64(i)); try await page.append(.stroke(s)); acknowledged.append(s.key)
         }
         try await page.compact()
         for i in 10..<20 {
-            let s = makeStroke(UInt64(i)); try await page.append(.stroke(s)); acknowledged.append(s.id)
+            let s = makeStroke(UInt64(i)); try await page.append(.stroke(s)); acknowledged.append(s.key)
         }
         let fs = POSIXFileSystem.shared
         let pagesDir = doc.path + "/pages"
@@ -173,7 +173,7 @@ struct CopySafetyTests {
             try FileManager.default.copyItem(atPath: pagesDir + "/" + name, toPath: target + "/pages/" + name)
         }
         let copy = try await Document.open(path: target, readOnly: true, fileSystem: POSIXFileSystem.shared)
-        #expect(try await copy.page(at: 0).elements.map(\.id) == acknowledged)
+        #expect(try await copy.page(at: 0).elements.map(\.key) == acknowledged)
         try await copy.close()
         try await doc.close()
     }

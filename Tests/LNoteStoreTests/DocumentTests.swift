@@ -14,19 +14,19 @@ struct DocumentTests {
         let library = NoteLibrary(folder: dir.path, fileSystem: POSIXFileSystem.shared)
         let doc = try await library.createDocument(title: "Lecture 3")
         #expect(await doc.pageCount == 1)
-        let first = await doc.pageIDs[0]
-        let b = try await doc.addPage()
-        let a = try await doc.insertPage(at: 0)
-        #expect(await doc.pageIDs == [a, first, b])
+        let first = await doc.pageKeys[0]
+        let b = UUIDBytes(try await doc.addPage())
+        let a = UUIDBytes(try await doc.insertPage(at: 0))
+        #expect(await doc.pageKeys == [a, first, b])
         try await doc.movePage(from: 0, to: 2)
-        #expect(await doc.pageIDs == [first, b, a])
+        #expect(await doc.pageKeys == [first, b, a])
         try await doc.setTitle("Lecture 3, revised")
         // Page files appear on the first change only (D-022).
         let page = try await doc.page(id: b)
         try await page.append(.stroke(makeStroke(1)))
         #expect(try POSIXFileSystem.shared.list(doc.path + "/pages").contains { $0.hasPrefix(b.description) })
         try await doc.deletePage(b)
-        #expect(await doc.pageIDs == [first, a])
+        #expect(await doc.pageKeys == [first, a])
         // D-022, T-010: the deleted page's files left pages/ for its trash entry, and its Page
         // refuses further calls.
         #expect(try !POSIXFileSystem.shared.list(doc.path + "/pages").contains { $0.hasPrefix(b.description) })
@@ -34,12 +34,12 @@ struct DocumentTests {
             try POSIXFileSystem.shared.list(doc.path + "/trash/\(b)/pages").contains { $0.hasPrefix(b.description) })
         await #expect(throws: LNoteError.self) { try await page.append(.stroke(makeStroke(2))) }
         await #expect(throws: LNoteError.self) { try await doc.deletePage(b) }
-        await #expect(throws: LNoteError.self) { try await doc.insertPage(at: 7) }
+        await #expect(throws: LNoteError.self) { UUIDBytes(try await doc.insertPage(at: 7)) }
         await #expect(throws: LNoteError.self) { try await doc.movePage(from: 0, to: 2) }
         try await doc.close()
 
-        let again = try await library.openDocument(doc.id, readOnly: true)
-        #expect(await again.pageIDs == [first, a])
+        let again = try await library.openDocument(doc.key, readOnly: true)
+        #expect(await again.pageKeys == [first, a])
         #expect(await again.title == "Lecture 3, revised")
         try await again.close()
     }
@@ -50,25 +50,25 @@ struct DocumentTests {
         let recorder = RecordingFileSystem()
         let doc = try await NoteLibrary(folder: dir.path, fileSystem: recorder).createDocument(title: "t")
         recorder.reset()
-        let ids = try await doc.addPages(count: 500)
+        let ids = (try await doc.addPages(count: 500)).keys
         #expect(ids.count == 500)
         #expect(Set(ids).count == 500)
         #expect(await doc.pageCount == 501)
         #expect(recorder.entries.filter { $0.op == "rename" && $0.target.hasSuffix("/document.json") }.count == 1)
         let tooMany = await #expect(throws: LNoteError.self) {
-            try await doc.addPages(count: FormatLimits.pagesPerDocumentMax)
+            (try await doc.addPages(count: FormatLimits.pagesPerDocumentMax)).keys
         }
         #expect(tooMany?.code == .invalidInput)
         #expect(await doc.pageCount == 501)
         try await doc.close()
-        #expect(try await readDocumentJSON(doc.path).pages.map(\.id) == doc.pageIDs)
+        #expect(try await readDocumentJSON(doc.path).pages.map(\.id) == doc.pageKeys)
     }
 
     @Test("page(id:) returns the same Page for the same id, also under concurrent first calls")
     func samePageInstance() async throws {
         let dir = TemporaryFolder("doc"); defer { dir.remove() }
         let doc = try await NoteLibrary(folder: dir.path, fileSystem: POSIXFileSystem.shared).createDocument(title: "t")
-        let id = await doc.pageIDs[0]
+        let id = await doc.pageKeys[0]
         let pages = try await withThrowingTaskGroup(of: Page.self) { group in
             for _ in 0..<8 { group.addTask { try await doc.page(id: id) } }
             return try await group.reduce(into: [Page]()) { $0.append($1) }
@@ -86,7 +86,7 @@ struct DocumentTests {
         let dir = TemporaryFolder("doc"); defer { dir.remove() }
         let doc = try await NoteLibrary(folder: dir.path, fileSystem: POSIXFileSystem.shared).createDocument(title: "t")
         let a4 = PageMetadata(width: 5953, height: 8419)
-        let second = try await doc.addPage(metadata: a4)
+        let second = UUIDBytes(try await doc.addPage(metadata: a4))
         let page = try await doc.page(at: 0)
         try await page.append(contentsOf: (0..<5).map { .stroke(makeStroke(UInt64($0))) })
         // A page added with another canvas size has it on the page itself (D-023).
@@ -99,7 +99,7 @@ struct DocumentTests {
         try await doc.close()
         file = try readDocumentJSON(doc.path)
         #expect(file.pages[0].elementCount == 6)
-        await #expect(throws: LNoteError.self) { try await doc.addPage() }
+        await #expect(throws: LNoteError.self) { UUIDBytes(try await doc.addPage()) }
         await #expect(throws: LNoteError.self) { try await page.append(.stroke(makeStroke(100))) }
     }
 
@@ -108,17 +108,17 @@ struct DocumentTests {
         let dir = TemporaryFolder("doc"); defer { dir.remove() }
         let recorder = RecordingFileSystem()
         let doc = try await NoteLibrary(folder: dir.path, fileSystem: recorder).createDocument(title: "t")
-        let pageID = await doc.pageIDs[0]
+        let pageID = await doc.pageKeys[0]
         _ = try await doc.page(id: pageID)
         recorder.reset()
         let bytes = Array(repeating: UInt8(7), count: 5000)
         let image = try await doc.insertImage(bytes, ext: "png", on: pageID, x: 100, y: 200, width: 3000, height: 2000)
-        let asset = try #require(try await doc.assetFilePath(image.assetID))
+        let asset = try #require(try await doc.assetFilePath(image.assetKey))
         #expect(try POSIXFileSystem.shared.readFile(asset) == bytes)
         #expect(try await doc.page(id: pageID).elements == [.image(image)])
 
         let log = recorder.entries
-        let idBytes = image.assetID.bytes
+        let idBytes = image.assetKey.bytes
         let firstReference = try #require(
             log.firstIndex {
                 $0.op == "write" && $0.path.hasSuffix(".journal") && $0.bytes.contains(subsequence: idBytes)
@@ -144,15 +144,15 @@ struct DocumentTests {
     func orphanAssetsRemoved() async throws {
         let dir = TemporaryFolder("doc"); defer { dir.remove() }
         let doc = try await NoteLibrary(folder: dir.path, fileSystem: POSIXFileSystem.shared).createDocument(title: "t")
-        let pageID = await doc.pageIDs[0]
+        let pageID = await doc.pageKeys[0]
         let kept = try await doc.insertImage([1, 2, 3], ext: "jpg", on: pageID, x: 0, y: 0, width: 100, height: 100)
         let dropped = try await doc.insertImage([4, 5, 6], ext: "png", on: pageID, x: 0, y: 0, width: 100, height: 100)
-        try await doc.page(id: pageID).delete([dropped.id])
+        try await doc.page(id: pageID).delete([dropped.key])
         // What a crash between the asset and its frame leaves: an asset nothing refers to.
         let crashLeftover = doc.path + "/assets/\(UUIDBytes.random()).heic"
         try Data([9]).write(to: URL(fileURLWithPath: crashLeftover))
-        let keptPath = try #require(try await doc.assetFilePath(kept.assetID))
-        let droppedPath = try #require(try await doc.assetFilePath(dropped.assetID))
+        let keptPath = try #require(try await doc.assetFilePath(kept.assetKey))
+        let droppedPath = try #require(try await doc.assetFilePath(dropped.assetKey))
         try await doc.close()
         let fm = FileManager.default
         #expect(fm.fileExists(atPath: keptPath))
@@ -167,24 +167,24 @@ struct DocumentTests {
         let dir = TemporaryFolder("doc"); defer { dir.remove() }
         let library = NoteLibrary(folder: dir.path, fileSystem: POSIXFileSystem.shared)
         let doc = try await library.createDocument(title: "t")
-        let pageID = await doc.pageIDs[0]
+        let pageID = await doc.pageKeys[0]
         let image = try await doc.insertImage([1, 2, 3], ext: "png", on: pageID, x: 0, y: 0, width: 100, height: 100)
-        let lower = try #require(try await doc.assetFilePath(image.assetID))
+        let lower = try #require(try await doc.assetFilePath(image.assetKey))
         try await doc.close()
         let fm = FileManager.default
-        let name = "\(image.assetID)".uppercased() + ".png"
+        let name = "\(image.assetKey)".uppercased() + ".png"
         let upper = doc.path + "/assets/" + name
         try fm.moveItem(atPath: lower, toPath: upper)
-        let reopened = try await library.openDocument(doc.id)
+        let reopened = try await library.openDocument(doc.key)
         // An image erased here (so provably an orphan, D-042), its asset named in upper case.
         let erased = try await reopened.insertImage([9], ext: "jpg", on: pageID, x: 0, y: 0, width: 10, height: 10)
-        try await reopened.page(id: pageID).delete([erased.id])
-        let orphan = doc.path + "/assets/" + "\(erased.assetID)".uppercased() + ".jpg"
-        try fm.moveItem(atPath: doc.path + "/assets/\(erased.assetID).jpg", toPath: orphan)
-        #expect(try await reopened.assetFilePath(image.assetID) == upper)
+        try await reopened.page(id: pageID).delete([erased.key])
+        let orphan = doc.path + "/assets/" + "\(erased.assetKey)".uppercased() + ".jpg"
+        try fm.moveItem(atPath: doc.path + "/assets/\(erased.assetKey).jpg", toPath: orphan)
+        #expect(try await reopened.assetFilePath(image.assetKey) == upper)
         // A second spelling: the lowercase one is the asset's path.
         try Data([1, 2, 3]).write(to: URL(fileURLWithPath: lower))
-        #expect(try await reopened.assetFilePath(image.assetID) == lower)
+        #expect(try await reopened.assetFilePath(image.assetKey) == lower)
         try await reopened.close()
         #expect(
             fm.fileExists(atPath: upper) && fm.fileExists(atPath: lower),
@@ -197,15 +197,15 @@ struct DocumentTests {
         let dir = TemporaryFolder("doc"); defer { dir.remove() }
         let library = NoteLibrary(folder: dir.path, fileSystem: POSIXFileSystem.shared)
         let doc = try await library.createDocument(title: "t")
-        let pageID = await doc.pageIDs[0]
+        let pageID = await doc.pageKeys[0]
         let image = try await doc.insertImage([1, 2, 3], ext: "png", on: pageID, x: 0, y: 0, width: 10, height: 10)
-        let assetPath = try #require(try await doc.assetFilePath(image.assetID))
+        let assetPath = try #require(try await doc.assetFilePath(image.assetKey))
         try await doc.close()
         // Make the page unlisted, as a crash in deletePage would: its files go to lost+found.
         var file = try readDocumentJSON(doc.path)
         file.pages.removeAll()
         try Data(file.encoded()).write(to: URL(fileURLWithPath: doc.path + "/document.json"))
-        let again = try await library.openDocument(doc.id)
+        let again = try await library.openDocument(doc.key)
         #expect(await !again.setAsideFiles.isEmpty)
         try await again.close()
         #expect(FileManager.default.fileExists(atPath: assetPath))
@@ -218,7 +218,7 @@ struct DocumentTests {
         let dir = TemporaryFolder("doc"); defer { dir.remove() }
         let library = NoteLibrary(folder: dir.path, fileSystem: POSIXFileSystem.shared)
         let doc = try await library.createDocument(title: "t")
-        let listed = await doc.pageIDs[0]
+        let listed = await doc.pageKeys[0]
         try await doc.close()
         // A stray page's files, e.g. from a crash between document.json and the file removal.
         let stray = UUIDBytes.random()
@@ -229,14 +229,14 @@ struct DocumentTests {
         #expect(!strayNames.isEmpty)
 
         // A read-only open changes nothing.
-        let reader = try await library.openDocument(doc.id, readOnly: true)
+        let reader = try await library.openDocument(doc.key, readOnly: true)
         #expect(await reader.setAsideFiles.isEmpty)
         try await reader.close()
         #expect(
             try POSIXFileSystem.shared.list(doc.path + "/pages").filter { $0.hasPrefix(stray.description) }
                 == strayNames)
 
-        let writer = try await library.openDocument(doc.id)
+        let writer = try await library.openDocument(doc.key)
         #expect(await writer.setAsideFiles.sorted() == strayNames.sorted())
         #expect(try POSIXFileSystem.shared.list(doc.path + "/lost+found").sorted() == strayNames.sorted())
         #expect(try await writer.page(id: listed).elementCount == 0)
@@ -252,8 +252,8 @@ struct DocumentTests {
         let dir = TemporaryFolder("doc"); defer { dir.remove() }
         let doc = try await NoteLibrary(folder: dir.path, fileSystem: POSIXFileSystem.shared).createDocument(
             title: "t", pageOptions: PageOptions().withCovers)
-        let first = await doc.pageIDs[0]
-        let second = try await doc.addPage()
+        let first = await doc.pageKeys[0]
+        let second = UUIDBytes(try await doc.addPage())
         var generator = HandwritingGenerator(seed: 3)
         let strokes = generator.page(strokes: 1500)
         try await doc.page(id: first).append(contentsOf: strokes.map { .stroke($0) }, durability: Durability.none)
@@ -282,8 +282,8 @@ struct DocumentTests {
         let library = NoteLibrary(folder: dir.path, fileSystem: POSIXFileSystem.shared)
         let doc = try await library.createDocument(title: "t", pageOptions: PageOptions().withCovers)
         try await doc.close()
-        try FileManager.default.removeItem(atPath: doc.path + "/thumbnails/\(await doc.pageIDs[0]).png")
-        let again = try await library.openDocument(doc.id, pageOptions: PageOptions().withCovers)
+        try FileManager.default.removeItem(atPath: doc.path + "/thumbnails/\(await doc.pageKeys[0]).png")
+        let again = try await library.openDocument(doc.key, pageOptions: PageOptions().withCovers)
         try await again.close()
         let summary = try #require(try await library.list().first)
         #expect(summary.coverPath != nil)
@@ -304,7 +304,7 @@ struct DocumentTests {
         }
         #expect(refused?.code == .lockedElsewhere)
         #expect(refused?.message == "open for writing elsewhere")
-        let reader = try await library.openDocument(first.id, readOnly: true)
+        let reader = try await library.openDocument(first.key, readOnly: true)
         #expect(try await reader.page(at: 0).elementCount == 1)
         let readOnlyWrite = await #expect(throws: LNoteError.self) { try await reader.setTitle("x") }
         #expect(readOnlyWrite?.code == .readOnly)
@@ -316,14 +316,14 @@ struct DocumentTests {
         // The first writer's next write finds the lock taken and throws (it does not wait).
         let blocked = await #expect(throws: LNoteError.self) { try await page.append(.stroke(makeStroke(2))) }
         #expect(blocked?.code == .lockedElsewhere)
-        let blockedStructure = await #expect(throws: LNoteError.self) { try await first.addPage() }
+        let blockedStructure = await #expect(throws: LNoteError.self) { UUIDBytes(try await first.addPage()) }
         #expect(blockedStructure?.code == .lockedElsewhere)
         // The second writer closes without changing anything: the first continues where it was.
         try await second.close()
         try await page.append(.stroke(makeStroke(3)))
         #expect(await page.elementCount == 2)
         try await first.close()
-        let check = try await library.openDocument(first.id, readOnly: true)
+        let check = try await library.openDocument(first.key, readOnly: true)
         #expect(try await check.page(at: 0).elementCount == 2)
         try await check.close()
     }
@@ -365,17 +365,17 @@ struct DocumentTests {
         let refused = await #expect(throws: LNoteError.self) { try await page.append(.stroke(makeStroke(3))) }
         #expect(refused?.code == .lockedElsewhere)
         // The refusal names what changed: document.json and the page's files.
-        let message = refused?.message ?? "", pageID = await first.pageIDs[0]
+        let message = refused?.message ?? "", pageID = await first.pageKeys[0]
         #expect(message.contains("document.json changed") && message.contains("pages/\(pageID)"), "\(message)")
         // And it stays refused, for pages and structure alike; nothing of the second writer is lost.
         await #expect(throws: LNoteError.self) { try await page.append(.stroke(makeStroke(4))) }
         await #expect(throws: LNoteError.self) { try await first.setTitle("late") }
         try? await first.close()
-        let check = try await library.openDocument(first.id, readOnly: true)
-        #expect(try await check.page(at: 0).elements.map(\.id) == [makeStroke(1).id, makeStroke(2).id])
+        let check = try await library.openDocument(first.key, readOnly: true)
+        #expect(try await check.page(at: 0).elements.map(\.key) == [makeStroke(1).key, makeStroke(2).key])
         try await check.close()
         // The lock was released by close: a new writer opens.
-        let third = try await library.openDocument(first.id)
+        let third = try await library.openDocument(first.key)
         try await third.close()
     }
 
@@ -404,11 +404,11 @@ struct DocumentTests {
 
         // What a power loss would keep now: every acknowledged stroke, the second writer's too.
         let reader = try await Document.open(path: first.path, readOnly: true, fileSystem: POSIXFileSystem.shared)
-        #expect(try await reader.page(at: 0).elements.map(\.id) == before.map(\.id) + [late.id])
+        #expect(try await reader.page(at: 0).elements.map(\.key) == before.map(\.key) + [late.key])
         try await reader.close()
         try await second.close()
         let check = try await Document.open(path: first.path, readOnly: true, fileSystem: POSIXFileSystem.shared)
-        #expect(try await check.page(at: 0).elements.map(\.id) == before.map(\.id) + [late.id])
+        #expect(try await check.page(at: 0).elements.map(\.key) == before.map(\.key) + [late.key])
         try await check.close()
     }
 
@@ -426,14 +426,14 @@ struct DocumentTests {
         let library = NoteLibrary(folder: dir.path, fileSystem: POSIXFileSystem.shared)
         let options = PageOptions(compaction: CompactionPolicy(journalBytesMax: .max, journalFramesMax: 8))
         let doc = try await library.createDocument(title: "t", pageOptions: options)
-        for _ in 1..<8 { try await doc.addPage() }
+        for _ in 1..<8 { UUIDBytes(try await doc.addPage()) }
         var expected: [[UUIDBytes]] = []
         for index in 0..<8 {
             let page = try await doc.page(at: index)
             // Even pages: 8 strokes, compacted, a journal with no frame left; odd pages: 1 stroke.
             let strokes = (0..<(index % 2 == 0 ? 8 : 1)).map { makeStroke(UInt64(index * 100 + $0)) }
             for stroke in strokes { try await page.append(.stroke(stroke)) }
-            expected.append(strokes.map(\.id))
+            expected.append(strokes.map(\.key))
         }
         try await doc.flush()
         try await doc.close()  // threw lockedElsewhere before D-073
@@ -446,7 +446,7 @@ struct DocumentTests {
             }
         }
         let check = try await Document.open(path: doc.path, readOnly: true, fileSystem: POSIXFileSystem.shared)
-        for index in 0..<8 { #expect(try await check.page(at: index).elements.map(\.id) == expected[index]) }
+        for index in 0..<8 { #expect(try await check.page(at: index).elements.map(\.key) == expected[index]) }
         try await check.close()
         // and the lock was released
         let next = try await Document.open(path: doc.path, fileSystem: POSIXFileSystem.shared)
@@ -465,7 +465,7 @@ struct DocumentTests {
         let options = PageOptions(
             durability: durability, compaction: CompactionPolicy(journalBytesMax: .max, journalFramesMax: 64))
         let doc = try await library.createDocument(title: "t", pageOptions: options)
-        try await doc.addPage()
+        UUIDBytes(try await doc.addPage())
         let pages = [try await doc.page(at: 0), try await doc.page(at: 1)]
         // Saves (at most 3,000) go on until 20 flushes, half a millisecond apart, have run beside them.
         let saves = try await withThrowingTaskGroup(of: Int?.self) { group in

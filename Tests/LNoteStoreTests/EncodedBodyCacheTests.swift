@@ -34,7 +34,7 @@ struct EncodedBodyCacheTests {
         var page = try await Page.open(directory: pages, id: pageID, options: options)
         var next: UInt64 = 1
         for round in 0..<400 {
-            let ids = await page.elements.map(\.id)
+            let ids = await page.elements.map(\.key)
             switch rng.next() % 8 {
             case 0, 1, 2:
                 try await page.append(.stroke(makeStroke(next, points: 12))); next += 1

@@ -25,7 +25,7 @@ struct EraseInverseTests {
         var fast = 0
         for _ in 0..<300 {
             let page = PageState(elements: (0..<Int(g.next() % 30 + 2)).map { _ in Self.image(fresh()) })
-            var targets = page.elements.map(\.id).shuffled(using: &g)
+            var targets = page.elements.map(\.key).shuffled(using: &g)
             var changes: [PageChange] = []
             for _ in 0..<min(targets.count, Int(g.next() % 10) + 2) {
                 changes.append(

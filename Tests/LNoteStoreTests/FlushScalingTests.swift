@@ -42,7 +42,7 @@ struct FlushScalingTests {
         let options = PageOptions(durability: .none, compaction: .onCloseOnly)
         let doc = try await NoteLibrary(folder: dir.path, fileSystem: POSIXFileSystem.shared).createDocument(
             title: "t", pageOptions: options)
-        try await doc.addPages(count: pages - 1)
+        (try await doc.addPages(count: pages - 1)).keys
         for i in 0..<pages { try await doc.page(at: i).append(.stroke(makeStroke(UInt64(i + 1)))) }
         try await doc.close()
         return doc.path
@@ -81,7 +81,7 @@ struct FlushScalingTests {
         try await page.append(.stroke(makeStroke(500)))
         try await doc.flush()  // the lock is released
         // Another writer's compaction replaces the snapshot by rename: here with the same bytes.
-        let snapshot = path + "/pages/" + PageFileNames.snapshot(page.id)
+        let snapshot = path + "/pages/" + PageFileNames.snapshot(page.key)
         let copy = snapshot + ".other"
         try FileManager.default.copyItem(atPath: snapshot, toPath: copy)
         #expect(rename(copy, snapshot) == 0)

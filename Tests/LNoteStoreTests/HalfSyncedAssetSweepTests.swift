@@ -36,7 +36,7 @@ import Testing
         let dir = TemporaryFolder("sweep"); defer { dir.remove() }
         let library = NoteLibrary(folder: dir.path, fileSystem: POSIXFileSystem.shared)
         let doc = try await library.createDocument(title: "t")
-        let pageID = await doc.pageIDs[0]
+        let pageID = await doc.pageKeys[0]
         try await doc.page(id: pageID).append(
             .stroke(
                 Stroke(
@@ -45,17 +45,17 @@ import Testing
         try await doc.close()
         let old = try Self.files(doc.path)
         // The other device adds an image (its asset, its page files, document.json).
-        let other = try await library.openDocument(doc.id)
+        let other = try await library.openDocument(doc.key)
         let image = try await other.insertImage([1, 2, 3, 4], ext: "png", on: pageID, x: 0, y: 0, width: 10, height: 10)
         try await other.close()
         let new = try Self.files(doc.path)
-        let assetRel = "assets/\(image.assetID).png"
+        let assetRel = "assets/\(image.assetKey).png"
         // This device has received the asset only: every other file is at its old version.
         for rel in new.keys where old[rel] == nil { try Self.fm.removeItem(atPath: doc.path + "/" + rel) }
         try Self.put(old, in: doc.path)
         try Self.put([assetRel: try #require(new[assetRel])], in: doc.path)
 
-        let writer = try await library.openDocument(doc.id)
+        let writer = try await library.openDocument(doc.key)
         _ = try await writer.page(id: pageID)
         try await writer.close()
         #expect(Self.fm.fileExists(atPath: doc.path + "/" + assetRel), "the asset ahead of its page is kept")
@@ -64,8 +64,8 @@ import Testing
         try Self.put(new, in: doc.path)
         let reader = try await Document.open(path: doc.path, readOnly: true, fileSystem: POSIXFileSystem.shared)
         let elements = try await reader.page(id: pageID).elements
-        #expect(elements.contains { $0.id == image.id })
-        #expect(try await reader.assetFilePath(image.assetID) != nil, "no missingAsset")
+        #expect(elements.contains { $0.key == image.key })
+        #expect(try await reader.assetFilePath(image.assetKey) != nil, "no missingAsset")
         try await reader.close()
     }
 
@@ -75,10 +75,10 @@ import Testing
     func provableOrphansOnly() async throws {
         let dir = TemporaryFolder("sweep"); defer { dir.remove() }
         let doc = try await NoteLibrary(folder: dir.path, fileSystem: POSIXFileSystem.shared).createDocument(title: "t")
-        let pageID = await doc.pageIDs[0]
+        let pageID = await doc.pageKeys[0]
         let kept = try await doc.insertImage([1, 2, 3], ext: "jpg", on: pageID, x: 0, y: 0, width: 100, height: 100)
         let dropped = try await doc.insertImage([4, 5, 6], ext: "png", on: pageID, x: 0, y: 0, width: 100, height: 100)
-        try await doc.page(id: pageID).delete([dropped.id])
+        try await doc.page(id: pageID).delete([dropped.key])
         let unknown = doc.path + "/assets/\(UUIDBytes.random()).heic"
         try Data([9]).write(to: URL(fileURLWithPath: unknown))
         let leftover = doc.path + "/assets/\(UUIDBytes.random()).png.tmp"
@@ -86,9 +86,10 @@ import Testing
         let foreignTemp = doc.path + "/assets/.syncthing.photo.png.tmp"
         try Data([7]).write(to: URL(fileURLWithPath: foreignTemp))
         try await doc.close()
-        #expect(Self.fm.fileExists(atPath: doc.path + "/assets/\(kept.assetID).jpg"))
+        #expect(Self.fm.fileExists(atPath: doc.path + "/assets/\(kept.assetKey).jpg"))
         #expect(
-            !Self.fm.fileExists(atPath: doc.path + "/assets/\(dropped.assetID).png"), "erased here: provably an orphan")
+            !Self.fm.fileExists(atPath: doc.path + "/assets/\(dropped.assetKey).png"), "erased here: provably an orphan"
+        )
         #expect(Self.fm.fileExists(atPath: unknown), "no version this writer knows referred to it: kept")
         #expect(!Self.fm.fileExists(atPath: leftover), "the engine's own temp name is removed")
         #expect(Self.fm.fileExists(atPath: foreignTemp), "another program's temp file is not the engine's")
@@ -99,14 +100,14 @@ import Testing
         let dir = TemporaryFolder("sweep"); defer { dir.remove() }
         let library = NoteLibrary(folder: dir.path, fileSystem: POSIXFileSystem.shared)
         let doc = try await library.createDocument(title: "t")
-        let second = try await doc.addPage()
+        let second = UUIDBytes(try await doc.addPage())
         let image = try await doc.insertImage([1, 2, 3], ext: "png", on: second, x: 0, y: 0, width: 10, height: 10)
         try await doc.close()
-        let again = try await library.openDocument(doc.id)
+        let again = try await library.openDocument(doc.key)
         try await again.deletePage(second)
         try await again.purgeTrash()  // T-016: kept while in the trash
         try await again.close()
-        #expect(!Self.fm.fileExists(atPath: doc.path + "/assets/\(image.assetID).png"))
+        #expect(!Self.fm.fileExists(atPath: doc.path + "/assets/\(image.assetKey).png"))
     }
 
     @Test("D-042 Y-001 while a page file has a conflict copy the sweep removes nothing, not even a provable orphan")
@@ -114,16 +115,16 @@ import Testing
         let dir = TemporaryFolder("sweep"); defer { dir.remove() }
         let library = NoteLibrary(folder: dir.path, fileSystem: POSIXFileSystem.shared)
         let doc = try await library.createDocument(title: "t")
-        let pageID = await doc.pageIDs[0]
+        let pageID = await doc.pageKeys[0]
         let image = try await doc.insertImage([1, 2, 3], ext: "png", on: pageID, x: 0, y: 0, width: 10, height: 10)
         try await doc.close()
         let snapshot = doc.path + "/pages/" + PageFileNames.snapshot(pageID)
         let copy = doc.path + "/pages/\(pageID) 2.content"
         try Self.fm.copyItem(atPath: snapshot, toPath: copy)
-        let again = try await library.openDocument(doc.id)  // no merge: the copy stays (Y-022)
-        try await again.page(id: pageID).delete([image.id])
+        let again = try await library.openDocument(doc.key)  // no merge: the copy stays (Y-022)
+        try await again.page(id: pageID).delete([image.key])
         try await again.close()
-        #expect(Self.fm.fileExists(atPath: doc.path + "/assets/\(image.assetID).png"), "the copy may still show it")
+        #expect(Self.fm.fileExists(atPath: doc.path + "/assets/\(image.assetKey).png"), "the copy may still show it")
         #expect(Self.fm.fileExists(atPath: copy))
     }
 
@@ -132,8 +133,8 @@ import Testing
         let dir = TemporaryFolder("sweep"); defer { dir.remove() }
         let library = NoteLibrary(folder: dir.path, fileSystem: POSIXFileSystem.shared)
         let doc = try await library.createDocument(title: "t")
-        let first = await doc.pageIDs[0]
-        let second = try await doc.addPage()
+        let first = await doc.pageKeys[0]
+        let second = UUIDBytes(try await doc.addPage())
         try await doc.page(id: second).append(
             .stroke(
                 Stroke(
@@ -146,9 +147,9 @@ import Testing
         where name.hasPrefix(second.description) {
             try Self.fm.removeItem(atPath: doc.path + "/pages/" + name)
         }
-        let again = try await library.openDocument(doc.id)
-        try await again.page(id: first).delete([image.id])
+        let again = try await library.openDocument(doc.key)
+        try await again.page(id: first).delete([image.key])
         try await again.close()
-        #expect(Self.fm.fileExists(atPath: doc.path + "/assets/\(image.assetID).png"))
+        #expect(Self.fm.fileExists(atPath: doc.path + "/assets/\(image.assetKey).png"))
     }
 }

@@ -33,7 +33,7 @@ struct HistoryPropertyTests {
                 options.keepsHistory = true
                 page = try await Page.open(directory: pages, id: pageID, options: options)
             }
-            let ids = await page.state.elements.map(\.id)
+            let ids = await page.state.elements.map(\.key)
             var changes: [PageChange] = []
             switch ids.isEmpty ? 0 : int(9) {
             case 0, 1, 2: changes = (0...int(3)).map { _ in .append(stroke()) }

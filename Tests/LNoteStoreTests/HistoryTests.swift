@@ -150,15 +150,15 @@ struct HistoryTests {
         try await page.append(.stroke(b))
         let v2 = await page.changeSequence - 1
         let atV2 = await page.state
-        try await page.delete([a.id])
+        try await page.delete([a.key])
         try await page.append(.stroke(c))
-        try await page.setTransform(.translation(5, 5), for: [b.id])
+        try await page.setTransform(.translation(5, 5), for: [b.key])
         try await page.setMetadata(PageMetadata(width: 1000, height: 2000))
         let before = await page.state
         let beforeVersion = await page.changeSequence - 1
         let edit = try await page.restore(toVersion: v2)
         #expect(await page.state == atV2)
-        #expect(await page.state.elements.map(\.id) == [a.id, b.id])
+        #expect(await page.state.elements.map(\.key) == [a.key, b.key])
         try await page.close()
         let again = try await Page.open(directory: pages, id: pageID, options: PageOptions().withHistory)
         #expect(await again.state == atV2)

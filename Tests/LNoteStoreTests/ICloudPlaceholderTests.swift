@@ -54,7 +54,7 @@ struct ICloudPlaceholderTests {
         // Once iCloud Drive brings the file back, the page opens whole.
         try fs.rename(joinPath(dir.path, "." + snapshot + ".icloud"), to: joinPath(dir.path, snapshot))
         let page = try await Page.open(directory: dir.path, id: Self.pageID, options: PageOptions(readOnly: true))
-        #expect(await page.elements.map(\.id) == (1...4).map { Self.stroke(UInt8($0)).id })
+        #expect(await page.elements.map(\.key) == (1...4).map { Self.stroke(UInt8($0)).key })
         try await page.close()
     }
 
@@ -107,7 +107,7 @@ struct ICloudPlaceholderTests {
         let document = try await NoteLibrary(folder: dir.path, fileSystem: POSIXFileSystem.shared).createDocument(
             title: "evicted")
         let path = await document.path
-        let pageID = await document.pageIDs[0]
+        let pageID = await document.pageKeys[0]
         try await document.page(at: 0).append(.stroke(Self.stroke(1)))
         try await document.close()
         let layout = PackageLayout(root: path)

@@ -46,7 +46,7 @@ struct JournalPrefetchTests {
                 toDraw: true, threads: threads, aheadBytesMin: 0)
             let drawn =
                 r.drawn.map { "\($0.points.count) points, damaged \($0.damaged.map(\.element))" } ?? "read again"
-            return "\(r.state.elements.map(\.id)) \(r.report) gen \(r.generation) next \(r.nextSequence) "
+            return "\(r.state.elements.map(\.key)) \(r.report) gen \(r.generation) next \(r.nextSequence) "
                 + "append \(r.appendTarget.map { "\($0.name) \($0.validEnd) \($0.frameCount)" } ?? "none") "
                 + "retained \(r.retainedJournals) damaged \(r.damagedFiles.sorted()) frames \(r.journalFrames); \(drawn)"
         } catch {

@@ -174,8 +174,8 @@ struct JournalWriterTests {
             #expect(e.code == .poisoned)
         }
         let again = try await Page.open(directory: "/pages", id: pageID, fileSystem: fs)
-        let ids = await again.elements.map(\.id)
-        #expect(ids.first == a.id)
+        let ids = await again.elements.map(\.key)
+        #expect(ids.first == a.key)
     }
     @Test("W-009 a writer refuses with corrupt, before writing, a frame whose sequence would reach 2^64 - 1")
     func sequenceNearTheLimitIsRefused() throws {

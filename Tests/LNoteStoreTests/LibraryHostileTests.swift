@@ -71,10 +71,10 @@ struct LibraryHostileTests {
         let doc = try await library.createDocument(title: "t")
         let page = try await doc.page(at: 0)
         for i in 0..<3 { try await page.append(.stroke(makeStroke(UInt64(i)))) }
-        let pageID = await doc.pageIDs[0]
+        let pageID = await doc.pageKeys[0]
         try await page.append(.stroke(makeStroke(9)))
         try await doc.close()  // the object is made with no writer running (see HostileOpenTests for one that is)
-        let path = doc.path, id = doc.id
+        let path = doc.path, id = doc.key
         try object.make(path, pageID, outside)
         let before = Self.snapshot(outside)
 

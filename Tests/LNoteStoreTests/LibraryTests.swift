@@ -15,7 +15,7 @@ struct LibraryTests {
         let library = NoteLibrary(folder: dir.path + "/Notes", fileSystem: POSIXFileSystem.shared)
         let doc = try await library.createDocument(title: "Cover", pageOptions: PageOptions().withCovers)
         try await doc.page(at: 0).append(.stroke(makeStroke(1)))
-        let first = await doc.pageIDs[0]
+        let first = await doc.pageKeys[0]
         try await doc.close()
         let cover = doc.path + "/thumbnails/\(first).png"
         #expect(try await library.list().first?.coverPath == cover)
@@ -23,7 +23,7 @@ struct LibraryTests {
         #expect(try await library.list().first?.coverPath == cover, "at the limit it is still a cover")
         #expect(truncate(cover, off_t(Document.thumbnailBytesMax + 1) << 10) == 0)
         #expect(try await library.list().first?.coverPath == nil)
-        let reopened = try await library.openDocument(doc.id, readOnly: true)
+        let reopened = try await library.openDocument(doc.key, readOnly: true)
         #expect(try await reopened.thumbnailFilePath(for: first) == nil)
         try await reopened.close()
     }
@@ -36,9 +36,9 @@ struct LibraryTests {
         let library = NoteLibrary(folder: dir.path + "/Notes", fileSystem: POSIXFileSystem.shared)
         let doc = try await library.createDocument(title: "Sparse")
         let image = try await doc.insertImage(
-            [1, 2, 3, 4], ext: "png", on: doc.pageIDs[0], x: 0, y: 0, width: 50, height: 50)
+            [1, 2, 3, 4], ext: "png", on: doc.pageKeys[0], x: 0, y: 0, width: 50, height: 50)
         try await doc.close()
-        let asset = try #require(try await library.openDocument(doc.id, readOnly: true).assetFilePath(image.assetID))
+        let asset = try #require(try await library.openDocument(doc.key, readOnly: true).assetFilePath(image.assetKey))
         let giant: Int64 = 100 << 30, middle: Int64 = 50 << 30
         let marker = Data("data in the middle of the holes".utf8)
         let handle = try #require(FileHandle(forWritingAtPath: asset))
@@ -47,7 +47,7 @@ struct LibraryTests {
         try handle.truncate(atOffset: UInt64(giant))
         try handle.close()
 
-        let copyID = try await library.duplicateDocument(doc.id)
+        let copyID = try await library.duplicateDocument(doc.key)
         let copied = try await library.packageFolderPath(copyID) + "/assets/" + (asset as NSString).lastPathComponent
         var info = stat()
         #expect(stat(copied, &info) == 0)
@@ -70,27 +70,27 @@ struct LibraryTests {
         let doc = try await library.createDocument(title: "Biology", pageOptions: PageOptions().withCovers)
         try await doc.page(at: 0).append(.stroke(makeStroke(1)))
         let image = try await doc.insertImage(
-            [1, 2, 3, 4], ext: "png", on: doc.pageIDs[0], x: 0, y: 0, width: 50, height: 50)
-        try await doc.addPage()
+            [1, 2, 3, 4], ext: "png", on: doc.pageKeys[0], x: 0, y: 0, width: 50, height: 50)
+        UUIDBytes(try await doc.addPage())
         try await doc.close()
 
         var listing = try await library.list()
         #expect(listing.count == 1)
         let summary = try #require(listing.first)
-        #expect(summary.id == doc.id)
+        #expect(summary.key == doc.key)
         #expect(summary.title == "Biology")
         #expect(summary.pageCount == 2)
         #expect(summary.error == nil)
         #expect(!summary.manifestRebuilt)
-        #expect(summary.coverPath == doc.path + "/thumbnails/\(await doc.pageIDs[0]).png")
+        #expect(summary.coverPath == doc.path + "/thumbnails/\(await doc.pageKeys[0]).png")
 
-        let copyID = try await library.duplicateDocument(doc.id)
-        #expect(copyID != doc.id)
+        let copyID = try await library.duplicateDocument(doc.key)
+        #expect(copyID != doc.key)
         let copy = try await library.openDocument(copyID, readOnly: true)
         #expect(await copy.title == "Biology")
-        #expect(await copy.pageIDs == doc.pageIDs)
+        #expect(await copy.pageKeys == doc.pageKeys)
         #expect(try await copy.page(at: 0).elementCount == 2)
-        #expect(try await copy.assetFilePath(image.assetID) != nil)
+        #expect(try await copy.assetFilePath(image.assetKey) != nil)
         try await copy.close()
         // The lock is never copied; the copy's document.json carries the new id.
         let copyPath = try await library.packageFolderPath(copyID)
@@ -98,17 +98,17 @@ struct LibraryTests {
         #expect(try readDocumentJSON(copyPath).id == copyID)
 
         listing = try await library.list()
-        #expect(Set(listing.compactMap(\.id)) == [doc.id, copyID])
-        try await library.deleteDocument(doc.id)
+        #expect(Set(listing.compactMap(\.key)) == [doc.key, copyID])
+        try await library.deleteDocument(doc.key)
         listing = try await library.list()
-        #expect(listing.compactMap(\.id) == [copyID])
+        #expect(listing.compactMap(\.key) == [copyID])
         #expect(!FileManager.default.fileExists(atPath: doc.path))
         // T-021: the only hidden name is the library's trash, which holds the package whole.
         #expect(
             try FileManager.default.contentsOfDirectory(atPath: dir.path + "/Notes").filter { $0.hasPrefix(".") }
                 == [".trash"])
-        #expect(FileManager.default.fileExists(atPath: dir.path + "/Notes/.trash/\(doc.id).lnote/document.json"))
-        await #expect(throws: LNoteError.self) { try await library.openDocument(doc.id) }
+        #expect(FileManager.default.fileExists(atPath: dir.path + "/Notes/.trash/\(doc.key).lnote/document.json"))
+        await #expect(throws: LNoteError.self) { try await library.openDocument(doc.key) }
     }
 
     @Test("deleting a document open for writing elsewhere is refused with lockedElsewhere")
@@ -116,11 +116,11 @@ struct LibraryTests {
         let dir = TemporaryFolder("lib"); defer { dir.remove() }
         let library = NoteLibrary(folder: dir.path, fileSystem: POSIXFileSystem.shared)
         let doc = try await library.createDocument(title: "open")
-        let error = await #expect(throws: LNoteError.self) { try await library.deleteDocument(doc.id) }
+        let error = await #expect(throws: LNoteError.self) { try await library.deleteDocument(doc.key) }
         #expect(error?.code == .lockedElsewhere)
         #expect(FileManager.default.fileExists(atPath: doc.path + "/document.json"))
         try await doc.close()
-        try await library.deleteDocument(doc.id)
+        try await library.deleteDocument(doc.key)
         #expect(try await library.list().isEmpty)
     }
 
@@ -170,12 +170,12 @@ struct LibraryTests {
         // The listing trusts a usable manifest (it reads nothing else).
         #expect(try await library.list().first?.title == "Old title")
         // A read-only open does not write.
-        let reader = try await library.openDocument(doc.id, readOnly: true)
+        let reader = try await library.openDocument(doc.key, readOnly: true)
         #expect(await !reader.manifestRepairedOnOpen)
         try await reader.close()
         #expect(try await library.list().first?.title == "Old title")
         // The source of truth wins on the next writable open.
-        let writer = try await library.openDocument(doc.id)
+        let writer = try await library.openDocument(doc.key)
         #expect(await writer.manifestRepairedOnOpen)
         #expect(try await library.list().first?.title == "History")
         // Damaged again while open: the next save (flush) repairs it.
@@ -226,10 +226,10 @@ struct LibraryTests {
 
         let listing = try await library.list()
         #expect(listing.count == 3)
-        #expect(listing.first { $0.id == good.id }?.error == nil)
-        let brokenSummary = try #require(listing.first { $0.id == broken })
+        #expect(listing.first { $0.key == good.key }?.error == nil)
+        let brokenSummary = try #require(listing.first { $0.key == broken })
         #expect(brokenSummary.error?.contains("corrupt") == true)
-        let misnamed = try #require(listing.first { $0.id == nil })
+        let misnamed = try #require(listing.first { $0.key == nil })
         #expect(misnamed.path.hasSuffix("Lecture.lnote"))
         #expect(misnamed.error?.contains("not named <uuid>.lnote") == true)
     }
@@ -240,9 +240,9 @@ struct LibraryTests {
         let library = NoteLibrary(folder: dir.path, fileSystem: POSIXFileSystem.shared)
         let doc = try await library.createDocument(title: "case")
         try await doc.close()
-        let upper = dir.path + "/" + doc.id.description.uppercased() + ".lnote"
+        let upper = dir.path + "/" + doc.key.description.uppercased() + ".lnote"
         try FileManager.default.moveItem(atPath: doc.path, toPath: upper)
-        let again = try await library.openDocument(doc.id, readOnly: true)
+        let again = try await library.openDocument(doc.key, readOnly: true)
         #expect(again.path == upper)
         #expect(await again.title == "case")
         try await again.close()
@@ -259,12 +259,12 @@ struct LibraryTests {
         for i in 0..<30 {
             let s = makeStroke(UInt64(i))
             try await page.append(.stroke(s))
-            acknowledged.append(s.id)
+            acknowledged.append(s.key)
         }
-        let copyID = try await library.duplicateDocument(doc.id)
+        let copyID = try await library.duplicateDocument(doc.key)
         try await doc.close()
         let copy = try await library.openDocument(copyID, readOnly: true)
-        #expect(try await copy.page(at: 0).elements.map(\.id) == acknowledged)
+        #expect(try await copy.page(at: 0).elements.map(\.key) == acknowledged)
         try await copy.close()
     }
 }
@@ -290,7 +290,7 @@ struct LibraryStagingTests {
         let unrelated = [".git", ".notes-creating", ".\(UUIDBytes.random()).lnote-moving"]
         for name in [creating, deleting] + unrelated { try makeStaging(folder, name) }
         let listing = try await library.list()
-        #expect(listing.map(\.id) == [doc.id])
+        #expect(listing.map(\.key) == [doc.key])
         let left = try FileManager.default.contentsOfDirectory(atPath: folder)
         #expect(!left.contains(creating) && !left.contains(deleting))
         for name in unrelated { #expect(left.contains(name), "\(name) is not the library's") }

@@ -17,11 +17,11 @@ struct MissingPagesFolderTests {
         let dir = TemporaryFolder("no-pages"); defer { dir.remove() }
         let created = try await NoteLibrary(folder: dir.path, fileSystem: POSIXFileSystem.shared).createDocument(
             title: "t")
-        _ = try await created.addPage()
+        _ = UUIDBytes(try await created.addPage())
         try await created.page(at: 0).append(.stroke(makeStroke(1)))
         try await created.flush()
         let path = created.path
-        let pages = await created.pageIDs
+        let pages = await created.pageKeys
         try await created.close()
         try FileManager.default.removeItem(atPath: path + "/pages")
 

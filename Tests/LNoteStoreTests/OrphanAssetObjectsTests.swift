@@ -19,7 +19,7 @@ import LNoteTestSupport
     func foreignObjectsAtAssetNames() async throws {
         let dir = TemporaryFolder("doc"); defer { dir.remove() }
         let doc = try await NoteLibrary(folder: dir.path, fileSystem: POSIXFileSystem.shared).createDocument(title: "t")
-        let pageID = await doc.pageIDs[0]
+        let pageID = await doc.pageKeys[0]
         let kept = try await doc.insertImage([1, 2, 3], ext: "jpg", on: pageID, x: 0, y: 0, width: 10, height: 10)
         let assets = doc.path + "/assets/"
         let outside = dir.path + "/outside.png"
@@ -33,8 +33,8 @@ import LNoteTestSupport
         try Data([1]).write(to: URL(fileURLWithPath: folder + "/inside"))
         // A regular orphan the sweep can prove (D-042): an image inserted and erased here.
         let erased = try await doc.insertImage([9], ext: "heic", on: pageID, x: 0, y: 0, width: 10, height: 10)
-        try await doc.page(id: pageID).delete([erased.id])
-        let orphanFile = assets + "\(erased.assetID).heic"
+        try await doc.page(id: pageID).delete([erased.key])
+        let orphanFile = assets + "\(erased.assetKey).heic"
 
         try await doc.close()
 
@@ -45,7 +45,7 @@ import LNoteTestSupport
         #expect(try kind(folder + "/inside") == .file(size: 1))
         #expect(try POSIXFileSystem.shared.readFile(outside) == [7, 7, 7])
         #expect(try kind(orphanFile) == nil, "a regular orphan file is still removed")
-        #expect(try kind(assets + "\(kept.assetID).jpg") == .file(size: 3))
+        #expect(try kind(assets + "\(kept.assetKey).jpg") == .file(size: 3))
     }
 
     @Test(
@@ -55,7 +55,7 @@ import LNoteTestSupport
         let dir = TemporaryFolder("doc"); defer { dir.remove() }
         let library = NoteLibrary(folder: dir.path, fileSystem: POSIXFileSystem.shared)
         let doc = try await library.createDocument(title: "t")
-        let doomed = try await doc.addPage()
+        let doomed = UUIDBytes(try await doc.addPage())
         let page = try await doc.page(id: doomed)
         let ink = Ink(type: "pen", red: 0, green: 0, blue: 0, alpha: 255, width: 10)
         try await page.append(
@@ -89,7 +89,7 @@ import LNoteTestSupport
         #expect(try POSIXFileSystem.shared.readFile(outside) == [5, 5])
         try await doc.close()
         // The next writer sets the leftover names aside (D-060), moving the objects themselves.
-        let again = try await library.openDocument(doc.id)
+        let again = try await library.openDocument(doc.key)
         #expect(try kind(folder) == nil && kind(link) == nil)
         let lost = doc.path + "/lost+found/"
         #expect(try kind(lost + PageFileNames.journal(doomed, base: 77)) == .directory)

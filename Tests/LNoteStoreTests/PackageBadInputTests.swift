@@ -25,14 +25,14 @@ struct PackageBadInputTests {
             let library = NoteLibrary(folder: dir.path + "/library", fileSystem: POSIXFileSystem.shared)
             // with thumbnails/
             let doc = try await library.createDocument(title: "victim", pageOptions: PageOptions().withCovers)
-            let pageID = await doc.pageIDs[0]
+            let pageID = await doc.pageKeys[0]
             try await doc.page(id: pageID).append(.stroke(makeStroke(1)))
             try await doc.close()
             let outside = dir.sub("outside")
             let outsideFile = outside + "/precious.txt"
             try Data("do not touch".utf8).write(to: URL(fileURLWithPath: outsideFile))
             return Fixture(
-                dir: dir, library: library, id: doc.id, package: doc.path, pageID: pageID, outside: outside,
+                dir: dir, library: library, id: doc.key, package: doc.path, pageID: pageID, outside: outside,
                 outsideFile: outsideFile)
         }
 
@@ -83,7 +83,7 @@ struct PackageBadInputTests {
             #expect(try pageFiles() == pagesBefore)
             // The listing names the package with an error instead of failing.
             try? FileManager.default.removeItem(atPath: package + "/manifest.json")
-            let summary = try await library.list().first { $0.id == id }
+            let summary = try await library.list().first { $0.key == id }
             if listingFails { #expect(summary?.error != nil) } else { #expect(summary?.coverPath == nil) }
         }
     }

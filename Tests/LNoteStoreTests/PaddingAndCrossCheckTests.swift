@@ -51,7 +51,7 @@ struct PaddingAndCrossCheckTests {
         try await page.append(stroke(3))
         try await page.close()
         let again = try PageRecovery.recover(fs: fs, directory: "/pages", pageID: pageID, mode: .strict)
-        #expect(again.state.elements.map(\.id) == [1, 2, 3].map { stroke($0).id })
+        #expect(again.state.elements.map(\.key) == [1, 2, 3].map { stroke($0).key })
         #expect(again.nextSequence == 6, "the padding and ancillary frames kept their sequence numbers")
     }
 
@@ -82,12 +82,12 @@ struct PaddingAndCrossCheckTests {
         let bytes = SnapshotFile.encode(pageID: pageID, generation: 2, nextSequence: 9, state: state, salt: 5)
         try SnapshotGuard.verify(bytes, pageID: pageID, generation: 2, nextSequence: 9, absorbed: state)
         var fewer = state
-        _ = fewer.apply(.delete([stroke(2).id]))
+        _ = fewer.apply(.delete([stroke(2).key]))
         #expect(throws: LNoteError.self) {
             try SnapshotGuard.verify(bytes, pageID: pageID, generation: 2, nextSequence: 9, absorbed: fewer)
         }
         var moved = state
-        _ = moved.apply(.transform([(stroke(3).id, Transform.translation(1, 0))]))
+        _ = moved.apply(.transform([(stroke(3).key, Transform.translation(1, 0))]))
         #expect(throws: LNoteError.self) {
             try SnapshotGuard.verify(bytes, pageID: pageID, generation: 2, nextSequence: 9, absorbed: moved)
         }
@@ -105,8 +105,8 @@ struct PaddingAndCrossCheckTests {
     func reorderMissingID() {
         var state = PageState()
         for n: UInt8 in 1...3 { _ = state.apply(.append(stroke(n))) }
-        let notes = state.apply(.reorder(index: 0, ids: [stroke(3).id, stroke(9).id]))
-        #expect(notes == [ApplyNote(kind: .missingElement, id: stroke(9).id)])
-        #expect(state.elements.map(\.id) == [3, 1, 2].map { stroke($0).id })
+        let notes = state.apply(.reorder(index: 0, ids: [stroke(3).key, stroke(9).key]))
+        #expect(notes == [ApplyNote(kind: .missingElement, id: stroke(9).key)])
+        #expect(state.elements.map(\.key) == [3, 1, 2].map { stroke($0).key })
     }
 }

@@ -14,7 +14,7 @@ struct PageCacheTests {
         let library = NoteLibrary(folder: dir.path, fileSystem: POSIXFileSystem.shared)
         let options = PageOptions(compaction: .onCloseOnly)
         let doc = try await library.createDocument(title: "cache", pageOptions: options)
-        try await doc.addPages(count: count - 1)
+        (try await doc.addPages(count: count - 1)).keys
         for i in 0..<count {
             let page = try await doc.page(at: i)
             _ = try await page.append(contentsOf: (0..<strokes).map { .stroke(makeStroke(UInt64(i * 100 + $0))) })

@@ -43,7 +43,7 @@ import LNoteTestSupport
             let s = makeStroke(UInt64(i + 1), points: 120)
             do {
                 try await page.append(.stroke(s))
-                acknowledged.append(s.id)
+                acknowledged.append(s.key)
             } catch let e as LNoteError {
                 refusal = e
                 break
@@ -55,7 +55,7 @@ import LNoteTestSupport
         try await page.close()
         #expect(Self.contentEnds(pages).values.allSatisfy { $0 <= limit })
         let reopened = try await Page.open(directory: pages, id: Self.pageID)
-        #expect(await reopened.elements.map(\.id) == acknowledged)
+        #expect(await reopened.elements.map(\.key) == acknowledged)
         try await reopened.close()
     }
 
@@ -109,13 +109,13 @@ import LNoteTestSupport
             var changes: [PageChange] = [.append(.stroke(s))]
             if let previous { changes.append(.delete([previous])) }
             try await page.apply(changes)
-            previous = s.id
+            previous = s.key
             #expect(Self.contentEnds(pages).values.allSatisfy { $0 <= limit })
         }
         #expect(await page.compactionCount > 0)
         try await page.close()
         let reopened = try await Page.open(directory: pages, id: Self.pageID)
-        #expect(await reopened.elements.map(\.id) == [previous])
+        #expect(await reopened.elements.map(\.key) == [previous])
         try await reopened.close()
     }
 }

@@ -89,15 +89,15 @@ struct PageTests {
         left.points = left.points.enumerated().map { i, p in
             var q = p; q.time = UInt32(i); return q
         }
-        try await page.erase(b.id, replacingWith: [.stroke(left), .stroke(right)])
-        try await page.setTransform(.translation(10, 20), for: [a.id])
-        try await page.reorder([c.id], to: 0)
-        try await page.delete([right.id])
+        try await page.erase(b.key, replacingWith: [.stroke(left), .stroke(right)])
+        try await page.setTransform(.translation(10, 20), for: [a.key])
+        try await page.reorder([c.key], to: 0)
+        try await page.delete([right.key])
         let expected = await page.elements
-        #expect(expected.map(\.id) == [c.id, a.id, left.id])
+        #expect(expected.map(\.key) == [c.key, a.key, left.key])
         let again = try await Page.open(directory: pages, id: pageID, options: PageOptions(readOnly: true))
         #expect(await again.elements == expected)
-        #expect(await again.element(a.id)?.transform == .translation(10, 20))
+        #expect(await again.element(a.key)?.transform == .translation(10, 20))
         try await page.close()
     }
 
@@ -113,12 +113,12 @@ struct PageTests {
         await #expect(throws: LNoteError.self) { try await page.append(.stroke(empty)) }
         var nan = makeStroke(3); nan.transform = Transform(a: .nan, b: 0, c: 0, d: 1, tx: 0, ty: 0)
         await #expect(throws: LNoteError.self) { try await page.append(.stroke(nan)) }
-        await #expect(throws: LNoteError.self) { try await page.delete([makeStroke(4).id]) }
+        await #expect(throws: LNoteError.self) { try await page.delete([makeStroke(4).key]) }
         let b = makeStroke(5)
         try await page.append(.stroke(b))
-        #expect(await page.elements.map(\.id) == [a.id, b.id])
+        #expect(await page.elements.map(\.key) == [a.key, b.key])
         let again = try await Page.open(directory: pages, id: pageID, options: PageOptions(readOnly: true))
-        #expect(await again.elements.map(\.id) == [a.id, b.id])
+        #expect(await again.elements.map(\.key) == [a.key, b.key])
         try await page.close()
     }
 
@@ -155,7 +155,7 @@ struct PageTests {
         let b = makeStroke(2)
         try await again.append(.stroke(b))
         let third = try await Page.open(directory: pages, id: pageID, options: PageOptions(readOnly: true))
-        #expect(await third.elements.map(\.id) == [a.id, b.id])
+        #expect(await third.elements.map(\.key) == [a.key, b.key])
         // `again` is still open: its zero reserve (W-010) is the only finding, and information.
         #expect(await third.recoveryReport.findings.allSatisfy { $0.kind == "zeroFill" && $0.isInformational })
         try await again.close()

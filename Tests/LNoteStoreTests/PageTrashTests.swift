@@ -14,8 +14,8 @@ struct PageTrashTests {
     static func makeDocument(_ dir: TemporaryFolder) async throws -> (NoteLibrary, Document, UUIDBytes, PageState) {
         let library = NoteLibrary(folder: dir.path, fileSystem: POSIXFileSystem.shared)
         let doc = try await library.createDocument(title: "Trash")
-        let middle = try await doc.addPage(metadata: PageMetadata(width: 5000, height: 6000))
-        _ = try await doc.addPage()
+        let middle = UUIDBytes(try await doc.addPage(metadata: PageMetadata(width: 5000, height: 6000)))
+        _ = UUIDBytes(try await doc.addPage())
         let page = try await doc.page(id: middle)
         for i in 1...5 { try await page.append(.stroke(makeStroke(UInt64(i), points: 30)), durability: .data) }
         try await page.compact()
@@ -55,12 +55,12 @@ struct PageTrashTests {
         #expect(abs(deletedAt.timeIntervalSinceNow) < 60)
         try await doc.close()
 
-        let again = try await library.openDocument(doc.id)
+        let again = try await library.openDocument(doc.key)
         #expect(try await again.trashedPages().map(\.id) == [UUID(middle)])
         #expect(await again.pageCount == 2)
         let restored = try await again.restorePage(UUID(middle))
         #expect(restored == UUID(middle))
-        #expect(await again.pageIDs[1] == middle, "back at its original index")
+        #expect(await again.pageKeys[1] == middle, "back at its original index")
         #expect(try await again.trashedPages().isEmpty)
         #expect(try Self.fs.kind(entry) == nil, "the entry is gone once restored")
         let page = try await again.page(id: middle)
@@ -69,7 +69,7 @@ struct PageTrashTests {
         try await page.append(.stroke(makeStroke(77)))  // still writable after the move back
         try await again.close()
 
-        let third = try await library.openDocument(doc.id, readOnly: true)
+        let third = try await library.openDocument(doc.key, readOnly: true)
         #expect(try await third.page(id: middle).elementCount == before.elements.count + 1)
         try await third.close()
     }
@@ -81,13 +81,13 @@ struct PageTrashTests {
         try await doc.deletePage(middle)
         let notThere = await #expect(throws: LNoteError.self) { try await doc.restorePage(UUID()) }
         #expect(notThere?.code == .notFound)
-        let listed = await #expect(throws: LNoteError.self) { try await doc.restorePage(UUID(await doc.pageIDs[0])) }
+        let listed = await #expect(throws: LNoteError.self) { try await doc.restorePage(UUID(await doc.pageKeys[0])) }
         #expect(listed?.code == .invalidInput)
         let badIndex = await #expect(throws: LNoteError.self) { try await doc.restorePage(UUID(middle), at: 5) }
         #expect(badIndex?.code == .invalidInput)
         #expect(try await doc.trashedPages().count == 1, "a refused restore changes nothing")
         try await doc.restorePage(UUID(middle), at: 2)
-        #expect(await doc.pageIDs.last == middle)
+        #expect(await doc.pageKeys.last == middle)
         try await doc.close()
     }
 
@@ -96,7 +96,7 @@ struct PageTrashTests {
         let dir = TemporaryFolder("trash"); defer { dir.remove() }
         let library = NoteLibrary(folder: dir.path, fileSystem: POSIXFileSystem.shared)
         let doc = try await library.createDocument(title: "t")
-        let ids = try await doc.addPages(count: 3)
+        let ids = (try await doc.addPages(count: 3)).keys
         for id in ids { try await doc.page(id: id).append(.stroke(makeStroke(1))) }
         for id in ids { try await doc.deletePage(id) }
         #expect(try await doc.trashedPages().count == 3)
@@ -111,14 +111,14 @@ struct PageTrashTests {
         // The default retention (30 days) keeps them through close.
         #expect(await doc.trashRetention == Document.defaultTrashRetention)
         try await doc.close()
-        let again = try await library.openDocument(doc.id)
+        let again = try await library.openDocument(doc.key)
         #expect(try await again.trashedPages().count == 2)
         // A retention of 0 purges at close (T-015); nothing is purged on a save's path.
         await again.setTrashRetention(0)
         try await again.page(at: 0).append(.stroke(makeStroke(3)), durability: .data)
         #expect(try await again.trashedPages().count == 2)
         try await again.close()
-        let third = try await library.openDocument(doc.id)
+        let third = try await library.openDocument(doc.key)
         #expect(try await third.trashedPages().isEmpty)
         #expect(try await third.purgeTrash() == 0)
         try await third.close()
@@ -129,13 +129,13 @@ struct PageTrashTests {
         let dir = TemporaryFolder("trash"); defer { dir.remove() }
         let library = NoteLibrary(folder: dir.path, fileSystem: POSIXFileSystem.shared)
         let doc = try await library.createDocument(title: "t")
-        let second = try await doc.addPage()
+        let second = UUIDBytes(try await doc.addPage())
         let image = try await doc.insertImage([1, 2, 3], ext: "png", on: second, x: 0, y: 0, width: 10, height: 10)
         try await doc.deletePage(second)
         try await doc.close()
-        let asset = doc.path + "/assets/\(image.assetID).png"
+        let asset = doc.path + "/assets/\(image.assetKey).png"
         #expect(FileManager.default.fileExists(atPath: asset), "kept while the page is in the trash")
-        let again = try await library.openDocument(doc.id)
+        let again = try await library.openDocument(doc.key)
         try await again.restorePage(UUID(second))
         #expect(try await again.page(id: second).elements == [.image(image)])
         try await again.deletePage(second)
@@ -148,7 +148,7 @@ struct PageTrashTests {
     func settleAtOpen() async throws {
         let dir = TemporaryFolder("trash"); defer { dir.remove() }
         let (library, doc, middle, before) = try await Self.makeDocument(dir)
-        let other = await doc.pageIDs[0]
+        let other = await doc.pageKeys[0]
         try await doc.close()
         let root = doc.path
         // A delete interrupted after its record (step 1): the page is still listed.
@@ -164,10 +164,10 @@ struct PageTrashTests {
         let pending = TrashRecord(kind: .page, id: middle, deletedAt: Timestamp.now(), index: 1, page: entry)
         try Self.fs.writeFileAtomically(root + "/trash/\(middle)/trashed.json", pending.encoded())
 
-        let readOnly = try await library.openDocument(doc.id, readOnly: true)
+        let readOnly = try await library.openDocument(doc.key, readOnly: true)
         #expect(try await readOnly.trashedPages().map(\.id) == [UUID(middle)], "T-013: listed before settling")
         try await readOnly.close()
-        let again = try await library.openDocument(doc.id)
+        let again = try await library.openDocument(doc.key)
         #expect(await again.setAsideFiles.isEmpty, "D-060 sets nothing aside: the trash owns the files")
         #expect(try Self.fs.kind(root + "/trash/\(other)") == nil)
         #expect(try !Self.fs.list(root + "/pages").contains { $0.hasPrefix(middle.description) })
@@ -181,15 +181,15 @@ struct PageTrashTests {
         let dir = TemporaryFolder("trash"); defer { dir.remove() }
         let library = NoteLibrary(folder: dir.path, fileSystem: POSIXFileSystem.shared)
         let doc = try await library.createDocument(title: "t")
-        let second = try await doc.addPage()
+        let second = UUIDBytes(try await doc.addPage())
         var updates = doc.updates().makeAsyncIterator()
         #expect(await updates.next()?.trashedPages == [])
         try await doc.deletePage(second)
         var seen = await updates.next()
-        #expect(seen?.trashedPages == [second] && seen?.pageIDs.contains(second) == false)
+        #expect(seen?.trashedPages == [UUID(second)] && seen?.pageIDs.contains(UUID(second)) == false)
         try await doc.restorePage(UUID(second))
         seen = await updates.next()
-        #expect(seen?.trashedPages == [] && seen?.pageIDs.contains(second) == true)
+        #expect(seen?.trashedPages == [] && seen?.pageIDs.contains(UUID(second)) == true)
         try await doc.deletePage(second)
         _ = await updates.next()
         try await doc.purgeTrash()
@@ -237,7 +237,7 @@ struct PageTrashTests {
         }
         let record = TrashRecord(kind: .page, id: middle, deletedAt: Timestamp.now(), index: 1)
         try Self.fs.writeFileAtomically(entry + "/trashed.json", record.encoded())
-        let again = try await library.openDocument(doc.id)
+        let again = try await library.openDocument(doc.key)
         #expect(try await again.trashedPages().isEmpty, "a listed page is not shown as trashed")
         #expect(try await again.page(id: middle).state == before)
         #expect(try await again.purgeTrash() == 0)

@@ -95,7 +95,7 @@ struct PermissionErrorTests {
         let folder = temp.sub("Library")
         let document = try await NoteLibrary(folder: folder, fileSystem: POSIXFileSystem.shared).createDocument(
             title: "kept")
-        let (id, path) = (document.id, document.path)
+        let (id, path) = (document.key, document.path)
         try await document.close()
         let library = NoteLibrary(
             folder: folder, fileSystem: RefusingFileSystem(base: POSIXFileSystem(), folder: folder))

@@ -30,20 +30,20 @@ struct ProtectedDataTests {
         }
         #expect(e?.code == .protectedDataUnavailable)
         #expect(e?.errno == FileSystemErrno.notPermitted)
-        #expect(await page.elements.map(\.id) == [Self.stroke(1).id], "the refused change is not shown")
+        #expect(await page.elements.map(\.key) == [Self.stroke(1).key], "the refused change is not shown")
         fs.locked.withLock { $0 = nil }
         try await page.append(.stroke(Self.stroke(2)), durability: .data)
         try await page.append(.stroke(Self.stroke(3)), durability: .data)
         try await page.close()
         let again = try await Page.open(
             directory: "/p", id: Self.pageID, options: PageOptions(readOnly: true), fileSystem: fs.base)
-        #expect(await again.elements.map(\.id) == [1, 2, 3].map { Self.stroke(UInt8($0)).id })
+        #expect(await again.elements.map(\.key) == [1, 2, 3].map { Self.stroke(UInt8($0)).key })
         try await again.close()
         // Every crash state keeps the acknowledged changes, in order, with no gap.
         for state in fs.base.crashStates() where state.point >= fs.base.operationCount {
             let r = try PageRecovery.recover(
                 fs: state.makeFileSystem(), directory: "/p", pageID: Self.pageID, mode: .salvage)
-            #expect(r.state.elements.map(\.id) == [1, 2, 3].map { Self.stroke(UInt8($0)).id })
+            #expect(r.state.elements.map(\.key) == [1, 2, 3].map { Self.stroke(UInt8($0)).key })
             #expect(!r.report.findings.contains { !$0.isInformational }, "\(r.report.findings)")
         }
     }

@@ -40,7 +40,7 @@ func readmeFourSteps() async throws {
 
     let listing = try await library.list()
     #expect(listing.map(\.title) == ["Lecture 3"])
-    let reopened = try await library.openDocument(document.id, readOnly: true)
+    let reopened = try await library.openDocument(document.key, readOnly: true)
     let elements = try await reopened.page(at: 0).elements
     guard case .stroke(let saved)? = elements.first else { Issue.record("no stroke"); return }
     #expect(elements.count == 1 && saved.pointCount == 30)

@@ -20,7 +20,7 @@ import LNoteTestSupport
         for i in 0..<count {
             let s = makeStroke(UInt64(i + 1))
             try await page.append(.stroke(s))
-            ids.append(s.id)
+            ids.append(s.key)
         }
         try await page.close()
         return (pages, ids)
@@ -76,7 +76,7 @@ import LNoteTestSupport
         #expect(report.contains("copy of pages/\(PageFileNames.snapshot(Self.pageID))"))
 
         let reopened = try await Page.open(directory: pages, id: Self.pageID)
-        #expect(await reopened.elements.map(\.id) == ids + [extra.id])
+        #expect(await reopened.elements.map(\.key) == ids + [extra.key])
         #expect(await reopened.recoveryReport.isClean)
         try await reopened.close()
     }

@@ -137,7 +137,7 @@ struct SnapshotStreamingTests {
         for e in deferred.elements {  // every body held, deferred strokes and all
             var w = ByteWriter()
             ElementCodec.encode(e, into: &w)
-            cached.store(e.id, body: w.bytes[...])
+            cached.store(e.key, body: w.bytes[...])
         }
         // Deferred strokes with decoded ones among them: encoded by appending unless every
         // decoded one has its body cached (then sized up front).
@@ -147,7 +147,7 @@ struct SnapshotStreamingTests {
             _ = mixed.appendIfNew(e)
             var w = ByteWriter()
             ElementCodec.encode(e, into: &w)
-            mixedCache.store(e.id, body: w.bytes[...])
+            mixedCache.store(e.key, body: w.bytes[...])
         }
         let pages: [(String, PageState, EncodedBodyCache)] = [
             ("deferred", deferred, EncodedBodyCache()), ("decoded", decoded, EncodedBodyCache()),
@@ -330,11 +330,11 @@ struct SnapshotStreamingTests {
         // Over 1 MiB of snapshot: written in two parts at least.
         let strokes = (0..<80).map { makeStroke(UInt64(500 + $0), points: 4_000) }
         try await page.apply(strokes.map { .append(.stroke($0)) }, durability: .data)
-        var acknowledged = strokes.map(\.id)
+        var acknowledged = strokes.map(\.key)
         try await page.compact()
         let s = makeStroke(999, points: 4_000)
         try await page.append(.stroke(s), durability: .data)
-        acknowledged.append(s.id)
+        acknowledged.append(s.key)
         // no save recent: streamed
         try await Task.sleep(for: .milliseconds(SaveTraffic.quietNanoseconds / 1_000_000 + 20))
         fs.record.writebacks.withLock { $0 = [] }
@@ -355,7 +355,7 @@ struct SnapshotStreamingTests {
             let r = try PageRecovery.recover(
                 fs: state.makeFileSystem(), directory: "/p", pageID: Self.pageID, mode: .salvage,
                 points: .deferred)
-            #expect(r.state.elements.map(\.id) == acknowledged, "\(state)")
+            #expect(r.state.elements.map(\.key) == acknowledged, "\(state)")
             #expect(!r.report.findings.contains { !$0.isInformational }, "\(state): \(r.report.findings)")
         }
         #expect(states > 4, "\(states) states")
@@ -409,7 +409,7 @@ struct SnapshotStreamingTests {
                 let fast = Self.decoded(v, known: known)
                 switch (plain, fast) {
                 case (.success(let a), .success(let b)):
-                    #expect(SnapshotGuard.same(a, b) && a.id == b.id, "seed \(seed)")
+                    #expect(SnapshotGuard.same(a, b) && a.key == b.key, "seed \(seed)")
                     if case .stroke(let s) = b, let e = s.encodedPoints, Self.sameStorage(e.bytes, known.bytes) {
                         shortcuts += 1
                     }
@@ -449,7 +449,7 @@ struct SnapshotStreamingTests {
                 let s = try CompactionFastPathTests.deferred(w.bytes)
                 let e = try #require(s.encodedPoints)
                 let broken = Stroke(
-                    id: s.id, ink: s.ink,
+                    id: s.key, ink: s.ink,
                     encodedPoints: EncodedPoints(
                         bytes: e.bytes.dropLast(), count: e.count,
                         hasAngles: e.hasAngles))

@@ -38,7 +38,7 @@ struct TwoPartSnapshotTests {
             for e in state.elements {
                 var w = ByteWriter()
                 ElementCodec.encode(e, into: &w)
-                cache.store(e.id, body: w.bytes[...])
+                cache.store(e.key, body: w.bytes[...])
             }
             return cache
         }
@@ -151,8 +151,8 @@ struct TwoPartSnapshotTests {
             (sealed(dropped, count: n - 1), state),
             (sealed(swapped, count: n), state), (sealed(repeated, count: n + 1), state)
         ]
-        var fewer = state; _ = fewer.apply(.delete([state.elements[k - 1].id]))
-        var moved = state; _ = moved.apply(.transform([(state.elements[k - 1].id, .translation(0, 1))]))
+        var fewer = state; _ = fewer.apply(.delete([state.elements[k - 1].key]))
+        var moved = state; _ = moved.apply(.transform([(state.elements[k - 1].key, .translation(0, 1))]))
         out += [(bytes, fewer), (bytes, moved)]
         return out
     }

@@ -19,7 +19,7 @@ struct AssetCopySafetyTests {
     /// A closed package with one page of one stroke; returns its path and page id.
     static func package(_ dir: String) async throws -> (String, UUIDBytes) {
         let doc = try await NoteLibrary(folder: dir, fileSystem: POSIXFileSystem.shared).createDocument(title: "t")
-        let pageID = await doc.pageIDs[0]
+        let pageID = await doc.pageKeys[0]
         var rng = ScenarioRandom(seed: 3)
         try await doc.page(id: pageID).append(contentsOf: [MergeRuleTests.stroke(&rng)])
         try await doc.close()

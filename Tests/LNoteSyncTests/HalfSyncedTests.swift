@@ -23,7 +23,7 @@ struct HalfSyncedTests {
         options.thumbnailsOnClose = false
         let first = try await NoteLibrary(folder: "/lib", fileSystem: fs).createDocument(
             title: "t", pageOptions: options)
-        let pageID = await first.pageIDs[0]
+        let pageID = await first.pageKeys[0]
         try await first.close()
         let root = "/lib/" + (try fs.list("/lib").first { $0.hasSuffix(".lnote") } ?? "")
         var rng = ScenarioRandom(seed: 7)
@@ -39,7 +39,7 @@ struct HalfSyncedTests {
             let page = try await doc.page(id: pageID)
             try await page.append(contentsOf: (0..<4).map { _ in MergeRuleTests.stroke(&rng) })
             if session == 1 {
-                try await page.erase(await page.elements[0].id, replacingWith: [MergeRuleTests.stroke(&rng)])
+                try await page.erase(await page.elements[0].key, replacingWith: [MergeRuleTests.stroke(&rng)])
             }
             try await doc.flush()
             if session == 2 { out.append(snap()) }
@@ -67,7 +67,7 @@ struct HalfSyncedTests {
                 let paths = Array(Set(old.keys).union(new.keys)).sorted()
                 let oldState = try state(old, root: root, page: pageID).0,
                     newState = try state(new, root: root, page: pageID).0
-                let consistent = Set(oldState.elements.map(\.id)).intersection(newState.elements.map(\.id))
+                let consistent = Set(oldState.elements.map(\.key)).intersection(newState.elements.map(\.key))
                 for mask in 0..<(1 << paths.count) {
                     var mix: [String: [UInt8]] = [:]
                     for (k, p) in paths.enumerated() {
@@ -82,11 +82,11 @@ struct HalfSyncedTests {
                     do {
                         let doc = try await Document.open(path: root, pageOptions: options, fileSystem: d.fs)
                         let page = try await doc.page(id: pageID)
-                        let ids = Set(await page.elements.map(\.id))
+                        let ids = Set(await page.elements.map(\.key))
                         let findings = await page.recoveryReport.findings.filter { !$0.isInformational }
                         f.lostConsistent += consistent.subtracting(ids).count
-                        let missing = Set(newState.elements.map(\.id)).subtracting(ids).subtracting(
-                            oldState.elements.map(\.id))
+                        let missing = Set(newState.elements.map(\.key)).subtracting(ids).subtracting(
+                            oldState.elements.map(\.key))
                         if !missing.isEmpty && mix != old {
                             if findings.isEmpty { f.missingUnreported += 1 } else { f.missingReported += 1 }
                         }
@@ -99,7 +99,7 @@ struct HalfSyncedTests {
                     let caught = try PageRecovery.recover(
                         fs: d.fs, directory: root + "/pages", pageID: pageID, mode: .salvage
                     ).state
-                    if !Set(caught.elements.map(\.id)).isSuperset(of: newState.elements.map(\.id)) {
+                    if !Set(caught.elements.map(\.key)).isSuperset(of: newState.elements.map(\.key)) {
                         f.notCaughtUp += 1
                     }
                 }

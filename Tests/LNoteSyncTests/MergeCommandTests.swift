@@ -26,7 +26,7 @@ struct MergeCommandTests {
             let strokes = (0..<5).map { _ in MergeRuleTests.stroke(&rng) }
             try await d.page(at: 0).append(contentsOf: strokes)
             try await d.close()
-            ids.formUnion(strokes.map { $0.id.description })
+            ids.formUnion(strokes.map { $0.key.description })
         }
         let a = root + "/A/" + name, b = root + "/B/" + name
         for rel in (fm.enumerator(atPath: b)?.allObjects as? [String]) ?? [] {
@@ -44,7 +44,7 @@ struct MergeCommandTests {
 
     func ids(_ package: String) async throws -> Set<String> {
         let d = try await Document.open(path: package, readOnly: true, fileSystem: POSIXFileSystem.shared)
-        let s = Set(try await d.page(at: 0).elements.map { $0.id.description })
+        let s = Set(try await d.page(at: 0).elements.map { $0.key.description })
         try await d.close()
         return s
     }
@@ -89,7 +89,7 @@ struct MergeCommandTests {
         defer { try? FileManager.default.removeItem(atPath: root) }
         let (package, all) = try await forkedPackage(root)
         let (doc, report) = try await SyncMerge.openForWriting(path: package)
-        let ids = Set(try await doc.page(at: 0).elements.map { $0.id.description })
+        let ids = Set(try await doc.page(at: 0).elements.map { $0.key.description })
         try await doc.close()
         #expect(report.copies.contains { $0.action == .merged })
         #expect(ids.isSuperset(of: all))

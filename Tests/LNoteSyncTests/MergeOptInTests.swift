@@ -22,8 +22,8 @@ struct MergeOptInTests {
 
         let doc = try await Document.open(path: root, pageOptions: plain, fileSystem: fs)
         #expect(await doc.syncMerge == nil)
-        let ids = Set(try await doc.page(id: pageID).elements.map(\.id))
-        #expect(ids.contains(x.id) && !ids.contains(y.id))  // the copy's stroke is not placed...
+        let ids = Set(try await doc.page(id: pageID).elements.map(\.key))
+        #expect(ids.contains(x.key) && !ids.contains(y.key))  // the copy's stroke is not placed...
         #expect(await doc.setAsideFiles.isEmpty)  // ...and the copy is not set aside as a page file
         try await doc.close()
         #expect(try fs.readFile(copyPath) == before[copyPath])  // untouched
@@ -34,8 +34,8 @@ struct MergeOptInTests {
         let merged = try await Document.open(path: root, pageOptions: plain.withSyncMerge, fileSystem: fs)
         let report = try #require(await merged.syncMerge)
         #expect(report.copies.map(\.name) == [copy] && report.copies.first?.action == .merged)
-        let all = Set(try await merged.page(id: pageID).elements.map(\.id))
-        #expect(all.isSuperset(of: [x.id, y.id]))
+        let all = Set(try await merged.page(id: pageID).elements.map(\.key))
+        #expect(all.isSuperset(of: [x.key, y.key]))
         try await merged.close()
         #expect(!(try Document.hasConflictCopies(path: root, fileSystem: fs)))
     }
@@ -56,7 +56,7 @@ struct MergeOptInTests {
 
         let merging = try await Document.open(path: root, pageOptions: plain.withSyncMerge, fileSystem: fs)
         #expect(!(try #require(await merging.syncMerge).pagesRestored.isEmpty))
-        #expect(try await merging.page(id: newPage).element(stroke.id) != nil)
+        #expect(try await merging.page(id: newPage).element(stroke.key) != nil)
         try await merging.close()
     }
 }

@@ -59,7 +59,7 @@ struct MergeRuleTests {
         var options = PageOptions(durability: .none, compaction: .onCloseOnly).withSyncMerge
         options.thumbnailsOnClose = false
         let doc = try await NoteLibrary(folder: "/lib", fileSystem: fs).createDocument(title: "t", pageOptions: options)
-        let pageID = await doc.pageIDs[0]
+        let pageID = await doc.pageKeys[0]
         var rng = ScenarioRandom(seed: seed)
         let strokes = (0..<n).map { _ in Self.stroke(&rng) }
         try await doc.page(id: pageID).append(contentsOf: strokes)
@@ -146,10 +146,10 @@ struct MergeRuleTests {
         let moved = Transform(a: 1, b: 0, c: 0, d: 1, tx: 40, ty: 0)
         var (a, b, root, pageID, base, sync, srng) = try await forkedDevices { onA, page, base in
             if onA {
-                try await page.append(fromA); try await page.delete([base[0].id])  // A erases base[0]
+                try await page.append(fromA); try await page.delete([base[0].key])  // A erases base[0]
             } else {
-                try await page.append(fromB); try await page.setTransform(moved, for: [base[1].id])
-                try await page.erase(base[2].id, replacingWith: [fragment])  // B cuts base[2]
+                try await page.append(fromB); try await page.setTransform(moved, for: [base[1].key])
+                try await page.erase(base[2].key, replacingWith: [fragment])  // B cuts base[2]
             }
         }
         // Both changed the journal, snapshot and document.json, so each got a conflict copy on
@@ -173,10 +173,10 @@ struct MergeRuleTests {
             states.append(try PageRecovery.recover(fs: d.fs, directory: pages, pageID: pageID, mode: .salvage).state)
         }
         let s = states[0]
-        let ids = Set(s.elements.map(\.id))
-        #expect(ids.isSuperset(of: [fromA.id, fromB.id, fragment.id, base[1].id, base[3].id]))  // Y-010
-        #expect(!ids.contains(base[0].id) && !ids.contains(base[2].id))  // Y-011
-        if case .stroke(let st)? = s.element(base[1].id) { #expect(st.transform == moved) }
+        let ids = Set(s.elements.map(\.key))
+        #expect(ids.isSuperset(of: [fromA.key, fromB.key, fragment.key, base[1].key, base[3].key]))  // Y-010
+        #expect(!ids.contains(base[0].key) && !ids.contains(base[2].key))  // Y-011
+        if case .stroke(let st)? = s.element(base[1].key) { #expect(st.transform == moved) }
         #expect(states[0] == states[1])  // Y-012
         // Y-030: the merged files are plain version-1 files: every journal header decodes as one.
         for name in try a.fs.list(pages) where name.hasSuffix(".journal") {
@@ -202,7 +202,7 @@ extension MergeRuleTests {
         var rng = ScenarioRandom(seed: 70)
         for round in 0..<2 {
             let doc = try await Document.open(path: root, pageOptions: options, fileSystem: fs)
-            if round == 0 { try await doc.page(id: pageID).delete([strokes[0].id]) }
+            if round == 0 { try await doc.page(id: pageID).delete([strokes[0].key]) }
             try await doc.page(id: pageID).append(Self.stroke(&rng))
             try await doc.close()
         }
@@ -211,7 +211,7 @@ extension MergeRuleTests {
         let report = try await SyncMerge.merge(package: root, fileSystem: fs)
         #expect(report.forkUnknown == [copyName])
         let state = try PageRecovery.recover(fs: fs, directory: pages, pageID: pageID, mode: .salvage).state
-        #expect(state.element(strokes[1].id) != nil && state.element(strokes[2].id) != nil)
+        #expect(state.element(strokes[1].key) != nil && state.element(strokes[2].key) != nil)
     }
 }
 
@@ -263,7 +263,7 @@ extension MergeRuleTests {
         #expect(journalCopy.detail.hasPrefix("journal branch of 1 change(s)"), "\(journalCopy.detail)")
         #expect(report.forkUnknown.allSatisfy { !$0.contains("sync-conflict") }, "\(report.humanText())")
         let state = try PageRecovery.recover(fs: a.fs, directory: pages, pageID: pageID, mode: .salvage).state
-        #expect(Set(state.elements.map(\.id)) == Set(base.map(\.id) + [fromA.id, fromB.id]))
+        #expect(Set(state.elements.map(\.key)) == Set(base.map(\.key) + [fromA.key, fromB.key]))
         #expect(try a.fs.list(pages).allSatisfy { $0 == $0.lowercased() || $0.contains("sync-conflict") })
     }
 }

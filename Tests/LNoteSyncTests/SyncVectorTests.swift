@@ -52,10 +52,10 @@ struct SyncVectorTests {
             let doc = try await Document.open(path: root, pageOptions: SyncVectors.options, fileSystem: fs)
             let report = try #require(await doc.syncMerge, "\(v.name): merged on open")
             #expect(report.forkUnknown.isEmpty != v.forkUnknown, "\(v.name): \(report.forkUnknown)")
-            #expect(await doc.pageIDs.map(\.description) == v.pages.map(\.id), "\(v.name) page list")
+            #expect(await doc.pageKeys.map(\.description) == v.pages.map(\.id), "\(v.name) page list")
             for p in v.pages {
                 let page = try await doc.page(id: try #require(UUIDBytes(string: p.id)))
-                #expect(await page.elements.map(\.id.description) == p.elements, "\(v.name) page \(p.id)")
+                #expect(await page.elements.map(\.key.description) == p.elements, "\(v.name) page \(p.id)")
             }
             try await doc.close()
             #expect(!(try Document.hasConflictCopies(path: root, fileSystem: fs)), "\(v.name): no copy left")

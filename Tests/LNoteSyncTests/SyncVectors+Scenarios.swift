@@ -15,15 +15,15 @@ extension SyncVectors {
         try await pageA.append(contentsOf: [stroke(1), stroke(2), stroke(3)])
         try await docA.flush()  // journal 0, no snapshot yet
         try load(files(a, root), into: b, at: root)  // the last sync before the fork
-        try await pageA.append(stroke(4)); try await pageA.delete([stroke(1).id])
+        try await pageA.append(stroke(4)); try await pageA.delete([stroke(1).key])
         try await docA.flush()
         let docB = try await Document.open(path: root, pageOptions: options, fileSystem: b)
-        let pageB = try await docB.page(id: pageA.id)
+        let pageB = try await docB.page(id: pageA.key)
         try await pageB.append(stroke(5))
-        try await pageB.setTransform(Transform(a: 1, b: 0, c: 0, d: 1, tx: 40, ty: 0), for: [stroke(2).id])
+        try await pageB.setTransform(Transform(a: 1, b: 0, c: 0, d: 1, tx: 40, ty: 0), for: [stroke(2).key])
         try await docB.flush()
         var out = files(a, root)
-        let journal = PageFileNames.journal(pageA.id, base: 0)
+        let journal = PageFileNames.journal(pageA.key, base: 0)
         out[
             "pages/"
                 + journal.replacingOccurrences(of: ".journal", with: ".sync-conflict-20261201-120000-BBBBBBB.journal")] =
@@ -33,7 +33,7 @@ extension SyncVectors {
             entry: Entry(
                 name: "merge-journal-fork-syncthing.lnote", rules: ["Y-001", "Y-010", "Y-011", "Y-012", "Y-013"],
                 description: "one journal forked after a common prefix; copy named by Syncthing",
-                pages: [PageExpect(id: pageA.id.description, elements: [id(2), id(3), id(4), id(5)])],
+                pages: [PageExpect(id: pageA.key.description, elements: [id(2), id(3), id(4), id(5)])],
                 forkUnknown: false),
             files: out)
     }
@@ -50,7 +50,7 @@ extension SyncVectors {
             if work == 0 {
                 try await page.append(stroke(4))
             } else {
-                try await page.append(stroke(5)); try await page.delete([stroke(3).id])
+                try await page.append(stroke(5)); try await page.delete([stroke(3).key])
             }
             try await doc.close()
         }
@@ -76,7 +76,7 @@ extension SyncVectors {
         var added: [UUIDBytes] = []
         for (fs, n) in [(a, 2), (b, 3)] {
             let doc = try await Document.open(path: root, pageOptions: options, fileSystem: fs)
-            let p = try await doc.addPage()
+            let p = UUIDBytes(try await doc.addPage())
             try await doc.page(id: p).append(stroke(n))
             try await doc.close()
             added.append(p)

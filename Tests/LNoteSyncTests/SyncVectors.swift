@@ -60,7 +60,7 @@ enum SyncVectors {
                     Point(x: Int32(10 * n + 30), y: 27, radius: 8, pressure: 520, time: 8)
                 ]))
     }
-    static func id(_ n: Int) -> String { stroke(n).id.description }
+    static func id(_ n: Int) -> String { stroke(n).key.description }
 
     /// The files a sync client copies (Y-040), relative to the package folder.
     static func files(_ fs: SimulatedFileSystem, _ root: String) -> [String: [UInt8]] {
@@ -87,7 +87,7 @@ enum SyncVectors {
         try await doc.close()
         let root = doc.path
         try load(files(a, root), into: b, at: root)
-        return (a, b, root, page.id)
+        return (a, b, root, page.key)
     }
 
     static func all() async throws -> [Built] {

@@ -102,7 +102,7 @@ struct SyncthingPairTests {
         var lost = 0
         for p in packages {
             let d = try await Document.open(path: p, readOnly: true, fileSystem: POSIXFileSystem.shared)
-            let ids = Set(try await d.page(at: 0).elements.map { $0.id.description })
+            let ids = Set(try await d.page(at: 0).elements.map { $0.key.description })
             try await d.close()
             lost += acked.filter { !ids.contains($0) }.count
         }

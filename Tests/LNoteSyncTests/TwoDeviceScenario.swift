@@ -47,7 +47,7 @@ struct TwoDeviceScenario {
         do {
             let doc = try await NoteLibrary(folder: "/lib", fileSystem: a.fs).createDocument(
                 title: "shared", pageOptions: Self.options)
-            let pageID = await doc.pageIDs[0]
+            let pageID = await doc.pageKeys[0]
             try await doc.close()
             guard let name = try a.fs.list("/lib").first(where: { $0.hasSuffix(".lnote") }) else { return outcome }
             let root = "/lib/" + name
@@ -95,13 +95,13 @@ struct TwoDeviceScenario {
     }
 
     mutating func change(_ page: Page, _ d: Device) async throws {
-        let ids = await page.elements.map(\.id)
+        let ids = await page.elements.map(\.key)
         let roll = rng.next() % 100
         if ids.isEmpty || roll < 45 {
             let strokes = (0..<(1 + Int(rng.next() % 3))).map { _ in stroke() }
             try await page.append(contentsOf: strokes)
-            for s in strokes { created[s.id] = d.name }
-            trace?.append("\(d.name) append \(strokes.map { $0.id.description.prefix(4) })")
+            for s in strokes { created[s.key] = d.name }
+            trace?.append("\(d.name) append \(strokes.map { $0.key.description.prefix(4) })")
             return
         }
         let target = ids[Int(rng.next() % UInt64(ids.count))]
@@ -110,9 +110,10 @@ struct TwoDeviceScenario {
             let fragments = (0..<Int(rng.next() % 3)).map { _ in stroke() }
             try await page.erase(target, replacingWith: fragments)
             erased.insert(target)
-            for f in fragments { created[f.id] = d.name }
+            for f in fragments { created[f.key] = d.name }
             trace?.append(
-                "\(d.name) replace \(target.description.prefix(4)) by \(fragments.map { $0.id.description.prefix(4) })")
+                "\(d.name) replace \(target.description.prefix(4)) by \(fragments.map { $0.key.description.prefix(4) })"
+            )
         case 60..<75:
             let t = Transform(a: 1, b: 0, c: 0, d: 1, tx: Float(rng.next() % 500), ty: Float(rng.next() % 500))
             try await page.setTransform(t, for: [target])
@@ -161,7 +162,7 @@ struct TwoDeviceScenario {
         }
         let sa = try state(a), sb = try state(b)
         outcome.diverged = sa != sb
-        let present = Set(sa.elements.map(\.id))
+        let present = Set(sa.elements.map(\.key))
         outcome.lost = created.keys.filter { !erased.contains($0) && !present.contains($0) }
         let back = erased.filter { present.contains($0) }
         if outcome.forkUnknown == 0 { outcome.resurrected = Array(back) } else { outcome.returnedReported = back.count }

@@ -40,7 +40,7 @@ struct StrokePool {
         for i in 0..<count {
             var s = strokes[(first + i) % strokes.count]
             idCounter += 1
-            s.id = UUIDBytes(storage: (tag, idCounter))
+            s.key = UUIDBytes(storage: (tag, idCounter))
             out.append(s)
         }
         return out

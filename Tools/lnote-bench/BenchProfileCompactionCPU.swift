@@ -38,11 +38,11 @@ enum ProfileCompactionCPU {
                 guard i >= state.elements.count - drawn, case .stroke(let s) = e else { return e }
                 let fresh = Element.stroke(
                     Stroke(
-                        id: s.id, ink: s.ink, transform: s.transform, hasAngles: s.hasAngles,
+                        id: s.key, ink: s.ink, transform: s.transform, hasAngles: s.hasAngles,
                         points: try s.decodedPoints()))
                 var w = ByteWriter()
                 ElementCodec.encode(fresh, into: &w)
-                cache.store(s.id, body: w.bytes[...])
+                cache.store(s.key, body: w.bytes[...])
                 return fresh
             }
             state = PageState(metadata: state.metadata, elements: elements)

@@ -18,7 +18,7 @@ enum ProfileDocumentFlush {
         let library = NoteLibrary(folder: folder, fileSystem: POSIXFileSystem.shared)
         let options = PageOptions(durability: Durability.none, compaction: .onCloseOnly)
         let made = try await library.createDocument(title: "\(count) pages", pageOptions: options)
-        try await made.addPages(count: count - 1)
+        (try await made.addPages(count: count - 1)).keys
         for i in 0..<count {
             _ = try await made.page(at: i).append(.stroke(pool.fresh(first: i, count: 1)[0]))
         }
@@ -44,7 +44,7 @@ enum ProfileDocumentFlush {
                 case 2: _ = try DocumentFile.decode(bytes)
                 case 3: _ = try fs.list(layout.pagesDirectory)
                 default:
-                    _ = try PackageFingerprint.take(fs: fs, layout: layout, pages: [page.id], includeDocument: true)
+                    _ = try PackageFingerprint.take(fs: fs, layout: layout, pages: [page.key], includeDocument: true)
                 }
                 cpu[part].append(Double(ToolSystem.processCPUNanoseconds() &- c0) / 1_000)
             }

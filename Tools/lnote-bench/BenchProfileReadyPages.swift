@@ -31,7 +31,7 @@ enum ProfileReadyPages {
         let strokes = pool.fresh(first: 0, count: 2_000)
         try BenchPages.write(directory: dir, id: id, strokes: strokes, journalFrames: 500)
         let page = try await Page.open(directory: dir, id: id, options: PageOptions(durability: .none))
-        try await page.apply([.delete([strokes[1_000].id])])
+        try await page.apply([.delete([strokes[1_000].key])])
         try await page.close()
         let bytes = try BenchPages.files(directory: dir, id: id).reduce(0) { $0 + $1.size }
         pages.append(BenchPage(name: "2000 strokes, one erased", dir: dir, id: id, bytes: bytes))

@@ -46,7 +46,7 @@ enum SQLiteLevel2Suite {
         for d in 0..<documents {
             let document = try await library.createDocument(
                 title: "Bench \(d)", pageOptions: PageOptions(durability: .none))
-            if pages > 1 { _ = try await document.addPages(count: pages - 1) }
+            if pages > 1 { _ = (try await document.addPages(count: pages - 1)).keys }
             for p in 0..<pages {
                 var generator = HandwritingGenerator(seed: seed &* 1000 &+ UInt64(d * 10 + p))
                 let all = generator.page(strokes: strokes).map { Element.stroke($0) }

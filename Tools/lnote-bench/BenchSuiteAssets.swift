@@ -23,7 +23,7 @@ enum AssetSuite {
         let library = ctx.path("library")
         let doc = try await NoteLibrary(folder: library, fileSystem: POSIXFileSystem.shared).createDocument(
             title: "PDF", pageOptions: PageOptions(durability: Durability.none, compaction: .onCloseOnly))
-        try await doc.addPages(count: pages - 1)
+        (try await doc.addPages(count: pages - 1)).keys
         try await doc.close()
         let package = doc.path
         var peaks: [(String, Int, Double)] = []
@@ -109,7 +109,7 @@ enum AssetSuite {
                 fileSystem: POSIXFileSystem.shared)
             let id = try await doc.importAsset(fromFile: argument, ext: "pdf")
             if await doc.pageCount > 0, try await doc.page(at: 0).elementCount == 0 {
-                for pageID in await doc.pageIDs {
+                for pageID in await doc.pageKeys {
                     try await doc.placeImage(id, on: pageID, x: 0, y: 0, width: 6120, height: 7920)
                 }
             }
@@ -120,7 +120,7 @@ enum AssetSuite {
             guard case .image(let image)? = elements.first else { throw OperationalError("page 0 shows no image") }
             var offset: Int64 = 0
             while true {
-                let part = try await doc.readAsset(image.assetID, at: offset, count: 1 << 20)
+                let part = try await doc.readAsset(image.assetKey, at: offset, count: 1 << 20)
                 if part.isEmpty { break }
                 offset += Int64(part.count)
             }

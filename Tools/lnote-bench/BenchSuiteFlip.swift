@@ -21,7 +21,7 @@ enum FlipSuite {
         let library = NoteLibrary(folder: ctx.path("library"), fileSystem: POSIXFileSystem.shared)
         let options = PageOptions(durability: Durability.none, compaction: .onCloseOnly)
         let doc = try await library.createDocument(title: "\(count) pages", pageOptions: options)
-        try await doc.addPages(count: count - 1)
+        (try await doc.addPages(count: count - 1)).keys
         for i in 0..<count {
             _ = try await doc.page(at: i).append(
                 contentsOf: pool.fresh(first: i, count: strokesPerPage).map(Element.stroke))

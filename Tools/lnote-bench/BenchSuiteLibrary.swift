@@ -55,7 +55,7 @@ enum LibrarySuite {
         // updates(): from a change to one document (its title) to the listing that shows it.
         let updateRounds = ctx.n(10, 3)
         var updateNs: [UInt64] = []
-        let changed = try await library.openDocument(try await library.list()[0].id ?? .zero)
+        let changed = try await library.openDocument(try await library.list()[0].key ?? .zero)
         let stream = library.updates()
         var iterator = stream.makeAsyncIterator()
         _ = await iterator.next()  // the listing now

@@ -47,7 +47,7 @@ enum LongStrokeSuite {
         var perPoint: [String: [Int: Double]] = [compact: [:], open: [:], draw: [:]]
         for size in sizes {
             let doc = try await library.createDocument(title: "\(size)-point strokes", pageOptions: options)
-            if pages > 1 { try await doc.addPages(count: pages - 1) }
+            if pages > 1 { (try await doc.addPages(count: pages - 1)).keys }
             for i in 0..<pages {
                 let page = try await doc.page(at: i)
                 _ = try await page.append(contentsOf: strokes(total: pointsPerPage, length: size))

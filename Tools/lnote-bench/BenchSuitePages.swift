@@ -88,7 +88,7 @@ enum PagesSuite {
                 m.set(name, count, cpu: t.cpu, wall: t.wall, divisor: 1)
             }
             let doc = try await library.createDocument(title: "\(count) pages", pageOptions: options)
-            try await doc.addPages(count: count - 1)
+            (try await doc.addPages(count: count - 1)).keys
             // append: every page opened (empty) and given 20 strokes, in its journal.
             perPage(
                 "append (open + 20 strokes)",

@@ -55,7 +55,7 @@ enum ScalingSuite {
             let doc = try await library.createDocument(
                 title: "\(count) pages", pageOptions: PageOptions(compaction: .onCloseOnly))
             documents.append(doc)
-            while await doc.pageCount < count { _ = try await doc.addPage() }
+            while await doc.pageCount < count { _ = UUIDBytes(try await doc.addPage()) }
             for i in 0..<count {
                 let page = try await doc.page(at: i)
                 try await page.append(contentsOf: pageStrokes, durability: Durability.none)

@@ -40,7 +40,7 @@ enum CompactCommand: Command {
         }
         await document.setTrashRetention(nil)  // the app's retention is the app's; 'lnote trash purge' purges
         var lines: [(Int, UUIDBytes, Int)] = []
-        for (i, id) in await document.pageIDs.enumerated() {
+        for (i, id) in await document.pageKeys.enumerated() {
             let page = try await document.page(id: id)
             lines.append((i, id, await page.journalFrames))
         }

@@ -49,9 +49,9 @@ enum DemoCommand: Command {
         options.thumbnailRenderer = .grayscalePNG  // covers at close and after flush (LNoteRender)
         options.conflictMerger = .elementwise  // conflict copies merged on open (LNoteSync)
         let document = try await library.createDocument(title: "Demo notebook", pageOptions: options)
-        let packagePath = try await library.packageFolderPath(document.id)
-        let letterPage = try await document.page(at: 0).id
-        let pageID = try await document.addPage(metadata: layout.metadata)
+        let packagePath = try await library.packageFolderPath(document.key)
+        let letterPage = try await document.page(at: 0).key
+        let pageID = UUIDBytes(try await document.addPage(metadata: layout.metadata))
         try await document.deletePage(letterPage)
         print("1. Created a notebook: \(TerminalSafeText.text(packagePath))")
 
@@ -91,7 +91,7 @@ enum DemoCommand: Command {
         let reader = try await Document.open(path: packagePath, readOnly: true, fileSystem: POSIXFileSystem.shared)
         let reopened = try await reader.page(id: pageID).state
         try await reader.close()
-        let present = Set(reopened.elements.map(\.id))
+        let present = Set(reopened.elements.map(\.key))
         let lost = acked.filter { !present.contains($0) }
         print(
             "5. Reopened the page: \(reopened.elements.count) strokes; \(acked.count - lost.count) of \(acked.count) "
@@ -152,7 +152,7 @@ enum DemoCommand: Command {
             let t0 = monotonicNanoseconds()
             try await page.append(.stroke(stroke))
             latencies.append(monotonicNanoseconds() &- t0)
-            acked.append(stroke.id)
+            acked.append(stroke.key)
         }
         try await document.close()
         let points = strokes.reduce(0) { $0 + $1.pointCount }

@@ -58,7 +58,7 @@ enum HistoryCommand: Command {
         }
         var listing: [PageVersions] = []
         do {
-            for (index, id) in await document.pageIDs.enumerated() where wanted == nil || wanted == id {
+            for (index, id) in await document.pageKeys.enumerated() where wanted == nil || wanted == id {
                 let versions = try await document.page(id: id).versions()
                 listing.append(PageVersions(page: id.description, index: index, versions: versions.map(Self.row)))
             }

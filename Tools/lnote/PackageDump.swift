@@ -50,7 +50,7 @@ enum PackageDump {
             lines.append(
                 PageLine(
                     id: id.description, elementCount: r.state.elements.count,
-                    elementIDs: r.state.elements.map { $0.id.description }, generation: r.generation,
+                    elementIDs: r.state.elements.map { $0.key.description }, generation: r.generation,
                     framesReplayed: r.report.framesReplayed))
         }
         if json {

@@ -151,6 +151,6 @@ enum PackageSupport {
 /// A fresh stroke id: generated strokes are deterministic, ids must be unique per page.
 func freshID(_ stroke: Stroke) -> Element {
     var s = stroke
-    s.id = UUIDBytes.random()
+    s.key = UUIDBytes.random()
     return .stroke(s)
 }

@@ -73,7 +73,7 @@ enum RestoreCommand: Command {
             // Every past state is rebuilt before anything is written, so a page without such a
             // version fails the command with nothing changed.
             var targets: [(index: Int, id: UUIDBytes, past: PageState)] = []
-            for (index, id) in await document.pageIDs.enumerated() where wanted == nil || wanted == id {
+            for (index, id) in await document.pageKeys.enumerated() where wanted == nil || wanted == id {
                 let page = try await document.page(id: id)
                 if let version {
                     targets.append((index, id, try await page.state(atVersion: version)))

@@ -86,7 +86,7 @@ enum StressCommand: Command {
             let t0 = monotonicNanoseconds()
             try await page.append(element)
             latencies.append(monotonicNanoseconds() &- t0)
-            try appendLine(ack, element.id.description)
+            try appendLine(ack, element.key.description)
             // A failed background compaction is reported once per distinct error (the journal still holds every change).
             if let failed = await page.lastCompactionError, failed != reportedCompactionError {
                 reportedCompactionError = failed

@@ -153,7 +153,7 @@ enum TrashCommand: Command {
             let document = try await open(path, readOnly: false)
             do {
                 try await document.restorePage(id, at: at)
-                let index = await document.pageIDs.firstIndex(of: UUIDBytes(id)) ?? 0
+                let index = await document.pageKeys.firstIndex(of: UUIDBytes(id)) ?? 0
                 try await document.close()
                 print("restored page \(UUIDBytes(id)) at index \(index)")
             } catch {

@@ -62,9 +62,10 @@ let watcher = Task { () -> Int in
 
 // 5. An image, and its bytes back (asset round trip; extension in any case).
 let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + (0..<64).map { UInt8($0) })
-let image = try await document.insertImage(
+let inserted = try await document.insertImage(
     png, ext: "PNG", on: page.uuid,
     frame: PageRect(x: 300, y: 500, width: 120, height: 80))
+guard case .image(let image)? = inserted.added.first else { fatalError("insertImage returns the image it added") }
 check(try await document.assetData(image.assetUUID) == png, "asset round trip")
 
 // 6. Erase the middle of a stroke: two pieces, each starting at 0 s. Undo puts it back.

@@ -102,7 +102,7 @@ public struct ByteReader {
     }
 
     @inline(__always)
-    public mutating func uuid() throws(DecodeError) -> UUIDBytes {
+    package mutating func uuid() throws(DecodeError) -> UUIDBytes {
         guard remaining >= 16 else { throw error("truncated") }
         var u = UUIDBytes.zero
         withUnsafeMutableBytes(of: &u.storage) { dst in

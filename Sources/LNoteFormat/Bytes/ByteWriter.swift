@@ -55,7 +55,7 @@ public struct ByteWriter: Sendable {
         }
     }
 
-    public mutating func uuid(_ u: UUIDBytes) {
+    package mutating func uuid(_ u: UUIDBytes) {
         withUnsafeBytes(of: u.storage) { bytes.append(contentsOf: $0) }
     }
 

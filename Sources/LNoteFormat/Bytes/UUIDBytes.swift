@@ -1,22 +1,23 @@
 /// A 128-bit identifier stored in the byte order of its canonical text form (G-002).
-/// The format layer keeps its own type so it needs no Foundation; `LNoteStore` converts to `UUID`.
-public struct UUIDBytes: Hashable, Comparable, Sendable, CustomStringConvertible {
+/// The engine's own 16-byte value (package-only): decoding and the page index use it; apps see
+/// Foundation's `UUID`, which `UUID(_:)` and `UUIDBytes(_:)` convert to and from with one copy.
+package struct UUIDBytes: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// The 16 bytes, big-endian halves; `UUID(_:)` and `UUIDBytes(_:)` convert to and from Foundation.
-    public var storage: (UInt64, UInt64)
+    package var storage: (UInt64, UInt64)
 
     /// All zero bytes.
-    public static let zero = UUIDBytes(storage: (0, 0))
+    package static let zero = UUIDBytes(storage: (0, 0))
 
     /// Ids from their two halves.
-    public init(storage: (UInt64, UInt64)) { self.storage = storage }
+    package init(storage: (UInt64, UInt64)) { self.storage = storage }
 
     /// The 16 bytes in order.
-    public var bytes: [UInt8] {
+    package var bytes: [UInt8] {
         withUnsafeBytes(of: storage) { Array($0) }
     }
 
     /// Builds from exactly 16 bytes; returns nil otherwise.
-    public init?(bytes: some Collection<UInt8>) {
+    package init?(bytes: some Collection<UInt8>) {
         guard bytes.count == 16 else { return nil }
         var s: (UInt64, UInt64) = (0, 0)
         withUnsafeMutableBytes(of: &s) { dst in
@@ -26,7 +27,7 @@ public struct UUIDBytes: Hashable, Comparable, Sendable, CustomStringConvertible
     }
 
     /// Parses the canonical 36-character form (either case); nil for anything else.
-    public init?(string: String) {
+    package init?(string: String) {
         let utf8 = Array(string.utf8)
         guard utf8.count == 36 else { return nil }
         var out = [UInt8]()
@@ -55,7 +56,7 @@ public struct UUIDBytes: Hashable, Comparable, Sendable, CustomStringConvertible
     }
 
     /// Lowercase canonical text, as used in file names (J-001).
-    public var description: String {
+    package var description: String {
         let digits = Array("0123456789abcdef".utf8)
         var out = [UInt8]()
         out.reserveCapacity(36)
@@ -67,21 +68,21 @@ public struct UUIDBytes: Hashable, Comparable, Sendable, CustomStringConvertible
         return String(decoding: out, as: UTF8.self)
     }
 
-    public static func == (a: UUIDBytes, b: UUIDBytes) -> Bool {
+    package static func == (a: UUIDBytes, b: UUIDBytes) -> Bool {
         a.storage.0 == b.storage.0 && a.storage.1 == b.storage.1
     }
 
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         hasher.combine(storage.0)
         hasher.combine(storage.1)
     }
 
-    public static func < (a: UUIDBytes, b: UUIDBytes) -> Bool {
+    package static func < (a: UUIDBytes, b: UUIDBytes) -> Bool {
         a.bytes.lexicographicallyPrecedes(b.bytes)
     }
 
     /// A random (version 4) identifier from the given generator.
-    public static func random(using rng: inout some RandomNumberGenerator) -> UUIDBytes {
+    package static func random(using rng: inout some RandomNumberGenerator) -> UUIDBytes {
         var s = (rng.next() as UInt64, rng.next() as UInt64)
         withUnsafeMutableBytes(of: &s) { b in
             b[6] = (b[6] & 0x0F) | 0x40
@@ -91,7 +92,7 @@ public struct UUIDBytes: Hashable, Comparable, Sendable, CustomStringConvertible
     }
 
     /// A new random (version 4) id.
-    public static func random() -> UUIDBytes {
+    package static func random() -> UUIDBytes {
         var g = SystemRandomNumberGenerator()
         return random(using: &g)
     }

@@ -13,12 +13,12 @@ public struct ApplyNote: Equatable, Hashable, Sendable {
 
     /// What was skipped.
     public var kind: Kind
-    /// The element id that was skipped.
-    public var id: UUIDBytes
+    /// The 16 bytes of the element id that was skipped; apps read `id`.
+    package var key: UUIDBytes
 
     /// A note about element `id`.
-    public init(kind: Kind, id: UUIDBytes) {
+    package init(kind: Kind, id: UUIDBytes) {
         self.kind = kind
-        self.id = id
+        self.key = id
     }
 }

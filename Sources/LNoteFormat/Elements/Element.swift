@@ -1,3 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// A pen stroke: ink, optional transform and quantized points (section 6.3, E-010).
 /// Apps build one from pen samples with `init(id:ink:transform:samples:)`, which validates it.
 ///
@@ -6,8 +12,8 @@
 /// it often), `pointCount` never decodes, `decodedPoints()` decodes with every check and says
 /// why bytes are bad. Equality and hashing are by value, whichever form the points are in.
 public struct Stroke: Sendable {
-    /// The id, unique within its page (E-011).
-    public var id: UUIDBytes
+    /// The id's 16 bytes, unique within its page (E-011); apps read `id`.
+    package var key: UUIDBytes
     /// Tool, colour and base width.
     public var ink: Ink
     /// How the stroke is placed on the page (nil: as drawn).
@@ -17,13 +23,13 @@ public struct Stroke: Sendable {
 
     /// A stroke of already quantized points; apps build strokes with `init(id:ink:transform:samples:)` from samples in pt and seconds.
     package init(id: UUIDBytes, ink: Ink, transform: Transform? = nil, hasAngles: Bool = false, points: [Point]) {
-        self.id = id; self.ink = ink; self.transform = transform; self.anglesFlag = hasAngles
+        self.key = id; self.ink = ink; self.transform = transform; self.anglesFlag = hasAngles
         self.storage = .decoded(points)
     }
 
     /// A stroke whose points stay encoded until used (E-006).
     package init(id: UUIDBytes, ink: Ink, transform: Transform? = nil, encodedPoints: EncodedPoints) {
-        self.id = id; self.ink = ink; self.transform = transform; self.anglesFlag = encodedPoints.hasAngles
+        self.key = id; self.ink = ink; self.transform = transform; self.anglesFlag = encodedPoints.hasAngles
         self.storage = .encoded(encodedPoints)
     }
 
@@ -88,7 +94,7 @@ extension Stroke: Equatable, Hashable {
     /// Equal when every field and the points are: a deferred and a decoded stroke of the same
     /// points are equal. Two deferred strokes with the same bytes compare without decoding.
     public static func == (l: Stroke, r: Stroke) -> Bool {
-        guard l.id == r.id, l.ink == r.ink, l.transform == r.transform, l.anglesFlag == r.anglesFlag else {
+        guard l.key == r.key, l.ink == r.ink, l.transform == r.transform, l.anglesFlag == r.anglesFlag else {
             return false
         }
         if case .encoded(let a) = l.storage, case .encoded(let b) = r.storage,
@@ -102,17 +108,17 @@ extension Stroke: Equatable, Hashable {
 
     /// Hashes what both forms agree on without decoding: id, ink, transform, the angles flag.
     public func hash(into hasher: inout Hasher) {
-        hasher.combine(id); hasher.combine(ink); hasher.combine(transform); hasher.combine(anglesFlag)
+        hasher.combine(key); hasher.combine(ink); hasher.combine(transform); hasher.combine(anglesFlag)
     }
 }
 
 /// An image placed on the page; the pixels live in `assets/<assetID>.<ext>` (section 6.3,
 /// E-012).
 public struct ImageElement: Equatable, Hashable, Sendable {
-    /// The id, unique within its page (E-011).
-    public var id: UUIDBytes
-    /// The asset holding the pixels (`assets/<assetID>.<ext>`).
-    public var assetID: UUIDBytes
+    /// The id's 16 bytes, unique within its page (E-011); apps read `id`.
+    package var key: UUIDBytes
+    /// The 16 bytes of the asset holding the pixels (`assets/<assetID>.<ext>`); apps read `assetID`.
+    package var assetKey: UUIDBytes
     /// Top-left corner and size, in 0.1 pt (stored units; apps read `frame`, in pt).
     package var x: Int32, y: Int32
     /// Size in 0.1 pt (`frame` gives it in pt).
@@ -127,7 +133,7 @@ public struct ImageElement: Equatable, Hashable, Sendable {
         id: UUIDBytes, assetID: UUIDBytes, x: Int32, y: Int32, width: UInt32, height: UInt32,
         transform: Transform? = nil, page: UInt32? = nil
     ) {
-        self.id = id; self.assetID = assetID; self.x = x; self.y = y; self.width = width
+        self.key = id; self.assetKey = assetID; self.x = x; self.y = y; self.width = width
         self.height = height; self.transform = transform; self.page = page
     }
 }
@@ -138,11 +144,11 @@ public enum Element: Equatable, Hashable, Sendable {
     case stroke(Stroke)
     case image(ImageElement)
 
-    /// The element's id.
-    public var id: UUIDBytes {
+    /// The element's id as 16 bytes; apps read `id`.
+    package var key: UUIDBytes {
         switch self {
-        case .stroke(let s): return s.id
-        case .image(let i): return i.id
+        case .stroke(let s): return s.key
+        case .image(let i): return i.key
         }
     }
 
@@ -181,10 +187,10 @@ public struct PageMetadata: Equatable, Hashable, Sendable {
 /// encodes it; `PageState.apply` applies it (E-020 ... E-025).
 public enum PageChange: Equatable, Hashable, Sendable {
     case append(Element)
-    case replace(target: UUIDBytes, fragments: [Element])
-    case transform([(UUIDBytes, Transform)])
-    case delete([UUIDBytes])
-    case reorder(index: Int, ids: [UUIDBytes])
+    case replace(target: UUID, fragments: [Element])
+    case transform([(UUID, Transform)])
+    case delete([UUID])
+    case reorder(index: Int, ids: [UUID])
     case metadata(PageMetadata)
 
     public static func == (l: PageChange, r: PageChange) -> Bool {

@@ -65,7 +65,7 @@ public enum ElementCodec {
     /// A stroke's fields before its point count (6.3).
     @inline(__always)
     static func encodeStrokeFields<W: FieldWriter>(_ s: Stroke, into w: inout W) {
-        encodeStrokeFields(id: s.id, ink: s.ink, transform: s.transform, hasAngles: s.hasAngles, into: &w)
+        encodeStrokeFields(id: s.key, ink: s.ink, transform: s.transform, hasAngles: s.hasAngles, into: &w)
     }
 
     /// The same fields, given one by one (the snapshot's frame loop takes them out of an
@@ -91,8 +91,8 @@ public enum ElementCodec {
     @inline(__always)
     static func encodeImage<W: FieldWriter>(_ im: ImageElement, into w: inout W) {
         w.u8(imageKind)
-        w.uuid(im.id)
-        w.uuid(im.assetID)
+        w.uuid(im.key)
+        w.uuid(im.assetKey)
         w.svarint(Int64(im.x)); w.svarint(Int64(im.y))
         w.varint(UInt64(im.width)); w.varint(UInt64(im.height))
         w.u8((im.transform != nil ? flagHasTransform : 0) | (im.page != nil ? flagHasPage : 0))

@@ -17,33 +17,33 @@ public enum ElementValidator {
             let points: [Point]
             do { points = try s.decodedPoints() } catch {
                 throw ElementValidationError(
-                    code: "badPoints", detail: "stroke \(s.id): points do not decode: \(error)")
+                    code: "badPoints", detail: "stroke \(s.key): points do not decode: \(error)")
             }
             guard let first = points.first else {
-                throw ElementValidationError(code: "emptyStroke", detail: "stroke \(s.id) has no points")
+                throw ElementValidationError(code: "emptyStroke", detail: "stroke \(s.key) has no points")
             }
             guard points.count <= FormatLimits.strokePointsMax else {
                 throw ElementValidationError(
                     code: "tooManyPoints",
-                    detail: "stroke \(s.id) has \(points.count) points, at most \(FormatLimits.strokePointsMax)")
+                    detail: "stroke \(s.key) has \(points.count) points, at most \(FormatLimits.strokePointsMax)")
             }
             guard first.time == 0 else {
                 throw ElementValidationError(
                     code: "firstTimeNotZero",
-                    detail: "stroke \(s.id): first point at \(first.time) ms")
+                    detail: "stroke \(s.key): first point at \(first.time) ms")
             }
             var previous: UInt32 = 0
             for (i, p) in points.enumerated() {
                 guard p.time >= previous else {
                     throw ElementValidationError(
                         code: "timeNotIncreasing",
-                        detail: "stroke \(s.id) point \(i): \(p.time) ms after \(previous) ms")
+                        detail: "stroke \(s.key) point \(i): \(p.time) ms after \(previous) ms")
                 }
                 previous = p.time
                 if !s.hasAngles && (p.azimuth != 0 || p.altitude != 0) {
                     throw ElementValidationError(
                         code: "anglesWithoutFlag",
-                        detail: "stroke \(s.id) point \(i) has angles but the stroke has none")
+                        detail: "stroke \(s.key) point \(i) has angles but the stroke has none")
                 }
             }
         case .image(let im):

@@ -1,3 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// The bodies of the page-change frames: which frame type carries which change and how its
 /// body (the payload after the `sequence`) is laid out (Spec/format.md 3.1, 6.4, F-012, E-027).
 ///
@@ -33,22 +39,22 @@ public enum PageChangeCodec {
         case .append(let e):
             ElementCodec.encode(e, into: &w)
         case .replace(let target, let fragments):
-            w.uuid(target)
+            w.uuid(UUIDBytes(target))
             w.varint(UInt64(fragments.count))
             for f in fragments { ElementCodec.encode(f, into: &w) }
         case .transform(let pairs):
             w.varint(UInt64(pairs.count))
             for (id, t) in pairs {
-                w.uuid(id)
+                w.uuid(UUIDBytes(id))
                 ElementCodec.encodeTransform(t, into: &w)
             }
         case .delete(let ids):
             w.varint(UInt64(ids.count))
-            for id in ids { w.uuid(id) }
+            for id in ids { w.uuid(UUIDBytes(id)) }
         case .reorder(let index, let ids):
             w.varint(UInt64(max(index, 0)))
             w.varint(UInt64(ids.count))
-            for id in ids { w.uuid(id) }
+            for id in ids { w.uuid(UUIDBytes(id)) }
         case .metadata(let m):
             w.varint(UInt64(m.width))
             w.varint(UInt64(m.height))
@@ -117,22 +123,22 @@ public enum PageChangeCodec {
             var fragments = [Element]()
             fragments.reserveCapacity(n)
             for _ in 0..<n { fragments.append(try ElementCodec.decode(from: &r, source: source)) }
-            change = .replace(target: target, fragments: fragments)
+            change = .replace(target: UUID(target), fragments: fragments)
         case .elementsTransform:
             let n = try boundedCount(&r, unitBytes: transformEntryBytes)
-            var pairs = [(UUIDBytes, Transform)]()
+            var pairs = [(UUID, Transform)]()
             pairs.reserveCapacity(n)
             for _ in 0..<n {
                 let id = try r.uuid()
-                pairs.append((id, try ElementCodec.decodeTransform(from: &r)))
+                pairs.append((UUID(id), try ElementCodec.decodeTransform(from: &r)))
             }
             change = .transform(pairs)
         case .elementsDelete:
-            change = .delete(try ids(&r))
+            change = .delete(try ids(&r).map(UUID.init))
         case .elementsReorder:
             let index = try r.varint()
             guard let i = Int(exactly: index) else { throw r.error("valueOutOfRange") }
-            change = .reorder(index: i, ids: try ids(&r))
+            change = .reorder(index: i, ids: try ids(&r).map(UUID.init))
         case .pageMetadata:
             let width = try r.varint(), height = try r.varint()
             guard let w32 = UInt32(exactly: width), let h32 = UInt32(exactly: height) else {

@@ -1,3 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// A page in memory: canvas metadata and the element array in z-order (first is bottom),
 /// with an id index; `apply` implements the change rules E-020 ... E-026.
 ///
@@ -28,7 +34,7 @@ public struct PageState: Sendable, Equatable {
         self.positions = ElementIndex()
         self.elements.reserveCapacity(elements.count)
         self.positions.reserveCapacity(elements.count)
-        for e in elements where insertPosition(of: e.id) { self.elements.append(e) }
+        for e in elements where insertPosition(of: e.key) { self.elements.append(e) }
     }
 
     /// Reserves room for `n` elements (callers bound `n` by what they actually hold).
@@ -43,7 +49,13 @@ public struct PageState: Sendable, Equatable {
     }
 
     /// Whether an element with this id is on the page. O(1).
-    public func contains(_ id: UUIDBytes) -> Bool {
+    public func contains(_ id: UUID) -> Bool { contains(UUIDBytes(id)) }
+
+    /// The element with this id, if any. O(1).
+    public func element(_ id: UUID) -> Element? { element(UUIDBytes(id)) }
+
+    /// Whether an element with these 16 bytes as its id is on the page. O(1).
+    package func contains(_ id: UUIDBytes) -> Bool {
         positions[id] != nil || (!pending.isEmpty && pending.holds(id))
     }
 
@@ -54,8 +66,8 @@ public struct PageState: Sendable, Equatable {
         return pending.resolve(id, indexed: indexed)
     }
 
-    /// The element with this id, if any. O(1).
-    public func element(_ id: UUIDBytes) -> Element? {
+    /// The element with these 16 bytes as its id, if any. O(1).
+    package func element(_ id: UUIDBytes) -> Element? {
         guard let p = position(of: id) else { return nil }
         return elements[p]
     }
@@ -65,10 +77,10 @@ public struct PageState: Sendable, Equatable {
     public mutating func apply(_ change: PageChange) -> [ApplyNote] {
         switch change {
         case .append(let e): return append(e)
-        case .replace(let target, let fragments): return replace(target, with: fragments)
-        case .transform(let pairs): return setTransforms(pairs)
-        case .delete(let ids): return delete(ids)
-        case .reorder(let index, let ids): return reorder(ids, at: index)
+        case .replace(let target, let fragments): return replace(UUIDBytes(target), with: fragments)
+        case .transform(let pairs): return setTransforms(pairs.map { (UUIDBytes($0.0), $0.1) })
+        case .delete(let ids): return delete(ids.map(UUIDBytes.init))
+        case .reorder(let index, let ids): return reorder(ids.map(UUIDBytes.init), at: index)
         case .metadata(let m):
             metadata = m  // E-025
             return []
@@ -100,11 +112,11 @@ public struct PageState: Sendable, Equatable {
         cuts.reserveCapacity(changes.count)
         var seen = Set<UUIDBytes>()
         for change in changes {
-            guard case .replace(let target, let fragments) = change, let p = position(of: target),
-                seen.insert(target).inserted
+            guard case .replace(let uuid, let fragments) = change, case let target = UUIDBytes(uuid),
+                let p = position(of: target), seen.insert(target).inserted
             else { return nil }
             for f in fragments {
-                guard !contains(f.id), seen.insert(f.id).inserted else { return nil }
+                guard !contains(f.key), seen.insert(f.key).inserted else { return nil }
             }
             cuts.append((p, fragments))
         }
@@ -116,7 +128,7 @@ public struct PageState: Sendable, Equatable {
     /// independent replaces, see `independentReplaces`).
     private mutating func replaceAll(_ cuts: [(position: Int, fragments: [Element])]) {
         flushPositions()
-        for c in cuts { positions.removeValue(forKey: elements[c.position].id) }
+        for c in cuts { positions.removeValue(forKey: elements[c.position].key) }
         let added = cuts.reduce(0) { $0 + $1.fragments.count }
         var rebuilt: [Element] = []
         rebuilt.reserveCapacity(elements.count - cuts.count + added)
@@ -133,7 +145,7 @@ public struct PageState: Sendable, Equatable {
 
     /// E-020: append at the end unless the id exists.
     private mutating func append(_ e: Element) -> [ApplyNote] {
-        guard insertPosition(of: e.id) else { return [ApplyNote(kind: .duplicateElement, id: e.id)] }
+        guard insertPosition(of: e.key) else { return [ApplyNote(kind: .duplicateElement, id: e.key)] }
         elements.append(e)
         return []
     }
@@ -141,7 +153,7 @@ public struct PageState: Sendable, Equatable {
     /// E-020 as `apply(.append(e))`, for readers replaying many appends: returns false, and
     /// changes nothing, when the id is already on the page (a `duplicateElement` note).
     @_optimize(speed) package mutating func appendIfNew(_ e: consuming Element) -> Bool {
-        guard insertPosition(of: e.id) else { return false }
+        guard insertPosition(of: e.key) else { return false }
         elements.append(e)
         return true
     }
@@ -169,9 +181,9 @@ public struct PageState: Sendable, Equatable {
         var kept: [Element] = []
         kept.reserveCapacity(fragments.count)
         for f in fragments {
-            let id = f.id
+            let id = f.key
             // A fragment list is short: a linear check for repeats beats hashing into a set.
-            if (id != target && contains(id)) || kept.contains(where: { $0.id == id }) {
+            if (id != target && contains(id)) || kept.contains(where: { $0.key == id }) {
                 notes.append(ApplyNote(kind: .duplicateElement, id: id))
                 continue
             }
@@ -180,12 +192,12 @@ public struct PageState: Sendable, Equatable {
         if !pending.forget(target) { positions.removeValue(forKey: target) }
         elements.replaceSubrange(p...p, with: kept)
         if kept.count == 1, pending.isEmpty {
-            positions.updateValue(p, forKey: kept[0].id)
+            positions.updateValue(p, forKey: kept[0].key)
             return notes
         }
         // The elements after `p` moved by `kept.count - 1`: logged, not re-indexed.
         pending.shift(after: p, by: kept.count - 1)
-        for (i, f) in kept.enumerated() { pending.place(f.id, at: p + i) }
+        for (i, f) in kept.enumerated() { pending.place(f.key, at: p + i) }
         if pending.isFull { flushPositions() }
         return notes
     }
@@ -222,7 +234,7 @@ public struct PageState: Sendable, Equatable {
         if doomed.count == 1 {
             elements.remove(at: first)
         } else {
-            elements.removeAll { doomed.contains($0.id) }
+            elements.removeAll { doomed.contains($0.key) }
         }
         reindex(from: first)
         return notes
@@ -246,7 +258,7 @@ public struct PageState: Sendable, Equatable {
         guard !moved.isEmpty else { return notes }
         var remaining: [Element] = []
         remaining.reserveCapacity(elements.count - moved.count)
-        for e in elements where !seen.contains(e.id) { remaining.append(e) }
+        for e in elements where !seen.contains(e.key) { remaining.append(e) }
         let k = max(0, min(index, remaining.count))
         remaining.insert(contentsOf: moved, at: k)
         elements = remaining
@@ -266,7 +278,7 @@ public struct PageState: Sendable, Equatable {
     private mutating func reindex(from start: Int) {
         var i = start
         while i < elements.count {
-            positions.updateValue(i, forKey: elements[i].id)
+            positions.updateValue(i, forKey: elements[i].key)
             i += 1
         }
     }
@@ -275,11 +287,11 @@ public struct PageState: Sendable, Equatable {
     /// a test hook.
     package func checkInvariants() -> Bool {
         guard positions.count + pending.recent.count == elements.count else { return false }
-        for (i, e) in elements.enumerated() where position(of: e.id) != i { return false }
+        for (i, e) in elements.enumerated() where position(of: e.key) != i { return false }
         var flushed = self
         flushed.flushPositions()
         guard flushed.positions.count == elements.count else { return false }
-        for (i, e) in elements.enumerated() where flushed.positions[e.id] != i { return false }
+        for (i, e) in elements.enumerated() where flushed.positions[e.key] != i { return false }
         return true
     }
 

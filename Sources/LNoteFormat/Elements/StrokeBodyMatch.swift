@@ -21,7 +21,7 @@ extension ElementCodec {
     @inline(__always)
     static func deferredStroke(_ e: Element) -> (UUIDBytes, Ink, Transform?, Bool, EncodedPoints)? {
         guard case .stroke(let t) = e, case .encoded(let known) = t.storage else { return nil }
-        return (t.id, t.ink, t.transform, t.hasAngles, known)
+        return (t.key, t.ink, t.transform, t.hasAngles, known)
     }
 
     /// True only when `body`, an `elementAppend` body, decodes (deferred, with `known` as the
@@ -41,7 +41,7 @@ extension ElementCodec {
         known: EncodedPoints
     ) -> Bool {
         strokeMatches(
-            body, baseOffset: baseOffset, id: expected.id, ink: expected.ink, transform: expected.transform,
+            body, baseOffset: baseOffset, id: expected.key, ink: expected.ink, transform: expected.transform,
             hasAngles: expected.hasAngles, pointCount: expected.pointCount, known: known)
     }
 

@@ -39,7 +39,7 @@ extension ElementFrameWriter {
                 total += overhead + head + tail
                 continue
             }
-            guard let body, let found = body(elements[i].id) else { return nil }
+            guard let body, let found = body(elements[i].key) else { return nil }
             total += overhead + found.count
             if bodies.isEmpty { bodies = [ArraySlice<UInt8>?](repeating: nil, count: elements.count) }
             bodies[i] = found
@@ -89,7 +89,7 @@ extension ElementFrameWriter {
                     preconditionFailure("a stroke with decoded points has no head size")
                 }
                 self = .stroke(
-                    id: s.id, ink: s.ink, transform: s.transform, hasAngles: s.hasAngles, count: p.count,
+                    id: s.key, ink: s.ink, transform: s.transform, hasAngles: s.hasAngles, count: p.count,
                     points: p.bytes)
             case .image(let im):
                 self = .image(im)

@@ -3,7 +3,7 @@ public struct JournalHeader: Equatable, Sendable {
     /// ASCII `LNOTEJNL` read as a little-endian u64.
     public static let magic = HeaderLayout.magic("LNOTEJNL")
 
-    public var pageID: UUIDBytes
+    package var pageID: UUIDBytes
     /// The snapshot generation this journal builds on.
     public var baseGeneration: UInt64
     /// Random per journal file; starts every frame checksum (F-003, J-003).
@@ -11,7 +11,7 @@ public struct JournalHeader: Equatable, Sendable {
     /// The sequence number of the journal's first frame; at least 1 (J-002).
     public var firstSequence: UInt64
 
-    public init(pageID: UUIDBytes, baseGeneration: UInt64, salt: UInt64, firstSequence: UInt64) {
+    package init(pageID: UUIDBytes, baseGeneration: UInt64, salt: UInt64, firstSequence: UInt64) {
         self.pageID = pageID
         self.baseGeneration = baseGeneration
         self.salt = salt

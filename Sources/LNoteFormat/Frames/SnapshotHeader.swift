@@ -3,7 +3,7 @@ public struct SnapshotHeader: Equatable, Sendable {
     /// ASCII `LNOTESNP` read as a little-endian u64.
     public static let magic = HeaderLayout.magic("LNOTESNP")
 
-    public var pageID: UUIDBytes
+    package var pageID: UUIDBytes
     /// At least 1; generation 0 is the page without a snapshot (P-001).
     public var generation: UInt64
     /// Random per snapshot file; starts every frame checksum (F-003).
@@ -13,7 +13,7 @@ public struct SnapshotHeader: Equatable, Sendable {
     /// The number of `elementAppend` frames that follow (S-002).
     public var elementCount: UInt32
 
-    public init(
+    package init(
         pageID: UUIDBytes, generation: UInt64, salt: UInt64, nextSequence: UInt64,
         elementCount: UInt32
     ) {

@@ -49,12 +49,12 @@ package struct PageGeometry: Sendable {
             case .append(let e):
                 // An append of an id already on the page changed nothing (E-020), unless an
                 // earlier change of the batch removed it: recomputing is right either way.
-                touched.append(e.id)
+                touched.append(e.key)
             case .replace(let target, let fragments):
-                touched.append(target)
-                touched.append(contentsOf: fragments.map(\.id))
-            case .transform(let pairs): touched.append(contentsOf: pairs.map(\.0))
-            case .delete(let ids): touched.append(contentsOf: ids)
+                touched.append(target.key)
+                touched.append(contentsOf: fragments.map(\.key))
+            case .transform(let pairs): touched.append(contentsOf: pairs.map(\.0.key))
+            case .delete(let ids): touched.append(contentsOf: ids.keys)
             case .reorder: break
             case .metadata(let m):
                 if m != canvas { rebuildGrid(for: m) }
@@ -133,7 +133,7 @@ package struct PageGeometry: Sendable {
         else { return false }
         let listed = grid.listings()
         for e in state.elements {
-            guard let s = slots[e.id], let r = records[s], r.id == e.id, r.geometry == ElementGeometry(e),
+            guard let s = slots[e.key], let r = records[s], r.id == e.key, r.geometry == ElementGeometry(e),
                 r.placement == grid.placement(of: r.geometry.reach)
             else { return false }
             let expected: Int
@@ -150,12 +150,12 @@ package struct PageGeometry: Sendable {
     private mutating func set(_ e: Element) {
         let g = ElementGeometry(e)
         let placement = grid.placement(of: g.reach)
-        if let s = slots[e.id], let old = records[s] {
+        if let s = slots[e.key], let old = records[s] {
             if old.placement != placement {
                 grid.remove(Int32(s), at: old.placement)
                 grid.insert(Int32(s), at: placement)
             }
-            records[s] = Record(id: e.id, geometry: g, placement: placement)
+            records[s] = Record(id: e.key, geometry: g, placement: placement)
             reaches[s] = g.reach
             placements[s] = placement
             return
@@ -163,16 +163,16 @@ package struct PageGeometry: Sendable {
         let s: Int
         if let f = free.popLast() {
             s = Int(f)
-            records[s] = Record(id: e.id, geometry: g, placement: placement)
+            records[s] = Record(id: e.key, geometry: g, placement: placement)
             reaches[s] = g.reach
             placements[s] = placement
         } else {
             s = records.count
-            records.append(Record(id: e.id, geometry: g, placement: placement))
+            records.append(Record(id: e.key, geometry: g, placement: placement))
             reaches.append(g.reach)
             placements.append(placement)
         }
-        _ = slots.updateValue(s, forKey: e.id)
+        _ = slots.updateValue(s, forKey: e.key)
         grid.insert(Int32(s), at: placement)
     }
 

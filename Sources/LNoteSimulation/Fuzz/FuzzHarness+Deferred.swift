@@ -30,7 +30,7 @@ extension FuzzHarness {
         default: strokes = []
         }
         for s in strokes {
-            if let problem = checkDeferred(s, eagerAccepted: eager != nil) { return "stroke \(s.id): \(problem)" }
+            if let problem = checkDeferred(s, eagerAccepted: eager != nil) { return "stroke \(s.key): \(problem)" }
         }
         return checkPagePoints(strokes)
     }

@@ -92,14 +92,16 @@ extension FuzzHarness {
         let reference =
             !readBack.unusable && !readBack.findings.contains { !$0.isInformational }
             && readBack.state.elements.count == state.elements.count
-            && zip(readBack.state.elements, state.elements).allSatisfy { $0.id == $1.id && SnapshotGuard.same($0, $1) }
+            && zip(readBack.state.elements, state.elements).allSatisfy {
+                $0.key == $1.key && SnapshotGuard.same($0, $1)
+            }
             && readBack.state.metadata == state.metadata
         if accepted != reference {
             return "the P-019 check says \(accepted), reading the snapshot back says \(reference)"
         }
         var fewer = state
         if let last = state.elements.last {
-            _ = fewer.apply(.delete([last.id]))
+            _ = fewer.apply(.delete([last.key]))
             if (try? SnapshotGuard.verify(
                 bytes, pageID: h.pageID, generation: h.generation, nextSequence: h.nextSequence,
                 absorbed: fewer)) != nil

@@ -83,7 +83,7 @@ extension FuzzHarness {
             if await page.state != salvaged.state { return "the opened page differs from salvage recovery" }
             // A page whose damaged files exhaust its sequence or generation numbers refuses with
             // `.corrupt` (a clear error, nothing written); anything else must be accepted.
-            var appended = salvaged.state.contains(extra.id)
+            var appended = salvaged.state.contains(extra.key)
             do {
                 if !appended { try await page.append(extra) }
                 appended = true
@@ -147,10 +147,10 @@ enum FuzzPackage {
             var sequence: UInt64 = 4
             let changes: [PageChange] = [
                 .append(elements[3]),
-                .transform([(elements[0].id, .translation(5, 6))]),
-                .replace(target: elements[1].id, fragments: [elements[4]]),
-                .delete([elements[2].id]),
-                .reorder(index: 0, ids: [elements[3].id]),
+                .transform([(elements[0].key, .translation(5, 6))]),
+                .replace(target: elements[1].key, fragments: [elements[4]]),
+                .delete([elements[2].key]),
+                .reorder(index: 0, ids: [elements[3].key]),
                 .metadata(PageMetadata(width: 5950, height: 8420))
             ]
             for change in changes {

@@ -35,9 +35,9 @@ enum FuzzSeeds {
         let e = elements()
         return [
             .append(e[0]), .append(e[1]), .append(e[2]),
-            .replace(target: e[0].id, fragments: [e[3], e[4]]),
-            .transform([(e[1].id, .translation(1, 2)), (e[2].id, .identity)]),
-            .delete([e[3].id]), .reorder(index: 1, ids: [e[2].id, e[1].id]),
+            .replace(target: e[0].key, fragments: [e[3], e[4]]),
+            .transform([(e[1].key, .translation(1, 2)), (e[2].key, .identity)]),
+            .delete([e[3].key]), .reorder(index: 1, ids: [e[2].key, e[1].key]),
             .metadata(.letter)
         ]
     }

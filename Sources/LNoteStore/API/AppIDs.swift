@@ -5,125 +5,130 @@ import Foundation
 #endif
 import LNoteFormat
 
-// Every call an app makes with a page, element, asset or document id has a form taking
-// Foundation's `UUID`, so an app never handles `UUIDBytes` (the format's 16 bytes). Calls that
-// take a list of ids label it `ids:` (or `byID:`), so that an empty literal such as
-// `delete(ids: [])` names one overload, not two.
+// Every id an app sees or passes is Foundation's `UUID`: pages, elements, assets, documents.
+// The engine keeps the same 16 bytes as `UUIDBytes` (package-only); converting is one copy.
+// The labelled forms of 1.0 (`delete(ids:)`, `setTransforms(byID:)` ...) told the `UUID`
+// overloads from the `UUIDBytes` ones; with one public id type they are deprecated.
 
 extension Page {
-    /// Removes the listed elements (see `delete(_:durability:)`).
+    /// Removes the listed elements. Throws `notFound` if any is missing (nothing is written).
+    /// The edit's `removed` holds them; its inverse puts them back in their z-positions.
     @discardableResult
-    @_alwaysEmitIntoClient public func delete(ids: [UUID], durability: Durability? = nil) async throws -> PageEdit {
-        try await delete(ids.map(UUIDBytes.init), durability: durability)
+    public func delete(_ ids: [UUID], durability: Durability? = nil) async throws -> PageEdit {
+        try await delete(ids.keys, durability: durability)
     }
 
-    /// Replaces element `id` by `fragments`, or erases it (see `erase(_:replacingWith:durability:)`).
+    /// Replaces element `id` by `fragments` in its z-position (a partial erase splits a stroke;
+    /// no fragments erases it entirely). Throws `notFound` if `id` is not on the page. The
+    /// edit's `removed` holds the element as it was.
     @discardableResult
-    @_alwaysEmitIntoClient public func erase(
+    public func erase(
         _ id: UUID, replacingWith fragments: [Element] = [], durability: Durability? = nil
     ) async throws -> PageEdit {
         try await erase(UUIDBytes(id), replacingWith: fragments, durability: durability)
     }
 
-    /// The eraser: removes the points at `pointRanges` from stroke `id` (see
-    /// `erase(_:pointRanges:durability:)`).
+    /// The eraser: removes the points at `pointRanges` (indexes into the stroke's points) from
+    /// stroke `id`. Each run of points that remains becomes a new stroke (new id, same ink,
+    /// transform and angles) in the stroke's z-position, its times re-based so it starts at
+    /// 0 ms (E-003); when nothing remains the stroke is erased. One write, one sync.
+    ///
+    /// Returns the edit: `changes` holds the `.replace` with the pieces, `removed` the stroke
+    /// as it was, `inverse` puts it back. Throws `notFound` when `id` is not a stroke on the
+    /// page, `invalidInput` for a range outside its points (nothing is written).
     @discardableResult
-    @_alwaysEmitIntoClient public func erase(
+    public func erase(
         _ id: UUID, pointRanges: [Range<Int>], durability: Durability? = nil
     ) async throws -> PageEdit {
         try await erase(UUIDBytes(id), pointRanges: pointRanges, durability: durability)
     }
 
-    /// Sets one transform on every listed element (see `setTransform(_:for:durability:)`).
+    /// Sets one transform on every listed element.
     @discardableResult
-    @_alwaysEmitIntoClient public func setTransform(
-        _ transform: Transform, ids: [UUID], durability: Durability? = nil
+    public func setTransform(
+        _ transform: Transform, for ids: [UUID], durability: Durability? = nil
     ) async throws -> PageEdit {
-        try await setTransform(transform, for: ids.map(UUIDBytes.init), durability: durability)
+        try await setTransform(transform, for: ids.keys, durability: durability)
     }
 
-    /// Sets the transform of each listed element (see `setTransforms(_:durability:)`).
+    /// Sets the transform of each listed element (moving a selection). The inverse sets the
+    /// transforms they had (`.identity` for one that had none).
     @discardableResult
-    @_alwaysEmitIntoClient public func setTransforms(
-        byID transforms: [(UUID, Transform)], durability: Durability? = nil
+    public func setTransforms(
+        _ transforms: [(UUID, Transform)], durability: Durability? = nil
     ) async throws -> PageEdit {
-        try await setTransforms(transforms.map { (UUIDBytes($0.0), $0.1) }, durability: durability)
+        try await apply([.transform(transforms)], durability: durability)
     }
 
-    /// Moves the listed elements, in this order, to z-position `index` (see `reorder(_:to:durability:)`).
+    /// Moves the listed elements, in this order, to z-position `index` of the remaining ones (E-024).
     @discardableResult
-    @_alwaysEmitIntoClient public func reorder(
-        ids: [UUID], to index: Int, durability: Durability? = nil
-    ) async throws -> PageEdit {
-        try await reorder(ids.map(UUIDBytes.init), to: index, durability: durability)
+    public func reorder(_ ids: [UUID], to index: Int, durability: Durability? = nil) async throws -> PageEdit {
+        try await reorder(ids.keys, to: index, durability: durability)
     }
 
     /// True when element `id` is on the page.
-    @_alwaysEmitIntoClient public func contains(_ id: UUID) -> Bool { state.contains(UUIDBytes(id)) }
-}
+    public func contains(_ id: UUID) -> Bool { state.contains(UUIDBytes(id)) }
 
-extension PageState {
-    /// The element with this id, by Foundation `UUID`.
-    @_alwaysEmitIntoClient public func element(_ id: UUID) -> Element? { element(UUIDBytes(id)) }
-    /// True when element `id` is on the page.
-    @_alwaysEmitIntoClient public func contains(_ id: UUID) -> Bool { contains(UUIDBytes(id)) }
+    /// The element with this id, if any.
+    public func element(_ id: UUID) -> Element? { state.element(UUIDBytes(id)) }
 }
 
 extension Document {
-    /// Deletes page `pageID` (see `deletePage(_:)`).
-    @_alwaysEmitIntoClient public func deletePage(_ pageID: UUID) async throws {
-        try await deletePage(UUIDBytes(pageID))
-    }
-
-    /// Adds an empty page at the end and returns it (see `insertPage(at:metadata:)`).
+    /// Places an image on page `pageID` at `frame` (pt): writes `data` as a new asset, then
+    /// appends the image element. `ext` is the file extension in any case, with or without a
+    /// leading dot (`"PNG"`, `".jpg"`). Returns the edit (its `added` holds the image element;
+    /// its inverse removes it, the asset stays until unused at close, D-042).
     @discardableResult
-    @_alwaysEmitIntoClient public func appendPage(metadata: PageMetadata = .letter) async throws -> Page {
-        try await page(id: try await addPage(metadata: metadata))
+    public func insertImage(_ data: Data, ext: String, on pageID: UUID, frame: PageRect) async throws -> PageEdit {
+        let placed = try ImageElement(assetID: UUID(), frame: frame)
+        return try await insertImageEdit(
+            Array(data), ext: Self.normalizedExtension(ext), on: UUIDBytes(pageID), x: placed.x, y: placed.y,
+            width: placed.width, height: placed.height)
     }
 
-    /// Places an image on page `pageID` at `frame` (pt) (see `insertImage(_:ext:on:frame:)`).
-    @discardableResult
-    @_alwaysEmitIntoClient public func insertImage(
-        _ data: Data, ext: String, on pageID: UUID, frame: PageRect
-    ) async throws -> ImageElement {
-        try await insertImage(data, ext: ext, on: UUIDBytes(pageID), frame: frame)
-    }
-
-    /// The bytes of asset `assetID` (see `assetData(_:)`).
-    @_alwaysEmitIntoClient public func assetData(_ assetID: UUID) async throws -> Data {
+    /// The bytes of asset `assetID`. Throws `notFound` when there is no such asset.
+    /// Cost: one listing of `assets/` and one read.
+    public func assetData(_ assetID: UUID) async throws -> Data {
         try await assetData(UUIDBytes(assetID))
     }
 
-    /// The URL of asset `assetID`, nil when there is none.
-    @_alwaysEmitIntoClient public func assetURL(_ assetID: UUID) async throws -> URL? {
+    /// The URL of asset `assetID` (for an image view), nil when there is none.
+    public func assetURL(_ assetID: UUID) async throws -> URL? {
         try await assetURL(UUIDBytes(assetID))
     }
 
-    /// Replaces the bytes of asset `assetID` (see `replaceAsset(_:with:ext:)`).
-    @_alwaysEmitIntoClient public func replaceAsset(_ assetID: UUID, with data: Data, ext: String? = nil) async throws {
+    /// Replaces the bytes of asset `assetID` (an edited image): written to a temp file,
+    /// synced, renamed over the asset (readers see the old or the new bytes). `ext` (any case)
+    /// may change the extension. Throws `notFound` for an asset that does not exist,
+    /// `invalidInput` for empty or oversized data and for an asset named by its content (D-045:
+    /// import the edited bytes, which get their own id, and place them).
+    public func replaceAsset(_ assetID: UUID, with data: Data, ext: String? = nil) async throws {
         try await replaceAsset(UUIDBytes(assetID), with: data, ext: ext)
     }
 
-    /// Deletes asset `assetID` and the images showing it (see `deleteAsset(_:)`).
+    /// Deletes asset `assetID` and every image element on any page that shows it, each page's
+    /// removal one durable change. Returns the edits (their inverses put the elements back,
+    /// but not the bytes). Throws `notFound` when there is no such asset.
     @discardableResult
-    @_alwaysEmitIntoClient public func deleteAsset(_ assetID: UUID) async throws -> [PageEdit] {
+    public func deleteAsset(_ assetID: UUID) async throws -> [PageEdit] {
         try await deleteAsset(UUIDBytes(assetID))
     }
 
-    /// The URL of page `pageID`'s thumbnail, nil when there is none yet.
-    @_alwaysEmitIntoClient public func thumbnailURL(for pageID: UUID) async throws -> URL? {
+    /// The URL of page `pageID`'s thumbnail (a PNG; the first page's is the cover), nil when
+    /// there is none yet.
+    public func thumbnailURL(for pageID: UUID) async throws -> URL? {
         try await thumbnailURL(for: UUIDBytes(pageID))
     }
 
     /// Stores the app's own PNG thumbnail for page `pageID`.
-    @_alwaysEmitIntoClient public func storeThumbnail(_ png: Data, for pageID: UUID) async throws {
-        try await storeThumbnail(png, for: UUIDBytes(pageID))
+    public func storeThumbnail(_ png: Data, for pageID: UUID) async throws {
+        try await storeThumbnail(Array(png), for: UUIDBytes(pageID))
     }
 
     /// Renders, stores and returns page `pageID`'s thumbnail as PNG data (see
-    /// `renderThumbnail(for:width:)`).
+    /// `PageOptions.thumbnailRenderer`).
     @discardableResult
-    @_alwaysEmitIntoClient public func renderThumbnail(
+    public func renderThumbnail(
         for pageID: UUID, width: Int = 256, renderer: ThumbnailRenderer? = nil
     ) async throws -> Data {
         Data(try await renderThumbnail(for: UUIDBytes(pageID), width: width, renderer: renderer))
@@ -131,28 +136,15 @@ extension Document {
 }
 
 extension PageEdit {
-    /// The page's id as Foundation's `UUID`.
-    @_alwaysEmitIntoClient public var pageUUID: UUID { UUID(pageID) }
-}
-
-extension DocumentUpdate {
-    /// Page ids in order, as Foundation `UUID`s.
-    @_alwaysEmitIntoClient public var pageUUIDs: [UUID] { pageIDs.map(UUID.init) }
-}
-
-extension PageChange {
-    /// Removes the listed elements (`.delete`), by Foundation `UUID`.
-    @_alwaysEmitIntoClient public static func delete(ids: [UUID]) -> PageChange { .delete(ids.map(UUIDBytes.init)) }
-    /// Moves the listed elements to z-position `index` (`.reorder`), by Foundation `UUID`.
-    @_alwaysEmitIntoClient public static func reorder(to index: Int, ids: [UUID]) -> PageChange {
-        .reorder(index: index, ids: ids.map(UUIDBytes.init))
-    }
-    /// Replaces element `target` by `fragments` (`.replace`), by Foundation `UUID`.
-    @_alwaysEmitIntoClient public static func replace(_ target: UUID, with fragments: [Element]) -> PageChange {
-        .replace(target: UUIDBytes(target), fragments: fragments)
-    }
-    /// Sets transforms (`.transform`), by Foundation `UUID`.
-    @_alwaysEmitIntoClient public static func transform(byID transforms: [(UUID, Transform)]) -> PageChange {
-        .transform(transforms.map { (UUIDBytes($0.0), $0.1) })
+    /// The elements the changes added (appended, or replacement fragments), in order: an
+    /// inserted image, the pieces an eraser left.
+    public var added: [Element] {
+        changes.flatMap { change -> [Element] in
+            switch change {
+            case .append(let e): return [e]
+            case .replace(_, let fragments): return fragments
+            default: return []
+            }
+        }
     }
 }

@@ -56,8 +56,8 @@ extension Stroke {
 
     /// The id as Foundation's `UUID` (set it to give a copy its own id).
     public var uuid: UUID {
-        get { UUID(id) }
-        set { id = UUIDBytes(newValue) }
+        get { UUID(key) }
+        set { key = UUIDBytes(newValue) }
     }
 }
 
@@ -172,16 +172,16 @@ extension ImageElement {
 
     /// The id as Foundation's `UUID` (set it to give a copy its own id).
     public var uuid: UUID {
-        get { UUID(id) }
-        set { id = UUIDBytes(newValue) }
+        get { UUID(key) }
+        set { key = UUIDBytes(newValue) }
     }
     /// The asset id as Foundation's `UUID`.
-    @_alwaysEmitIntoClient public var assetUUID: UUID { UUID(assetID) }
+    public var assetUUID: UUID { UUID(assetKey) }
 }
 
 extension Element {
     /// The id as Foundation's `UUID`.
-    @_alwaysEmitIntoClient public var uuid: UUID { UUID(id) }
+    public var uuid: UUID { UUID(key) }
 }
 
 extension PageMetadata {

@@ -30,7 +30,7 @@ extension Document {
     /// The package folder as a URL.
     @_alwaysEmitIntoClient public nonisolated var url: URL { URL(filePath: path, directoryHint: .isDirectory) }
     /// The document id as Foundation's `UUID`.
-    @_alwaysEmitIntoClient public nonisolated var uuid: UUID { UUID(id) }
+    public nonisolated var uuid: UUID { UUID(key) }
     /// When the document was created (nil if document.json holds an unreadable time).
     public var createdDate: Date? { Timestamp.date(from: file.created) }
     /// When document.json last changed (D-020).
@@ -38,14 +38,9 @@ extension Document {
     /// Page ids in order, as Foundation `UUID`s.
     public var pageUUIDs: [UUID] { file.pages.map { UUID($0.id) } }
 
-    /// Page `id` (see `page(id:)`).
-    @_alwaysEmitIntoClient public func page(id: UUID) async throws -> Page { try await page(id: UUIDBytes(id)) }
-
-    /// Places an image on page `pageID` at `frame` (pt): writes `data` as a new asset, then
-    /// appends the image element (see `insertImage(_:ext:on:x:y:width:height:)`). `ext` is
-    /// the file extension in any case, with or without a leading dot (`"PNG"`, `".jpg"`).
+    /// `insertImage(_:ext:on:frame:)` by the page id's 16 bytes, returning the element added.
     @discardableResult
-    public func insertImage(
+    package func insertImage(
         _ data: Data, ext: String, on pageID: UUIDBytes, frame: PageRect
     ) async throws -> ImageElement {
         let placed = try ImageElement(assetID: UUID(), frame: frame)
@@ -56,7 +51,7 @@ extension Document {
 
     /// The bytes of asset `assetID`. Throws `notFound` when there is no such asset.
     /// Cost: one listing of `assets/` and one read.
-    public func assetData(_ assetID: UUIDBytes) async throws -> Data {
+    package func assetData(_ assetID: UUIDBytes) async throws -> Data {
         guard let path = try await assetFilePath(assetID) else {
             throw LNoteError(.notFound, "no asset \(assetID)", file: layout.assetsDirectory)
         }
@@ -65,13 +60,9 @@ extension Document {
     }
 
     /// The URL of asset `assetID` (for an image view), nil when there is none.
-    public func assetURL(_ assetID: UUIDBytes) async throws -> URL? {
+    package func assetURL(_ assetID: UUIDBytes) async throws -> URL? {
         try await assetFilePath(assetID).map { URL(filePath: $0, directoryHint: .notDirectory) }
     }
-
-    /// The absolute path of asset `assetID`, nil when there is none.
-    @available(*, deprecated, renamed: "assetURL(_:)")
-    public func assetPath(_ assetID: UUIDBytes) async throws -> String? { try await assetFilePath(assetID) }
 
     /// Replaces the bytes of asset `assetID` (an edited image): writes them to a temp file,
     /// syncs, renames over the asset (atomic: readers see the old or the new bytes). `ext`
@@ -79,7 +70,7 @@ extension Document {
     /// for an asset that does not exist, `invalidInput` for empty or oversized data and for an
     /// asset named by its content (D-045: its bytes are its name; import the edited bytes, which
     /// get their own id, and place them).
-    public func replaceAsset(_ assetID: UUIDBytes, with data: Data, ext: String? = nil) async throws {
+    package func replaceAsset(_ assetID: UUIDBytes, with data: Data, ext: String? = nil) async throws {
         try checkWritable()
         guard !assetID.isContentID else {
             throw LNoteError(.invalidInput, "asset \(assetID) is named by its content and never changes")
@@ -111,7 +102,7 @@ extension Document {
     /// (their inverses put the elements back, but not the bytes). Throws `notFound` when
     /// there is no such asset.
     @discardableResult
-    public func deleteAsset(_ assetID: UUIDBytes) async throws -> [PageEdit] {
+    package func deleteAsset(_ assetID: UUIDBytes) async throws -> [PageEdit] {
         try checkWritable()
         try LNoteError.checkCancellation()
         await takeTurn()
@@ -123,7 +114,7 @@ extension Document {
         for pageID in file.pages.map(\.id) {
             let page = try await page(id: pageID)
             let users = await page.elements.compactMap { e -> UUIDBytes? in
-                if case .image(let i) = e, i.assetID == assetID { return i.id } else { return nil }
+                if case .image(let i) = e, i.assetKey == assetID { return i.key } else { return nil }
             }
             if !users.isEmpty { edits.append(try await page.delete(users)) }
         }
@@ -138,19 +129,8 @@ extension Document {
 
     /// The URL of page `pageID`'s thumbnail (a PNG; the first page's is the cover), nil when
     /// there is none yet.
-    public func thumbnailURL(for pageID: UUIDBytes) async throws -> URL? {
+    package func thumbnailURL(for pageID: UUIDBytes) async throws -> URL? {
         try await thumbnailFilePath(for: pageID).map { URL(filePath: $0, directoryHint: .notDirectory) }
-    }
-
-    /// The absolute path of page `pageID`'s thumbnail, nil when there is none yet.
-    @available(*, deprecated, renamed: "thumbnailURL(for:)")
-    public func thumbnailPath(for pageID: UUIDBytes) async throws -> String? {
-        try await thumbnailFilePath(for: pageID)
-    }
-
-    /// Stores the app's own PNG thumbnail for page `pageID` (see `storeThumbnail(_:for:)`).
-    @_alwaysEmitIntoClient public func storeThumbnail(_ png: Data, for pageID: UUIDBytes) async throws {
-        try await storeThumbnail(Array(png), for: pageID)
     }
 
     /// `"PNG"`, `".png"` -> `"png"` (assets are stored with lowercase extensions, D-040).

@@ -38,7 +38,7 @@ extension NoteLibrary {
     }
 
     /// Opens document `id` (see `openDocument(_:readOnly:pageOptions:)`).
-    @_alwaysEmitIntoClient public func openDocument(
+    public func openDocument(
         _ id: UUID, readOnly: Bool = false, pageOptions: PageOptions = PageOptions()
     ) async throws -> Document {
         try await openDocument(UUIDBytes(id), readOnly: readOnly, pageOptions: pageOptions)
@@ -46,12 +46,12 @@ extension NoteLibrary {
 
     /// Copies document `id` into a new package and returns the new id.
     @discardableResult
-    @_alwaysEmitIntoClient public func duplicateDocument(_ id: UUID) async throws -> UUID {
+    public func duplicateDocument(_ id: UUID) async throws -> UUID {
         UUID(try await duplicateDocument(UUIDBytes(id)))
     }
 
     /// Deletes document `id` (see `deleteDocument(_:)`).
-    @_alwaysEmitIntoClient public func deleteDocument(_ id: UUID) async throws {
+    public func deleteDocument(_ id: UUID) async throws {
         try await deleteDocument(UUIDBytes(id))
     }
 
@@ -59,10 +59,6 @@ extension NoteLibrary {
     public func packageURL(_ id: UUID) async throws -> URL {
         URL(filePath: try await packageFolderPath(UUIDBytes(id)), directoryHint: .isDirectory)
     }
-
-    /// The package folder of document `id`. Throws `notFound`.
-    @available(*, deprecated, renamed: "packageURL(_:)")
-    public func packagePath(_ id: UUIDBytes) async throws -> String { try await packageFolderPath(id) }
 
     /// The listing now, then again after every change this process makes to the folder
     /// (documents created, duplicated, deleted, closed, or their title or pages changed).
@@ -84,7 +80,7 @@ extension NoteLibrary {
 
 extension DocumentSummary {
     /// The document id as Foundation's `UUID` (nil for a folder not named `<uuid>.lnote`).
-    @_alwaysEmitIntoClient public var uuid: UUID? { id.map(UUID.init) }
+    public var uuid: UUID? { key.map(UUID.init) }
     /// The package folder as a URL.
     @_alwaysEmitIntoClient public var url: URL { URL(filePath: path, directoryHint: .isDirectory) }
     /// When document.json last changed; nil for a listing error or an unreadable time.

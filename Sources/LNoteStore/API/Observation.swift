@@ -54,20 +54,20 @@ public struct DocumentUpdate: Sendable, Equatable {
     /// The document title.
     public var title: String
     /// Page ids in order.
-    public var pageIDs: [UUIDBytes]
+    public var pageIDs: [UUID]
     /// When document.json last changed.
     public var modified: Date?
     /// Pages whose open found damage (`Document.damagedPages`), in page order: a page that
     /// opens damaged publishes an update with it added.
-    public var damagedPages: [UUIDBytes]
+    public var damagedPages: [UUID]
     /// The pages in the document's trash (`Document.trashedPages()`), in id order: a delete,
     /// restore or purge publishes an update.
-    public var trashedPages: [UUIDBytes]
+    public var trashedPages: [UUID]
 
     /// An update (the engine makes these; apps read them).
     @_alwaysEmitIntoClient public init(
-        title: String, pageIDs: [UUIDBytes], modified: Date?, damagedPages: [UUIDBytes] = [],
-        trashedPages: [UUIDBytes] = []
+        title: String, pageIDs: [UUID], modified: Date?, damagedPages: [UUID] = [],
+        trashedPages: [UUID] = []
     ) {
         self.title = title; self.pageIDs = pageIDs; self.modified = modified; self.damagedPages = damagedPages
         self.trashedPages = trashedPages
@@ -90,7 +90,7 @@ extension Document {
 
     var currentUpdate: DocumentUpdate {
         DocumentUpdate(
-            title: file.title, pageIDs: file.pages.map(\.id), modified: Timestamp.date(from: file.modified),
-            damagedPages: damagedPages.map(\.pageID), trashedPages: trashIDs)
+            title: file.title, pageIDs: file.pages.map { UUID($0.id) }, modified: Timestamp.date(from: file.modified),
+            damagedPages: damagedPages.map(\.pageID), trashedPages: trashIDs.map(UUID.init))
     }
 }

@@ -13,16 +13,18 @@ import LNoteFormat
 // throws `LNoteError.cancelled`; a write that passed the check finishes (its frames are written
 // and synced together, so a batch is never torn and a returned save is durable).
 extension Page {
-    /// Applies `changes` in order as one write and one sync (see `apply(_:durability:)`) and
-    /// returns them with their inverse. The inverse is computed against the page as it is when
-    /// the write starts. Cost on top of `apply`: O(1) for appends, O(elements) otherwise.
+    /// Applies `changes` in order as one write (one frame each) and one sync, and returns them
+    /// with their inverse (for undo). All are validated first; if any is invalid nothing is
+    /// written. Returns when durable at `durability` (default: the page's). The inverse is
+    /// computed against the page as it is when the write starts: O(1) for appends,
+    /// O(elements) otherwise.
     @discardableResult
-    public func perform(_ changes: [PageChange], durability: Durability? = nil) async throws -> PageEdit {
+    public func apply(_ changes: [PageChange], durability: Durability? = nil) async throws -> PageEdit {
         let (inverse, removed) = PageChangeInverse.inverse(of: changes, on: state)
-        // No suspension between reading the state and `apply` validating and applying against
+        // No suspension between reading the state and `write` validating and applying against
         // it: both run on this actor without an `await` in between.
-        try await apply(changes, durability: durability)
-        return PageEdit(pageID: id, changes: changes, inverse: inverse, removed: removed)
+        try await write(changes, durability: durability)
+        return PageEdit(pageID: key, changes: changes, inverse: inverse, removed: removed)
     }
 
     /// Appends `element` on top of the page. Returns when it is durable at `durability`
@@ -31,7 +33,7 @@ extension Page {
     @_alwaysEmitIntoClient public func append(
         _ element: Element, durability: Durability? = nil
     ) async throws -> PageEdit {
-        try await perform([.append(element)], durability: durability)
+        try await apply([.append(element)], durability: durability)
     }
 
     /// Appends several elements with one write and one sync.
@@ -39,17 +41,17 @@ extension Page {
     @_alwaysEmitIntoClient public func append(
         contentsOf elements: [Element], durability: Durability? = nil
     ) async throws -> PageEdit {
-        try await perform(elements.map { .append($0) }, durability: durability)
+        try await apply(elements.map { .append($0) }, durability: durability)
     }
 
     /// Replaces element `id` by `fragments` in its z-position (a partial erase splits a stroke;
     /// no fragments erases it entirely). Throws `.notFound` if `id` is not on the page. The
     /// edit's `removed` holds the element as it was.
     @discardableResult
-    @_alwaysEmitIntoClient public func erase(
+    package func erase(
         _ id: UUIDBytes, replacingWith fragments: [Element] = [], durability: Durability? = nil
     ) async throws -> PageEdit {
-        try await perform([.replace(target: id, fragments: fragments)], durability: durability)
+        try await apply([.replace(target: id, fragments: fragments)], durability: durability)
     }
 
     /// The eraser: removes the points at `pointRanges` (indexes into the stroke's points) from
@@ -61,48 +63,48 @@ extension Page {
     /// as it was, `inverse` puts it back. Throws `notFound` when `id` is not a stroke on the
     /// page, `invalidInput` for a range outside its points (nothing is written).
     @discardableResult
-    public func erase(
+    package func erase(
         _ id: UUIDBytes, pointRanges: [Range<Int>], durability: Durability? = nil
     ) async throws -> PageEdit {
         guard case .stroke(let stroke)? = element(id) else {
-            throw LNoteError(.notFound, "no stroke \(id) on page \(self.id)")
+            throw LNoteError(.notFound, "no stroke \(id) on page \(self.key)")
         }
         let pieces = try StrokeSplitter.split(stroke, removing: pointRanges)
-        return try await perform([.replace(target: id, fragments: pieces.map { .stroke($0) })], durability: durability)
+        return try await apply([.replace(target: id, fragments: pieces.map { .stroke($0) })], durability: durability)
     }
 
     /// Sets the transform of each listed element (moving a selection). The inverse sets the
     /// transforms they had (`.identity` for one that had none).
     @discardableResult
-    @_alwaysEmitIntoClient public func setTransforms(
+    package func setTransforms(
         _ transforms: [(UUIDBytes, Transform)], durability: Durability? = nil
     ) async throws -> PageEdit {
-        try await perform([.transform(transforms)], durability: durability)
+        try await apply([.transform(transforms)], durability: durability)
     }
 
     /// Sets one transform on every listed element.
     @discardableResult
-    @_alwaysEmitIntoClient public func setTransform(
+    package func setTransform(
         _ transform: Transform, for ids: [UUIDBytes], durability: Durability? = nil
     ) async throws -> PageEdit {
-        try await perform([.transform(ids.map { ($0, transform) })], durability: durability)
+        try await apply([.transform(ids.map { ($0, transform) })], durability: durability)
     }
 
     /// Removes the listed elements. Throws `.notFound` if any is missing (nothing is written).
     /// The edit's `removed` holds them; its inverse puts them back in their z-positions.
     @discardableResult
-    @_alwaysEmitIntoClient public func delete(
+    package func delete(
         _ ids: [UUIDBytes], durability: Durability? = nil
     ) async throws -> PageEdit {
-        try await perform([.delete(ids)], durability: durability)
+        try await apply([.delete(ids)], durability: durability)
     }
 
     /// Moves the listed elements, in this order, to z-position `index` of the remaining ones (E-024).
     @discardableResult
-    @_alwaysEmitIntoClient public func reorder(
+    package func reorder(
         _ ids: [UUIDBytes], to index: Int, durability: Durability? = nil
     ) async throws -> PageEdit {
-        try await perform([.reorder(index: index, ids: ids)], durability: durability)
+        try await apply([.reorder(index: index, ids: ids)], durability: durability)
     }
 
     /// Sets the canvas size.
@@ -110,14 +112,11 @@ extension Page {
     @_alwaysEmitIntoClient public func setMetadata(
         _ metadata: PageMetadata, durability: Durability? = nil
     ) async throws -> PageEdit {
-        try await perform([.metadata(metadata)], durability: durability)
+        try await apply([.metadata(metadata)], durability: durability)
     }
 
-    /// The element with this id, by Foundation `UUID`.
-    @_alwaysEmitIntoClient public func element(_ id: UUID) -> Element? { element(UUIDBytes(id)) }
-
     /// The page id as Foundation's `UUID`.
-    @_alwaysEmitIntoClient public nonisolated var uuid: UUID { UUID(id) }
+    public nonisolated var uuid: UUID { UUID(key) }
 }
 
 /// Cuts a stroke at point ranges for the eraser.

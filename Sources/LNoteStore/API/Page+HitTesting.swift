@@ -97,7 +97,7 @@ extension Page {
             let pieces = try StrokeSplitter.split(stroke, removing: hit.pointRanges)
             changes.append(.replace(target: id, fragments: pieces.map { .stroke($0) }))
         }
-        guard !changes.isEmpty else { return PageEdit(pageID: id, changes: [], inverse: [], removed: []) }
+        guard !changes.isEmpty else { return PageEdit(pageID: key, changes: [], inverse: [], removed: []) }
         return try await perform(changes, durability: durability)
     }
 

@@ -15,13 +15,13 @@ extension PageChangeInverse {
         var items: [(original: Element, position: Int, fragments: [UUIDBytes])] = []
         items.reserveCapacity(changes.count)
         for change in changes {
-            guard case .replace(let target, let fragments) = change, let p = state.position(of: target),
-                seen.insert(target).inserted
+            guard case .replace(let uuid, let fragments) = change, case let target = UUIDBytes(uuid),
+                let p = state.position(of: target), seen.insert(target).inserted
             else { return nil }
             for f in fragments {
-                guard !state.contains(f.id), seen.insert(f.id).inserted else { return nil }
+                guard !state.contains(f.key), seen.insert(f.key).inserted else { return nil }
             }
-            items.append((state.elements[p], p, fragments.map(\.id)))
+            items.append((state.elements[p], p, fragments.map(\.key)))
         }
         var groups: [[PageChange]] = []
         groups.reserveCapacity(items.count)
@@ -33,7 +33,7 @@ extension PageChangeInverse {
             } else {
                 var at = item.position
                 for j in 0..<k where items[j].position < item.position { at += items[j].fragments.count - 1 }
-                groups.append([.append(item.original), .reorder(index: at, ids: [item.original.id])])
+                groups.append([.append(item.original), .reorder(index: at, ids: [item.original.key])])
             }
         }
         return (groups.reversed().flatMap { $0 }, items.map(\.original))

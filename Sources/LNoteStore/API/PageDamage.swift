@@ -1,3 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 import LNoteFormat
 
 /// What a page's open found damaged and did about it, handed to the app without a read it
@@ -10,8 +15,8 @@ import LNoteFormat
 /// in `lost+found/` before the page's files first change (P-042), so nothing is lost for
 /// good: `lnote fsck` reports the page, and the bytes are there to be looked at.
 public struct PageDamage: Sendable, Equatable {
-    /// The page.
-    public var pageID: UUIDBytes
+    /// The 16 bytes of the page's id; apps read `pageID`.
+    package var pageKey: UUIDBytes
     /// The page files (names in `pages/`) in which the open found damage.
     public var files: [String]
     /// Frames (elements or changes) the page shows without: lost to damage, their bytes kept.
@@ -24,17 +29,20 @@ public struct PageDamage: Sendable, Equatable {
 
     /// The damage `report` describes for page `pageID`; nil for an open that found none (torn
     /// tails and other information are not damage).
-    public init?(pageID: UUIDBytes, report: RecoveryReport) {
+    package init?(pageID: UUIDBytes, report: RecoveryReport) {
         let healed = report.findings.filter { $0.kind == RecoveryFindingKind.healed.rawValue }.count
         guard !report.isClean || healed > 0 else { return nil }
         var files: [String] = []
         for f in report.findings where !f.isInformational && !files.contains(f.file) { files.append(f.file) }
-        self.pageID = pageID
+        self.pageKey = pageID
         self.files = files
         self.framesLost = report.framesDropped
         self.elementsHealed = healed
         self.findings = report.findings
     }
+
+    /// The page.
+    public var pageID: UUID { UUID(pageKey) }
 
     /// True when the page shows everything its files held: all damage was healed.
     public var lostNothing: Bool { framesLost == 0 }
@@ -42,5 +50,5 @@ public struct PageDamage: Sendable, Equatable {
 
 extension Page {
     /// What this page's open found damaged (P-041, P-042); nil after a clean open.
-    public var damage: PageDamage? { PageDamage(pageID: id, report: recoveryReport) }
+    public var damage: PageDamage? { PageDamage(pageID: key, report: recoveryReport) }
 }

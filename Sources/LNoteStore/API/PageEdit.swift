@@ -1,3 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 import LNoteFormat
 
 /// What one mutation of a page did, and how to undo it.
@@ -11,8 +16,8 @@ import LNoteFormat
 /// undoManager.registerUndo(withTarget: model) { _ in Task { try await page.perform(edit.inverse) } }
 /// ```
 public struct PageEdit: Sendable, Equatable {
-    /// The page the changes apply to.
-    public var pageID: UUIDBytes
+    /// The 16 bytes of the id of the page the changes apply to; apps read `pageID`.
+    package var pageKey: UUIDBytes
     /// What was written, in order.
     public var changes: [PageChange]
     /// What undoes it, in order. Empty when `changes` is.
@@ -22,11 +27,17 @@ public struct PageEdit: Sendable, Equatable {
     public var removed: [Element]
 
     /// An edit of page `pageID` (the engine makes these; apps read them).
-    @_alwaysEmitIntoClient public init(
-        pageID: UUIDBytes, changes: [PageChange], inverse: [PageChange], removed: [Element]
-    ) {
-        self.pageID = pageID; self.changes = changes; self.inverse = inverse; self.removed = removed
+    public init(pageID: UUID, changes: [PageChange], inverse: [PageChange], removed: [Element]) {
+        self.init(pageID: UUIDBytes(pageID), changes: changes, inverse: inverse, removed: removed)
     }
+
+    /// An edit of the page with these 16 bytes as its id.
+    package init(pageID: UUIDBytes, changes: [PageChange], inverse: [PageChange], removed: [Element]) {
+        self.pageKey = pageID; self.changes = changes; self.inverse = inverse; self.removed = removed
+    }
+
+    /// The page the changes apply to.
+    public var pageID: UUID { UUID(pageKey) }
 }
 
 /// Computes inverse changes against the page state before they apply (E-020 ... E-025).
@@ -45,7 +56,7 @@ enum PageChangeInverse {
         of changes: [PageChange], on state: PageState
     ) -> (inverse: [PageChange], removed: [Element]) {
         let appended = changes.compactMap { change -> UUIDBytes? in
-            if case .append(let e) = change { return e.id } else { return nil }
+            if case .append(let e) = change { return e.key } else { return nil }
         }
         if appended.count == changes.count {
             let fresh = appended.filter { !state.contains($0) }
@@ -69,23 +80,25 @@ enum PageChangeInverse {
     private static func inverse(of change: PageChange, on state: PageState) -> ([PageChange], [Element]) {
         switch change {
         case .append(let e):
-            return state.contains(e.id) ? ([], []) : ([.delete([e.id])], [])
+            return state.contains(e.key) ? ([], []) : ([.delete([e.key])], [])
         case .replace(let target, let fragments):
             guard let original = state.element(target) else { return ([], []) }
-            return (restore(original, replacedBy: fragments.map(\.id), on: state), [original])
+            return (restore(original, replacedBy: fragments.map(\.key), on: state), [original])
         case .transform(let pairs):
             // A transform knows the one it replaced; an element without one gets `.identity`
             // back (the same drawing; the format has no "no transform" change).
             let old = pairs.compactMap { id, _ in state.element(id).map { (id, $0.transform ?? .identity) } }
             return (old.isEmpty ? [] : [.transform(old)], [])
-        case .delete(let ids):
+        case .delete(let uuids):
+            let ids = uuids.keys
             var seen = Set<UUIDBytes>()
             let gone = ids.compactMap { seen.insert($0).inserted ? state.position(of: $0) : nil }.sorted().map {
                 state.elements[$0]
             }
             guard !gone.isEmpty else { return ([], []) }
-            return (gone.map { .append($0) } + putBack(gone.map(\.id), on: state), gone)
-        case .reorder(_, let ids):
+            return (gone.map { .append($0) } + putBack(gone.map(\.key), on: state), gone)
+        case .reorder(_, let uuids):
+            let ids = uuids.keys
             var seen = Set<UUIDBytes>()
             let moved = ids.filter { state.contains($0) && seen.insert($0).inserted }
             guard !moved.isEmpty else { return ([], []) }
@@ -101,7 +114,7 @@ enum PageChangeInverse {
         _ original: Element, replacedBy fragments: [UUIDBytes], on state: PageState
     ) -> [PageChange] {
         guard let first = fragments.first else {
-            return [.append(original)] + putBack([original.id], on: state)
+            return [.append(original)] + putBack([original.key], on: state)
         }
         let others = Array(fragments.dropFirst())
         return (others.isEmpty ? [] : [.delete(others)]) + [.replace(target: first, fragments: [original])]

@@ -1,3 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 import LNoteFormat
 
 extension Document {
@@ -14,8 +19,11 @@ extension Document {
     /// temp file is then removed. Errors `read` throws are passed on, the temp file removed.
     public func importAsset(
         ext: String, read: @escaping @Sendable (UnsafeMutableRawBufferPointer) throws -> Int
-    ) async throws -> UUIDBytes {
-        try await importAsset(ext: ext) { files in try files.stage(ext: ext, limit: Self.assetBytesMax, read: read) }
+    ) async throws -> UUID {
+        UUID(
+            try await importAsset(ext: ext) { files in
+                try files.stage(ext: ext, limit: Self.assetBytesMax, read: read)
+            })
     }
 
     /// Imports the regular file at `path` as an asset and returns its content id (D-044). The
@@ -24,7 +32,7 @@ extension Document {
     /// package keeps its bytes once on such a volume. Throws `invalidInput` for a file that is
     /// empty or larger than `assetBytesMax`, `invalidPath` for anything but a regular file
     /// (a link is not followed).
-    public func importAsset(fromFile path: String, ext: String) async throws -> UUIDBytes {
+    package func importAsset(fromFile path: String, ext: String) async throws -> UUIDBytes {
         try await importAsset(ext: ext) { files in
             try files.stage(copying: path, ext: ext, limit: Self.assetBytesMax)
         }
@@ -93,6 +101,16 @@ extension Document {
         _ assetID: UUIDBytes, on pageID: UUIDBytes, x: Int32, y: Int32, width: UInt32, height: UInt32,
         page: UInt32? = nil
     ) async throws -> ImageElement {
+        try Self.image(
+            addedBy: try await placeImageEdit(
+                assetID, on: pageID, x: x, y: y, width: width, height: height, page: page))
+    }
+
+    /// `placeImage(_:on:x:y:width:height:page:)` returning the edit that appended the image.
+    package func placeImageEdit(
+        _ assetID: UUIDBytes, on pageID: UUIDBytes, x: Int32, y: Int32, width: UInt32, height: UInt32,
+        page: UInt32? = nil
+    ) async throws -> PageEdit {
         try checkWritable()
         var element = try Self.imageElement(assetID, x: x, y: y, width: width, height: height)
         element.page = page
@@ -102,8 +120,15 @@ extension Document {
         guard try await assetFilePath(assetID) != nil else {
             throw LNoteError(.notFound, "no asset \(assetID) to place", file: layout.assetsDirectory)
         }
-        try await appendImageInTurn(element, on: pageID)
-        return element
+        return try await appendImageInTurn(element, on: pageID)
+    }
+
+    /// The image element an insert or a place appended.
+    static func image(addedBy edit: PageEdit) throws -> ImageElement {
+        guard case .image(let image)? = edit.added.first else {
+            throw LNoteError(.io, "the image's append returned no element")
+        }
+        return image
     }
 
     /// A new image element, checked against the format (E-010, E-012) before anything is written.
@@ -118,15 +143,18 @@ extension Document {
     }
 
     /// Appends `element` to page `pageID`, the caller holding the turn.
-    func appendImageInTurn(_ element: ImageElement, on pageID: UUIDBytes) async throws {
+    func appendImageInTurn(_ element: ImageElement, on pageID: UUIDBytes) async throws -> PageEdit {
         let page = try await page(id: pageID)
-        knownAssets.insert(element.assetID)  // D-042: an image this writer inserted
-        try await page.append(.image(element))
+        knownAssets.insert(element.assetKey)  // D-042: an image this writer inserted
+        return try await page.append(.image(element))
     }
 
     /// The size in bytes of asset `assetID`, nil when there is none. Cost: one listing of
     /// `assets/`.
-    public func assetSize(_ assetID: UUIDBytes) async throws -> Int64? {
+    public func assetSize(_ assetID: UUID) async throws -> Int64? { try await assetSize(UUIDBytes(assetID)) }
+
+    /// `assetSize(_:)` by the asset id's 16 bytes.
+    package func assetSize(_ assetID: UUIDBytes) async throws -> Int64? {
         guard let path = try await assetFilePath(assetID) else { return nil }
         guard case .file(let size)? = try fs.entryKind(path) else { return nil }
         return size
@@ -136,7 +164,12 @@ extension Document {
     /// asset of any size read in pieces, each bounded by the caller (at most 16 MiB). Throws
     /// `notFound` when there is no such asset, `invalidInput` for a negative offset or a
     /// count past 16 MiB. Cost: one listing of `assets/` and one read.
-    public func readAsset(_ assetID: UUIDBytes, at offset: Int64, count: Int) async throws -> [UInt8] {
+    public func readAsset(_ assetID: UUID, at offset: Int64, count: Int) async throws -> Data {
+        Data(try await readAsset(UUIDBytes(assetID), at: offset, count: count))
+    }
+
+    /// `readAsset(_:at:count:)` by the asset id's 16 bytes.
+    package func readAsset(_ assetID: UUIDBytes, at offset: Int64, count: Int) async throws -> [UInt8] {
         guard let path = try await assetFilePath(assetID) else {
             throw LNoteError(.notFound, "no asset \(assetID)", file: layout.assetsDirectory)
         }

@@ -9,7 +9,8 @@ extension Document {
     /// holds those bytes already), and only then appends the image element referring to it
     /// (resources before references, D-040). `x`, `y`, `width`, `height` are in 0.1 pt.
     ///
-    /// Returns the element once it is durable at the page's durability. Throws `invalidInput`
+    /// Returns the edit (its `added` holds the image element) once it is durable at the
+    /// page's durability; its inverse removes the element. Throws `invalidInput`
     /// for an empty or oversized image, a bad extension (1-8 of `[a-z0-9]`) or an element the
     /// format cannot hold, before anything is written. If the append fails after the asset was
     /// written, an asset this call created is an orphan that `close()` removes (D-042).
@@ -18,6 +19,15 @@ extension Document {
         _ bytes: [UInt8], ext: String, on pageID: UUIDBytes, x: Int32, y: Int32,
         width: UInt32, height: UInt32
     ) async throws -> ImageElement {
+        try Self.image(
+            addedBy: try await insertImageEdit(bytes, ext: ext, on: pageID, x: x, y: y, width: width, height: height))
+    }
+
+    /// `insertImage(_:ext:on:x:y:width:height:)` returning the edit that appended the image.
+    package func insertImageEdit(
+        _ bytes: [UInt8], ext: String, on pageID: UUIDBytes, x: Int32, y: Int32,
+        width: UInt32, height: UInt32
+    ) async throws -> PageEdit {
         try checkWritable()
         guard !bytes.isEmpty, bytes.count <= Self.assetBytesMax else {
             throw LNoteError(.invalidInput, "an image must be 1 ... \(Self.assetBytesMax) bytes")
@@ -29,11 +39,10 @@ extension Document {
         defer { passTurn() }
         try checkWritable()
         _ = try await page(id: pageID)  // an unknown page fails before the asset is written
-        element.assetID = try await importAssetInTurn(ext: ext) { files in
+        element.assetKey = try await importAssetInTurn(ext: ext) { files in
             try files.stage(bytes: bytes, ext: ext, limit: Self.assetBytesMax)
         }
-        try await appendImageInTurn(element, on: pageID)
-        return element
+        return try await appendImageInTurn(element, on: pageID)
     }
 
     /// The absolute path of asset `assetID` (`assets/<uuid>.<ext>`, the uuid in any case:
@@ -97,7 +106,7 @@ extension Document {
             }
             var referenced = Set<UUIDBytes>()
             func collect(_ elements: [Element]) {
-                for case .image(let image) in elements { referenced.insert(image.assetID) }
+                for case .image(let image) in elements { referenced.insert(image.assetKey) }
             }
             // A candidate an open page shows is not an orphan, whatever the other pages hold: a
             // PDF behind every page costs no read of the pages not open.
@@ -154,6 +163,6 @@ extension Document {
 
     /// Records the images of `elements` as referred to by a version this document knows (D-042).
     func noteKnownAssets(_ elements: [Element]) {
-        for case .image(let image) in elements { knownAssets.insert(image.assetID) }
+        for case .image(let image) in elements { knownAssets.insert(image.assetKey) }
     }
 }

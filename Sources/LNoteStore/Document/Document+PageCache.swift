@@ -41,8 +41,8 @@ extension Document {
     public func release(_ page: Page) async throws {
         await takeTurn()  // never beside a flush or close, which go through the open pages
         defer { passTurn() }
-        guard !closing, !closed, let cached = pages.coldValue(page.id), cached === page else { return }
-        try await letGo(page.id, cached)
+        guard !closing, !closed, let cached = pages.coldValue(page.key), cached === page else { return }
+        try await letGo(page.key, cached)
     }
 
     /// Estimates the memory of page `page` (points decoded or still encoded, and a share per

@@ -1,3 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 import LNoteFormat
 
 /// A page as opened for the cache, with what the document needs to know about it at once.
@@ -25,7 +30,10 @@ extension Document {
     /// `setPageCacheBudget(bytes:)`, `release(_:)`); a page let go is reopened, never handed
     /// back closed. Its writes pass the document's writer lock. Throws `notFound` for a page
     /// the document does not list, `invalidPath` when one of its files is a symbolic link (D-002).
-    public func page(id pageID: UUIDBytes) async throws -> Page {
+    public func page(id: UUID) async throws -> Page { try await page(id: UUIDBytes(id)) }
+
+    /// `page(id:)` by the page id's 16 bytes.
+    package func page(id pageID: UUIDBytes) async throws -> Page {
         try checkOpen()
         if let page = pages.coldValue(pageID) {
             if await !page.isClosed {
@@ -87,7 +95,7 @@ extension Document {
         if closing || closed || (try? index(of: pageID)) == nil {
             try? await opened.page.close()
             throw closing || closed
-                ? LNoteError(.closed, "document \(id) is closed")
+                ? LNoteError(.closed, "document \(key) is closed")
                 : LNoteError(.notFound, "page \(pageID) was deleted")
         }
         pages.coldSet(pageID, opened.page)
@@ -122,20 +130,20 @@ extension Document {
 
     /// Adds an empty page at the end and returns its id. See `insertPage(at:metadata:)`.
     @discardableResult
-    public func addPage(metadata: PageMetadata = .letter) async throws -> UUIDBytes {
-        try await insertPage(at: nil, metadata: metadata)
+    public func addPage(metadata: PageMetadata = .letter) async throws -> UUID {
+        UUID(try await insertPage(at: nil, metadata: metadata))
     }
 
     /// Adds `count` empty pages at the end with one document.json write (what importing or a
     /// benchmark needs: adding pages one by one rewrites document.json each time) and returns
     /// their ids. Throws `invalidInput` past `pagesPerDocumentMax` (nothing is added).
     @discardableResult
-    public func addPages(count: Int, metadata: PageMetadata = .letter) async throws -> [UUIDBytes] {
+    public func addPages(count: Int, metadata: PageMetadata = .letter) async throws -> [UUID] {
         let ids = try await appendPageEntries(count: count, metadata: metadata)
         if metadata != .letter {
             for id in ids { _ = try await page(id: id) }
         }
-        return ids
+        return ids.map(UUID.init)
     }
 
     /// The document.json part of `addPages`, in the document's turn.
@@ -164,8 +172,8 @@ extension Document {
     /// that a canvas other than `.letter` is written to the page at once (D-023).
     /// Throws `invalidInput` for a bad index or past `pagesPerDocumentMax` (D-011).
     @discardableResult
-    public func insertPage(at index: Int, metadata: PageMetadata = .letter) async throws -> UUIDBytes {
-        try await insertPage(at: Optional(index), metadata: metadata)
+    public func insertPage(at index: Int, metadata: PageMetadata = .letter) async throws -> UUID {
+        UUID(try await insertPage(at: Optional(index), metadata: metadata))
     }
 
     private func insertPage(at index: Int?, metadata: PageMetadata) async throws -> UUIDBytes {
@@ -223,7 +231,10 @@ extension Document {
     /// leaves the page listed with its files or unlisted and whole in the trash (the next
     /// writer finishes the move, T-012). Anything at its file names that is not a regular file
     /// stays and is set aside on the next open (D-041, D-060).
-    public func deletePage(_ pageID: UUIDBytes) async throws {
+    public func deletePage(_ pageID: UUID) async throws { try await deletePage(UUIDBytes(pageID)) }
+
+    /// `deletePage(_:)` by the page id's 16 bytes.
+    package func deletePage(_ pageID: UUIDBytes) async throws {
         await takeTurn()
         defer { passTurn() }
         try checkWritable()

@@ -24,7 +24,7 @@ extension Document {
     /// Stores the app's own thumbnail for page `pageID` as `thumbnails/<page>.png` (atomic
     /// write, D-050). Throws `invalidInput` unless `png` starts with the PNG signature and is at
     /// most `thumbnailBytesMax`. `close()` keeps it unless the page changes afterwards.
-    public func storeThumbnail(_ png: [UInt8], for pageID: UUIDBytes) async throws {
+    package func storeThumbnail(_ png: [UInt8], for pageID: UUIDBytes) async throws {
         guard png.count <= Self.thumbnailBytesMax, png.starts(with: Self.pngSignature) else {
             throw LNoteError(.invalidInput, "a thumbnail must be a PNG of at most \(Self.thumbnailBytesMax) bytes")
         }
@@ -43,7 +43,7 @@ extension Document {
     /// when there is no renderer. Cost: reading the page if it is not open, and the rendering
     /// (`.grayscalePNG`: about 25 KB and well under a second for a full page at 256 px).
     @discardableResult
-    public func renderThumbnail(
+    package func renderThumbnail(
         for pageID: UUIDBytes, width: Int = 256,
         renderer: ThumbnailRenderer? = nil
     ) async throws -> [UInt8] {

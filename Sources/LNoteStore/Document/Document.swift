@@ -15,7 +15,7 @@ import LNoteFormat
 /// never writes.
 public final actor Document {
     /// The document id (the package folder is `<id>.lnote`); `uuid` gives it as `UUID`.
-    public nonisolated let id: UUIDBytes
+    package nonisolated let key: UUIDBytes
     /// The package folder (absolute).
     public nonisolated let path: String
     /// True for a read-only open: it never locks and never writes.
@@ -84,7 +84,7 @@ public final actor Document {
         lock: WriterLock?, inspection: PackageInspection, setAside: [String], manifestRepaired: Bool,
         trashed: [UUIDBytes] = []
     ) {
-        id = file.id
+        key = file.id
         path = layout.root
         isReadOnly = readOnly
         self.layout = layout
@@ -225,8 +225,8 @@ public final actor Document {
     /// When `document.json` last changed, as stored (RFC 3339 text, D-020).
     @available(*, deprecated, renamed: "modifiedDate")
     public var modified: String { file.modified }
-    /// Page ids in order.
-    public var pageIDs: [UUIDBytes] { file.pages.map(\.id) }
+    /// Page ids in order, as 16 bytes; apps read `pageIDs`.
+    package var pageKeys: [UUIDBytes] { file.pages.map(\.id) }
     /// The number of pages.
     public var pageCount: Int { file.pages.count }
     /// True once `close()` finished.
@@ -237,17 +237,17 @@ public final actor Document {
     // MARK: Internals
 
     func checkOpen() throws {
-        if closed || closing { throw LNoteError(.closed, "document \(id) is closed") }
+        if closed || closing { throw LNoteError(.closed, "document \(key) is closed") }
     }
 
     func checkWritable() throws {
         try checkOpen()
-        if isReadOnly { throw LNoteError(.readOnly, "document \(id) was opened read-only") }
+        if isReadOnly { throw LNoteError(.readOnly, "document \(key) was opened read-only") }
     }
 
     /// Takes the writer lock (again) before a write; `readOnly` when there is none.
     func lockForWrite() throws {
-        guard let lock else { throw LNoteError(.readOnly, "document \(id) was opened read-only") }
+        guard let lock else { throw LNoteError(.readOnly, "document \(key) was opened read-only") }
         try lock.acquireForPathWrite()
     }
 
@@ -304,7 +304,7 @@ public final actor Document {
         if pageIndexes == nil, searchesSinceChange < 4 {
             searchesSinceChange += 1
             guard let i = file.pages.firstIndex(where: { $0.id == page }) else {
-                throw LNoteError(.notFound, "page \(page) is not in document \(id)")
+                throw LNoteError(.notFound, "page \(page) is not in document \(key)")
             }
             return i
         }
@@ -315,7 +315,7 @@ public final actor Document {
             pageIndexes = indexes
         }
         guard let i = pageIndexes?[page] else {
-            throw LNoteError(.notFound, "page \(page) is not in document \(id)")
+            throw LNoteError(.notFound, "page \(page) is not in document \(key)")
         }
         return i
     }

@@ -3,8 +3,9 @@ import LNoteFormat
 /// One package in a library listing: what `manifest.json` caches (D-030), or why the package
 /// could not be read.
 public struct DocumentSummary: Sendable, Equatable {
-    /// The document id from the folder name; nil when the folder is not named `<uuid>.lnote`.
-    public var id: UUIDBytes?
+    /// The 16 bytes of the document id from the folder name; nil when the folder is not named
+    /// `<uuid>.lnote`. Apps read `id`.
+    package var key: UUIDBytes?
     /// The package folder (absolute).
     public var path: String
     /// The document title.
@@ -22,11 +23,11 @@ public struct DocumentSummary: Sendable, Equatable {
     public var error: String?
 
     /// A summary (the library makes these; apps read them).
-    public init(
+    package init(
         id: UUIDBytes?, path: String, title: String, modified: String, pageCount: Int, coverPath: String?,
         manifestRebuilt: Bool, error: String?
     ) {
-        self.id = id; self.path = path; self.title = title; self.modified = modified; self.pageCount = pageCount
+        self.key = id; self.path = path; self.title = title; self.modified = modified; self.pageCount = pageCount
         self.coverPath = coverPath; self.manifestRebuilt = manifestRebuilt; self.error = error
     }
 

@@ -138,7 +138,7 @@ public final actor NoteLibrary {
     /// A writable open of a document this process already has open (another window) returns
     /// the same `Document`, with the options it was first opened with; each open is balanced
     /// by one `close()`, and the document closes with the last. Read-only opens are separate.
-    public func openDocument(
+    package func openDocument(
         _ id: UUIDBytes, readOnly: Bool = false, pageOptions: PageOptions = PageOptions()
     ) async throws -> Document {
         let path = try await packageFolderPath(id)
@@ -157,7 +157,7 @@ public final actor NoteLibrary {
     /// so a duplicate of a document holding a 100 MB PDF adds no copy of it there. Safe while another writer works on the source: the copy
     /// holds every change acknowledged before the call (P-014). A link inside the source is
     /// refused (`invalidPath`, D-002) and the partial copy removed.
-    public func duplicateDocument(_ id: UUIDBytes) async throws -> UUIDBytes {
+    package func duplicateDocument(_ id: UUIDBytes) async throws -> UUIDBytes {
         let source = PackageLayout(root: try await packageFolderPath(id))
         let (fs, folder) = (self.fs, self.folderPath)
         let newID = UUIDBytes.random()
@@ -198,7 +198,7 @@ public final actor NoteLibrary {
     /// renames the package into the hidden `.trash/` folder (it leaves the listing at once,
     /// durably, and is whole there). `trashedDocuments()` lists it, `restoreDocument(_:)` puts
     /// it back, and only a purge removes its files (T-022).
-    public func deleteDocument(_ id: UUIDBytes) async throws {
+    package func deleteDocument(_ id: UUIDBytes) async throws {
         let path = try await packageFolderPath(id)
         let (fs, folder) = (self.fs, self.folderPath)
         try await BlockingIO.run {

@@ -13,20 +13,20 @@ package enum HistoryRestore {
         var out: [PageChange] = []
         var gone: [UUIDBytes] = []
         for e in current.elements {
-            if let was = past.element(e.id) {
-                if was != e { gone.append(e.id) }
+            if let was = past.element(e.key) {
+                if was != e { gone.append(e.key) }
             } else {
-                gone.append(e.id)
+                gone.append(e.key)
             }
         }
         for chunk in chunks(gone) { out.append(.delete(chunk)) }
         let goneSet = Set(gone)
-        var scratchOrder: [UUIDBytes] = current.elements.map(\.id).filter { !goneSet.contains($0) }
-        for e in past.elements where !current.contains(e.id) || goneSet.contains(e.id) {
+        var scratchOrder: [UUIDBytes] = current.elements.map(\.key).filter { !goneSet.contains($0) }
+        for e in past.elements where !current.contains(e.key) || goneSet.contains(e.key) {
             out.append(.append(e))
-            scratchOrder.append(e.id)
+            scratchOrder.append(e.key)
         }
-        let pastOrder = past.elements.map(\.id)
+        let pastOrder = past.elements.map(\.key)
         if scratchOrder != pastOrder, !pastOrder.isEmpty {
             for (i, chunk) in chunks(pastOrder).enumerated() {
                 out.append(.reorder(index: i * FormatLimits.idsPerChangeMax, ids: chunk))

@@ -7,7 +7,7 @@ import LNoteFormat
 extension Page {
     /// The page's history as it is on disk now (with the changes this page has written).
     package func history() async throws -> PageHistory {
-        let (fs, directory, id) = (self.fs, self.directory, self.id)
+        let (fs, directory, id) = (self.fs, self.directory, self.key)
         return try await BlockingIO.run { try PageHistory.load(fs: fs, pagesDirectory: directory, pageID: id) }
     }
 
@@ -60,7 +60,7 @@ extension Page {
     }
 
     private func checkOpenForHistory() throws {
-        if isClosed { throw LNoteError(.closed, "page \(id) is closed") }
+        if isClosed { throw LNoteError(.closed, "page \(key) is closed") }
     }
 }
 

@@ -246,7 +246,7 @@ package final class JournalWriter: Sendable {
             }
             for change in changes {
                 let bodyStart = try Self.encodeFrame(change, sequence: sequence, salt: header.salt, into: &frames)
-                if case .append(let element) = change { appendedRanges.append((element.id, bodyStart..<frames.count)) }
+                if case .append(let element) = change { appendedRanges.append((element.key, bodyStart..<frames.count)) }
                 sequence += 1
             }
             let buffer = frames.bytes

@@ -26,7 +26,7 @@ enum AppendFrameReplay {
                 body: body, baseOffset: frame.bodyRange.lowerBound, file: bytes,
                 pending: pending)
             : try PageChangeCodec.decodeAppend(body: body, baseOffset: frame.bodyRange.lowerBound, source: nil)
-        let id = e.id
+        let id = e.key
         guard state.appendIfNew(consume e) else { return (id, false) }
         if points == .eager { cache.store(id, body: bytes[frame.bodyRange]) }
         return (id, true)

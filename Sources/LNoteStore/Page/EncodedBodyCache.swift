@@ -24,9 +24,9 @@ package struct EncodedBodyCache: Sendable {
     package mutating func invalidate(for change: PageChange) {
         switch change {
         case .append, .reorder, .metadata: break
-        case .replace(let target, _): bodies[target] = nil
-        case .transform(let pairs): for (id, _) in pairs { bodies[id] = nil }
-        case .delete(let ids): for id in ids { bodies[id] = nil }
+        case .replace(let target, _): bodies[UUIDBytes(target)] = nil
+        case .transform(let pairs): for (id, _) in pairs { bodies[UUIDBytes(id)] = nil }
+        case .delete(let ids): for id in ids { bodies[UUIDBytes(id)] = nil }
         }
     }
 

@@ -80,7 +80,7 @@ extension Page {
         // asked once: the job's thread, the write's order and the check's priority follow it
         let saving = traffic.isActive
         var job = CompactionJob(
-            fs: fs, directory: directory, pageID: id, generation: newGeneration,
+            fs: fs, directory: directory, pageID: key, generation: newGeneration,
             nextSequence: absorbedThrough, state: state, cache: cache, level: level,
             traffic: traffic, saving: saving, damaged: damagedFiles)
         job.journals = journals.bases
@@ -141,13 +141,13 @@ extension Page {
     ) throws -> JournalWriter {
         if let prepared, prepared.base == base {
             return try JournalWriter.adopt(
-                prepared, pageID: id, firstSequence: firstSequence, durability: level,
+                prepared, pageID: key, firstSequence: firstSequence, durability: level,
                 reserveBytes: options.journalReserveBytes)
         }
         prepared?.discard()
         journals.noteBase(base)
         return try JournalWriter.create(
-            fs: fs, directory: directory, pageID: id, base: base, firstSequence: firstSequence,
+            fs: fs, directory: directory, pageID: key, base: base, firstSequence: firstSequence,
             durability: level, reserveBytes: options.journalReserveBytes, deferDirectorySync: true)
     }
 }

@@ -38,7 +38,7 @@ extension Page {
     /// after a clean open. If it fails, the change that asked for it is not made.
     func keepDamage() throws {
         guard let keeping else { return }
-        recordDamageKept(in: try keeping.keep(fs: fs, pagesDirectory: directory, pageID: id))
+        recordDamageKept(in: try keeping.keep(fs: fs, pagesDirectory: directory, pageID: key))
         self.keeping = nil
     }
 }

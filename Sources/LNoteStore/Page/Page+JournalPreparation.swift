@@ -22,7 +22,7 @@ extension Page {
             options.journalReserveBytes > 0, !options.readOnly,
             failure == nil, let base = try? Self.generation(after: journal.header.baseGeneration)
         else { return }
-        let (fs, directory, id, traffic) = (self.fs, self.directory, self.id, self.traffic)
+        let (fs, directory, id, traffic) = (self.fs, self.directory, self.key, self.traffic)
         let zeros = min(options.journalReserveBytes, JournalWriter.firstReserveStretch)
         let gate = self.gate
         let task = Task {

@@ -3,9 +3,10 @@ import LNoteFormat
 // Saves: a batch of changes validated, admitted under the page's size limit, written as one
 // write of frames to the active journal, applied in memory, and synced; and `flush()`.
 extension Page {
-    /// Applies `changes` in order as one write (one frame each) and one sync. All are validated
-    /// first; if any is invalid nothing is written. Returns when durable at `durability`.
-    public func apply(_ changes: [PageChange], durability: Durability? = nil) async throws {
+    /// Writes `changes` in order as one write (one frame each) and one sync, without the
+    /// inverse `apply(_:durability:)` computes. All are validated first; if any is invalid
+    /// nothing is written. Returns when durable at `durability`.
+    package func write(_ changes: [PageChange], durability: Durability? = nil) async throws {
         try LNoteError.checkCancellation()  // before anything is written; a batch is never torn
         try checkWritable()
         guard !changes.isEmpty else { return }
@@ -132,7 +133,7 @@ extension Page {
             ?? generation
         journals.noteBase(base)
         let journal = try JournalWriter.create(
-            fs: fs, directory: directory, pageID: id, base: base,
+            fs: fs, directory: directory, pageID: key, base: base,
             firstSequence: journals.nextSequence, durability: options.durability,
             reserveBytes: options.journalReserveBytes)
         journals.created(journal, base: base)

@@ -21,7 +21,7 @@ import LNoteFormat
 /// are one value, `PageJournals`, which checks its invariants after every change.
 public final actor Page {
     /// The page id (its files are named after it); `uuid` gives it as `UUID`.
-    public nonisolated let id: UUIDBytes
+    package nonisolated let key: UUIDBytes
     /// The `pages/` folder holding this page's files.
     public nonisolated let directory: String
     /// The options the page was opened with.
@@ -81,7 +81,7 @@ public final actor Page {
         id: UUIDBytes, directory: String, options: PageOptions, fs: any FileSystem,
         gate: (any WriteGate)?, recovered: PageRecovery.Result
     ) {
-        self.id = id; self.directory = directory; self.options = options; self.fs = fs; self.gate = gate
+        self.key = id; self.directory = directory; self.options = options; self.fs = fs; self.gate = gate
         state = recovered.state
         cache = recovered.cache
         journals = PageJournals(recovered: recovered)
@@ -169,7 +169,7 @@ public final actor Page {
     package var changeSequence: UInt64 { journals.nextSequence }
 
     /// The element with this id, if it is on the page. O(1).
-    public func element(_ id: UUIDBytes) -> Element? { state.element(id) }
+    package func element(_ id: UUIDBytes) -> Element? { state.element(id) }
 
     // MARK: Changing what the page shows and reports (their setters are private to this file)
 
@@ -205,12 +205,12 @@ public final actor Page {
     // MARK: Checks
 
     func checkOpen() throws {
-        if closed { throw LNoteError(.closed, "page \(id) is closed") }
+        if closed { throw LNoteError(.closed, "page \(key) is closed") }
     }
 
     func checkWritable() throws {
         try checkOpen()
-        if options.readOnly { throw LNoteError(.readOnly, "page \(id) was opened read-only") }
+        if options.readOnly { throw LNoteError(.readOnly, "page \(key) was opened read-only") }
         if let failure {
             throw LNoteError(
                 .poisoned, "page refuses writes after an earlier failure: \(failure.message); reopen it",

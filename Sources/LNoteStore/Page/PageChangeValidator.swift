@@ -22,32 +22,38 @@ package enum PageChangeValidator {
         switch change {
         case .append(let element):
             try validElement(element)
-            if page.contains(element.id) {
-                throw LNoteError(.duplicateElement, "element \(element.id) is already on the page")
+            if page.contains(element.key) {
+                throw LNoteError(.duplicateElement, "element \(element.key) is already on the page")
             }
         case .replace(let target, let fragments):
-            guard page.contains(target) else { throw LNoteError(.notFound, "element \(target) is not on the page") }
+            guard page.contains(target.key) else {
+                throw LNoteError(.notFound, "element \(target.key) is not on the page")
+            }
             try checkCount(fragments.count)
             var seen = Set<UUIDBytes>()
             for fragment in fragments {
                 try validElement(fragment)
-                if page.contains(fragment.id) || !seen.insert(fragment.id).inserted {
-                    throw LNoteError(.duplicateElement, "fragment id \(fragment.id) is not new")
+                if page.contains(fragment.key) || !seen.insert(fragment.key).inserted {
+                    throw LNoteError(.duplicateElement, "fragment id \(fragment.key) is not new")
                 }
             }
         case .transform(let pairs):
             try checkCount(pairs.count)
             for (id, transform) in pairs {
-                guard page.contains(id) else { throw LNoteError(.notFound, "element \(id) is not on the page") }
+                guard page.contains(id.key) else { throw LNoteError(.notFound, "element \(id.key) is not on the page") }
                 guard transform.isFinite else { throw LNoteError(.invalidInput, "transform has a non-finite value") }
             }
         case .delete(let ids):
             try checkCount(ids.count)
-            for id in ids where !page.contains(id) { throw LNoteError(.notFound, "element \(id) is not on the page") }
+            for id in ids.keys where !page.contains(id) {
+                throw LNoteError(.notFound, "element \(id) is not on the page")
+            }
         case .reorder(let index, let ids):
             try checkCount(ids.count)
             guard index >= 0 else { throw LNoteError(.invalidInput, "reorder index \(index) is negative") }
-            for id in ids where !page.contains(id) { throw LNoteError(.notFound, "element \(id) is not on the page") }
+            for id in ids.keys where !page.contains(id) {
+                throw LNoteError(.notFound, "element \(id) is not on the page")
+            }
         case .metadata(let m):
             guard m.width > 0, m.height > 0 else { throw LNoteError(.invalidInput, "canvas size must be positive") }
         }
@@ -57,7 +63,7 @@ package enum PageChangeValidator {
         do {
             try ElementValidator.validate(element)
         } catch {
-            throw LNoteError(error, context: "element \(element.id): ")
+            throw LNoteError(error, context: "element \(element.key): ")
         }
     }
 
@@ -86,11 +92,11 @@ private struct PageMembership {
     /// Notes what valid `change` does to the ids on the page.
     mutating func note(_ change: PageChange) {
         switch change {
-        case .append(let e): add(e.id)
+        case .append(let e): add(e.key)
         case .replace(let target, let fragments):
-            remove(target)
-            for f in fragments { add(f.id) }
-        case .delete(let ids): for id in ids { remove(id) }
+            remove(target.key)
+            for f in fragments { add(f.key) }
+        case .delete(let ids): for id in ids.keys { remove(id) }
         case .transform, .reorder, .metadata: break
         }
     }

@@ -99,11 +99,11 @@ extension PageReplay {
         if badPoints { damaged.coldInsert(name) }
         let notes = state.apply(change)
         if case .append(let e) = change, notes.isEmpty, !badPoints {
-            if points == .eager { cache.store(e.id, body: bytes[frame.bodyRange]) }
+            if points == .eager { cache.store(e.key, body: bytes[frame.bodyRange]) }
         } else {
             cache.invalidate(for: change)
         }
-        for note in notes { reportSkipped(note.kind, id: note.id, frame: frame, name: name) }
+        for note in notes { reportSkipped(note.kind, id: note.key, frame: frame, name: name) }
         report.framesReplayed += 1
         journalFrames += 1
     }
@@ -174,7 +174,7 @@ struct AbsorbedCheck {
             if case .delete(let ids)? = try? PageChangeCodec.decode(
                 type: frame.type, body: bytes[body], points: .deferred)
             {
-                removed.formUnion(ids)
+                removed.formUnion(ids.keys)
             }
         default: break
         }

@@ -15,7 +15,7 @@ extension PageReplay {
         // A retained journal may hold what the snapshot still lacks, even one whose own
         // damage kept it from giving copies: none is deleted before it is kept (P-042).
         defer {
-            if stillLost > 0 || healing.copies.elements.contains(where: { !state.contains($0.id) }) {
+            if stillLost > 0 || healing.copies.elements.contains(where: { !state.contains($0.key) }) {
                 for name in retainedSeen { damaged.coldInsert(name) }
             }
         }
@@ -25,14 +25,14 @@ extension PageReplay {
             SnapshotHealing.apply(patches, to: snapshot.bytes), name: snapshot.name,
             expectedPage: pageID, mode: mode, points: points, fileSize: snapshot.fileSize)
         // Accepted only when it keeps every element read, in the same order, and gains some.
-        let kept = healed.state.elements.filter { state.contains($0.id) }.map(\.id)
+        let kept = healed.state.elements.filter { state.contains($0.key) }.map(\.key)
         let gained = healed.state.elements.count - state.elements.count
-        guard !healed.unusable, kept == state.elements.map(\.id), gained > 0 || healed.state.metadata != state.metadata
+        guard !healed.unusable, kept == state.elements.map(\.key), gained > 0 || healed.state.metadata != state.metadata
         else { return }
         stillLost = healed.elementFramesDropped
         state = healed.state
         cache = healed.cache
-        snapshotIDs = state.elements.map(\.id)
+        snapshotIDs = state.elements.map(\.key)
         report.framesDropped -= max(0, snapshot.dropped - healed.elementFramesDropped)
         // The counts of S-003 and S-008 are those of the healed read.
         let counts: Set<String> = ["missingElements", "extraElements", "missingMetadata"]

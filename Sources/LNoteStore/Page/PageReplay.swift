@@ -92,7 +92,7 @@ struct PageReplay {
             generation = h.generation
             snapshotNext = h.nextSequence
             expected = h.nextSequence
-            snapshotIDs = state.elements.map(\.id)
+            snapshotIDs = state.elements.map(\.key)
         }
         report.snapshotGeneration = generation
     }

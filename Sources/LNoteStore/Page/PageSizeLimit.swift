@@ -58,7 +58,7 @@ struct PageSizeLimit {
         var total = FormatLimits.snapshotHeaderBytes + encodedGrowth(.metadata(state.metadata))
         for e in state.elements {
             total +=
-                ElementFrameWriter.frameSize(e, body: cache[e.id])
+                ElementFrameWriter.frameSize(e, body: cache[e.key])
                 ?? (FormatLimits.frameHeaderBytes + FormatLimits.sequenceBytes
                     + PageChangeCodec.encode(.append(e)).body.count)
         }

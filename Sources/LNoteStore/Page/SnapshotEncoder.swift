@@ -162,7 +162,7 @@ package struct SnapshotEncoder {
             next += 1
             let sequence = UInt64(next) + 1  // the canvas is sequence 1 (S-002)
             FrameCodec.appendHead(type: FrameType.elementAppend.rawValue, sequence: sequence, salt: salt, to: &buffer) {
-                if let cached = cache[element.id] { return cached }
+                if let cached = cache[element.key] { return cached }
                 return ElementCodec.encodeHead(element, into: &$0)
             }
         }

@@ -141,13 +141,13 @@ package enum SnapshotGuard {
                 let e = try PageChangeCodec.decodeAppend(
                     body: body, baseOffset: frame.bodyRange.lowerBound,
                     source: bytes[frame.bodyRange], known: known)
-                if e.id != expected.id {
-                    disagreement = "element \(e.id) where \(expected.id) belongs"
+                if e.key != expected.key {
+                    disagreement = "element \(e.key) where \(expected.key) belongs"
                 } else if !SnapshotGuard.same(e, expected) {
-                    disagreement = "element \(expected.id) contents differ"
+                    disagreement = "element \(expected.key) contents differ"
                 }
             } catch {
-                disagreement = "element \(expected.id): \(error)"
+                disagreement = "element \(expected.key): \(error)"
             }
         }
     }
@@ -161,7 +161,7 @@ package enum SnapshotGuard {
         guard case .stroke(let s) = a, case .stroke(let t) = b, MemoryLayout<Point>.size == 20,
             MemoryLayout<Point>.stride == 20
         else { return a == b }
-        guard s.id == t.id, s.ink == t.ink, s.transform == t.transform, s.hasAngles == t.hasAngles,
+        guard s.key == t.key, s.ink == t.ink, s.transform == t.transform, s.hasAngles == t.hasAngles,
             s.pointCount == t.pointCount
         else { return false }
         if let e = s.encodedPoints, let f = t.encodedPoints, bytesEqual(e.bytes, f.bytes) { return true }

@@ -48,7 +48,7 @@ struct SnapshotHealing {
     /// The frames that heal `snapshot` (its bytes as read, the stored `salt`), given the ids
     /// the damaged read kept (`read`); empty when there is nothing to heal with.
     func patches(for snapshot: [UInt8], salt: UInt64, read: PageState) -> [Patch] {
-        var candidates = copies.elements.filter { !read.contains($0.id) }.map { e in
+        var candidates = copies.elements.filter { !read.contains($0.key) }.map { e in
             (element: e, body: PageChangeCodec.encode(.append(e)).body)
         }
         guard !candidates.isEmpty || metadataSeen else { return [] }
@@ -80,7 +80,7 @@ struct SnapshotHealing {
                         salt: salt, candidates: candidates)
                 else { break }
                 patches.append(found)
-                if let id = found.element { candidates.removeAll { $0.element.id == id } }
+                if let id = found.element { candidates.removeAll { $0.element.key == id } }
                 position += found.bytes.count
                 sequence &+= 1
             }
@@ -116,15 +116,17 @@ struct SnapshotHealing {
             var frame: [UInt8] = []
             FrameCodec.append(
                 type: FrameType.elementAppend.rawValue, sequence: sequence, body: c.body, salt: salt, to: &frame)
-            return fits(frame) ? Patch(offset: position, bytes: frame, element: c.element.id) : nil
+            return fits(frame) ? Patch(offset: position, bytes: frame, element: c.element.key) : nil
         }
         // Cheapest first: the copy named by the id there, then those of the stored length, then
         // (a damaged length or id) every other, a bounded number of them.
-        if let c = candidates.first(where: { $0.element.id == named }), let p = tried(c) { return p }
-        let sized = candidates.filter { $0.element.id != named && FormatLimits.sequenceBytes + $0.body.count == stored }
+        if let c = candidates.first(where: { $0.element.key == named }), let p = tried(c) { return p }
+        let sized = candidates.filter {
+            $0.element.key != named && FormatLimits.sequenceBytes + $0.body.count == stored
+        }
         for c in sized { if let p = tried(c) { return p } }
         for c in candidates.prefix(Self.unsizedTriesMax)
-        where c.element.id != named && FormatLimits.sequenceBytes + c.body.count != stored {
+        where c.element.key != named && FormatLimits.sequenceBytes + c.body.count != stored {
             if let p = tried(c) { return p }
         }
         return nil

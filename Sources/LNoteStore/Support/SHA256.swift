@@ -48,7 +48,7 @@ extension UUIDBytes {
     }
 
     /// The content id of the asset `bytes` (D-043).
-    public static func contentID(of bytes: [UInt8]) -> UUIDBytes { contentID(digest: SHA256.digest(bytes)) }
+    package static func contentID(of bytes: [UInt8]) -> UUIDBytes { contentID(digest: SHA256.digest(bytes)) }
 
     /// True when this id is a content id (D-043): version 8, variant `10`. Such an asset's
     /// bytes must hash to it (D-045).

@@ -145,16 +145,16 @@ final class PageRun {
             return (.append(factory.image()), .data)
         case .erase:
             guard let top = state.elements.last else { return nil }
-            return (.replace(target: top.id, fragments: [factory.smallStroke()]), .data)
+            return (.replace(target: top.key, fragments: [factory.smallStroke()]), .data)
         case .move:
             guard !state.elements.isEmpty else { return nil }
             moves += 1
             return (
-                .transform(state.elements.prefix(4).map { ($0.id, Transform.translation(moves * 10, -moves)) }), .data
+                .transform(state.elements.prefix(4).map { ($0.key, Transform.translation(moves * 10, -moves)) }), .data
             )
         case .delete:
             guard let bottom = state.elements.first else { return nil }
-            return (.delete([bottom.id]), .data)
+            return (.delete([bottom.key]), .data)
         default:
             return nil
         }
