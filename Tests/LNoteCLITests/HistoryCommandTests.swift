@@ -55,6 +55,28 @@ import Testing
         #expect(try Tool.run(["fsck", package]).status == 0)
     }
 
+    @Test("H-080 restore --date without --page takes every page back to that time, as new versions")
+    func restoreWholeDocumentToDate() throws {
+        let folder = TemporaryFolder("history-cli-date")
+        defer { folder.remove() }
+        let package = folder.path + "/11111111-2222-4333-8444-555555555555.lnote"
+        #expect(
+            try Tool.run(["gen", package, "--pages", "2", "--strokes", "10", "--journal-frames", "5", "--history"])
+                .status == 0)
+        let before = try versions(package)
+        // A version whose successor was saved in a later millisecond, so the date names it alone.
+        let i = try #require(before.indices.dropLast().first { before[$0].date != before[$0 + 1].date })
+        let target = before[i]
+        let date = try #require(target.date)
+        let r = try Tool.run(["restore", package, "--date", date])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("page 0 "), "\(r.stdout)")
+        let after = try versions(package)
+        #expect(after.dropLast().map(\.version) == before.map(\.version), "nothing of the history was replaced")
+        #expect(after.last?.elementCount == target.elementCount)
+        #expect(try Tool.run(["fsck", package]).status == 0)
+    }
+
     @Test("restore --into writes a new package and leaves the original unchanged")
     func restoreIntoNewPackage() throws {
         let folder = TemporaryFolder("history-cli-into")
