@@ -38,10 +38,14 @@ extension PageHistory {
         let folder = HistoryFileNames.pageFolder(pagesDirectory: pagesDirectory, page: pageID)
         let shown = "\(HistoryFileNames.folder)/\(pageID)/"
         if case .directory? = try fs.entryKind(folder) {
+            var journals: [(String, UInt64, UInt64)] = []
             for name in try io({ try fs.list(folder) }).sorted() {
                 switch HistoryFileNames.parse(name) {
                 case .journal(let base, let salt)?:
-                    h.loadJournal(fs: fs, folder: folder, name: name, shown: shown + name, base: base, salt: salt)
+                    journals.append((name, base, salt))
+                case .thinned(let first, let salt)?:  // H-020: thinned runs first, by name
+                    h.loadJournal(
+                        fs: fs, folder: folder, name: name, shown: shown + name, base: first, salt: salt, thinned: true)
                 case .checkpoint(let next, let salt)?:
                     h.loadCheckpoint(fs: fs, folder: folder, name: name, shown: shown + name, next: next, salt: salt)
                 case nil:
@@ -50,6 +54,9 @@ extension PageHistory {
                             kind: "historyUnknownFile", file: shown + name, detail: "not a history file name"))
                 }
             }
+            for (name, base, salt) in journals {
+                h.loadJournal(fs: fs, folder: folder, name: name, shown: shown + name, base: base, salt: salt)
+            }
         }
         for (_, source) in liveJournals.sorted(by: { $0.0 < $1.0 }) { h.add(source) }
         if let liveSnapshot { h.starts.append(liveSnapshot) }
@@ -57,9 +64,11 @@ extension PageHistory {
         return h
     }
 
-    /// H-002: a retired journal is used when its header is valid and matches its name.
+    /// H-002, H-005: a retired journal or a thinned run is used when its header is valid and
+    /// matches its name.
     private mutating func loadJournal(
-        fs: any FileSystem, folder: String, name: String, shown: String, base: UInt64, salt: UInt64
+        fs: any FileSystem, folder: String, name: String, shown: String, base: UInt64, salt: UInt64,
+        thinned: Bool = false
     ) {
         let r: JournalFileReader.Result
         do {
@@ -75,7 +84,9 @@ extension PageHistory {
                     detail: "journal header is not valid (\(r.headerDamage ?? "short file"))"))
             return
         }
-        guard header.pageID == pageID, header.baseGeneration == base, header.salt == salt else {
+        guard header.pageID == pageID, header.baseGeneration == base, header.salt == salt,
+            !thinned || header.firstSequence == base
+        else {
             findings.append(
                 Finding(
                     kind: "historyFileDamaged", file: shown,
@@ -90,7 +101,15 @@ extension PageHistory {
                     kind: "historyFileDamaged", file: shown,
                     detail: "\(f.kind.rawValue) at offset \(f.offset), \(f.bytes) bytes"))
         }
-        add(Source(name: shown, bytes: r.bytes, frames: scan.acceptedFrames))
+        let source = Source(name: shown, bytes: r.bytes, frames: scan.acceptedFrames, thinned: thinned)
+        if thinned, source.frames.contains(where: { frames[$0.sequence] != nil }) {
+            findings.append(
+                Finding(
+                    kind: "historyThinnedOverlap", file: shown,
+                    detail: "overlaps a thinned run used before it; not used (H-020)"))
+            return
+        }
+        add(source)
     }
 
     /// H-003: a checkpoint is a start point when it is a clean snapshot matching its name.

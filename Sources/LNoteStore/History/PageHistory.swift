@@ -20,6 +20,8 @@ package struct PageHistory: Sendable {
         var name: String
         var bytes: [UInt8]
         var frames: [ScannedFrame]
+        /// A thinned run (H-005): used whole or not at all (H-020).
+        var thinned = false
     }
 
     /// A state the page was in before change `next` (H-020).
