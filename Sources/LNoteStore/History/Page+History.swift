@@ -6,9 +6,11 @@ import LNoteFormat
 // thread; none changes a file but `restore`, which writes through `perform`.
 extension Page {
     /// The page's history as it is on disk now (with the changes this page has written).
-    package func history() async throws -> PageHistory {
+    package func history(_ mode: PageHistory.LoadMode = .list) async throws -> PageHistory {
         let (fs, directory, id) = (self.fs, self.directory, self.id)
-        return try await BlockingIO.run { try PageHistory.load(fs: fs, pagesDirectory: directory, pageID: id) }
+        return try await BlockingIO.run {
+            try PageHistory.load(fs: fs, pagesDirectory: directory, pageID: id, mode: mode)
+        }
     }
 
     /// Every version the page's history rebuilds, oldest first (H-011): one per save, numbered
@@ -24,7 +26,7 @@ extension Page {
     /// - Throws: `.notFound` when the history does not rebuild that version.
     public func state(atVersion version: UInt64) async throws -> PageState {
         try checkOpenForHistory()
-        return try await history().state(atVersion: version)
+        return try await history(.rebuild).state(atVersion: version)
     }
 
     /// The page as it was at `date` (H-012); `.notFound` when every version is later.
@@ -40,7 +42,7 @@ extension Page {
     /// - Throws: `.notFound` when the history does not rebuild that version; what `perform` throws.
     public func restore(toVersion version: UInt64) async throws -> PageEdit {
         try checkOpenForHistory()
-        let past = try await history().state(atVersion: version)
+        let past = try await history(.rebuild).state(atVersion: version)
         return try await perform(HistoryRestore.changes(from: state, to: past))
     }
 

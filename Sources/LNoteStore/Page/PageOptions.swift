@@ -138,6 +138,9 @@ public struct PageOptions: Sendable, Equatable {
     /// compaction writes, or the journal, larger is refused with `pageFull`. What readers hold
     /// in memory (P-020); smaller in tests.
     package var pageFileBytesMax = FormatLimits.pageFileBytesInMemoryMax
+    /// Where a page keeping history reads the time of each save (H-010); nil reads the
+    /// system's clock. Tests and the bench set one to simulate days without waiting.
+    package var historyClock: HistoryTimeSource?
 
     /// Options; every default is the one to keep when unsure.
     public init(
