@@ -14,6 +14,8 @@ enum HistorySuite {
     static let listName = "list versions (PageHistory.load + versions)"
     static let saveOffName = "durable save, history off (Page.append, .data)"
     static let saveOnName = "durable save, history on (clock frame, Page.append, .data)"
+    static let compactOffName = "compaction, history off (Page.compact)"
+    static let compactOnName = "compaction, history on (journal retired into history/)"
 
     static func run(_ ctx: BenchContext) async throws -> BenchSuiteResult {
         var r = BenchSuiteResult(name: "history", title: title)
@@ -31,6 +33,8 @@ enum HistorySuite {
         let writer = try await Page.open(directory: dir, id: id, options: writeOptions)
         for s in pool.fresh(first: 0, count: 2_000) { try await writer.append(.stroke(s)) }
         try await writer.close()
+        let listed = try PageHistory.load(fs: fs, pagesDirectory: dir, pageID: id, mode: .list).versions.map(\.sequence)
+        guard !listed.isEmpty else { throw OperationalError("no versions") }
         var openNs: [UInt64] = [], rebuildNs: [UInt64] = []
         var g = SplitMix64(seed: 53)
         var sink = 0
@@ -41,9 +45,8 @@ enum HistorySuite {
             openNs.append(BenchSystem.now() &- t)
             try await page.close()
             let t2 = BenchSystem.now()
-            let h = try PageHistory.load(fs: fs, pagesDirectory: dir, pageID: id)
-            guard let last = h.versions.last?.sequence else { throw OperationalError("no versions") }
-            let v = UInt64.random(in: 1...last, using: &g)
+            let v = listed[Int(g.next() % UInt64(listed.count))]
+            let h = try PageHistory.load(fs: fs, pagesDirectory: dir, pageID: id, mode: .rebuild)
             sink &+= try h.state(atVersion: v).elements.count
             rebuildNs.append(BenchSystem.now() &- t2)
         }
@@ -72,7 +75,7 @@ enum HistorySuite {
         var listNs: [UInt64] = []
         for _ in 0..<ctx.n(10, 3) {
             let t = BenchSystem.now()
-            let h = try PageHistory.load(fs: fs, pagesDirectory: listDir, pageID: listID)
+            let h = try PageHistory.load(fs: fs, pagesDirectory: listDir, pageID: listID, mode: .list)
             sink &+= h.versions.count
             listNs.append(BenchSystem.now() &- t)
         }
@@ -112,7 +115,80 @@ enum HistorySuite {
                 detail:
                     "on p50 / p99 \(formatMicros(saveOn.p50)) / \(formatMicros(saveOn.p99)), off \(formatMicros(saveOff.p50)) / \(formatMicros(saveOff.p99))"
             ))
+        try await compactionRows(ctx, into: &r, pool: &pool)
+        try await storageRows(ctx, into: &r)
         if sink == 0x5EED { print("") }
         return r
+    }
+
+    /// Compactions of two pages growing alike, one keeping history and one not, alternating:
+    /// 200 strokes appended, then `compact()` timed.
+    static func compactionRows(
+        _ ctx: BenchContext, into r: inout BenchSuiteResult, pool: inout StrokePool
+    ) async throws {
+        let fs = POSIXFileSystem.shared
+        var options = PageOptions(
+            durability: .none, compaction: CompactionPolicy(journalBytesMax: .max, journalFramesMax: .max))
+        var pages: [Page] = []
+        for (i, on) in [true, false].enumerated() {
+            let dir = ctx.path("history-compact-\(i)/pages")
+            try fs.makeDirectory(parentDirectory(of: dir))
+            try fs.makeDirectory(dir)
+            options.keepsHistory = on
+            pages.append(try await Page.open(directory: dir, id: BenchPages.id(57 + UInt64(i)), options: options))
+        }
+        var ns: [[UInt64]] = [[], []]
+        for round in 0..<ctx.n(20, 5) {
+            let strokes = pool.fresh(first: round * 200, count: 200).map(Element.stroke)
+            for (i, page) in pages.enumerated() {
+                try await page.append(contentsOf: strokes)
+                let t = BenchSystem.now()
+                try await page.compact()
+                ns[i].append(BenchSystem.now() &- t)
+            }
+        }
+        for page in pages { try await page.close() }
+        let on = LatencyStats(nanoseconds: ns[0]), off = LatencyStats(nanoseconds: ns[1])
+        let setting = "200 strokes a round, page grows to \(ctx.n(20, 5) * 200)"
+        r.rows.append(BenchRow(design: compactOffName, setting: setting, stats: off))
+        r.rows.append(BenchRow(design: compactOnName, setting: setting, stats: on))
+        r.targets.append(
+            BenchTarget(
+                id: "49-compact", claim: "compaction with history on / off, p50", measured: on.p50 / max(off.p50, 1),
+                limit: 1.2,
+                detail:
+                    "on p50 / p99 \(formatMicros(on.p50)) / \(formatMicros(on.p99)), off \(formatMicros(off.p50)) / \(formatMicros(off.p99))"
+            ))
+    }
+
+    /// `HistoryDays`: history bytes against live bytes after each simulated day.
+    static func storageRows(_ ctx: BenchContext, into r: inout BenchSuiteResult) async throws {
+        let days = try await HistoryDays.run(ctx, days: ctx.n(90, 20))
+        guard let last = days.last else { return }
+        func ratio(_ d: HistoryDays.Day) -> Double { Double(d.historyBytes) / Double(max(d.liveBytes, 1)) }
+        var curve = "history / live bytes by simulated day:"
+        for d in days { curve += " \(d.day):\(String(format: "%.2f", ratio(d)))" }
+        r.notes.append(curve)
+        r.notes.append(
+            "simulated use: \(last.saves) saves in \(last.day) days (HistoryDays: 2-4 sessions a weekday, 0-2 a weekend day, 30-90 saves each; 84% new strokes, 6% erase, 3% partial erase, 5% undo, 2% lasso move; a page every 120 strokes or 1 session in 4; one page deleted every 15 days; default retention each night)"
+        )
+        for d in days where [7, 30, 60, 90].contains(d.day) || d.day == last.day {
+            r.rows.append(
+                BenchRow(
+                    design: "history bytes / live bytes, day \(d.day)",
+                    setting:
+                        "history \(d.historyBytes / 1024) KiB, live \(d.liveBytes / 1024) KiB, trash \(d.trashBytes / 1024) KiB",
+                    value: ratio(d), unit: "x"))
+        }
+        let retention = LatencyStats(nanoseconds: days.map(\.retentionNs))
+        r.rows.append(
+            BenchRow(
+                design: "nightly retention (Document.applyHistoryRetention)", setting: "\(days.count) nights",
+                stats: retention))
+        r.targets.append(
+            BenchTarget(
+                id: "49-storage", claim: "history bytes / live bytes after \(last.day) simulated days, default policy",
+                measured: ratio(last), limit: 1.5,
+                detail: "history \(last.historyBytes / 1024) KiB, live \(last.liveBytes / 1024) KiB"))
     }
 }

@@ -17,6 +17,8 @@ package enum HistoryFileNames {
 
     /// `<base>-<salt>.journal`
     package static func journal(base: UInt64, salt: UInt64) -> String { "\(hex(base))-\(hex(salt)).journal" }
+    /// `<first>-<salt>.thinned` (H-005)
+    package static func thinned(first: UInt64, salt: UInt64) -> String { "\(hex(first))-\(hex(salt)).thinned" }
     /// `<next>-<salt>.content`
     package static func checkpoint(next: UInt64, salt: UInt64) -> String { "\(hex(next))-\(hex(salt)).content" }
 
@@ -24,10 +26,11 @@ package enum HistoryFileNames {
     package enum Parsed: Equatable, Sendable {
         case journal(base: UInt64, salt: UInt64)
         case checkpoint(next: UInt64, salt: UInt64)
+        case thinned(first: UInt64, salt: UInt64)
     }
 
     /// Parses a history file name (H-001): exactly 16 lowercase hex digits, `-`, 16 lowercase
-    /// hex digits, then `.journal` or `.content`. Anything else is nil.
+    /// hex digits, then `.journal`, `.content` or `.thinned`. Anything else is nil.
     package static func parse(_ name: String) -> Parsed? {
         let b = Array(name.utf8)
         guard b.count > 33, b[16] == UInt8(ascii: "-") else { return nil }
@@ -35,6 +38,7 @@ package enum HistoryFileNames {
         switch String(decoding: b[33...], as: UTF8.self) {
         case ".journal": return .journal(base: first, salt: salt)
         case ".content": return .checkpoint(next: first, salt: salt)
+        case ".thinned": return .thinned(first: first, salt: salt)
         default: return nil
         }
     }

@@ -70,41 +70,61 @@ package enum HistoryPruning {
         let h = try PageHistory.load(fs: fs, pagesDirectory: pagesDirectory, pageID: pageID)
         let kept = policy.kept(h.versions, now: now)
         guard let v0 = kept.min() ?? h.versions.last?.sequence else { return Outcome() }
+        // The start point is the state before v0's save, so v0 keeps its clock frame (its time)
+        // and the policy keeps the same versions when it runs again.
+        let c = saveStart(of: v0, in: h)
         let prefix = "\(HistoryFileNames.folder)/\(pageID)/"
         let damaged = Set(h.findings.map(\.file))
         var doomed: [String] = []
         for source in h.sources where source.name.hasPrefix(prefix) && !damaged.contains(source.name) {
-            if let last = source.frames.last?.sequence, last <= v0 { doomed.append(source.name) }
+            if let last = source.frames.last?.sequence, last < c { doomed.append(source.name) }
         }
-        for start in h.starts where start.name.hasPrefix(prefix) && start.next <= v0 && !damaged.contains(start.name) {
+        for start in h.starts where start.name.hasPrefix(prefix) && start.next < c && !damaged.contains(start.name) {
             doomed.append(start.name)
         }
         guard !doomed.isEmpty else { return Outcome() }
         var outcome = Outcome()
         let folder = HistoryFileNames.pageFolder(pagesDirectory: pagesDirectory, page: pageID)
-        if !h.starts.contains(where: { $0.next == v0 + 1 }) {
-            // The state at v0 becomes a start point before anything it replaces goes.
-            let state = try h.state(atVersion: v0)
+        if !h.starts.contains(where: { $0.next == c }) {
+            // The state before v0's save becomes a start point before anything it replaces goes.
+            let state = try h.state(atVersion: c - 1)
             let salt = UInt64.random(in: 1...UInt64.max)
             let bytes = SnapshotFile.encode(
-                pageID: pageID, generation: 1, nextSequence: v0 + 1, state: state, salt: salt)
-            let name = HistoryFileNames.checkpoint(next: v0 + 1, salt: salt)
+                pageID: pageID, generation: 1, nextSequence: c, state: state, salt: salt)
+            let name = HistoryFileNames.checkpoint(next: c, salt: salt)
             try io { try fs.writeFileAtomically(joinPath(folder, name), bytes, durability: .data) }
             outcome.checkpointWritten = prefix + name
         }
+        // Oldest first, each removal synced before the next: a crash never keeps an older file
+        // whose successor is gone, which would leave frames no start point reaches (H-021).
         for name in doomed {
             try io { try fs.remove(joinPath(folder, String(name.dropFirst(prefix.count)))) }
+            try io { try fs.syncDirectory(folder) }
             outcome.removed.append(name)
         }
-        try io { try fs.syncDirectory(folder) }
         return outcome
+    }
+
+    /// The sequence of the `clock` frame that opens the save of version `v` (H-011), or `v + 1`
+    /// when no clock frame of its file opens it (a save with no time).
+    static func saveStart(of v: UInt64, in h: PageHistory) -> UInt64 {
+        guard let ref = h.frames[v] else { return v &+ 1 }
+        var s = v
+        while s >= 1, let r = h.frames[s], r.source == ref.source {
+            let frame = h.sources[Int(r.source)].frames[Int(r.index)]
+            if frame.type == FrameType.clock.rawValue { return s }
+            guard FrameType.isCritical(frame.type) else { break }
+            s -= 1
+        }
+        return v &+ 1
     }
 }
 
 extension Document {
     /// Applies `policy` to the history of every page of the document (Spec/history.md H-060 ..
-    /// H-062): files that hold only versions older than the oldest one kept are removed, after
-    /// that version was made a checkpoint. Run it when the app is idle; it never runs on a save.
+    /// H-063): files that hold only versions older than the oldest one kept are removed, after
+    /// that version was made a checkpoint; then runs of older retired files are thinned to the
+    /// versions the policy keeps. Run it when the app is idle; it never runs on a save.
     /// Returns the number of history files removed.
     /// - Throws: `.io` when a history folder cannot be read or changed (what was done stays
     ///   consistent: every kept version still rebuilds).
@@ -117,7 +137,10 @@ extension Document {
         for entry in file.pages {
             let id = entry.id
             removed += try await BlockingIO.run {
-                try HistoryPruning.apply(policy, now: now, fs: fs, pagesDirectory: directory, pageID: id).removed.count
+                let pruned = try HistoryPruning.apply(policy, now: now, fs: fs, pagesDirectory: directory, pageID: id)
+                let thinned = try HistoryThinning.apply(
+                    policy, now: now, fs: fs, pagesDirectory: directory, pageID: id)
+                return pruned.removed.count + thinned.removed.count
             }
         }
         return removed

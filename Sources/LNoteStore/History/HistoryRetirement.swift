@@ -70,7 +70,7 @@ package enum HistoryRetirement {
                 switch HistoryFileNames.parse(name) {
                 case .journal(let base, _)?: historyBases[base] = joinPath(folder, name)
                 case .checkpoint(let next, _)?: checkpoints.append(next)
-                case nil: break
+                case .thinned?, nil: break
                 }
             }
         }
@@ -109,7 +109,10 @@ package enum HistoryRetirement {
         }
         guard let lowest, let h = try header(fs: fs, path: lowest) else { return false }
         if h.firstSequence == 1 { return true }
-        return checkpoints.contains { $0 >= h.firstSequence && $0 <= s }
+        if checkpoints.contains(where: { $0 >= h.firstSequence && $0 <= s }) { return true }
+        return HistoryThinning.reachesThroughThinnedRuns(
+            fs: fs, folder: HistoryFileNames.pageFolder(pagesDirectory: directory, page: pageID), pageID: pageID,
+            below: h.firstSequence, checkpoints: checkpoints, through: s)
     }
 
     /// The page's journals in `directory` of base `< below` (from `journals`, or a listing).

@@ -3,12 +3,14 @@ import LNoteFormat
 
 // A page's history (Spec/history.md): its versions, each rebuilt on request, and restore as an
 // ordinary undoable edit. Every call reads `history/<page>/` and the page's files on the I/O
-// thread; none changes a file but `restore`, which writes through `perform`.
+// thread; none changes a file but `restore`, which writes through `apply`.
 extension Page {
     /// The page's history as it is on disk now (with the changes this page has written).
-    package func history() async throws -> PageHistory {
+    package func history(_ mode: PageHistory.LoadMode = .list) async throws -> PageHistory {
         let (fs, directory, id) = (self.fs, self.directory, self.key)
-        return try await BlockingIO.run { try PageHistory.load(fs: fs, pagesDirectory: directory, pageID: id) }
+        return try await BlockingIO.run {
+            try PageHistory.load(fs: fs, pagesDirectory: directory, pageID: id, mode: mode)
+        }
     }
 
     /// Every version the page's history rebuilds, oldest first (H-011): one per save, numbered
@@ -24,7 +26,7 @@ extension Page {
     /// - Throws: `.notFound` when the history does not rebuild that version.
     public func state(atVersion version: UInt64) async throws -> PageState {
         try checkOpenForHistory()
-        return try await history().state(atVersion: version)
+        return try await history(.rebuild).state(atVersion: version)
     }
 
     /// The page as it was at `date` (H-012); `.notFound` when every version is later.
@@ -37,11 +39,11 @@ extension Page {
     /// Restores the page to `version` as one new edit (undoable with its `inverse`): the current
     /// state stays in history as the version before it; nothing is overwritten. An edit with
     /// no changes when the page already is that state.
-    /// - Throws: `.notFound` when the history does not rebuild that version; what `perform` throws.
+    /// - Throws: `.notFound` when the history does not rebuild that version; what `apply` throws.
     public func restore(toVersion version: UInt64) async throws -> PageEdit {
         try checkOpenForHistory()
-        let past = try await history().state(atVersion: version)
-        return try await perform(HistoryRestore.changes(from: state, to: past))
+        let past = try await history(.rebuild).state(atVersion: version)
+        return try await apply(HistoryRestore.changes(from: state, to: past))
     }
 
     /// Restores the page to what it was at `date` (H-012), as `restore(toVersion:)` does.
@@ -49,7 +51,7 @@ extension Page {
         try checkOpenForHistory()
         let h = try await history()
         let past = try h.state(atVersion: try Self.version(in: h, at: date))
-        return try await perform(HistoryRestore.changes(from: state, to: past))
+        return try await apply(HistoryRestore.changes(from: state, to: past))
     }
 
     private static func version(in h: PageHistory, at date: Date) throws -> UInt64 {

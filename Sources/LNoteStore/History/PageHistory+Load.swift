@@ -4,7 +4,10 @@ extension PageHistory {
     /// Reads page `pageID`'s history: `pages/` first (`pagesDirectory`: its live snapshot and
     /// journals), then `history/<page>/`, so a journal a compaction retires meanwhile is found in
     /// one of the two. Files that vanish between the listing and the read are skipped.
-    package static func load(fs: any FileSystem, pagesDirectory: String, pageID: UUIDBytes) throws -> PageHistory {
+    /// `mode` says how much is read and checked (`LoadMode`).
+    package static func load(
+        fs: any FileSystem, pagesDirectory: String, pageID: UUIDBytes, mode: LoadMode = .check
+    ) throws -> PageHistory {
         var h = PageHistory(pageID: pageID)
         h.starts.append(Start(next: 1, state: PageState(metadata: .letter, elements: []), name: "empty page"))
         var liveJournals: [(Int, Source)] = []
@@ -25,6 +28,14 @@ extension PageHistory {
                         ))
                 case .snapshot(let id)? where id == pageID:
                     guard let read = try? fs.readBounded(joinPath(pagesDirectory, name)) else { continue }
+                    if mode != .check {
+                        if case .valid(let header) = SnapshotHeader.decode(read.bytes), header.pageID == pageID {
+                            liveSnapshot = Start(
+                                next: header.nextSequence, state: nil, name: "pages/" + name, bytes: read.bytes,
+                                fileSize: read.fileSize)
+                        }
+                        continue
+                    }
                     let d = SnapshotFile.decode(
                         read.bytes, name: name, expectedPage: pageID, mode: .salvage, points: .deferred,
                         fileSize: read.fileSize)
@@ -38,28 +49,40 @@ extension PageHistory {
         let folder = HistoryFileNames.pageFolder(pagesDirectory: pagesDirectory, page: pageID)
         let shown = "\(HistoryFileNames.folder)/\(pageID)/"
         if case .directory? = try fs.entryKind(folder) {
+            var journals: [(String, UInt64, UInt64)] = []
             for name in try io({ try fs.list(folder) }).sorted() {
                 switch HistoryFileNames.parse(name) {
                 case .journal(let base, let salt)?:
-                    h.loadJournal(fs: fs, folder: folder, name: name, shown: shown + name, base: base, salt: salt)
+                    journals.append((name, base, salt))
+                case .thinned(let first, let salt)?:  // H-020: thinned runs first, by name
+                    h.loadJournal(
+                        fs: fs, folder: folder, name: name, shown: shown + name, base: first, salt: salt, thinned: true)
                 case .checkpoint(let next, let salt)?:
-                    h.loadCheckpoint(fs: fs, folder: folder, name: name, shown: shown + name, next: next, salt: salt)
+                    h.loadCheckpoint(
+                        fs: fs, folder: folder, name: name, shown: shown + name, next: next, salt: salt,
+                        lazily: mode != .check)
                 case nil:
                     h.findings.append(
                         Finding(
                             kind: "historyUnknownFile", file: shown + name, detail: "not a history file name"))
                 }
             }
+            for (name, base, salt) in journals {
+                h.loadJournal(fs: fs, folder: folder, name: name, shown: shown + name, base: base, salt: salt)
+            }
         }
         for (_, source) in liveJournals.sorted(by: { $0.0 < $1.0 }) { h.add(source) }
         if let liveSnapshot { h.starts.append(liveSnapshot) }
-        h.analyze()
+        h.starts.sort { $0.next < $1.next }
+        if mode != .rebuild { h.analyze() }
         return h
     }
 
-    /// H-002: a retired journal is used when its header is valid and matches its name.
+    /// H-002, H-005: a retired journal or a thinned run is used when its header is valid and
+    /// matches its name.
     private mutating func loadJournal(
-        fs: any FileSystem, folder: String, name: String, shown: String, base: UInt64, salt: UInt64
+        fs: any FileSystem, folder: String, name: String, shown: String, base: UInt64, salt: UInt64,
+        thinned: Bool = false
     ) {
         let r: JournalFileReader.Result
         do {
@@ -75,7 +98,9 @@ extension PageHistory {
                     detail: "journal header is not valid (\(r.headerDamage ?? "short file"))"))
             return
         }
-        guard header.pageID == pageID, header.baseGeneration == base, header.salt == salt else {
+        guard header.pageID == pageID, header.baseGeneration == base, header.salt == salt,
+            !thinned || header.firstSequence == base
+        else {
             findings.append(
                 Finding(
                     kind: "historyFileDamaged", file: shown,
@@ -90,18 +115,36 @@ extension PageHistory {
                     kind: "historyFileDamaged", file: shown,
                     detail: "\(f.kind.rawValue) at offset \(f.offset), \(f.bytes) bytes"))
         }
-        add(Source(name: shown, bytes: r.bytes, frames: scan.acceptedFrames))
+        let source = Source(name: shown, bytes: r.bytes, frames: scan.acceptedFrames, thinned: thinned)
+        if thinned, source.frames.contains(where: { frames[$0.sequence] != nil }) {
+            findings.append(
+                Finding(
+                    kind: "historyThinnedOverlap", file: shown,
+                    detail: "overlaps a thinned run used before it; not used (H-020)"))
+            return
+        }
+        add(source)
     }
 
     /// H-003: a checkpoint is a start point when it is a clean snapshot matching its name.
+    /// `lazily`: only the header is checked now, the snapshot decoded when first used.
     private mutating func loadCheckpoint(
-        fs: any FileSystem, folder: String, name: String, shown: String, next: UInt64, salt: UInt64
+        fs: any FileSystem, folder: String, name: String, shown: String, next: UInt64, salt: UInt64,
+        lazily: Bool
     ) {
         let read: BoundedFileBytes
         do {
             read = try fs.readBounded(joinPath(folder, name))
         } catch {
             findings.append(Finding(kind: "historyFileDamaged", file: shown, detail: "unreadable: \(error)"))
+            return
+        }
+        if lazily {
+            if case .valid(let header) = SnapshotHeader.decode(read.bytes), header.pageID == pageID,
+                header.nextSequence == next, header.salt == salt
+            {
+                starts.append(Start(next: next, state: nil, name: shown, bytes: read.bytes, fileSize: read.fileSize))
+            }
             return
         }
         let d = SnapshotFile.decode(

@@ -15,7 +15,6 @@ extension PageHistory {
     /// versions (H-011) with their effective times (H-012), and the change frames after the
     /// history's beginning that no run reaches (H-021).
     mutating func analyze() {
-        starts.sort { $0.next < $1.next }
         var emitted: UInt64 = 0
         var current: (next: UInt64, end: UInt64)?
         var out: [PageVersion] = []
@@ -24,7 +23,7 @@ extension PageHistory {
                 runs.append(Run(start: i, end: c.end))  // inside a walked run: the same frames follow
                 continue
             }
-            var state = start.state
+            guard var state = start.decoded(pageID: pageID) else { continue }
             if start.next > 1, start.next - 1 > emitted {
                 out.append(
                     PageVersion(

@@ -20,13 +20,40 @@ package struct PageHistory: Sendable {
         var name: String
         var bytes: [UInt8]
         var frames: [ScannedFrame]
+        /// A thinned run (H-005): used whole or not at all (H-020).
+        var thinned = false
     }
 
-    /// A state the page was in before change `next` (H-020).
+    /// A state the page was in before change `next` (H-020): decoded when read (`state`), or
+    /// kept as the snapshot's bytes and decoded when first needed (`bytes`).
     struct Start: Sendable {
         var next: UInt64
-        var state: PageState
+        var state: PageState?
         var name: String
+        var bytes: [UInt8] = []
+        var fileSize: Int = 0
+
+        /// The start's state; nil when its snapshot, decoded now, has damage (then it is no
+        /// start point, H-003).
+        func decoded(pageID: UUIDBytes) -> PageState? {
+            if let state { return state }
+            let d = SnapshotFile.decode(
+                bytes, name: name, expectedPage: pageID, mode: .salvage, points: .deferred, fileSize: fileSize)
+            guard d.header?.nextSequence == next, !d.unusable, !d.findings.contains(where: { !$0.isInformational })
+            else { return nil }
+            return d.state
+        }
+    }
+
+    /// How much `load` reads and checks.
+    package enum LoadMode: Sendable {
+        /// Every start point decoded and checked, versions listed, lost changes found: fsck
+        /// and retention.
+        case check
+        /// Versions listed; start points decoded only when a walk begins at one.
+        case list
+        /// Only what `state(atVersion:)` needs: no listing; start points decoded on use.
+        case rebuild
     }
 
     /// Where the frame of one sequence is.
@@ -56,33 +83,33 @@ package struct PageHistory: Sendable {
 
     init(pageID: UUIDBytes) { self.pageID = pageID }
 
-    /// Rebuilds `version` (H-020): the greatest start point that reaches it, then its frames.
+    /// Rebuilds `version` (H-020): from the greatest start point whose frames up to it are all
+    /// held and decode, those frames applied in order.
     /// - Throws: `.notFound` when the history does not rebuild that version.
     package func state(atVersion version: UInt64) throws -> PageState {
-        var best: Run?
-        for run in runs {
-            let next = starts[run.start].next
-            guard next <= version &+ 1, version < run.end || version &+ 1 == next else { continue }
-            if best.map({ starts[$0.start].next < next }) ?? true { best = run }
-        }
-        guard let best else {
-            throw LNoteError(.notFound, "version \(version) of page \(pageID) is not in its history")
-        }
-        var state = starts[best.start].state
-        var sequence = starts[best.start].next
-        while sequence <= version {
-            guard let ref = frames[sequence] else { break }
-            let source = sources[Int(ref.source)]
-            let frame = source.frames[Int(ref.index)]
-            if FrameType.isCritical(frame.type) {
-                guard let change = try? PageChangeDecoding.decode(frame, of: source.bytes, points: .deferred) else {
-                    break
-                }
-                state.apply(change)
+        for start in starts.sorted(by: { $0.next > $1.next }) where start.next <= version &+ 1 {
+            var held = true
+            var s = start.next
+            while s <= version {
+                if frames[s] == nil { held = false; break }
+                s += 1
             }
-            sequence += 1
+            guard held, var state = start.decoded(pageID: pageID) else { continue }
+            var sequence = start.next
+            var decodes = true
+            while sequence <= version, let ref = frames[sequence] {
+                let source = sources[Int(ref.source)]
+                let frame = source.frames[Int(ref.index)]
+                if FrameType.isCritical(frame.type) {
+                    guard let change = try? PageChangeDecoding.decode(frame, of: source.bytes, points: .deferred)
+                    else { decodes = false; break }
+                    state.apply(change)
+                }
+                sequence += 1
+            }
+            if decodes { return state }
         }
-        return state
+        throw LNoteError(.notFound, "version \(version) of page \(pageID) is not in its history")
     }
 
     /// The version in effect at `time` (ms since 1970, H-012): the last by sequence whose

@@ -84,7 +84,7 @@ extension Page {
         defer { gate?.endWrite() }
         let journal = try activeWriter()
         do {
-            let clock = options.keepsHistory ? HistoryClock.now() : nil  // H-010
+            let clock = options.keepsHistory ? (options.historyClock?.now ?? HistoryClock.now()) : nil  // H-010
             return (journal, try journal.write(changes, extendReserve: extendReserve, clock: clock))
         } catch let e as LNoteError {
             if e.code == .poisoned || e.code == .io || e.code == .permissionDenied { failure = e }
