@@ -40,7 +40,7 @@ func cancelledLoopNeverTearsABatch() async throws {
             try await page.append(
                 contentsOf: batch.map { e in
                     guard case .stroke(var s) = e else { return e }
-                    s.uuid = UUID()
+                    s.id = UUID()
                     return .stroke(s)
                 })
         }
@@ -52,7 +52,7 @@ func cancelledLoopNeverTearsABatch() async throws {
     let written = await page.elementCount
     #expect(written % 4 == 0 && written < 8_000)
     try await document.close()
-    let reopened = try await library.openDocument(document.uuid)
+    let reopened = try await library.openDocument(document.id)
     #expect(try await reopened.page(at: 0).elementCount == written)  // what returned is durable
     try await reopened.close()
 }

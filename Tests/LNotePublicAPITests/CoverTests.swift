@@ -38,7 +38,7 @@ func flushRendersCoversInBackground() async throws {
         await document.waitForCovers()
         #expect(await !document.coversPending)
         let cover = try #require(try await library.list().first?.coverURL)
-        #expect(try await document.thumbnailURL(for: page.uuid) == cover)
+        #expect(try await document.thumbnailURL(for: page.id) == cover)
         let first = try Data(contentsOf: cover)
         #expect(first.starts(with: [0x89, 0x50, 0x4E, 0x47]))
         let written = try modified(cover)
@@ -68,7 +68,7 @@ func pendingCoversDoNotDelaySaves() async throws {
         #expect(await !document.coversPending)
         await document.waitForCovers()  // returns at once
         #expect(try await library.list().first?.coverURL != nil)  // close rendered it
-        let reopened = try await library.openDocument(document.uuid)
+        let reopened = try await library.openDocument(document.id)
         #expect(try await reopened.page(at: 0).elementCount == 21)
         try await reopened.close()
     }
@@ -102,19 +102,19 @@ func noRendererDrawsNoCovers() async throws {
     try await page.append(.stroke(stroke()))
     try await document.flush()
     #expect(await !document.coversPending)
-    await #expect(throws: LNoteError.self) { try await document.renderThumbnail(for: page.uuid) }
+    await #expect(throws: LNoteError.self) { try await document.renderThumbnail(for: page.id) }
     try await document.close()
     #expect(try await library.list().first?.coverURL == nil)
     // The app draws its own cover; the engine stores and lists it.
-    let reopened = try await library.openDocument(document.uuid, pageOptions: options)
+    let reopened = try await library.openDocument(document.id, pageOptions: options)
     let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 1, 2, 3])
-    try await reopened.storeThumbnail(png, for: page.uuid)
+    try await reopened.storeThumbnail(png, for: page.id)
     try await reopened.close()
     let cover = try #require(try await library.list().first?.coverURL)
     #expect(try Data(contentsOf: cover) == png)
     // A renderer passed to the call draws one without changing the options.
-    let again = try await library.openDocument(document.uuid, pageOptions: options)
-    let drawn = try await again.renderThumbnail(for: page.uuid, renderer: .grayscalePNG)
+    let again = try await library.openDocument(document.id, pageOptions: options)
+    let drawn = try await again.renderThumbnail(for: page.id, renderer: .grayscalePNG)
     #expect(drawn.starts(with: [0x89, 0x50, 0x4E, 0x47]) && drawn != png)
     try await again.close()
 }

@@ -24,7 +24,7 @@ func damageReachesTheApp() async throws {
     let scratch = Scratch("damage-event"); defer { scratch.remove() }
     let library = NoteLibrary(folderURL: scratch.url)
     let created = try await library.createDocument(title: "damaged")
-    let id = created.uuid
+    let id = created.id
     let folder = URL(fileURLWithPath: created.path)
     let page = try await created.page(at: 0)
     var strokes: [Stroke] = []
@@ -40,15 +40,15 @@ func damageReachesTheApp() async throws {
     var documentUpdates = document.updates().makeAsyncIterator()
     #expect(await documentUpdates.next()?.damagedPages == [])
     let opened = try await document.page(at: 0)
-    #expect(await documentUpdates.next()?.damagedPages == [opened.uuid])
-    #expect(await document.damagedPages.map(\.pageID) == [opened.uuid])
+    #expect(await documentUpdates.next()?.damagedPages == [opened.id])
+    #expect(await document.damagedPages.map(\.pageID) == [opened.id])
 
     let damage = try #require(await opened.damage)
     #expect(damage.files == [snapshotName])
     #expect(damage.elementsHealed == 1 && damage.lostNothing)
     var pageUpdates = opened.updates().makeAsyncIterator()
     #expect(await pageUpdates.next()?.damage == damage)
-    #expect(await opened.elements.map(\.key) == strokes.map(\.key))
+    #expect(await opened.elements.map(\.id) == strokes.map(\.id))
 
     try await opened.append(.stroke(try stroke(12)))
     #expect(await pageUpdates.next()?.damage == nil)  // later values carry no damage

@@ -13,7 +13,7 @@ func samplesInAppUnits() async throws {
         let plain = try Stroke(ink: .pen, samples: samples(7, x0: 100, y0: 5, angles: false))
         try await page.append(contentsOf: [.stroke(withAngles), .stroke(plain)])
         _ = try await document.insertImage(
-            Data([1, 2, 3]), ext: "png", on: page.uuid, frame: PageRect(x: 1, y: 1, width: 9, height: 9))
+            Data([1, 2, 3]), ext: "png", on: page.id, frame: PageRect(x: 1, y: 1, width: 9, height: 9))
         try await page.compact()
         let drawn = await page.pointsToDraw()
         #expect(drawn.count == 3)

@@ -13,7 +13,7 @@ func createDocumentMakesParents() async throws {
     let document = try await library.createDocument(title: "First")
     try await document.close()
     let listing = try await library.list()
-    #expect(listing.map(\.uuid) == [document.uuid])
+    #expect(listing.map(\.id) == [document.id])
     #expect(listing[0].url.standardizedFileURL == document.url.standardizedFileURL)
     #expect(library.folderURL.path(percentEncoded: false).hasSuffix("Notes/"))
 }
@@ -24,26 +24,26 @@ func foundationTypes() async throws {
     try await withDocument("foundation") { library, document in
         let created = try #require(await document.createdDate)
         #expect(created >= before && created <= Date().addingTimeInterval(1))
-        #expect(await document.pageUUIDs.count == 1)
+        #expect(await document.pageIDs.count == 1)
         #expect(
-            try await library.packageURL(document.uuid).lastPathComponent
-                == "\(document.uuid.uuidString.lowercased()).lnote")
-        let page = try await document.page(id: try #require(await document.pageUUIDs.first))
-        #expect(page.uuid == (await document.pageUUIDs)[0])
+            try await library.packageURL(document.id).lastPathComponent
+                == "\(document.id.uuidString.lowercased()).lnote")
+        let page = try await document.page(id: try #require(await document.pageIDs.first))
+        #expect(page.id == (await document.pageIDs)[0])
         let summary = try #require(try await library.list().first)
-        #expect(summary.modifiedDate != nil && summary.uuid == document.uuid)
+        #expect(summary.modifiedDate != nil && summary.id == document.id)
     }
 }
 
 @Test("a second open in the same process shares the Document; it closes with the last close")
 func secondOpenSharesDocument() async throws {
     try await withDocument("windows") { library, first in
-        let second = try await library.openDocument(first.uuid)
+        let second = try await library.openDocument(first.id)
         #expect(second === first)
         let page = try await second.page(at: 0)
         try await page.append(.stroke(stroke()))
         try await first.flush()  // app to background: lock released
-        let third = try await library.openDocument(first.uuid)
+        let third = try await library.openDocument(first.id)
         #expect(third === first)
         try await (try await third.page(at: 0)).append(.stroke(stroke()))  // the handle still writes after flush
         try await third.close()
@@ -61,11 +61,11 @@ func reopenAfterLastClose() async throws {
     let document = try await library.createDocument(title: "Reopen")
     try await (try await document.page(at: 0)).append(.stroke(stroke()))
     try await document.close()
-    let again = try await library.openDocument(document.uuid)
+    let again = try await library.openDocument(document.id)
     #expect(again !== document)
     #expect(try await again.page(at: 0).elementCount == 1)
     try await again.close()
-    _ = try await library.duplicateDocument(document.uuid)
-    try await library.deleteDocument(document.uuid)
+    _ = try await library.duplicateDocument(document.id)
+    try await library.deleteDocument(document.id)
     #expect(try await library.list().count == 1)
 }

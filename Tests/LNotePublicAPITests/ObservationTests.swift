@@ -13,15 +13,15 @@ func pageUpdates() async throws {
         var updates = page.updates().makeAsyncIterator()
         #expect(await updates.next()?.state.elements == [.stroke(first)])  // the current value
         // A second window (the same shared document) writes; this observer sees it.
-        let other = try await library.openDocument(document.uuid)
+        let other = try await library.openDocument(document.id)
         let second = try stroke(5)
         try await (try await other.page(at: 0)).append(.stroke(second))
         try await other.close()
         let update = try #require(await updates.next())
         #expect(update.changes == [.append(.stroke(second))])
         #expect(update.state.elements == [.stroke(first), .stroke(second)])
-        try await page.delete(ids: [first.uuid])
-        #expect(await updates.next()?.changes == [.delete(ids: [first.uuid])])
+        try await page.delete([first.id])
+        #expect(await updates.next()?.changes == [.delete([first.id])])
     }
 }
 
@@ -49,8 +49,8 @@ func documentUpdates() async throws {
         #expect(await updates.next()?.title == "observe-doc")
         try await document.setTitle("Renamed")
         #expect(await updates.next()?.title == "Renamed")
-        let added = try await document.appendPage()
-        #expect(await updates.next()?.pageIDs.last == added.uuid)
+        let added = try await document.addPage()
+        #expect(await updates.next()?.pageIDs.last == added)
     }
 }
 
@@ -69,7 +69,7 @@ func libraryUpdates() async throws {
         if titles == ["Two"] { break }
     }
     #expect(titles == ["Two"])
-    try await library.deleteDocument(document.uuid)
+    try await library.deleteDocument(document.id)
     while let listing = await listings.next(), !listing.isEmpty {}
     #expect(try await library.list().isEmpty)
 }

@@ -13,11 +13,11 @@ func pointsToDrawMatchesEachStroke() async throws {
     // 120 strokes of 1 ... 1,191 points: 71,520 points, enough for the parallel decode.
     for k in 0..<120 { _ = try await page.append(.stroke(try stroke(1 + (k * 397) % 1_200, x0: Double(k), y0: 5))) }
     _ = try await document.insertImage(
-        Data([1, 2, 3]), ext: "png", on: page.uuid, frame: PageRect(x: 1, y: 1, width: 9, height: 9))
+        Data([1, 2, 3]), ext: "png", on: page.id, frame: PageRect(x: 1, y: 1, width: 9, height: 9))
     _ = try await page.append(.stroke(try stroke(3)))
     try await document.close()
 
-    let reopened = try await library.openDocument(document.uuid)
+    let reopened = try await library.openDocument(document.id)
     let again = try await reopened.page(at: 0)
     let drawn = await again.pointsToDraw()
     let elements = await again.elements

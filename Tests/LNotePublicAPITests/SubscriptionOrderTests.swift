@@ -17,7 +17,7 @@ struct SubscriptionOrderTests {
                 _ = try await page.append(.stroke(first))  // after the subscription, before any read
                 var updates = stream.makeAsyncIterator()
                 let initial = try #require(await updates.next())
-                var seen = initial.state.elements.filter { $0.uuid == first.uuid }.count
+                var seen = initial.state.elements.filter { $0.id == first.id }.count
                 if seen == 0 {
                     let next = try #require(await updates.next())
                     #expect(next.changes == [.append(.stroke(first))])

@@ -16,10 +16,10 @@ struct UndoAcrossLaunchTests {
             let page = try await document.page(at: 0)
             let a = try stroke(30), b = try stroke(12, x0: 80)
             var edits = [try await page.append(contentsOf: [.stroke(a), .stroke(b)])]
-            edits.append(try await page.erase(a.key, pointRanges: [0..<10, 20..<30]))
-            edits.append(try await page.setTransform(.affine(a: 2, b: 0, c: 0, d: 2, tx: 5, ty: 6), for: [b.key]))
-            edits.append(try await page.reorder([b.key], to: 0))
-            edits.append(try await page.delete([b.key]))
+            edits.append(try await page.erase(a.id, pointRanges: [0..<10, 20..<30]))
+            edits.append(try await page.setTransform(.affine(a: 2, b: 0, c: 0, d: 2, tx: 5, ty: 6), for: [b.id]))
+            edits.append(try await page.reorder([b.id], to: 0))
+            edits.append(try await page.delete([b.id]))
             for edit in edits {
                 let back = try Self.roundTrip(edit)
                 #expect(back == edit)
@@ -33,29 +33,29 @@ struct UndoAcrossLaunchTests {
         let scratch = Scratch("undo-relaunch"); defer { scratch.remove() }
         let library = NoteLibrary(folderURL: scratch.url)
         var document = try await library.createDocument(title: "relaunch")
-        let documentID = document.key
+        let documentID = document.id
         var page = try await document.page(at: 0)
         let kept = try stroke(20), erased = try stroke(25, x0: 60)
         _ = try await page.append(contentsOf: [.stroke(kept), .stroke(erased)])
-        let erase = try await page.erase(erased.key, pointRanges: [5..<15])
+        let erase = try await page.erase(erased.id, pointRanges: [5..<15])
         let saved = try JSONEncoder().encode(erase)
         try await document.close()
 
         document = try await library.openDocument(documentID)
         page = try await document.page(at: 0)
         let undo = try JSONDecoder().decode(PageEdit.self, from: saved)
-        _ = try await page.perform(undo.inverse)
-        #expect(await page.element(erased.key) == .stroke(erased))
+        _ = try await page.apply(undo.inverse)
+        #expect(await page.element(erased.id) == .stroke(erased))
         #expect(await page.elementCount == 2)
         // Applying the same inverse again: the fragments it deletes are gone, so it is refused
         // before anything is written.
-        let again = await #expect(throws: LNoteError.self) { try await page.perform(undo.inverse) }
+        let again = await #expect(throws: LNoteError.self) { try await page.apply(undo.inverse) }
         #expect(again?.code == .notFound)
         // Redoing the erase is the inverse's inverse; a second redo would append fragments whose
         // ids are on the page.
-        let redo = try await page.perform(undo.changes)
-        #expect(await page.element(erased.key) == nil)
-        let twice = await #expect(throws: LNoteError.self) { try await page.perform(redo.changes) }
+        let redo = try await page.apply(undo.changes)
+        #expect(await page.element(erased.id) == nil)
+        let twice = await #expect(throws: LNoteError.self) { try await page.apply(redo.changes) }
         #expect(twice?.code == .notFound || twice?.code == .duplicateElement)
         #expect(await page.elementCount == 3)
         try await document.close()

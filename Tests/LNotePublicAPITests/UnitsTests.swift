@@ -18,7 +18,7 @@ func samplesRoundTrip() throws {
         #expect(abs(a.azimuth! - b.azimuth!) <= 0.0005 + 1e-9)
     }
     #expect(back[0].timeOffset == 0)
-    let again = try Stroke(id: s.uuid, ink: s.ink, samples: back)
+    let again = try Stroke(id: s.id, ink: s.ink, samples: back)
     #expect(again == s)  // idempotent: what you read back saves to the same stroke
 }
 
@@ -58,13 +58,13 @@ func geometryBounds() async throws {
     #expect(s.bounds == PageRect(x: 9, y: 19, width: 23, height: 8))
     var moved = s
     moved.transform = .translation(x: 100, y: 0)
-    moved.uuid = UUID()
+    moved.id = UUID()
     #expect(moved.bounds == PageRect(x: 109, y: 19, width: 23, height: 8))
     try await withDocument("bounds") { _, document in
         let page = try await document.page(at: 0)
         #expect(await page.contentBounds == .zero)
         try await page.append(contentsOf: [.stroke(s), .stroke(moved)])
         #expect(await page.contentBounds == PageRect(x: 9, y: 19, width: 123, height: 8))
-        #expect(await page.state.elements(atX: 110, y: 20).map(\.uuid) == [moved.uuid])
+        #expect(await page.state.elements(atX: 110, y: 20).map(\.id) == [moved.id])
     }
 }

@@ -163,7 +163,7 @@ struct HistoryTests {
         let again = try await Page.open(directory: pages, id: pageID, options: PageOptions().withHistory)
         #expect(await again.state == atV2)
         #expect(try await again.state(atVersion: beforeVersion) == before)
-        _ = try await again.perform(edit.inverse)
+        _ = try await again.apply(edit.inverse)
         #expect(await again.state == before)
         let versions = try await again.versions()
         #expect(versions.contains { $0.sequence == v2 })

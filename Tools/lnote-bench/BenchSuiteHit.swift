@@ -102,7 +102,7 @@ enum HitSuite {
             guard edit.removed.count == 10 else {
                 throw OperationalError("the split removed \(edit.removed.count) strokes, not 10")
             }
-            try await page.perform(edit.inverse)
+            try await page.apply(edit.inverse)
         }
         guard !splitNs.isEmpty else { throw OperationalError("no 60 pt sweep crossed 10 strokes") }
         try await page.close()

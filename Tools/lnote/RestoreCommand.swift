@@ -102,7 +102,7 @@ enum RestoreCommand: Command {
             }
             for target in targets {
                 let page = try await document.page(id: target.id)
-                let edit = try await page.perform(HistoryRestore.changes(from: await page.state, to: target.past))
+                let edit = try await page.apply(HistoryRestore.changes(from: await page.state, to: target.past))
                 let now = await page.changeSequence - 1
                 print(
                     "page \(target.index) \(target.id): \(edit.changes.count) change\(edit.changes.count == 1 ? "" : "s"), "

@@ -51,7 +51,7 @@ let page = try await document.page(at: 0)
 let first = await page.elements[0]
 
 // 4. A second window on the same document shares it and sees the first window's changes.
-let secondWindow = try await library.openDocument(document.uuid, pageOptions: options)
+let secondWindow = try await library.openDocument(document.id, pageOptions: options)
 check(secondWindow === document, "one Document per package per process")
 let watcher = Task { () -> Int in
     for await update in try await secondWindow.page(at: 0).updates() where update.state.elements.count == 202 {
@@ -63,36 +63,36 @@ let watcher = Task { () -> Int in
 // 5. An image, and its bytes back (asset round trip; extension in any case).
 let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + (0..<64).map { UInt8($0) })
 let inserted = try await document.insertImage(
-    png, ext: "PNG", on: page.uuid,
+    png, ext: "PNG", on: page.id,
     frame: PageRect(x: 300, y: 500, width: 120, height: 80))
 guard case .image(let image)? = inserted.added.first else { fatalError("insertImage returns the image it added") }
-check(try await document.assetData(image.assetUUID) == png, "asset round trip")
+check(try await document.assetData(image.assetID) == png, "asset round trip")
 
 // 6. Erase the middle of a stroke: two pieces, each starting at 0 s. Undo puts it back.
-let erase = try await page.erase(first.uuid, pointRanges: [15..<25])
+let erase = try await page.erase(first.id, pointRanges: [15..<25])
 check(erase.removed == [first], "erase returns what it removed")
 if case .replace(_, let pieces) = erase.changes[0], case .stroke(let second) = pieces[1] {
     check(second.samples[0].timeOffset == 0, "pieces re-based to 0 s")
 }
-try await page.perform(erase.inverse)
+try await page.apply(erase.inverse)
 check(await page.elements[0] == first, "undo of the erase")
 
 // 7. Move a selection 20 pt right (Transform in pt), bring a stroke to the front, undo both.
-let selection = await page.elements.prefix(5).map(\.uuid)
-let move = try await page.setTransform(.translation(x: 20, y: 0), ids: selection)
-let reorder = try await page.reorder(ids: [first.uuid], to: .max)
-try await page.perform(reorder.inverse)
-try await page.perform(move.inverse)
-check(await page.elements[0].uuid == first.uuid, "undo of the reorder")
+let selection = await page.elements.prefix(5).map(\.id)
+let move = try await page.setTransform(.translation(x: 20, y: 0), for: selection)
+let reorder = try await page.reorder([first.id], to: .max)
+try await page.apply(reorder.inverse)
+try await page.apply(move.inverse)
+check(await page.elements[0].id == first.id, "undo of the reorder")
 
 // 8. Hit-testing from the page's index, an eraser move that splits what it crosses (undone),
 // and a stroke from this window the second window observes.
 check(await page.contentBounds.contains(x: 360, y: 540), "content bounds")
 let hit = await page.elements(atX: 360, y: 540)
-check(hit.first?.uuid == image.uuid, "the image is on top there")
+check(hit.first?.id == image.id, "the image is on top there")
 let swipe = try await page.erase(from: (x: 52, y: 50), to: (x: 52, y: 130), width: 4)
 check(swipe.removed.count == 3 && swipe.changes.count == 3, "the eraser split the 3 strokes it crossed")
-try await page.perform(swipe.inverse)
+try await page.apply(swipe.inverse)
 
 // 9. Draw the page in app units: every stroke's samples in pt, through its transform, into a
 // coverage grid of 4 pt cells (a real app strokes a path; Drawing.md).
@@ -117,7 +117,7 @@ check(await !document.isClosed, "still open for the other window")
 try await document.close()
 
 // 11. Reopen and list: nothing was lost; covers are there.
-let reopened = try await library.openDocument(document.uuid, pageOptions: options)
+let reopened = try await library.openDocument(document.id, pageOptions: options)
 var total = 0
 for i in 0..<(await reopened.pageCount) { total += try await reopened.page(at: i).elementCount }
 check(total == 602, "600 strokes, the image and one more stroke: \(total)")
@@ -126,13 +126,13 @@ let listing = try await library.list()
 check(listing.count == 1 && listing[0].coverURL != nil && listing[0].modifiedDate != nil, "listing with a cover")
 
 // 12. Duplicate, rename the copy, delete the original; typed errors.
-let copyID = try await library.duplicateDocument(document.uuid)
+let copyID = try await library.duplicateDocument(document.id)
 let copy = try await library.openDocument(copyID, pageOptions: options)
 try await copy.setTitle("Biology (copy)")
 try await copy.close()
-try await library.deleteDocument(document.uuid)
+try await library.deleteDocument(document.id)
 do {
-    _ = try await library.openDocument(document.uuid)
+    _ = try await library.openDocument(document.id)
     check(false, "deleted")
 } catch LNoteError.notFound {
     print("deleted document: notFound, as expected")

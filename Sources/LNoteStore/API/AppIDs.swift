@@ -73,6 +73,10 @@ extension Page {
     public func element(_ id: UUID) -> Element? { state.element(UUIDBytes(id)) }
 }
 
+extension Page: Identifiable {}
+
+extension Document: Identifiable {}
+
 extension Document {
     /// Places an image on page `pageID` at `frame` (pt): writes `data` as a new asset, then
     /// appends the image element. `ext` is the file extension in any case, with or without a

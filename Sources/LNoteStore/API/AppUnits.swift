@@ -54,10 +54,11 @@ extension Stroke {
         return points.map { InputPoint($0, hasAngles: angles) }
     }
 
-    /// The id as Foundation's `UUID` (set it to give a copy its own id).
+    /// Renamed `id`.
+    @available(*, deprecated, renamed: "id")
     public var uuid: UUID {
-        get { UUID(key) }
-        set { key = UUIDBytes(newValue) }
+        get { id }
+        set { id = newValue }
     }
 }
 
@@ -170,18 +171,21 @@ extension ImageElement {
         PageRect(x: Double(x) / 10, y: Double(y) / 10, width: Double(width) / 10, height: Double(height) / 10)
     }
 
-    /// The id as Foundation's `UUID` (set it to give a copy its own id).
+    /// Renamed `id`.
+    @available(*, deprecated, renamed: "id")
     public var uuid: UUID {
-        get { UUID(key) }
-        set { key = UUIDBytes(newValue) }
+        get { id }
+        set { id = newValue }
     }
-    /// The asset id as Foundation's `UUID`.
-    public var assetUUID: UUID { UUID(assetKey) }
+    /// Renamed `assetID`.
+    @available(*, deprecated, renamed: "assetID")
+    public var assetUUID: UUID { assetID }
 }
 
 extension Element {
-    /// The id as Foundation's `UUID`.
-    public var uuid: UUID { UUID(key) }
+    /// Renamed `id`.
+    @available(*, deprecated, renamed: "id")
+    public var uuid: UUID { id }
 }
 
 extension PageMetadata {

@@ -47,6 +47,10 @@ extension Page {
     public func reorder(ids: [UUID], to index: Int, durability: Durability? = nil) async throws -> PageEdit {
         try await reorder(ids, to: index, durability: durability)
     }
+
+    /// Renamed `id`.
+    @available(*, deprecated, renamed: "id")
+    public nonisolated var uuid: UUID { id }
 }
 
 extension Document {
@@ -57,6 +61,14 @@ extension Document {
     public func appendPage(metadata: PageMetadata = .letter) async throws -> Page {
         try await page(id: try await addPage(metadata: metadata))
     }
+
+    /// Renamed `id`.
+    @available(*, deprecated, renamed: "id")
+    public nonisolated var uuid: UUID { id }
+
+    /// Renamed `pageIDs`.
+    @available(*, deprecated, renamed: "pageIDs")
+    public var pageUUIDs: [UUID] { pageIDs }
 }
 
 extension PageEdit {
@@ -66,6 +78,12 @@ extension PageEdit {
 }
 
 extension DocumentUpdate {}
+
+extension DocumentUpdate {
+    /// Renamed `pageIDs`.
+    @available(*, deprecated, renamed: "pageIDs")
+    public var pageUUIDs: [UUID] { pageIDs }
+}
 
 extension PageChange {
     /// Renamed `delete(_:)`.

@@ -29,14 +29,14 @@ extension Document {
 
     /// The package folder as a URL.
     @_alwaysEmitIntoClient public nonisolated var url: URL { URL(filePath: path, directoryHint: .isDirectory) }
-    /// The document id as Foundation's `UUID`.
-    public nonisolated var uuid: UUID { UUID(key) }
+    /// The document id (the package folder is `<id>.lnote`).
+    public nonisolated var id: UUID { UUID(key) }
     /// When the document was created (nil if document.json holds an unreadable time).
     public var createdDate: Date? { Timestamp.date(from: file.created) }
     /// When document.json last changed (D-020).
     public var modifiedDate: Date? { Timestamp.date(from: file.modified) }
-    /// Page ids in order, as Foundation `UUID`s.
-    public var pageUUIDs: [UUID] { file.pages.map { UUID($0.id) } }
+    /// Page ids in order.
+    public var pageIDs: [UUID] { file.pages.map { UUID($0.id) } }
 
     /// `insertImage(_:ext:on:frame:)` by the page id's 16 bytes, returning the element added.
     @discardableResult

@@ -79,8 +79,12 @@ extension NoteLibrary {
 }
 
 extension DocumentSummary {
-    /// The document id as Foundation's `UUID` (nil for a folder not named `<uuid>.lnote`).
-    public var uuid: UUID? { key.map(UUID.init) }
+    /// The document id (nil for a folder not named `<uuid>.lnote`).
+    public var id: UUID? { key.map(UUID.init) }
+
+    /// Renamed `id`.
+    @available(*, deprecated, renamed: "id")
+    public var uuid: UUID? { id }
     /// The package folder as a URL.
     @_alwaysEmitIntoClient public var url: URL { URL(filePath: path, directoryHint: .isDirectory) }
     /// When document.json last changed; nil for a listing error or an unreadable time.

@@ -115,8 +115,8 @@ extension Page {
         try await apply([.metadata(metadata)], durability: durability)
     }
 
-    /// The page id as Foundation's `UUID`.
-    public nonisolated var uuid: UUID { UUID(key) }
+    /// The page id (its files are named after it).
+    public nonisolated var id: UUID { UUID(key) }
 }
 
 /// Cuts a stroke at point ranges for the eraser.

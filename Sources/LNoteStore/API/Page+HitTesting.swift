@@ -88,7 +88,7 @@ extension Page {
         for hit in hits {
             let id = UUIDBytes(hit.strokeID)
             guard case .stroke(let stroke)? = state.element(id) else {
-                throw LNoteError(.notFound, "no stroke \(hit.strokeID) on page \(uuid)")
+                throw LNoteError(.notFound, "no stroke \(hit.strokeID) on page \(id)")
             }
             guard stroke.pointCount == hit.pointCount else {
                 throw LNoteError(
@@ -98,7 +98,7 @@ extension Page {
             changes.append(.replace(target: id, fragments: pieces.map { .stroke($0) }))
         }
         guard !changes.isEmpty else { return PageEdit(pageID: key, changes: [], inverse: [], removed: []) }
-        return try await perform(changes, durability: durability)
+        return try await apply(changes, durability: durability)
     }
 
     /// One eraser move, hit and applied in one step (no other write can land between them):
