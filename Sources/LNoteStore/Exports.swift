@@ -12,7 +12,6 @@
 @_exported import enum LNoteFormat.PageChange
 @_exported import struct LNoteFormat.PageState
 @_exported import struct LNoteFormat.ApplyNote
-@_exported import struct LNoteFormat.UUIDBytes
 @_exported import struct LNoteFormat.PagePoints
 @_exported import struct LNoteFormat.DecodeError
 @_exported import enum LNoteFormat.ReplayMode
