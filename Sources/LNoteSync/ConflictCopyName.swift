@@ -5,6 +5,7 @@ import LNoteStore
 /// Y-001): Syncthing `<stem>.sync-conflict-<yyyymmdd>-<hhmmss>-<device>.<ext>`, Dropbox
 /// `<stem> (<who>'s conflicted copy <date>).<ext>`, plain `<stem> <n>.<ext>`; case-insensitive.
 public enum ConflictCopyName {
+    /// The sync client naming scheme a copy's name follows.
     public enum Scheme: String, Sendable { case syncthing, dropbox, numbered }
 
     /// The original name and scheme of a conflict copy of an engine file, or nil.

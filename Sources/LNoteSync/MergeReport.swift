@@ -2,6 +2,7 @@ import LNoteFormat
 import LNoteStore
 /// What one `SyncMerge.merge` run did (Spec/sync.md section 2).
 public struct MergeReport: Sendable, Codable, Equatable {
+    /// What the merge did with one conflict copy.
     public enum Action: String, Sendable, Codable {
         /// Merged, then removed (Y-019).
         case merged
@@ -13,6 +14,7 @@ public struct MergeReport: Sendable, Codable, Equatable {
         case leftAlone
     }
 
+    /// One conflict copy the merge found: its name, the file it is a copy of, what became of it.
     public struct Copy: Sendable, Codable, Equatable {
         public var name: String
         public var original: String

@@ -185,3 +185,61 @@ func publicSurfaceScanner() {
             "public struct S"
         ])
 }
+
+/// The public types of a source text (visible ones only, as `PublicSurface.scan` finds them)
+/// that no `///` doc comment precedes (attributes between them are skipped).
+func undocumentedPublicTypes(_ text: String) -> [String] {
+    let kinds = ["struct", "enum", "actor", "class", "protocol"]
+    func typeName(_ decl: String) -> String? {
+        let words = decl.split(separator: " ").map(String.init)
+        guard let k = words.firstIndex(where: { kinds.contains($0) }), k > 0, words[k - 1] != "func",
+            words[..<k].contains(where: { $0 == "public" || $0.hasSuffix("public") }), k + 1 < words.count
+        else { return nil }
+        return String(words[k + 1].prefix { $0.isLetter || $0.isNumber || $0 == "_" })
+    }
+    let visible = Set(
+        PublicSurface.scan(text).compactMap { decl in
+            typeName(decl.hasPrefix("[") ? String(decl.drop { $0 != "]" }.dropFirst(2)) : decl)
+        })
+    var documented: Set<String> = []
+    var previous = ""
+    for raw in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        let line = raw.trimmingCharacters(in: .whitespaces)
+        let name = typeName(line)
+        if line.hasPrefix("@"), name == nil { continue }  // an attribute on a line of its own
+        if let name, previous.hasPrefix("///") { documented.insert(name) }
+        previous = line
+    }
+    return visible.subtracting(documented).sorted()
+}
+
+@Test("every public type of the products has a doc comment (its DocC symbol page says what it is)")
+func publicTypesAreDocumented() throws {
+    var missing: [String] = []
+    for module in PublicSurface.modules {
+        let dir = PublicSurface.root().appending(path: "Sources/\(module)")
+        let files =
+            FileManager.default.enumerator(at: dir, includingPropertiesForKeys: nil)?
+            .compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" } ?? []
+        let exported = module == "LNoteFormat" ? try PublicSurface.exportedFormatTypes() : nil
+        for file in files {
+            for name in undocumentedPublicTypes(try String(contentsOf: file, encoding: .utf8))
+            where exported.map({ $0.contains(name) }) ?? true {
+                missing.append("\(module)/\(file.lastPathComponent): \(name)")
+            }
+        }
+    }
+    #expect(missing.isEmpty, "public types without a doc comment: \(missing)")
+}
+
+@Test("the doc comment check finds an undocumented public type and passes a documented one")
+func docCommentCheckFindsMissing() {
+    let found = undocumentedPublicTypes(
+        """
+        /// Said.
+        @frozen public struct A {}
+        public enum B { case x }
+        struct Hidden { public struct C {} }
+        """)
+    #expect(found == ["B"])
+}
