@@ -68,7 +68,9 @@ struct HistoryThinningTests {
         return (pruned, thinned)
     }
 
-    @Test("H-063 H-062 H-060 every version the policy keeps rebuilds element for element after thinning")
+    @Test(
+        "H-063 H-062 H-060 H-011 H-020 every version the policy keeps rebuilds element for element after thinning; a quick listing and rebuild agree"
+    )
     func keptVersionsRebuildAfterThinning() async throws {
         let histories = TestLevel.current.pick(quick: 40, ci: 400, exhaustive: 4_000)
         let dir = TemporaryFolder(); defer { dir.remove() }
@@ -80,6 +82,9 @@ struct HistoryThinningTests {
             let acknowledged = try await write(seed: seed, pages: pages, clock: clock)
             let now = clock.date.addingTimeInterval(600)
             let before = try PageHistory.load(fs: fs, pagesDirectory: pages, pageID: pageID)
+            #expect(
+                try PageHistory.load(fs: fs, pagesDirectory: pages, pageID: pageID, mode: .list).versions
+                    == before.versions, "seed \(seed)")
             let kept = policy.kept(before.versions, now: now)
             bytesBefore += historyBytes(pages)
             let (_, thinned) = try retain(pages, now: now)
@@ -89,9 +94,18 @@ struct HistoryThinningTests {
             #expect(after.findings.isEmpty, "seed \(seed): \(after.findings)")
             #expect(after.lostSequences.isEmpty, "seed \(seed)")
             let listed = Dictionary(after.versions.map { ($0.sequence, $0) }, uniquingKeysWith: { a, _ in a })
+            // A listing (ids counted, points never decoded) lists what fsck's walk lists.
+            let listing = try PageHistory.load(fs: fs, pagesDirectory: pages, pageID: pageID, mode: .list)
+            #expect(listing.versions == after.versions, "seed \(seed)")
+            #expect(
+                try PageHistory.load(fs: fs, pagesDirectory: pages, pageID: pageID, mode: .list).versions
+                    == PageHistory.load(fs: fs, pagesDirectory: pages, pageID: pageID).versions)
             for version in kept.sorted() {
                 guard let state = acknowledged[version] else { continue }
                 #expect(try after.state(atVersion: version) == state, "seed \(seed) version \(version)")
+                let quick = try PageHistory.load(
+                    fs: fs, pagesDirectory: pages, pageID: pageID, mode: .rebuild(through: version))
+                #expect(try quick.state(atVersion: version) == state, "seed \(seed) version \(version)")
                 #expect(listed[version]?.elementCount == state.elements.count, "seed \(seed) version \(version)")
                 checked += 1
             }
@@ -193,6 +207,35 @@ struct HistoryThinningTests {
             return
         }
         Issue.record("no history was thinned")
+    }
+
+    @Test(
+        "H-061 retention that changes a page's history publishes a document update; one that changes nothing does not")
+    func retentionPublishesAnUpdate() async throws {
+        let dir = TemporaryFolder(); defer { dir.remove() }
+        let clock = HistoryTimeSource(Date(timeIntervalSince1970: 1_800_000_000))
+        var options = PageOptions(durability: .none).withHistory
+        options.historyClock = clock
+        let doc = try await NoteLibrary(folder: dir.path, fileSystem: POSIXFileSystem.shared).createDocument(
+            title: "retention", pageOptions: options)
+        let page = try await doc.page(at: 0)
+        for i in 0..<30 {
+            clock.advance(by: 86_400)
+            try await page.append(.stroke(makeStroke(UInt64(9_000 + i), points: 4)))
+            if i % 5 == 4 { try await page.compact() }
+        }
+        var updates = doc.updates().makeAsyncIterator()
+        let first = await updates.next()
+        // Far in the future: everything but the last day is beyond a policy of ten days.
+        let now = clock.date.addingTimeInterval(3_600)
+        let policy = HistoryRetention(everyChange: 3_600, hourly: 86_400, daily: 10 * 86_400)
+        #expect(try await doc.applyHistoryRetention(now: now, policy: policy) > 0)
+        let seen = await updates.next()
+        #expect(seen?.historyRevision == (first?.historyRevision ?? 0) + 1)
+        #expect(try await doc.applyHistoryRetention(now: now, policy: policy) == 0)
+        try await doc.setTitle("after")
+        #expect(await updates.next()?.historyRevision == seen?.historyRevision)
+        try await doc.close()
     }
 
     func historyBytes(_ pages: String) -> Int {

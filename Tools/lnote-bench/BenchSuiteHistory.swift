@@ -46,7 +46,7 @@ enum HistorySuite {
             try await page.close()
             let t2 = BenchSystem.now()
             let v = listed[Int(g.next() % UInt64(listed.count))]
-            let h = try PageHistory.load(fs: fs, pagesDirectory: dir, pageID: id, mode: .rebuild)
+            let h = try PageHistory.load(fs: fs, pagesDirectory: dir, pageID: id, mode: .rebuild(through: v))
             sink &+= try h.state(atVersion: v).elements.count
             rebuildNs.append(BenchSystem.now() &- t2)
         }

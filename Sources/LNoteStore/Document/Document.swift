@@ -26,6 +26,8 @@ public final actor Document {
     nonisolated let lock: WriterLock?
     /// Observers of `updates()`.
     nonisolated let structureUpdates = Broadcast<DocumentUpdate>()
+    /// Counts retention runs that changed a page's history (`DocumentUpdate.historyRevision`).
+    var historyRevision: UInt64 = 0
 
     var file: DocumentFile { didSet { pageIndexes = nil; searchesSinceChange = 0 } }
     /// Each listed page's index in `file.pages`, made after a few lookups since `file` changed:

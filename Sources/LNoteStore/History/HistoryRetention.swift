@@ -131,15 +131,31 @@ extension Document {
         now: Date = Date(), policy: HistoryRetention = .default
     ) async throws -> Int {
         let (fs, directory) = (self.fs, layout.pagesDirectory)
+        let root = HistoryFileNames.historyRoot(pagesDirectory: directory)
+        let folders = Set(
+            try await BlockingIO.run { () throws -> [String] in
+                guard case .directory? = try fs.entryKind(root) else { return [] }
+                return try io { try fs.list(root) }
+            })
         var removed = 0
-        for entry in file.pages {
+        var changed = false
+        for entry in file.pages where folders.contains("\(entry.id)") {
             let id = entry.id
-            removed += try await BlockingIO.run {
+            let (r, c) = try await BlockingIO.run { () throws -> (Int, Bool) in
                 let pruned = try HistoryPruning.apply(policy, now: now, fs: fs, pagesDirectory: directory, pageID: id)
                 let thinned = try HistoryThinning.apply(
                     policy, now: now, fs: fs, pagesDirectory: directory, pageID: id)
-                return pruned.removed.count + thinned.removed.count
+                let changed =
+                    !pruned.removed.isEmpty || pruned.checkpointWritten != nil || !thinned.removed.isEmpty
+                    || !thinned.written.isEmpty
+                return (pruned.removed.count + thinned.removed.count, changed)
             }
+            removed += r
+            changed = changed || c
+        }
+        if changed {
+            historyRevision &+= 1
+            structureUpdates.publish(currentUpdate)
         }
         return removed
     }

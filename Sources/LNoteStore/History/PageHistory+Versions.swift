@@ -14,7 +14,10 @@ extension PageHistory {
     /// Walks every start point's frames once (H-020): the runs each start rebuilds, the
     /// versions (H-011) with their effective times (H-012), and the change frames after the
     /// history's beginning that no run reaches (H-021).
-    mutating func analyze() {
+    /// `counting`: a listing's walk (`LoadMode.list`) keeps the page's element ids instead of
+    /// its elements and reads an append's id without decoding its element; fsck's decodes and
+    /// applies every change (H-070).
+    mutating func analyze(counting: Bool = false) {
         var emitted: UInt64 = 0
         var current: (next: UInt64, end: UInt64)?
         var out: [PageVersion] = []
@@ -24,10 +27,13 @@ extension PageHistory {
                 continue
             }
             guard var state = start.decoded(pageID: pageID) else { continue }
+            var ids = counting ? Set(state.elements.map(\.id)) : []
+            if counting { state = PageState(metadata: state.metadata, elements: []) }
+            func count() -> Int { counting ? ids.count : state.elements.count }
             if start.next > 1, start.next - 1 > emitted {
                 out.append(
                     PageVersion(
-                        sequence: start.next - 1, date: nil, effectiveDate: nil, elementCount: state.elements.count,
+                        sequence: start.next - 1, date: nil, effectiveDate: nil, elementCount: count(),
                         changes: []))
                 emitted = start.next - 1
             }
@@ -38,7 +44,7 @@ extension PageHistory {
                 out.append(
                     PageVersion(
                         sequence: s.last, date: s.time.map(HistoryClock.date), effectiveDate: nil,
-                        elementCount: state.elements.count, changes: s.changes))
+                        elementCount: count(), changes: s.changes))
                 emitted = s.last
             }
             while let ref = frames[sequence] {
@@ -54,16 +60,34 @@ extension PageHistory {
                     sequence += 1
                     continue
                 }
-                guard let change = try? PageChangeDecoding.decode(frame, of: source.bytes, points: .deferred) else {
-                    break  // a bad body ends the run (J-026)
+                let summary: PageVersion.Change
+                var appended: UUIDBytes?
+                var decoded: PageChange?
+                if counting, frame.type == FrameType.elementAppend.rawValue {
+                    // element: kind u8, then the id (6.3); an id on the page is skipped (E-020).
+                    guard
+                        let id = AbsorbedCheck.uuid(
+                            source.bytes, at: frame.bodyRange.lowerBound + 1, end: frame.bodyRange.upperBound)
+                    else { break }
+                    appended = id
+                    summary = PageVersion.Change(kind: .append, elementCount: 1)
+                } else {
+                    guard let change = try? PageChangeDecoding.decode(frame, of: source.bytes, points: .deferred) else {
+                        break  // a bad body ends the run (J-026)
+                    }
+                    decoded = change
+                    summary = PageVersion.Change(change)
                 }
                 var s = save ?? Save(source: ref.source, time: nil, clocked: false)
                 if !(s.clocked && s.source == ref.source) {
                     close(save)
                     s = Save(source: ref.source, time: nil, clocked: false)
                 }
-                state.apply(change)
-                let summary = PageVersion.Change(change)
+                if let appended {
+                    ids.insert(appended)
+                } else if let decoded {
+                    if counting { ids.apply(decoded) } else { state.apply(decoded) }
+                }
                 if let i = s.changes.indices.last, s.changes[i].kind == summary.kind {
                     s.changes[i].elementCount += summary.elementCount
                 } else {
@@ -109,6 +133,23 @@ extension PageHistory {
                 Finding(
                     kind: "historyVersionLost", file: "history/\(pageID)/",
                     detail: "\(lostSequences.count) change(s) from sequence \(first) do not rebuild"))
+        }
+    }
+}
+
+extension Set where Element == UUIDBytes {
+    /// What `PageState.apply` does to the set of ids on the page (section 6.4: E-020 .. E-025).
+    fileprivate mutating func apply(_ change: PageChange) {
+        switch change {
+        case .append(let e): insert(e.id)
+        case .replace(let target, let fragments):
+            guard contains(target) else { return }  // missingElement: nothing changes
+            var kept: [UUIDBytes] = []
+            for f in fragments where !((f.id != target && contains(f.id)) || kept.contains(f.id)) { kept.append(f.id) }
+            remove(target)
+            formUnion(kept)
+        case .delete(let ids): subtract(ids)
+        case .transform, .reorder, .metadata: return
         }
     }
 }
