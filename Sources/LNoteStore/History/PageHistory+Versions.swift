@@ -66,7 +66,7 @@ extension PageHistory {
                 if counting, frame.type == FrameType.elementAppend.rawValue {
                     // element: kind u8, then the id (6.3); an id on the page is skipped (E-020).
                     guard
-                        let id = AbsorbedCheck.uuid(
+                        let id = Self.uuid(
                             source.bytes, at: frame.bodyRange.lowerBound + 1, end: frame.bodyRange.upperBound)
                     else { break }
                     appended = id
@@ -133,6 +133,21 @@ extension PageHistory {
                 Finding(
                     kind: "historyVersionLost", file: "history/\(pageID)/",
                     detail: "\(lostSequences.count) change(s) from sequence \(first) do not rebuild"))
+        }
+    }
+}
+
+extension PageHistory {
+    /// The 16 bytes at `start` as an id, read in place; nil when they do not fit before `end`.
+    static func uuid(_ bytes: [UInt8], at start: Int, end: Int) -> UUIDBytes? {
+        guard start >= 0, start <= end - 16, end <= bytes.count else { return nil }
+        return bytes.withUnsafeBytes { b in
+            // UUIDBytes holds its 16 bytes in memory order: two loads copy them as they are.
+            UUIDBytes(
+                storage: (
+                    b.loadUnaligned(fromByteOffset: start, as: UInt64.self),
+                    b.loadUnaligned(fromByteOffset: start + 8, as: UInt64.self)
+                ))
         }
     }
 }
