@@ -19,6 +19,7 @@ package enum ConformanceVectors {
         JSONTextVectors.add(to: &s)
         PackageObjectVectors.add(to: &s)
         ContentsVectors.add(to: &s)
+        HistoryVectors.add(to: &s)
         return s
     }
 

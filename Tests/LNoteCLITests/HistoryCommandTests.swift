@@ -26,14 +26,21 @@ import Testing
         return pages.first?.versions ?? []
     }
 
+    /// A package generated with history in `folder`: `pages` pages of `strokes` strokes, the
+    /// last `frames` of each saved one by one into the journal.
+    private func generated(_ folder: TemporaryFolder, pages: Int, strokes: Int, frames: Int) throws -> String {
+        let package = folder.path + "/11111111-2222-4333-8444-555555555555.lnote"
+        let args = ["--pages", "\(pages)", "--strokes", "\(strokes)", "--journal-frames", "\(frames)", "--history"]
+        let r = try Tool.run(["gen", package] + args)
+        #expect(r.status == 0, "\(r.stderr)")
+        return package
+    }
+
     @Test("history lists one version per save; restore --version writes a new version, keeping the old")
     func historyAndRestoreInPlace() throws {
         let folder = TemporaryFolder("history-cli")
         defer { folder.remove() }
-        let package = folder.path + "/11111111-2222-4333-8444-555555555555.lnote"
-        #expect(
-            try Tool.run(["gen", package, "--pages", "2", "--strokes", "12", "--journal-frames", "6", "--history"])
-                .status == 0)
+        let package = try generated(folder, pages: 2, strokes: 12, frames: 6)
         #expect(try Tool.run(["compact", package, "--history"]).status == 0)  // retires the journals into history/
         let before = try versions(package)
         #expect(before.count == 7, "one save of 6 strokes, then one save per stroke")
@@ -55,15 +62,31 @@ import Testing
         #expect(try Tool.run(["fsck", package]).status == 0)
     }
 
+    @Test("H-080 restore --date without --page takes every page back to that time, as new versions")
+    func restoreWholeDocumentToDate() throws {
+        let folder = TemporaryFolder("history-cli-date")
+        defer { folder.remove() }
+        let package = try generated(folder, pages: 2, strokes: 10, frames: 5)
+        let before = try versions(package)
+        // A version whose successor was saved in a later millisecond, so the date names it alone.
+        let i = try #require(before.indices.dropLast().first { before[$0].date != before[$0 + 1].date })
+        let target = before[i]
+        let date = try #require(target.date)
+        let r = try Tool.run(["restore", package, "--date", date])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("page 0 "), "\(r.stdout)")
+        let after = try versions(package)
+        #expect(after.dropLast().map(\.version) == before.map(\.version), "nothing of the history was replaced")
+        #expect(after.last?.elementCount == target.elementCount)
+        #expect(try Tool.run(["fsck", package]).status == 0)
+    }
+
     @Test("restore --into writes a new package and leaves the original unchanged")
     func restoreIntoNewPackage() throws {
         let folder = TemporaryFolder("history-cli-into")
         defer { folder.remove() }
-        let package = folder.path + "/11111111-2222-4333-8444-555555555555.lnote"
+        let package = try generated(folder, pages: 1, strokes: 8, frames: 4)
         let copy = folder.path + "/22222222-2222-4333-8444-555555555555.lnote"
-        #expect(
-            try Tool.run(["gen", package, "--pages", "1", "--strokes", "8", "--journal-frames", "4", "--history"])
-                .status == 0)
         let before = try versions(package)
         let target = try #require(before.first)
         let r = try Tool.run(["restore", package, "--page", "0", "--version", "\(target.version)", "--into", copy])
@@ -78,10 +101,7 @@ import Testing
     func usage() throws {
         let folder = TemporaryFolder("history-cli-usage")
         defer { folder.remove() }
-        let package = folder.path + "/11111111-2222-4333-8444-555555555555.lnote"
-        #expect(
-            try Tool.run(["gen", package, "--pages", "1", "--strokes", "3", "--journal-frames", "3", "--history"])
-                .status == 0)
+        let package = try generated(folder, pages: 1, strokes: 3, frames: 3)
         let before = try versions(package)
         for args in [
             ["restore", package, "--page", "0"],

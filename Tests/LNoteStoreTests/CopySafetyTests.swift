@@ -57,8 +57,12 @@ struct CopySafetyTests {
     func copiesDuringWrites(durability: Durability) async throws {
         let dir = TemporaryFolder("copy"); defer { dir.remove() }
         let library = NoteLibrary(folder: dir.path + "/library", fileSystem: POSIXFileSystem.shared)
+        // Without history: P-014 concerns `pages/`. With it, a compaction every 8 frames adds a
+        // retired journal to `history/` each time (immutable files, safe to copy at any time,
+        // H-004), and the copies, growing with them, would overlap ever more compactions.
         let options = PageOptions(
-            durability: durability, compaction: CompactionPolicy(journalBytesMax: .max, journalFramesMax: 8))
+            durability: durability, compaction: CompactionPolicy(journalBytesMax: .max, journalFramesMax: 8)
+        ).withoutHistory
         let doc = try await library.createDocument(title: "busy", pageOptions: options)
         try await doc.addPage()
         let pages = [try await doc.page(at: 0), try await doc.page(at: 1)]

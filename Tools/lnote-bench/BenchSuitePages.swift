@@ -87,6 +87,10 @@ enum PagesSuite {
                 m.onePage.insert(name)
                 m.set(name, count, cpu: t.cpu, wall: t.wall, divisor: 1)
             }
+            // The kernel's share: the files append and close create, in a plain loop, under the
+            // same conditions (this run's earlier files just removed, as the document's will be).
+            let creates = ctx.path("creates-\(count)")
+            perPage(kernelBaseline, try await timed { try createFilesAsTheDocumentDoes(creates, pages: count) })
             let doc = try await library.createDocument(title: "\(count) pages", pageOptions: options)
             try await doc.addPages(count: count - 1)
             // append: every page opened (empty) and given 20 strokes, in its journal.
@@ -116,6 +120,19 @@ enum PagesSuite {
                     let d = try await Document.open(path: path, readOnly: true, fileSystem: POSIXFileSystem.shared)
                     _ = try await d.page(at: 0).elements
                     try await d.close()
+                })
+            // What any open that lists pages/ and checks document.json (D-082) pays, engine aside.
+            let layout = PackageLayout(root: path)
+            onePage(
+                "floor: document.json read + checked as JSON (D-082)",
+                try await medianRun(runs: onePageRuns) { _ in
+                    let bytes = try POSIXFileSystem.shared.readFile(layout.documentFile)
+                    guard JSONText.start(bytes) != nil else { throw OperationalError("document.json is not JSON") }
+                })
+            onePage(
+                "floor: pages/ listed (readdir, unsorted)",
+                try await medianRun(runs: onePageRuns) { _ in
+                    _ = try POSIXFileSystem.shared.listUnordered(layout.pagesDirectory)
                 })
             let reader = try await Document.open(path: path, readOnly: true, fileSystem: POSIXFileSystem.shared)
             onePage(
@@ -181,16 +198,21 @@ enum PagesSuite {
             try? POSIXFileSystem.shared.removeTree(back)
             if haveTool {
                 for command in ["info", "dump", "compact", "fsck"] {
-                    // A child process: its CPU is counted as the wall time it took.
-                    let name = "lnote \(command) (process, wall)"
+                    // A child process: the CPU time it used (user and system, from wait4), and
+                    // the wall time of the whole process in brackets.
+                    let name = "lnote \(command) (process CPU)"
                     m.processes.insert(name)
+                    var childCPU: UInt64 = 0
                     let t = try await timed {
-                        _ = try? BenchSystem.run(lnote, [command, path], stdoutPath: "/dev/null")
+                        childCPU =
+                            (try? BenchSystem.runMeasured(lnote, [command, path], stdoutPath: "/dev/null"))?
+                            .cpuNanoseconds ?? 0
                     }
-                    perPage(name, (t.wall, t.wall))
+                    perPage(name, (Double(childCPU), t.wall))
                 }
             }
             try? POSIXFileSystem.shared.removeTree(path)
+            try? POSIXFileSystem.shared.removeTree(creates)
         }
         try? POSIXFileSystem.shared.removeTree(single.path)
         report(m, counts: counts, singleFirst: singleFirst, into: &r)
@@ -203,10 +225,36 @@ enum PagesSuite {
                 + "one-page rows: the whole operation, not per page; open + first page ready is also compared with "
                 + "a 1-page document holding the same first page (\(fixed(singleFirst.cpu / 1_000, 0)) us CPU); "
                 + "export/import: one document, to a fresh database and back into a fresh folder; lnote commands: "
-                + "the wall time of the whole process "
+                + "the CPU time of the whole process (user and system, its start included; wall in brackets); "
+                + "baseline: per page a 4 KiB file created (the journal), then one created and renamed over (the "
+                + "snapshot), in a fresh folder, removed with the document: on ext4 without a journal each create "
+                + "skips the inodes freed in the last minute (recently_deleted), a cost that grows with the files "
+                + "the run removed before "
                 + (haveTool ? "(the lnote beside this executable)" : "(skipped: no lnote beside this executable)")
         ]
         return r
+    }
+
+    static let kernelBaseline = "baseline: the files append and close create, plain loop"
+
+    /// What append and close ask of the file system, without the engine: per page a journal
+    /// created and written, then a snapshot written to a temporary file and renamed over, in
+    /// one folder of `pages` pages' files.
+    static func createFilesAsTheDocumentDoes(_ folder: String, pages: Int) throws {
+        let fs = POSIXFileSystem.shared
+        try BenchPages.makeDirectories(folder)
+        let bytes = [UInt8](repeating: 0x5A, count: 4_096)
+        func create(_ path: String) throws {
+            let file = try fs.open(path, [.create, .exclusive])
+            try bytes.withUnsafeBytes { try fs.write(file, at: 0, $0) }
+            try fs.close(file)
+        }
+        let ids = (0..<pages).map { _ in UUIDBytes.random().description }
+        for id in ids { try create(joinPath(folder, id + ".0.journal")) }
+        for id in ids {
+            try create(joinPath(folder, id + ".content.tmp"))
+            try fs.rename(joinPath(folder, id + ".content.tmp"), to: joinPath(folder, id + ".content"))
+        }
     }
 
     static func report(
@@ -215,7 +263,7 @@ enum PagesSuite {
         let first = counts[0], last = counts[counts.count - 1]
         for name in m.order {
             let perPage = !m.onePage.contains(name)
-            let unit = m.processes.contains(name) ? "wall" : "CPU"
+            let unit = "CPU"
             for count in counts {
                 guard let v = m.cpu[name]?[count] else { continue }
                 var row = BenchRow(
@@ -228,7 +276,9 @@ enum PagesSuite {
                 }
                 r.rows.append(row)
             }
-            if let small = m.cpu[name]?[first], let large = m.cpu[name]?[last], small > 0 {
+            if name != kernelBaseline, !name.hasPrefix("floor:"), let small = m.cpu[name]?[first],
+                let large = m.cpu[name]?[last], small > 0
+            {
                 r.targets.append(
                     BenchTarget(
                         id: "48-pages-" + slug(name),
@@ -236,6 +286,22 @@ enum PagesSuite {
                         measured: large / small, limit: 1.2,
                         detail:
                             "\(fixed(large / 1_000, 1)) vs \(fixed(small / 1_000, 1)) us \(unit)\(perPage ? " per page" : "")"
+                    ))
+            }
+        }
+        // Append and close over the kernel's growth: the growth of the same file creates alone.
+        if let kSmall = m.cpu[kernelBaseline]?[first], let kLarge = m.cpu[kernelBaseline]?[last], kSmall > 0 {
+            let kernel = kLarge / kSmall
+            for name in ["append (open + 20 strokes)", "close (compacts every page)"] {
+                guard let small = m.cpu[name]?[first], let large = m.cpu[name]?[last], small > 0 else { continue }
+                r.targets.append(
+                    BenchTarget(
+                        id: "48-pages-" + slug(name) + "-over-kernel",
+                        claim:
+                            "\(name): growth per page \(first) to \(last) pages / growth of the same file creates alone",
+                        measured: (large / small) / kernel, limit: 1.2,
+                        detail:
+                            "\(fixed(large / small, 2))x / \(fixed(kernel, 2))x (file creates: \(fixed(kLarge / 1_000, 1)) vs \(fixed(kSmall / 1_000, 1)) us CPU per page)"
                     ))
             }
         }

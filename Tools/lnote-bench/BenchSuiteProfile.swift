@@ -32,6 +32,7 @@ enum ProfileSuite {
         if mode == "readypages" { return try await ProfileReadyPages.run(ctx, rounds: rounds, into: r) }
         if mode == "readysizes" { return try await ProfileReadySizes.run(ctx, rounds: rounds, into: r) }
         if mode == "append" { return try await ProfileAppend.run(ctx, rounds: rounds, into: r) }
+        if mode == "docscale" { return try await ProfileDocumentScale.run(ctx, rounds: rounds, into: r) }
         if mode == "docflush" { return try await ProfileDocumentFlush.run(ctx, rounds: rounds, into: r) }
         if mode == "compactcpu" { return try await ProfileCompactionCPU.run(dir, id, rounds: rounds, into: r) }
         if mode == "readyab" { return try await compareReady(dir, id, rounds: rounds, into: r) }

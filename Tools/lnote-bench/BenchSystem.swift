@@ -54,12 +54,20 @@ enum BenchSystem {
     static func run(
         _ path: String, _ arguments: [String], stdoutPath: String? = nil
     ) throws -> (status: Int32, peakRSS: Int) {
+        let result = try runMeasured(path, arguments, stdoutPath: stdoutPath)
+        return (result.status, result.peakRSS)
+    }
+
+    /// `run`, also giving the CPU time (user and system) the child used.
+    static func runMeasured(
+        _ path: String, _ arguments: [String], stdoutPath: String? = nil
+    ) throws -> (status: Int32, peakRSS: Int, cpuNanoseconds: UInt64) {
         do {
             let child = try ChildProcess(
                 path, arguments, environment: ProcessInfo.processInfo.environment,
                 standardOutput: stdoutPath.map { .file($0) } ?? .inherit)
             let result = try child.wait()
-            return (result.status, result.peakResidentBytes)
+            return (result.status, result.peakResidentBytes, child.cpuNanoseconds)
         } catch {
             throw OperationalError("cannot run \(path): \(error)")
         }

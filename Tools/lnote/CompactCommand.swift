@@ -10,20 +10,22 @@ import LNoteDiagnostics
 enum CompactCommand: Command {
     static let name = "compact"
     static let abstract = "Fold every page's journal into a new snapshot."
-    static let usage = "lnote compact PACKAGE [--history]"
+    static let usage = "lnote compact PACKAGE [--no-history]"
     static let discussion = """
         Opens the document for writing (its writer lock), opens each page (salvage replay) and
         closes the document, which writes each page's snapshot by the compaction protocol
         (P-010 .. P-012) and refreshes document.json, the manifest and stale thumbnails. Damaged journal files are moved to lost+found/, never
         deleted. Fails with exit 8 if another process has the document open for writing.
 
-        A package that keeps page history (it has a history/ folder), or any package with
-        --history, has its absorbed journals retired into history/ (Spec/history.md), never
-        removed, so every version stays restorable.
+        Absorbed journals are retired into history/ (Spec/history.md H-033, the writers'
+        default), never removed, so every version stays restorable. --no-history removes them
+        instead, unless the package already keeps history (it has a history/ folder); --history,
+        the default, is accepted as before.
         """
 
     static func run(_ arguments: inout Arguments) async throws -> Int32 {
-        let history = arguments.flag("--history")
+        _ = arguments.flag("--history")  // the default since history is kept by default (H-033)
+        let noHistory = arguments.flag("--no-history")
         let rest = try arguments.positionals()
         guard rest.count == 1, let path = rest.first.map(absolutePath) else {
             throw UsageError("compact takes exactly one PACKAGE")
@@ -32,7 +34,7 @@ enum CompactCommand: Command {
         let document: Document
         do {
             var options = PageOptions(compaction: .onCloseOnly).withCovers.withSyncMerge
-            options.keepsHistory = history || PackageSupport.keepsHistory(path)  // H-033: retire, never remove
+            options.keepsHistory = !noHistory || PackageSupport.keepsHistory(path)  // H-033: retire, never remove
             document = try await Document.open(path: path, pageOptions: options, fileSystem: POSIXFileSystem.shared)
         } catch {
             throw OperationalError(

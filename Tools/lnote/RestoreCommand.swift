@@ -24,12 +24,14 @@ enum RestoreCommand: Command {
         then either writes the changes that take the page back there as one new change of the
         package (the default: the current state stays in history and a later restore can bring
         it back), or, with --into, writes the restored pages into a new package and leaves the
-        original untouched. Without --page, every page of the document that has a version at
-        TIME is restored (--version names one page's version and needs --page).
+        original untouched. Without --page, the document goes back to TIME: pages deleted since
+        come back from the trash, every page with a version at TIME is restored, and pages
+        created since go to the trash (all of it reversible; --version names one page's version
+        and needs --page). With --into, the pages that have a version at TIME are written.
 
         Writing into the package takes its writer lock (exit 8 if another process has it open
-        for writing). A page with no version at that point fails the command before anything
-        is written.
+        for writing). With --page, a page with no version at that point fails the command
+        before anything is written; without it, such a page is left as it is and named.
 
         Options:
           --page ID|INDEX     the page, by id or position (0 is first)
@@ -70,6 +72,11 @@ enum RestoreCommand: Command {
             throw OperationalError("cannot open \(TerminalSafeText.text(path)): \(TerminalSafeText.text("\(error)"))")
         }
         do {
+            if into == nil, wanted == nil, let date {
+                try report(try await document.restore(to: date), pageIDs: await document.pageIDs)
+                try await document.close()
+                return ExitCode.ok
+            }
             // Every past state is rebuilt before anything is written, so a page without such a
             // version fails the command with nothing changed.
             var targets: [(index: Int, id: UUIDBytes, past: PageState)] = []
@@ -109,6 +116,19 @@ enum RestoreCommand: Command {
                 "cannot restore \(TerminalSafeText.text(path)): \(TerminalSafeText.text("\(error)"))")
         }
         return ExitCode.ok
+    }
+
+    /// One line per page a whole-document restore changed (H-080).
+    private static func report(_ r: DocumentRestore, pageIDs: [UUIDBytes]) throws {
+        func index(_ id: UUID) -> String { pageIDs.firstIndex(of: UUIDBytes(id)).map { "page \($0) " } ?? "" }
+        for id in r.untrashed { print("\(index(id))\(UUIDBytes(id)): put back from the trash") }
+        for p in r.restored {
+            let n = p.edit.changes.count
+            print("\(index(p.pageID))\(UUIDBytes(p.pageID)): \(n) change\(n == 1 ? "" : "s")")
+        }
+        for id in r.trashed { print("\(UUIDBytes(id)): created after that time, moved to the trash") }
+        for id in r.withoutVersion { print("\(index(id))\(UUIDBytes(id)): no version at that time, left as it is") }
+        if r.untrashed.isEmpty && r.restored.isEmpty && r.trashed.isEmpty { print("nothing to restore") }
     }
 
     /// A new package at `path` holding `pages` in order.

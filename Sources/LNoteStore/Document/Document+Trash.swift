@@ -12,8 +12,10 @@ extension Document {
 
     /// The trashed pages `document.json` does not list, from the package's `trash/` (T-013).
     static func trashedPageIDs(fs: any FileSystem, layout: PackageLayout, file: DocumentFile) -> [UUIDBytes] {
+        let entries = (try? PackageTrash.entries(fs: fs, layout: layout)) ?? []
+        guard !entries.isEmpty else { return [] }  // no set of every page id for an empty trash
         let listed = Set(file.pages.map(\.id))
-        return ((try? PackageTrash.entries(fs: fs, layout: layout)) ?? []).map(\.id).filter { !listed.contains($0) }
+        return entries.map(\.id).filter { !listed.contains($0) }
     }
 
     /// The pages in the document's trash, newest deletion first (an entry whose record is

@@ -8,6 +8,7 @@
 ///
 /// The bytes must already be JSON as D-082 reads it (`JSONText.start` accepted them): no
 /// repeated names, valid UTF-8, escapes and nesting within bounds. Unknown keys are skipped.
+/// `ManifestFastRead` reads manifest.json with the same scanner.
 struct DocumentFileFastRead {
     struct Page: Equatable {
         var id: String
@@ -37,10 +38,10 @@ struct DocumentFileFastRead {
         }
     }
 
-    private let b: UnsafeBufferPointer<UInt8>
-    private var i: Int
+    let b: UnsafeBufferPointer<UInt8>
+    var i: Int
 
-    private init(b: UnsafeBufferPointer<UInt8>, i: Int) { self.b = b; self.i = i }
+    init(b: UnsafeBufferPointer<UInt8>, i: Int) { self.b = b; self.i = i }
 
     private mutating func document() -> Fields? {
         var format: String?, version: Int?, id: String?, title: String?, created: String?, modified: String?
@@ -111,7 +112,7 @@ struct DocumentFileFastRead {
 
     /// Reads one object, calling `member` with each name (the reader at its value); false when
     /// the bytes are not an object or `member` returned false.
-    private mutating func members(_ member: (inout DocumentFileFastRead, String) -> Bool) -> Bool {
+    mutating func members(_ member: (inout DocumentFileFastRead, String) -> Bool) -> Bool {
         skipSpace()
         guard next() == UInt8(ascii: "{") else { return false }
         skipSpace()
@@ -134,21 +135,21 @@ struct DocumentFileFastRead {
         }
     }
 
-    private func peek() -> UInt8? { i < b.count ? b[i] : nil }
+    func peek() -> UInt8? { i < b.count ? b[i] : nil }
 
-    private mutating func next() -> UInt8? {
+    mutating func next() -> UInt8? {
         guard i < b.count else { return nil }
         defer { i += 1 }
         return b[i]
     }
 
-    private mutating func skipSpace() {
+    mutating func skipSpace() {
         while i < b.count, b[i] == 0x20 || b[i] == 0x0A || b[i] == 0x0D || b[i] == 0x09 { i += 1 }
     }
 
     /// A number written as plain digits (no sign, fraction or exponent), at most `digitsMax` of
     /// them; nil for anything else.
-    private mutating func integer(digitsMax: Int) -> UInt64? {
+    mutating func integer(digitsMax: Int) -> UInt64? {
         skipSpace()
         var value: UInt64 = 0
         let first = i
@@ -164,7 +165,7 @@ struct DocumentFileFastRead {
     }
 
     /// A string, escapes undone; nil when the value is not a string.
-    private mutating func string() -> String? {
+    mutating func string() -> String? {
         skipSpace()
         guard next() == UInt8(ascii: "\"") else { return nil }
         let first = i
@@ -207,7 +208,7 @@ struct DocumentFileFastRead {
         return nil
     }
 
-    private mutating func hex4() -> UInt32? {
+    mutating func hex4() -> UInt32? {
         guard i + 4 <= b.count else { return nil }
         var v: UInt32 = 0
         for _ in 0..<4 {
@@ -226,7 +227,7 @@ struct DocumentFileFastRead {
     }
 
     /// Skips one value of any kind (nesting is bounded by D-082's depth, checked before).
-    private mutating func skipValue() -> Bool {
+    mutating func skipValue() -> Bool {
         skipSpace()
         guard let c = peek() else { return false }
         switch c {

@@ -23,16 +23,21 @@ package struct PackageInspection: Sendable {
         }
         guard try fs.entryKind(layout.pagesDirectory) != nil else { return result }
         result.hasPagesFolder = true
-        for name in try io({ try fs.list(layout.pagesDirectory) }) {
+        // Unordered: the names are grouped by page here and each group sorted, as `list` would
+        // have given them, without sorting every name of a long document.
+        var grouped: [UUIDBytes: [String]] = [:]
+        grouped.reserveCapacity(listed.count)
+        for name in try io({ try fs.listUnordered(layout.pagesDirectory) }) {
             guard let page = pageID(ofFileNamed: name) else { continue }
             if listed.contains(page) {
-                var names = result.pageFiles.coldValue(page) ?? []
-                names.append(name)
-                result.pageFiles.coldSet(page, names)
+                grouped[page, default: []].append(name)
             } else if PageFileNames.placeholder(name) == nil {  // a placeholder is not the page's bytes
                 result.unlisted.append(name)
             }
         }
+        for (page, names) in grouped where names.count > 1 { grouped[page] = sortedNames(names) }
+        result.pageFiles = grouped
+        result.unlisted = sortedNames(result.unlisted)
         return result
     }
 

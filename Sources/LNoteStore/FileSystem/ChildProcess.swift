@@ -29,6 +29,8 @@ package final class ChildProcess {
     private var input: UnsafeMutablePointer<FILE>?
     private var output: UnsafeMutablePointer<FILE>?
     private var exited = false
+    /// The CPU time (user and system) the child used, from wait4(2); 0 until `wait()` reaped it.
+    package private(set) var cpuNanoseconds: UInt64 = 0
 
     /// posix_spawn(2) of `executable` with `arguments` (after argv[0]) and exactly
     /// `environment`. Throws `FileSystemError` (operation `posix_spawn`) when it cannot start.
@@ -137,8 +139,15 @@ package final class ChildProcess {
             if code != EINTR { throw FileSystemError("wait4", path: "pid \(pid)", errno: code) }
         }
         exited = true
+        cpuNanoseconds = Self.nanoseconds(usage.ru_utime) &+ Self.nanoseconds(usage.ru_stime)
         let exit = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
         return (exit, ToolSystem.maxRSSBytes(usage))
+    }
+}
+
+extension ChildProcess {
+    static func nanoseconds(_ t: timeval) -> UInt64 {
+        UInt64(max(0, Int64(t.tv_sec))) &* 1_000_000_000 &+ UInt64(max(0, Int64(t.tv_usec))) &* 1_000
     }
 }
 

@@ -43,6 +43,9 @@ package protocol FileSystem: Sendable {
     func syncDirectory(_ path: String, _ durability: Durability) throws
     /// Entry names in a directory (no `.` or `..`), sorted.
     func list(_ path: String) throws -> [String]
+    /// `list` in no particular order: for a caller that groups the names itself, so a folder of
+    /// thousands of names is not sorted for nothing. The default is `list(_:)`.
+    func listUnordered(_ path: String) throws -> [String]
     /// lstat(2): what is at `path`, without following a symbolic link; nil if nothing.
     func kind(_ path: String) throws -> FileKind?
     /// flock(2) LOCK_EX|LOCK_NB on an open handle: false if another open of the file holds it
@@ -143,6 +146,9 @@ package struct FileSystemError: Error, Equatable, Sendable, CustomStringConverti
 }
 
 extension FileSystem {
+    /// Default: `list(_:)`.
+    package func listUnordered(_ path: String) throws -> [String] { try list(path) }
+
     /// Default for file systems without hard links: 1.
     package func linkCount(_ file: FileHandleNumber) throws -> Int { 1 }
 

@@ -294,6 +294,11 @@ package struct POSIXFileSystem: FileSystem {
         sortedNames(try call("readdir", path) { () throws(SystemCallError) in try SystemCall.entryNames(path) })
     }
 
+    /// opendir(3)/readdir(3): names without `.` and `..`, in the order the folder gives them.
+    package func listUnordered(_ path: String) throws -> [String] {
+        try call("readdir", path) { () throws(SystemCallError) in try SystemCall.entryNames(path) }
+    }
+
     /// lstat(2): never follows a symbolic link; nil when nothing is at `path`.
     package func kind(_ path: String) throws -> FileKind? {
         try call("lstat", path) { () throws(SystemCallError) in try SystemCall.kind(path) }

@@ -95,11 +95,13 @@ package enum HistoryPruning {
             try io { try fs.writeFileAtomically(joinPath(folder, name), bytes, durability: .data) }
             outcome.checkpointWritten = prefix + name
         }
+        // Oldest first, each removal synced before the next: a crash never keeps an older file
+        // whose successor is gone, which would leave frames no start point reaches (H-021).
         for name in doomed {
             try io { try fs.remove(joinPath(folder, String(name.dropFirst(prefix.count)))) }
+            try io { try fs.syncDirectory(folder) }
             outcome.removed.append(name)
         }
-        try io { try fs.syncDirectory(folder) }
         return outcome
     }
 

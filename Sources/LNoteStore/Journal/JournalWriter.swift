@@ -177,10 +177,14 @@ package final class JournalWriter: Sendable {
                 try io { try fs.truncate(file, to: validEnd) }
                 try io { try fs.sync(file, .data) }
             }
-            if frameCount == 0 && header.firstSequence != nextSequence {
+            if validEnd <= Int64(FormatLimits.journalHeaderBytes) && header.firstSequence != nextSequence {
                 // P-022: a prepared journal left by a crash still has its placeholder header;
                 // its real one is written and synced before any frame (a torn write of it,
-                // over a file of 64 bytes, is a torn creation, J-028).
+                // over a file of 64 bytes, is a torn creation, J-028). Only a journal with no
+                // frame at all: `frameCount` counts change frames, and a journal whose only
+                // frame is a `clock` frame (a save torn after it, history H-010) already has
+                // its real header; a new salt would orphan that frame, and a torn write of the
+                // header over it would be `badHeader`, not a torn creation.
                 header = JournalHeader(
                     pageID: header.pageID, baseGeneration: header.baseGeneration,
                     salt: UInt64.random(in: 1...UInt64.max), firstSequence: nextSequence)

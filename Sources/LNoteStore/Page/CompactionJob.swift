@@ -21,8 +21,9 @@ package struct CompactionJob: Sendable {
     package let damaged: Set<String>
     /// The bases of the page's journals for P-012's removal (`PageFileCleanup.removeObsolete`).
     package var journals: Set<UInt64>? = nil
-    /// Page history (Spec/history.md H-030 .. H-032): retire absorbed journals instead of removing them.
-    package var keepsHistory = false
+    /// Page history (Spec/history.md H-030 .. H-032): retire absorbed journals instead of removing
+    /// them. The page sets it from `PageOptions.keepsHistory` (default true, H-033).
+    package var keepsHistory = true
 
     /// What the job leaves to the page.
     package struct Outcome: Sendable {
