@@ -26,6 +26,11 @@ extension PageHistory {
                 runs.append(Run(start: i, end: c.end))  // inside a walked run: the same frames follow
                 continue
             }
+            if frames[start.next] == nil, start.next &- 1 <= emitted {
+                // Nothing to walk from it and its version is listed: no need to decode it.
+                runs.append(Run(start: i, end: start.next))
+                continue
+            }
             guard var state = start.decoded(pageID: pageID) else { continue }
             var ids = counting ? Set(state.elements.map(\.id)) : []
             if counting { state = PageState(metadata: state.metadata, elements: []) }
