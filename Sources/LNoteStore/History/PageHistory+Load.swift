@@ -189,8 +189,10 @@ extension PageHistory {
     /// Indexes a file's frames; a sequence already held keeps its first file (H-020).
     private mutating func add(_ source: Source) {
         let index = Int32(sources.count)
-        for (i, frame) in source.frames.enumerated() where frames[frame.sequence] == nil {
-            frames[frame.sequence] = FrameRef(source: index, index: Int32(i))
+        frames.reserveCapacity(frames.count + source.frames.count)
+        for i in source.frames.indices {
+            let sequence = source.frames[i].sequence
+            if frames[sequence] == nil { frames[sequence] = FrameRef(source: index, index: Int32(i)) }
         }
         sources.append(source)
     }
