@@ -141,11 +141,12 @@ extension PageHistory {
                     detail: "\(f.kind.rawValue) at offset \(f.offset), \(f.bytes) bytes"))
         }
         let source = Source(name: shown, bytes: r.bytes, frames: scan.acceptedFrames, thinned: thinned)
+        // H-020: a thinned run that overlaps one used before it is not used.
         if thinned, source.frames.contains(where: { frames[$0.sequence] != nil }) {
             findings.append(
                 Finding(
                     kind: "historyThinnedOverlap", file: shown,
-                    detail: "overlaps a thinned run used before it; not used (H-020)"))
+                    detail: "overlaps a thinned run used before it; not used"))
             return
         }
         add(source)
