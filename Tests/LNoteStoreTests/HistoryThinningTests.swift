@@ -68,7 +68,9 @@ struct HistoryThinningTests {
         return (pruned, thinned)
     }
 
-    @Test("H-063 H-062 H-060 every version the policy keeps rebuilds element for element after thinning")
+    @Test(
+        "H-063 H-062 H-060 H-011 H-020 every version the policy keeps rebuilds element for element after thinning; a quick listing and rebuild agree"
+    )
     func keptVersionsRebuildAfterThinning() async throws {
         let histories = TestLevel.current.pick(quick: 40, ci: 400, exhaustive: 4_000)
         let dir = TemporaryFolder(); defer { dir.remove() }
@@ -80,6 +82,9 @@ struct HistoryThinningTests {
             let acknowledged = try await write(seed: seed, pages: pages, clock: clock)
             let now = clock.date.addingTimeInterval(600)
             let before = try PageHistory.load(fs: fs, pagesDirectory: pages, pageID: pageID)
+            #expect(
+                try PageHistory.load(fs: fs, pagesDirectory: pages, pageID: pageID, mode: .list).versions
+                    == before.versions, "seed \(seed)")
             let kept = policy.kept(before.versions, now: now)
             bytesBefore += historyBytes(pages)
             let (_, thinned) = try retain(pages, now: now)
@@ -89,9 +94,18 @@ struct HistoryThinningTests {
             #expect(after.findings.isEmpty, "seed \(seed): \(after.findings)")
             #expect(after.lostSequences.isEmpty, "seed \(seed)")
             let listed = Dictionary(after.versions.map { ($0.sequence, $0) }, uniquingKeysWith: { a, _ in a })
+            // A listing (ids counted, points never decoded) lists what fsck's walk lists.
+            let listing = try PageHistory.load(fs: fs, pagesDirectory: pages, pageID: pageID, mode: .list)
+            #expect(listing.versions == after.versions, "seed \(seed)")
+            #expect(
+                try PageHistory.load(fs: fs, pagesDirectory: pages, pageID: pageID, mode: .list).versions
+                    == PageHistory.load(fs: fs, pagesDirectory: pages, pageID: pageID).versions)
             for version in kept.sorted() {
                 guard let state = acknowledged[version] else { continue }
                 #expect(try after.state(atVersion: version) == state, "seed \(seed) version \(version)")
+                let quick = try PageHistory.load(
+                    fs: fs, pagesDirectory: pages, pageID: pageID, mode: .rebuild(through: version))
+                #expect(try quick.state(atVersion: version) == state, "seed \(seed) version \(version)")
                 #expect(listed[version]?.elementCount == state.elements.count, "seed \(seed) version \(version)")
                 checked += 1
             }
@@ -195,10 +209,86 @@ struct HistoryThinningTests {
         Issue.record("no history was thinned")
     }
 
+    @Test(
+        "H-061 retention that changes a page's history publishes a document update; one that changes nothing does not")
+    func retentionPublishesAnUpdate() async throws {
+        let dir = TemporaryFolder(); defer { dir.remove() }
+        let clock = HistoryTimeSource(Date(timeIntervalSince1970: 1_800_000_000))
+        var options = PageOptions(durability: .none).withHistory
+        options.historyClock = clock
+        let doc = try await NoteLibrary(folder: dir.path, fileSystem: POSIXFileSystem.shared).createDocument(
+            title: "retention", pageOptions: options)
+        let page = try await doc.page(at: 0)
+        for i in 0..<30 {
+            clock.advance(by: 86_400)
+            try await page.append(.stroke(makeStroke(UInt64(9_000 + i), points: 4)))
+            if i % 5 == 4 { try await page.compact() }
+        }
+        var updates = doc.updates().makeAsyncIterator()
+        let first = await updates.next()
+        // Far in the future: everything but the last day is beyond a policy of ten days.
+        let now = clock.date.addingTimeInterval(3_600)
+        let policy = HistoryRetention(everyChange: 3_600, hourly: 86_400, daily: 10 * 86_400)
+        #expect(try await doc.applyHistoryRetention(now: now, policy: policy) > 0)
+        let seen = await updates.next()
+        #expect(seen?.historyRevision == (first?.historyRevision ?? 0) + 1)
+        #expect(try await doc.applyHistoryRetention(now: now, policy: policy) == 0)
+        try await doc.setTitle("after")
+        #expect(await updates.next()?.historyRevision == seen?.historyRevision)
+        try await doc.close()
+    }
+
     func historyBytes(_ pages: String) -> Int {
         let folder = HistoryFileNames.pageFolder(pagesDirectory: pages, page: pageID)
         return files(pages).reduce(0) {
             $0 + ((try? FileManager.default.attributesOfItem(atPath: folder + "/" + $1)[.size] as? Int) ?? 0)
         }
+    }
+}
+
+@Suite("Page history: retention at close")
+struct HistoryRetentionAtCloseTests {
+    /// A document whose first page was saved once a day from 40 to 11 days ago (by an injected
+    /// clock), compacted every five saves, with `policy` set for its close. Returns the
+    /// versions listed before the close and after a reopen.
+    func versionsAroundClose(policy: HistoryRetention?) async throws -> (before: Int, after: Int) {
+        let dir = TemporaryFolder(); defer { dir.remove() }
+        let clock = HistoryTimeSource(Date(timeIntervalSinceNow: -40 * 86_400))
+        var options = PageOptions(durability: .none).withHistory
+        options.historyClock = clock
+        let library = NoteLibrary(folder: dir.path, fileSystem: POSIXFileSystem.shared)
+        let doc = try await library.createDocument(title: "close", pageOptions: options)
+        await doc.setHistoryRetention(policy)
+        let page = try await doc.page(at: 0)
+        let id = await page.id
+        for i in 0..<30 {
+            clock.advance(by: 86_400)
+            try await page.append(.stroke(makeStroke(UInt64(7_000 + i), points: 4)))
+            if i % 5 == 4 { try await page.compact() }
+        }
+        let before = try await doc.versions(ofPage: id).count
+        let elements = await page.state.elements
+        try await doc.close()
+        let again = try await Document.open(url: URL(fileURLWithPath: doc.path), pageOptions: options)
+        let reopened = try await again.page(at: 0)
+        #expect(await reopened.state.elements == elements, "retention never touches the current page")
+        let after = try await again.versions(ofPage: id).count
+        await again.setHistoryRetention(nil)
+        try await again.close()
+        return (before, after)
+    }
+
+    @Test("H-061 a writer's close applies the document's policy to the pages it opened")
+    func closeAppliesPolicy() async throws {
+        let (before, after) = try await versionsAroundClose(
+            policy: HistoryRetention(everyChange: 3_600, hourly: 86_400, daily: 5 * 86_400))
+        #expect(before >= 30)
+        #expect(after < before / 2, "versions older than the daily tier are dropped: \(before) -> \(after)")
+    }
+
+    @Test("H-061 with no policy set, a close keeps every version")
+    func closeWithoutPolicyKeepsAll() async throws {
+        let (before, after) = try await versionsAroundClose(policy: nil)
+        #expect(after == before)
     }
 }

@@ -46,7 +46,7 @@ enum HistorySuite {
             try await page.close()
             let t2 = BenchSystem.now()
             let v = listed[Int(g.next() % UInt64(listed.count))]
-            let h = try PageHistory.load(fs: fs, pagesDirectory: dir, pageID: id, mode: .rebuild)
+            let h = try PageHistory.load(fs: fs, pagesDirectory: dir, pageID: id, mode: .rebuild(through: v))
             sink &+= try h.state(atVersion: v).elements.count
             rebuildNs.append(BenchSystem.now() &- t2)
         }
@@ -72,14 +72,32 @@ enum HistorySuite {
         let lister = try await Page.open(directory: listDir, id: listID, options: writeOptions)
         for s in pool.fresh(first: 0, count: many) { try await lister.append(.stroke(s)) }
         try await lister.close()
-        var listNs: [UInt64] = []
+        // The floor: reading and checksumming the journals the listing reads (pages/ and the
+        // page's history folder; the live snapshot is not read by a listing).
+        let historyFolder = joinPath(parentDirectory(of: listDir), "history/\(listID)")
+        var journalPaths = try fs.list(historyFolder).map { joinPath(historyFolder, $0) }
+        journalPaths += try fs.list(listDir).filter { $0.hasSuffix(".journal") }.map { joinPath(listDir, $0) }
+        var listNs: [UInt64] = [], floorNs: [UInt64] = []
+        var listedBytes = 0
         for _ in 0..<ctx.n(10, 3) {
+            let t0 = BenchSystem.now()
+            listedBytes = 0
+            for path in journalPaths {
+                let b = try fs.readFile(path)
+                listedBytes += b.count
+                sink ^= Int(b.withUnsafeBytes { CRC32C.checksum($0) })
+            }
+            floorNs.append(BenchSystem.now() &- t0)
             let t = BenchSystem.now()
             let h = try PageHistory.load(fs: fs, pagesDirectory: listDir, pageID: listID, mode: .list)
             sink &+= h.versions.count
             listNs.append(BenchSystem.now() &- t)
         }
-        let list = LatencyStats(nanoseconds: listNs)
+        let list = LatencyStats(nanoseconds: listNs), floor = LatencyStats(nanoseconds: floorNs)
+        r.rows.append(
+            BenchRow(
+                design: "read + CRC-32C of the journals a listing reads (floor)",
+                setting: "\(journalPaths.count) files, \(listedBytes / 1024) KiB", stats: floor))
         r.rows.append(BenchRow(design: listName, setting: "\(many) versions", stats: list))
         r.targets.append(
             BenchTarget(

@@ -63,21 +63,24 @@ public struct DocumentUpdate: Sendable, Equatable {
     /// The pages in the document's trash (`Document.trashedPages()`), in id order: a delete,
     /// restore or purge publishes an update.
     public var trashedPages: [UUID]
+    /// Changes each time retention (`Document.applyHistoryRetention`) changed the history of a
+    /// page: an app showing a page's versions lists them again.
+    public var historyRevision: UInt64 = 0
 
     /// An update (the engine makes these; apps read them).
     @_alwaysEmitIntoClient public init(
         title: String, pageIDs: [UUID], modified: Date?, damagedPages: [UUID] = [],
-        trashedPages: [UUID] = []
+        trashedPages: [UUID] = [], historyRevision: UInt64 = 0
     ) {
         self.title = title; self.pageIDs = pageIDs; self.modified = modified; self.damagedPages = damagedPages
-        self.trashedPages = trashedPages
+        self.trashedPages = trashedPages; self.historyRevision = historyRevision
     }
 }
 
 extension Document {
     /// The document's title and page order now, then after every structural change (title,
-    /// pages added, removed, moved, restored), every change of its trash and every page that
-    /// opens damaged. Ends when the document
+    /// pages added, removed, moved, restored), every change of its trash, every page that
+    /// opens damaged and every retention run that changed a page's history. Ends when the document
     /// closes.
     ///
     /// Subscribed when the call returns, without an `await`: no change made after it is
@@ -91,6 +94,7 @@ extension Document {
     var currentUpdate: DocumentUpdate {
         DocumentUpdate(
             title: file.title, pageIDs: file.pages.map { UUID($0.id) }, modified: Timestamp.date(from: file.modified),
-            damagedPages: damagedPages.map(\.pageID), trashedPages: trashIDs.map(UUID.init))
+            damagedPages: damagedPages.map(\.pageID), trashedPages: trashIDs.map(UUID.init),
+            historyRevision: historyRevision)
     }
 }

@@ -132,16 +132,43 @@ extension Document {
     public func applyHistoryRetention(
         now: Date = Date(), policy: HistoryRetention = .default
     ) async throws -> Int {
+        try await applyHistoryRetention(now: now, policy: policy, pages: nil)
+    }
+
+    /// Sets the policy `close()` applies to the pages this writer opened (H-061); nil turns
+    /// that off (the history is then kept until `applyHistoryRetention` is called).
+    public func setHistoryRetention(_ policy: HistoryRetention?) {
+        historyRetention = policy
+    }
+
+    /// H-061 for the listed pages that are in `pages` (every listed page when nil).
+    func applyHistoryRetention(now: Date, policy: HistoryRetention, pages: Set<UUIDBytes>?) async throws -> Int {
         let (fs, directory) = (self.fs, layout.pagesDirectory)
+        let root = HistoryFileNames.historyRoot(pagesDirectory: directory)
+        let folders = Set(
+            try await BlockingIO.run { () throws -> [String] in
+                guard case .directory? = try fs.entryKind(root) else { return [] }
+                return try io { try fs.list(root) }
+            })
         var removed = 0
-        for entry in file.pages {
+        var changed = false
+        for entry in file.pages where folders.contains("\(entry.id)") && pages.map({ $0.contains(entry.id) }) ?? true {
             let id = entry.id
-            removed += try await BlockingIO.run {
+            let (r, c) = try await BlockingIO.run { () throws -> (Int, Bool) in
                 let pruned = try HistoryPruning.apply(policy, now: now, fs: fs, pagesDirectory: directory, pageID: id)
                 let thinned = try HistoryThinning.apply(
                     policy, now: now, fs: fs, pagesDirectory: directory, pageID: id)
-                return pruned.removed.count + thinned.removed.count
+                let changed =
+                    !pruned.removed.isEmpty || pruned.checkpointWritten != nil || !thinned.removed.isEmpty
+                    || !thinned.written.isEmpty
+                return (pruned.removed.count + thinned.removed.count, changed)
             }
+            removed += r
+            changed = changed || c
+        }
+        if changed {
+            historyRevision &+= 1
+            structureUpdates.publish(currentUpdate)
         }
         return removed
     }

@@ -26,7 +26,7 @@ extension Page {
     /// - Throws: `.notFound` when the history does not rebuild that version.
     public func state(atVersion version: UInt64) async throws -> PageState {
         try checkOpenForHistory()
-        return try await history(.rebuild).state(atVersion: version)
+        return try await history(.rebuild(through: version)).state(atVersion: version)
     }
 
     /// The page as it was at `date` (H-012); `.notFound` when every version is later.
@@ -42,7 +42,7 @@ extension Page {
     /// - Throws: `.notFound` when the history does not rebuild that version; what `apply` throws.
     public func restore(toVersion version: UInt64) async throws -> PageEdit {
         try checkOpenForHistory()
-        let past = try await history(.rebuild).state(atVersion: version)
+        let past = try await history(.rebuild(through: version)).state(atVersion: version)
         return try await apply(HistoryRestore.changes(from: state, to: past))
     }
 

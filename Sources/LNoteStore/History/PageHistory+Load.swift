@@ -17,6 +17,7 @@ extension PageHistory {
                 switch PageFileNames.parseAnyCase(name) {
                 case .journal(let id, let base)? where id == pageID:
                     guard
+                        mode.limit == .max || isNeeded(fs: fs, path: joinPath(pagesDirectory, name), limit: mode.limit),
                         let r = try? JournalFileReader.read(
                             fs: fs, directory: pagesDirectory, name: name, base: base, mode: .salvage),
                         r.headerDamage == nil, let header = r.header, header.pageID == pageID, let scan = r.scan
@@ -27,8 +28,13 @@ extension PageHistory {
                             Source(name: "pages/" + name, bytes: r.bytes, frames: scan.acceptedFrames)
                         ))
                 case .snapshot(let id)? where id == pageID:
+                    if mode.limit != .max, let next = snapshotNext(fs: fs, path: joinPath(pagesDirectory, name)),
+                        next > mode.limit &+ 1
+                    {
+                        continue  // a start above every version asked for
+                    }
                     guard let read = try? fs.readBounded(joinPath(pagesDirectory, name)) else { continue }
-                    if mode != .check {
+                    if !mode.checksStarts {
                         if case .valid(let header) = SnapshotHeader.decode(read.bytes), header.pageID == pageID {
                             liveSnapshot = Start(
                                 next: header.nextSequence, state: nil, name: "pages/" + name, bytes: read.bytes,
@@ -55,27 +61,46 @@ extension PageHistory {
                 case .journal(let base, let salt)?:
                     journals.append((name, base, salt))
                 case .thinned(let first, let salt)?:  // H-020: thinned runs first, by name
+                    guard first <= mode.limit else { continue }
                     h.loadJournal(
                         fs: fs, folder: folder, name: name, shown: shown + name, base: first, salt: salt, thinned: true)
                 case .checkpoint(let next, let salt)?:
                     h.loadCheckpoint(
                         fs: fs, folder: folder, name: name, shown: shown + name, next: next, salt: salt,
-                        lazily: mode != .check)
+                        lazily: !mode.checksStarts)
                 case nil:
                     h.findings.append(
                         Finding(
                             kind: "historyUnknownFile", file: shown + name, detail: "not a history file name"))
                 }
             }
-            for (name, base, salt) in journals {
+            for (name, base, salt) in journals
+            where mode.limit == .max || isNeeded(fs: fs, path: joinPath(folder, name), limit: mode.limit) {
                 h.loadJournal(fs: fs, folder: folder, name: name, shown: shown + name, base: base, salt: salt)
             }
         }
         for (_, source) in liveJournals.sorted(by: { $0.0 < $1.0 }) { h.add(source) }
         if let liveSnapshot { h.starts.append(liveSnapshot) }
         h.starts.sort { $0.next < $1.next }
-        if mode != .rebuild { h.analyze() }
+        if mode.lists { h.analyze(counting: !mode.checksStarts) }
         return h
+    }
+
+    /// The `nextSequence` of the snapshot at `path` when its header is valid; nil otherwise.
+    private static func snapshotNext(fs: any FileSystem, path: String) -> UInt64? {
+        guard let f = try? fs.open(path, .readOnly) else { return nil }
+        defer { try? fs.close(f) }
+        guard let bytes = try? fs.read(f, at: 0, count: FormatLimits.snapshotHeaderBytes),
+            case .valid(let header) = SnapshotHeader.decode(bytes)
+        else { return nil }
+        return header.nextSequence
+    }
+
+    /// Whether the journal at `path` may hold a frame at or below `limit`: its header's first
+    /// sequence is not above it (an unreadable header: read it whole, as without a limit).
+    private static func isNeeded(fs: any FileSystem, path: String, limit: UInt64) -> Bool {
+        guard let header = try? HistoryRetirement.header(fs: fs, path: path) else { return true }
+        return header.firstSequence <= limit
     }
 
     /// H-002, H-005: a retired journal or a thinned run is used when its header is valid and
@@ -116,11 +141,12 @@ extension PageHistory {
                     detail: "\(f.kind.rawValue) at offset \(f.offset), \(f.bytes) bytes"))
         }
         let source = Source(name: shown, bytes: r.bytes, frames: scan.acceptedFrames, thinned: thinned)
+        // H-020: a thinned run that overlaps one used before it is not used.
         if thinned, source.frames.contains(where: { frames[$0.sequence] != nil }) {
             findings.append(
                 Finding(
                     kind: "historyThinnedOverlap", file: shown,
-                    detail: "overlaps a thinned run used before it; not used (H-020)"))
+                    detail: "overlaps a thinned run used before it; not used"))
             return
         }
         add(source)
@@ -164,8 +190,10 @@ extension PageHistory {
     /// Indexes a file's frames; a sequence already held keeps its first file (H-020).
     private mutating func add(_ source: Source) {
         let index = Int32(sources.count)
-        for (i, frame) in source.frames.enumerated() where frames[frame.sequence] == nil {
-            frames[frame.sequence] = FrameRef(source: index, index: Int32(i))
+        frames.reserveCapacity(frames.count + source.frames.count)
+        for i in source.frames.indices {
+            let sequence = source.frames[i].sequence
+            if frames[sequence] == nil { frames[sequence] = FrameRef(source: index, index: Int32(i)) }
         }
         sources.append(source)
     }

@@ -46,14 +46,20 @@ package struct PageHistory: Sendable {
     }
 
     /// How much `load` reads and checks.
-    package enum LoadMode: Sendable {
+    package enum LoadMode: Sendable, Equatable {
         /// Every start point decoded and checked, versions listed, lost changes found: fsck
         /// and retention.
         case check
         /// Versions listed; start points decoded only when a walk begins at one.
         case list
-        /// Only what `state(atVersion:)` needs: no listing; start points decoded on use.
-        case rebuild
+        /// Only what `state(atVersion:)` needs for versions up to `through`: no listing, start
+        /// points decoded on use, journals whose first sequence is above it not read.
+        case rebuild(through: UInt64)
+
+        var checksStarts: Bool { self == .check }
+        var lists: Bool { if case .rebuild = self { return false } else { return true } }
+        /// Journals whose header's first sequence is above this are not read.
+        var limit: UInt64 { if case .rebuild(let through) = self { return through } else { return .max } }
     }
 
     /// Where the frame of one sequence is.
