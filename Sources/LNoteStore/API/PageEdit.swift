@@ -8,12 +8,12 @@ import LNoteFormat
 /// What one mutation of a page did, and how to undo it.
 ///
 /// `changes` were written (one journal frame each, one write, one sync); `inverse` is the
-/// change set that puts the page back as it was, ready for `Page.perform(_:)` (and its own
+/// change set that puts the page back as it was, ready for `Page.apply(_:durability:)` (and its own
 /// `inverse` redoes). Wire `UndoManager` with it:
 ///
 /// ```swift
-/// let edit = try await page.perform([.append(.stroke(stroke))])
-/// undoManager.registerUndo(withTarget: model) { _ in Task { try await page.perform(edit.inverse) } }
+/// let edit = try await page.apply([.append(.stroke(stroke))])
+/// undoManager.registerUndo(withTarget: model) { _ in Task { try await page.apply(edit.inverse) } }
 /// ```
 public struct PageEdit: Sendable, Equatable {
     /// The 16 bytes of the id of the page the changes apply to; apps read `pageID`.
