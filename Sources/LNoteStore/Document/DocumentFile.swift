@@ -252,8 +252,22 @@ package struct ManifestFile: Sendable, Equatable, Codable {
 package enum Timestamp {
     public static func now() -> String { string(from: Date()) }
 
+    /// `date` in whole milliseconds since 1970, rounded down, saturating far outside any
+    /// clock's range. A date made from a millisecond count (`Double(ms) / 1000`) gives that
+    /// count back: the division can land a hair below the millisecond, and a plain floor would
+    /// then name the one before, so a value within a microsecond of a boundary is that
+    /// boundary.
+    package static func milliseconds(_ date: Date) -> Int64 {
+        let exact = date.timeIntervalSince1970 * 1000
+        let nearest = exact.rounded()
+        let ms = abs(exact - nearest) < 0.001 ? nearest : exact.rounded(.down)
+        if !(ms > -9.2e18) { return .min }
+        if !(ms < 9.2e18) { return .max }
+        return Int64(ms)
+    }
+
     public static func string(from date: Date) -> String {
-        let ms = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
+        let ms = milliseconds(date)
         let days = ms >= 0 ? ms / 86_400_000 : (ms - 86_399_999) / 86_400_000
         let msOfDay = ms - days * 86_400_000
         let (y, m, d) = civil(fromDays: days)

@@ -44,26 +44,36 @@ extension Document {
         let candidates = entries.filter { !listed.contains($0.id) }.sorted {
             ($0.record?.index ?? 0) < ($1.record?.index ?? 0)
         }
+        let time = HistoryClock.time(date)
         for entry in candidates {
-            // A page whose record is unreadable stays in the trash: when it was made is unknown.
-            guard let record = entry.record, let deleted = record.deletedDate, deleted > date,
-                let created = record.page.flatMap({ Timestamp.date(from: $0.created) }), created <= date
-            else { continue }
+            // A page whose record is unreadable stays in the trash: when it was deleted is unknown.
+            guard let record = entry.record, let deleted = record.deletedDate, deleted > date else { continue }
+            let created = record.page.flatMap { Timestamp.date(from: $0.created) }
+            if created.map({ $0 > date }) ?? true {
+                // The page entry's time may be later than its first save (a tool that writes
+                // pages before document.json): a version at or before the date says it existed.
+                let (pages, id) = (entry.layout.pagesDirectory, entry.id)
+                let existed = try await BlockingIO.run {
+                    try PageHistory.load(fs: fs, pagesDirectory: pages, pageID: id, mode: .list)
+                        .version(atTime: time) != nil
+                }
+                guard existed else { continue }
+            }
             _ = try await restorePage(entry.id, at: record.index.map { min($0, file.pages.count) })
             result.untrashed.append(UUID(entry.id))
         }
         for entry in file.pages {
             let id = UUID(entry.id)
-            if let created = Timestamp.date(from: entry.created), created > date {
-                result.trashed.append(id)
-                continue
-            }
             let page = try await page(id: entry.id)
             do {
                 let edit = try await page.restore(to: date)
                 if !edit.changes.isEmpty { result.restored.append(.init(pageID: id, edit: edit)) }
             } catch let error as LNoteError where error.code == .notFound {
-                result.withoutVersion.append(id)
+                if let created = Timestamp.date(from: entry.created), created > date {
+                    result.trashed.append(id)
+                } else {
+                    result.withoutVersion.append(id)
+                }
             }
         }
         for id in result.trashed { try await deletePage(UUIDBytes(id)) }

@@ -35,10 +35,5 @@ package enum HistoryClock {
     package static func date(_ time: Int64) -> Date { Date(timeIntervalSince1970: Double(time) / 1000) }
 
     /// A `Date` as milliseconds since 1970 (saturating far outside any clock's range).
-    package static func time(_ date: Date) -> Int64 {
-        let ms = (date.timeIntervalSince1970 * 1000).rounded(.down)
-        if !(ms > -9.2e18) { return .min }
-        if !(ms < 9.2e18) { return .max }
-        return Int64(ms)
-    }
+    package static func time(_ date: Date) -> Int64 { Timestamp.milliseconds(date) }
 }
