@@ -34,17 +34,8 @@ struct HistoryPropertyTests {
                 page = try await Page.open(directory: pages, id: pageID, options: options)
             }
             let ids = await page.state.elements.map(\.key)
-            var changes: [PageChange] = []
-            switch ids.isEmpty ? 0 : int(9) {
-            case 0, 1, 2: changes = (0...int(3)).map { _ in .append(stroke()) }
-            case 3:
-                changes = [.replace(target: ids[int(ids.count)], fragments: (0..<int(3)).map { _ in stroke() })]
-            case 4:
-                changes = [.transform([(ids[int(ids.count)], .translation(Float(int(50)), Float(int(50))))])]
-            case 5: changes = [.delete(Array(Set((0...int(2)).map { _ in ids[int(ids.count)] })))]
-            case 6: changes = [.reorder(index: int(ids.count + 1), ids: [ids[int(ids.count)]])]
-            case 7: changes = [.metadata(PageMetadata(width: UInt32(100 + int(5000)), height: UInt32(100 + int(5000))))]
-            default:
+            guard let changes = randomPageChanges(ids: ids, appendWeight: 3, total: 9, int: int, stroke: stroke)
+            else {
                 if int(2) == 0 {
                     try await page.compact()
                 } else {

@@ -31,15 +31,8 @@ struct HistoryThinningTests {
         for _ in 0..<(30 + int(40)) {
             clock.advance(by: Double([60, 600, 3_000, 4 * 3_600, 20 * 3_600][int(5)]) * Double(1 + int(3)))
             let ids = await page.state.elements.map(\.key)
-            var changes: [PageChange] = []
-            switch ids.isEmpty ? 0 : int(10) {
-            case 0, 1, 2, 3: changes = (0...int(3)).map { _ in .append(stroke()) }
-            case 4: changes = [.replace(target: ids[int(ids.count)], fragments: (0..<int(3)).map { _ in stroke() })]
-            case 5: changes = [.transform([(ids[int(ids.count)], .translation(Float(int(50)), Float(int(50))))])]
-            case 6: changes = [.delete(Array(Set((0...int(2)).map { _ in ids[int(ids.count)] })))]
-            case 7: changes = [.reorder(index: int(ids.count + 1), ids: [ids[int(ids.count)]])]
-            case 8: changes = [.metadata(PageMetadata(width: UInt32(100 + int(5000)), height: UInt32(100 + int(900))))]
-            default:
+            guard let changes = randomPageChanges(ids: ids, appendWeight: 4, total: 10, int: int, stroke: stroke)
+            else {
                 if int(2) == 0 {
                     try await page.compact()
                 } else {
