@@ -24,6 +24,7 @@ enum HistoryVectors {
         journals(&s)
         pages(&s)
         package(&s)
+        thinnedPackage(&s)
     }
 
     /// Journals with clock frames: one before each save (two saves), one whose save was torn
@@ -115,6 +116,32 @@ enum HistoryVectors {
         s.add(folder + HistoryFileNames.checkpoint(next: 4, salt: VectorFixtures.snapshotSalt), snap.bytes)
         s.entry(
             name, "package", nil, rules: ["H-001", "H-040", "D-022", "K-019", "P-015", "P-018", "F-011"],
+            expect: PackageVectors.expect(exit: 0, pages: [(page, [1, 2, 3])], kinds: []))
+    }
+
+    /// A package whose history is one thinned run (H-005) written by retention: a journal file
+    /// named `<first>-<salt>.thinned` whose base and first sequence are both `<first>`. The
+    /// current page opens exactly from `pages/`, every version rebuilds from the empty page, and
+    /// fsck reports nothing.
+    static func thinnedPackage(_ s: inout ConformanceSuite) {
+        let name = "ok-package-with-thinned-history.lnote"
+        let page = VectorFixtures.page
+        let strokes = (1...2).map { VectorFixtures.stroke($0) }
+        s.add(name + "/document.json", PackageVectors.documentJSON(pages: [(page, 3)]))
+        s.add(name + "/manifest.json", PackageVectors.manifestJSON(pageCount: 1, cover: page))
+        let (snap, _) = SnapshotBuilder.build(generation: 1, nextSequence: 4, elements: strokes)
+        s.add(name + "/pages/" + PageFileNames.snapshot(page), snap.bytes)
+        var live = FileBuilder.journal(base: 1, salt: VectorFixtures.salt &+ 1, firstSequence: 4)
+        live.frame(type: clockType, sequence: 4, body: clockBody(time + 60_000))
+        live.append(3, sequence: 5)
+        s.add(name + "/pages/" + PageFileNames.journal(page, base: 1), live.bytes)
+        let salt = VectorFixtures.salt &+ 2
+        var thinned = FileBuilder.journal(base: 1, salt: salt, firstSequence: 1)
+        thinned.frame(type: clockType, sequence: 1, body: clockBody(time))
+        _ = thinned.appends([1, 2], from: 2)
+        s.add(name + "/history/\(page)/" + HistoryFileNames.thinned(first: 1, salt: salt), thinned.bytes)
+        s.entry(
+            name, "package", nil, rules: ["H-005", "H-040", "H-070", "D-022", "K-019", "P-015"],
             expect: PackageVectors.expect(exit: 0, pages: [(page, [1, 2, 3])], kinds: []))
     }
 }
