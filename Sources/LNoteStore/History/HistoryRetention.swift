@@ -132,17 +132,6 @@ extension Document {
     public func applyHistoryRetention(
         now: Date = Date(), policy: HistoryRetention = .default
     ) async throws -> Int {
-        try await applyHistoryRetention(now: now, policy: policy, pages: nil)
-    }
-
-    /// Sets the policy `close()` applies to the pages this writer opened (H-061); nil turns
-    /// that off (the history is then kept until `applyHistoryRetention` is called).
-    public func setHistoryRetention(_ policy: HistoryRetention?) {
-        historyRetention = policy
-    }
-
-    /// H-061 for the listed pages that are in `pages` (every listed page when nil).
-    func applyHistoryRetention(now: Date, policy: HistoryRetention, pages: Set<UUIDBytes>?) async throws -> Int {
         let (fs, directory) = (self.fs, layout.pagesDirectory)
         let root = HistoryFileNames.historyRoot(pagesDirectory: directory)
         let folders = Set(
@@ -152,7 +141,7 @@ extension Document {
             })
         var removed = 0
         var changed = false
-        for entry in file.pages where folders.contains("\(entry.id)") && pages.map({ $0.contains(entry.id) }) ?? true {
+        for entry in file.pages where folders.contains("\(entry.id)") {
             let id = entry.id
             let (r, c) = try await BlockingIO.run { () throws -> (Int, Bool) in
                 let pruned = try HistoryPruning.apply(policy, now: now, fs: fs, pagesDirectory: directory, pageID: id)
