@@ -98,25 +98,15 @@ enum HistoryVectors {
     /// fsck reports nothing.
     static func package(_ s: inout ConformanceSuite) {
         let name = "ok-package-with-page-history.lnote"
-        let page = VectorFixtures.page
-        let strokes = (1...2).map { VectorFixtures.stroke($0) }
-        s.add(name + "/document.json", PackageVectors.documentJSON(pages: [(page, 3)]))
-        s.add(name + "/manifest.json", PackageVectors.manifestJSON(pageCount: 1, cover: page))
-        let (snap, _) = SnapshotBuilder.build(generation: 1, nextSequence: 4, elements: strokes)
-        s.add(name + "/pages/" + PageFileNames.snapshot(page), snap.bytes)
-        var live = FileBuilder.journal(base: 1, salt: VectorFixtures.salt &+ 1, firstSequence: 4)
-        live.frame(type: clockType, sequence: 4, body: clockBody(time + 60_000))
-        live.append(3, sequence: 5)
-        s.add(name + "/pages/" + PageFileNames.journal(page, base: 1), live.bytes)
-        var retired = FileBuilder.journal(base: 0, salt: VectorFixtures.salt, firstSequence: 1)
-        retired.frame(type: clockType, sequence: 1, body: clockBody(time))
-        _ = retired.appends([1, 2], from: 2)
-        let folder = name + "/history/\(page)/"
-        s.add(folder + HistoryFileNames.journal(base: 0, salt: VectorFixtures.salt), retired.bytes)
-        s.add(folder + HistoryFileNames.checkpoint(next: 4, salt: VectorFixtures.snapshotSalt), snap.bytes)
+        let snapshot = addLivePage(&s, name)
+        let folder = name + "/history/\(VectorFixtures.page)/"
+        s.add(
+            folder + HistoryFileNames.journal(base: 0, salt: VectorFixtures.salt),
+            firstTwoSaves(base: 0, salt: VectorFixtures.salt))
+        s.add(folder + HistoryFileNames.checkpoint(next: 4, salt: VectorFixtures.snapshotSalt), snapshot)
         s.entry(
             name, "package", nil, rules: ["H-001", "H-040", "D-022", "K-019", "P-015", "P-018", "F-011"],
-            expect: PackageVectors.expect(exit: 0, pages: [(page, [1, 2, 3])], kinds: []))
+            expect: PackageVectors.expect(exit: 0, pages: [(VectorFixtures.page, [1, 2, 3])], kinds: []))
     }
 
     /// A package whose history is one thinned run (H-005) written by retention: a journal file
@@ -125,6 +115,20 @@ enum HistoryVectors {
     /// fsck reports nothing.
     static func thinnedPackage(_ s: inout ConformanceSuite) {
         let name = "ok-package-with-thinned-history.lnote"
+        _ = addLivePage(&s, name)
+        let salt = VectorFixtures.salt &+ 2
+        s.add(
+            name + "/history/\(VectorFixtures.page)/" + HistoryFileNames.thinned(first: 1, salt: salt),
+            firstTwoSaves(base: 1, salt: salt))
+        s.entry(
+            name, "package", nil, rules: ["H-005", "H-040", "H-070", "D-022", "K-019", "P-015"],
+            expect: PackageVectors.expect(exit: 0, pages: [(VectorFixtures.page, [1, 2, 3])], kinds: []))
+    }
+
+    /// The live files both history packages share: `document.json` and `manifest.json` of one
+    /// page of three elements, its snapshot after two saves (generation 1, next sequence 4),
+    /// and the live journal with the third save and its clock frame. Returns the snapshot.
+    static func addLivePage(_ s: inout ConformanceSuite, _ name: String) -> [UInt8] {
         let page = VectorFixtures.page
         let strokes = (1...2).map { VectorFixtures.stroke($0) }
         s.add(name + "/document.json", PackageVectors.documentJSON(pages: [(page, 3)]))
@@ -135,13 +139,15 @@ enum HistoryVectors {
         live.frame(type: clockType, sequence: 4, body: clockBody(time + 60_000))
         live.append(3, sequence: 5)
         s.add(name + "/pages/" + PageFileNames.journal(page, base: 1), live.bytes)
-        let salt = VectorFixtures.salt &+ 2
-        var thinned = FileBuilder.journal(base: 1, salt: salt, firstSequence: 1)
-        thinned.frame(type: clockType, sequence: 1, body: clockBody(time))
-        _ = thinned.appends([1, 2], from: 2)
-        s.add(name + "/history/\(page)/" + HistoryFileNames.thinned(first: 1, salt: salt), thinned.bytes)
-        s.entry(
-            name, "package", nil, rules: ["H-005", "H-040", "H-070", "D-022", "K-019", "P-015"],
-            expect: PackageVectors.expect(exit: 0, pages: [(page, [1, 2, 3])], kinds: []))
+        return snap.bytes
+    }
+
+    /// A journal from sequence 1 holding the first two saves' history: a clock frame, then
+    /// elements 1 and 2.
+    static func firstTwoSaves(base: UInt64, salt: UInt64) -> [UInt8] {
+        var b = FileBuilder.journal(base: base, salt: salt, firstSequence: 1)
+        b.frame(type: clockType, sequence: 1, body: clockBody(time))
+        _ = b.appends([1, 2], from: 2)
+        return b.bytes
     }
 }
