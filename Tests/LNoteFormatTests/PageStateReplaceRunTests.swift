@@ -190,6 +190,41 @@ struct PageStateReplaceRunTests {
         }
     }
 
+    @Test(
+        "Eraser batches in a row (moves logged across batches, the log flushed when full) keep every position and the order"
+    )
+    func batchesInARowEqualTheModel() {
+        var g = SplitMix64(seed: 2_047)
+        var next: UInt64 = 90_000
+        func fresh() -> UUIDBytes {
+            next += 1
+            return Fixtures.id(next)
+        }
+        for round in 0..<40 {
+            var page = PageState(elements: (0..<Int(g.next() % 120) + 1).map { _ in Self.image(fresh()) })
+            var model = Model(elements: page.elements)
+            for step in 0..<30 {
+                // An eraser's batch: distinct targets, each replaced by 0 ... 3 new fragments.
+                var targets = page.elements.map(\.key).shuffled(using: &g)
+                guard !targets.isEmpty else { break }
+                var changes: [PageChange] = []
+                for _ in 0..<min(targets.count, Int(g.next() % 12) + 2) {
+                    let fragments = (0..<Int(g.next() % 4)).map { _ in Self.image(fresh()) }
+                    changes.append(.replace(target: targets.removeLast(), fragments: fragments))
+                }
+                let notes = page.apply(contentsOf: changes)
+                for c in changes { model.apply(c) }
+                #expect(notes.isEmpty, "round \(round) step \(step)")
+                guard page.elements == model.elements, page.checkInvariants(),
+                    Self.agrees(page, model, probes: model.elements.map(\.key))
+                else {
+                    Issue.record("round \(round) step \(step): the page differs from the model after \(changes)")
+                    return
+                }
+            }
+        }
+    }
+
     @Test("Copies of a page with logged moves stay independent (value semantics)")
     func copiesAreIndependent() {
         let ids = (1...50).map { Fixtures.id(UInt64($0)) }

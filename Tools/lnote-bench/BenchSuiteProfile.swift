@@ -9,7 +9,8 @@ import LNoteToolSupport
 /// (`draw`; with `LNOTE_PROFILE_THREADS=N` the decode alone on N threads), its points decoded
 /// in memory with each point loop in turn (`loops`, an A/B check), only opened (`open`), or
 /// its level-0 file read
-/// (`level0`), the non-durable append taken apart (`append`, `ProfileAppend`), the CPU parts of a compaction apart (`compactcpu`, `ProfileCompactionCPU`), `LNOTE_PROFILE_ROUNDS` times (default 5); `LNOTE_PROFILE_BULK=0` turns the C
+/// (`level0`), the non-durable append taken apart (`append`, `ProfileAppend`), the CPU parts of a compaction apart (`compactcpu`, `ProfileCompactionCPU`), hit-testing
+/// (`hit`, `ProfileHit`), `LNOTE_PROFILE_ROUNDS` times (default 5); `LNOTE_PROFILE_BULK=0` turns the C
 /// bulk point decoder off; in `hot` mode `LNOTE_PROFILE_DUMP=FILE` also writes the page's
 /// encoded strokes there (per stroke: count, angles 0 or 1, length as UInt32 LE, then the
 /// bytes), to time the C decoder on its own. Reports the process CPU time per round (less disturbed than wall
@@ -35,6 +36,7 @@ enum ProfileSuite {
         if mode == "docscale" { return try await ProfileDocumentScale.run(ctx, rounds: rounds, into: r) }
         if mode == "docflush" { return try await ProfileDocumentFlush.run(ctx, rounds: rounds, into: r) }
         if mode == "compactcpu" { return try await ProfileCompactionCPU.run(dir, id, rounds: rounds, into: r) }
+        if mode == "hit" { return try await ProfileHit.run(ctx, rounds: rounds, into: r) }
         if mode == "readyab" { return try await compareReady(dir, id, rounds: rounds, into: r) }
         if mode == "hot" || mode == "pointencode" { return try await codecOnly(mode, dir, id, rounds: rounds, into: r) }
         var points = 0

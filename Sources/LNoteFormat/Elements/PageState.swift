@@ -125,22 +125,68 @@ public struct PageState: Sendable, Equatable {
     }
 
     /// Replaces each listed position's element by its fragments in one pass (E-021 for
-    /// independent replaces, see `independentReplaces`).
+    /// independent replaces, see `independentReplaces`). The elements in between are moved,
+    /// not copied (no reference counting, no element touched but in the array's own memory),
+    /// and the index logs the moves as `replace` does instead of rewriting every position
+    /// after the first cut.
     private mutating func replaceAll(_ cuts: [(position: Int, fragments: [Element])]) {
-        flushPositions()
-        for c in cuts { positions.removeValue(forKey: elements[c.position].key) }
-        let added = cuts.reduce(0) { $0 + $1.fragments.count }
-        var rebuilt: [Element] = []
-        rebuilt.reserveCapacity(elements.count - cuts.count + added)
-        var from = 0
-        for c in cuts {
-            rebuilt.append(contentsOf: elements[from..<c.position])
-            rebuilt.append(contentsOf: c.fragments)
-            from = c.position + 1
+        let targets = cuts.map { elements[$0.position].key }
+        spliceAll(cuts)
+        // The highest cut first: the positions each step logs are still current then.
+        for (c, target) in zip(cuts, targets).reversed() {
+            if !pending.forget(target) { positions.removeValue(forKey: target) }
+            pending.shift(after: c.position, by: c.fragments.count - 1)
+            for (i, f) in c.fragments.enumerated() { pending.place(f.key, at: c.position + i) }
         }
-        rebuilt.append(contentsOf: elements[from...])
-        elements = rebuilt
-        reindex(from: cuts[0].position)
+        if pending.isFull { flushPositions() }
+    }
+
+    /// `elements` with each cut's element (ascending, distinct positions) replaced by its
+    /// fragments, in place: the cut elements taken out, each run of elements between two cuts
+    /// moved once by a bulk move to where it ends up (the runs that move down first, lowest
+    /// first, then those that move up, highest first, so no run lands on one not yet moved),
+    /// then the fragments put in the gaps. Only the fragments are copied.
+    private mutating func spliceAll(_ cuts: [(position: Int, fragments: [Element])]) {
+        guard !cuts.isEmpty else { return }
+        let oldCount = elements.count
+        let added = cuts.reduce(0) { $0 + $1.fragments.count }
+        let newCount = oldCount - cuts.count + added
+        if newCount > oldCount, let filler = cuts.first(where: { !$0.fragments.isEmpty })?.fragments.first {
+            elements.append(contentsOf: repeatElement(filler, count: newCount - oldCount))
+        }
+        var taken: [Element] = []
+        taken.reserveCapacity(cuts.count)
+        elements.withUnsafeMutableBufferPointer { b in
+            guard let base = b.baseAddress else { return }
+            for c in cuts { taken.append((base + c.position).move()) }
+            if newCount > oldCount { (base + oldCount).deinitialize(count: newCount - oldCount) }
+            // Run k: the elements after cut k up to the next cut; it moves by `d`, the
+            // fragments of cuts 0 ... k less the k + 1 elements they replace.
+            func run(_ k: Int) -> (start: Int, end: Int) {
+                (cuts[k].position + 1, k + 1 < cuts.count ? cuts[k + 1].position : oldCount)
+            }
+            var d = 0
+            for k in cuts.indices {
+                d += cuts[k].fragments.count - 1
+                let (s, e) = run(k)
+                if d < 0, e > s { (base + s + d).moveInitialize(from: base + s, count: e - s) }
+            }
+            for k in cuts.indices.reversed() {
+                let (s, e) = run(k)
+                if d > 0, e > s { (base + s + d).moveInitialize(from: base + s, count: e - s) }
+                d -= cuts[k].fragments.count - 1
+            }
+            // d == 0: cut k's fragments go where its element was, moved by the cuts before it.
+            for c in cuts {
+                for (i, f) in c.fragments.enumerated() { (base + c.position + d + i).initialize(to: f) }
+                d += c.fragments.count - 1
+            }
+            // A page that shrank: the slots past its end take back cut elements, dropped below.
+            if newCount < oldCount {
+                for i in newCount..<oldCount { (base + i).initialize(to: taken.removeLast()) }
+            }
+        }
+        if newCount < oldCount { elements.removeLast(oldCount - newCount) }
     }
 
     /// E-020: append at the end unless the id exists.

@@ -111,48 +111,70 @@ package struct EraserSegment: Sendable {
     /// (ascending, disjoint, not touching); empty when it misses. Only the points of the runs
     /// whose boxes the capsule's box meets are tested, from `geometry.placed`: nothing is
     /// decoded.
-    @_optimize(speed)
     package func cuts(_ geometry: ElementGeometry) -> [Range<Int>] {
+        var ranges: [Range<Int>] = []
+        cuts(geometry, into: &ranges)
+        return ranges
+    }
+
+    /// `cuts(_:)` appended to `ranges` (no allocation when it has room): the ranges of this
+    /// stroke follow whatever `ranges` held.
+    @_optimize(speed)
+    package func cuts(_ geometry: ElementGeometry, into ranges: inout [Range<Int>]) {
         let reach = box
         let runLength = ElementGeometry.runLength
         let n = geometry.placed.count
-        var ranges: [Range<Int>] = []
-        var open: Int?  // the start of the range being built
-        var lastHit = -2
-        func mark(_ i: Int) {
-            // Indexes arrive ascending, except that the first point of a run repeats the last
-            // of the one before: ranges grow at their end only.
-            if i <= lastHit { return }
-            if i == lastHit + 1, open != nil { lastHit = i; return }
-            if let o = open { ranges.append(o..<lastHit + 1) }
-            open = i; lastHit = i
-        }
+        // The range being built: `open ..< end` (empty while `open == end`).
+        var open = 0, end = 0
         geometry.placed.withUnsafeBufferPointer { placed in
-            for (j, r) in geometry.runs.enumerated() where r.intersects(reach) && mayReach(r) {
-                let first = j * runLength, last = min(first + runLength, n - 1)
-                guard first < n else { continue }
-                var prev = placed[first]
-                var dp = distanceSquared(x: Double(prev.x), y: Double(prev.y))
-                var prevHit = reaches(dp, r: Double(prev.r))
-                if prevHit { mark(first) }
-                var i = first + 1
-                while i <= last {
-                    let cur = placed[i]
-                    let dc = distanceSquared(x: Double(cur.x), y: Double(cur.y))
-                    let curHit = reaches(dc, r: Double(cur.r))
-                    if !prevHit, !curHit, segmentMayReach(prev, cur, dp, dc),
-                        distance(ax: Double(prev.x), ay: Double(prev.y), bx: Double(cur.x), by: Double(cur.y))
-                            <= halfWidth + Double(min(prev.r, cur.r))
-                    {
-                        mark(dp <= dc ? i - 1 : i)
+            geometry.runs.withUnsafeBufferPointer { runs in
+                for j in 0..<runs.count {
+                    let rb = runs[j]
+                    guard rb.intersects(reach), mayReach(rb) else { continue }
+                    let first = j &* runLength
+                    guard first < n else { continue }
+                    let last = min(first &+ runLength, n &- 1)
+                    // Bit k: point first + k is cut (a run holds at most runLength + 1 points).
+                    var mask: UInt32 = 0
+                    var prev = placed[first]
+                    var dp = distanceSquared(x: Double(prev.x), y: Double(prev.y))
+                    var prevHit = reaches(dp, r: Double(prev.r))
+                    if prevHit { mask = 1 }
+                    var k: UInt32 = 1
+                    var i = first &+ 1
+                    while i <= last {
+                        let cur = placed[i]
+                        let dc = distanceSquared(x: Double(cur.x), y: Double(cur.y))
+                        let curHit = reaches(dc, r: Double(cur.r))
+                        if curHit {
+                            mask |= 1 << k
+                        } else if !prevHit, segmentMayReach(prev, cur, dp, dc),
+                            distance(ax: Double(prev.x), ay: Double(prev.y), bx: Double(cur.x), by: Double(cur.y))
+                                <= halfWidth + Double(min(prev.r, cur.r))
+                        {
+                            mask |= 1 << (dp <= dc ? k &- 1 : k)
+                        }
+                        prev = cur; dp = dc; prevHit = curHit
+                        k &+= 1
+                        i &+= 1
                     }
-                    if curHit { mark(i) }
-                    prev = cur; dp = dc; prevHit = curHit
-                    i += 1
+                    // The mask's runs of set bits, each joined to the range being built when it
+                    // touches it (runs share their boundary point, so ranges arrive ascending).
+                    while mask != 0 {
+                        let s = mask.trailingZeroBitCount
+                        let len = (~(mask >> s)).trailingZeroBitCount
+                        let a = first &+ s, b = a &+ len
+                        if a <= end, open < end {
+                            end = max(end, b)
+                        } else {
+                            if open < end { ranges.append(open..<end) }
+                            open = a; end = b
+                        }
+                        mask = s &+ len >= 32 ? 0 : mask & ~((1 << UInt32(s &+ len)) &- 1)
+                    }
                 }
             }
         }
-        if let o = open { ranges.append(o..<lastHit + 1) }
-        return ranges
+        if open < end { ranges.append(open..<end) }
     }
 }
