@@ -39,14 +39,19 @@ enum Level0Page {
     /// `[Point]`, with the ranges. No checksum, no bounds beyond what keeps it from trapping.
     /// Returns the points.
     static func readPlain(_ path: String) throws -> Int {
+        try readPlainPoints(path).points.count
+    }
+
+    /// `readPlain(_:)`'s output: every point in one array and each stroke's range of it.
+    static func readPlainPoints(_ path: String) throws -> (points: [Point], ranges: [Range<Int>]) {
         guard let bytes = ToolSystem.readWholeFile(path) else {
             throw OperationalError("level 0: cannot read \(path) whole")
         }
-        return bytes.withUnsafeBytes { raw -> Int in
-            guard raw.count >= 4 else { return 0 }
+        return bytes.withUnsafeBytes { raw -> ([Point], [Range<Int>]) in
+            guard raw.count >= 4 else { return ([], []) }
             let strokes = Int(raw.loadUnaligned(as: UInt32.self).littleEndian)
             let table = 4 + 4 * strokes
-            guard table <= raw.count else { return 0 }
+            guard table <= raw.count else { return ([], []) }
             var ranges = [Range<Int>](repeating: 0..<0, count: strokes)
             var total = 0
             for k in 0..<strokes {
@@ -54,7 +59,7 @@ enum Level0Page {
                 ranges[k] = total..<total + n
                 total += n
             }
-            guard table + 16 * total <= raw.count else { return 0 }
+            guard table + 16 * total <= raw.count else { return ([], []) }
             let src = raw.baseAddress! + table
             let points = [Point](unsafeUninitializedCapacity: total) { out, initialized in
                 for i in 0..<total {
@@ -62,7 +67,7 @@ enum Level0Page {
                 }
                 initialized = total
             }
-            return withExtendedLifetime(ranges) { points.count }
+            return (points, ranges)
         }
     }
 
