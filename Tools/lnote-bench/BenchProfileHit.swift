@@ -95,6 +95,40 @@ enum ProfileHit {
                     done += 1
                 }
                 calls += done
+            case "splitparts":
+                // The in-memory parts of a 10-stroke erase, each on copies made unique first.
+                var done = 0
+                var parts = [UInt64](repeating: 0, count: 5)
+                while done < 20 {
+                    let p = spot()
+                    let eraser = EraserSegment(x0: p.x, y0: p.y, x1: p.x + 60, y1: p.y, width: 6)
+                    var scratch = PageState(metadata: state.metadata, elements: state.elements)
+                    var geo = PageGeometry(scratch)
+                    let t0 = ProfileSuite.cpuNanoseconds()
+                    let cuts = geo.eraserCuts(eraser, in: scratch).prefix(10)
+                    guard cuts.count == 10 else { continue }
+                    let t1 = ProfileSuite.cpuNanoseconds()
+                    var changes: [PageChange] = []
+                    for c in cuts {
+                        guard case .stroke(let st)? = scratch.element(c.id) else { continue }
+                        let pieces = try StrokeSplitter.split(st, removing: c.ranges)
+                        changes.append(.replace(target: UUID(c.id), fragments: pieces.map { .stroke($0) }))
+                    }
+                    let t2 = ProfileSuite.cpuNanoseconds()
+                    try PageChangeValidator.validate(changes, against: scratch)
+                    let t3 = ProfileSuite.cpuNanoseconds()
+                    scratch.apply(contentsOf: changes)
+                    let t4 = ProfileSuite.cpuNanoseconds()
+                    geo.update(after: changes, in: scratch)
+                    let t5 = ProfileSuite.cpuNanoseconds()
+                    for (k, d) in [t1 - t0, t2 - t1, t3 - t2, t4 - t3, t5 - t4].enumerated() { parts[k] &+= d }
+                    done += 1
+                }
+                let names = ["cuts", "split", "validate", "apply", "index update"]
+                print(
+                    zip(names, parts).map { "\($0) \(fixed(Double($1) / 1000 / Double(done), 1)) us" }.joined(
+                        separator: ", "))
+                calls += done
             case "walk":
                 // The same query along a continuous path (each move starting where the last
                 // ended), as a real eraser moves: what the caches give back.

@@ -78,9 +78,10 @@ enum HitSuite {
             let p = spot()
             let end = (x: p.x + 60, y: p.y)
             guard await page.eraserHits(from: p, to: end, width: 6).count >= 10 else { continue }
-            // In memory: the same work without the actor and the journal write.
-            var scratch = state
-            var geometry = await page.hitIndex()
+            // In memory: the same work without the actor and the journal write, on a copy of
+            // the page and its index made (untimed) before, so no copy-on-write is timed.
+            var scratch = PageState(metadata: state.metadata, elements: await page.elements)
+            var geometry = PageGeometry(scratch)
             let tm = try BenchSystem.time {
                 let eraser = EraserSegment(x0: p.x, y0: p.y, x1: end.x, y1: end.y, width: 6)
                 let cuts = geometry.eraserCuts(eraser, in: scratch).prefix(10)

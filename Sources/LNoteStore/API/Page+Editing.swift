@@ -123,34 +123,46 @@ extension Page {
 package enum StrokeSplitter {
     /// The runs of `stroke`'s points outside `ranges`, each a stroke with a new id and times
     /// re-based to start at 0 ms. Throws `invalidInput` for a range outside the points.
+    /// `ranges` may come in any order and overlap; an eraser's (ascending, disjoint) are used
+    /// as they are. Cost: one pass over the kept points, one array per piece.
     package static func split(_ stroke: Stroke, removing ranges: [Range<Int>]) throws(LNoteError) -> [Stroke] {
         let points = stroke.points
-        var keep = [Bool](repeating: true, count: points.count)
+        let n = points.count
+        var ordered = true
+        var previousEnd = 0
         for r in ranges {
-            guard r.lowerBound >= 0, r.upperBound <= points.count else {
-                throw LNoteError(.invalidInput, "point range \(r) outside the stroke's 0..<\(points.count)")
+            guard r.lowerBound >= 0, r.upperBound <= n else {
+                throw LNoteError(.invalidInput, "point range \(r) outside the stroke's 0..<\(n)")
             }
-            for i in r { keep[i] = false }
+            if r.lowerBound < previousEnd { ordered = false }
+            previousEnd = max(previousEnd, r.upperBound)
         }
+        let cuts = ordered ? ranges : ranges.sorted { $0.lowerBound < $1.lowerBound }
         var pieces: [Stroke] = []
-        var run: [Point] = []
-        func finish() {
-            guard let first = run.first else { return }
-            let rebased = run.map { p -> Point in
-                var q = p
-                q.time = p.time >= first.time ? p.time - first.time : 0  // never traps; E-003 rejects a decrease
-                return q
+        var g = SystemRandomNumberGenerator()
+        // The points from `start` up to the next cut are kept.
+        func keep(_ run: Range<Int>) {
+            guard !run.isEmpty else { return }
+            let first = points[run.lowerBound].time
+            let rebased = [Point](unsafeUninitializedCapacity: run.count) { out, initialized in
+                for (k, i) in run.enumerated() {
+                    var q = points[i]
+                    q.time = q.time >= first ? q.time - first : 0  // never traps; E-003 rejects a decrease
+                    out[k] = q
+                }
+                initialized = run.count
             }
             pieces.append(
                 Stroke(
-                    id: .random(), ink: stroke.ink, transform: stroke.transform, hasAngles: stroke.hasAngles,
-                    points: rebased))
-            run.removeAll(keepingCapacity: true)
+                    id: .random(using: &g), ink: stroke.ink, transform: stroke.transform,
+                    hasAngles: stroke.hasAngles, points: rebased))
         }
-        for (i, p) in points.enumerated() {
-            if keep[i] { run.append(p) } else { finish() }
+        var start = 0
+        for r in cuts where !r.isEmpty {
+            if r.lowerBound > start { keep(start..<r.lowerBound) }
+            start = max(start, r.upperBound)
         }
-        finish()
+        keep(start..<n)
         return pieces
     }
 }
