@@ -12,6 +12,7 @@ enum HitSuite {
     static let scanName = "scan: PageState.elements(atX:y:) (every stroke's bounds, decoded each call)"
     static let tapName = "tap: Page.elements(atX:y:) (hit index)"
     static let eraserName = "eraser move: Page.eraserHits, a 20 pt segment, 20 pt tip"
+    static let pathName = "eraser along a path: the same moves, each starting where the last ended"
     static let splitName = "eraser split of 10 strokes: Page.eraserHits + Page.erase (durability none)"
     static let splitMemoryName =
         "eraser split of 10 strokes in memory: cut ranges + split + PageState.apply(contentsOf:) + index update"
@@ -69,6 +70,20 @@ enum HitSuite {
             eraserCPU.append(cpu() &- c)
         }
 
+        // The same moves along a path, as a pen moves (the caches hold what the last one read).
+        var pathNs: [UInt64] = [], pathCPU: [UInt64] = []
+        var at = spot()
+        for _ in 0..<ctx.n(5_000, 1_000) {
+            let angle = Double.random(in: 0..<2 * Double.pi, using: &g)
+            var end = (x: at.x + 20 * cos(angle), y: at.y + 20 * sin(angle))
+            if !content.contains(x: end.x, y: end.y) { end = spot() }
+            let c = cpu(), t = BenchSystem.now()
+            cut &+= await page.eraserHits(from: at, to: end, width: 20).count
+            pathNs.append(BenchSystem.now() &- t)
+            pathCPU.append(cpu() &- c)
+            at = end
+        }
+
         // The split: a sweep along a line of writing long enough to cross 10 strokes or more,
         // the first 10 hits erased as one edit, then undone (outside the timing).
         var splitNs: [UInt64] = [], memoryNs: [UInt64] = []
@@ -124,6 +139,7 @@ enum HitSuite {
         r.rows += [
             row(scanName, scan), row(buildName, LatencyStats(nanoseconds: buildNs)),
             row(tapName, tap, cpu: tapC), row(eraserName, eraser, cpu: eraserC),
+            row(pathName, LatencyStats(nanoseconds: pathNs), cpu: LatencyStats(nanoseconds: pathCPU)),
             row(splitMemoryName, LatencyStats(nanoseconds: memoryNs)), row(splitName, split, cpu: splitC)
         ]
         r.ratios(to: scanName)
@@ -147,6 +163,7 @@ enum HitSuite {
             "page: \(strokes) strokes of generated handwriting (seed 47) on a letter page, opened with points deferred (Page.open); taps and eraser moves at random places over the content, eraser moves in random directions",
             "scan: the page's elements, each stroke's bounds computed from its points on every call (what PageState.elements(atX:y:) and Element.bounds do)",
             "cpuMicros: process CPU time of the same calls (what a preempted call on a busy machine does not add); the targets are on wall time",
+            "eraser along a path: the moves of the eraser row, each from where the last ended (a new random start when it would leave the content), as a pen drags the eraser; no target, for comparison with the random moves",
             "tap and eraser move: through the actor (each an await on the page), after the index was built (Page.prepareHitTesting); the index build is its own row",
             "eraser split: a 60 pt sweep with a 6 pt tip that crosses 10 strokes or more, its first 10 hits erased as one Page.erase (10 replace frames in one write, no sync: durability none), then undone outside the timing; the in-memory row is the same work without the actor and the write"
         ]
