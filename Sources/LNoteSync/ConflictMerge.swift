@@ -116,8 +116,8 @@ extension Document {
             lost: lost, done: &done)
         try ConflictMerge.settle(done, layout: layout, fs: fs, report: &report, lost: lost)
         try ConflictMerge.mergeDerived(layout: layout, fs: fs, report: &report, lost: lost)
-        try lost.finish(
-            header: "merge of \(packagePath): conflict copies that could not be placed whole (Spec/sync.md Y-019)")
+        let path = packagePath
+        try lost.finish(header: "merge of \(path): conflict copies that could not be placed whole (Spec/sync.md Y-019)")
         syncMergeResult = report
     }
 
