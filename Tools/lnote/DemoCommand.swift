@@ -117,7 +117,7 @@ enum DemoCommand: Command {
         )
         if let entry = listing.first {
             print(
-                "   the library lists '\(entry.title)', \(entry.pageCount) page, cover \(entry.coverPath.map(lastComponent) ?? "none")"
+                "   the library lists '\(entry.title)', \(entry.pageCount) page, cover \(entry.coverFilePath.map(lastComponent) ?? "none")"
             )
         }
 
