@@ -146,6 +146,21 @@ struct DocumentUndoTests {
         }
     }
 
+    @Test("a saved document edit that is not one reads back as DecodingError, never as another change")
+    func malformedEditIsRefused() async throws {
+        try await withDocument("doc-undo-decode") { _, document in
+            let edit = try await document.setTitle("Saved")
+            var object = try #require(JSONSerialization.jsonObject(with: JSONEncoder().encode(edit)) as? [String: Any])
+            #expect(try Self.roundTrip(edit) == edit)
+            object["inverse"] = [["renamePage": ["id": UUID().uuidString]]]
+            let unknown = try JSONSerialization.data(withJSONObject: object)
+            #expect(throws: DecodingError.self) { try JSONDecoder().decode(DocumentEdit.self, from: unknown) }
+            object["inverse"] = [["trashPage": ["id": "not a uuid"]]]
+            let badID = try JSONSerialization.data(withJSONObject: object)
+            #expect(throws: DecodingError.self) { try JSONDecoder().decode(DocumentEdit.self, from: badID) }
+        }
+    }
+
     @Test("a move undone after other pages were deleted moves the same page, by id")
     func moveIsByID() async throws {
         try await withDocument("doc-undo-move") { _, document in

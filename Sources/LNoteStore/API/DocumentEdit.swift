@@ -45,7 +45,9 @@ public enum DocumentChange: Sendable, Equatable, Hashable, Codable {
 /// changed. A page restored from the trash needs the trash to still hold it: a purge (or the
 /// trash retention, 30 days by default) makes its undo throw `notFound`.
 public struct DocumentEdit: Sendable, Equatable, Hashable, Codable {
-    /// The document the changes apply to.
+    /// The document the changes apply to: apply them to the `Document` whose `id` this is
+    /// (`apply(_:)` on another document finds none of its pages and throws `notFound`, but
+    /// would set a title).
     public var documentID: UUID
     /// What was written, in order.
     public var changes: [DocumentChange]
