@@ -25,7 +25,7 @@ package struct ElementGeometry: Sendable, Equatable {
 
     /// Segments per run: small enough that an eraser touching a stroke tests a few dozen
     /// points of it, large enough that the boxes cost a fraction of the points' memory.
-    package static let runLength = 8
+    package static let runLength = 16
 
     /// Computes the geometry of `element`. Cost: O(points), a deferred stroke decoded once
     /// into temporary memory.

@@ -36,8 +36,7 @@ extension Page {
     /// Builds the hit index now (O(points), once per open page) so the first tap or eraser
     /// move does not pay for it; every later change keeps it in step. Optional: the first
     /// hit-test builds it otherwise. It holds every stroke point where it lies on the page
-    /// and a box for every 8 of them (16 bytes a point in all, about 5.6 MB for a page of
-    /// 350,000 points) until the page closes.
+    /// (12 bytes a point, about 4 MB for a page of 350,000 points) until the page closes.
     public func prepareHitTesting() {
         _ = hitIndex()
     }
