@@ -17,8 +17,10 @@ enum ProfileHit {
         var pool = StrokePool(seed: 47, count: 2_000)
         let dir = ctx.path("hit-profile"), id = BenchPages.id(47)
         try BenchPages.write(directory: dir, id: id, strokes: pool.fresh(first: 0, count: 2_000), journalFrames: 0)
-        let page = try await Page.open(
-            directory: dir, id: id, options: PageOptions(durability: .none, compaction: .onCloseOnly))
+        var options = PageOptions(durability: .none, compaction: .onCloseOnly)
+        // LNOTE_PROFILE_HISTORY=0: the page keeps no history (no clock frames).
+        if ProcessInfo.processInfo.environment["LNOTE_PROFILE_HISTORY"] == "0" { options.keepsHistory = false }
+        let page = try await Page.open(directory: dir, id: id, options: options)
         await page.prepareHitTesting()
         let state = await page.state
         let content = state.contentBounds
