@@ -146,8 +146,12 @@ SMALL static int64_t scalar(scanner *s, size_t *p) {
 SMALL static inline __attribute__((always_inline)) int string(scanner *s) {
     size_t p = s->i + 1;
     int64_t v;
-    while ((v = scalar(s, &p)) >= 0) {
-    }
+    do {
+        // Printable ASCII other than the quote and the backslash is text as it stands: the run
+        // is passed over without `scalar`, which decides everything else (a long document.json
+        // is mostly such runs: ids, times, names).
+        while (p < s->n && s->b[p] >= 0x20 && s->b[p] < 0x80 && s->b[p] != '"' && s->b[p] != '\\') p++;
+    } while ((v = scalar(s, &p)) >= 0);
     s->i = p;
     return v == -1;
 }
