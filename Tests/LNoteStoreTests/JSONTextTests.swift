@@ -98,6 +98,13 @@ struct JSONTextTests {
             !Self.accepts([0x5B, 0x22] + Array(run.utf8) + [0xED, 0xA0, 0x80, 0x22, 0x5D]), "a surrogate after a run")
         #expect(Self.reason("{\"\(run)\":1,\"\(run)\":2}").contains("twice"), "equal long names are still a repeat")
         #expect(Self.accepts("{\"\(run)a\":1,\"\(run)b\":2}"), "long names that differ at the end are two")
+        #expect(Self.reason("{\"\(run)a\":1,\"\(run)\\u0061\":2}").contains("twice"), "an escape spells the same name")
+        #expect(
+            Self.accepts("{\"\(run)é\":1,\"\(run)z\":2,\"\(run)\":3,\"\(run)😀\":4,\"\(run)\\u00e8\":5}"),
+            "names that share a long prefix and differ after it are different names")
+        #expect(
+            Self.reason("{\"\(run)é\":1,\"\(run)z\":2,\"\(run)\":3,\"\(run)\\u00e9\":4}").contains("twice"),
+            "the escaped é after the prefix repeats the first name")
     }
 
     /// A random JSON value of at most `depth` levels (strings with escapes and non-ASCII, numbers
