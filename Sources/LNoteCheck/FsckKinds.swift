@@ -15,7 +15,7 @@ public enum FsckFindingKind: String, Sendable, Equatable, CaseIterable {
     case unknownFile, folderNameMismatch, ioError, tooManyErrors, notRegularFile, notAFolder, hardLink
     case pageFileCase, shadowedPageFile, notDownloaded, assetContentMismatch
     // Page history (Spec/history.md H-070).
-    case historyFileDamaged, historyVersionLost, historyUnknownFile, historyThinnedOverlap
+    case historyFileDamaged, historyVersionLost, historyUnknownFile, historyThinnedOverlap, historyFork
     // The library's.
     case stagingLeftover
     // The trash's (Spec/trash.md T-030, T-031).

@@ -4,8 +4,8 @@ import Testing
 @testable import LNoteStore
 import LNoteTestSupport
 
-/// H-033: writers keep history when an app turns it on (off by default in this release).
-@Suite("History when turned on, and off")
+/// H-033: writers keep history unless an app turns it off.
+@Suite("History is kept by default")
 struct HistoryDefaultTests {
     let pageID = UUIDBytes(string: "3f2e1d0c-4b5a-4978-8695-a4b3c2d1e0f9")!
 
@@ -21,12 +21,12 @@ struct HistoryDefaultTests {
         return last
     }
 
-    @Test("H-033 H-030 H-010 history turned on writes clock frames and retires absorbed journals into history/")
-    func historyTurnedOn() async throws {
-        #expect(!PageOptions().keepsHistory, "off by default in this release (H-033)")
+    @Test("H-033 H-030 H-010 default options write clock frames and retire absorbed journals into history/")
+    func defaultOptionsKeepHistory() async throws {
+        #expect(PageOptions().keepsHistory)
         let dir = TemporaryFolder(); defer { dir.remove() }
         let pages = dir.sub("pages")
-        let current = try await write(pages, PageOptions(compaction: .onCloseOnly).withHistory)
+        let current = try await write(pages, PageOptions(compaction: .onCloseOnly))
         let folder = joinPath(dir.path, "history/\(pageID)")
         let names = try FileManager.default.contentsOfDirectory(atPath: folder)
         #expect(names.contains { $0.hasSuffix(".journal") }, "\(names)")

@@ -238,3 +238,50 @@ struct HistoryThinningTests {
         }
     }
 }
+
+@Suite("Page history: retention at close")
+struct HistoryRetentionAtCloseTests {
+    /// A document whose first page was saved once a day from 40 to 11 days ago (by an injected
+    /// clock), compacted every five saves, with `policy` set for its close. Returns the
+    /// versions listed before the close and after a reopen.
+    func versionsAroundClose(policy: HistoryRetention?) async throws -> (before: Int, after: Int) {
+        let dir = TemporaryFolder(); defer { dir.remove() }
+        let clock = HistoryTimeSource(Date(timeIntervalSinceNow: -40 * 86_400))
+        var options = PageOptions(durability: .none).withHistory
+        options.historyClock = clock
+        let library = NoteLibrary(folder: dir.path, fileSystem: POSIXFileSystem.shared)
+        let doc = try await library.createDocument(title: "close", pageOptions: options)
+        await doc.setHistoryRetention(policy)
+        let page = try await doc.page(at: 0)
+        let id = await page.id
+        for i in 0..<30 {
+            clock.advance(by: 86_400)
+            try await page.append(.stroke(makeStroke(UInt64(7_000 + i), points: 4)))
+            if i % 5 == 4 { try await page.compact() }
+        }
+        let before = try await doc.versions(ofPage: id).count
+        let elements = await page.state.elements
+        try await doc.close()
+        let again = try await Document.open(url: URL(fileURLWithPath: doc.path), pageOptions: options)
+        let reopened = try await again.page(at: 0)
+        #expect(await reopened.state.elements == elements, "retention never touches the current page")
+        let after = try await again.versions(ofPage: id).count
+        await again.setHistoryRetention(nil)
+        try await again.close()
+        return (before, after)
+    }
+
+    @Test("H-061 a writer's close applies the document's policy to the pages it opened")
+    func closeAppliesPolicy() async throws {
+        let (before, after) = try await versionsAroundClose(
+            policy: HistoryRetention(everyChange: 3_600, hourly: 86_400, daily: 5 * 86_400))
+        #expect(before >= 30)
+        #expect(after < before / 2, "versions older than the daily tier are dropped: \(before) -> \(after)")
+    }
+
+    @Test("H-061 with no policy set, a close keeps every version")
+    func closeWithoutPolicyKeepsAll() async throws {
+        let (before, after) = try await versionsAroundClose(policy: nil)
+        #expect(after == before)
+    }
+}

@@ -118,6 +118,43 @@ import LNoteTestSupport
         _ = writer
     }
 
+    @Test(
+        "P-040 P-042 a journal cut inside its last frame, at every length from 1 byte (too short for a header) to the frame's whole length minus one: the torn tail's non-zero bytes are kept before the writer cuts them",
+        arguments: [1, 2, 5, 8, 9, 10, 16, 40, -1])
+    func tornTailOfAnyLengthKept(tail: Int) async throws {
+        let dir = TemporaryFolder()
+        defer { dir.remove() }
+        let pages = dir.sub("pkg/pages")
+        let writer = try await Page.open(
+            directory: pages, id: Self.pageID, options: PageOptions(compaction: .onCloseOnly))
+        for i in 0..<5 { try await writer.append(.stroke(makeStroke(UInt64(i + 1)))) }
+        try await writer.flush()
+        let name = PageFileNames.journal(Self.pageID, base: 0)
+        let journal = pages + "/" + name
+        let bytes = try #require(Self.bytes(journal))
+        let salt = try #require(
+            bytes.withUnsafeBytes { raw -> UInt64? in
+                if case .valid(let h) = JournalHeader.decode(raw) { return h.salt }
+                return nil
+            })
+        let last = try #require(
+            FrameScanner.scan(bytes, from: 64, salt: salt, firstSequence: 1, mode: .salvage).acceptedFrames.last)
+        let length = tail > 0 ? tail : last.endOffset - last.offset - 1
+        // A crash left the last frame torn: its first `length` bytes, then nothing.
+        var cut = Array(bytes[..<(last.offset + length)])
+        cut[cut.count - 1] |= 0x01  // the tail ends with a byte that is not zero
+        try Data(cut).write(to: URL(fileURLWithPath: journal))
+
+        let page = try await Page.open(directory: pages, id: Self.pageID)
+        #expect(await page.elementCount == 4)
+        try await page.append(.stroke(makeStroke(999)))
+        try await page.close()
+        let kept = try #require(await page.damageKeptIn, "the torn tail of \(length) bytes was not kept")
+        let copy = Self.bytes(kept + "/\(name).\(last.offset).bin")
+        #expect(copy == Array(cut[last.offset...]))
+        _ = writer
+    }
+
     @Test("P-042 an undamaged open keeps nothing and writes nothing to lost+found")
     func cleanOpenKeepsNothing() async throws {
         let dir = TemporaryFolder()

@@ -17,14 +17,14 @@ enum CompactCommand: Command {
         (P-010 .. P-012) and refreshes document.json, the manifest and stale thumbnails. Damaged journal files are moved to lost+found/, never
         deleted. Fails with exit 8 if another process has the document open for writing.
 
-        Absorbed journals are retired into history/ (Spec/history.md H-030), never
-        removed, so every version stays restorable. --no-history removes them
+        Absorbed journals are retired into history/ (Spec/history.md H-033, the writers'
+        default), never removed, so every version stays restorable. --no-history removes them
         instead, unless the package already keeps history (it has a history/ folder); --history,
         the default, is accepted as before.
         """
 
     static func run(_ arguments: inout Arguments) async throws -> Int32 {
-        _ = arguments.flag("--history")  // the default: compact retires unless told not to
+        _ = arguments.flag("--history")  // the default since history is kept by default (H-033)
         let noHistory = arguments.flag("--no-history")
         let rest = try arguments.positionals()
         guard rest.count == 1, let path = rest.first.map(absolutePath) else {

@@ -89,6 +89,12 @@ extension Document {
                     firstError = firstError ?? error
                 }
             }
+            if let policy = historyRetention, !isReadOnly, !observed.isEmpty {  // H-061: idle, not a save's path
+                do { _ = try await applyHistoryRetention(now: Date(), policy: policy, pages: Set(observed.keys)) } catch
+                {
+                    firstError = firstError ?? error
+                }
+            }
             do { _ = try await removeOrphanAssets(openElements: states.mapValues { $0.0.elements }) } catch {
                 firstError = firstError ?? error
             }

@@ -61,6 +61,9 @@ public final actor Document {
     var trashIDs: [UUIDBytes]
     /// How long a trashed page is kept before the retention purges it (T-015); nil: for ever.
     public internal(set) var trashRetention: Double? = Document.defaultTrashRetention
+    /// The history policy `close()` applies to the pages this writer opened (H-061); nil
+    /// applies none at close. Set it with `setHistoryRetention(_:)`.
+    public internal(set) var historyRetention: HistoryRetention? = .default
 
     /// Page files `document.json` does not list, moved to `lost+found/` on open (D-060), as
     /// named there.

@@ -87,7 +87,9 @@ package enum HistoryPruning {
         let folder = HistoryFileNames.pageFolder(pagesDirectory: pagesDirectory, page: pageID)
         if !h.starts.contains(where: { $0.next == c }) {
             // The state before v0's save becomes a start point before anything it replaces goes.
-            let state = try h.state(atVersion: c - 1)
+            // When it does not rebuild (a gap a half-synced file may fill later, a damaged file),
+            // the older files may still be what a kept version needs then: nothing goes.
+            guard let state = try? h.state(atVersion: c - 1) else { return Outcome() }
             let salt = UInt64.random(in: 1...UInt64.max)
             let bytes = SnapshotFile.encode(
                 pageID: pageID, generation: 1, nextSequence: c, state: state, salt: salt)
@@ -132,6 +134,17 @@ extension Document {
     public func applyHistoryRetention(
         now: Date = Date(), policy: HistoryRetention = .default
     ) async throws -> Int {
+        try await applyHistoryRetention(now: now, policy: policy, pages: nil)
+    }
+
+    /// Sets the policy `close()` applies to the pages this writer opened (H-061); nil turns
+    /// that off (the history is then kept until `applyHistoryRetention` is called).
+    public func setHistoryRetention(_ policy: HistoryRetention?) {
+        historyRetention = policy
+    }
+
+    /// H-061 for the listed pages that are in `pages` (every listed page when nil).
+    func applyHistoryRetention(now: Date, policy: HistoryRetention, pages: Set<UUIDBytes>?) async throws -> Int {
         let (fs, directory) = (self.fs, layout.pagesDirectory)
         let root = HistoryFileNames.historyRoot(pagesDirectory: directory)
         let folders = Set(
@@ -141,7 +154,7 @@ extension Document {
             })
         var removed = 0
         var changed = false
-        for entry in file.pages where folders.contains("\(entry.id)") {
+        for entry in file.pages where folders.contains("\(entry.id)") && pages.map({ $0.contains(entry.id) }) ?? true {
             let id = entry.id
             let (r, c) = try await BlockingIO.run { () throws -> (Int, Bool) in
                 let pruned = try HistoryPruning.apply(policy, now: now, fs: fs, pagesDirectory: directory, pageID: id)

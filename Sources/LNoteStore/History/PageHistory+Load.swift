@@ -8,6 +8,15 @@ extension PageHistory {
     package static func load(
         fs: any FileSystem, pagesDirectory: String, pageID: UUIDBytes, mode: LoadMode = .check
     ) throws -> PageHistory {
+        let h = try loadOnce(fs: fs, pagesDirectory: pagesDirectory, pageID: pageID, mode: mode)
+        // A partial read cannot tell two devices' branches apart as the whole one does (H-022).
+        guard mode.limit != .max, h.mayHoldBranches else { return h }
+        return try loadOnce(fs: fs, pagesDirectory: pagesDirectory, pageID: pageID, mode: .list)
+    }
+
+    private static func loadOnce(
+        fs: any FileSystem, pagesDirectory: String, pageID: UUIDBytes, mode: LoadMode
+    ) throws -> PageHistory {
         var h = PageHistory(pageID: pageID)
         h.starts.append(Start(next: 1, state: PageState(metadata: .letter, elements: []), name: "empty page"))
         var liveJournals: [(Int, Source)] = []
@@ -61,9 +70,12 @@ extension PageHistory {
                 case .journal(let base, let salt)?:
                     journals.append((name, base, salt))
                 case .thinned(let first, let salt)?:  // H-020: thinned runs first, by name
-                    guard first <= mode.limit else { continue }
-                    h.loadJournal(
-                        fs: fs, folder: folder, name: name, shown: shown + name, base: first, salt: salt, thinned: true)
+                    guard first <= mode.limit,
+                        let source = h.readJournal(
+                            fs: fs, folder: folder, name: name, shown: shown + name, base: first, salt: salt,
+                            thinned: true)
+                    else { continue }
+                    h.use(source)
                 case .checkpoint(let next, let salt)?:
                     h.loadCheckpoint(
                         fs: fs, folder: folder, name: name, shown: shown + name, next: next, salt: salt,
@@ -74,10 +86,23 @@ extension PageHistory {
                             kind: "historyUnknownFile", file: shown + name, detail: "not a history file name"))
                 }
             }
+            // H-020: the page's own journals before history's, so that the live lineage wins
+            // where another device's branch holds the same sequences (H-022).
+            for (_, source) in liveJournals.sorted(by: { $0.0 < $1.0 }) { h.add(source) }
+            let liveBases = liveJournals.map { UInt64($0.0) }
+            liveJournals = []
+            var bases = Set(liveBases)
+            h.mayHoldBranches = !journals.allSatisfy { bases.insert($0.1).inserted }
+            var pending: [(base: UInt64, source: Source)] = []
             for (name, base, salt) in journals
             where mode.limit == .max || isNeeded(fs: fs, path: joinPath(folder, name), limit: mode.limit) {
-                h.loadJournal(fs: fs, folder: folder, name: name, shown: shown + name, base: base, salt: salt)
+                if let source = h.readJournal(
+                    fs: fs, folder: folder, name: name, shown: shown + name, base: base, salt: salt)
+                {
+                    pending.append((base, source))
+                }
             }
+            h.useRetired(pending, liveBases: liveBases, liveNext: liveSnapshot?.next)
         }
         for (_, source) in liveJournals.sorted(by: { $0.0 < $1.0 }) { h.add(source) }
         if let liveSnapshot { h.starts.append(liveSnapshot) }
@@ -105,23 +130,23 @@ extension PageHistory {
 
     /// H-002, H-005: a retired journal or a thinned run is used when its header is valid and
     /// matches its name.
-    private mutating func loadJournal(
+    private mutating func readJournal(
         fs: any FileSystem, folder: String, name: String, shown: String, base: UInt64, salt: UInt64,
         thinned: Bool = false
-    ) {
+    ) -> Source? {
         let r: JournalFileReader.Result
         do {
             r = try JournalFileReader.read(fs: fs, directory: folder, name: name, base: base, mode: .salvage)
         } catch {
             findings.append(Finding(kind: "historyFileDamaged", file: shown, detail: "unreadable: \(error)"))
-            return
+            return nil
         }
         guard r.headerDamage == nil, let header = r.header, let scan = r.scan else {
             findings.append(
                 Finding(
                     kind: "historyFileDamaged", file: shown,
                     detail: "journal header is not valid (\(r.headerDamage ?? "short file"))"))
-            return
+            return nil
         }
         guard header.pageID == pageID, header.baseGeneration == base, header.salt == salt,
             !thinned || header.firstSequence == base
@@ -132,7 +157,7 @@ extension PageHistory {
                     detail:
                         "journal header names page \(header.pageID), base \(header.baseGeneration), salt \(HistoryFileNames.hex(header.salt)), not its name's"
                 ))
-            return
+            return nil
         }
         for f in scan.findings where f.isDamage {
             findings.append(
@@ -140,7 +165,79 @@ extension PageHistory {
                     kind: "historyFileDamaged", file: shown,
                     detail: "\(f.kind.rawValue) at offset \(f.offset), \(f.bytes) bytes"))
         }
-        let source = Source(name: shown, bytes: r.bytes, frames: scan.acceptedFrames, thinned: thinned)
+        return Source(name: shown, bytes: r.bytes, frames: scan.acceptedFrames, thinned: thinned)
+    }
+
+    /// H-020, H-022: uses the retired journals. First the chain down from the files already
+    /// used (the live journals and thinned runs): the journal of the base below whose last
+    /// frame comes right before the lowest sequence the chain reached, as long as one such
+    /// journal (or several with the same frames) exists. Then every other journal that
+    /// conflicts with no journal used and with no other journal left. The rest are forks.
+    mutating func useRetired(_ pending: [(base: UInt64, source: Source)], liveBases: [UInt64], liveNext: UInt64?) {
+        var lowest: UInt64? = sources.filter { !$0.thinned }.compactMap { $0.frames.first?.sequence }.min() ?? liveNext
+        var expected: UInt64? = nil
+        if let b = liveBases.min() { expected = b > 0 ? b - 1 : nil }
+        var left = Array(pending.indices)
+        while let l = lowest, l > 1 {
+            if let run = sources.first(where: { $0.thinned && $0.frames.last?.sequence == l - 1 }) {
+                lowest = run.frames.first?.sequence
+                expected = nil
+                continue
+            }
+            let leaders = left.filter { i in
+                pending[i].source.frames.last?.sequence == l - 1 && (expected.map { pending[i].base == $0 } ?? true)
+            }
+            guard let first = leaders.first,
+                leaders.dropFirst().allSatisfy({ Self.conflict(pending[first].source, pending[$0].source) == nil })
+            else { break }
+            for i in leaders { use(pending[i].source) }
+            left.removeAll { leaders.contains($0) }
+            lowest = pending[first].source.frames.first?.sequence
+            expected = pending[first].base > 0 ? pending[first].base - 1 : nil
+            if expected == nil { break }
+        }
+        var forked = Set<Int>()
+        defer { if !forked.isEmpty { mayHoldBranches = true } }
+        for (n, i) in left.enumerated() {
+            for k in left[(n + 1)...] where Self.conflict(pending[i].source, pending[k].source) != nil {
+                forked.insert(i); forked.insert(k)
+            }
+        }
+        for i in left {
+            if forked.contains(i) {
+                forkFloor = min(forkFloor, pending[i].source.frames.first?.sequence ?? .max)
+                findings.append(
+                    Finding(
+                        kind: "historyFork", file: pending[i].source.name,
+                        detail:
+                            "holds changes with other bytes than another retired journal (two devices' branches); not used"
+                    ))
+            } else {
+                use(pending[i].source)
+            }
+        }
+    }
+
+    /// The first sequence two journals both hold with another frame type or body; nil when
+    /// they agree (or share no sequence).
+    static func conflict(_ a: Source, _ b: Source) -> UInt64? {
+        guard let a0 = a.frames.first?.sequence, let a1 = a.frames.last?.sequence,
+            let b0 = b.frames.first?.sequence, let b1 = b.frames.last?.sequence, a0 <= b1, b0 <= a1
+        else { return nil }
+        var theirs: [UInt64: Int] = [:]
+        for (i, f) in b.frames.enumerated() where f.sequence >= a0 && f.sequence <= a1 { theirs[f.sequence] = i }
+        for f in a.frames {
+            guard let i = theirs[f.sequence] else { continue }
+            let g = b.frames[i]
+            if g.type != f.type || !a.bytes[f.bodyRange].elementsEqual(b.bytes[g.bodyRange]) { return f.sequence }
+        }
+        return nil
+    }
+
+    /// Uses a history file's frames (H-020), unless it is a thinned run that overlaps one used
+    /// before it, or a journal of another branch (H-022).
+    private mutating func use(_ source: Source) {
+        let (thinned, shown) = (source.thinned, source.name)
         // H-020: a thinned run that overlaps one used before it is not used.
         if thinned, source.frames.contains(where: { frames[$0.sequence] != nil }) {
             findings.append(
@@ -149,7 +246,29 @@ extension PageHistory {
                     detail: "overlaps a thinned run used before it; not used"))
             return
         }
+        // H-022: a journal that holds a sequence with other bytes than a journal used before
+        // it is another device's branch; mixing the two would rebuild states nobody wrote.
+        if !thinned, let at = firstConflict(of: source) {
+            forkFloor = min(forkFloor, source.frames.first?.sequence ?? .max)
+            mayHoldBranches = true
+            findings.append(
+                Finding(
+                    kind: "historyFork", file: shown,
+                    detail:
+                        "holds change \(at.sequence) with other bytes than \(sources[Int(at.source)].name) (another device's branch); not used"
+                ))
+            return
+        }
         add(source)
+    }
+
+    /// The first sequence of `source` that a journal (not a thinned run) used before it holds
+    /// with another frame type or body, and that journal's index; nil when they agree.
+    private func firstConflict(of source: Source) -> (sequence: UInt64, source: Int32)? {
+        for (i, other) in sources.enumerated() where !other.thinned {
+            if let at = Self.conflict(source, other) { return (at, Int32(i)) }
+        }
+        return nil
     }
 
     /// H-003: a checkpoint is a start point when it is a clean snapshot matching its name.

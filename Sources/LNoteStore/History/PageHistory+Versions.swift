@@ -125,7 +125,7 @@ extension PageHistory {
     private mutating func findLost() {
         guard let beginning = starts.first(where: { $0.next > 1 || frames[1] != nil })?.next else { return }
         var lost: [UInt64] = []
-        for (sequence, ref) in frames where sequence >= beginning {
+        for (sequence, ref) in frames where sequence >= beginning && sequence < forkFloor {
             let frame = sources[Int(ref.source)].frames[Int(ref.index)]
             guard FrameType.isCritical(frame.type) else { continue }
             if !runs.contains(where: { starts[$0.start].next <= sequence && sequence < $0.end }) {

@@ -8,7 +8,8 @@ import LNoteFormat
 package struct PageHistory: Sendable {
     /// Something wrong with a history file (H-021, H-070).
     package struct Finding: Sendable, Equatable {
-        /// `historyFileDamaged`, `historyVersionLost` or `historyUnknownFile`.
+        /// `historyFileDamaged`, `historyVersionLost`, `historyUnknownFile`, `historyThinnedOverlap`
+        /// or `historyFork`.
         package var kind: String
         /// The file, relative to the package (`history/<page>/<name>`, `pages/<name>`).
         package var file: String
@@ -76,6 +77,11 @@ package struct PageHistory: Sendable {
 
     package let pageID: UUIDBytes
     var sources: [Source] = []
+    /// Two journals of one base, or a fork found: possibly two devices' branches (H-022).
+    var mayHoldBranches = false
+    /// The lowest sequence of a journal not used as another branch (H-022): change frames
+    /// above it that no start point reaches are cut off by the fork, not lost.
+    var forkFloor = UInt64.max
     var starts: [Start] = []
     var frames: [UInt64: FrameRef] = [:]
     var runs: [Run] = []

@@ -23,7 +23,7 @@ package struct CompactionJob: Sendable {
     package var journals: Set<UInt64>? = nil
     /// Page history (Spec/history.md H-030 .. H-032): retire absorbed journals instead of removing
     /// them. The page sets it from `PageOptions.keepsHistory` (default true, H-033).
-    package var keepsHistory = false
+    package var keepsHistory = true
 
     /// What the job leaves to the page.
     package struct Outcome: Sendable {

@@ -130,10 +130,10 @@ public struct PageOptions: Sendable, Equatable {
     /// `clock` frame (H-010), and a compaction moves absorbed journals into the package's
     /// `history/<page>/` folder instead of removing them (H-030), so every version can be
     /// rebuilt (`Page.versions()`, `Page.restore(toVersion:)`), so a user who lost a page's
-    /// content finds it there. Default false in this release (H-033): turn it on with
-    /// `var options = PageOptions(); options.keepsHistory = true`, then open the document or
-    /// page with it. Turned off, no history is written, and what `history/` already holds stays.
-    public var keepsHistory = false
+    /// content finds it there. Default true (H-033). An app that wants none turns it off with
+    /// `var options = PageOptions(); options.keepsHistory = false`, then opens the document or
+    /// page with it: no history is written then, and what `history/` already holds stays.
+    public var keepsHistory = true
     /// The most bytes a page file may hold (P-043): a change that would make the snapshot a
     /// compaction writes, or the journal, larger is refused with `pageFull`. What readers hold
     /// in memory (P-020); smaller in tests.

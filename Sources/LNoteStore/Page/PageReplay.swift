@@ -204,9 +204,9 @@ struct PageReplay {
         for f in scan.findings {
             let finding = SnapshotFile.finding(from: f, file: name)
             if !finding.isInformational { damaged.coldInsert(name) }
-            if f.isTornTail, f.kind == .badTailFrame || f.kind == .lengthPastEnd,
-                let kept = TornTail.nonZero(r.bytes, from: f.offset, bytes: f.bytes)
-            {
+            // Every kind of torn tail, down to a few bytes too short for a frame header: only
+            // its zeros say nothing (P-042).
+            if f.isTornTail, let kept = TornTail.nonZero(r.bytes, from: f.offset, bytes: f.bytes) {
                 tornTails.append((name, kept))
             }
             report.findings.append(finding)
