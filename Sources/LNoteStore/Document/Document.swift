@@ -100,6 +100,8 @@ public final actor Document {
         self.lock = lock
         self.file = file
         listing = inspection.ungroupedNames.map(PageListing.init(listed:)) ?? PageListing(names: inspection.pageFiles)
+        // The first page's names while the listing is fresh in memory: its open is then a lookup.
+        if let first = file.pages.first { _ = listing.names(of: first.id) }
         setAsideFiles = setAside
         manifestRepairedOnOpen = manifestRepaired
         trashIDs = trashed

@@ -9,9 +9,9 @@ struct PageListing {
     /// named, listed or not, once a read-only open's listing was grouped).
     private(set) var names: [UUIDBytes: [String]]
     /// A read-only open's listing of `pages/`, not grouped by page yet: the first page asked
-    /// for finds its names with one pass over it, without parsing every name (a 2,000-page
-    /// document's first page does not pay for grouping 4,000 names); the next distinct page
-    /// groups them all.
+    /// for (the document's first page, asked for by the open) finds its names with one pass
+    /// over it, without parsing every name (a 2,000-page document's open does not group 4,000
+    /// names for its first page); the next distinct page groups them all.
     private var ungrouped: [String]?
     /// The page the pass over `ungrouped` found names for, and those names.
     private var scanned: (page: UUIDBytes, names: [String])?
