@@ -326,7 +326,7 @@ struct PackageChecker {
                 file,
                 LNoteError(
                     .io, "cannot read document.json; nothing in the package is repaired (K-032): \(e.message)",
-                    file: e.file, errno: e.errno))
+                    file: e.filePath, errno: e.errno))
             return DocumentRead(document: nil, trusted: false)
         } catch {
             try run.error("documentInvalid", file, "\(error)")

@@ -75,7 +75,7 @@ struct PageChecker {
             return Outcome(page: page, state: nil, repaired: false)
         } catch {
             // The finding names the file that failed (the journal, not the snapshot, when it was the journal).
-            let failed = (error as? LNoteError)?.file.map(lastComponent) ?? PageFileNames.snapshot(pageID)
+            let failed = (error as? LNoteError)?.filePath.map(lastComponent) ?? PageFileNames.snapshot(pageID)
             try run.failure(prefix + failed, error)
             page.state = "refused"
             return Outcome(page: page, state: nil, repaired: false)
@@ -276,7 +276,7 @@ struct PageChecker {
             }
         }
         try run.error(
-            "refused", prefix + (e.file ?? PageFileNames.snapshot(pageID)), offset: e.offset,
+            "refused", prefix + (e.filePath ?? PageFileNames.snapshot(pageID)), offset: e.offset,
             "strict mode refuses the page: \(e.message); repair with --mode salvage or prefix")
     }
 

@@ -52,11 +52,11 @@ public struct LNoteError: Error, Sendable, Equatable, CustomStringConvertible {
 
     /// What went wrong (match on it).
     public var code: Code
-    /// What failed, for people (no file name; see `file`).
+    /// What failed, for people (no file name; see `fileURL`).
     public var message: String
-    /// The file or folder concerned, when known.
-    public var file: String?
-    /// The byte offset in `file`, for damage.
+    /// The path of the file or folder concerned, when known; apps read `fileURL`.
+    package var filePath: String?
+    /// The byte offset in the file, for damage.
     public var offset: Int?
     /// The system's error number of a failed file-system call (`errorDescription` adds its text).
     public var errno: Int32?
@@ -64,15 +64,21 @@ public struct LNoteError: Error, Sendable, Equatable, CustomStringConvertible {
     /// otherwise).
     public var reason: ValidationReason?
 
-    /// An error with `code` and `message`, and where it applies when known. Never inlined: it
-    /// is built at over a hundred throw sites.
+    /// An error with `code` and `message`, and the path of the file where it applies when
+    /// known (the engine's; apps call `init(_:_:)` or `init(_:_:fileURL:offset:errno:reason:)`).
+    /// Never inlined: it is built at over a hundred throw sites.
     @inline(never)
-    public init(
+    package init(
         _ code: Code, _ message: String, file: String? = nil, offset: Int? = nil, errno: Int32? = nil,
         reason: ValidationReason? = nil
     ) {
-        self.code = code; self.message = message; self.file = file; self.offset = offset; self.errno = errno
+        self.code = code; self.message = message; self.filePath = file; self.offset = offset; self.errno = errno
         self.reason = reason
+    }
+
+    /// An error with `code` and `message` (an app's own, for a test double or its own checks).
+    public init(_ code: Code, _ message: String) {
+        self.init(code, message, file: nil)
     }
 
     /// A symbolic link met by an O_NOFOLLOW open, or a FIFO, socket or device where a file
@@ -101,7 +107,7 @@ public struct LNoteError: Error, Sendable, Equatable, CustomStringConvertible {
     /// `code: message [file @offset]`, for logs.
     public var description: String {
         var s = "\(code.rawValue): \(message)"
-        if let file { s += " [\(file)" + (offset.map { " @\($0)" } ?? "") + "]" }
+        if let filePath { s += " [\(filePath)" + (offset.map { " @\($0)" } ?? "") + "]" }
         return s
     }
 }

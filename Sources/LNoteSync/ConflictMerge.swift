@@ -30,7 +30,7 @@ enum ConflictMerge {
     ) throws -> Prepared? {
         var merge: Prepared?
         if try hasConflictCopies(layout: layout, fs: fs) {
-            var report = MergeReport(path: layout.root)
+            var report = MergeReport(packagePath: layout.root)
             var done: Done = []
             if try mergeDocumentFile(layout: layout, fs: fs, report: &report, done: &done) {
                 file = try Document.readDocumentFile(fs: fs, layout: layout)  // Y-017: its added pages are listed
@@ -42,7 +42,7 @@ enum ConflictMerge {
         let back = SetAsideRestore.candidates(
             fs: fs, layout: layout, listed: listedIDs, present: Set(inspection.pageFiles.keys))
         if !back.isEmpty {  // Y-053: pages set aside before their listing arrived
-            var report = merge?.report ?? MergeReport(path: layout.root)
+            var report = merge?.report ?? MergeReport(packagePath: layout.root)
             report.pagesRestored = try SetAsideRestore.restore(fs: fs, layout: layout, names: back)
             inspection = try PackageInspection.inspect(fs: fs, layout: layout, listed: listedIDs)
             merge = Prepared(report: report, done: merge?.done ?? [])
@@ -116,6 +116,7 @@ extension Document {
             lost: lost, done: &done)
         try ConflictMerge.settle(done, layout: layout, fs: fs, report: &report, lost: lost)
         try ConflictMerge.mergeDerived(layout: layout, fs: fs, report: &report, lost: lost)
+        let path = packagePath
         try lost.finish(header: "merge of \(path): conflict copies that could not be placed whole (Spec/sync.md Y-019)")
         syncMergeResult = report
     }

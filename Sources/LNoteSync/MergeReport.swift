@@ -1,5 +1,11 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 import LNoteFormat
 import LNoteStore
+
 /// What one `SyncMerge.merge` run did (Spec/sync.md section 2).
 public struct MergeReport: Sendable, Codable, Equatable {
     /// What the merge did with one conflict copy.
@@ -22,7 +28,8 @@ public struct MergeReport: Sendable, Codable, Equatable {
         public var detail: String
     }
 
-    public var path: String
+    /// The package folder (absolute); apps read `url`. Encoded as `path`.
+    package var packagePath: String
     public var copies: [Copy] = []
     /// Changes the merge wrote to pages through the writer (Y-013 .. Y-016).
     public var changesApplied = 0
@@ -34,7 +41,25 @@ public struct MergeReport: Sendable, Codable, Equatable {
     /// Copies whose fork could not be found: erased elements may have returned (Y-016).
     public var forkUnknown: [String] = []
 
-    public init(path: String) { self.path = path }
+    /// An empty report for the package at `url`.
+    public init(url: URL) { self.init(packagePath: url.path(percentEncoded: false)) }
+
+    /// An empty report for the package at path `path`.
+    @available(*, deprecated, renamed: "init(url:)")
+    public init(path: String) { self.init(packagePath: path) }
+
+    package init(packagePath: String) { self.packagePath = packagePath }
+
+    /// The package folder.
+    public var url: URL { URL(filePath: packagePath, directoryHint: .isDirectory) }
+
+    /// The package folder's path.
+    @available(*, deprecated, renamed: "url")
+    public var path: String { packagePath }
+
+    private enum CodingKeys: String, CodingKey {
+        case packagePath = "path", copies, changesApplied, pagesAdded, pagesRestored, forkUnknown
+    }
 
     /// True when the merge changed nothing: no copy was found and no page file restored.
     public var isEmpty: Bool { copies.isEmpty && pagesRestored.isEmpty }

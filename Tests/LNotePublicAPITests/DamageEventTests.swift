@@ -25,7 +25,7 @@ func damageReachesTheApp() async throws {
     let library = NoteLibrary(folderURL: scratch.url)
     let created = try await library.createDocument(title: "damaged")
     let id = created.id
-    let folder = URL(fileURLWithPath: created.path)
+    let folder = created.url
     let page = try await created.page(at: 0)
     var strokes: [Stroke] = []
     for i in 0..<20 {
@@ -44,7 +44,8 @@ func damageReachesTheApp() async throws {
     #expect(await document.damagedPages.map(\.pageID) == [opened.id])
 
     let damage = try #require(await opened.damage)
-    #expect(damage.files == [snapshotName])
+    #expect(damage.fileURLs == [opened.directoryURL.appending(path: snapshotName)])
+    #expect(damage.fileURLs.allSatisfy { FileManager.default.fileExists(atPath: $0.path(percentEncoded: false)) })
     #expect(damage.elementsHealed == 1 && damage.lostNothing)
     var pageUpdates = opened.updates().makeAsyncIterator()
     #expect(await pageUpdates.next()?.damage == damage)
@@ -53,10 +54,11 @@ func damageReachesTheApp() async throws {
     try await opened.append(.stroke(try stroke(12)))
     #expect(await pageUpdates.next()?.damage == nil)  // later values carry no damage
     try await document.close()
-    let kept = try #require(await opened.damageKeptIn)
-    #expect(kept.hasPrefix(folder.path + "/lost+found/salvage-"))
-    #expect(FileManager.default.fileExists(atPath: kept + "/" + snapshotName))
-    #expect(FileManager.default.fileExists(atPath: kept + "/report.txt"))
+    let kept = try #require(await opened.damageFolderURL)
+    let salvage = folder.appending(path: "lost+found/salvage-").path(percentEncoded: false)
+    #expect(kept.path(percentEncoded: false).hasPrefix(salvage))
+    #expect(FileManager.default.fileExists(atPath: kept.appending(path: snapshotName).path(percentEncoded: false)))
+    #expect(FileManager.default.fileExists(atPath: kept.appending(path: "report.txt").path(percentEncoded: false)))
 }
 
 @Test("P-042 a clean open reports no damage anywhere")

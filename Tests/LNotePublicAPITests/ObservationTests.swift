@@ -49,7 +49,7 @@ func documentUpdates() async throws {
         #expect(await updates.next()?.title == "observe-doc")
         try await document.setTitle("Renamed")
         #expect(await updates.next()?.title == "Renamed")
-        let added = try await document.addPage()
+        let added = try await document.insertPages().addedPageIDs[0]
         #expect(await updates.next()?.pageIDs.last == added)
     }
 }

@@ -93,6 +93,26 @@ struct HistoryForkTests {
         #expect(h.findings.contains { $0.kind == "historyFork" })
     }
 
+    @Test(
+        "H-022 two checkpoints of one change holding the two branches' pages: neither is used, so no version starts from the other branch",
+        arguments: 0..<4)
+    func conflictingCheckpoints(round: Int) async throws {
+        let dir = TemporaryFolder(); defer { dir.remove() }
+        let (a, statesA, statesB) = try await forked(dir, [[10, 11, 12], [13], [14]], [[20, 21], [22], [23, 24, 25]])
+        // Each device checkpointed its page before change 9 (after its second own save).
+        let folder = HistoryFileNames.pageFolder(pagesDirectory: a, page: pageID)
+        for state in [statesA[3], statesB[3]] {
+            let salt = UInt64.random(in: 1...UInt64.max)
+            let bytes = SnapshotFile.encode(pageID: pageID, generation: 1, nextSequence: 9, state: state, salt: salt)
+            try Data(bytes).write(
+                to: URL(fileURLWithPath: folder + "/" + HistoryFileNames.checkpoint(next: 9, salt: salt)))
+        }
+        let (h, fromA, fromB) = try check(a, statesA, statesB)
+        #expect(fromB == 0)
+        #expect(fromA == statesA.count)
+        #expect(h.findings.filter { $0.kind == "historyFork" && $0.file.hasSuffix(".content") }.count == 2)
+    }
+
     @Test("H-022 H-070 fsck reports a fork as information, not an error")
     func forkIsInformation() async throws {
         let dir = TemporaryFolder(); defer { dir.remove() }

@@ -42,14 +42,15 @@ struct TwoDeviceModelTests {
             "two-device model: \(outcomes.count) scenarios, \(bad.count) with violations; "
                 + "acknowledged \(sum { $0.acknowledged }), lost \(sum { $0.lost.count }), "
                 + "resurrected \(sum { $0.resurrected.count }), diverged \(sum { $0.diverged ? 1 : 0 }), "
-                + "unsettled \(sum { $0.unsettled ? 1 : 0 }), errors \(sum { $0.errors.count }); "
+                + "unsettled \(sum { $0.unsettled ? 1 : 0 }), errors \(sum { $0.errors.count }), "
+                + "history \(sum { $0.history.count }) (gaps in \(sum { $0.historyGaps > 0 ? 1 : 0 }) scenarios); "
                 + "conflicts \(sum { $0.conflicts }), forkUnknown \(sum { $0.forkUnknown }) in \(sum { $0.forkUnknown > 0 ? 1 : 0 }) scenarios "
                 + "(erased elements returned there: \(sum { $0.returnedReported })), lost+found \(sum { $0.lostAndFound })"
         )
         for (seed, o) in bad.prefix(5) {
             print(
                 "  seed \(seed): lost \(o.lost.count) resurrected \(o.resurrected.count) diverged \(o.diverged) "
-                    + "unsettled \(o.unsettled) errors \(o.errors.prefix(2))")
+                    + "unsettled \(o.unsettled) errors \(o.errors.prefix(2)) history \(o.history.prefix(2))")
         }
         let returnedSeeds = outcomes.filter { !$0.1.resurrected.isEmpty }.map(\.0).sorted()
         if !returnedSeeds.isEmpty { print("  unreported returns in seeds \(returnedSeeds.prefix(20))") }

@@ -51,7 +51,7 @@ enum DemoCommand: Command {
         let document = try await library.createDocument(title: "Demo notebook", pageOptions: options)
         let packagePath = try await library.packageFolderPath(document.key)
         let letterPage = try await document.page(at: 0).key
-        let pageID = UUIDBytes(try await document.addPage(metadata: layout.metadata))
+        let pageID = try await document.insertPage(at: nil, metadata: layout.metadata)
         try await document.deletePage(letterPage)
         print("1. Created a notebook: \(TerminalSafeText.text(packagePath))")
 
@@ -117,7 +117,7 @@ enum DemoCommand: Command {
         )
         if let entry = listing.first {
             print(
-                "   the library lists '\(entry.title)', \(entry.pageCount) page, cover \(entry.coverPath.map(lastComponent) ?? "none")"
+                "   the library lists '\(entry.title)', \(entry.pageCount) page, cover \(entry.coverFilePath.map(lastComponent) ?? "none")"
             )
         }
 

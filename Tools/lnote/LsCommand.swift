@@ -53,8 +53,10 @@ enum LsCommand: Command {
         }
         let entries = summaries.map {
             Entry(
-                package: lastComponent($0.path), id: $0.key?.description, title: $0.title, pageCount: $0.pageCount,
-                modified: $0.modified, cover: $0.coverPath, manifestRebuilt: $0.manifestRebuilt, error: $0.error)
+                package: lastComponent($0.packagePath), id: $0.key?.description, title: $0.title,
+                pageCount: $0.pageCount,
+                modified: $0.modifiedText, cover: $0.coverFilePath, manifestRebuilt: $0.manifestRebuilt, error: $0.error
+            )
         }
         if json {
             print(try jsonString(entries))

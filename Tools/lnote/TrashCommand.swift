@@ -121,7 +121,7 @@ enum TrashCommand: Command {
             listing.documents = documents.map {
                 DocumentEntry(
                     id: UUIDBytes($0.id).description, deletedAt: $0.deletedAt.map(Timestamp.string(from:)),
-                    pageCount: $0.pageCount, title: $0.title, path: $0.path)
+                    pageCount: $0.pageCount, title: $0.title, path: $0.packagePath)
             }
         }
         if json {

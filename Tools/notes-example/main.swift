@@ -39,8 +39,9 @@ let listingTask = Task { () -> Int in  // observation: the library listing as it
 // conflict copies a sync client leaves (LNoteSync).
 let options = PageOptions().withCovers.withSyncMerge
 let document = try await library.createDocument(title: "Biology", pageOptions: options)
-try await document.addPages(count: 2)
-check(await document.pageCount == 3, "three pages")
+let added = try await document.insertPages(count: 2)  // undone and redone: the trash keeps them
+try await document.apply(try await document.apply(added.inverse).inverse)
+check(await document.pageIDs.dropFirst().elementsEqual(added.addedPageIDs), "three pages")
 
 // 3. 600 strokes, 200 a page, each durable when append returns.
 for pageIndex in 0..<3 {

@@ -5,7 +5,8 @@ import LNoteDiagnostics
 extension MergeReport {
     /// The report as `lnote merge` prints it, every name escaped as fsck's report escapes it (K-034).
     public func humanText() -> String {
-        var s = "\(TerminalSafeText.text(path)): \(copies.count) conflict cop\(copies.count == 1 ? "y" : "ies"), "
+        var s =
+            "\(TerminalSafeText.text(packagePath)): \(copies.count) conflict cop\(copies.count == 1 ? "y" : "ies"), "
         s += "\(changesApplied) change(s) applied, \(pagesAdded) page(s) added\n"
         for c in copies {
             s +=

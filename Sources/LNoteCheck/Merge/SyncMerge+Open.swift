@@ -12,6 +12,6 @@ extension SyncMerge {
         async throws -> (document: Document, merge: MergeReport)
     {
         let document = try await Document.open(path: path, pageOptions: pageOptions.withSyncMerge, fileSystem: fs)
-        return (document, await document.syncMerge ?? MergeReport(path: path))
+        return (document, await document.syncMerge ?? MergeReport(packagePath: path))
     }
 }

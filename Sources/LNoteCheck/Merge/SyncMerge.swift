@@ -16,10 +16,10 @@ public enum SyncMerge {
         pageOptions: PageOptions = PageOptions()
     ) async throws -> MergeReport {
         guard try hasConflictCopies(package: path, fileSystem: fs) || SetAsideRestore.pending(path: path, fs: fs) else {
-            return MergeReport(path: path)
+            return MergeReport(packagePath: path)
         }
         let document = try await Document.open(path: path, pageOptions: pageOptions.withSyncMerge, fileSystem: fs)
-        let report = await document.syncMerge ?? MergeReport(path: path)
+        let report = await document.syncMerge ?? MergeReport(packagePath: path)
         try await document.close()
         return report
     }

@@ -106,7 +106,14 @@ extension Document {
     /// may change the extension. Throws `notFound` for an asset that does not exist,
     /// `invalidInput` for empty or oversized data and for an asset named by its content (D-045:
     /// import the edited bytes, which get their own id, and place them).
-    public func replaceAsset(_ assetID: UUID, with data: Data, ext: String? = nil) async throws {
+    ///
+    /// Returns the edit. The asset's old bytes and its new ones are kept in the package as
+    /// assets named by their content (D-043; the same bytes are stored once), which no page
+    /// shows and the close never removes, so the edit's inverse gives the asset its old bytes
+    /// back, after a reopen too. An app that wants the space back deletes them with
+    /// `deleteAsset(_:)` once it no longer needs the undo.
+    @discardableResult
+    public func replaceAsset(_ assetID: UUID, with data: Data, ext: String? = nil) async throws -> DocumentEdit {
         try await replaceAsset(UUIDBytes(assetID), with: data, ext: ext)
     }
 

@@ -28,7 +28,10 @@ extension Document {
     }
 
     /// The package folder as a URL.
-    @_alwaysEmitIntoClient public nonisolated var url: URL { URL(filePath: path, directoryHint: .isDirectory) }
+    public nonisolated var url: URL { URL(filePath: packagePath, directoryHint: .isDirectory) }
+    /// The package folder's path.
+    @available(*, deprecated, renamed: "url")
+    public nonisolated var path: String { packagePath }
     /// The document id (the package folder is `<id>.lnote`).
     public nonisolated var id: UUID { UUID(key) }
     /// When the document was created (nil if document.json holds an unreadable time).
@@ -62,39 +65,6 @@ extension Document {
     /// The URL of asset `assetID` (for an image view), nil when there is none.
     package func assetURL(_ assetID: UUIDBytes) async throws -> URL? {
         try await assetFilePath(assetID).map { URL(filePath: $0, directoryHint: .notDirectory) }
-    }
-
-    /// Replaces the bytes of asset `assetID` (an edited image): writes them to a temp file,
-    /// syncs, renames over the asset (atomic: readers see the old or the new bytes). `ext`
-    /// (any case) may change the extension; the old file is removed after. Throws `notFound`
-    /// for an asset that does not exist, `invalidInput` for empty or oversized data and for an
-    /// asset named by its content (D-045: its bytes are its name; import the edited bytes, which
-    /// get their own id, and place them).
-    package func replaceAsset(_ assetID: UUIDBytes, with data: Data, ext: String? = nil) async throws {
-        try checkWritable()
-        guard !assetID.isContentID else {
-            throw LNoteError(.invalidInput, "asset \(assetID) is named by its content and never changes")
-        }
-        guard !data.isEmpty, data.count <= Self.assetBytesMax else {
-            throw LNoteError(.invalidInput, "an asset must be 1 ... \(Self.assetBytesMax) bytes")
-        }
-        try LNoteError.checkCancellation()
-        await takeTurn()
-        defer { passTurn() }
-        guard let old = try await assetFilePath(assetID) else {
-            throw LNoteError(.notFound, "no asset \(assetID)", file: layout.assetsDirectory)
-        }
-        let oldExt = PackageLayout.parseAssetName(String(old.split(separator: "/").last ?? ""))?.ext ?? "bin"
-        let target = try layout.asset(assetID, ext: ext.map(Self.normalizedExtension) ?? oldExt)
-        try lockForWrite()
-        let (fs, bytes) = (self.fs, Array(data))
-        try await BlockingIO.run {
-            try fs.writePackageFile(target, bytes, durability: .data)
-            if target != old {
-                try fs.removeIfPresent(old)
-                try io { try fs.syncDirectory(parentDirectory(of: old)) }
-            }
-        }
     }
 
     /// Deletes asset `assetID` and every image element on any page that shows it (so no page

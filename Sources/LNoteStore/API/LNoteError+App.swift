@@ -45,7 +45,7 @@ extension LNoteError: LocalizedError {
         if let errno, !message.contains(Self.errnoText(errno)), !message.contains("(errno \(errno))") {
             s += " (\(Self.errnoText(errno)))"
         }
-        if let file { s += " [\(file)" + (offset.map { " @\($0)" } ?? "") + "]" }
+        if let filePath { s += " [\(filePath)" + (offset.map { " @\($0)" } ?? "") + "]" }
         return s
     }
 
@@ -53,6 +53,34 @@ extension LNoteError: LocalizedError {
     public static func errnoText(_ errno: Int32) -> String {
         guard let text = FileSystemErrno.systemText(errno) else { return "errno \(errno)" }
         return "errno \(errno): \(text)"
+    }
+}
+
+// Where an error applies, as a URL.
+extension LNoteError {
+    /// An error with `code` and `message`, the file or folder it concerns, the byte offset in
+    /// it, the system's error number and the validation reason, each when known.
+    public init(
+        _ code: Code, _ message: String, fileURL: URL?, offset: Int? = nil, errno: Int32? = nil,
+        reason: ValidationReason? = nil
+    ) {
+        self.init(
+            code, message, file: fileURL.map { $0.path(percentEncoded: false) }, offset: offset, errno: errno,
+            reason: reason)
+    }
+
+    /// The file or folder concerned, when known: the package, a page file, an asset, the
+    /// library folder; never a hidden staging or trash folder.
+    public var fileURL: URL? {
+        get { filePath.map { URL(filePath: $0) } }
+        set { filePath = newValue.map { $0.path(percentEncoded: false) } }
+    }
+
+    /// The file or folder concerned, as a path.
+    @available(*, deprecated, renamed: "fileURL")
+    public var file: String? {
+        get { filePath }
+        set { filePath = newValue }
     }
 }
 

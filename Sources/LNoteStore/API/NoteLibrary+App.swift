@@ -79,18 +79,30 @@ extension NoteLibrary {
 }
 
 extension DocumentSummary {
-    /// The document id (nil for a folder not named `<uuid>.lnote`).
-    public var id: UUID? { key.map(UUID.init) }
+    /// The document id, from the package folder's name. A folder not named `<uuid>.lnote`
+    /// (listed with `error` set) gets an id derived from its name, the same in every listing,
+    /// which no document has.
+    public var id: UUID { UUID(key ?? Self.nameID(packagePath)) }
 
-    /// Renamed `id`.
-    @available(*, deprecated, renamed: "id")
-    public var uuid: UUID? { id }
+    /// The document id; nil for a folder not named `<uuid>.lnote`.
+    @available(
+        *, deprecated, renamed: "id", message: "id is never nil; a package that could not be listed has error set"
+    )
+    public var uuid: UUID? { key.map(UUID.init) }
     /// The package folder as a URL.
-    @_alwaysEmitIntoClient public var url: URL { URL(filePath: path, directoryHint: .isDirectory) }
+    public var url: URL { URL(filePath: packagePath, directoryHint: .isDirectory) }
     /// When document.json last changed; nil for a listing error or an unreadable time.
-    public var modifiedDate: Date? { Timestamp.date(from: modified) }
+    public var modifiedDate: Date? { Timestamp.date(from: modifiedText) }
     /// The cover thumbnail (a PNG) as a URL, nil when the package has none.
-    @_alwaysEmitIntoClient public var coverURL: URL? {
-        coverPath.map { URL(filePath: $0, directoryHint: .notDirectory) }
-    }
+    public var coverURL: URL? { coverFilePath.map { URL(filePath: $0, directoryHint: .notDirectory) } }
+
+    /// The package folder's path.
+    @available(*, deprecated, renamed: "url")
+    public var path: String { packagePath }
+    /// When document.json last changed, as stored (RFC 3339 text).
+    @available(*, deprecated, renamed: "modifiedDate")
+    public var modified: String { modifiedText }
+    /// The cover thumbnail's path, nil when the package has none.
+    @available(*, deprecated, renamed: "coverURL")
+    public var coverPath: String? { coverFilePath }
 }

@@ -15,7 +15,7 @@ extension NoteLibrary {
         return entries.map {
             TrashedDocument(
                 id: UUID($0.id), title: $0.title, deletedAt: $0.record?.deletedDate, pageCount: $0.pageCount,
-                path: $0.path)
+                packagePath: $0.path)
         }.sorted(by: TrashedDocument.newestFirst)
     }
 

@@ -40,18 +40,18 @@ package final actor OpenDocuments {
 
     /// Registers a document just created (one user).
     package func adopt(_ document: Document) {
-        open.coldSet(document.path, Entry(document: document, users: 1))
+        open.coldSet(document.packagePath, Entry(document: document, users: 1))
     }
 
     /// One user closes `document`: true when others still use it (the caller keeps it open).
     package func release(_ document: Document) -> Bool {
-        guard var entry = open.coldValue(document.path), entry.document === document else { return false }
+        guard var entry = open.coldValue(document.packagePath), entry.document === document else { return false }
         entry.users -= 1
         if entry.users > 0 {
-            open.coldSet(document.path, entry)
+            open.coldSet(document.packagePath, entry)
             return true
         }
-        open.coldSet(document.path, nil)
+        open.coldSet(document.packagePath, nil)
         return false
     }
 }

@@ -51,16 +51,33 @@ public struct TrashedDocument: Sendable, Equatable, Identifiable {
     public var deletedAt: Date?
     /// Its page count (from its manifest or document.json; 0 when unreadable).
     public var pageCount: Int
-    /// The package folder inside the library's `.trash/` (absolute).
-    public var path: String
+    /// The package folder inside the library's `.trash/` (absolute); apps read `url`.
+    package var packagePath: String
 
     /// A listing entry (the engine makes these; apps read them).
-    @_alwaysEmitIntoClient public init(id: UUID, title: String, deletedAt: Date?, pageCount: Int, path: String) {
-        self.id = id; self.title = title; self.deletedAt = deletedAt; self.pageCount = pageCount; self.path = path
+    public init(id: UUID, title: String, deletedAt: Date?, pageCount: Int, url: URL) {
+        self.init(
+            id: id, title: title, deletedAt: deletedAt, pageCount: pageCount,
+            packagePath: url.path(percentEncoded: false))
     }
 
-    /// The package folder as a URL.
-    @_alwaysEmitIntoClient public var url: URL { URL(filePath: path, directoryHint: .isDirectory) }
+    /// A listing entry with the package folder's path.
+    @available(*, deprecated, renamed: "init(id:title:deletedAt:pageCount:url:)")
+    public init(id: UUID, title: String, deletedAt: Date?, pageCount: Int, path: String) {
+        self.init(id: id, title: title, deletedAt: deletedAt, pageCount: pageCount, packagePath: path)
+    }
+
+    package init(id: UUID, title: String, deletedAt: Date?, pageCount: Int, packagePath: String) {
+        self.id = id; self.title = title; self.deletedAt = deletedAt; self.pageCount = pageCount
+        self.packagePath = packagePath
+    }
+
+    /// The package folder inside the library's `.trash/`.
+    public var url: URL { URL(filePath: packagePath, directoryHint: .isDirectory) }
+
+    /// The package folder's path.
+    @available(*, deprecated, renamed: "url")
+    public var path: String { packagePath }
 
     /// Newest deletion first, unknown times last, then by id.
     static func newestFirst(_ a: TrashedDocument, _ b: TrashedDocument) -> Bool {

@@ -105,7 +105,7 @@ extension Document {
         pageCache.dropAllBytes()
         closed = true
         structureUpdates.finish()
-        LibraryEvents.shared.publish(folder: parentDirectory(of: path))
+        LibraryEvents.shared.publish(folder: parentDirectory(of: packagePath))
         if let firstError { throw firstError }
     }
 

@@ -114,76 +114,104 @@ extension Document {
     // MARK: Structure
 
     /// Sets the title (at most 1,024 UTF-8 bytes, else `invalidInput`). Writes document.json
-    /// and the manifest (two atomic writes, D-003).
-    public func setTitle(_ title: String) async throws {
-        guard title.utf8.count <= DocumentFile.titleBytesMax else {
-            throw LNoteError(.invalidInput, "title is \(title.utf8.count) bytes; at most \(DocumentFile.titleBytesMax)")
-        }
+    /// and the manifest (two atomic writes, D-003). Returns the edit; its inverse sets the
+    /// title the document had.
+    @discardableResult
+    public func setTitle(_ title: String) async throws -> DocumentEdit {
+        try Self.checkTitle(title)
         await takeTurn()
         defer { passTurn() }
         try checkWritable()
+        let old = file.title
         var new = file
         new.title = title
         new.modified = Timestamp.now()
         try await commit(new)
+        return DocumentEdit(documentID: id, changes: [.title(title)], inverse: [.title(old)])
     }
 
-    /// Adds an empty page at the end and returns its id. See `insertPage(at:metadata:)`.
+    /// `invalidInput` for a title past `DocumentFile.titleBytesMax` UTF-8 bytes.
+    static func checkTitle(_ title: String) throws {
+        guard title.utf8.count <= DocumentFile.titleBytesMax else {
+            throw LNoteError(.invalidInput, "title is \(title.utf8.count) bytes; at most \(DocumentFile.titleBytesMax)")
+        }
+    }
+
+    /// Inserts `count` empty pages at `index` (0 ... pageCount; nil: at the end) with one
+    /// document.json write and returns the edit: its `addedPageIDs` are the new pages, its
+    /// inverse moves them to the trash (and the inverse of that puts them back). A page's
+    /// files appear on its first change (D-022), except that a canvas other than `.letter` is
+    /// written to the page at once (D-023). Throws `invalidInput` for a bad index or count,
+    /// or past `pagesPerDocumentMax` (D-011); nothing is added then.
+    @discardableResult
+    public func insertPages(
+        count: Int = 1, at index: Int? = nil, metadata: PageMetadata = .letter
+    ) async throws -> DocumentEdit {
+        let (ids, at) = try await insertPageEntries(count: count, at: index, metadata: metadata)
+        if metadata != .letter {
+            for id in ids { _ = try await page(id: id) }
+        }
+        return DocumentEdit(
+            documentID: id,
+            changes: ids.enumerated().map { .restorePage(id: UUID($1), at: at + $0) },
+            inverse: ids.reversed().map { .trashPage(id: UUID($0)) })
+    }
+
+    /// Adds an empty page at the end and returns its id. See `insertPages(count:at:metadata:)`,
+    /// which returns the undoable edit.
+    @available(
+        *, deprecated,
+        message: "use insertPages(count:at:metadata:): its DocumentEdit undoes; addedPageIDs[0] is the page"
+    )
     @discardableResult
     public func addPage(metadata: PageMetadata = .letter) async throws -> UUID {
         UUID(try await insertPage(at: nil, metadata: metadata))
     }
 
-    /// Adds `count` empty pages at the end with one document.json write (what importing or a
-    /// benchmark needs: adding pages one by one rewrites document.json each time) and returns
-    /// their ids. Throws `invalidInput` past `pagesPerDocumentMax` (nothing is added).
+    /// Adds `count` empty pages at the end with one document.json write and returns their ids.
+    /// Throws `invalidInput` past `pagesPerDocumentMax` (nothing is added).
+    @available(
+        *, deprecated,
+        message: "use insertPages(count:at:metadata:): its DocumentEdit undoes; addedPageIDs are the pages"
+    )
     @discardableResult
     public func addPages(count: Int, metadata: PageMetadata = .letter) async throws -> [UUID] {
-        let ids = try await appendPageEntries(count: count, metadata: metadata)
+        try await addPageKeys(count: count, metadata: metadata).map(UUID.init)
+    }
+
+    /// `addPages(count:metadata:)` by the pages' 16-byte ids, for the engine's tools and tests.
+    @discardableResult
+    package func addPageKeys(count: Int, metadata: PageMetadata = .letter) async throws -> [UUIDBytes] {
+        let ids = try await insertPageEntries(count: count, at: nil, metadata: metadata).ids
         if metadata != .letter {
             for id in ids { _ = try await page(id: id) }
         }
-        return ids.map(UUID.init)
-    }
-
-    /// The document.json part of `addPages`, in the document's turn.
-    private func appendPageEntries(count: Int, metadata: PageMetadata) async throws -> [UUIDBytes] {
-        await takeTurn()
-        defer { passTurn() }
-        try checkWritable()
-        guard count >= 0, count <= FormatLimits.pagesPerDocumentMax - file.pages.count else {
-            throw LNoteError(
-                .invalidInput, "a document holds at most \(FormatLimits.pagesPerDocumentMax) pages")
-        }
-        let now = Timestamp.now()
-        let ids = (0..<count).map { _ in UUIDBytes.random() }
-        guard !ids.isEmpty else { return [] }
-        var new = file
-        new.pages += ids.map {
-            DocumentFile.PageEntry(id: $0, metadata: metadata, created: now, modified: now, elementCount: 0)
-        }
-        new.modified = now
-        try await commit(new)
         return ids
     }
 
-    /// Inserts an empty page at `index` (0 ... pageCount) and returns its id. Writes
-    /// document.json listing it; the page's files appear on its first change (D-022), except
-    /// that a canvas other than `.letter` is written to the page at once (D-023).
-    /// Throws `invalidInput` for a bad index or past `pagesPerDocumentMax` (D-011).
+    /// Inserts an empty page at `index` (0 ... pageCount) and returns its id. See
+    /// `insertPages(count:at:metadata:)`, which returns the undoable edit.
+    @available(
+        *, deprecated,
+        message: "use insertPages(count:at:metadata:): its DocumentEdit undoes; addedPageIDs[0] is the page"
+    )
     @discardableResult
     public func insertPage(at index: Int, metadata: PageMetadata = .letter) async throws -> UUID {
         UUID(try await insertPage(at: Optional(index), metadata: metadata))
     }
 
-    private func insertPage(at index: Int?, metadata: PageMetadata) async throws -> UUIDBytes {
-        let pageID = try await insertPageEntry(at: index, metadata: metadata)
+    /// One empty page at `index` (nil: the end), for the engine's tools and tests.
+    package func insertPage(at index: Int?, metadata: PageMetadata) async throws -> UUIDBytes {
+        let pageID = try await insertPageEntries(count: 1, at: index, metadata: metadata).ids[0]
         if metadata != .letter { _ = try await page(id: pageID) }
         return pageID
     }
 
-    /// The document.json part of `insertPage`, in the document's turn.
-    private func insertPageEntry(at index: Int?, metadata: PageMetadata) async throws -> UUIDBytes {
+    /// The document.json part of inserting pages, in the document's turn: the new ids and the
+    /// index of the first.
+    private func insertPageEntries(
+        count: Int, at index: Int?, metadata: PageMetadata
+    ) async throws -> (ids: [UUIDBytes], at: Int) {
         await takeTurn()
         defer { passTurn() }
         try checkWritable()
@@ -191,36 +219,35 @@ extension Document {
         guard (0...file.pages.count).contains(at) else {
             throw LNoteError(.invalidInput, "page index \(at) out of range 0...\(file.pages.count)")
         }
-        guard file.pages.count < FormatLimits.pagesPerDocumentMax else {
+        guard count >= 0, count <= FormatLimits.pagesPerDocumentMax - file.pages.count else {
             throw LNoteError(
                 .invalidInput, "a document holds at most \(FormatLimits.pagesPerDocumentMax) pages")
         }
         let now = Timestamp.now()
-        let pageID = UUIDBytes.random()
+        let ids = (0..<count).map { _ in UUIDBytes.random() }
+        guard !ids.isEmpty else { return ([], at) }
         var new = file
         new.pages.insert(
-            DocumentFile.PageEntry(id: pageID, metadata: metadata, created: now, modified: now, elementCount: 0),
-            at: at)
+            contentsOf: ids.map {
+                DocumentFile.PageEntry(id: $0, metadata: metadata, created: now, modified: now, elementCount: 0)
+            }, at: at)
         new.modified = now
         try await commit(new)
-        return pageID
+        return (ids, at)
     }
 
     /// Moves the page at `from` to position `to` (both in 0 ..< pageCount). One document.json
-    /// write; no page file changes.
-    public func movePage(from: Int, to: Int) async throws {
+    /// write; no page file changes. Returns the edit (by page id); its inverse moves the page
+    /// back.
+    @discardableResult
+    public func movePage(from: Int, to: Int) async throws -> DocumentEdit {
         await takeTurn()
         defer { passTurn() }
         try checkWritable()
         guard file.pages.indices.contains(from), file.pages.indices.contains(to) else {
             throw LNoteError(.invalidInput, "page indexes \(from), \(to) out of range 0..<\(file.pages.count)")
         }
-        guard from != to else { return }
-        var new = file
-        let entry = new.pages.remove(at: from)
-        new.pages.insert(entry, at: to)
-        new.modified = Timestamp.now()
-        try await commit(new)
+        return try await moveEntry(from: from, to: to)
     }
 
     /// Deletes page `pageID` into the document's trash (D-022, Spec/trash.md T-010): closes
@@ -231,10 +258,18 @@ extension Document {
     /// leaves the page listed with its files or unlisted and whole in the trash (the next
     /// writer finishes the move, T-012). Anything at its file names that is not a regular file
     /// stays and is set aside on the next open (D-041, D-060).
-    public func deletePage(_ pageID: UUID) async throws { try await deletePage(UUIDBytes(pageID)) }
+    ///
+    /// Returns the edit; its inverse restores the page from the trash at the index it had.
+    @discardableResult
+    public func deletePage(_ pageID: UUID) async throws -> DocumentEdit {
+        let at = try await deletePage(UUIDBytes(pageID))
+        return DocumentEdit(
+            documentID: id, changes: [.trashPage(id: pageID)], inverse: [.restorePage(id: pageID, at: at)])
+    }
 
-    /// `deletePage(_:)` by the page id's 16 bytes.
-    package func deletePage(_ pageID: UUIDBytes) async throws {
+    /// `deletePage(_:)` by the page id's 16 bytes; returns the index the page had.
+    @discardableResult
+    package func deletePage(_ pageID: UUIDBytes) async throws -> Int {
         await takeTurn()
         defer { passTurn() }
         try checkWritable()
@@ -265,6 +300,7 @@ extension Document {
         listing.forget(pageID)
         let (fs, layout) = (self.fs, self.layout)
         try await BlockingIO.run { try PackageTrash.moveIntoEntry(fs: fs, layout: layout, page: pageID) }
+        return at
     }
 
     /// The image elements of page `pageID`, not open, as a salvage read finds them, when the

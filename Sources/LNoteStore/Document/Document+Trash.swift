@@ -29,12 +29,15 @@ extension Document {
 
     /// Puts trashed page `pageID` back into the page list (T-011): at `index` (0 ... pageCount),
     /// else where it was when deleted (capped at the page count). Its files, history and
-    /// thumbnail move back by rename; every element is as it was. Returns the page id. Throws
-    /// `notFound` when the trash holds no such page, `invalidInput` for a bad index, a full
-    /// document (D-011), a page the document lists, or a page file name already taken.
+    /// thumbnail move back by rename; every element is as it was. Returns the edit; its
+    /// inverse moves the page to the trash again. Throws `notFound` when the trash holds no
+    /// such page, `invalidInput` for a bad index, a full document (D-011), a page the document
+    /// lists, or a page file name already taken.
     @discardableResult
-    public func restorePage(_ pageID: UUID, at index: Int? = nil) async throws -> UUID {
-        UUID(try await restorePage(UUIDBytes(pageID), at: index))
+    public func restorePage(_ pageID: UUID, at index: Int? = nil) async throws -> DocumentEdit {
+        let at = try await restoredPageIndex(UUIDBytes(pageID), at: index)
+        return DocumentEdit(
+            documentID: id, changes: [.restorePage(id: pageID, at: at)], inverse: [.trashPage(id: pageID)])
     }
 
     /// Removes trashed page `pageID` for good (T-014). Throws `notFound` when the trash holds
@@ -74,7 +77,14 @@ extension Document {
     // MARK: Internals
 
     /// T-011 by id, in the document's turn.
+    @discardableResult
     package func restorePage(_ pageID: UUIDBytes, at index: Int?) async throws -> UUIDBytes {
+        _ = try await restoredPageIndex(pageID, at: index)
+        return pageID
+    }
+
+    /// T-011 by id, in the document's turn; returns the index the page was put at.
+    func restoredPageIndex(_ pageID: UUIDBytes, at index: Int?) async throws -> Int {
         await takeTurn()
         defer { passTurn() }
         try checkWritable()
@@ -113,7 +123,8 @@ extension Document {
             ?? DocumentFile.PageEntry(id: pageID, metadata: .letter, created: now, modified: now, elementCount: 0)
         entry.id = pageID
         var new = file
-        new.pages.insert(entry, at: min(index ?? record?.index ?? new.pages.count, new.pages.count))
+        let at = max(0, min(index ?? record?.index ?? new.pages.count, new.pages.count))
+        new.pages.insert(entry, at: at)
         new.modified = now
         let before = trashIDs
         trashIDs.removeAll { $0 == pageID }
@@ -125,7 +136,7 @@ extension Document {
         listing.restored(pageID, names: names)
         // What is left is an entry without page bytes; T-012 removes it later if this fails.
         try? await BlockingIO.run { try PackageTrash.removeEmptyEntry(fs: fs, entry: layout.trashEntry(pageID)) }
-        return pageID
+        return at
     }
 
     /// Purges the trashed pages deleted before `before` (all when nil), in the turn.

@@ -16,8 +16,8 @@ import LNoteFormat
 public final actor Document {
     /// The document id (the package folder is `<id>.lnote`); `uuid` gives it as `UUID`.
     package nonisolated let key: UUIDBytes
-    /// The package folder (absolute).
-    public nonisolated let path: String
+    /// The package folder (absolute); apps read `url`.
+    package nonisolated let packagePath: String
     /// True for a read-only open: it never locks and never writes.
     public nonisolated let isReadOnly: Bool
     package nonisolated let layout: PackageLayout
@@ -90,7 +90,7 @@ public final actor Document {
         trashed: [UUIDBytes] = []
     ) {
         key = file.id
-        path = layout.root
+        packagePath = layout.root
         isReadOnly = readOnly
         self.layout = layout
         self.fs = fs
@@ -293,7 +293,7 @@ public final actor Document {
         structureUpdates.publish(currentUpdate)
         // A library listing reads the manifest: it is told once the manifest is written (or
         // its write failed), never before, or it would list the old title and page count.
-        defer { LibraryEvents.shared.publish(folder: parentDirectory(of: path)) }
+        defer { LibraryEvents.shared.publish(folder: parentDirectory(of: packagePath)) }
         try await BlockingIO.run { try fs.writePackageFile(layout.manifestFile, manifest) }
     }
 

@@ -62,7 +62,7 @@ public final actor NoteLibrary {
     /// Not inlined: the sort then calls it instead of repeating its three comparisons of text.
     @inline(never)
     static func listedFirst(_ a: DocumentSummary, _ b: DocumentSummary) -> Bool {
-        (a.modified, a.title, a.path) > (b.modified, b.title, b.path)
+        (a.modifiedText, a.title, a.packagePath) > (b.modifiedText, b.title, b.packagePath)
     }
 
     static func summarize(fs: any FileSystem, path: String, id: UUIDBytes) throws -> DocumentSummary {

@@ -68,8 +68,8 @@ package enum StagingFolder {
     package static func shown(_ error: any Error, inside staging: String, as shown: String, doing: String) -> LNoteError
     {
         var e = LNoteError.converting(error)
-        guard let file = e.file, file == staging || file.hasPrefix(staging + "/") else { return e }
-        e.file = shown
+        guard let file = e.filePath, file == staging || file.hasPrefix(staging + "/") else { return e }
+        e.filePath = shown
         e.message = doing + ": " + e.message.replacing(staging, with: shown)
         return e
     }

@@ -107,6 +107,7 @@ extension PageHistory {
         for (_, source) in liveJournals.sorted(by: { $0.0 < $1.0 }) { h.add(source) }
         if let liveSnapshot { h.starts.append(liveSnapshot) }
         h.starts.sort { $0.next < $1.next }
+        h.dropConflictingCheckpoints()
         if mode.lists { h.analyze(counting: !mode.checksStarts) }
         return h
     }
@@ -215,6 +216,40 @@ extension PageHistory {
             } else {
                 use(pending[i].source)
             }
+        }
+    }
+
+    /// H-022: two checkpoints of one `next` that hold different pages (two devices' branches,
+    /// each checkpointed by its own compaction) are both forks: either could be the other
+    /// branch's. Checkpoints of one `next` that hold one page are one start point.
+    mutating func dropConflictingCheckpoints() {
+        var i = 0
+        while i < starts.count {
+            var j = i + 1
+            while j < starts.count, starts[j].next == starts[i].next { j += 1 }
+            let group = starts[i..<j].filter { !$0.name.hasPrefix("pages/") && $0.next > 1 }
+            if group.count > 1 {
+                let states = group.map { $0.decoded(pageID: pageID) }
+                if states.contains(where: { $0 == nil || $0 != states[0] }) {
+                    let names = Set(group.map(\.name))
+                    for name in names.sorted() {
+                        findings.append(
+                            Finding(
+                                kind: "historyFork", file: name,
+                                detail:
+                                    "a checkpoint of the same change as another that holds another page (two devices' branches); not used"
+                            ))
+                    }
+                    forkFloor = min(forkFloor, starts[i].next)
+                    mayHoldBranches = true
+                    // The live snapshot stays, whatever `next` it shares.
+                    let kept = starts[i..<j].filter { !names.contains($0.name) }
+                    starts.replaceSubrange(i..<j, with: kept)
+                    i += kept.count
+                    continue
+                }
+            }
+            i = j
         }
     }
 

@@ -47,7 +47,7 @@ extension Page {
             throw LNoteError(
                 .poisoned,
                 "page closed after an earlier failure; changes since the last durable one may be lost: \(failure.message)",
-                file: failure.file, errno: failure.errno)
+                file: failure.filePath, errno: failure.errno)
         }
     }
 

@@ -22,8 +22,8 @@ import LNoteFormat
 public final actor Page {
     /// The page id (its files are named after it); `uuid` gives it as `UUID`.
     package nonisolated let key: UUIDBytes
-    /// The `pages/` folder holding this page's files.
-    public nonisolated let directory: String
+    /// The `pages/` folder holding this page's files; apps read `directoryURL`.
+    package nonisolated let directory: String
     /// The options the page was opened with.
     public nonisolated let options: PageOptions
     nonisolated let fs: any FileSystem
@@ -74,8 +74,8 @@ public final actor Page {
     public private(set) var compactionCount = 0
     /// The folder in `lost+found/` where this handle kept the damaged files its open found,
     /// before its first change to the page's files (P-042); nil until then, and for a page
-    /// whose open found no damage.
-    public private(set) var damageKeptIn: String?
+    /// whose open found no damage. Apps read `damageFolderURL`.
+    package private(set) var damageKeptIn: String?
 
     private init(
         id: UUIDBytes, directory: String, options: PageOptions, fs: any FileSystem,
@@ -214,7 +214,7 @@ public final actor Page {
         if let failure {
             throw LNoteError(
                 .poisoned, "page refuses writes after an earlier failure: \(failure.message); reopen it",
-                file: failure.file, errno: failure.errno)
+                file: failure.filePath, errno: failure.errno)
         }
     }
 }

@@ -9,7 +9,8 @@ public struct RecoveryFinding: Sendable, Equatable, Codable {
     /// (`badHeader`, `foreignJournal`, `badBody`, `missingElements`, `extraElements`, `sequenceGap`,
     /// `duplicateElement`, `missingElement`, `leftoverTemp`, `retainedJournal`, ...).
     public var kind: String
-    /// The file's name inside `pages/`.
+    /// The file's name inside `pages/` (a name, not a path: `Page.directoryURL` is the
+    /// folder; fsck's JSON report carries it as `file`).
     public var file: String
     /// Where in the file, when known.
     public var offset: Int?
