@@ -146,8 +146,12 @@ SMALL static int64_t scalar(scanner *s, size_t *p) {
 SMALL static inline __attribute__((always_inline)) int string(scanner *s) {
     size_t p = s->i + 1;
     int64_t v;
-    while ((v = scalar(s, &p)) >= 0) {
-    }
+    do {
+        // Printable ASCII other than the quote and the backslash is text as it stands: the run
+        // is passed over without `scalar`, which decides everything else (a long document.json
+        // is mostly such runs: ids, times, names).
+        while (p < s->n && s->b[p] >= 0x20 && s->b[p] < 0x80 && s->b[p] != '"' && s->b[p] != '\\') p++;
+    } while ((v = scalar(s, &p)) >= 0);
     s->i = p;
     return v == -1;
 }
@@ -155,15 +159,32 @@ SMALL static inline __attribute__((always_inline)) int string(scanner *s) {
 /// The scanner the sort compares with (qsort has no context argument; one per thread).
 static _Thread_local scanner *sorting;
 
+/// The order of two well-formed member names (at their opening quotes) by their code points,
+/// escapes undone: negative, 0 (the same name) or positive.
+SMALL static int name_order(const scanner *s, size_t x, size_t y) {
+    // Where neither name has an escape, their bytes decide: UTF-8's byte order is the order
+    // of its code points, and a name that ends first (its quote) comes first.
+    size_t i = x + 1, j = y + 1;
+    while (s->b[i] == s->b[j] && s->b[i] != '"' && s->b[i] != '\\') i++, j++;
+    if (s->b[i] != '\\' && s->b[j] != '\\') {
+        if (s->b[i] == s->b[j]) return 0;
+        if (s->b[i] == '"' || s->b[j] == '"') return s->b[i] == '"' ? -1 : 1;
+        return s->b[i] < s->b[j] ? -1 : 1;
+    }
+    scanner *t = (scanner *)s; // names are well formed here: `scalar` never fails on them
+    size_t a = x + 1, b = y + 1;
+    for (;;) {
+        int64_t u = scalar(t, &a), v = scalar(t, &b);
+        if (u != v) return u < v ? -1 : 1;
+        if (u < 0) return 0;
+    }
+}
+
 /// Two member names by their code points, escapes undone; equal names by offset.
 SMALL static int compare_names(const void *x, const void *y) {
-    size_t a = *(const size_t *)x + 1, b = *(const size_t *)y + 1;
-    for (;;) {
-        int64_t u = scalar(sorting, &a), v = scalar(sorting, &b);
-        if (u != v) return u < v ? -1 : 1;
-        if (u < 0) break;
-    }
     size_t p = *(const size_t *)x, q = *(const size_t *)y;
+    int order = name_order(sorting, p, q);
+    if (order != 0) return order;
     return p < q ? -1 : p > q;
 }
 
@@ -210,13 +231,7 @@ SMALL static int object(scanner *s, int depth) {
     qsort(names, k, sizeof *names, compare_names);
     sorting = NULL;
     for (size_t j = 1; j < k; j++) {
-        size_t a = names[j - 1] + 1, b = names[j] + 1;
-        int64_t u, v;
-        do {
-            u = scalar(s, &a);
-            v = scalar(s, &b);
-        } while (u == v && u >= 0);
-        if (u == v && names[j] < repeat) repeat = names[j];
+        if (name_order(s, names[j - 1], names[j]) == 0 && names[j] < repeat) repeat = names[j];
     }
     s->count = first;
     return repeat == SIZE_MAX ? 1 : fail(s, LNOTE_JSON_TWICE, repeat);

@@ -82,6 +82,31 @@ struct JSONTextTests {
         #expect(problem == "a name appears twice in one object at byte 8", "the second name's quote")
     }
 
+    @Test("D-082 a long run of plain text in a string still stops at the byte that ends or breaks it")
+    func longPlainRunsEndWhereTheyShould() {
+        // The checker passes over printable ASCII in bulk: whatever follows such a run must be
+        // judged as it would be after one character.
+        let run = String(repeating: "abc-0123_XYZ ~\u{7F}", count: 40)
+        #expect(Self.accepts("{\"\(run)\":\"\(run)\"}"))
+        #expect(Self.accepts("[\"\(run)\\n\(run)\\u00e9\(run)é\(run)\"]"))
+        let at = run.utf8.count + 2  // the byte after `["` and the run
+        #expect(Self.reason("[\"\(run)\u{01}\"]") == "a control character in a string must be escaped at byte \(at)")
+        #expect(Self.reason("[\"\(run)\\q\"]").hasSuffix("at byte \(at)"))
+        #expect(Self.reason("[\"\(run)") == "the text ends inside a string at byte \(at)")
+        #expect(!Self.accepts([0x5B, 0x22] + Array(run.utf8) + [0xC0, 0xAF, 0x22, 0x5D]), "bad UTF-8 after a run")
+        #expect(
+            !Self.accepts([0x5B, 0x22] + Array(run.utf8) + [0xED, 0xA0, 0x80, 0x22, 0x5D]), "a surrogate after a run")
+        #expect(Self.reason("{\"\(run)\":1,\"\(run)\":2}").contains("twice"), "equal long names are still a repeat")
+        #expect(Self.accepts("{\"\(run)a\":1,\"\(run)b\":2}"), "long names that differ at the end are two")
+        #expect(Self.reason("{\"\(run)a\":1,\"\(run)\\u0061\":2}").contains("twice"), "an escape spells the same name")
+        #expect(
+            Self.accepts("{\"\(run)é\":1,\"\(run)z\":2,\"\(run)\":3,\"\(run)😀\":4,\"\(run)\\u00e8\":5}"),
+            "names that share a long prefix and differ after it are different names")
+        #expect(
+            Self.reason("{\"\(run)é\":1,\"\(run)z\":2,\"\(run)\":3,\"\(run)\\u00e9\":4}").contains("twice"),
+            "the escaped é after the prefix repeats the first name")
+    }
+
     /// A random JSON value of at most `depth` levels (strings with escapes and non-ASCII, numbers
     /// of every form), as text, with unique names.
     static func value(_ rng: inout SplitMix64, depth: Int) -> String {

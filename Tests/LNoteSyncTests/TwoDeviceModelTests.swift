@@ -54,6 +54,11 @@ struct TwoDeviceModelTests {
         }
         let returnedSeeds = outcomes.filter { !$0.1.resurrected.isEmpty }.map(\.0).sorted()
         if !returnedSeeds.isEmpty { print("  unreported returns in seeds \(returnedSeeds.prefix(20))") }
+        // H-032: a per-file sync's pairings leave a history gap (historyVersionLost) only where
+        // no start point could be written: a few percent of scenarios (salts are random, so the
+        // count varies a little), against a fifth before checkpoints covered the pairings.
+        let gapScenarios = sum { $0.historyGaps > 0 ? 1 : 0 }
+        #expect(gapScenarios * 100 <= 3 * n, "\(gapScenarios) of \(n) scenarios leave a history gap")
         #expect(outcomes.count == n)
         #expect(
             bad.count == 0,

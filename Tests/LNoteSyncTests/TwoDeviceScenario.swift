@@ -22,8 +22,8 @@ struct TwoDeviceScenario {
         /// damaged history file, the two devices listing different versions, or the last
         /// version not the page.
         var history: [String] = []
-        /// Change frames of the history that no start point reaches (`historyVersionLost`),
-        /// counted, not yet a violation: syncs leave such gaps (see the test's output).
+        /// Devices whose history has change frames no start point reaches
+        /// (`historyVersionLost`): bounded by the test, not a violation of its own.
         var historyGaps = 0
         var conflicts = 0, forkUnknown = 0, lostAndFound = 0, acknowledged = 0
         /// Y-010, Y-011 (an erased element back with no forkUnknown report), Y-012 and errors: must be zero.

@@ -73,12 +73,10 @@ enum PagesSuite {
         _ = try await single.page(at: 0).append(
             contentsOf: pool.fresh(first: 0, count: strokesPerPage).map(Element.stroke))
         try await single.close()
-        let singleFirst = try await medianRun(runs: onePageRuns) { _ in
-            let d = try await Document.open(path: single.path, readOnly: true, fileSystem: POSIXFileSystem.shared)
-            _ = try await d.page(at: 0).elements
-            try await d.close()
-        }
+        let singleFirst = try await medianRun(runs: onePageRuns) { _ in try await openFirstPage(single.path) }
 
+        // Per count: open + first page ready at that count, and the 1-page document's, as measured in turn.
+        var vsSingle: [Int: (many: Double, alone: Double)] = [:]
         for count in counts {
             func perPage(_ name: String, _ t: (cpu: Double, wall: Double)) {
                 m.set(name, count, cpu: t.cpu, wall: t.wall, divisor: Double(count))
@@ -113,14 +111,17 @@ enum PagesSuite {
                 try await timed {
                     try await Document.open(path: path, readOnly: true, fileSystem: POSIXFileSystem.shared).close()
                 })
-            // open, then the first page ready to draw: one page, whatever the count.
-            onePage(
-                "open + first page ready (read-only)",
-                try await medianRun(runs: onePageRuns) { _ in
-                    let d = try await Document.open(path: path, readOnly: true, fileSystem: POSIXFileSystem.shared)
-                    _ = try await d.page(at: 0).elements
-                    try await d.close()
-                })
+            // open, then the first page ready to draw: one page, whatever the count. The 1-page
+            // document with the same first page is opened in turn with it, so both see the
+            // same machine (other processes, caches) and the ratio is of one moment.
+            var alone: [Double] = [], many: [Double] = [], manyWall: [Double] = []
+            for _ in 0..<onePageRuns {
+                alone.append(try await timed { try await openFirstPage(single.path) }.cpu)
+                let t = try await timed { try await openFirstPage(path) }
+                many.append(t.cpu); manyWall.append(t.wall)
+            }
+            onePage("open + first page ready (read-only)", (median(many), median(manyWall)))
+            vsSingle[count] = (median(many), median(alone))
             // What any open that lists pages/ and checks document.json (D-082) pays, engine aside.
             let layout = PackageLayout(root: path)
             onePage(
@@ -216,6 +217,7 @@ enum PagesSuite {
         }
         try? POSIXFileSystem.shared.removeTree(single.path)
         report(m, counts: counts, singleFirst: singleFirst, into: &r)
+        reportCurveVsSingle(vsSingle, singleFirst: singleFirst, into: &r)
         r.notes += [
             "documents made with NoteLibrary.createDocument and addPages; \(strokesPerPage) generated strokes a page, "
                 + "durability none, compaction on close only, no covers; one run per count for the per-page rows, "
@@ -236,6 +238,43 @@ enum PagesSuite {
     }
 
     static let kernelBaseline = "baseline: the files append and close create, plain loop"
+
+    /// A read-only open of the document at `path` with its first page made ready to draw.
+    static func openFirstPage(_ path: String) async throws {
+        let d = try await Document.open(path: path, readOnly: true, fileSystem: POSIXFileSystem.shared)
+        _ = try await d.page(at: 0).elements
+        try await d.close()
+    }
+
+    static let curveVsSingle = "open + first page ready, against the 1-page document with the same first page"
+
+    /// The curve of open + first page ready over 1 to 2,000 pages, each count's cost divided by
+    /// the 1-page document's measured in turn with it; the target is at the largest count.
+    static func reportCurveVsSingle(
+        _ vs: [Int: (many: Double, alone: Double)], singleFirst: (cpu: Double, wall: Double),
+        into r: inout BenchSuiteResult
+    ) {
+        r.rows.append(
+            BenchRow(design: curveVsSingle, setting: "1 page", value: singleFirst.cpu / 1_000, unit: "us CPU", x: 1))
+        for count in vs.keys.sorted() {
+            guard let v = vs[count], v.alone > 0 else { continue }
+            var row = BenchRow(
+                design: curveVsSingle, setting: "\(count) pages", value: v.many / 1_000, unit: "us CPU",
+                x: Double(count), extra: ["1-page us": v.alone / 1_000])
+            row.ratio = v.many / v.alone
+            row.ratioTo = "the 1-page document, measured in turn"
+            r.rows.append(row)
+        }
+        if let last = vs.keys.max(), let v = vs[last], v.alone > 0 {
+            r.targets.append(
+                BenchTarget(
+                    id: "48-pages-open-first-vs-1-page-in-turn",
+                    claim: "open + first page ready (read-only): cost at \(last) pages / the 1-page document with the "
+                        + "same first page, opened in turn",
+                    measured: v.many / v.alone, limit: 1.2,
+                    detail: "\(fixed(v.many / 1_000, 1)) vs \(fixed(v.alone / 1_000, 1)) us CPU"))
+        }
+    }
 
     /// What append and close ask of the file system, without the engine: per page a journal
     /// created and written, then a snapshot written to a temporary file and renamed over, in

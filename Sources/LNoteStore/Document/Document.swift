@@ -99,7 +99,9 @@ public final actor Document {
         self.pageOptions = options
         self.lock = lock
         self.file = file
-        listing = PageListing(names: inspection.pageFiles)
+        listing = inspection.ungroupedNames.map(PageListing.init(listed:)) ?? PageListing(names: inspection.pageFiles)
+        // The first page's names while the listing is fresh in memory: its open is then a lookup.
+        if let first = file.pages.first { _ = listing.names(of: first.id) }
         setAsideFiles = setAside
         manifestRepairedOnOpen = manifestRepaired
         trashIDs = trashed
@@ -165,12 +167,12 @@ public final actor Document {
                 .corrupt, "document.json id \(file.id) disagrees with the folder name",
                 file: layout.documentFile)
         }
-        var inspection = try PackageInspection.inspect(fs: fs, layout: layout, listed: Set(file.pages.map(\.id)))
         guard !readOnly else {
             return Prepared(
-                file: file, inspection: inspection, lock: nil, setAside: [], manifestRepaired: false,
-                trashed: trashedPageIDs(fs: fs, layout: layout, file: file))
+                file: file, inspection: try PackageInspection.inspectForReading(fs: fs, layout: layout), lock: nil,
+                setAside: [], manifestRepaired: false, trashed: trashedPageIDs(fs: fs, layout: layout, file: file))
         }
+        var inspection = try PackageInspection.inspect(fs: fs, layout: layout, listed: Set(file.pages.map(\.id)))
         let lock = WriterLock(path: layout.lockFile, fileSystem: fs)
         try lock.acquireForWrite()
         do {

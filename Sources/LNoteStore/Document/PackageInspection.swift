@@ -8,6 +8,8 @@ package struct PackageInspection: Sendable {
     package internal(set) var unlisted: [String] = []
     /// True when `pages/` exists.
     package internal(set) var hasPagesFolder = false
+    /// Every name in `pages/`, not grouped by page (`inspectForReading`); nil when grouped.
+    package internal(set) var ungroupedNames: [String]?
 
     /// Checks the package's folders (a link where a folder is expected is `invalidPath`,
     /// D-002) and sorts the names in `pages/`. Cost: one `kind` per folder, one listing of
@@ -16,12 +18,7 @@ package struct PackageInspection: Sendable {
         fs: any FileSystem, layout: PackageLayout, listed: Set<UUIDBytes>
     ) throws -> PackageInspection {
         var result = PackageInspection()
-        for folder in [
-            layout.pagesDirectory, layout.assetsDirectory, layout.thumbnailsDirectory, layout.lostAndFoundDirectory
-        ] {
-            if try fs.entryKind(folder) != nil { try fs.requireDirectory(folder, create: false) }
-        }
-        guard try fs.entryKind(layout.pagesDirectory) != nil else { return result }
+        guard try checkFolders(fs: fs, layout: layout) else { return result }
         result.hasPagesFolder = true
         // Unordered: the names are grouped by page here and each group sorted, as `list` would
         // have given them, without sorting every name of a long document.
@@ -39,6 +36,31 @@ package struct PackageInspection: Sendable {
         result.pageFiles = grouped
         result.unlisted = sortedNames(result.unlisted)
         return result
+    }
+
+    /// What a reader needs (a read-only open): the folder checks of `inspect` and one listing
+    /// of `pages/`, left ungrouped (`ungroupedNames`; `PageListing` groups it when a page asks),
+    /// so the open does not parse every name nor build a set of every page. No unlisted names:
+    /// a reader sets nothing aside (D-060).
+    package static func inspectForReading(fs: any FileSystem, layout: PackageLayout) throws -> PackageInspection {
+        var result = PackageInspection()
+        guard try checkFolders(fs: fs, layout: layout) else {
+            result.ungroupedNames = []
+            return result
+        }
+        result.hasPagesFolder = true
+        result.ungroupedNames = try io { try fs.listUnordered(layout.pagesDirectory) }
+        return result
+    }
+
+    /// Checks the package's folders (D-002, D-004); true when `pages/` exists.
+    private static func checkFolders(fs: any FileSystem, layout: PackageLayout) throws -> Bool {
+        for folder in [
+            layout.pagesDirectory, layout.assetsDirectory, layout.thumbnailsDirectory, layout.lostAndFoundDirectory
+        ] {
+            if try fs.entryKind(folder) != nil { try fs.requireDirectory(folder, create: false) }
+        }
+        return try fs.entryKind(layout.pagesDirectory) != nil
     }
 
     /// The page files among `names` (a listing of `pages/`), by the page id in their names

@@ -74,17 +74,102 @@ package enum HistoryRetirement {
                 }
             }
         }
-        if checkpoints.contains(s) { return }
-        if try reaches(
-            s, fs: fs, directory: directory, pageID: pageID, keepFrom: keepFrom, damaged: damaged,
-            journals: journals, historyBases: historyBases, checkpoints: checkpoints)
-        {
-            return
+        let reached =
+            try checkpoints.contains(s)
+            || (reaches(
+                s, fs: fs, directory: directory, pageID: pageID, keepFrom: keepFrom, damaged: damaged,
+                journals: journals, historyBases: historyBases, checkpoints: checkpoints)
+                && retainedEndsBefore(
+                    s, fs: fs, directory: directory, pageID: pageID, keepFrom: keepFrom, historyBases: historyBases))
+        if !reached {
+            try fs.ensurePackageFolder(parentDirectory(of: folder))
+            try fs.ensurePackageFolder(folder)
+            let target = joinPath(folder, HistoryFileNames.checkpoint(next: s, salt: snapshot.salt))
+            try io { try fs.writeFileAtomically(target, bytes, durability: .data) }
         }
-        try fs.ensurePackageFolder(parentDirectory(of: folder))
-        try fs.ensurePackageFolder(folder)
-        let target = joinPath(folder, HistoryFileNames.checkpoint(next: s, salt: snapshot.salt))
-        try io { try fs.writeFileAtomically(target, bytes, durability: .data) }
+        // The absorbed journal may begin after `s`: the open replayed frames `s ...` from a
+        // journal it then set aside (P-017), which history will not hold. The page as it was
+        // before the absorbed journal's first change is then a start point too.
+        if let (next, state) = try bridged(
+            snapshot: bytes, s, fs: fs, directory: directory, pageID: pageID, keepFrom: keepFrom, damaged: damaged),
+            !checkpoints.contains(next)
+        {
+            try fs.ensurePackageFolder(parentDirectory(of: folder))
+            try fs.ensurePackageFolder(folder)
+            let salt = UInt64.random(in: 1...UInt64.max)
+            let encoded = SnapshotFile.encode(
+                pageID: pageID, generation: 1, nextSequence: next, state: state, salt: salt)
+            try io {
+                try fs.writeFileAtomically(
+                    joinPath(folder, HistoryFileNames.checkpoint(next: next, salt: salt)), encoded, durability: .data)
+            }
+        }
+    }
+
+    /// Whether the journal the replaced snapshot absorbed (base `keepFrom - 1`, retired now)
+    /// ends right before `s`, or is not there. A per-file sync can pair a snapshot with the
+    /// other device's journal of its base, which ends earlier: the changes between are in
+    /// no file history holds, so the snapshot must be kept.
+    private static func retainedEndsBefore(
+        _ s: UInt64, fs: any FileSystem, directory: String, pageID: UUIDBytes, keepFrom: UInt64,
+        historyBases: [UInt64: String]
+    ) -> Bool {
+        guard keepFrom > 0 else { return true }
+        let base = keepFrom - 1
+        // In `pages/`, or already retired (by this device or, synced, by another).
+        var path = joinPath(directory, PageFileNames.journal(pageID, base: base))
+        let inPages: Bool
+        if case .file? = try? fs.entryKind(path) { inPages = true } else { inPages = false }
+        if !inPages, let retired = historyBases[base] { path = retired }
+        guard
+            let r = try? JournalFileReader.read(
+                fs: fs, directory: parentDirectory(of: path), name: lastComponent(path), base: base,
+                mode: .salvage),
+            let last = r.scan?.acceptedFrames.last?.sequence
+        else { return true }
+        return last &+ 1 >= s
+    }
+
+    /// H-032: when the absorbed journal (base `keepFrom`) begins at `f > s` and the journals
+    /// set aside as damaged hold every sequence `s ..< f`, the page before change `f`: the
+    /// snapshot with those frames applied, as the open replayed them. Nil otherwise.
+    private static func bridged(
+        snapshot bytes: [UInt8], _ s: UInt64, fs: any FileSystem, directory: String, pageID: UUIDBytes,
+        keepFrom: UInt64, damaged: Set<String>
+    ) throws -> (UInt64, PageState)? {
+        guard
+            let absorbed = try header(fs: fs, path: joinPath(directory, PageFileNames.journal(pageID, base: keepFrom))),
+            absorbed.firstSequence > s, absorbed.firstSequence - s <= UInt64(FormatLimits.pageFileBytesInMemoryMax)
+        else { return nil }
+        let f = absorbed.firstSequence
+        var held: [UInt64: (ScannedFrame, [UInt8])] = [:]
+        for name in damaged.sorted() {
+            guard case .journal(let id, let base)? = PageFileNames.parse(name), id == pageID, base < keepFrom,
+                let r = try? JournalFileReader.read(
+                    fs: fs, directory: directory, name: name, base: base, mode: .salvage),
+                r.header?.pageID == pageID, let scan = r.scan
+            else { continue }
+            for frame in scan.acceptedFrames where frame.sequence >= s && frame.sequence < f {
+                if held[frame.sequence] == nil { held[frame.sequence] = (frame, r.bytes) }
+            }
+        }
+        let d = SnapshotFile.decode(
+            bytes, name: PageFileNames.snapshot(pageID), expectedPage: pageID, mode: .salvage, points: .deferred,
+            fileSize: bytes.count)
+        guard !d.unusable, !d.findings.contains(where: { !$0.isInformational }) else { return nil }
+        var state = d.state
+        var sequence = s
+        while sequence < f {
+            guard let (frame, source) = held[sequence] else { return nil }
+            if FrameType.isCritical(frame.type) {
+                guard let change = try? PageChangeDecoding.decode(frame, of: source, points: .deferred) else {
+                    return nil
+                }
+                state.apply(change)
+            }
+            sequence += 1
+        }
+        return (f, state)
     }
 
     /// Whether the chain of retired journals (in history, or retired now) of bases `j ..<
