@@ -90,11 +90,7 @@ package enum HistoryPruning {
             // When it does not rebuild (a gap a half-synced file may fill later, a damaged file),
             // the older files may still be what a kept version needs then: nothing goes.
             guard let state = try? h.state(atVersion: c - 1) else { return Outcome() }
-            let salt = UInt64.random(in: 1...UInt64.max)
-            let bytes = SnapshotFile.encode(
-                pageID: pageID, generation: 1, nextSequence: c, state: state, salt: salt)
-            let name = HistoryFileNames.checkpoint(next: c, salt: salt)
-            try io { try fs.writeFileAtomically(joinPath(folder, name), bytes, durability: .data) }
+            let name = try HistoryRetirement.writeCheckpoint(of: state, next: c, pageID: pageID, fs: fs, folder: folder)
             outcome.checkpointWritten = prefix + name
         }
         // Oldest first, each removal synced before the next: a crash never keeps an older file

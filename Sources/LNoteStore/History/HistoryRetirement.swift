@@ -82,10 +82,7 @@ package enum HistoryRetirement {
                 && retainedEndsBefore(
                     s, fs: fs, directory: directory, pageID: pageID, keepFrom: keepFrom, historyBases: historyBases))
         if !reached {
-            try fs.ensurePackageFolder(parentDirectory(of: folder))
-            try fs.ensurePackageFolder(folder)
-            let target = joinPath(folder, HistoryFileNames.checkpoint(next: s, salt: snapshot.salt))
-            try io { try fs.writeFileAtomically(target, bytes, durability: .data) }
+            try writeCheckpoint(bytes, next: s, salt: snapshot.salt, fs: fs, folder: folder)
         }
         // The absorbed journal may begin after `s`: the open replayed frames `s ...` from a
         // journal it then set aside (P-017), which history will not hold. The page as it was
@@ -94,16 +91,31 @@ package enum HistoryRetirement {
             snapshot: bytes, s, fs: fs, directory: directory, pageID: pageID, keepFrom: keepFrom, damaged: damaged),
             !checkpoints.contains(next)
         {
-            try fs.ensurePackageFolder(parentDirectory(of: folder))
-            try fs.ensurePackageFolder(folder)
-            let salt = UInt64.random(in: 1...UInt64.max)
-            let encoded = SnapshotFile.encode(
-                pageID: pageID, generation: 1, nextSequence: next, state: state, salt: salt)
-            try io {
-                try fs.writeFileAtomically(
-                    joinPath(folder, HistoryFileNames.checkpoint(next: next, salt: salt)), encoded, durability: .data)
-            }
+            try writeCheckpoint(of: state, next: next, pageID: pageID, fs: fs, folder: folder)
         }
+    }
+
+    /// Writes `state` as the checkpoint before change `next` (H-003) in the page's history
+    /// `folder`, under a fresh salt, by D-003's atomic write; returns its name.
+    @discardableResult
+    package static func writeCheckpoint(
+        of state: PageState, next: UInt64, pageID: UUIDBytes, fs: any FileSystem, folder: String
+    ) throws -> String {
+        let salt = UInt64.random(in: 1...UInt64.max)
+        let bytes = SnapshotFile.encode(pageID: pageID, generation: 1, nextSequence: next, state: state, salt: salt)
+        return try writeCheckpoint(bytes, next: next, salt: salt, fs: fs, folder: folder)
+    }
+
+    /// Writes a snapshot's `bytes` (its header's `next` and `salt`) as a checkpoint, creating
+    /// the history folders on first use (H-031); returns its name.
+    private static func writeCheckpoint(
+        _ bytes: [UInt8], next: UInt64, salt: UInt64, fs: any FileSystem, folder: String
+    ) throws -> String {
+        try fs.ensurePackageFolder(parentDirectory(of: folder))
+        try fs.ensurePackageFolder(folder)
+        let name = HistoryFileNames.checkpoint(next: next, salt: salt)
+        try io { try fs.writeFileAtomically(joinPath(folder, name), bytes, durability: .data) }
+        return name
     }
 
     /// Whether the journal the replaced snapshot absorbed (base `keepFrom - 1`, retired now)
@@ -118,9 +130,10 @@ package enum HistoryRetirement {
         let base = keepFrom - 1
         // In `pages/`, or already retired (by this device or, synced, by another).
         var path = joinPath(directory, PageFileNames.journal(pageID, base: base))
-        let inPages: Bool
-        if case .file? = try? fs.entryKind(path) { inPages = true } else { inPages = false }
-        if !inPages, let retired = historyBases[base] { path = retired }
+        if case .file? = try? fs.entryKind(path) {
+        } else if let retired = historyBases[base] {
+            path = retired
+        }
         guard
             let r = try? JournalFileReader.read(
                 fs: fs, directory: parentDirectory(of: path), name: lastComponent(path), base: base,
@@ -139,7 +152,7 @@ package enum HistoryRetirement {
     ) throws -> (UInt64, PageState)? {
         guard
             let absorbed = try header(fs: fs, path: joinPath(directory, PageFileNames.journal(pageID, base: keepFrom))),
-            absorbed.firstSequence > s, absorbed.firstSequence - s <= UInt64(FormatLimits.pageFileBytesInMemoryMax)
+            absorbed.firstSequence > s
         else { return nil }
         let f = absorbed.firstSequence
         var held: [UInt64: (ScannedFrame, [UInt8])] = [:]
@@ -153,6 +166,7 @@ package enum HistoryRetirement {
                 if held[frame.sequence] == nil { held[frame.sequence] = (frame, r.bytes) }
             }
         }
+        guard f - s <= UInt64(held.count) else { return nil }  // a sequence no set-aside journal holds
         let d = SnapshotFile.decode(
             bytes, name: PageFileNames.snapshot(pageID), expectedPage: pageID, mode: .salvage, points: .deferred,
             fileSize: bytes.count)

@@ -63,19 +63,20 @@ extension PageHistory {
         }
         let folder = HistoryFileNames.pageFolder(pagesDirectory: pagesDirectory, page: pageID)
         let shown = "\(HistoryFileNames.folder)/\(pageID)/"
+        var journals: [(String, UInt64, UInt64)] = []
+        var thinnedRuns: [Source] = []
         if case .directory? = try fs.entryKind(folder) {
-            var journals: [(String, UInt64, UInt64)] = []
             for name in try io({ try fs.list(folder) }).sorted() {
                 switch HistoryFileNames.parse(name) {
                 case .journal(let base, let salt)?:
                     journals.append((name, base, salt))
-                case .thinned(let first, let salt)?:  // H-020: thinned runs first, by name
+                case .thinned(let first, let salt)?:
                     guard first <= mode.limit,
                         let source = h.readJournal(
                             fs: fs, folder: folder, name: name, shown: shown + name, base: first, salt: salt,
                             thinned: true)
                     else { continue }
-                    h.use(source)
+                    thinnedRuns.append(source)
                 case .checkpoint(let next, let salt)?:
                     h.loadCheckpoint(
                         fs: fs, folder: folder, name: name, shown: shown + name, next: next, salt: salt,
@@ -86,25 +87,25 @@ extension PageHistory {
                             kind: "historyUnknownFile", file: shown + name, detail: "not a history file name"))
                 }
             }
-            // H-020: the page's own journals before history's, so that the live lineage wins
-            // where another device's branch holds the same sequences (H-022).
-            for (_, source) in liveJournals.sorted(by: { $0.0 < $1.0 }) { h.add(source) }
-            let liveBases = liveJournals.map { UInt64($0.0) }
-            liveJournals = []
-            var bases = Set(liveBases)
-            h.mayHoldBranches = !journals.allSatisfy { bases.insert($0.1).inserted }
-            var pending: [(base: UInt64, source: Source)] = []
-            for (name, base, salt) in journals
-            where mode.limit == .max || isNeeded(fs: fs, path: joinPath(folder, name), limit: mode.limit) {
-                if let source = h.readJournal(
-                    fs: fs, folder: folder, name: name, shown: shown + name, base: base, salt: salt)
-                {
-                    pending.append((base, source))
-                }
-            }
-            h.useRetired(pending, liveBases: liveBases, liveNext: liveSnapshot?.next)
         }
+        // H-020: thinned runs by name, then the page's own journals, then the retired ones in
+        // H-022's order, so that the live lineage wins where another device's branch holds the
+        // same sequences.
+        for source in thinnedRuns { h.use(source) }
         for (_, source) in liveJournals.sorted(by: { $0.0 < $1.0 }) { h.add(source) }
+        let liveBases = liveJournals.map { UInt64($0.0) }
+        var bases = Set(liveBases)
+        h.mayHoldBranches = !journals.allSatisfy { bases.insert($0.1).inserted }
+        var pending: [(base: UInt64, source: Source)] = []
+        for (name, base, salt) in journals
+        where mode.limit == .max || isNeeded(fs: fs, path: joinPath(folder, name), limit: mode.limit) {
+            if let source = h.readJournal(
+                fs: fs, folder: folder, name: name, shown: shown + name, base: base, salt: salt)
+            {
+                pending.append((base, source))
+            }
+        }
+        h.useRetired(pending, liveBases: liveBases, liveNext: liveSnapshot?.next)
         if let liveSnapshot { h.starts.append(liveSnapshot) }
         h.starts.sort { $0.next < $1.next }
         h.dropConflictingCheckpoints()
